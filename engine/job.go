@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"time"
+
+	"hoist/engine/upload"
+)
+
+// JobID names one file's upload in the queue.
+type JobID string
+
+// State is where a job stands, as the user sees it.
+type State string
+
+const (
+	Waiting   State = "waiting"   // queued, not started yet
+	Checking  State = "checking"  // resuming: asking the server where the upload stands
+	Uploading State = "uploading" // bytes are moving
+	Retrying  State = "retrying"  // waiting before trying again (RetryAt says until when)
+	Paused    State = "paused"    // stopped by the user or by quitting; resumable
+	Attention State = "attention" // stopped, needs the user: file changed, sign in again
+	Done      State = "done"      // the server has the whole file; Result is set
+	Failed    State = "failed"    // stopped with Reason; can be retried
+	Refused   State = "refused"   // never started: the file breaks a rule (Reason says which)
+	Canceled  State = "canceled"  // stopped by the user for good
+)
+
+// Finished reports whether the job will not move again without the user.
+func (s State) Finished() bool {
+	switch s {
+	case Done, Failed, Refused, Canceled:
+		return true
+	}
+	return false
+}
+
+// Active reports whether the job holds an upload slot or is about to.
+func (s State) Active() bool {
+	switch s {
+	case Checking, Uploading, Retrying:
+		return true
+	}
+	return false
+}
+
+// Email is what a row shows of an email file.
+type Email struct {
+	From    string
+	Subject string
+	Date    time.Time
+}
+
+// Result is what the server made of the file, in the destination's terms.
+type Result struct {
+	ID       string // Gmail message or draft id, CM360 asset id
+	ThreadID string // Gmail
+	Name     string // CM360 asset name
+	URL      string // Play Games image URL, or a link to the object
+	Summary  string // one plain sentence, e.g. "Saved as message 18c2…"
+	Raw      []byte // the server's JSON
+}
+
+// JobView is a copy of everything shown about a job, taken at one instant.
+type JobView struct {
+	ID          JobID
+	Path        string
+	Name        string
+	Size        int64
+	MIME        string
+	Email       *Email
+	Destination string // the destination's display name
+	DestKind    string
+	Account     string
+
+	State   State
+	Reason  string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	Next    string    // the next step, e.g. "Hoist will try again in 8 seconds."
+	RetryAt time.Time // when State is Retrying
+
+	Sent      int64         // bytes written to the wire, in the current attempt
+	Committed int64         // bytes the server has confirmed
+	Speed     float64       // bytes per second, moving average
+	ETA       time.Duration // time left; negative when unknown
+	Restarts  int           // honest restarts from byte 0
+	Method    upload.Method // the method in use or used
+	FellBack  bool          // resumable was refused; multipart was used
+
+	Result   *Result
+	Created  time.Time
+	Finished time.Time
+
+	Version uint64 // changes whenever anything above changes
+}
+
+// Summary is the whole queue at a glance.
+type Summary struct {
+	Files     int           // jobs in the queue, refused ones included
+	Done      int           // finished with the server's answer
+	Failed    int           // failed, refused or needing attention
+	Active    int           // checking, uploading or retrying
+	Paused    int           // paused
+	Bytes     int64         // total bytes of jobs not refused or canceled
+	BytesDone int64         // bytes confirmed by the server across those jobs
+	Speed     float64       // bytes per second across active jobs
+	ETA       time.Duration // time left for the rest; negative when unknown
+	Version   uint64        // changes whenever any job changes
+}

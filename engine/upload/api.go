@@ -1,0 +1,117 @@
+// Package upload speaks Google's media upload protocol: uploadType=media,
+// multipart (RFC 2387) and resumable sessions with chunks, status queries,
+// resume, restart on 404/410 and exponential backoff on 5xx.
+package upload
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Method is an upload type of the protocol, or Auto to let the uploader choose.
+type Method string
+
+const (
+	Auto      Method = "auto"
+	Media     Method = "media"
+	Multipart Method = "multipart"
+	Resumable Method = "resumable"
+)
+
+// DefaultThreshold is the size under which Auto sends a file in one request.
+const DefaultThreshold = 5 << 20
+
+// ChunkAlign is the granularity Google requires of every chunk but the last.
+const ChunkAlign = 256 << 10
+
+// Target says where and how the bytes go.
+type Target struct {
+	URL         string // media URI (may carry query parameters; uploadType is added)
+	HTTPMethod  string // POST to create, PUT to update; "" means POST
+	Metadata    []byte // JSON metadata part / session body; nil when none
+	ContentType string // media type of the file's bytes
+	// FallbackToMultipart: when a resumable session start is refused with a 4xx,
+	// send the file as multipart (or media without metadata) instead.
+	FallbackToMultipart bool
+}
+
+// Source is the file being uploaded. Bytes are read with ReadAt, so a chunk
+// can be re-read on retry without buffering.
+type Source interface {
+	io.ReaderAt
+	Size() int64
+}
+
+// Checker is optionally implemented by a Source; Check is called before every
+// request that sends bytes and returns an error wrapping ErrFileChanged when
+// the file is no longer the one that was queued.
+type Checker interface {
+	Check() error
+}
+
+// Session is a resumable upload session on the server.
+type Session struct {
+	URI     string
+	Started time.Time
+}
+
+// Observer hears about an upload as it goes. Calls come from the uploading
+// goroutine; implementations must be quick and must not block.
+type Observer interface {
+	// SessionStarted is called once a session URI is known, before any byte is sent.
+	SessionStarted(s Session)
+	// Sent reports the offset up to which bytes have been written to the wire
+	// in the current request (absolute position in the file).
+	Sent(offset int64)
+	// Committed reports the offset up to which the server has confirmed bytes.
+	Committed(offset int64)
+	// Restarted says the upload honestly starts again from byte 0, and why.
+	Restarted(reason error)
+	// Retrying says the uploader waits before trying again, and why.
+	Retrying(attempt int, wait time.Duration, cause error)
+	// FellBack says the method in use changed (resumable refused → multipart).
+	FellBack(from, to Method, cause error)
+}
+
+// Clock is time as the uploader sees it; tests inject a fake one.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d or until ctx is done, whichever is first.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// Backoff gives the wait before retry number n (n starts at 0).
+type Backoff interface {
+	Wait(n int) time.Duration
+}
+
+// Result is the server's final answer.
+type Result struct {
+	Status int
+	Body   []byte // the resource JSON
+	Method Method // the method that finished the upload
+}
+
+// Uploader uploads one file at a time per call; it is safe for concurrent use.
+type Uploader struct {
+	Client          *http.Client  // carries authorization, if any
+	ChunkSize       int64         // 0 = whole file in one request; else a multiple of ChunkAlign
+	Threshold       int64         // Auto: below this, one request; 0 means DefaultThreshold
+	Backoff         Backoff       // nil = exponential 2^n s + up to 1000 ms random, capped under a minute
+	Clock           Clock         // nil = real time
+	MaxRetries      int           // retries for connection errors and 5xx; 0 = 5
+	MaxOtherRetries int           // retries for other errors (e.g. 429 without Retry-After); 0 = 10
+	StallTimeout    time.Duration // abort a request making no progress this long; 0 = 60 s
+	SessionLifetime time.Duration // sessions older than this are not resumed; 0 = 7 days
+	// AllowedHost, when set, is the only host a session URI may point at;
+	// otherwise the host of Target.URL is.
+	AllowedHost string
+}
+
+// Upload sends src to t. With resume non-nil, it first asks the server where
+// the session stands and continues from there. The returned error is nil only
+// when the server has answered 200/201 for the complete file.
+//
+// func (u *Uploader) Upload(ctx context.Context, t Target, src Source, m Method, resume *Session, obs Observer) (*Result, error)
