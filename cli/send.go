@@ -1,0 +1,395 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/journal"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// destFlags are the destination parameters `hoist send` takes, by flag name
+// and the destination parameter each one sets.
+var destFlags = []struct{ flag, param, help string }{
+	{"user", "user", "Gmail: the mailbox (default me)"},
+	{"labels", "labels", "Gmail: label ids, comma separated"},
+	{"internal-date-source", "internalDateSource", "Gmail insert/import: receivedTime or dateHeader"},
+	{"deleted", "deleted", "Gmail insert/import: mark as deleted (true/false)"},
+	{"never-mark-spam", "neverMarkSpam", "Gmail import: never mark as spam (true/false)"},
+	{"process-for-calendar", "processForCalendar", "Gmail import: process calendar invites (true/false)"},
+	{"draft-id", "draftId", "Gmail draft: update this draft instead of creating one"},
+	{"profile", "profileId", "Campaign Manager 360: user profile id"},
+	{"advertiser", "advertiserId", "Campaign Manager 360: advertiser id"},
+	{"asset-type", "assetType", "Campaign Manager 360: HTML_IMAGE, VIDEO, HTML or AUDIO"},
+	{"resource", "resourceId", "Play Games: achievement or leaderboard id"},
+	{"image-type", "imageType", "Play Games: ACHIEVEMENT_ICON or LEADERBOARD_ICON"},
+	{"http-method", "httpMethod", "upload URL: POST (create) or PUT (update)"},
+	{"scope", "scope", "upload URL: the OAuth scope it needs"},
+	{"max-size", "maxSize", "upload URL: largest file it takes, e.g. 100MiB"},
+	{"accept", "accept", "upload URL: accepted types, e.g. image/*,video/mp4"},
+}
+
+type sendOptions struct {
+	to, method, metadata, chunk, account, baseURL, journalPath string
+	parallel                                                   int
+	noAuth, json, resume                                       bool
+	params                                                     map[string]*string
+}
+
+// Send runs `hoist send`: uploads files or folders without a window.
+func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, paths, code := parseSend(args, stderr)
+	if code >= 0 {
+		return code
+	}
+	if len(paths) == 0 && !o.resume {
+		fmt.Fprintln(stderr, "hoist send: name at least one file or folder (or use --resume).")
+		return exitUsage
+	}
+	method := upload.Method(o.method)
+	switch method {
+	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
+	default:
+		fmt.Fprintf(stderr, "hoist send: --method must be auto, media, multipart or resumable, not %q\n", o.method)
+		return exitUsage
+	}
+	chunk, err := media.ParseSize(o.chunk)
+	if err != nil || chunk < 0 {
+		fmt.Fprintf(stderr, "hoist send: --chunk-size: %q is not a size such as 256KiB or 8MiB\n", o.chunk)
+		return exitUsage
+	}
+	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
+		fmt.Fprintf(stderr, "hoist send: --chunk-size must be a multiple of 256KiB (or 0 for the whole file in one request)\n")
+		return exitUsage
+	}
+	if o.parallel < 1 {
+		fmt.Fprintln(stderr, "hoist send: --parallel must be at least 1")
+		return exitUsage
+	}
+
+	var d dest.Destination
+	if len(paths) > 0 {
+		if o.to == "" {
+			fmt.Fprintln(stderr, "hoist send: say where the files go with --to (sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL or a saved destination's name).")
+			return exitUsage
+		}
+		d, err = destination(o)
+		if err != nil {
+			fmt.Fprintf(stderr, "hoist send: %v\n", err)
+			return exitUsage
+		}
+	}
+
+	j, err := openJournal(o.journalPath, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist send: %v\n", err)
+		return exitFailed
+	}
+	defer j.Close()
+
+	var sandbox string
+	if d.Kind == dest.Sandbox || (o.resume && anyUnfinished(j, dest.Sandbox)) {
+		url, stop, err := sandboxURL(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+			return exitFailed
+		}
+		if stop != nil {
+			defer stop()
+		}
+		sandbox = url
+	}
+
+	q, err := engine.Open(ctx, engine.Options{
+		Journal:    j,
+		Client:     clientFor(o.noAuth),
+		SandboxURL: sandbox,
+		Parallel:   o.parallel,
+		ChunkSize:  chunk,
+		Logger:     logger(stderr),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist send: %v\n", err)
+		return exitFailed
+	}
+
+	ids := map[engine.JobID]bool{}
+	if o.resume {
+		for _, v := range q.Jobs() {
+			if v.State == engine.Paused || v.State == engine.Waiting {
+				if err := q.Resume(v.ID); err == nil || v.State == engine.Waiting {
+					ids[v.ID] = true
+				}
+			}
+		}
+		if len(ids) == 0 && len(paths) == 0 {
+			fmt.Fprintln(stdout, "Nothing to resume: every upload has finished.")
+		}
+	}
+	if len(paths) > 0 {
+		if method != upload.Auto {
+			d.Params["method"] = string(method)
+		}
+		res := q.Add(paths, d)
+		for _, s := range res.Skipped {
+			fmt.Fprintf(stderr, "Skipped %s (%s)\n", s.Path, s.Why)
+		}
+		for _, p := range res.Problems {
+			fmt.Fprintf(stderr, "%v\n", p)
+		}
+		for _, id := range res.IDs {
+			ids[id] = true
+		}
+	}
+
+	var show display
+	if o.json {
+		show = newJSONDisplay(stdout)
+	} else {
+		show = newHumanDisplay(stdout, isTerminal(stdout))
+	}
+	interrupted := watch(ctx, q, ids, show)
+
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := q.Close(closeCtx); err != nil {
+		fmt.Fprintf(stderr, "hoist send: %v\n", err)
+	}
+	views := pick(q.Jobs(), ids)
+	show.final(views)
+	if interrupted {
+		fmt.Fprintln(stderr, "Paused. Run \"hoist send --resume\" to continue from where the server stands.")
+		return exitFailed
+	}
+	for _, v := range views {
+		if v.State != engine.Done {
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
+	fs := flag.NewFlagSet("hoist send", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o sendOptions
+	fs.StringVar(&o.to, "to", "", "where the files go: sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL, or a saved destination's name")
+	fs.StringVar(&o.method, "method", "auto", "auto, media, multipart or resumable")
+	fs.StringVar(&o.metadata, "metadata", "", "metadata JSON, or @FILE to read it from a file")
+	fs.StringVar(&o.chunk, "chunk-size", "8MiB", "bytes per request of a resumable upload, e.g. 256KiB, 8MiB; 0 = the whole file in one request")
+	fs.IntVar(&o.parallel, "parallel", 4, "uploads at once")
+	fs.BoolVar(&o.noAuth, "no-auth", false, "send no Authorization header (local test servers)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per line: progress and results")
+	fs.BoolVar(&o.resume, "resume", false, "also continue every unfinished upload from earlier")
+	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
+	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's (e.g. a sandbox's URL)")
+	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
+	o.params = map[string]*string{}
+	for _, f := range destFlags {
+		o.params[f.param] = fs.String(f.flag, "", f.help)
+	}
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: hoist send [flags] PATH...")
+		fmt.Fprintln(stderr, "Uploads files and folders (their files) without a window.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(interleave(args, fs)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, nil, exitOK
+		}
+		return o, nil, exitUsage
+	}
+	return o, fs.Args(), -1
+}
+
+// interleave lets flags follow the paths ("hoist send a.png --to sandbox").
+func interleave(args []string, fs *flag.FlagSet) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			if i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		}
+	}
+	return append(append(flags, "--"), rest...)
+}
+
+// destination builds the destination the flags describe.
+func destination(o sendOptions) (dest.Destination, error) {
+	params := map[string]string{}
+	for k, v := range o.params {
+		if *v != "" {
+			params[k] = *v
+		}
+	}
+	if o.metadata != "" {
+		meta := o.metadata
+		if strings.HasPrefix(meta, "@") {
+			b, err := os.ReadFile(meta[1:])
+			if err != nil {
+				return dest.Destination{}, fmt.Errorf("--metadata: %w", err)
+			}
+			meta = string(b)
+		}
+		params["metadata"] = meta
+	}
+	var d dest.Destination
+	var err error
+	if strings.HasPrefix(o.to, "http://") || strings.HasPrefix(o.to, "https://") {
+		params["url"] = o.to
+		d, err = dest.FromFlags(string(dest.Custom), params)
+	} else {
+		d, err = fromPresetOrKind(o.to, params)
+	}
+	if err != nil {
+		return d, err
+	}
+	if o.account != "" {
+		d.Account = o.account
+	}
+	if o.baseURL != "" {
+		d.BaseURL = strings.TrimRight(o.baseURL, "/")
+	}
+	if o.noAuth {
+		d.Params["noAuth"] = "true"
+	}
+	if err := d.Validate(); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+// fromPresetOrKind finds a saved destination by name, else builds one of a kind.
+func fromPresetOrKind(name string, params map[string]string) (dest.Destination, error) {
+	if p, err := dest.OpenPresets(dest.DefaultPresetsPath()); err == nil {
+		if d, ok := p.Get(name); ok {
+			if d.Params == nil {
+				d.Params = map[string]string{}
+			}
+			for k, v := range params {
+				d.Params[k] = v
+			}
+			return d, nil
+		}
+	}
+	return dest.FromFlags(name, params)
+}
+
+// openJournal opens the upload list, saying once if a damaged one was set aside.
+func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
+	if path == "" {
+		path = journal.DefaultPath()
+	}
+	j, err := journal.Open(path, journal.Options{})
+	if errors.Is(err, journal.ErrInUse) {
+		return nil, errors.New("Hoist is already running (the window or another \"hoist send\") and is using the upload list. Close it or wait for it to finish, then try again")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if backup, why := j.Recovered(); backup != "" {
+		fmt.Fprintf(stderr, "The saved upload list could not be read (%v), so Hoist started a new one. The old file was kept as %s.\n", why, backup)
+	}
+	return j, nil
+}
+
+func anyUnfinished(j *journal.Journal, kind dest.Kind) bool {
+	recs, err := j.List()
+	if err != nil {
+		return false
+	}
+	for _, r := range recs {
+		st := engine.State(r.State)
+		if !st.Finished() && strings.Contains(string(r.Destination), `"`+string(kind)+`"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientFor gives the queue its source of authorized HTTP clients.
+func clientFor(noAuth bool) func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	if noAuth {
+		return nil
+	}
+	return authorizedClient
+}
+
+// watch shows progress until the jobs in ids stop moving or ctx is done.
+func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show display) (interrupted bool) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		views := pick(q.Jobs(), ids)
+		show.update(views)
+		if !moving(views) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return true
+		case <-tick.C:
+		case <-q.Changed():
+		}
+	}
+}
+
+func moving(views []engine.JobView) bool {
+	for _, v := range views {
+		if v.State == engine.Waiting || v.State.Active() {
+			return true
+		}
+	}
+	return false
+}
+
+func pick(all []engine.JobView, ids map[engine.JobID]bool) []engine.JobView {
+	out := make([]engine.JobView, 0, len(ids))
+	for _, v := range all {
+		if ids[v.ID] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,419 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Add queues files and folders for d. Folders become their files; hidden and
+// system files are skipped and reported. A file that breaks one of d's rules
+// becomes a Refused row that says which rule; the rest of the batch goes on.
+// Each job is in the journal before Add returns, so before any byte is sent.
+func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
+	var res AddResult
+	if d.Kind == dest.Sandbox && d.BaseURL == "" {
+		d.BaseURL = q.opts.SandboxURL
+	}
+	if err := d.Validate(); err != nil {
+		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
+		return res
+	}
+	files, skipped, problems := media.Expand(paths)
+	res.Skipped = skipped
+	now := q.opts.Clock.Now()
+
+	q.mu.Lock()
+	defer q.poke()
+	defer q.mu.Unlock()
+	if q.closed {
+		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
+		return res
+	}
+	for _, p := range problems {
+		var pr *media.Problem
+		if errors.As(p, &pr) && pr.Path != "" {
+			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now)
+			jb.state = Refused
+			jb.reason = p.Error()
+			res.IDs = append(res.IDs, jb.id)
+			q.persist(jb)
+			continue
+		}
+		res.Problems = append(res.Problems, p)
+	}
+	for _, path := range files {
+		info, err := media.Inspect(path)
+		if err != nil {
+			info = media.Info{Path: path, Name: filepath.Base(path)}
+		} else if dup := q.duplicateLocked(info, d); dup != "" {
+			res.Problems = append(res.Problems, fmt.Errorf("%s is already in the list for %s", info.Name, d.Name))
+			continue
+		}
+		jb := q.newJobLocked(info, d, now)
+		if err == nil {
+			_, err = d.Plan(info)
+		}
+		if err != nil {
+			jb.state = Refused
+			jb.reason = refusalText(err)
+		}
+		q.persist(jb)
+		res.IDs = append(res.IDs, jb.id)
+	}
+	q.notifyLocked()
+	return res
+}
+
+// refusalText is the plain reason a file was not queued.
+func refusalText(err error) string {
+	return err.Error()
+}
+
+// duplicateLocked finds an unfinished job for the same file and destination,
+// so that adding a file twice never uploads it twice.
+func (q *Queue) duplicateLocked(info media.Info, d dest.Destination) JobID {
+	for _, id := range q.order {
+		jb := q.jobs[id]
+		if jb.info.Path == info.Path && jb.dest.Name == d.Name && jb.dest.Kind == d.Kind &&
+			!jb.state.Finished() {
+			return id
+		}
+	}
+	return ""
+}
+
+func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time) *job {
+	q.seq++
+	jb := &job{
+		id:      newID(),
+		order:   q.seq,
+		info:    info,
+		dest:    d,
+		state:   Waiting,
+		created: now,
+		method:  upload.Auto,
+	}
+	jb.bump()
+	q.jobs[jb.id] = jb
+	q.order = append(q.order, jb.id)
+	return jb
+}
+
+func newID() JobID {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return JobID(hex.EncodeToString(b[:]))
+}
+
+// Jobs returns every job in queue order.
+func (q *Queue) Jobs() []JobView {
+	now := q.opts.Clock.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]JobView, 0, len(q.order))
+	for _, id := range q.order {
+		out = append(out, q.jobs[id].viewLocked(now))
+	}
+	return out
+}
+
+// Job returns one job.
+func (q *Queue) Job(id JobID) (JobView, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jb, ok := q.jobs[id]
+	if !ok {
+		return JobView{}, false
+	}
+	return jb.viewLocked(q.opts.Clock.Now()), true
+}
+
+// Summary sums up the queue.
+func (q *Queue) Summary() Summary {
+	now := q.opts.Clock.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var s Summary
+	var left int64
+	for _, id := range q.order {
+		jb := q.jobs[id]
+		s.Files++
+		s.Version += jb.ver.Load()
+		switch {
+		case jb.state == Done:
+			s.Done++
+		case jb.state == Failed || jb.state == Refused || jb.state == Attention:
+			s.Failed++
+		case jb.state == Paused:
+			s.Paused++
+		case jb.state.Active():
+			s.Active++
+			s.Speed += jb.meter.rate(now)
+		}
+		if jb.state == Refused || jb.state == Canceled {
+			continue
+		}
+		s.Bytes += jb.info.Size
+		c := jb.committed.Load()
+		if jb.state == Done {
+			c = jb.info.Size
+		}
+		s.BytesDone += c
+		if jb.state == Waiting || jb.state.Active() {
+			left += jb.info.Size - c
+		}
+	}
+	s.ETA = -1
+	if left == 0 {
+		s.ETA = 0
+	} else if s.Speed > 0 {
+		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
+	}
+	return s
+}
+
+// act runs f on job id under the lock, then records and announces the change.
+func (q *Queue) act(id JobID, f func(jb *job) error) error {
+	q.mu.Lock()
+	defer q.poke()
+	defer q.mu.Unlock()
+	jb, ok := q.jobs[id]
+	if !ok {
+		return ErrNoJob
+	}
+	if err := f(jb); err != nil {
+		return err
+	}
+	jb.bump()
+	q.persist(jb)
+	q.notifyLocked()
+	return nil
+}
+
+// Pause stops a job's bytes within a second and keeps its session, so Resume
+// continues from where the server stands.
+func (q *Queue) Pause(id JobID) error {
+	return q.act(id, q.pauseLocked)
+}
+
+func (q *Queue) pauseLocked(jb *job) error {
+	switch {
+	case jb.cancel != nil:
+		jb.cancel(errPaused) // the worker records Paused when it stops
+		return nil
+	case jb.state == Waiting:
+		jb.state = Paused
+		jb.next = "Press Resume to start it."
+		return nil
+	}
+	return ErrNotNow
+}
+
+// Resume lets a paused job (or one waiting for sign-in) go on; it first asks
+// the server where the upload stands.
+func (q *Queue) Resume(id JobID) error {
+	return q.act(id, q.resumeLocked)
+}
+
+func (q *Queue) resumeLocked(jb *job) error {
+	if jb.cancel != nil {
+		return ErrNotNow
+	}
+	switch jb.state {
+	case Paused, Attention:
+		jb.state = Waiting
+		jb.reason, jb.next = "", ""
+		return nil
+	}
+	return ErrNotNow
+}
+
+// Cancel stops a job for good and forgets its session.
+func (q *Queue) Cancel(id JobID) error {
+	return q.act(id, func(jb *job) error {
+		if jb.cancel != nil {
+			jb.cancel(errCanceled)
+			return nil
+		}
+		if jb.state.Finished() {
+			return ErrNotNow
+		}
+		jb.state = Canceled
+		jb.session = upload.Session{}
+		jb.reason = "Canceled."
+		jb.next = "Press Retry to upload it again."
+		return nil
+	})
+}
+
+// Retry queues a failed or canceled job again. A kept session is resumed
+// (the server is asked first); otherwise the upload starts from byte 0.
+func (q *Queue) Retry(id JobID) error {
+	return q.act(id, q.retryLocked)
+}
+
+func (q *Queue) retryLocked(jb *job) error {
+	if jb.cancel != nil {
+		return ErrNotNow
+	}
+	switch jb.state {
+	case Failed, Canceled, Attention:
+	case Refused:
+		// The file may have been fixed since; check it again.
+		info, err := media.Inspect(jb.info.Path)
+		if err != nil {
+			jb.reason = refusalText(err)
+			return nil
+		}
+		if _, err := jb.dest.Plan(info); err != nil {
+			jb.info, jb.reason = info, refusalText(err)
+			return nil
+		}
+		jb.info = info
+	default:
+		return ErrNotNow
+	}
+	jb.state = Waiting
+	jb.verify = true
+	jb.reason, jb.next = "", ""
+	return nil
+}
+
+// Restart uploads the file again from byte 0 as it is now, under a new session:
+// the answer to "this file changed since it was added".
+func (q *Queue) Restart(id JobID) error {
+	return q.act(id, func(jb *job) error {
+		if jb.cancel != nil {
+			return ErrNotNow
+		}
+		info, err := media.Inspect(jb.info.Path)
+		if err != nil {
+			jb.state = Failed
+			jb.reason = refusalText(err)
+			return nil
+		}
+		if _, err := jb.dest.Plan(info); err != nil {
+			jb.info = info
+			jb.state = Refused
+			jb.reason = refusalText(err)
+			return nil
+		}
+		jb.info = info
+		jb.session = upload.Session{}
+		jb.committed.Store(0)
+		jb.sent.Store(0)
+		jb.restarts++
+		jb.result = nil
+		jb.finished = time.Time{}
+		jb.verify = false
+		jb.state = Waiting
+		jb.reason, jb.next = "", ""
+		return nil
+	})
+}
+
+// Remove takes a job off the list (stopping it first) and out of the journal.
+func (q *Queue) Remove(id JobID) error {
+	q.mu.Lock()
+	defer q.poke()
+	defer q.mu.Unlock()
+	jb, ok := q.jobs[id]
+	if !ok {
+		return ErrNoJob
+	}
+	if jb.cancel != nil {
+		jb.cancel(errRemoved)
+	}
+	q.removeLocked(id)
+	q.notifyLocked()
+	return nil
+}
+
+func (q *Queue) removeLocked(ids ...JobID) {
+	drop := make(map[JobID]bool, len(ids))
+	for _, id := range ids {
+		drop[id] = true
+		delete(q.jobs, id)
+	}
+	kept := q.order[:0]
+	for _, id := range q.order {
+		if !drop[id] {
+			kept = append(kept, id)
+		}
+	}
+	q.order = kept
+	if q.opts.Journal != nil {
+		keys := make([]string, len(ids))
+		for i, id := range ids {
+			keys[i] = string(id)
+		}
+		if err := q.opts.Journal.Delete(keys...); err != nil {
+			q.log.Error("could not remove uploads from the saved list", "err", err)
+		}
+	}
+}
+
+// each applies f to every job under one lock and announces the change once.
+func (q *Queue) each(f func(jb *job) error) {
+	q.mu.Lock()
+	defer q.poke()
+	defer q.mu.Unlock()
+	for _, id := range q.order {
+		jb := q.jobs[id]
+		if f(jb) == nil {
+			jb.bump()
+			q.persist(jb)
+		}
+	}
+	q.notifyLocked()
+}
+
+// PauseAll pauses every waiting or running job.
+func (q *Queue) PauseAll() { q.each(q.pauseLocked) }
+
+// ResumeAll resumes every paused job.
+func (q *Queue) ResumeAll() {
+	q.each(func(jb *job) error {
+		if jb.state != Paused {
+			return ErrNotNow
+		}
+		return q.resumeLocked(jb)
+	})
+}
+
+// RetryFailed retries every failed job.
+func (q *Queue) RetryFailed() {
+	q.each(func(jb *job) error {
+		if jb.state != Failed {
+			return ErrNotNow
+		}
+		return q.retryLocked(jb)
+	})
+}
+
+// ClearFinished forgets done, canceled and refused jobs (history included).
+func (q *Queue) ClearFinished() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var ids []JobID
+	for _, id := range q.order {
+		switch q.jobs[id].state {
+		case Done, Canceled, Refused:
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > 0 {
+		q.removeLocked(ids...)
+		q.notifyLocked()
+	}
+}

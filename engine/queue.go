@@ -1,0 +1,343 @@
+// Package engine is Hoist's upload queue: jobs, their states, a pool of workers
+// that upload several files at once, pause/resume/cancel/retry, and progress
+// counters that callers sample. It imports nothing from the window.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/journal"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Options configure a Queue. Zero values mean sensible defaults.
+type Options struct {
+	// Journal keeps jobs across quit, crash and restart; nil keeps them in memory only.
+	Journal *journal.Journal
+	// Client gives the HTTP client (carrying the account's authorization) for a
+	// destination that needs sign-in. Destinations that need none get a plain client.
+	Client func(ctx context.Context, d dest.Destination) (*http.Client, error)
+	// SandboxURL is the base URL of the built-in sandbox, for sandbox destinations
+	// that name none.
+	SandboxURL string
+
+	Parallel        int           // uploads at once; default 4
+	ChunkSize       int64         // bytes per request of a resumable upload; 0 = whole file; default 8 MiB
+	Threshold       int64         // files under this go in one request; default 5 MiB
+	BandwidthLimit  int64         // bytes per second across all uploads; 0 = no limit
+	AutoResume      bool          // unfinished jobs from the journal start again by themselves
+	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
+	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
+	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
+
+	Clock   upload.Clock   // nil = real time
+	Backoff upload.Backoff // nil = the protocol's exponential backoff
+	Logger  *slog.Logger   // nil = discard
+	OnEvent func(Event)    // batch finished, a job needs the user; called without locks held
+
+	// Transport underlies the plain client of destinations that need no sign-in.
+	Transport http.RoundTripper
+}
+
+// EventKind says what an Event is about.
+type EventKind int
+
+const (
+	BatchDone      EventKind = iota // nothing is waiting or uploading any more
+	NeedsAttention                  // a job stopped and needs the user
+)
+
+// Event is something worth telling the user outside the window (a notification).
+type Event struct {
+	Kind    EventKind
+	Job     JobID // for NeedsAttention
+	Message string
+}
+
+// AddResult tells what Add made of the paths it was given.
+type AddResult struct {
+	IDs      []JobID         // a job per file, refused ones included
+	Skipped  []media.Skipped // hidden and system files left out of folders
+	Problems []error         // paths that could not become jobs at all
+}
+
+// ErrNoJob is returned for a job id the queue does not hold.
+var ErrNoJob = errors.New("there is no such upload in the list")
+
+// ErrNotNow is returned when an action does not apply to a job in its state.
+var ErrNotNow = errors.New("that cannot be done to this upload right now")
+
+// Queue holds the jobs and runs them. All methods are safe for concurrent use
+// and none of them blocks on the network.
+type Queue struct {
+	opts    Options
+	log     *slog.Logger
+	limiter *bandwidth
+
+	mu       sync.Mutex
+	jobs     map[JobID]*job
+	order    []JobID
+	running  int
+	parallel int
+	chunk    int64
+	seq      int64
+	batch    batch
+	changed  chan struct{} // closed and replaced at every change
+	version  uint64
+	closed   bool
+
+	kick   chan struct{}
+	stop   context.CancelFunc
+	loopWG sync.WaitGroup
+	jobWG  sync.WaitGroup
+}
+
+// batch counts what happened since the queue was last idle, for the BatchDone event.
+type batch struct {
+	done, failed int
+}
+
+// Open loads the journal's jobs (unfinished ones come back paused unless
+// AutoResume is set) and starts the scheduler. Close stops it.
+func Open(ctx context.Context, opts Options) (*Queue, error) {
+	if opts.Parallel <= 0 {
+		opts.Parallel = 4
+	}
+	if opts.Threshold <= 0 {
+		opts.Threshold = upload.DefaultThreshold
+	}
+	if opts.SessionLifetime <= 0 {
+		opts.SessionLifetime = 7 * 24 * time.Hour
+	}
+	if opts.Clock == nil {
+		opts.Clock = upload.RealClock{}
+	}
+	if opts.Transport == nil {
+		opts.Transport = DefaultTransport()
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	q := &Queue{
+		opts:     opts,
+		log:      log,
+		limiter:  newBandwidth(opts.BandwidthLimit),
+		jobs:     make(map[JobID]*job),
+		parallel: opts.Parallel,
+		chunk:    opts.ChunkSize,
+		changed:  make(chan struct{}),
+		kick:     make(chan struct{}, 1),
+	}
+	if err := q.load(ctx); err != nil {
+		return nil, err
+	}
+	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	q.stop = stop
+	q.loopWG.Add(1)
+	go func() {
+		defer q.loopWG.Done()
+		q.schedule(loopCtx)
+	}()
+	q.poke()
+	return q, nil
+}
+
+// load brings back the journal's jobs.
+func (q *Queue) load(ctx context.Context) error {
+	j := q.opts.Journal
+	if j == nil {
+		return nil
+	}
+	if q.opts.HistoryFor > 0 {
+		if err := j.Prune(q.opts.Clock.Now().Add(-q.opts.HistoryFor)); err != nil {
+			q.log.Warn("could not forget old history", "err", err)
+		}
+	}
+	recs, err := j.List()
+	if err != nil {
+		return fmt.Errorf("reading the list of uploads: %w", err)
+	}
+	for _, rec := range recs {
+		jb, err := jobFromRecord(rec)
+		if err != nil {
+			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
+			continue
+		}
+		if !jb.state.Finished() && jb.state != Attention {
+			jb.state = Paused
+			jb.reason = ""
+			jb.next = "Press Resume to continue from where Google stands."
+			if q.opts.AutoResume {
+				jb.state = Waiting
+				jb.next = ""
+			}
+			jb.verify = true // the file may have changed while Hoist was closed
+			q.persist(jb)
+		}
+		if jb.order > q.seq {
+			q.seq = jb.order
+		}
+		q.jobs[jb.id] = jb
+		q.order = append(q.order, jb.id)
+	}
+	sort.SliceStable(q.order, func(a, b int) bool { return q.jobs[q.order[a]].order < q.jobs[q.order[b]].order })
+	_ = ctx
+	return nil
+}
+
+// Close pauses every running upload, waits (at most until ctx is done) for the
+// workers to stop and the journal to be written, and stops the scheduler.
+// Paused jobs keep their sessions and come back on the next Open.
+func (q *Queue) Close(ctx context.Context) error {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return nil
+	}
+	q.closed = true
+	for _, id := range q.order {
+		jb := q.jobs[id]
+		if jb.cancel != nil {
+			jb.cancel(errClosing)
+		}
+	}
+	q.mu.Unlock()
+	q.stop()
+	done := make(chan struct{})
+	go func() {
+		q.jobWG.Wait()
+		q.loopWG.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("uploads did not stop in time: %w", ctx.Err())
+	}
+}
+
+// Wait blocks until nothing is waiting or uploading, or ctx is done.
+func (q *Queue) Wait(ctx context.Context) error {
+	for {
+		q.mu.Lock()
+		busy := false
+		for _, jb := range q.jobs {
+			if jb.state == Waiting || jb.state.Active() {
+				busy = true
+				break
+			}
+		}
+		ch := q.changed
+		q.mu.Unlock()
+		if !busy {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Changed returns a channel closed at the next change of any job.
+func (q *Queue) Changed() <-chan struct{} {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.changed
+}
+
+// SetParallel changes how many uploads run at once.
+func (q *Queue) SetParallel(n int) {
+	if n < 1 {
+		n = 1
+	}
+	q.mu.Lock()
+	q.parallel = n
+	q.mu.Unlock()
+	q.poke()
+}
+
+// SetChunkSize changes the chunk size of uploads that start from now on.
+func (q *Queue) SetChunkSize(n int64) {
+	q.mu.Lock()
+	q.chunk = n
+	q.mu.Unlock()
+}
+
+// SetBandwidthLimit caps the bytes per second of all uploads together; 0 lifts the cap.
+func (q *Queue) SetBandwidthLimit(bytesPerSecond int64) {
+	q.limiter.set(bytesPerSecond)
+}
+
+// notifyLocked records a change; q.mu must be held.
+func (q *Queue) notifyLocked() {
+	q.version++
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// poke wakes the scheduler.
+func (q *Queue) poke() {
+	select {
+	case q.kick <- struct{}{}:
+	default:
+	}
+}
+
+// schedule starts waiting jobs, in queue order, while there is room.
+func (q *Queue) schedule(ctx context.Context) {
+	for {
+		q.mu.Lock()
+		if !q.closed {
+			for _, id := range q.order {
+				if q.running >= q.parallel {
+					break
+				}
+				jb := q.jobs[id]
+				if jb.state != Waiting || jb.cancel != nil {
+					continue
+				}
+				q.startLocked(ctx, jb)
+			}
+		}
+		q.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return
+		case <-q.kick:
+		}
+	}
+}
+
+// startLocked launches jb's worker; q.mu must be held.
+func (q *Queue) startLocked(ctx context.Context, jb *job) {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	jb.cancel = cancel
+	jb.attempt++
+	q.running++
+	if jb.session.URI != "" {
+		jb.state = Checking
+	} else {
+		jb.state = Uploading
+	}
+	jb.reason, jb.next = "", ""
+	jb.bump()
+	q.notifyLocked()
+	q.jobWG.Add(1)
+	go func() {
+		defer q.jobWG.Done()
+		q.run(runCtx, jb)
+	}()
+}

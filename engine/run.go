@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Why a job's context was cancelled.
+var (
+	errPaused   = errors.New("paused")
+	errClosing  = errors.New("Hoist is closing")
+	errCanceled = errors.New("canceled")
+	errRemoved  = errors.New("removed")
+)
+
+// progressEvery spaces the journal's progress writes; the server, asked on
+// resume, is the truth about progress, so a write per chunk is not needed.
+const progressEvery = 250 * time.Millisecond
+
+// run uploads jb until it finishes, fails or is stopped.
+func (q *Queue) run(ctx context.Context, jb *job) {
+	res, err := q.upload(ctx, jb)
+	q.finish(jb, res, err, context.Cause(ctx))
+}
+
+func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
+	q.mu.Lock()
+	info, d, session, verify, chunk := jb.info, jb.dest, jb.session, jb.verify, q.chunk
+	q.mu.Unlock()
+
+	if verify {
+		if err := media.Verify(info); err != nil {
+			return nil, err
+		}
+		q.mu.Lock()
+		jb.verify = false
+		q.mu.Unlock()
+	}
+	plan, err := d.Plan(info)
+	if err != nil {
+		return nil, err
+	}
+	client, err := q.client(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	f, err := media.Open(info)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+
+	method := plan.Method
+	if method == "" {
+		method = upload.Auto
+	}
+	up := &upload.Uploader{
+		Client:          client,
+		ChunkSize:       chunk,
+		Threshold:       q.opts.Threshold,
+		Backoff:         q.opts.Backoff,
+		Clock:           q.opts.Clock,
+		StallTimeout:    q.opts.StallTimeout,
+		SessionLifetime: q.opts.SessionLifetime,
+	}
+	var resume *upload.Session
+	if session.URI != "" {
+		resume = &session
+	}
+	src := q.limiter.source(ctx, f)
+	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb})
+}
+
+// client is the HTTP client for d: the account's for Google, a plain one otherwise.
+func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	if d.NeedsAuth() && q.opts.Client != nil {
+		return q.opts.Client(ctx, d)
+	}
+	return &http.Client{Transport: q.opts.Transport}, nil
+}
+
+// finish records how a run ended.
+func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
+	var events []Event
+	q.mu.Lock()
+	jb.cancel = nil
+	q.running--
+	now := q.opts.Clock.Now()
+	jb.retryAt = time.Time{}
+	jb.meter.reset()
+	removed := false
+	switch {
+	case err == nil && res != nil:
+		jb.state = Done
+		jb.finished = now
+		jb.session = upload.Session{}
+		jb.committed.Store(jb.info.Size)
+		jb.sent.Store(jb.info.Size)
+		jb.reason, jb.next = "", ""
+		if res.Method != "" {
+			jb.method = res.Method
+		}
+		jb.result = resultFrom(jb.dest, res.Body)
+		q.batch.done++
+	case errors.Is(cause, errRemoved):
+		removed = true
+	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
+		jb.state = Paused
+		jb.reason = ""
+		jb.next = "Press Resume to continue from where Google stands."
+	case errors.Is(cause, errCanceled):
+		jb.state = Canceled
+		jb.session = upload.Session{}
+		jb.reason = "Canceled."
+		jb.next = "Press Retry to upload it again."
+	default:
+		q.failLocked(jb, err)
+		q.batch.failed++
+		if jb.state == Attention || jb.state == Failed {
+			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Message: jb.info.Name + ": " + jb.reason})
+		}
+	}
+	jb.bump()
+	if !removed {
+		q.persist(jb)
+	}
+	if ev, ok := q.batchEndLocked(); ok {
+		events = append(events, ev)
+	}
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+	q.emit(events)
+}
+
+// failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
+func (q *Queue) failLocked(jb *job, err error) {
+	var refusal *dest.Refusal
+	var needsUser interface {
+		error
+		Retryable() bool
+	}
+	switch {
+	case errors.Is(err, upload.ErrFileChanged):
+		jb.state = Attention
+		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
+		jb.next = "Choose \"Upload again from the start\" to send the file as it is now."
+		jb.session = upload.Session{}
+		jb.verify = true // resuming checks again; only Restart sends the new file
+	case errors.Is(err, media.ErrMissing):
+		jb.state = Failed
+		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
+		jb.next = "Put the file back and press Retry, or remove it from the list."
+	case errors.As(err, &refusal):
+		jb.state = Refused
+		jb.reason = refusal.Error()
+		jb.next = ""
+	case errors.As(err, &needsUser) && !needsUser.Retryable():
+		jb.state = Attention
+		jb.reason = needsUser.Error() // its own sentence, without the request's URL
+		jb.next = "Sign in again, then press Resume."
+	default:
+		jb.state = Failed
+		jb.reason = dest.Explain(jb.dest, err)
+		jb.next = "Press Retry to try again."
+	}
+	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
+}
+
+// batchEndLocked reports a finished batch once nothing is waiting or moving.
+func (q *Queue) batchEndLocked() (Event, bool) {
+	if q.batch.done+q.batch.failed == 0 {
+		return Event{}, false
+	}
+	for _, jb := range q.jobs {
+		if jb.state == Waiting || jb.state.Active() {
+			return Event{}, false
+		}
+	}
+	b := q.batch
+	q.batch = batch{}
+	msg := fmt.Sprintf("%d %s uploaded.", b.done, plural(b.done, "file", "files"))
+	if b.failed > 0 {
+		msg += fmt.Sprintf(" %d need%s your attention.", b.failed, map[bool]string{true: "s"}[b.failed == 1])
+	}
+	return Event{Kind: BatchDone, Message: msg}, true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func (q *Queue) emit(events []Event) {
+	if q.opts.OnEvent == nil {
+		return
+	}
+	for _, ev := range events {
+		q.opts.OnEvent(ev)
+	}
+}
+
+// persist writes jb to the journal; Queue.mu must be held. A failed write is
+// logged, not fatal: the upload itself can still finish.
+func (q *Queue) persist(jb *job) {
+	if q.opts.Journal == nil {
+		return
+	}
+	rec, err := jb.recordLocked()
+	if err == nil {
+		err = q.opts.Journal.Put(rec)
+	}
+	if err != nil {
+		q.log.Error("could not save the upload list", "job", jb.id, "err", err)
+	}
+}
+
+// observer hears one job's upload and keeps its counters.
+type observer struct {
+	q  *Queue
+	jb *job
+}
+
+func (o *observer) SessionStarted(s upload.Session) {
+	o.q.mu.Lock()
+	defer o.q.mu.Unlock()
+	o.jb.session = s
+	o.jb.bump()
+	o.q.persist(o.jb) // before any byte: a crash from here on resumes this session
+}
+
+func (o *observer) Sent(offset int64) {
+	o.jb.sent.Store(offset)
+	o.jb.meter.add(o.q.opts.Clock.Now(), offset)
+	o.jb.bump()
+	o.moving()
+}
+
+func (o *observer) Committed(offset int64) {
+	o.jb.committed.Store(offset)
+	o.jb.bump()
+	o.moving()
+	now := o.q.opts.Clock.Now().UnixNano()
+	last := o.jb.saved.Load()
+	if o.q.opts.Journal != nil && time.Duration(now-last) >= progressEvery && o.jb.saved.CompareAndSwap(last, now) {
+		if err := o.q.opts.Journal.UpdateProgress(string(o.jb.id), offset); err != nil {
+			o.q.log.Warn("could not save progress", "job", o.jb.id, "err", err)
+		}
+	}
+}
+
+// moving switches a checking or retrying job to uploading once bytes flow again.
+func (o *observer) moving() {
+	o.q.mu.Lock()
+	defer o.q.mu.Unlock()
+	if o.jb.state == Checking || o.jb.state == Retrying {
+		o.jb.state = Uploading
+		o.jb.reason, o.jb.next = "", ""
+		o.jb.retryAt = time.Time{}
+		o.jb.bump()
+		o.q.notifyLocked()
+	}
+}
+
+func (o *observer) Restarted(reason error) {
+	o.q.mu.Lock()
+	defer o.q.mu.Unlock()
+	o.jb.restarts++
+	o.jb.session = upload.Session{}
+	o.jb.committed.Store(0)
+	o.jb.sent.Store(0)
+	o.jb.meter.reset()
+	if errors.Is(reason, upload.ErrSessionExpired) {
+		o.jb.next = "The earlier upload had expired, so this file starts again from the beginning."
+	} else {
+		o.jb.next = "Google no longer had the earlier part, so this file starts again from the beginning."
+	}
+	o.jb.bump()
+	o.q.persist(o.jb)
+	o.q.notifyLocked()
+}
+
+func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
+	o.q.mu.Lock()
+	defer o.q.mu.Unlock()
+	o.jb.state = Retrying
+	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
+	o.jb.reason = dest.Explain(o.jb.dest, cause)
+	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", friendlyWait(wait))
+	o.jb.bump()
+	o.q.notifyLocked()
+}
+
+func (o *observer) FellBack(from, to upload.Method, cause error) {
+	o.q.mu.Lock()
+	defer o.q.mu.Unlock()
+	o.jb.fellBack = true
+	o.jb.method = to
+	o.jb.bump()
+	o.q.persist(o.jb)
+}
+
+// friendlyWait says a wait the way a person would.
+func friendlyWait(d time.Duration) string {
+	s := int((d + time.Second/2) / time.Second)
+	switch {
+	case s <= 1:
+		return "a second"
+	case s < 60:
+		return fmt.Sprintf("%d seconds", s)
+	case s < 120:
+		return "a minute"
+	default:
+		return fmt.Sprintf("%d minutes", s/60)
+	}
+}

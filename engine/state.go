@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/journal"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// job is one file's upload. Fields without a comment are guarded by Queue.mu;
+// the progress counters are atomics so the uploading goroutine never waits for
+// a reader of the list.
+type job struct {
+	id      JobID
+	order   int64
+	info    media.Info
+	dest    dest.Destination
+	state   State
+	reason  string
+	next    string
+	retryAt time.Time
+	session upload.Session
+
+	method   upload.Method
+	fellBack bool
+	restarts int
+	result   *Result
+	created  time.Time
+	finished time.Time
+
+	cancel  context.CancelCauseFunc
+	attempt int
+	verify  bool // check the file against its fingerprint before the next start
+
+	sent      atomic.Int64
+	committed atomic.Int64
+	ver       atomic.Uint64 // bumped at every visible change
+	meter     meter
+	saved     atomic.Int64 // unix nanos of the last progress write to the journal
+}
+
+func (jb *job) bump() { jb.ver.Add(1) }
+
+// viewLocked copies what is shown about jb; Queue.mu must be held.
+func (jb *job) viewLocked(now time.Time) JobView {
+	v := JobView{
+		ID:          jb.id,
+		Path:        jb.info.Path,
+		Name:        jb.info.Name,
+		Size:        jb.info.Size,
+		MIME:        jb.info.MIME,
+		Destination: jb.dest.Name,
+		DestKind:    string(jb.dest.Kind),
+		Account:     jb.dest.Account,
+		State:       jb.state,
+		Reason:      jb.reason,
+		Next:        jb.next,
+		RetryAt:     jb.retryAt,
+		Sent:        jb.sent.Load(),
+		Committed:   jb.committed.Load(),
+		Restarts:    jb.restarts,
+		Method:      jb.method,
+		FellBack:    jb.fellBack,
+		Result:      jb.result,
+		Created:     jb.created,
+		Finished:    jb.finished,
+		Version:     jb.ver.Load(),
+		ETA:         -1,
+	}
+	if v.Destination == "" {
+		v.Destination = string(jb.dest.Kind)
+	}
+	if e := jb.info.Email; e != nil {
+		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}
+	}
+	if jb.state.Active() {
+		v.Speed = jb.meter.rate(now)
+		if v.Speed > 0 {
+			left := float64(v.Size - v.Committed)
+			v.ETA = time.Duration(left / v.Speed * float64(time.Second))
+		}
+	}
+	if jb.state == Done {
+		v.Committed = v.Size
+		v.ETA = 0
+	}
+	return v
+}
+
+// record is what the journal keeps of jb; Queue.mu must be held.
+func (jb *job) recordLocked() (journal.Record, error) {
+	d, err := json.Marshal(jb.dest)
+	if err != nil {
+		return journal.Record{}, fmt.Errorf("saving the destination: %w", err)
+	}
+	rec := journal.Record{
+		ID:             string(jb.id),
+		Order:          jb.order,
+		Path:           jb.info.Path,
+		Name:           jb.info.Name,
+		Size:           jb.info.Size,
+		ModTime:        jb.info.ModTime,
+		Fingerprint:    jb.info.Fingerprint,
+		MIME:           jb.info.MIME,
+		Destination:    d,
+		Method:         string(jb.method),
+		FellBack:       jb.fellBack,
+		SessionURI:     jb.session.URI,
+		SessionStarted: jb.session.Started,
+		Committed:      jb.committed.Load(),
+		State:          string(jb.state),
+		LastError:      jb.reason,
+		Restarts:       jb.restarts,
+		Created:        jb.created,
+		Finished:       jb.finished,
+	}
+	if jb.result != nil {
+		rec.Result = jb.result.Raw
+		rec.ResultSummary = jb.result.Summary
+	}
+	return rec, nil
+}
+
+// jobFromRecord rebuilds a job from the journal.
+func jobFromRecord(rec journal.Record) (*job, error) {
+	var d dest.Destination
+	if err := json.Unmarshal(rec.Destination, &d); err != nil {
+		return nil, fmt.Errorf("reading the destination: %w", err)
+	}
+	jb := &job{
+		id:    JobID(rec.ID),
+		order: rec.Order,
+		info: media.Info{
+			Path:        rec.Path,
+			Name:        rec.Name,
+			Size:        rec.Size,
+			ModTime:     rec.ModTime,
+			Fingerprint: rec.Fingerprint,
+			MIME:        rec.MIME,
+		},
+		dest:     d,
+		state:    State(rec.State),
+		reason:   rec.LastError,
+		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		method:   upload.Method(rec.Method),
+		fellBack: rec.FellBack,
+		restarts: rec.Restarts,
+		created:  rec.Created,
+		finished: rec.Finished,
+	}
+	jb.committed.Store(rec.Committed)
+	jb.sent.Store(rec.Committed)
+	if len(rec.Result) > 0 || rec.ResultSummary != "" {
+		jb.result = resultFrom(d, rec.Result)
+		if rec.ResultSummary != "" {
+			jb.result.Summary = rec.ResultSummary
+		}
+	}
+	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
+		// Subject and From are shown on the row; read them again from the file.
+		if info, err := media.Inspect(rec.Path); err == nil {
+			jb.info.Email = info.Email
+		}
+	}
+	return jb, nil
+}
+
+func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
+
+// resultFrom turns the server's answer into what the row shows.
+func resultFrom(d dest.Destination, body []byte) *Result {
+	r := &Result{Raw: body}
+	if len(body) == 0 {
+		return r
+	}
+	pr, err := dest.ParseResult(d, body)
+	if err != nil {
+		r.Summary = "Uploaded. Google's answer could not be read: " + err.Error()
+		return r
+	}
+	r.ID, r.ThreadID, r.Name, r.URL, r.Summary = pr.ID, pr.ThreadID, pr.Name, pr.URL, pr.Summary
+	return r
+}
+
+// meter is a moving average of bytes per second, so the time left does not jump.
+type meter struct {
+	mu    sync.Mutex
+	at    time.Time
+	bytes int64
+	rateV float64
+}
+
+const meterWindow = 500 * time.Millisecond
+
+// add records that the upload has reached offset at now.
+func (m *meter) add(now time.Time, offset int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.at.IsZero() || offset < m.bytes {
+		m.at, m.bytes = now, offset
+		return
+	}
+	dt := now.Sub(m.at)
+	if dt < meterWindow {
+		return
+	}
+	inst := float64(offset-m.bytes) / dt.Seconds()
+	if m.rateV == 0 {
+		m.rateV = inst
+	} else {
+		m.rateV = 0.7*m.rateV + 0.3*inst
+	}
+	m.at, m.bytes = now, offset
+}
+
+// rate is the current estimate; it fades when no bytes have moved for a while.
+func (m *meter) rate(now time.Time) float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.at.IsZero() {
+		return 0
+	}
+	if idle := now.Sub(m.at); idle > 3*meterWindow {
+		return m.rateV * float64(3*meterWindow) / float64(idle)
+	}
+	return m.rateV
+}
+
+func (m *meter) reset() {
+	m.mu.Lock()
+	m.at, m.bytes, m.rateV = time.Time{}, 0, 0
+	m.mu.Unlock()
+}
