@@ -1,0 +1,74 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"go.etcd.io/bbolt"
+)
+
+// Compact rewrites the journal into a new file holding only the live records
+// and puts it in place of the old one in a single rename, so that bytes of
+// deleted records and blanked session URIs, which bbolt leaves in free pages,
+// are no longer in the file. A crash at any point leaves either file whole.
+func (j *Journal) Compact() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.db == nil {
+		return j.broken
+	}
+	return j.compactLocked()
+}
+
+// compactLocked does Compact; the caller holds j.mu exclusively.
+func (j *Journal) compactLocked() error {
+	tmp := j.path + compactSuffix
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("journal: tidying the file: %w", err)
+	}
+	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout})
+	if err != nil {
+		return fmt.Errorf("journal: tidying the file: %w", err)
+	}
+	err = safely(func() error { return bbolt.Compact(dst, j.db, 0) })
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, fileMode)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("journal: tidying the file: %w", err)
+	}
+	// Windows cannot rename over an open file, so the old one is closed first.
+	closeErr := j.db.Close()
+	j.db = nil
+	if err := os.Rename(tmp, j.path); err != nil {
+		_ = os.Remove(tmp)
+		return j.reopen(fmt.Errorf("journal: tidying the file: %w", err))
+	}
+	// The rename must be on disk before anything is written to the new file.
+	if err := syncDir(filepath.Dir(j.path)); err != nil {
+		return j.reopen(err)
+	}
+	if closeErr != nil {
+		return j.reopen(fmt.Errorf("journal: tidying the file: %w", closeErr))
+	}
+	return j.reopen(nil)
+}
+
+// reopen opens the journal file again after compaction and returns cause;
+// if it cannot, the journal stays unusable and says why.
+func (j *Journal) reopen(cause error) error {
+	db, err := bbolt.Open(j.path, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout})
+	if err != nil {
+		j.broken = fmt.Errorf("journal: the list of uploads cannot be opened again: %w", err)
+		return j.broken
+	}
+	j.db = db
+	return cause
+}

@@ -1,0 +1,36 @@
+//go:build windows
+
+package journal
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// tryLock takes an exclusive lock on f without waiting; false means another
+// open handle (in this process or another) holds it.
+func tryLock(f *os.File) (bool, error) {
+	ol := new(windows.Overlapped)
+	err := windows.LockFileEx(windows.Handle(f.Fd()),
+		windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, windows.ERROR_LOCK_VIOLATION):
+		return false, nil
+	}
+	return false, err
+}
+
+// isRefused reports a socket nobody listens on (left by a crashed process).
+func isRefused(err error) bool { return errors.Is(err, windows.WSAECONNREFUSED) }
+
+func unlock(f *os.File) error {
+	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
+}
+
+// syncDir is a no-op: Windows makes renames durable without it and cannot
+// flush a directory handle.
+func syncDir(string) error { return nil }

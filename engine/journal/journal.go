@@ -1,0 +1,408 @@
+// Package journal is the durable record of upload jobs: one Record per job in
+// a bbolt file, so that nothing a user queued is lost on pause, quit, crash or
+// reboot. Every change is one fsync'd transaction; there is no cache that
+// could diverge from the file. One process at a time holds a journal.
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// FileName is the journal's file name inside Hoist's settings folder.
+const FileName = "journal.db"
+
+// DefaultLockTimeout is how long Open waits for another process to let go.
+const DefaultLockTimeout = 200 * time.Millisecond
+
+var (
+	// ErrInUse means another Hoist process holds the journal (or the window).
+	ErrInUse = errors.New("Hoist is already running. Use the Hoist window that is already open, or close it and try again")
+	// ErrNotFound means no job with that id is in the journal.
+	ErrNotFound = errors.New("this upload is not in the list")
+	// ErrClosed means the journal was closed.
+	ErrClosed = errors.New("the list of uploads is closed")
+	// ErrCorrupt classifies a journal file that could not be read.
+	ErrCorrupt = errors.New("the list of uploads was damaged")
+	// ErrNewerVersion classifies a journal written by a newer Hoist.
+	ErrNewerVersion = errors.New("the list of uploads was saved by a newer version of Hoist")
+)
+
+// Record is everything the journal keeps about one job. It holds only plain
+// values so that the journal imports no other Hoist package.
+type Record struct {
+	ID          string    `json:"id"`
+	Path        string    `json:"path,omitempty"`
+	Name        string    `json:"name,omitempty"`
+	Size        int64     `json:"size,omitempty"`
+	ModTime     time.Time `json:"mod_time,omitzero"`
+	Fingerprint string    `json:"fingerprint,omitempty"`
+	MIME        string    `json:"mime,omitempty"`
+	// Destination is the destination's own JSON.
+	Destination json.RawMessage `json:"destination,omitempty"`
+	Metadata    []byte          `json:"metadata,omitempty"`
+	Method      string          `json:"method,omitempty"`
+	FellBack    bool            `json:"fell_back,omitempty"`
+	// SessionURI is a capability; Put blanks it once Finished is set.
+	SessionURI     string    `json:"session_uri,omitempty"`
+	SessionStarted time.Time `json:"session_started,omitzero"`
+	Committed      int64     `json:"committed,omitempty"`
+	State          string    `json:"state,omitempty"`
+	// Result is the server's JSON answer.
+	Result        json.RawMessage `json:"result,omitempty"`
+	ResultSummary string          `json:"result_summary,omitempty"`
+	LastError     string          `json:"last_error,omitempty"`
+	Restarts      int             `json:"restarts,omitempty"`
+	Created       time.Time       `json:"created,omitzero"`
+	Updated       time.Time       `json:"updated,omitzero"`
+	// Finished, when set, marks the record as history: it no longer moves.
+	Finished time.Time `json:"finished,omitzero"`
+	// Order sorts List; Put assigns the next number when it is 0 for a new id.
+	Order int64 `json:"order,omitempty"`
+}
+
+// Options tune Open. The zero value is ready to use.
+type Options struct {
+	// LockTimeout is how long Open waits for another process to let go of the
+	// journal before it returns ErrInUse; 0 means DefaultLockTimeout.
+	LockTimeout time.Duration
+	// Now stamps Created and Updated and names backups; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Journal is an open journal file. Its methods are safe for concurrent use.
+type Journal struct {
+	path string
+	opts Options
+	lock *fileLock
+
+	mu     sync.RWMutex // held exclusively only to swap db (compaction, close)
+	db     *bbolt.DB    // nil once closed or broken
+	broken error        // why db is nil, when it is not a plain Close
+
+	backup    string
+	recovered error
+}
+
+// DefaultDir is the folder where Hoist keeps its journal and settings.
+func DefaultDir() (string, error) {
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the settings folder: %w", err)
+	}
+	return filepath.Join(base, "Hoist"), nil
+}
+
+// DefaultPath is where the journal lives unless the caller says otherwise.
+func DefaultPath() (string, error) {
+	dir, err := DefaultDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, FileName), nil
+}
+
+// Path is the journal file's path.
+func (j *Journal) Path() string { return j.path }
+
+// Recovered reports whether Open found the journal damaged, or written by a
+// newer Hoist, and set it aside. backup is where the old file was kept;
+// reason says what happened in plain words and matches ErrCorrupt or
+// ErrNewerVersion with errors.Is. Both are empty when nothing was recovered.
+// The answer does not change; the caller tells the user once.
+func (j *Journal) Recovered() (backup string, reason error) {
+	return j.backup, j.recovered
+}
+
+// Close releases the journal and its lock. It is safe to call twice.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var err error
+	if j.db != nil {
+		if cerr := j.db.Close(); cerr != nil {
+			err = fmt.Errorf("closing the list of uploads: %w", cerr)
+		}
+		j.db = nil
+	}
+	j.broken = ErrClosed
+	if j.lock != nil {
+		if lerr := j.lock.release(); lerr != nil && err == nil {
+			err = fmt.Errorf("releasing the list of uploads: %w", lerr)
+		}
+		j.lock = nil
+	}
+	return err
+}
+
+// Put writes the whole record in one durable transaction. For an id already
+// in the journal, a zero Order or Created keeps the stored one. Updated is
+// stamped now. A record with Finished set keeps no SessionURI.
+func (j *Journal) Put(rec Record) error {
+	if rec.ID == "" {
+		return errors.New("journal: a record needs an id")
+	}
+	if len(rec.ID) > bbolt.MaxKeySize {
+		return errors.New("journal: the record id is too long")
+	}
+	return j.update(func(jobs *bbolt.Bucket) error {
+		key := []byte(rec.ID)
+		if old := jobs.Get(key); old != nil {
+			prev, err := decodeRecord(key, old)
+			if err != nil {
+				return err
+			}
+			if rec.Order == 0 {
+				rec.Order = prev.Order
+			}
+			if rec.Created.IsZero() {
+				rec.Created = prev.Created
+			}
+		}
+		if rec.Order == 0 {
+			seq, err := jobs.NextSequence()
+			if err != nil {
+				return err
+			}
+			rec.Order = int64(seq)
+		} else if rec.Order > 0 && uint64(rec.Order) > jobs.Sequence() {
+			// Keep later automatic numbers after the ones the caller chose.
+			if err := jobs.SetSequence(uint64(rec.Order)); err != nil {
+				return err
+			}
+		}
+		now := j.opts.Now()
+		if rec.Created.IsZero() {
+			rec.Created = now
+		}
+		rec.Updated = now
+		if !rec.Finished.IsZero() {
+			rec.SessionURI = ""
+			rec.SessionStarted = time.Time{}
+		}
+		return putRecord(jobs, normalize(rec))
+	})
+}
+
+// UpdateProgress records the bytes the server has confirmed for a job. It is
+// one small durable transaction, meant to be called per confirmed chunk.
+func (j *Journal) UpdateProgress(id string, committed int64) error {
+	return j.update(func(jobs *bbolt.Bucket) error {
+		key := []byte(id)
+		raw := jobs.Get(key)
+		if raw == nil {
+			return fmt.Errorf("journal: job %q: %w", id, ErrNotFound)
+		}
+		rec, err := decodeRecord(key, raw)
+		if err != nil {
+			return err
+		}
+		rec.Committed = committed
+		rec.Updated = j.opts.Now().UTC()
+		return putRecord(jobs, rec)
+	})
+}
+
+// Get returns the record of one job, or an error matching ErrNotFound.
+func (j *Journal) Get(id string) (Record, error) {
+	var rec Record
+	err := j.view(func(jobs *bbolt.Bucket) error {
+		key := []byte(id)
+		raw := jobs.Get(key)
+		if raw == nil {
+			return fmt.Errorf("journal: job %q: %w", id, ErrNotFound)
+		}
+		var err error
+		rec, err = decodeRecord(key, raw)
+		return err
+	})
+	return rec, err
+}
+
+// List returns every record, sorted by Order (then by id).
+func (j *Journal) List() ([]Record, error) {
+	var recs []Record
+	err := j.view(func(jobs *bbolt.Bucket) error {
+		recs = make([]Record, 0, jobs.Stats().KeyN)
+		return jobs.ForEach(func(k, v []byte) error {
+			rec, err := decodeRecord(k, v)
+			if err != nil {
+				return err
+			}
+			recs = append(recs, rec)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	sortRecords(recs)
+	return recs, nil
+}
+
+// Delete removes the given jobs (ids not in the journal are ignored) and then
+// rewrites the file so nothing of them stays readable in it.
+func (j *Journal) Delete(ids ...string) error {
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	_, err := j.DeleteWhere(func(r Record) bool { return want[r.ID] })
+	return err
+}
+
+// DeleteWhere removes, in one transaction, every record for which match
+// returns true, and returns how many it removed. When it removed any, it then
+// rewrites the file so nothing of them (session URIs included) stays readable
+// in it. match runs inside the transaction and must not call the Journal.
+func (j *Journal) DeleteWhere(match func(Record) bool) (int, error) {
+	n := 0
+	err := j.update(func(jobs *bbolt.Bucket) error {
+		var doomed [][]byte
+		err := jobs.ForEach(func(k, v []byte) error {
+			rec, err := decodeRecord(k, v)
+			if err != nil {
+				return err
+			}
+			if match(rec) {
+				doomed = append(doomed, bytes.Clone(k))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range doomed {
+			if err := jobs.Delete(k); err != nil {
+				return err
+			}
+		}
+		n = len(doomed)
+		return nil
+	})
+	if err != nil || n == 0 {
+		return n, err
+	}
+	return n, j.Compact()
+}
+
+// ClearFinished removes finished records: those whose State is one of
+// states, or, when no state is given, every record with Finished set.
+func (j *Journal) ClearFinished(states ...string) (int, error) {
+	if len(states) == 0 {
+		return j.DeleteWhere(func(r Record) bool { return !r.Finished.IsZero() })
+	}
+	return j.DeleteWhere(func(r Record) bool { return slices.Contains(states, r.State) })
+}
+
+// Prune removes history: finished records that finished before olderThan.
+func (j *Journal) Prune(olderThan time.Time) (int, error) {
+	return j.DeleteWhere(func(r Record) bool {
+		return !r.Finished.IsZero() && r.Finished.Before(olderThan)
+	})
+}
+
+// view runs fn in a read transaction on the jobs bucket.
+func (j *Journal) view(fn func(jobs *bbolt.Bucket) error) error {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if j.db == nil {
+		return j.broken
+	}
+	return safely(func() error {
+		return j.db.View(func(tx *bbolt.Tx) error {
+			jobs := tx.Bucket(jobsBucket)
+			if jobs == nil {
+				return fmt.Errorf("journal: no jobs bucket: %w", ErrCorrupt)
+			}
+			return fn(jobs)
+		})
+	})
+}
+
+// update runs fn in one durable write transaction on the jobs bucket.
+func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if j.db == nil {
+		return j.broken
+	}
+	return safely(func() error {
+		return j.db.Update(func(tx *bbolt.Tx) error {
+			jobs := tx.Bucket(jobsBucket)
+			if jobs == nil {
+				return fmt.Errorf("journal: no jobs bucket: %w", ErrCorrupt)
+			}
+			return fn(jobs)
+		})
+	})
+}
+
+func putRecord(jobs *bbolt.Bucket, rec Record) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("journal: encoding job %q: %w", rec.ID, err)
+	}
+	return jobs.Put([]byte(rec.ID), raw)
+}
+
+func decodeRecord(key, raw []byte) (Record, error) {
+	var rec Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return Record{}, fmt.Errorf("journal: job %q cannot be read: %w (%w)", key, ErrCorrupt, err)
+	}
+	if rec.ID != string(key) {
+		return Record{}, fmt.Errorf("journal: job %q carries another id: %w", key, ErrCorrupt)
+	}
+	return rec, nil
+}
+
+// normalize stores times in UTC without monotonic readings, so a record reads
+// back exactly as it was written.
+func normalize(r Record) Record {
+	for _, t := range []*time.Time{&r.ModTime, &r.SessionStarted, &r.Created, &r.Updated, &r.Finished} {
+		if t.IsZero() {
+			*t = time.Time{}
+		} else {
+			*t = t.UTC()
+		}
+	}
+	return r
+}
+
+func sortRecords(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		if a.Order != b.Order {
+			if a.Order < b.Order {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
+}

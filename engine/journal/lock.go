@@ -1,0 +1,54 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// errLocked means another open file holds the lock.
+var errLocked = errors.New("journal: locked by another process")
+
+// fileLock is an exclusive lock on a small file of its own beside the
+// journal. It outlives the journal file's replacement by compaction, which a
+// lock on the journal file itself would not.
+type fileLock struct{ f *os.File }
+
+// acquireLock locks path, waiting up to timeout; errLocked when it cannot.
+// The lock goes with the process, so a crash never leaves it behind.
+func acquireLock(path string, timeout time.Duration) (*fileLock, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(fileMode); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := tryLock(f)
+		if err != nil {
+			_ = f.Close()
+			return nil, fmt.Errorf("journal: %w", err)
+		}
+		if ok {
+			return &fileLock{f: f}, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			_ = f.Close()
+			return nil, errLocked
+		}
+		time.Sleep(min(left, 20*time.Millisecond))
+	}
+}
+
+func (l *fileLock) release() error {
+	err := unlock(l.f)
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,370 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+
+	"go.etcd.io/bbolt"
+)
+
+const (
+	lockSuffix    = ".lock"
+	compactSuffix = ".compact"
+	backupInfix   = ".bad-"
+	fileMode      = 0o600
+	dirMode       = 0o700
+)
+
+// RecoveryError says, in plain words, that Open found the journal unusable
+// and what it did about it. It unwraps to its Cause, which matches ErrCorrupt
+// or ErrNewerVersion.
+type RecoveryError struct {
+	Backup  string // where the old file is kept
+	Dropped int    // records left out of a file that was otherwise kept; 0 when the whole file was set aside
+	Cause   error  // what was wrong, in technical terms, for a log
+}
+
+func (e *RecoveryError) Error() string {
+	switch {
+	case errors.Is(e.Cause, ErrNewerVersion):
+		return fmt.Sprintf("The list of uploads was saved by a newer version of Hoist, so this version started with an empty list. The old list is kept in %s.", e.Backup)
+	case e.Dropped == 1:
+		return fmt.Sprintf("One upload in the list was damaged and has been left out. A copy of the old list is kept in %s.", e.Backup)
+	case e.Dropped > 1:
+		return fmt.Sprintf("%d uploads in the list were damaged and have been left out. A copy of the old list is kept in %s.", e.Dropped, e.Backup)
+	}
+	return fmt.Sprintf("The list of uploads was damaged and could not be read, so Hoist started with an empty list. The damaged file is kept in %s.", e.Backup)
+}
+
+func (e *RecoveryError) Unwrap() error { return e.Cause }
+
+// Open opens (or creates) the journal at path and locks it against other
+// processes: if one holds it for longer than opts.LockTimeout, Open returns
+// ErrInUse. A damaged journal, or one from a newer Hoist, is set aside as
+// path.bad-<time> and Open succeeds with an empty journal; Recovered says so.
+func Open(path string, opts Options) (*Journal, error) {
+	if path == "" {
+		return nil, errors.New("journal: no file name given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	opts = opts.withDefaults()
+	if err := prepareDir(filepath.Dir(abs)); err != nil {
+		return nil, err
+	}
+	lock, err := acquireLock(abs+lockSuffix, opts.LockTimeout)
+	if errors.Is(err, errLocked) {
+		return nil, ErrInUse
+	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: locking the list of uploads: %w", err)
+	}
+	j := &Journal{path: abs, opts: opts, lock: lock}
+	if err := j.open(); err != nil {
+		_ = lock.release()
+		return nil, err
+	}
+	return j, nil
+}
+
+// prepareDir makes the journal's folder. A folder Open creates, or Hoist's
+// own settings folder, is made private; a folder the caller chose is left as is.
+func prepareDir(dir string) error {
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("journal: making the folder for the list of uploads: %w", err)
+	}
+	own, _ := DefaultDir()
+	if errors.Is(statErr, fs.ErrNotExist) || dir == own {
+		if err := os.Chmod(dir, dirMode); err != nil {
+			return fmt.Errorf("journal: protecting the folder for the list of uploads: %w", err)
+		}
+	}
+	return nil
+}
+
+// fixMode makes an existing file private again and reports whether it existed.
+func fixMode(path string) (bool, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("journal: %w", err)
+	}
+	if info.Mode().Perm() != fileMode {
+		if err := os.Chmod(path, fileMode); err != nil {
+			return true, fmt.Errorf("journal: protecting the list of uploads: %w", err)
+		}
+	}
+	return info.Size() > 0, nil
+}
+
+func (j *Journal) open() error {
+	// An interrupted tidy-up leaves its half-made copy; the journal itself is whole.
+	if err := os.Remove(j.path + compactSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("journal: removing an old temporary file: %w", err)
+	}
+	existed, err := fixMode(j.path)
+	if err != nil {
+		return err
+	}
+	db, problem, err := j.openChecked()
+	if err != nil {
+		return err
+	}
+	if problem != nil {
+		backup, err := j.setAside()
+		if err != nil {
+			return fmt.Errorf("journal: the list of uploads cannot be read and cannot be set aside: %w", err)
+		}
+		j.backup, j.recovered = backup, &RecoveryError{Backup: backup, Cause: problem}
+		db, problem, err = j.openChecked()
+		if err == nil && problem != nil {
+			err = fmt.Errorf("journal: a new list of uploads cannot be started: %w", problem)
+		}
+		if err != nil {
+			return err
+		}
+		existed = false
+	}
+	j.db = db
+	if err := j.dropUnreadable(); err != nil {
+		_ = db.Close()
+		j.db = nil
+		return err
+	}
+	if !existed {
+		return syncDir(filepath.Dir(j.path))
+	}
+	if st := db.Stats(); st.FreePageN+st.PendingPageN > 0 {
+		// Scrub what the last run freed (old session URIs among it). Failing
+		// to tidy up must not keep Hoist from starting, so its error is dropped
+		// unless it left the journal unusable.
+		if err := j.compactLocked(); err != nil && j.db == nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openChecked opens the bbolt file and checks it whole. problem is non-nil
+// when the file is unusable (damaged, or from a newer Hoist); err is for
+// failures that setting the file aside would not cure.
+func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
+	var file *os.File
+	bopts := &bbolt.Options{
+		Timeout: j.opts.LockTimeout,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		},
+	}
+	err = safely(func() error {
+		var err error
+		db, err = bbolt.Open(j.path, fileMode, bopts)
+		return err
+	})
+	if err != nil {
+		var p *panicError
+		if errors.As(err, &p) && file != nil {
+			_ = file.Close() // bbolt panicked before it could close the file and drop its lock
+		}
+		switch {
+		case errors.Is(err, bbolt.ErrTimeout):
+			return nil, nil, ErrInUse
+		case errors.Is(err, fs.ErrPermission):
+			return nil, nil, fmt.Errorf("journal: %w", err)
+		case errors.Is(err, ErrCorrupt):
+			return nil, err, nil
+		}
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err), nil
+	}
+	if err := os.Chmod(j.path, fileMode); err != nil {
+		_ = db.Close()
+		return nil, nil, fmt.Errorf("journal: protecting the list of uploads: %w", err)
+	}
+	if problem := safely(func() error { return inspect(db, j.path) }); problem != nil {
+		_ = db.Close()
+		return nil, problem, nil
+	}
+	var version int
+	if problem := safely(func() error {
+		return db.View(func(tx *bbolt.Tx) error {
+			var err error
+			version, err = readVersion(tx)
+			return err
+		})
+	}); problem != nil {
+		_ = db.Close()
+		return nil, problem, nil
+	}
+	switch {
+	case version > SchemaVersion:
+		_ = db.Close()
+		return nil, fmt.Errorf("version %d is newer than %d: %w", version, SchemaVersion, ErrNewerVersion), nil
+	case version == 0:
+		if err := db.Update(initSchema); err != nil {
+			_ = db.Close()
+			return nil, nil, fmt.Errorf("journal: starting the list of uploads: %w", err)
+		}
+	case version < SchemaVersion:
+		if problem := safely(func() error {
+			return db.Update(func(tx *bbolt.Tx) error { return migrate(tx, version) })
+		}); problem != nil {
+			_ = db.Close()
+			if !errors.Is(problem, ErrCorrupt) {
+				problem = fmt.Errorf("%w: %w", ErrCorrupt, problem)
+			}
+			return nil, problem, nil
+		}
+	}
+	return db, nil, nil
+}
+
+// inspect checks the whole file: that it is as long as its pages say, that
+// every page can be read, and bbolt's own consistency check.
+func inspect(db *bbolt.DB, path string) error {
+	return db.View(func(tx *bbolt.Tx) error {
+		info, err := os.Stat(path)
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+		if tx.Size() > info.Size() {
+			return fmt.Errorf("the file is %d bytes but its pages need %d: %w", info.Size(), tx.Size(), ErrCorrupt)
+		}
+		// Reading every page here, where a fault is recovered, keeps tx.Check
+		// (which reads on a goroutine of its own) from meeting a bad page first.
+		if err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return touch(b) }); err != nil {
+			return err
+		}
+		var first error
+		for err := range tx.Check() {
+			if first == nil {
+				first = fmt.Errorf("%w: %w", ErrCorrupt, err)
+			}
+		}
+		return first
+	})
+}
+
+// touch reads every key and value of b and of the buckets inside it.
+func touch(b *bbolt.Bucket) error {
+	return b.ForEach(func(k, v []byte) error {
+		if v == nil {
+			child := b.Bucket(k)
+			if child == nil {
+				return fmt.Errorf("key %x is neither a value nor a bucket: %w", k, ErrCorrupt)
+			}
+			return touch(child)
+		}
+		_ = crc32.ChecksumIEEE(v)
+		return nil
+	})
+}
+
+// dropUnreadable removes records that cannot be decoded, after keeping a copy
+// of the file as it was.
+func (j *Journal) dropUnreadable() error {
+	var bad [][]byte
+	var cause error
+	err := safely(func() error {
+		return j.db.View(func(tx *bbolt.Tx) error {
+			return tx.Bucket(jobsBucket).ForEach(func(k, v []byte) error {
+				if _, err := decodeRecord(k, v); err != nil {
+					bad = append(bad, append([]byte(nil), k...))
+					if cause == nil {
+						cause = err
+					}
+				}
+				return nil
+			})
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("journal: reading the list of uploads: %w", err)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	backup, err := j.backupName()
+	if err != nil {
+		return err
+	}
+	if err := j.db.View(func(tx *bbolt.Tx) error { return tx.CopyFile(backup, fileMode) }); err != nil {
+		return fmt.Errorf("journal: keeping a copy of the damaged list of uploads: %w", err)
+	}
+	if err := os.Chmod(backup, fileMode); err != nil {
+		return fmt.Errorf("journal: protecting the copy of the list of uploads: %w", err)
+	}
+	err = j.db.Update(func(tx *bbolt.Tx) error {
+		jobs := tx.Bucket(jobsBucket)
+		for _, k := range bad {
+			if err := jobs.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("journal: leaving out damaged uploads: %w", err)
+	}
+	j.backup, j.recovered = backup, &RecoveryError{Backup: backup, Dropped: len(bad), Cause: cause}
+	return syncDir(filepath.Dir(j.path))
+}
+
+// setAside renames the unusable journal to a backup name.
+func (j *Journal) setAside() (string, error) {
+	backup, err := j.backupName()
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(j.path, backup); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(backup, fileMode); err != nil {
+		return "", err
+	}
+	return backup, syncDir(filepath.Dir(j.path))
+}
+
+// backupName is path.bad-<local time>, with a counter if that is taken.
+func (j *Journal) backupName() (string, error) {
+	base := j.path + backupInfix + j.opts.Now().Format("20060102-150405")
+	name := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		} else if err != nil {
+			return "", fmt.Errorf("journal: %w", err)
+		}
+		name = base + "-" + strconv.Itoa(n)
+	}
+}
+
+// panicError is a panic (or memory fault) inside bbolt, turned into an error.
+type panicError struct{ value any }
+
+func (p *panicError) Error() string { return fmt.Sprintf("reading the file failed: %v", p.value) }
+func (p *panicError) Unwrap() error { return ErrCorrupt }
+
+// safely runs fn so that a panic, or a memory fault on a damaged mapped page,
+// becomes an error matching ErrCorrupt instead of ending the program.
+func safely(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{value: r}
+		}
+	}()
+	return fn()
+}
