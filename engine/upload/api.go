@@ -57,8 +57,10 @@ type Session struct {
 	Started time.Time
 }
 
-// Observer hears about an upload as it goes. Calls come from the uploading
-// goroutine; implementations must be quick and must not block.
+// Observer hears about an upload as it goes. Calls are never concurrent and
+// never come after Upload returns, but Sent is called from the HTTP
+// transport's goroutine while it reads the body; implementations must be
+// quick and must not block.
 type Observer interface {
 	// SessionStarted is called once a session URI is known, before any byte is sent.
 	SessionStarted(s Session)
@@ -96,22 +98,22 @@ type Result struct {
 
 // Uploader uploads one file at a time per call; it is safe for concurrent use.
 type Uploader struct {
-	Client          *http.Client  // carries authorization, if any
-	ChunkSize       int64         // 0 = whole file in one request; else a multiple of ChunkAlign
+	// Client carries authorization, if any; nil is http.DefaultClient. Its
+	// redirects are never followed (308 means "resume incomplete" here) and
+	// its Timeout is ignored: StallTimeout guards each request instead.
+	Client *http.Client
+	// ChunkSize is the most bytes per request of a resumable upload; 0 = the
+	// whole rest in one request. Rounded down to a multiple of ChunkAlign,
+	// at least ChunkAlign; negative is invalid.
+	ChunkSize       int64
 	Threshold       int64         // Auto: below this, one request; 0 means DefaultThreshold
-	Backoff         Backoff       // nil = exponential 2^n s + up to 1000 ms random, capped under a minute
-	Clock           Clock         // nil = real time
-	MaxRetries      int           // retries for connection errors and 5xx; 0 = 5
-	MaxOtherRetries int           // retries for other errors (e.g. 429 without Retry-After); 0 = 10
-	StallTimeout    time.Duration // abort a request making no progress this long; 0 = 60 s
+	Backoff         Backoff       // nil = ExponentialBackoff: 2^n s + up to 1000 ms random, capped under a minute
+	Clock           Clock         // nil = RealClock
+	MaxRetries      int           // retries for connection errors and 5xx without progress; 0 = 5, negative = none
+	MaxOtherRetries int           // retries for 408 and 429; 0 = 10, negative = none
+	StallTimeout    time.Duration // abort a request making no progress this long; 0 = 60 s, negative = never
 	SessionLifetime time.Duration // sessions older than this are not resumed; 0 = 7 days
-	// AllowedHost, when set, is the only host a session URI may point at;
-	// otherwise the host of Target.URL is.
+	// AllowedHost, when set, is the only host a session URI may point at
+	// (with a port, only that port); otherwise the host of Target.URL is.
 	AllowedHost string
 }
-
-// Upload sends src to t. With resume non-nil, it first asks the server where
-// the session stands and continues from there. The returned error is nil only
-// when the server has answered 200/201 for the complete file.
-//
-// func (u *Uploader) Upload(ctx context.Context, t Target, src Source, m Method, resume *Session, obs Observer) (*Result, error)

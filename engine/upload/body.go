@@ -1,0 +1,156 @@
+package upload
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+	"sync"
+)
+
+// metadataType is the content type of the metadata part and session body.
+const metadataType = "application/json; charset=UTF-8"
+
+// multipartBody is an RFC 2387 multipart/related body of exactly two
+// parts, metadata then media, whose media bytes are streamed from the file.
+type multipartBody struct {
+	contentType string // multipart/related; boundary=...
+	head, tail  []byte // everything before and after the media bytes
+}
+
+// newMultipart frames metadata and a media part of the given type with a
+// random boundary that does not occur in metadata.
+func newMultipart(metadata []byte, mediaType string) (multipartBody, error) {
+	var boundary string
+	for {
+		var raw [24]byte
+		if _, err := rand.Read(raw[:]); err != nil {
+			return multipartBody{}, fmt.Errorf("making a multipart boundary: %w", err)
+		}
+		boundary = "hoist_" + hex.EncodeToString(raw[:])
+		if !bytes.Contains(metadata, []byte(boundary)) {
+			break
+		}
+	}
+	var head bytes.Buffer
+	head.Grow(len(metadata) + 2*len(boundary) + len(mediaType) + 80)
+	head.WriteString("--" + boundary + "\r\n")
+	head.WriteString("Content-Type: " + metadataType + "\r\n\r\n")
+	head.Write(metadata)
+	head.WriteString("\r\n--" + boundary + "\r\n")
+	head.WriteString("Content-Type: " + mediaType + "\r\n\r\n")
+	return multipartBody{
+		contentType: mime.FormatMediaType("multipart/related", map[string]string{"boundary": boundary}),
+		head:        head.Bytes(),
+		tail:        []byte("\r\n--" + boundary + "--\r\n"),
+	}, nil
+}
+
+// size is the exact length of the body around size media bytes.
+func (m multipartBody) size(media int64) int64 {
+	return int64(len(m.head)) + media + int64(len(m.tail))
+}
+
+// checkMediaType refuses a content type that cannot go into a header.
+func checkMediaType(t string) error {
+	if strings.ContainsAny(t, "\r\n") {
+		return fmt.Errorf("%w: the content type has a line break", ErrInvalid)
+	}
+	if _, _, err := mime.ParseMediaType(t); err != nil {
+		return fmt.Errorf("%w: the content type %q is not a media type", ErrInvalid, t)
+	}
+	return nil
+}
+
+// errDetached ends a body read after its request is over.
+var errDetached = errors.New("the request is over")
+
+// payload is the body of one request: optional framing around a section of
+// the file. Its readers share one lock so that, once detach returns, the
+// transport can no longer touch the file or the observer, even if it goes
+// on reading in its own goroutine after Do returned.
+type payload struct {
+	src        io.ReaderAt
+	off, n     int64  // the file's section
+	head, tail []byte // multipart framing, nil for raw bytes
+	obs        Observer
+	watch      *watch
+
+	mu        sync.Mutex
+	detached  bool
+	srcErr    error // reading the file failed; set under mu
+	delivered bool  // a reader handed out the last byte; set under mu
+}
+
+func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p.tail)) }
+
+// open returns a fresh reader over the whole body; the transport may ask for
+// another one (GetBody) to replay the request.
+func (p *payload) open() io.ReadCloser {
+	f := &fileSection{p: p, r: io.NewSectionReader(p.src, p.off, p.n)}
+	return &payloadReader{p: p, r: io.MultiReader(bytes.NewReader(p.head), f, bytes.NewReader(p.tail))}
+}
+
+// detach ends every reader of p and reports what happened to the body.
+func (p *payload) detach() (delivered bool, srcErr error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.detached = true
+	return p.delivered, p.srcErr
+}
+
+type payloadReader struct {
+	p    *payload
+	r    io.Reader
+	read int64
+}
+
+func (r *payloadReader) Read(b []byte) (int, error) {
+	p := r.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.detached {
+		return 0, errDetached
+	}
+	n, err := r.r.Read(b)
+	r.read += int64(n)
+	if n > 0 && p.watch != nil {
+		p.watch.touch()
+	}
+	if err == io.EOF && r.read == p.length() {
+		p.delivered = true
+	}
+	return n, err
+}
+
+func (r *payloadReader) Close() error { return nil }
+
+// fileSection counts the file's bytes as the transport takes them and turns
+// a short read (the file shrank) into an error instead of a short body.
+type fileSection struct {
+	p    *payload
+	r    *io.SectionReader
+	read int64
+}
+
+func (f *fileSection) Read(b []byte) (int, error) {
+	n, err := f.r.Read(b)
+	f.read += int64(n)
+	if n > 0 {
+		f.p.obs.Sent(f.p.off + f.read)
+	}
+	switch {
+	case err == io.EOF && f.read < f.p.n:
+		err = fmt.Errorf("%w: it is shorter than when it was added", ErrFileChanged)
+	case err == nil || err == io.EOF:
+		return n, err
+	default:
+		err = fmt.Errorf("%w: it could not be read: %w", ErrFileChanged, err)
+	}
+	f.p.srcErr = err
+	return n, err
+}

@@ -1,0 +1,252 @@
+package upload
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Errors an upload can end with, tested with errors.Is. Their texts never
+// carry a session URI.
+var (
+	// ErrFileChanged: the file is no longer the one that was queued (or could
+	// not be read in full), so sending more would mix old and new bytes.
+	ErrFileChanged = errors.New("the file changed while it was being sent")
+	// ErrSessionExpired: the server no longer knows the upload session.
+	ErrSessionExpired = errors.New("the upload session on the server has expired")
+	// ErrForeignHost: the server pointed the upload at a host it may not go to;
+	// nothing was sent there.
+	ErrForeignHost = errors.New("the server pointed the upload at another address, which Hoist refused")
+	// ErrBadResponse: an answer that does not follow the protocol (missing or
+	// malformed Location, garbage Range, an HTML error page).
+	ErrBadResponse = errors.New("the server gave an answer Hoist could not understand")
+	// ErrStalled: a request made no progress for the stall timeout.
+	ErrStalled = errors.New("the connection stalled")
+	// ErrTooManyRetries wraps the last cause once the retries are used up.
+	ErrTooManyRetries = errors.New("gave up after too many attempts")
+	// ErrAnswerLost: a one-request upload (media or multipart) was sent in
+	// full but the connection broke before the answer; the server may have
+	// the file, so it is not sent again on its own (that could make a copy).
+	ErrAnswerLost = errors.New("the file was sent but the connection broke before the server answered, so it may or may not have arrived")
+	// ErrInvalid: the upload was asked for with settings that cannot work
+	// (a bad URL, content type or chunk size); nothing was sent.
+	ErrInvalid = errors.New("the upload settings are not valid")
+)
+
+// errNoProgress is the cause of a retry when the server kept none of a chunk.
+var errNoProgress = errors.New("the server kept none of the bytes just sent")
+
+// APIError is a refusal from the server, with Google's own explanation when
+// the answer carried one in its JSON error body.
+type APIError struct {
+	Status  int    // HTTP status of the answer
+	Code    int    // error.code from the JSON body, 0 when absent
+	Reason  string // error.errors[0].reason or error.status, e.g. "invalidArgument"
+	Message string // error.message, or a short plain-text body; "" when none
+	Body    []byte // the JSON error body (bounded); nil when the body was not JSON
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the server answered %d", e.Status)
+	if t := http.StatusText(e.Status); t != "" {
+		b.WriteString(" " + t)
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.Reason != "" {
+		b.WriteString(" (" + e.Reason + ")")
+	}
+	return b.String()
+}
+
+// Retryable reports whether trying the same upload again later may succeed:
+// true for network trouble, server errors, rate limits and expired sessions;
+// false for a changed file, a refused request, a stopped context, a foreign
+// host, a possibly delivered one-request upload, and errors whose own
+// Retryable method says false (such as "sign in again").
+func Retryable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid} {
+		if errors.Is(err, final) {
+			return false
+		}
+	}
+	var r interface{ Retryable() bool }
+	if errors.As(err, &r) && !r.Retryable() {
+		return false
+	}
+	var api *APIError
+	if errors.As(err, &api) {
+		return retryableStatus(api.Status) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
+	}
+	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress} {
+		if errors.Is(err, again) {
+			return true
+		}
+	}
+	return false
+}
+
+// retryableStatus is the set of answers the guide says to retry.
+func retryableStatus(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout,
+		http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return true
+	}
+	return false
+}
+
+// maxMessage bounds a server message kept in an error.
+const maxMessage = 300
+
+// parseAPIError reads an error answer. The second result is false when the
+// body was neither Google's JSON nor a short plain text (an HTML page, say):
+// the error then says only the status.
+func parseAPIError(status int, header http.Header, body []byte) (*APIError, bool) {
+	e := &APIError{Status: status}
+	trimmed := strings.TrimSpace(string(body))
+	if trimmed == "" {
+		return e, true
+	}
+	if strings.HasPrefix(trimmed, "{") {
+		var g struct {
+			Error            json.RawMessage `json:"error"`
+			ErrorDescription string          `json:"error_description"`
+		}
+		if json.Unmarshal(body, &g) == nil && len(g.Error) > 0 {
+			var detail struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+				Status  string `json:"status"`
+				Errors  []struct {
+					Reason  string `json:"reason"`
+					Message string `json:"message"`
+				} `json:"errors"`
+			}
+			var plain string
+			switch {
+			case json.Unmarshal(g.Error, &detail) == nil:
+				e.Code = detail.Code
+				e.Message = detail.Message
+				e.Reason = detail.Status
+				if len(detail.Errors) > 0 {
+					if detail.Errors[0].Reason != "" {
+						e.Reason = detail.Errors[0].Reason
+					}
+					if e.Message == "" {
+						e.Message = detail.Errors[0].Message
+					}
+				}
+			case json.Unmarshal(g.Error, &plain) == nil: // OAuth style: {"error": "invalid_grant", ...}
+				e.Reason = plain
+				e.Message = g.ErrorDescription
+			}
+			e.Message = cleanMessage(e.Message)
+			e.Reason = cleanMessage(e.Reason)
+			e.Body = body
+			return e, true
+		}
+		return e, false
+	}
+	mt, _, _ := mime.ParseMediaType(header.Get("Content-Type"))
+	if (mt == "text/plain" || mt == "") && !strings.HasPrefix(trimmed, "<") && len(trimmed) <= maxMessage && utf8.ValidString(trimmed) {
+		// Google's upload servers explain protocol errors in one plain line.
+		e.Message = cleanMessage(trimmed)
+		return e, true
+	}
+	return e, false
+}
+
+// cleanMessage makes a server's text safe to show on one line.
+func cleanMessage(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > maxMessage {
+		s = string([]rune(s)[:maxMessage]) + "…"
+	}
+	return s
+}
+
+// connError is a request that got no answer: the connection failed, was cut
+// or stalled.
+type connError struct {
+	err error
+	// delivered: the transport took the whole body, so the server may have it.
+	delivered bool
+}
+
+func (e *connError) Error() string { return "the connection failed: " + e.err.Error() }
+func (e *connError) Unwrap() error { return e.err }
+
+// transportError classifies an error from http.Client.Do; the result is a
+// *connError when trying again could help, else the error to stop with.
+func transportError(err error, delivered bool) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // its text carries the URL, which may be a session URI
+	}
+	var r interface{ Retryable() bool }
+	if errors.As(err, &r) && !r.Retryable() {
+		return err
+	}
+	var (
+		unknownAuthority x509.UnknownAuthorityError
+		hostname         x509.HostnameError
+		invalid          x509.CertificateInvalidError
+		verification     *tls.CertificateVerificationError
+	)
+	if errors.As(err, &unknownAuthority) || errors.As(err, &hostname) || errors.As(err, &invalid) || errors.As(err, &verification) {
+		return fmt.Errorf("the server's identity could not be verified: %w", err)
+	}
+	return &connError{err: err, delivered: delivered}
+}
+
+// scrubbed hides secrets in an error's text while keeping its chain.
+type scrubbed struct {
+	text string
+	err  error
+}
+
+func (e *scrubbed) Error() string { return e.text }
+func (e *scrubbed) Unwrap() error { return e.err }
+
+// scrub removes each secret from err's text.
+func scrub(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	changed := false
+	for _, s := range secrets {
+		if s != "" && strings.Contains(text, s) {
+			text = strings.ReplaceAll(text, s, "[session]")
+			changed = true
+		}
+	}
+	if !changed {
+		return err
+	}
+	return &scrubbed{text: text, err: err}
+}
