@@ -1,0 +1,143 @@
+package media
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"hoist/engine/upload"
+)
+
+// File is an inspected file opened for upload. It is an upload.Source and an
+// upload.Checker: before every request the uploader asks whether the file is
+// still the one that was inspected. ReadAt is safe for concurrent use.
+type File struct {
+	f    *os.File
+	info Info
+}
+
+// Open opens the file info describes and checks that it has not changed since.
+func Open(info Info) (*File, error) {
+	f, err := os.Open(info.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, goneProblem(info, err)
+		}
+		return nil, problemFor(info.Path, err)
+	}
+	file := &File{f: f, info: info}
+	if err := file.Check(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return file, nil
+}
+
+// ReadAt reads bytes of the file at off.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+
+// Size is the size the file had when it was inspected.
+func (f *File) Size() int64 { return f.info.Size }
+
+// Info is what was known of the file when it was inspected.
+func (f *File) Info() Info { return f.info }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// Check returns an error wrapping upload.ErrFileChanged when the file's size
+// or modification time differ from the inspected ones, or when the path now
+// leads to another file or to nothing.
+func (f *File) Check() error {
+	open, err := f.f.Stat()
+	if err != nil {
+		return problemFor(f.info.Path, err)
+	}
+	if err := compareStat(f.info, open); err != nil {
+		return err
+	}
+	now, err := os.Stat(f.info.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return goneProblem(f.info, err)
+		}
+		return problemFor(f.info.Path, err)
+	}
+	if !os.SameFile(open, now) {
+		return changedProblem(f.info, "it was replaced by another file")
+	}
+	return nil
+}
+
+// Verify checks, typically after a restart and before resuming, that the
+// file at info.Path is still the one inspected: same size, modification time
+// and fingerprint. A difference returns an error wrapping
+// upload.ErrFileChanged that says what changed. An Info without a
+// fingerprint is checked by size and time only.
+func Verify(info Info) error {
+	f, err := os.Open(info.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return goneProblem(info, err)
+		}
+		return problemFor(info.Path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return problemFor(info.Path, err)
+	}
+	if err := compareStat(info, fi); err != nil {
+		return err
+	}
+	if info.Fingerprint == "" {
+		return nil
+	}
+	sum, err := Fingerprint(f, fi.Size())
+	if err != nil {
+		return readProblem(info.Path, err)
+	}
+	if sum != info.Fingerprint {
+		return changedProblem(info, "its contents are different")
+	}
+	return nil
+}
+
+func compareStat(info Info, fi fs.FileInfo) error {
+	if fi.Size() != info.Size {
+		was, now := sizesApart(info.Size, fi.Size())
+		return changedProblem(info, fmt.Sprintf("it was %s and is now %s", was, now))
+	}
+	if !fi.ModTime().Equal(info.ModTime) {
+		return changedProblem(info, "it was saved again")
+	}
+	return nil
+}
+
+// sizesApart formats two different sizes so that they read differently.
+func sizesApart(a, b int64) (string, string) {
+	fa, fb := FormatSize(a), FormatSize(b)
+	if fa == fb {
+		return formatBytes(a), formatBytes(b)
+	}
+	return fa, fb
+}
+
+func changedProblem(info Info, what string) Problem {
+	return Problem{
+		Path:    info.Path,
+		Message: fmt.Sprintf("%s changed since it was added: %s.", displayName(info.Path), what),
+		kind:    upload.ErrFileChanged,
+	}
+}
+
+// goneProblem is a file that disappeared after it was inspected: both missing and changed.
+func goneProblem(info Info, err error) Problem {
+	return Problem{
+		Path:    info.Path,
+		Message: fmt.Sprintf("%s does not exist any more (it may have been moved or deleted).", displayName(info.Path)),
+		kind:    ErrMissing,
+		cause:   fmt.Errorf("%w: %w", upload.ErrFileChanged, err),
+	}
+}

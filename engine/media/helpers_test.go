@@ -1,0 +1,5 @@
+package media
+
+import "hoist/engine/upload"
+
+var errFileChanged = upload.ErrFileChanged

@@ -1,0 +1,233 @@
+package media
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gabriel-vasile/mimetype"
+)
+
+// headLimit is how much of the start of a file is kept for type detection
+// and email headers; headers longer than this are read up to it.
+const headLimit = 256 << 10
+
+// fingerprintSpan is how much of each end of a file the fingerprint covers.
+const fingerprintSpan = 1 << 20
+
+// Inspect reads what Hoist needs to know about the file at path: size,
+// modification time, media type, fingerprint and, for email files, the
+// headers. It reads at most the first and last MiB, never the whole file.
+//
+// A file of zero bytes is not an error here (see Info.Empty and ErrEmpty);
+// the destination decides. A file named .eml that is not an email returns
+// the Info, with the type its content shows, together with an error wrapping
+// ErrNotEmail, so a destination that takes any file can still use it.
+func Inspect(path string) (Info, error) {
+	abs := absClean(path)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Info{}, problemFor(path, err)
+	}
+	if fi.IsDir() {
+		return Info{}, folderProblem(path)
+	}
+	if !fi.Mode().IsRegular() {
+		return Info{}, notRegularProblem(path, fi.Mode())
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return Info{}, problemFor(path, err)
+	}
+	defer f.Close()
+	// The open file's own stat matches the bytes about to be read.
+	if fi, err = f.Stat(); err != nil {
+		return Info{}, problemFor(path, err)
+	}
+	info := Info{
+		Path:    abs,
+		Name:    filepath.Base(abs),
+		Size:    fi.Size(),
+		ModTime: fi.ModTime(),
+	}
+	head, sum, err := fingerprint(f, info.Size, headLimit)
+	if err != nil {
+		return Info{}, readProblem(path, err)
+	}
+	info.Fingerprint = sum
+	info.MIME = detectType(info.Name, head)
+
+	isEml := strings.EqualFold(filepath.Ext(info.Name), ".eml")
+	if info.Size == 0 {
+		if isEml {
+			info.MIME = emailType
+		}
+		return info, nil
+	}
+	if isEml || info.MIME == emailType {
+		email, err := parseEmail(head, int64(len(head)) < info.Size)
+		switch {
+		case err == nil:
+			info.MIME = emailType
+			info.Email = email
+		case isEml:
+			if info.MIME == emailType {
+				info.MIME = "text/plain"
+			}
+			return info, Problem{
+				Path:    path,
+				Message: fmt.Sprintf("%s does not look like an email file (its first lines are not email headers).", info.Name),
+				kind:    ErrNotEmail,
+				cause:   err,
+			}
+		default:
+			info.MIME = "text/plain"
+		}
+	}
+	return info, nil
+}
+
+// readProblem is a failure while reading bytes of a file that opened fine.
+func readProblem(path string, err error) Problem {
+	if err == io.ErrUnexpectedEOF {
+		return Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), kind: ErrUnreadable, cause: err}
+	}
+	return problemFor(path, err)
+}
+
+const emailType = "message/rfc822"
+
+// Fingerprint is the hex SHA-256 of the size (8 bytes, big-endian), the first
+// MiB and the last MiB of the file (the two never overlap; a file of 1 MiB or
+// less is hashed once). It is cheap for huge files and still notices edits at
+// either end, which is where files change in practice.
+func Fingerprint(r io.ReaderAt, size int64) (string, error) {
+	_, sum, err := fingerprint(r, size, 0)
+	return sum, err
+}
+
+// fingerprint also returns up to keep bytes from the start of the file.
+func fingerprint(r io.ReaderAt, size int64, keep int) (head []byte, sum string, err error) {
+	h := sha256.New()
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(size))
+	h.Write(n[:])
+
+	first := min(size, fingerprintSpan)
+	head = make([]byte, min(int64(keep), first))
+	if len(head) > 0 {
+		if _, err := r.ReadAt(head, 0); err != nil {
+			return nil, "", shortRead(err)
+		}
+	}
+	h.Write(head)
+	if err := hashRange(h, r, int64(len(head)), first); err != nil {
+		return nil, "", err
+	}
+	if size > fingerprintSpan {
+		if err := hashRange(h, r, max(fingerprintSpan, size-fingerprintSpan), size); err != nil {
+			return nil, "", err
+		}
+	}
+	return head, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashRange adds bytes [from, to) of r to w.
+func hashRange(w io.Writer, r io.ReaderAt, from, to int64) error {
+	if to <= from {
+		return nil
+	}
+	n, err := io.Copy(w, io.NewSectionReader(r, from, to-from))
+	if err != nil {
+		return err
+	}
+	if n < to-from {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
+
+func shortRead(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// detectType gives the media type from the content, or from the extension
+// when the content says nothing more precise than "text" or "bytes".
+func detectType(name string, head []byte) string {
+	ext := strings.ToLower(filepath.Ext(name))
+	if len(head) == 0 {
+		return typeByExtension(ext, "application/octet-stream")
+	}
+	t := baseType(mimetype.Detect(head).String())
+	switch t {
+	case "application/octet-stream", "text/plain":
+		return typeByExtension(ext, t)
+	case "text/xml", "application/xml":
+		// An SVG with a long preamble sniffs as XML.
+		if ext == ".svg" || bytes.Contains(head, []byte("<svg")) {
+			return "image/svg+xml"
+		}
+	}
+	return t
+}
+
+// extensionTypes are used before the system's table so results do not depend on the machine.
+var extensionTypes = map[string]string{
+	".eml":  emailType,
+	".txt":  "text/plain",
+	".csv":  "text/csv",
+	".md":   "text/markdown",
+	".htm":  "text/html",
+	".html": "text/html",
+	".json": "application/json",
+	".xml":  "application/xml",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".jpg":  "image/jpeg",
+	".jpeg": "image/jpeg",
+	".gif":  "image/gif",
+	".webp": "image/webp",
+	".tif":  "image/tiff",
+	".tiff": "image/tiff",
+	".bmp":  "image/bmp",
+	".heic": "image/heic",
+	".heif": "image/heif",
+	".avif": "image/avif",
+	".mp4":  "video/mp4",
+	".mov":  "video/quicktime",
+	".webm": "video/webm",
+	".mp3":  "audio/mpeg",
+	".wav":  "audio/wav",
+	".m4a":  "audio/mp4",
+	".ogg":  "audio/ogg",
+	".pdf":  "application/pdf",
+	".zip":  "application/zip",
+}
+
+func typeByExtension(ext, fallback string) string {
+	if t, ok := extensionTypes[ext]; ok {
+		return t
+	}
+	if t := baseType(mime.TypeByExtension(ext)); t != "" {
+		return t
+	}
+	return fallback
+}
+
+// baseType drops parameters such as charset from a media type.
+func baseType(t string) string {
+	if i := strings.IndexByte(t, ';'); i >= 0 {
+		t = t[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(t))
+}

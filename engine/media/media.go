@@ -1,0 +1,71 @@
+// Package media says what a file is before it is uploaded: it expands folders
+// into their files, detects the media type from content and extension, reads
+// the headers of email files, fingerprints the bytes and opens the file for an
+// upload that notices when the file changes underneath it.
+package media
+
+import (
+	"errors"
+	"time"
+)
+
+// Info is what Hoist knows about one file at the moment it was inspected.
+type Info struct {
+	Path        string    // absolute path
+	Name        string    // base name, as shown to the user
+	Size        int64     // bytes
+	ModTime     time.Time // last modification
+	MIME        string    // media type without parameters, e.g. "image/png"
+	Fingerprint string    // hex SHA-256 of size, first and last MiB; see Fingerprint
+	Email       *Email    // headers of an email file; nil for other files
+}
+
+// Empty reports whether the file has no bytes at all.
+func (i Info) Empty() bool { return i.Size == 0 }
+
+// Email is what an email file says about itself in its headers.
+type Email struct {
+	From    string    // "Display Name <address>" or just the address, decoded
+	Subject string    // decoded
+	Date    time.Time // zero when missing or unreadable
+}
+
+// Kinds of problems, for errors.Is. Every error from this package that is about
+// a path is a Problem whose Message is a plain sentence.
+var (
+	ErrMissing    = errors.New("file does not exist")
+	ErrUnreadable = errors.New("file cannot be read")
+	ErrIsFolder   = errors.New("path is a folder")
+	ErrEmpty      = errors.New("file is empty")
+	ErrLoop       = errors.New("links lead in a circle")
+	ErrNotRegular = errors.New("not a regular file")
+	ErrNotEmail   = errors.New("not an email file")
+)
+
+// Problem is a path that cannot be used, with a sentence saying why.
+type Problem struct {
+	Path    string
+	Message string
+	kind    error // one of the Err… values above, or upload.ErrFileChanged
+	cause   error // what the operating system said, if anything
+}
+
+func (p Problem) Error() string { return p.Message }
+
+// Unwrap lets errors.Is find both the kind of problem and its cause.
+func (p Problem) Unwrap() []error {
+	var errs []error
+	if p.kind != nil {
+		errs = append(errs, p.kind)
+	}
+	if p.cause != nil {
+		errs = append(errs, p.cause)
+	}
+	return errs
+}
+
+// Skipped is a file or folder that Expand left out on purpose.
+type Skipped struct {
+	Path string
+	Why  string // plain words, e.g. "hidden file"
+}

@@ -1,0 +1,76 @@
+package media
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+)
+
+// displayName is how a path is named in a sentence: its last element.
+func displayName(path string) string {
+	if path == "" {
+		return "(a file with no name)"
+	}
+	return filepath.Base(path)
+}
+
+// problemFor turns an error from the operating system about path into a Problem.
+func problemFor(path string, err error) Problem {
+	name := displayName(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
+		return Problem{Path: path, Message: fmt.Sprintf("%s does not exist (it may have been moved or deleted).", name), kind: ErrMissing, cause: err}
+	case errors.Is(err, fs.ErrPermission):
+		return Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to read %s (check the file's permissions).", name), kind: ErrUnreadable, cause: err}
+	case isLoop(err):
+		return loopProblem(path, err)
+	default:
+		return Problem{Path: path, Message: fmt.Sprintf("Hoist could not read %s (%s).", name, osReason(err)), kind: ErrUnreadable, cause: err}
+	}
+}
+
+// folderProblemFor is problemFor for a folder whose list of files cannot be read.
+func folderProblemFor(path string, err error) Problem {
+	if errors.Is(err, fs.ErrPermission) {
+		return Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to open the folder %s (check its permissions).", displayName(path)), kind: ErrUnreadable, cause: err}
+	}
+	return problemFor(path, err)
+}
+
+func loopProblem(path string, err error) Problem {
+	return Problem{Path: path, Message: fmt.Sprintf("%s is a link that leads in a circle, so Hoist cannot follow it.", displayName(path)), kind: ErrLoop, cause: err}
+}
+
+func folderProblem(path string) Problem {
+	return Problem{Path: path, Message: fmt.Sprintf("%s is a folder, not a file.", displayName(path)), kind: ErrIsFolder}
+}
+
+func notRegularProblem(path string, mode fs.FileMode) Problem {
+	return Problem{Path: path, Message: fmt.Sprintf("%s is a %s, not a regular file, so it cannot be uploaded.", displayName(path), specialKind(mode)), kind: ErrNotRegular}
+}
+
+// specialKind names a file that is neither a folder nor a regular file.
+func specialKind(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "socket"
+	case mode&fs.ModeCharDevice != 0, mode&fs.ModeDevice != 0:
+		return "device"
+	case mode&fs.ModeSymlink != 0:
+		return "link"
+	default:
+		return "special file"
+	}
+}
+
+// osReason is the operating system's own short reason, without the path.
+func osReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
