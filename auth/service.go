@@ -1,0 +1,427 @@
+// Package auth signs Hoist in to Google: OAuth 2.0 for installed apps
+// (loopback redirect, PKCE, state), grants kept in the OS keychain, access
+// tokens refreshed and attached only to Google's API hosts, and redaction
+// of secrets from logs and messages.
+package auth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultConsentTimeout is how long Login waits for the browser to come back.
+const DefaultConsentTimeout = 5 * time.Minute
+
+// DefaultRefreshEarly is how long before expiry an access token is renewed.
+const DefaultRefreshEarly = time.Minute
+
+// ConfigDirName is Hoist's folder inside the user's config directory.
+const ConfigDirName = "Hoist"
+
+const (
+	accountsFileName = "accounts.json" // the account index: emails and scopes, no secrets
+	tokensFileName   = "tokens.json"   // grants, only when the user chose a file over the keychain
+)
+
+// Service signs accounts in and out and gives authorized HTTP clients.
+// Zero fields take defaults; a Service must not be copied after first use.
+type Service struct {
+	// Store keeps grants; nil means the OS keychain (Keychain{}).
+	Store TokenStore
+	// AllowFileStore: the user agreed to keep grants in a file (0600, in
+	// ConfigDir) when the computer has no keychain. Ask before setting it.
+	AllowFileStore bool
+	// ConfigDir holds the imported client, the account index and, if
+	// allowed, the token file; "" means os.UserConfigDir()/Hoist.
+	ConfigDir string
+	// ClientJSON is a client_secret JSON given directly; it takes
+	// precedence over an imported or built-in client.
+	ClientJSON []byte
+	// Endpoints of the OAuth service; empty fields mean Google's.
+	Endpoints Endpoints
+	// HTTPClient talks to the OAuth service; its Transport is also the
+	// base of the clients Client returns. nil means a client with a timeout.
+	HTTPClient *http.Client
+	// OpenBrowser opens the consent page; nil means the system's browser.
+	OpenBrowser func(url string) error
+	// ShowURL is called with the consent page's address when the browser
+	// could not be opened, so the user can open it by hand.
+	ShowURL func(url string)
+	// ConsentTimeout bounds the wait for the browser; 0 means DefaultConsentTimeout.
+	ConsentTimeout time.Duration
+	// AllowedHosts are extra hosts ("host:port", e.g. a local test server)
+	// that receive the access token besides Google's API hosts.
+	AllowedHosts []string
+	// RefreshEarly renews tokens this long before they expire; 0 means DefaultRefreshEarly.
+	RefreshEarly time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives warnings (a refreshed token that could not be saved);
+	// nil means slog.Default(). Wrap its handler with RedactingHandler.
+	Logger *slog.Logger
+
+	mu       sync.Mutex
+	sources  map[string]*TokenSource // one per account, shared by its clients
+	keychain TokenStore              // the default Store, made once
+	file     *FileStore
+	indexMu  sync.Mutex // serializes read-modify-write of the account index
+}
+
+// Account is a signed-in Google account.
+type Account struct {
+	Email  string
+	Scopes []string // granted scopes, full form
+	// LessSafe: the grant is kept in a file instead of the keychain.
+	LessSafe bool
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+func (s *Service) httpClient() *http.Client {
+	if s.HTTPClient != nil {
+		return s.HTTPClient
+	}
+	return &http.Client{Timeout: 60 * time.Second}
+}
+
+func (s *Service) configDir() (string, error) {
+	if s.ConfigDir != "" {
+		return s.ConfigDir, nil
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("Hoist could not find the folder for its settings: %w", err)
+	}
+	return filepath.Join(base, ConfigDirName), nil
+}
+
+func (s *Service) primary() TokenStore {
+	if s.Store != nil {
+		return s.Store
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.keychain == nil {
+		s.keychain = &Keychain{}
+	}
+	return s.keychain
+}
+
+func (s *Service) fileStore() (*FileStore, error) {
+	dir, err := s.configDir()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.file == nil {
+		s.file = &FileStore{Path: filepath.Join(dir, tokensFileName)}
+	}
+	return s.file, nil
+}
+
+// loadGrant finds account's grant and the store that holds it.
+func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenStore, error) {
+	entry, _ := s.indexEntry(account)
+	if entry.File {
+		file, err := s.fileStore()
+		if err != nil {
+			return Grant{}, nil, err
+		}
+		g, err := file.Get(ctx, account)
+		return g, file, err
+	}
+	store := s.primary()
+	g, err := store.Get(ctx, account)
+	if errors.Is(err, ErrNoKeychain) || errors.Is(err, ErrNotSignedIn) {
+		// The index may be missing; a grant kept in a file is still found.
+		if file, ferr := s.fileStore(); ferr == nil {
+			if fg, ferr := file.Get(ctx, account); ferr == nil {
+				return fg, file, nil
+			}
+		}
+	}
+	return g, store, err
+}
+
+// saveGrant stores g in the keychain, or in the file when the account is
+// already there or the user allowed it and there is no keychain.
+func (s *Service) saveGrant(ctx context.Context, account string, g Grant) (lessSafe bool, err error) {
+	entry, _ := s.indexEntry(account)
+	var store TokenStore
+	if entry.File {
+		if store, err = s.fileStore(); err != nil {
+			return false, err
+		}
+		err = store.Set(ctx, account, g)
+	} else {
+		store = s.primary()
+		err = store.Set(ctx, account, g)
+		if errors.Is(err, ErrNoKeychain) && s.AllowFileStore {
+			if store, err = s.fileStore(); err != nil {
+				return false, err
+			}
+			err = store.Set(ctx, account, g)
+		}
+	}
+	if err != nil {
+		return false, err
+	}
+	lessSafe = isLessSafe(store)
+	return lessSafe, s.updateIndex(func(idx *accountIndex) {
+		idx.put(indexEntry{Email: account, Scopes: ScopeNames(normalizeScopes(g.Scopes)), File: lessSafe})
+	})
+}
+
+// Accounts lists the signed-in accounts, sorted by email.
+func (s *Service) Accounts(ctx context.Context) ([]Account, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	idx, err := s.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	accounts := make([]Account, 0, len(idx.Accounts))
+	for _, e := range idx.Accounts {
+		a := Account{Email: e.Email, LessSafe: e.File}
+		for _, sc := range e.Scopes {
+			a.Scopes = append(a.Scopes, longScope(sc))
+		}
+		accounts = append(accounts, a)
+	}
+	slices.SortFunc(accounts, func(a, b Account) int { return strings.Compare(a.Email, b.Email) })
+	return accounts, nil
+}
+
+// Logout forgets account's grant on this computer and asks Google to
+// withdraw it. When only the second part fails, the account is signed out
+// here and the error matches ErrNotRevoked.
+func (s *Service) Logout(ctx context.Context, account string) error {
+	g, store, err := s.loadGrant(ctx, account)
+	if err != nil {
+		_, indexed := s.indexEntry(account)
+		unreadable := errors.Is(err, ErrSignInAgain)
+		listedOnly := errors.Is(err, ErrNotSignedIn) && indexed
+		if store == nil || !(unreadable || listedOnly) {
+			return err
+		}
+	}
+	var revokeErr error
+	if g.RefreshToken != "" {
+		revokeErr = s.revoke(ctx, g.RefreshToken)
+	}
+	if err := store.Delete(ctx, account); err != nil && !errors.Is(err, ErrNotSignedIn) {
+		return err
+	}
+	s.dropSource(account)
+	if err := s.updateIndex(func(idx *accountIndex) { idx.remove(account) }); err != nil {
+		return err
+	}
+	if revokeErr != nil {
+		return failure(ErrNotRevoked, revokeErr)
+	}
+	return nil
+}
+
+// TokenSource gives account's access tokens, shared by all its clients.
+// It fails with ErrNotSignedIn when the account has no grant, and with a
+// SignInAgainError listing Missing scopes when the grant lacks some of
+// scopes (Login with ForAccount asks for them).
+func (s *Service) TokenSource(ctx context.Context, account string, scopes []string) (*TokenSource, error) {
+	cfg, err := s.oauthConfig()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	ts := s.sources[account]
+	s.mu.Unlock()
+	if ts == nil {
+		g, store, err := s.loadGrant(ctx, account)
+		if err != nil {
+			return nil, err
+		}
+		if g.ClientID != "" && g.ClientID != cfg.ClientID {
+			// A grant of another OAuth client cannot be refreshed with this one.
+			return nil, &SignInAgainError{Account: account}
+		}
+		ts = &TokenSource{
+			account: account,
+			config:  cfg,
+			store:   store,
+			client:  s.httpClient(),
+			now:     s.now,
+			early:   s.RefreshEarly,
+			logger:  s.logger(),
+			grant:   g,
+		}
+		s.mu.Lock()
+		if s.sources == nil {
+			s.sources = map[string]*TokenSource{}
+		}
+		if existing := s.sources[account]; existing != nil {
+			ts = existing
+		} else {
+			s.sources[account] = ts
+		}
+		s.mu.Unlock()
+	}
+	if missing := missingScopes(ts.Scopes(), scopes); len(missing) > 0 {
+		return nil, &SignInAgainError{Account: account, Missing: missing}
+	}
+	return ts, nil
+}
+
+// Client gives an HTTP client that sends account's access token to
+// Google's API hosts (and AllowedHosts) only. See TokenSource for errors.
+func (s *Service) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
+	ts, err := s.TokenSource(ctx, account, scopes)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Transport: &Transport{
+		Source:       ts,
+		Base:         s.httpClient().Transport,
+		AllowedHosts: s.AllowedHosts,
+	}}, nil
+}
+
+// replaceSource gives a live token source the grant a new sign-in made.
+func (s *Service) replaceSource(account string, g Grant) {
+	s.mu.Lock()
+	ts := s.sources[account]
+	s.mu.Unlock()
+	if ts != nil {
+		ts.setGrant(g)
+	}
+}
+
+// dropSource ends a signed-out account's token source; clients still
+// holding it get ErrSignInAgain.
+func (s *Service) dropSource(account string) {
+	s.mu.Lock()
+	ts := s.sources[account]
+	delete(s.sources, account)
+	s.mu.Unlock()
+	if ts != nil {
+		ts.end()
+	}
+}
+
+// forgetSources drops every cached token source (after a client change).
+func (s *Service) forgetSources() {
+	s.mu.Lock()
+	s.sources = nil
+	s.mu.Unlock()
+}
+
+// accountIndex is accounts.json: who is signed in, with which scopes and
+// where the grant is kept. It holds no secret.
+type accountIndex struct {
+	Accounts []indexEntry `json:"accounts"`
+}
+
+type indexEntry struct {
+	Email  string   `json:"email"`
+	Scopes []string `json:"scopes,omitempty"` // short names
+	File   bool     `json:"file,omitempty"`   // kept in the token file, not the keychain
+}
+
+func (idx *accountIndex) put(e indexEntry) {
+	for i := range idx.Accounts {
+		if idx.Accounts[i].Email == e.Email {
+			idx.Accounts[i] = e
+			return
+		}
+	}
+	idx.Accounts = append(idx.Accounts, e)
+}
+
+func (idx *accountIndex) remove(email string) {
+	idx.Accounts = slices.DeleteFunc(idx.Accounts, func(e indexEntry) bool { return e.Email == email })
+}
+
+func (s *Service) indexPath() (string, error) {
+	dir, err := s.configDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, accountsFileName), nil
+}
+
+func (s *Service) readIndex() (accountIndex, error) {
+	var idx accountIndex
+	path, err := s.indexPath()
+	if err != nil {
+		return idx, err
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return idx, nil
+	}
+	if err != nil {
+		return idx, fmt.Errorf("Hoist could not read its list of accounts: %w", err)
+	}
+	if err := json.Unmarshal(b, &idx); err != nil {
+		return accountIndex{}, fmt.Errorf("Hoist's list of accounts (%s) is damaged; delete it and sign in again", path)
+	}
+	return idx, nil
+}
+
+func (s *Service) indexEntry(email string) (indexEntry, bool) {
+	idx, err := s.readIndex()
+	if err != nil {
+		return indexEntry{}, false
+	}
+	for _, e := range idx.Accounts {
+		if e.Email == email {
+			return e, true
+		}
+	}
+	return indexEntry{}, false
+}
+
+func (s *Service) updateIndex(change func(*accountIndex)) error {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	idx, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	change(&idx)
+	path, err := s.indexPath()
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(idx, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the list of accounts: %w", err)
+	}
+	if err := writePrivateFile(path, b); err != nil {
+		return fmt.Errorf("Hoist could not save its list of accounts: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+)
+
+// refreshTimeout bounds a refresh made through Token, which has no context.
+const refreshTimeout = 60 * time.Second
+
+// TokenSource gives one account's access tokens. It renews them shortly
+// before they expire, one refresh at a time (concurrent callers wait for
+// it), and saves the grant back, so a rotated refresh token is kept.
+type TokenSource struct {
+	account string
+	config  *oauth2.Config
+	store   TokenStore
+	client  *http.Client
+	now     func() time.Time
+	early   time.Duration
+	logger  *slog.Logger
+
+	refreshing chan struct{} // holds one token while a refresh runs; waiters can give up on ctx
+
+	mu    sync.Mutex
+	grant Grant
+	ended bool // signed out: every later call fails with ErrSignInAgain
+}
+
+// Account is the email the tokens belong to.
+func (ts *TokenSource) Account() string { return ts.account }
+
+// Scopes are the scopes granted to the account.
+func (ts *TokenSource) Scopes() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return slices.Clone(ts.grant.Scopes)
+}
+
+// Token implements oauth2.TokenSource; a refresh it makes is bounded by a
+// minute. Prefer TokenContext where a context is at hand.
+func (ts *TokenSource) Token() (*oauth2.Token, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
+	defer cancel()
+	return ts.TokenContext(ctx)
+}
+
+// TokenContext returns a token valid for at least the refresh margin,
+// refreshing it first when needed. The returned token carries no refresh
+// token.
+func (ts *TokenSource) TokenContext(ctx context.Context) (*oauth2.Token, error) {
+	if tok, ok, err := ts.current(); err != nil || ok {
+		return tok, err
+	}
+	return ts.refresh(ctx, "")
+}
+
+// current returns the held access token if it is still fresh.
+func (ts *TokenSource) current() (*oauth2.Token, bool, error) {
+	ts.mu.Lock()
+	g, ended := ts.grant, ts.ended
+	ts.mu.Unlock()
+	if ended {
+		return nil, false, &SignInAgainError{Account: ts.account}
+	}
+	if g.AccessToken == "" {
+		return nil, false, nil
+	}
+	early := ts.early
+	if early <= 0 {
+		early = DefaultRefreshEarly
+	}
+	if !g.Expiry.IsZero() && !ts.clock().Add(early).Before(g.Expiry) {
+		return nil, false, nil
+	}
+	return &oauth2.Token{AccessToken: g.AccessToken, TokenType: "Bearer", Expiry: g.Expiry}, true, nil
+}
+
+func (ts *TokenSource) clock() time.Time {
+	if ts.now != nil {
+		return ts.now()
+	}
+	return time.Now()
+}
+
+// refresh gets a new access token. rejected is an access token the server
+// refused (401): a fresh-looking token equal to it is renewed anyway, while
+// one that differs was renewed by another caller and is returned as is.
+func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.Token, error) {
+	ts.mu.Lock()
+	if ts.refreshing == nil {
+		ts.refreshing = make(chan struct{}, 1)
+	}
+	sem := ts.refreshing
+	ts.mu.Unlock()
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-sem }()
+
+	tok, ok, err := ts.current()
+	if err != nil {
+		return nil, err
+	}
+	if ok && (rejected == "" || tok.AccessToken != rejected) {
+		return tok, nil
+	}
+	ts.mu.Lock()
+	g := ts.grant
+	ts.mu.Unlock()
+	fresh, err := ts.exchangeRefresh(ctx, g)
+	var again *SignInAgainError
+	if errors.As(err, &again) {
+		// Another Hoist process may have rotated the refresh token; try its copy once.
+		if stored, serr := ts.store.Get(ctx, ts.account); serr == nil && stored.RefreshToken != g.RefreshToken {
+			g = stored
+			fresh, err = ts.exchangeRefresh(ctx, g)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	next := g
+	next.AccessToken = fresh.AccessToken
+	next.Expiry = ts.expiry(fresh)
+	rotated := fresh.RefreshToken != "" && fresh.RefreshToken != g.RefreshToken
+	if rotated {
+		next.RefreshToken = fresh.RefreshToken
+	}
+	if granted, _ := fresh.Extra("scope").(string); granted != "" {
+		next.Scopes = unionScopes(next.Scopes, strings.Fields(granted))
+	}
+	if !ts.setGrantUnlessEnded(next) {
+		return nil, &SignInAgainError{Account: ts.account}
+	}
+	// Saved even if the caller gives up now: a rotated refresh token must not be lost.
+	if err := ts.store.Set(context.WithoutCancel(ctx), ts.account, next); err != nil {
+		// The request can go on with the new token; the next start may have to sign in again.
+		ts.logger.Warn("could not save the refreshed Google sign-in",
+			slog.String("account", ts.account), slog.Bool("rotated", rotated), slog.Any("error", err))
+	}
+	return &oauth2.Token{AccessToken: next.AccessToken, TokenType: "Bearer", Expiry: next.Expiry}, nil
+}
+
+// exchangeRefresh asks the token endpoint for a new access token.
+func (ts *TokenSource) exchangeRefresh(ctx context.Context, g Grant) (*oauth2.Token, error) {
+	if g.RefreshToken == "" {
+		return nil, &SignInAgainError{Account: ts.account}
+	}
+	rctx := context.WithValue(ctx, oauth2.HTTPClient, ts.client)
+	tok, err := ts.config.TokenSource(rctx, &oauth2.Token{RefreshToken: g.RefreshToken}).Token()
+	if err == nil {
+		return tok, nil
+	}
+	return nil, tokenEndpointError(ctx, ts.account, err)
+}
+
+// tokenEndpointError classifies a failure of the token endpoint.
+func tokenEndpointError(ctx context.Context, account string, err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		switch re.ErrorCode {
+		case "invalid_grant":
+			return &SignInAgainError{Account: account, Err: re}
+		case "invalid_client", "unauthorized_client":
+			return failure(ErrBadClient, re)
+		}
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	return failure(ErrGoogleUnreachable, err)
+}
+
+// expiry computes the token's expiry with the source's clock.
+func (ts *TokenSource) expiry(tok *oauth2.Token) time.Time {
+	if tok.ExpiresIn > 0 {
+		return ts.clock().Add(time.Duration(tok.ExpiresIn) * time.Second)
+	}
+	return tok.Expiry
+}
+
+// invalidate drops accessToken if it is still the held one, so the next
+// call refreshes.
+func (ts *TokenSource) invalidate(accessToken string) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.grant.AccessToken == accessToken {
+		ts.grant.AccessToken = ""
+		ts.grant.Expiry = time.Time{}
+	}
+}
+
+func (ts *TokenSource) setGrant(g Grant) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.grant = g
+	ts.ended = false
+}
+
+func (ts *TokenSource) setGrantUnlessEnded(g Grant) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.ended {
+		return false
+	}
+	ts.grant = g
+	return true
+}
+
+// end forgets the grant after sign-out.
+func (ts *TokenSource) end() {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.grant = Grant{}
+	ts.ended = true
+}
