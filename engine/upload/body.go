@@ -60,7 +60,7 @@ func checkMediaType(t string) error {
 	if strings.ContainsAny(t, "\r\n") {
 		return fmt.Errorf("%w: the content type has a line break", ErrInvalid)
 	}
-	if _, _, err := mime.ParseMediaType(t); err != nil {
+	if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {
 		return fmt.Errorf("%w: the content type %q is not a media type", ErrInvalid, t)
 	}
 	return nil

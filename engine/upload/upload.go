@@ -32,8 +32,8 @@ const (
 	maxRetryAfter = time.Hour
 )
 
-// statusResumeIncomplete is Google's "308 Resume Incomplete".
-const statusResumeIncomplete = http.StatusPermanentRedirect
+// StatusResumeIncomplete is Google's "308 Resume Incomplete".
+const StatusResumeIncomplete = http.StatusPermanentRedirect
 
 // Upload sends src to t with method m (Auto picks one: media below the
 // threshold without metadata, multipart below it with metadata, resumable
@@ -693,7 +693,7 @@ func (r *run) status(ctx context.Context) step {
 func (r *run) sessionAnswer(a *answer, query bool) step {
 	status := a.status
 	if status == http.StatusOK && a.header.Get("X-Http-Status-Code-Override") == "308" {
-		status = statusResumeIncomplete // Google's variant for clients that avoid 308
+		status = StatusResumeIncomplete // Google's variant for clients that avoid 308
 	}
 	switch status {
 	case http.StatusOK, http.StatusCreated:
@@ -701,7 +701,7 @@ func (r *run) sessionAnswer(a *answer, query bool) step {
 			return retryStep(&connError{err: a.bodyErr})
 		}
 		return step{kind: stepDone, result: &Result{Status: a.status, Body: a.body, Method: Resumable}}
-	case statusResumeIncomplete:
+	case StatusResumeIncomplete:
 		next, _, err := ParseRange(a.header.Get("Range"))
 		switch {
 		case err != nil:
