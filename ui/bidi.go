@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/text/unicode/bidi"
+)
+
+// Fyne draws the runs of a text in logical order and does no bidirectional
+// reordering, so a name such as "Invoice فاتورة 2026.pdf" comes out jumbled.
+// This file puts a line of text into visual order with the Unicode
+// Bidirectional Algorithm (UAX #9) for a left-to-right paragraph, the
+// window's direction, and cuts it into pieces that Fyne can draw one after
+// the other: left-to-right pieces in their order, and right-to-left pieces
+// handed over in logical order with strong letters at both ends, which
+// Fyne's shaper then lays out right to left as a single run.
+
+// segment is one piece of a line in visual order.
+type segment struct {
+	text string
+	rtl  bool // shaped right to left (a run of Arabic or Hebrew letters)
+}
+
+// visualSegments cuts text into pieces in the order they appear on screen,
+// from left to right.
+func visualSegments(text string) []segment {
+	runes := []rune(text)
+	if len(runes) == 0 {
+		return nil
+	}
+	if !hasRTL(runes) {
+		return []segment{{text: text}}
+	}
+	levels := bidiLevels(runes)
+	order := visualOrder(levels)
+
+	var segs []segment
+	for i := 0; i < len(order); {
+		lv := levels[order[i]]
+		j := i + 1
+		for j < len(order) && levels[order[j]]%2 == lv%2 {
+			j++
+		}
+		if lv%2 == 0 {
+			var b strings.Builder
+			for _, k := range order[i:j] {
+				b.WriteRune(runes[k])
+			}
+			segs = append(segs, segment{text: b.String()})
+		} else {
+			segs = appendRTL(segs, runes, order[i:j])
+		}
+		i = j
+	}
+	return segs
+}
+
+// appendRTL adds the pieces of a right-to-left stretch whose characters are
+// given in visual order (so their logical order is the reverse).
+func appendRTL(segs []segment, runes []rune, visual []int) []segment {
+	logical := slices.Clone(visual)
+	slices.Reverse(logical)
+	s := make([]rune, len(logical))
+	for i, k := range logical {
+		s[i] = runes[k]
+	}
+	first, last := -1, -1
+	for i, r := range s {
+		if isStrongRTL(r) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		// Only neutrals (spaces, punctuation) resolved right to left: draw them mirrored.
+		return append(segs, segment{text: bidi.ReverseString(string(s))})
+	}
+	// Marks that follow the last letter belong to it.
+	for last+1 < len(s) && isMark(s[last+1]) {
+		last++
+	}
+	if last+1 < len(s) {
+		segs = append(segs, segment{text: bidi.ReverseString(string(s[last+1:]))})
+	}
+	segs = append(segs, segment{text: string(s[first : last+1]), rtl: true})
+	if first > 0 {
+		segs = append(segs, segment{text: bidi.ReverseString(string(s[:first]))})
+	}
+	return segs
+}
+
+func hasRTL(runes []rune) bool {
+	for _, r := range runes {
+		if isStrongRTL(r) {
+			return true
+		}
+		if p, _ := bidi.LookupRune(r); p.Class() == bidi.AN {
+			return true
+		}
+	}
+	return false
+}
+
+func isStrongRTL(r rune) bool {
+	p, _ := bidi.LookupRune(r)
+	c := p.Class()
+	return c == bidi.R || c == bidi.AL
+}
+
+func isMark(r rune) bool {
+	p, _ := bidi.LookupRune(r)
+	c := p.Class()
+	return c == bidi.NSM || c == bidi.BN
+}
+
+// bidiLevels resolves the embedding level of every character of a single
+// left-to-right line (rules W1–W7, N1–N2, I1–I2 and L1 of UAX #9). Explicit
+// embeddings and isolates are treated as boundary neutrals: file names and
+// subjects do not use them to mean anything a reader would see.
+func bidiLevels(runes []rune) []uint8 {
+	n := len(runes)
+	types := make([]bidi.Class, n)
+	orig := make([]bidi.Class, n)
+	for i, r := range runes {
+		p, _ := bidi.LookupRune(r)
+		c := p.Class()
+		switch c {
+		case bidi.LRO, bidi.RLO, bidi.LRE, bidi.RLE, bidi.PDF, bidi.LRI, bidi.RLI, bidi.FSI, bidi.PDI, bidi.Control:
+			c = bidi.BN
+		}
+		orig[i] = c
+		types[i] = c
+	}
+
+	// W1: marks (and boundary neutrals) take the type of what precedes them.
+	prev := bidi.L // sos
+	for i, c := range types {
+		if c == bidi.NSM || c == bidi.BN {
+			types[i] = prev
+			continue
+		}
+		prev = c
+	}
+	// W2, W3: European numbers after Arabic letters are Arabic numbers; AL is R.
+	strong := bidi.L
+	for i, c := range types {
+		switch c {
+		case bidi.L, bidi.R, bidi.AL:
+			strong = c
+		case bidi.EN:
+			if strong == bidi.AL {
+				types[i] = bidi.AN
+			}
+		}
+	}
+	for i, c := range types {
+		if c == bidi.AL {
+			types[i] = bidi.R
+		}
+	}
+	// W4: a single separator between two numbers of the same kind joins them.
+	for i := 1; i+1 < n; i++ {
+		a, c, b := types[i-1], types[i], types[i+1]
+		switch {
+		case c == bidi.ES && a == bidi.EN && b == bidi.EN:
+			types[i] = bidi.EN
+		case c == bidi.CS && a == bidi.EN && b == bidi.EN:
+			types[i] = bidi.EN
+		case c == bidi.CS && a == bidi.AN && b == bidi.AN:
+			types[i] = bidi.AN
+		}
+	}
+	// W5: terminators (%, $, #…) next to European numbers become numbers.
+	for i := 0; i < n; {
+		if types[i] != bidi.ET {
+			i++
+			continue
+		}
+		j := i
+		for j < n && types[j] == bidi.ET {
+			j++
+		}
+		if (i > 0 && types[i-1] == bidi.EN) || (j < n && types[j] == bidi.EN) {
+			for k := i; k < j; k++ {
+				types[k] = bidi.EN
+			}
+		}
+		i = j
+	}
+	// W6: other separators and terminators are neutral.
+	for i, c := range types {
+		switch c {
+		case bidi.ES, bidi.ET, bidi.CS:
+			types[i] = bidi.ON
+		}
+	}
+	// W7: European numbers in left-to-right context are left to right.
+	strong = bidi.L
+	for i, c := range types {
+		switch c {
+		case bidi.L, bidi.R:
+			strong = c
+		case bidi.EN:
+			if strong == bidi.L {
+				types[i] = bidi.L
+			}
+		}
+	}
+	// N1, N2: neutrals between two of the same direction take it, others the paragraph's.
+	dirOf := func(c bidi.Class) bidi.Class {
+		switch c {
+		case bidi.L:
+			return bidi.L
+		case bidi.R, bidi.EN, bidi.AN:
+			return bidi.R
+		}
+		return bidi.ON
+	}
+	for i := 0; i < n; {
+		if dirOf(types[i]) != bidi.ON {
+			i++
+			continue
+		}
+		j := i
+		for j < n && dirOf(types[j]) == bidi.ON {
+			j++
+		}
+		before, after := bidi.L, bidi.L // sos and eos of a left-to-right line
+		if i > 0 {
+			before = dirOf(types[i-1])
+		}
+		if j < n {
+			after = dirOf(types[j])
+		}
+		fill := bidi.L
+		if before == after {
+			fill = before
+		}
+		for k := i; k < j; k++ {
+			types[k] = fill
+		}
+		i = j
+	}
+	// I1: levels on a left-to-right paragraph.
+	levels := make([]uint8, n)
+	for i, c := range types {
+		switch c {
+		case bidi.R:
+			levels[i] = 1
+		case bidi.EN, bidi.AN:
+			levels[i] = 2
+		}
+	}
+	// L1: trailing white space goes back to the paragraph level.
+	for i := n - 1; i >= 0; i-- {
+		c := orig[i]
+		if c != bidi.WS && c != bidi.S && c != bidi.BN && c != bidi.B {
+			break
+		}
+		levels[i] = 0
+	}
+	return levels
+}
+
+// visualOrder applies rule L2: from the highest level down to 1, every
+// stretch at that level or higher is reversed. It returns logical indexes in
+// visual order.
+func visualOrder(levels []uint8) []int {
+	order := make([]int, len(levels))
+	var top uint8
+	for i, l := range levels {
+		order[i] = i
+		top = max(top, l)
+	}
+	for lv := top; lv >= 1; lv-- {
+		for i := 0; i < len(order); {
+			if levels[order[i]] < lv {
+				i++
+				continue
+			}
+			j := i
+			for j < len(order) && levels[order[j]] >= lv {
+				j++
+			}
+			slices.Reverse(order[i:j])
+			i = j
+		}
+	}
+	return order
+}
