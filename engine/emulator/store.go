@@ -1,0 +1,338 @@
+package emulator
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash"
+	"hash/crc32"
+	"io"
+	"slices"
+	"sync"
+	"time"
+)
+
+// ErrNotFound is returned for an object or session the store does not hold.
+var ErrNotFound = errors.New("emulator: not found")
+
+// ErrNotKept is returned by Open when the store keeps only the length and hash of objects.
+var ErrNotKept = errors.New("emulator: this store keeps no bytes")
+
+// headSize is how much of the start of every upload is kept for content checks
+// (a Gmail message's headers, an image's signature), even by the hash store.
+const headSize = 64 << 10
+
+// Object is a completed upload as the server recorded it.
+type Object struct {
+	ID          string          `json:"id"`              // names the object here; the resource id for Gmail, CM360 and Play Games
+	Kind        Kind            `json:"kind"`            // the destination that took it
+	Action      string          `json:"action"`          // the API method, e.g. "gmail.users.messages.insert"
+	Path        string          `json:"path"`            // URL path it was uploaded to
+	Name        string          `json:"name"`            // file or asset name, when the upload gave one
+	Draft       string          `json:"draft,omitempty"` // Gmail draft id, for drafts
+	UploadType  string          `json:"uploadType"`      // media, multipart or resumable
+	Size        int64           `json:"size"`
+	SHA256      string          `json:"sha256"` // lowercase hex
+	CRC32C      uint32          `json:"crc32c"`
+	ContentType string          `json:"contentType"`
+	Metadata    json.RawMessage `json:"metadata,omitempty"` // the JSON metadata sent with the upload
+	Response    json.RawMessage `json:"response"`           // the JSON answered on success
+	Created     time.Time       `json:"created"`
+	Kept        bool            `json:"kept"` // the bytes can be read back with Open
+}
+
+// Store keeps completed objects and open resumable sessions. Stores are made by
+// NewMemoryStore, NewDiskStore and NewHashStore; all are safe for concurrent use.
+type Store interface {
+	// Objects lists completed uploads, oldest first.
+	Objects() []Object
+	// Object returns one completed upload.
+	Object(id string) (Object, bool)
+	// Open reads an object's bytes; ErrNotKept when the store keeps none.
+	Open(id string) (io.ReadCloser, error)
+	// Close releases files; the store is not used afterwards.
+	Close() error
+
+	putSession(rec sessionRecord) error
+	// session returns a session's record and how many bytes it has persisted.
+	session(id string) (sessionRecord, int64, error)
+	appendSession(id string, p []byte) error
+	sessionContent(id string) (content, error)
+	// completeSession turns the session's bytes into obj and marks the session done.
+	completeSession(id string, obj Object) (Object, error)
+	// purgeSessions drops unfinished sessions created before t.
+	purgeSessions(before time.Time) error
+	newBlob() (blob, error)
+}
+
+// blob receives the bytes of a one-request upload; it becomes an object or is discarded.
+type blob interface {
+	io.Writer
+	content() content
+	commit(obj Object) (Object, error)
+	discard()
+}
+
+// content is what the server knows of uploaded bytes without reading them again.
+type content struct {
+	Size   int64
+	SHA256 string
+	CRC32C uint32
+	Head   []byte // the first bytes, up to headSize
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// digest follows bytes as they are persisted: length, SHA-256, CRC32C and the head.
+type digest struct {
+	sha  hash.Hash
+	crc  uint32
+	n    int64
+	head []byte
+}
+
+func newDigest() *digest { return &digest{sha: sha256.New()} }
+
+func (d *digest) Write(p []byte) (int, error) {
+	d.sha.Write(p)
+	d.crc = crc32.Update(d.crc, castagnoli, p)
+	if room := headSize - len(d.head); room > 0 {
+		d.head = append(d.head, p[:min(room, len(p))]...)
+	}
+	d.n += int64(len(p))
+	return len(p), nil
+}
+
+func (d *digest) content() content {
+	return content{Size: d.n, SHA256: hex.EncodeToString(d.sha.Sum(nil)), CRC32C: d.crc, Head: slices.Clone(d.head)}
+}
+
+func (c content) fill(obj Object) Object {
+	obj.Size, obj.SHA256, obj.CRC32C = c.Size, c.SHA256, c.CRC32C
+	return obj
+}
+
+// memBlockSize is the unit of a memory store's byte storage, so growth never copies.
+const memBlockSize = 1 << 20
+
+// memBytes is an append-only byte sequence in fixed blocks.
+type memBytes struct {
+	blocks [][]byte
+}
+
+func (m *memBytes) append(p []byte) {
+	for len(p) > 0 {
+		if n := len(m.blocks); n == 0 || len(m.blocks[n-1]) == memBlockSize {
+			m.blocks = append(m.blocks, make([]byte, 0, memBlockSize))
+		}
+		last := &m.blocks[len(m.blocks)-1]
+		k := min(memBlockSize-len(*last), len(p))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+}
+
+func (m *memBytes) reader() io.Reader {
+	rs := make([]io.Reader, len(m.blocks))
+	for i, b := range m.blocks {
+		rs[i] = bytes.NewReader(b)
+	}
+	return io.MultiReader(rs...)
+}
+
+type memSession struct {
+	rec sessionRecord // guarded by memStore.mu
+
+	mu     sync.Mutex // guards digest and data, so hashing runs outside the store's lock
+	digest *digest
+	data   memBytes
+}
+
+type memObject struct {
+	obj  Object
+	data *memBytes
+}
+
+// memStore keeps everything in memory; with keep false only lengths and hashes.
+type memStore struct {
+	keep bool
+
+	mu       sync.Mutex
+	sessions map[string]*memSession
+	objects  map[string]*memObject
+	order    []string
+}
+
+// NewMemoryStore keeps objects and sessions, bytes included, in memory.
+func NewMemoryStore() Store {
+	return &memStore{keep: true, sessions: map[string]*memSession{}, objects: map[string]*memObject{}}
+}
+
+// NewHashStore keeps only each upload's length, SHA-256, CRC32C and first
+// 64 KiB, so uploads of any size cost neither memory nor disk.
+func NewHashStore() Store {
+	return &memStore{keep: false, sessions: map[string]*memSession{}, objects: map[string]*memObject{}}
+}
+
+func (m *memStore) Objects() []Object {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Object, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.objects[id].obj)
+	}
+	return out
+}
+
+func (m *memStore) Object(id string) (Object, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o, ok := m.objects[id]
+	if !ok {
+		return Object{}, false
+	}
+	return o.obj, true
+}
+
+func (m *memStore) Open(id string) (io.ReadCloser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o, ok := m.objects[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if o.data == nil {
+		return nil, ErrNotKept
+	}
+	// Blocks are never modified once an object is complete, so readers need no lock.
+	return io.NopCloser(o.data.reader()), nil
+}
+
+func (m *memStore) Close() error { return nil }
+
+func (m *memStore) putSession(rec sessionRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.sessions[rec.ID]; ok {
+		s.rec = rec
+		return nil
+	}
+	m.sessions[rec.ID] = &memSession{rec: rec, digest: newDigest()}
+	return nil
+}
+
+func (m *memStore) session(id string) (sessionRecord, int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	if !ok {
+		return sessionRecord{}, 0, ErrNotFound
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rec, s.digest.n, nil
+}
+
+func (m *memStore) appendSession(id string, p []byte) error {
+	m.mu.Lock()
+	s, ok := m.sessions[id]
+	m.mu.Unlock()
+	if !ok {
+		return ErrNotFound
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m.keep {
+		s.data.append(p)
+	}
+	_, _ = s.digest.Write(p)
+	return nil
+}
+
+func (m *memStore) sessionContent(id string) (content, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	if !ok {
+		return content{}, ErrNotFound
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.digest.content(), nil
+}
+
+func (m *memStore) completeSession(id string, obj Object) (Object, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[id]
+	if !ok {
+		return Object{}, ErrNotFound
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	obj = s.digest.content().fill(obj)
+	obj.Kept = m.keep
+	o := &memObject{obj: obj}
+	if m.keep {
+		data := s.data
+		o.data = &data
+		s.data = memBytes{}
+	}
+	m.addLocked(o)
+	s.rec.ObjectID = obj.ID
+	return obj, nil
+}
+
+func (m *memStore) addLocked(o *memObject) {
+	if _, dup := m.objects[o.obj.ID]; !dup {
+		m.order = append(m.order, o.obj.ID)
+	}
+	m.objects[o.obj.ID] = o
+}
+
+func (m *memStore) purgeSessions(before time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, s := range m.sessions {
+		if s.rec.ObjectID == "" && s.rec.Created.Before(before) {
+			delete(m.sessions, id)
+		}
+	}
+	return nil
+}
+
+func (m *memStore) newBlob() (blob, error) {
+	return &memBlob{store: m, digest: newDigest()}, nil
+}
+
+type memBlob struct {
+	store  *memStore
+	digest *digest
+	data   memBytes
+}
+
+func (b *memBlob) Write(p []byte) (int, error) {
+	if b.store.keep {
+		b.data.append(p)
+	}
+	return b.digest.Write(p)
+}
+
+func (b *memBlob) content() content { return b.digest.content() }
+
+func (b *memBlob) commit(obj Object) (Object, error) {
+	obj = b.digest.content().fill(obj)
+	obj.Kept = b.store.keep
+	o := &memObject{obj: obj}
+	if b.store.keep {
+		o.data = &b.data
+	}
+	b.store.mu.Lock()
+	b.store.addLocked(o)
+	b.store.mu.Unlock()
+	return obj, nil
+}
+
+func (b *memBlob) discard() { b.data = memBytes{} }
