@@ -1,0 +1,405 @@
+package journal
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests that need a second process run this test binary again with
+// helperEnv naming the part it plays.
+const (
+	helperEnv = "HOIST_JOURNAL_TEST_HELPER"
+	dirEnv    = "HOIST_JOURNAL_TEST_DIR"
+	roundEnv  = "HOIST_JOURNAL_TEST_ROUND"
+)
+
+func TestMain(m *testing.M) {
+	if part := os.Getenv(helperEnv); part != "" {
+		os.Exit(runHelper(part, os.Getenv(dirEnv)))
+	}
+	os.Exit(m.Run())
+}
+
+// runHelper plays one part in the other process. It reports on stdout, one
+// line per event, and holds what it opened until stdin closes.
+func runHelper(part, dir string) int {
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, args ...any) {
+		fmt.Fprintf(out, format+"\n", args...)
+		_ = out.Flush()
+	}
+	waitForStdin := func() { _, _ = io.Copy(io.Discard, os.Stdin) }
+	path := filepath.Join(dir, FileName)
+
+	switch part {
+	case "hold":
+		j, err := Open(path, Options{})
+		if err != nil {
+			say("error %v", err)
+			return 1
+		}
+		say("open")
+		waitForStdin()
+		if err := j.Close(); err != nil {
+			say("error %v", err)
+			return 1
+		}
+		return 0
+
+	case "try":
+		j, err := Open(path, Options{LockTimeout: 50 * time.Millisecond})
+		switch {
+		case errors.Is(err, ErrInUse):
+			say("in use")
+		case err != nil:
+			say("error %v", err)
+		default:
+			say("open")
+			_ = j.Close()
+		}
+		return 0
+
+	case "writer":
+		round, _ := strconv.Atoi(os.Getenv(roundEnv))
+		j, err := Open(path, Options{})
+		if err != nil {
+			say("error %v", err)
+			return 1
+		}
+		for gen := round * 1_000_000; ; gen++ {
+			for _, id := range crashIDs {
+				if err := j.Put(generation(id, gen)); err != nil {
+					say("error %v", err)
+					return 1
+				}
+				say("put %s %d", id, gen)
+				if err := j.UpdateProgress(id, int64(gen)*1000+1); err != nil {
+					say("error %v", err)
+					return 1
+				}
+				say("progress %s %d", id, gen)
+			}
+			// Churn that frees pages and rewrites the whole file now and then.
+			scratch := fmt.Sprintf("scratch-%d", gen)
+			if err := j.Put(Record{ID: scratch, SessionURI: "https://x.test/?upload_id=" + scratch}); err != nil {
+				say("error %v", err)
+				return 1
+			}
+			if gen%5 == 0 {
+				if _, err := j.DeleteWhere(func(r Record) bool { return strings.HasPrefix(r.ID, "scratch-") }); err != nil {
+					say("error %v", err)
+					return 1
+				}
+				say("cleared %d", gen)
+			}
+		}
+
+	case "listen":
+		in, err := Listen(dir)
+		if err != nil {
+			say("error %v", err)
+			return 1
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- in.Serve(ctx, func(paths []string) {
+				b, _ := json.Marshal(paths)
+				say("got %s", b)
+			})
+		}()
+		say("listening")
+		waitForStdin()
+		cancel()
+		if err := <-done; err != nil {
+			say("error %v", err)
+		}
+		_ = in.Close()
+		return 0
+
+	case "hand":
+		err := Hand(context.Background(), dir, []string{"relative.eml", "/abs/photo.png"})
+		switch {
+		case errors.Is(err, ErrNotRunning):
+			say("not running")
+		case err != nil:
+			say("error %v", err)
+		default:
+			say("handed")
+		}
+		return 0
+	}
+	say("error unknown part %q", part)
+	return 2
+}
+
+var crashIDs = []string{"alpha", "beta", "gamma", "delta"}
+
+// generation is the record id holds at generation gen: every field is
+// derived from gen, so a record mixing two writes is visible.
+func generation(id string, gen int) Record {
+	g := strconv.Itoa(gen)
+	return Record{
+		ID:            id,
+		Name:          id + "-" + g,
+		Size:          int64(gen),
+		Committed:     int64(gen) * 1000,
+		State:         "uploading",
+		SessionURI:    "https://x.test/upload?upload_id=" + id + "-" + g,
+		Metadata:      []byte(strings.Repeat(g+",", 50+gen%400)), // sizes vary, so records move between pages
+		ResultSummary: g,
+		Restarts:      gen,
+		Destination:   json.RawMessage(`{"gen":` + g + `}`),
+	}
+}
+
+// consistent says whether rec is whole: every field from one generation,
+// with or without the progress written after it.
+func consistent(rec Record) (gen int, ok bool) {
+	gen, err := strconv.Atoi(rec.ResultSummary)
+	if err != nil {
+		return 0, false
+	}
+	want := generation(rec.ID, gen)
+	want.Order, want.Created, want.Updated = rec.Order, rec.Created, rec.Updated
+	if rec.Committed == int64(gen)*1000+1 {
+		want.Committed = rec.Committed
+	}
+	return gen, reflect.DeepEqual(rec, want)
+}
+
+// helper is another process running this test binary.
+type helper struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines *bufio.Scanner
+}
+
+func startHelper(t *testing.T, part, dir string, env ...string) *helper {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), append(env, helperEnv+"="+part, dirEnv+"="+dir)...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &helper{cmd: cmd, stdin: stdin, lines: bufio.NewScanner(stdout)}
+	t.Cleanup(func() {
+		_ = h.cmd.Process.Kill()
+		_ = h.cmd.Wait()
+	})
+	return h
+}
+
+// next returns the helper's next line, or fails the test if it ended.
+func (h *helper) next(t *testing.T) string {
+	t.Helper()
+	if !h.lines.Scan() {
+		t.Fatalf("the other process ended early: %v", h.lines.Err())
+	}
+	line := h.lines.Text()
+	if strings.HasPrefix(line, "error ") {
+		t.Fatalf("the other process: %s", line)
+	}
+	return line
+}
+
+func (h *helper) expect(t *testing.T, want string) {
+	t.Helper()
+	if got := h.next(t); got != want {
+		t.Fatalf("the other process said %q, want %q", got, want)
+	}
+}
+
+// finish closes the helper's stdin and waits for it to exit.
+func (h *helper) finish(t *testing.T) {
+	t.Helper()
+	_ = h.stdin.Close()
+	for h.lines.Scan() {
+	}
+	if err := h.cmd.Wait(); err != nil {
+		t.Fatalf("the other process: %v", err)
+	}
+}
+
+// kill ends the helper abruptly (SIGKILL on Unix).
+func (h *helper) kill(t *testing.T) {
+	t.Helper()
+	if err := h.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	for h.lines.Scan() {
+	}
+	_ = h.cmd.Wait()
+}
+
+func TestInUseByAnotherProcess(t *testing.T) {
+	tests := []struct {
+		name string
+		end  func(h *helper, t *testing.T)
+	}{
+		{"the other closes", (*helper).finish},
+		{"the other is killed", (*helper).kill},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, FileName)
+			h := startHelper(t, "hold", dir)
+			h.expect(t, "open")
+
+			if _, err := Open(path, Options{LockTimeout: 50 * time.Millisecond}); !errors.Is(err, ErrInUse) {
+				t.Fatalf("Open while another process holds the journal = %v, want ErrInUse", err)
+			}
+			if entries, _ := filepath.Glob(path + backupInfix + "*"); len(entries) != 0 {
+				t.Errorf("a journal in use was taken for damaged: %v", entries)
+			}
+			tt.end(h, t)
+			j := openAt(t, path, nil)
+			if b, r := j.Recovered(); b != "" || r != nil {
+				t.Errorf("Recovered() = %q, %v after the other process ended", b, r)
+			}
+
+			// And the other way round: this process holds it.
+			try := startHelper(t, "try", dir)
+			try.expect(t, "in use")
+			try.finish(t)
+			if err := j.Close(); err != nil {
+				t.Fatal(err)
+			}
+			try = startHelper(t, "try", dir)
+			try.expect(t, "open")
+			try.finish(t)
+		})
+	}
+}
+
+// TestCrashConsistency kills a process in the middle of many writes, again
+// and again, and checks that the journal opens, untouched by recovery, with
+// every record whole and nothing lost that a write had reported done.
+func TestCrashConsistency(t *testing.T) {
+	mixed := generation("alpha", 7)
+	mixed.Name = generation("alpha", 8).Name
+	if _, ok := consistent(mixed); ok {
+		t.Fatal("consistent() accepts a record mixing two writes")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	for round, lines := range []int{57, 203, 401, 151, 333} {
+		t.Run(fmt.Sprintf("round %d", round+1), func(t *testing.T) {
+			h := startHelper(t, "writer", dir, fmt.Sprintf("%s=%d", roundEnv, round+1))
+			done := map[string]int{}    // last generation whose Put returned
+			counted := map[string]int{} // last generation whose progress returned
+			for range lines {
+				f := strings.Fields(h.next(t))
+				if len(f) == 3 {
+					gen, _ := strconv.Atoi(f[2])
+					switch f[0] {
+					case "put":
+						done[f[1]] = gen
+					case "progress":
+						counted[f[1]] = gen
+					}
+				}
+			}
+			h.kill(t)
+
+			j := openAt(t, path, nil)
+			if b, r := j.Recovered(); b != "" || r != nil {
+				t.Fatalf("the journal needed recovery after a kill: %v", r)
+			}
+			recs, err := j.List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := 0
+			for _, rec := range recs {
+				if strings.HasPrefix(rec.ID, "scratch-") {
+					continue
+				}
+				seen++
+				gen, ok := consistent(rec)
+				if !ok {
+					t.Errorf("record %s mixes writes: %+v", rec.ID, rec)
+					continue
+				}
+				if gen < done[rec.ID] {
+					t.Errorf("record %s is at generation %d, but generation %d had been written", rec.ID, gen, done[rec.ID])
+				}
+				if gen == counted[rec.ID] && rec.Committed != int64(gen)*1000+1 {
+					t.Errorf("record %s lost its confirmed progress", rec.ID)
+				}
+			}
+			if want := len(done); seen < want {
+				t.Errorf("%d job records, want at least %d", seen, want)
+			}
+			if err := j.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestHandOffBetweenProcesses(t *testing.T) {
+	dir := shortTempDir(t)
+	h := startHelper(t, "listen", dir)
+	h.expect(t, "listening")
+
+	if _, err := Listen(dir); !errors.Is(err, ErrInUse) {
+		t.Fatalf("Listen while another process listens = %v, want ErrInUse", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/home/ana/Facturas/marzo.eml", "fotos/logo.png"}
+	if err := Hand(context.Background(), dir, paths); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal([]string{paths[0], filepath.Join(wd, paths[1])})
+	h.expect(t, "got "+string(want))
+
+	// A crashed window leaves its socket file; nobody answers it.
+	h.kill(t)
+	if err := Hand(context.Background(), dir, paths); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Hand to a killed window = %v, want ErrNotRunning", err)
+	}
+
+	// This process takes over, and the other hands its files to it.
+	in, err := Listen(dir)
+	if err != nil {
+		t.Fatalf("Listen after the other window was killed: %v", err)
+	}
+	got := serve(t, in)
+	hand := startHelper(t, "hand", dir)
+	hand.expect(t, "handed")
+	hand.finish(t)
+	select {
+	case p := <-got:
+		if len(p) != 2 || p[1] != "/abs/photo.png" || !filepath.IsAbs(p[0]) || filepath.Base(p[0]) != "relative.eml" {
+			t.Errorf("received %v", p)
+		}
+	default:
+		t.Fatal("the other process was told its files were taken, but none arrived")
+	}
+}
