@@ -248,7 +248,8 @@ func (s *Server) authorized(r *http.Request) bool {
 // finish closes a connection a fault cut, and records the request.
 func (s *Server) finish(x *exchange, w http.ResponseWriter) {
 	status := x.w.status
-	if x.dropping() {
+	// A cut body gets no answer: close the connection rather than let net/http send one.
+	if x.dropping() || (x.body.gone() && status == 0) {
 		status = 0
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 			_ = conn.Close()
@@ -332,6 +333,10 @@ func (s *Server) serveOneShot(x *exchange) {
 		b.discard()
 		x.fail(internal("The upload could not be stored."))
 		s.log.Error("store failed", "err", sink.err)
+		return
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		b.discard()
+		x.fail(badRequest("The multipart body does not end with the closing boundary (--BOUNDARY--)."))
 		return
 	case err != nil:
 		b.discard()
