@@ -19,7 +19,8 @@ var (
 	jwtPattern     = regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*`)
 	secretPattern  = regexp.MustCompile(`GOCSPX-[A-Za-z0-9_\-]+`)
 	namedPattern   = regexp.MustCompile(
-		`(?i)\b(client_secret|access_token|refresh_token|id_token|code_verifier|upload_id|code|token|authorization)` +
+		`(?i)(^|[^a-z0-9_]|%3f|%26)` + // a name starts here, also inside an escaped URL
+			`(client_secret|access_token|refresh_token|id_token|code_verifier|upload_id|code|token|authorization)` +
 			`(\\?"?\s*(?:[:=]|%3D)\s*\\?"?)` +
 			`((?:bearer|basic)\s+)?` +
 			`[^&\s"'\\,;}\[\])<>]+`)
@@ -29,7 +30,7 @@ var (
 // authorization header values, authorization codes and upload session ids
 // from s. Use it on any text about to be shown or logged.
 func Redact(s string) string {
-	s = namedPattern.ReplaceAllString(s, "$1$2"+redacted)
+	s = namedPattern.ReplaceAllString(s, "${1}${2}${3}"+redacted)
 	s = bearerPattern.ReplaceAllString(s, "$1 "+redacted)
 	s = accessPattern.ReplaceAllString(s, redacted)
 	s = refreshPattern.ReplaceAllString(s, redacted)

@@ -1,0 +1,157 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hoist/auth/authtest"
+)
+
+// memStore is a TokenStore in memory; beforeSet, if set, runs inside Set.
+type memStore struct {
+	mu        sync.Mutex
+	grants    map[string]Grant
+	sets      int
+	beforeSet func()
+	setErr    error
+}
+
+func newMemStore() *memStore { return &memStore{grants: map[string]Grant{}} }
+
+func (m *memStore) Get(ctx context.Context, account string) (Grant, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.grants[account]
+	if !ok {
+		return Grant{}, ErrNotSignedIn
+	}
+	return g, nil
+}
+
+func (m *memStore) Set(ctx context.Context, account string, g Grant) error {
+	m.mu.Lock()
+	hook := m.beforeSet
+	m.beforeSet = nil
+	m.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sets++
+	if m.setErr != nil {
+		return m.setErr
+	}
+	// Round-trip through the stored form, as the keychain would.
+	s, err := encodeGrant(g)
+	if err != nil {
+		return err
+	}
+	m.grants[account], err = decodeGrant(s)
+	return err
+}
+
+func (m *memStore) Delete(ctx context.Context, account string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.grants[account]; !ok {
+		return ErrNotSignedIn
+	}
+	delete(m.grants, account)
+	return nil
+}
+
+func (m *memStore) grant(account string) (Grant, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, ok := m.grants[account]
+	return g, ok
+}
+
+// fakeClock is time that moves only when told.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// fixture is a Service wired to a fake OAuth server and a fake browser.
+type fixture struct {
+	srv     *authtest.Server
+	svc     *Service
+	store   *memStore
+	browser *authtest.Browser
+	clock   *fakeClock
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	srv := authtest.NewServer(t)
+	f := &fixture{srv: srv, store: newMemStore(), browser: &authtest.Browser{}, clock: newFakeClock()}
+	f.svc = &Service{
+		Store:          f.store,
+		ConfigDir:      t.TempDir(),
+		ClientJSON:     srv.ClientJSON(),
+		Endpoints:      EndpointsAt(srv.URL),
+		OpenBrowser:    f.browser.Open,
+		ConsentTimeout: time.Minute,
+		AllowedHosts:   []string{srv.Host()},
+		Now:            f.clock.Now,
+	}
+	t.Cleanup(func() { f.browser.Wait() })
+	return f
+}
+
+// login signs the fake server's account in with scopes and fails the test otherwise.
+func (f *fixture) login(t *testing.T, scopes ...string) Account {
+	t.Helper()
+	acct, err := f.svc.Login(t.Context(), scopes)
+	if err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	return acct
+}
+
+// filesContaining lists files under dir whose content includes any of secrets.
+func filesContaining(t *testing.T, dir string, secrets ...string) []string {
+	t.Helper()
+	var found []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, s := range secrets {
+			if s != "" && strings.Contains(string(b), s) {
+				found = append(found, path)
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return found
+}
