@@ -31,9 +31,12 @@ func newBlockingKeyring(t *testing.T) blockingKeyring {
 	return k
 }
 
-func (k blockingKeyring) Get(string, string) (string, error) { <-k.release; return "", keyring.ErrNotFound }
-func (k blockingKeyring) Set(string, string, string) error   { <-k.release; return nil }
-func (k blockingKeyring) Delete(string, string) error        { <-k.release; return nil }
+func (k blockingKeyring) Get(string, string) (string, error) {
+	<-k.release
+	return "", keyring.ErrNotFound
+}
+func (k blockingKeyring) Set(string, string, string) error { <-k.release; return nil }
+func (k blockingKeyring) Delete(string, string) error      { <-k.release; return nil }
 
 // mapKeyring is an in-memory Keyring.
 type mapKeyring map[string]string
