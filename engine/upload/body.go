@@ -57,8 +57,10 @@ func (m multipartBody) size(media int64) int64 {
 
 // checkMediaType refuses a content type that cannot go into a header.
 func checkMediaType(t string) error {
-	if strings.ContainsAny(t, "\r\n") {
-		return fmt.Errorf("%w: the content type has a line break", ErrInvalid)
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; (c < ' ' && c != '\t') || c > '~' {
+			return fmt.Errorf("%w: the content type has characters a header cannot carry", ErrInvalid)
+		}
 	}
 	if mt, _, err := mime.ParseMediaType(t); err != nil || !strings.Contains(mt, "/") {
 		return fmt.Errorf("%w: the content type %q is not a media type", ErrInvalid, t)

@@ -121,7 +121,7 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 	default:
 		return nil, fmt.Errorf("%w: cannot upload with %q", ErrInvalid, t.HTTPMethod)
 	}
-	mediaType := t.ContentType
+	mediaType := strings.TrimSpace(t.ContentType)
 	if mediaType == "" {
 		mediaType = "application/octet-stream"
 	}
