@@ -2,6 +2,9 @@
 // a bbolt file, so that nothing a user queued is lost on pause, quit, crash or
 // reboot. Every change is one fsync'd transaction; there is no cache that
 // could diverge from the file. One process at a time holds a journal.
+//
+// The package also keeps Hoist to one window: Listen claims it, and a second
+// Hoist hands the files it was given to that window with Hand.
 package journal
 
 import (
@@ -273,7 +276,8 @@ func (j *Journal) Delete(ids ...string) error {
 // DeleteWhere removes, in one transaction, every record for which match
 // returns true, and returns how many it removed. When it removed any, it then
 // rewrites the file so nothing of them (session URIs included) stays readable
-// in it. match runs inside the transaction and must not call the Journal.
+// in it; if that rewrite fails, the records are still gone and n says how
+// many. match runs inside the transaction and must not call the Journal.
 func (j *Journal) DeleteWhere(match func(Record) bool) (int, error) {
 	n := 0
 	err := j.update(func(jobs *bbolt.Bucket) error {
