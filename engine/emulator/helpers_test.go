@@ -312,3 +312,10 @@ func readResponse(t *testing.T, conn net.Conn) (*http.Response, []byte) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
 }
+
+func decodeInto(t *testing.T, body []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(body, v); err != nil {
+		t.Fatalf("answer does not decode: %v: %s", err, body)
+	}
+}
