@@ -134,9 +134,9 @@ func TestGmailRules(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, method, path, ctype, meta, body string
-		startHeader                          http.Header // a resumable start instead of a one-request upload
-		status                               int
-		want                                 string
+		startHeader                           http.Header // a resumable start instead of a one-request upload
+		status                                int
+		want                                  string
 	}{
 		{name: "not message/*", path: "/messages", ctype: "text/plain", body: eml, status: 400, want: "Media type 'text/plain' is not supported. Valid media types: [message/*]"},
 		{name: "not RFC 822", path: "/messages", ctype: "message/rfc822", body: "this is not mail\r\n\r\n", status: 400, want: "not an RFC 822 email message"},
