@@ -116,12 +116,14 @@ func DefaultDir() (string, error) {
 }
 
 // DefaultPath is where the journal lives unless the caller says otherwise.
-func DefaultPath() (string, error) {
+// It is "" when the system has no settings folder (no home folder); Open("")
+// then says why.
+func DefaultPath() string {
 	dir, err := DefaultDir()
 	if err != nil {
-		return "", err
+		return ""
 	}
-	return filepath.Join(dir, FileName), nil
+	return filepath.Join(dir, FileName)
 }
 
 // Path is the journal file's path.
@@ -318,11 +320,12 @@ func (j *Journal) ClearFinished(states ...string) (int, error) {
 	return j.DeleteWhere(func(r Record) bool { return slices.Contains(states, r.State) })
 }
 
-// Prune removes history: finished records that finished before olderThan.
-func (j *Journal) Prune(olderThan time.Time) (int, error) {
-	return j.DeleteWhere(func(r Record) bool {
+// Prune removes history: records that finished before olderThan.
+func (j *Journal) Prune(olderThan time.Time) error {
+	_, err := j.DeleteWhere(func(r Record) bool {
 		return !r.Finished.IsZero() && r.Finished.Before(olderThan)
 	})
+	return err
 }
 
 // view runs fn in a read transaction on the jobs bucket.

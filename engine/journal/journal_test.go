@@ -337,11 +337,14 @@ func TestRemoving(t *testing.T) {
 		{"delete some", func(j *Journal) (int, error) { return 2, j.Delete("paused", "done-new", "not-there") }, "live,done-old,failed-old,canceled"},
 		{"clear every finished", func(j *Journal) (int, error) { return j.ClearFinished() }, "live,paused"},
 		{"clear some states", func(j *Journal) (int, error) { return j.ClearFinished("done", "canceled") }, "live,paused,failed-old"},
-		{"prune history", func(j *Journal) (int, error) { return j.Prune(base.Add(-30 * day)) }, "live,paused,done-new,canceled"},
+		{"prune history", func(j *Journal) (int, error) { return 2, j.Prune(base.Add(-30 * day)) }, "live,paused,done-new,canceled"},
 		{"delete where", func(j *Journal) (int, error) {
 			return j.DeleteWhere(func(r Record) bool { return strings.HasPrefix(r.ID, "done") })
 		}, "live,paused,failed-old,canceled"},
-		{"nothing matches", func(j *Journal) (int, error) { return j.Prune(base.Add(-100 * day)) }, "live,paused,done-old,done-new,failed-old,canceled"},
+		{"nothing matches", func(j *Journal) (int, error) { return 0, j.Prune(base.Add(-100 * day)) }, "live,paused,done-old,done-new,failed-old,canceled"},
+		{"delete where reports its count", func(j *Journal) (int, error) {
+			return j.DeleteWhere(func(r Record) bool { return r.State == "failed" || r.ID == "live" })
+		}, "paused,done-old,done-new,canceled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -402,7 +405,7 @@ func TestNoSessionLeftInFile(t *testing.T) {
 			if err := j.Put(Record{ID: "b", State: "failed", SessionURI: session("b"), Finished: time.Unix(1e9, 0)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := j.Prune(time.Unix(2e9, 0)); err != nil {
+			if err := j.Prune(time.Unix(2e9, 0)); err != nil {
 				t.Fatal(err)
 			}
 			return j
@@ -574,10 +577,7 @@ func TestDefaultPath(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "/home/ana/.config")
 	t.Setenv("HOME", "/home/ana")
 	t.Setenv("AppData", `C:\Users\ana\AppData\Roaming`)
-	path, err := DefaultPath()
-	if err != nil {
-		t.Fatal(err)
-	}
+	path := DefaultPath()
 	dir, err := DefaultDir()
 	if err != nil {
 		t.Fatal(err)
@@ -585,6 +585,17 @@ func TestDefaultPath(t *testing.T) {
 	if filepath.Base(dir) != "Hoist" || path != filepath.Join(dir, FileName) {
 		t.Errorf("DefaultPath = %s (dir %s), want <config>/Hoist/%s", path, dir, FileName)
 	}
+	t.Run("no home folder", func(t *testing.T) {
+		for _, v := range []string{"XDG_CONFIG_HOME", "HOME", "AppData", "home"} {
+			t.Setenv(v, "")
+		}
+		if p := DefaultPath(); p != "" {
+			t.Errorf("DefaultPath = %q, want empty", p)
+		}
+		if _, err := Open(DefaultPath(), Options{}); err == nil || !strings.Contains(err.Error(), "no place") {
+			t.Errorf("Open(\"\") = %v, want it to say there is no place for the list", err)
+		}
+	})
 }
 
 func BenchmarkUpdateProgress(b *testing.B) {

@@ -50,6 +50,9 @@ func (e *RecoveryError) Unwrap() error { return e.Cause }
 // path.bad-<time> and Open succeeds with an empty journal; Recovered says so.
 func Open(path string, opts Options) (*Journal, error) {
 	if path == "" {
+		if _, err := DefaultDir(); err != nil {
+			return nil, fmt.Errorf("journal: no place to keep the list of uploads: %w", err)
+		}
 		return nil, errors.New("journal: no file name given")
 	}
 	abs, err := filepath.Abs(path)
