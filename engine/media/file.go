@@ -119,7 +119,7 @@ func compareStat(info Info, fi fs.FileInfo) error {
 func sizesApart(a, b int64) (string, string) {
 	fa, fb := FormatSize(a), FormatSize(b)
 	if fa == fb {
-		return formatBytes(a), formatBytes(b)
+		return FormatBytes(a), FormatBytes(b)
 	}
 	return fa, fb
 }

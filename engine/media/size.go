@@ -40,8 +40,8 @@ func FormatSize(n int64) string {
 	panic("unreachable")
 }
 
-// formatBytes writes an exact byte count with thousands separators.
-func formatBytes(n int64) string {
+// FormatBytes writes an exact byte count with thousands separators: "16,000,001 bytes".
+func FormatBytes(n int64) string {
 	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
 	for i, r := range s {

@@ -1,0 +1,267 @@
+package dest
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Explain turns an error from planning or uploading to d into one or two
+// plain sentences for the user. It never repeats a session URI, a token or
+// any web address's query.
+func Explain(d Destination, err error) string {
+	if err == nil {
+		return ""
+	}
+	text := explain(d, err)
+	if errors.Is(err, upload.ErrTooManyRetries) {
+		text += " Hoist tried several times and gave up for now."
+	}
+	return text
+}
+
+func explain(d Destination, err error) string {
+	var (
+		refusal *Refusal
+		fields  FieldErrors
+		problem media.Problem
+		api     *upload.APIError
+	)
+	switch {
+	case errors.As(err, &refusal):
+		return refusal.Message
+	case errors.As(err, &fields):
+		return fields.Error()
+	case errors.As(err, &problem):
+		return problem.Message
+	case errors.Is(err, upload.ErrFileChanged):
+		return "The file changed while it was being uploaded, so Hoist stopped rather than mix old and new parts."
+	case errors.Is(err, ErrNoSandbox):
+		return "The sandbox is not running, so there is nowhere to send the file. Start the sandbox and try again."
+	case errors.As(err, &api):
+		return explainAPI(d, api)
+	case errors.Is(err, upload.ErrAnswerLost):
+		return fmt.Sprintf("The file was sent, but the connection broke before %s answered, so it may or may not have arrived. Check %s before sending it again.", d.who(), d.where())
+	case errors.Is(err, upload.ErrSessionExpired):
+		return "The upload session on the server expired, so this file has to start again from the beginning."
+	case errors.Is(err, upload.ErrForeignHost):
+		return "The server tried to send the upload to another address. Hoist refused, to keep your sign-in safe."
+	case errors.Is(err, upload.ErrStalled):
+		return "The connection stalled: no data moved for a long time."
+	case errors.Is(err, upload.ErrBadResponse):
+		return fmt.Sprintf("%s gave an answer Hoist could not understand.", capital(d.who()))
+	case errors.Is(err, upload.ErrInvalid):
+		return "Hoist could not start this upload because its settings are not valid. Check the destination's settings."
+	case errors.Is(err, context.Canceled):
+		return "The upload was stopped."
+	}
+	if s := explainNetwork(err); s != "" {
+		return s
+	}
+	var final interface {
+		error
+		Retryable() bool
+	}
+	if errors.As(err, &final) && !final.Retryable() {
+		// Such errors (e.g. "sign in again") are written for the user.
+		return Redact(final.Error())
+	}
+	return "The upload failed: " + Redact(err.Error())
+}
+
+// explainNetwork says what happened to a connection, or "" when err is not about one.
+func explainNetwork(err error) string {
+	var (
+		dns           *net.DNSError
+		unknownAuth   x509.UnknownAuthorityError
+		hostname      x509.HostnameError
+		invalid       x509.CertificateInvalidError
+		verification  *tls.CertificateVerificationError
+		timeout       interface{ Timeout() bool }
+		netErr        net.Error
+		opErr         *net.OpError
+		recordHeader  tls.RecordHeaderError
+		connectionErr = errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+			errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+			errors.Is(err, net.ErrClosed)
+	)
+	switch {
+	case errors.As(err, &dns):
+		return "Hoist could not find the server. Check the internet connection."
+	case errors.As(err, &unknownAuth), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verification), errors.As(err, &recordHeader):
+		return "The server's identity could not be verified, so Hoist did not send the file. Check the network (a hotel or office login page can cause this)."
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "Nothing answered at the server's address. Check that the server is running and the internet connection works."
+	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
+		return "Hoist could not reach the server. Check the internet connection."
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
+		return "The connection timed out."
+	case connectionErr, errors.As(err, &opErr), errors.As(err, &netErr):
+		return "The connection dropped."
+	}
+	return ""
+}
+
+// Reasons Google gives for a rate or quota limit.
+var limitReasons = map[string]bool{
+	"ratelimitexceeded": true, "userratelimitexceeded": true, "quotaexceeded": true,
+	"dailylimitexceeded": true, "resource_exhausted": true, "uploadlimitexceeded": true,
+	"variableterminlimitexceeded": true,
+}
+
+// Reasons for a request Google found wrong.
+var refusedReasons = map[string]bool{
+	"invalidargument": true, "invalid_argument": true, "badrequest": true, "invalid": true,
+	"failedprecondition": true, "failed_precondition": true, "invalidparameter": true,
+	"required": true, "parseerror": true, "wrongurlforupload": true,
+}
+
+func explainAPI(d Destination, e *upload.APIError) string {
+	reason := strings.ToLower(e.Reason)
+	message := Redact(strings.TrimSpace(e.Message))
+	switch {
+	case e.Status == http.StatusTooManyRequests || limitReasons[reason]:
+		return fmt.Sprintf("%s says this account has hit its upload limit for now. Hoist will try again later.", capital(d.who()))
+	case e.Status == http.StatusUnauthorized || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
+		return "Your Google sign-in expired. Sign in again to continue."
+	case reason == "accessnotconfigured" || reason == "service_disabled":
+		return withMessage("This Google service is not turned on for the app's Google Cloud project.", message)
+	case e.Status == http.StatusForbidden || reason == "insufficientpermissions" || reason == "forbidden" || reason == "permission_denied":
+		return d.forbidden()
+	case e.Status == http.StatusNotFound || e.Status == http.StatusGone:
+		return d.notFound()
+	case e.Status == http.StatusRequestEntityTooLarge || reason == "uploadtoolarge":
+		return fmt.Sprintf("%s says the file is too large for %s.", capital(d.who()), d.where())
+	case e.Status >= 500:
+		return fmt.Sprintf("%s had a problem on its side (error %d). Try again later.", capital(d.who()), e.Status)
+	case refusedReasons[reason] || e.Status == http.StatusBadRequest:
+		if message == "" {
+			return fmt.Sprintf("%s refused the file (error %d).", capital(d.who()), e.Status)
+		}
+		return fmt.Sprintf("%s refused the file: %s", capital(d.who()), sentence(message))
+	}
+	if message == "" {
+		return fmt.Sprintf("%s refused the upload (error %d).", capital(d.who()), e.Status)
+	}
+	return fmt.Sprintf("%s refused the upload (error %d): %s", capital(d.who()), e.Status, sentence(message))
+}
+
+// forbidden says, per destination, what the account may not do.
+func (d Destination) forbidden() string {
+	switch d.Kind {
+	case GmailInsert, GmailImport:
+		return "This account cannot add emails to that mailbox."
+	case GmailSend:
+		return "This account cannot send emails from that mailbox."
+	case GmailDraft:
+		return "This account cannot save drafts in that mailbox."
+	case CM360:
+		return fmt.Sprintf("This account cannot upload to advertiser %s.", d.Param("advertiserId"))
+	case PlayGames:
+		return "This account cannot change the images of that game."
+	case Sandbox:
+		return "The sandbox refused the upload."
+	}
+	return "This account is not allowed to upload there."
+}
+
+// notFound says, per destination, what the server could not find.
+func (d Destination) notFound() string {
+	switch d.Kind {
+	case GmailDraft:
+		if d.Param("draftId") != "" {
+			return "The draft to update no longer exists."
+		}
+		return fmt.Sprintf("Gmail could not find the mailbox %s.", d.Param("user"))
+	case GmailInsert, GmailImport, GmailSend:
+		return fmt.Sprintf("Gmail could not find the mailbox %s.", d.Param("user"))
+	case CM360:
+		return fmt.Sprintf("Campaign Manager 360 could not find user profile %s or advertiser %s.", d.Param("profileId"), d.Param("advertiserId"))
+	case PlayGames:
+		return fmt.Sprintf("Play Games could not find the achievement or leaderboard %s.", d.Param("resourceId"))
+	case Sandbox:
+		return "The sandbox could not find where to put the file."
+	}
+	return "Nothing was found at the upload URL. Check the destination's address."
+}
+
+// who is the server in a sentence: Google, the sandbox, or the server.
+func (d Destination) who() string {
+	switch {
+	case d.Kind == Sandbox:
+		return "the sandbox"
+	case d.NeedsAuth():
+		return "Google"
+	}
+	return "the server"
+}
+
+// where names the place the file was going.
+func (d Destination) where() string {
+	switch {
+	case d.Kind.IsGmail():
+		return "Gmail"
+	case d.Kind == CM360:
+		return "Campaign Manager 360"
+	case d.Kind == PlayGames:
+		return "Play Games"
+	case d.Kind == Sandbox:
+		return "the sandbox"
+	}
+	return d.called()
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func withMessage(s, message string) string {
+	if message == "" {
+		return s
+	}
+	return s + " Google says: " + sentence(message)
+}
+
+// sentence ends a server's message with a full stop.
+func sentence(s string) string {
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return s
+	}
+	return s + "."
+}
+
+var (
+	urlPattern    = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]+`)
+	secretParam   = regexp.MustCompile(`(?i)\b(upload_id|upload_protocol|access_token|refresh_token|id_token|token|key|client_secret|code|sig|signature|x-goog-signature)=[^&\s"']+`)
+	bearerPattern = regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]+`)
+	googleToken   = regexp.MustCompile(`\b(ya29\.|1//)[A-Za-z0-9._~+/=-]+`)
+)
+
+// Redact removes from text what must never be shown or logged: the query of
+// any web address (a session URI's upload_id is a capability), secret
+// parameters, bearer tokens and Google tokens.
+func Redact(text string) string {
+	text = urlPattern.ReplaceAllStringFunc(text, func(u string) string {
+		if i := strings.IndexAny(u, "?#"); i >= 0 {
+			return u[:i]
+		}
+		return u
+	})
+	text = secretParam.ReplaceAllString(text, "$1=[hidden]")
+	text = bearerPattern.ReplaceAllString(text, "Bearer [hidden]")
+	return googleToken.ReplaceAllString(text, "[hidden]")
+}
