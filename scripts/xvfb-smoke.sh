@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Smoke test of the real window: starts Hoist under Xvfb in sandbox mode with
+# four pictures and two email files on the command line, waits until the
+# built-in sandbox has received all six, takes a screenshot and checks it.
+#
+# Usage: scripts/xvfb-smoke.sh [PATH-TO-HOIST-BINARY]
+#   Without a path, the binary is built into build/hoist first.
+#
+# Output (kept as CI artifacts): build/smoke.png (the screenshot),
+# build/smoke.log (the app's log), build/smoke-receipts.tsv (what the sandbox
+# received: name, size, SHA-256 — written by the app because the environment
+# variable HOIST_SANDBOX_RECEIPTS names that file).
+#
+# Needs: Xvfb (package xvfb), ImageMagick's import, identify and convert
+# (package imagemagick), sha256sum. Exits non-zero on any failure.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${SMOKE_OUT:-$root/build}
+timeout_s=${SMOKE_TIMEOUT:-90}
+mkdir -p "$out"
+
+fail() {
+	echo "xvfb-smoke: FAIL: $*" >&2
+	exit 1
+}
+
+for tool in Xvfb import identify convert sha256sum; do
+	command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install xvfb imagemagick coreutils)"
+done
+
+bin=${1:-}
+if [ -z "$bin" ]; then
+	bin=$out/hoist
+	echo "xvfb-smoke: building $bin"
+	(cd "$root" && go build -o "$bin" .)
+fi
+[ -x "$bin" ] || fail "no Hoist binary at $bin"
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+
+work=$(mktemp -d)
+xvfb_pid=""
+app_pid=""
+cleanup() {
+	if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
+		kill "$app_pid" 2>/dev/null || true
+		for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+		kill -9 "$app_pid" 2>/dev/null || true
+	fi
+	if [ -n "$xvfb_pid" ]; then
+		kill "$xvfb_pid" 2>/dev/null || true
+		wait "$xvfb_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Sample files: four pictures (two big enough to go up in several pieces,
+# one with an Arabic name) and two email files (one with a Persian name).
+files=$work/files
+mkdir -p "$files"
+convert -size 1400x1000 plasma:fractal "$files/holiday.png"
+convert -size 1400x1000 plasma:fractal "$files/team photo.png"
+convert -size 640x480 gradient:royalblue-gold "$files/تقرير_الحملة_2026.png"
+convert -size 320x240 xc:seagreen "$files/logo.png"
+cat >"$files/Quarterly update.eml" <<'EOF'
+From: Jordan Lee <jordan@example.com>
+To: team@example.com
+Subject: Quarterly update
+Date: Tue, 03 Feb 2026 09:30:00 +0000
+Message-ID: <quarterly-2026@example.com>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+
+The numbers are up.
+EOF
+cat >"$files/گزارش نهایی.eml" <<'EOF'
+From: Maryam Ahmadi <maryam@example.com>
+To: office@example.com
+Subject: =?UTF-8?B?2q/Ystin2LEg2YbZh9in24zbjA==?=
+Date: Mon, 02 Feb 2026 10:00:00 +0000
+Message-ID: <report-2026@example.com>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+
+The final report.
+EOF
+expected=$(find "$files" -type f | wc -l)
+
+# A display of our own; -displayfd picks a free number.
+exec 3>"$work/display"
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+xvfb_pid=$!
+exec 3>&-
+for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+[ -s "$work/display" ] || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
+display=:$(head -n1 "$work/display")
+
+home=$work/home
+mkdir -p "$home/.config" "$home/.local/share" "$home/.cache" "$home/run"
+chmod 700 "$home/run"
+receipts=$out/smoke-receipts.tsv
+log=$out/smoke.log
+rm -f "$receipts" "$log" "$out/smoke.png"
+
+(
+	cd "$work"
+	exec env HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
+		XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/run" DISPLAY="$display" \
+		HOIST_SANDBOX_RECEIPTS="$receipts" LANG=C.UTF-8 \
+		"$bin" --sandbox "$files"/*
+) >"$log" 2>&1 &
+app_pid=$!
+
+echo "xvfb-smoke: waiting for the sandbox to receive $expected files (display $display)"
+received=0
+for _ in $(seq $((timeout_s * 10))); do
+	kill -0 "$app_pid" 2>/dev/null || fail "Hoist exited early; log:
+$(cat "$log")"
+	[ -f "$receipts" ] && received=$(wc -l <"$receipts")
+	[ "$received" -ge "$expected" ] && break
+	sleep 0.1
+done
+[ "$received" -ge "$expected" ] || fail "the sandbox received $received of $expected files within ${timeout_s}s; log:
+$(tail -n 40 "$log")"
+
+# Every file arrived whole: same size and SHA-256 as on disk.
+for f in "$files"/*; do
+	name=$(basename "$f")
+	size=$(stat -c %s "$f")
+	sum=$(sha256sum "$f" | cut -d' ' -f1)
+	grep -qxF "$name	$size	$sum" "$receipts" || fail "the sandbox did not receive $name whole (want $size bytes, SHA-256 $sum); it has:
+$(cat "$receipts")"
+done
+
+sleep 1.5 # the window samples the queue ten times a second; let it draw the finished rows
+DISPLAY=$display import -window root "$out/smoke.png" || fail "could not take a screenshot"
+
+colors=$(identify -format '%k' "$out/smoke.png")
+spread=$(identify -format '%[fx:standard_deviation]' "$out/smoke.png")
+echo "xvfb-smoke: screenshot has $colors colours, standard deviation $spread"
+[ "$colors" -gt 64 ] || fail "the screenshot looks blank ($colors colours)"
+awk -v s="$spread" 'BEGIN { exit !(s > 0.02) }' || fail "the screenshot looks blank (standard deviation $spread)"
+
+if grep -q "Error in Fyne call thread" "$log"; then
+	fail "widgets were changed off the UI goroutine:
+$(grep -A3 "Error in Fyne call thread" "$log" | head -n 20)"
+fi
+grep -c "sandbox received" "$log" | grep -qx "$expected" || fail "the log does not say the sandbox received $expected files"
+
+# Quitting with nothing uploading closes without asking.
+kill -TERM "$app_pid"
+for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$app_pid" 2>/dev/null && fail "Hoist did not quit within 5 seconds of SIGTERM"
+wait "$app_pid" || fail "Hoist exited with status $? after SIGTERM"
+app_pid=""
+
+echo "xvfb-smoke: ok — $expected files received, screenshot in $out/smoke.png"

@@ -1,0 +1,440 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/engine/dest"
+)
+
+// presetStore keeps the user's saved destinations.
+type presetStore interface {
+	List() []dest.Destination
+	Put(d dest.Destination) error
+	Delete(name string) error
+}
+
+// signIn is what the window needs of Google sign-in.
+type signIn interface {
+	HasClient() bool
+	ImportClientSecret(path string) error
+	Accounts(ctx context.Context) ([]auth.Account, error)
+	Login(ctx context.Context, scopes []string, opts ...auth.LoginOption) (auth.Account, error)
+	Logout(ctx context.Context, account string) error
+}
+
+// destBar is the strip at the top of the window: where dropped files go,
+// with which Google account.
+type destBar struct {
+	d *desk
+
+	current dest.Destination
+	choices []dest.Destination // what the picker offers, in its order
+
+	picker   *widget.Select
+	edit     *widget.Button
+	accounts *widget.Select
+	signIn   *widget.Button
+	signOut  *widget.Button
+	note     *widget.Label // "The sandbox needs no account."
+	setup    *fyne.Container
+	content  fyne.CanvasObject
+
+	known []string // signed-in accounts
+}
+
+const prefDestination = "destination"
+
+func newDestBar(d *desk) *destBar {
+	b := &destBar{d: d}
+	b.picker = widget.NewSelect(nil, b.picked)
+	b.picker.PlaceHolder = "Choose where the files go"
+	b.edit = widget.NewButtonWithIcon("Options…", theme.DocumentCreateIcon(), func() { b.showForm(b.current, false) })
+	b.accounts = widget.NewSelect(nil, func(email string) {
+		if email != "" && email != b.current.Account {
+			b.current.Account = email
+			b.remember()
+		}
+	})
+	b.accounts.PlaceHolder = "No account yet"
+	b.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), b.login)
+	b.signIn.Importance = widget.HighImportance
+	b.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), b.logout)
+	b.note = widget.NewLabel("The sandbox needs no Google account.")
+	b.note.Importance = widget.LowImportance
+
+	try := widget.NewButtonWithIcon("Try Hoist with the built-in sandbox", theme.MediaPlayIcon(), func() {
+		b.choose(dest.Destination{Kind: dest.Sandbox})
+	})
+	try.Importance = widget.HighImportance
+	importClient := widget.NewButton("Set up Google sign-in…", b.importClient)
+	b.setup = container.NewVBox(
+		widget.NewLabel("Hoist is not connected to Google yet. You can try every feature with the built-in sandbox, which keeps the files on this computer."),
+		container.NewHBox(try, importClient),
+	)
+	b.setup.Hide()
+
+	b.content = container.NewVBox(
+		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, d.addButton, d.settingsButton), b.picker),
+		container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.signIn, b.signOut, b.note),
+		b.setup,
+	)
+	return b
+}
+
+// load restores the last destination (or sandbox mode) and lists the choices.
+func (b *destBar) load(sandbox bool) {
+	b.current = dest.Destination{Kind: dest.Sandbox}
+	if !sandbox {
+		if raw := b.d.app.Preferences().String(prefDestination); raw != "" {
+			var saved dest.Destination
+			if json.Unmarshal([]byte(raw), &saved) == nil && saved.Kind.Known() {
+				b.current = saved
+			}
+		} else if b.d.auth != nil && b.d.auth.HasClient() {
+			b.current = dest.Destination{Kind: dest.GmailInsert}
+		}
+	}
+	b.refreshChoices()
+	b.refreshAccounts()
+}
+
+func (b *destBar) remember() {
+	raw, err := json.Marshal(b.current)
+	if err == nil {
+		b.d.app.Preferences().SetString(prefDestination, string(raw))
+	}
+}
+
+// refreshChoices lists saved destinations first, then every kind.
+func (b *destBar) refreshChoices() {
+	b.choices = b.choices[:0]
+	if b.d.presets != nil {
+		b.choices = append(b.choices, b.d.presets.List()...)
+	}
+	for _, k := range dest.Kinds() {
+		b.choices = append(b.choices, dest.Destination{Kind: k.Kind})
+	}
+	labels := make([]string, len(b.choices))
+	for i, c := range b.choices {
+		labels[i] = choiceLabel(c)
+	}
+	b.picker.SetOptions(labels)
+	b.showCurrent()
+}
+
+func choiceLabel(d dest.Destination) string {
+	if strings.TrimSpace(d.Name) != "" {
+		return d.Title() + " (saved)"
+	}
+	return d.Title()
+}
+
+// showCurrent puts the current destination on the picker and shows the
+// account controls it needs.
+func (b *destBar) showCurrent() {
+	label := choiceLabel(b.current)
+	if !slices.Contains(b.picker.Options, label) {
+		b.picker.SetOptions(append(slices.Clone(b.picker.Options), label))
+	}
+	if b.picker.Selected != label {
+		b.picker.SetSelected(label)
+	}
+	needs := b.current.NeedsAuth()
+	hasClient := b.d.auth != nil && b.d.auth.HasClient()
+	for _, o := range []fyne.CanvasObject{b.accounts, b.signIn, b.signOut} {
+		if needs && hasClient {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+	if len(b.known) == 0 {
+		b.signOut.Hide()
+	}
+	if needs {
+		b.note.Hide()
+	} else {
+		b.note.Show()
+	}
+	if needs && !hasClient {
+		b.setup.Show()
+	} else {
+		b.setup.Hide()
+	}
+	if b.current.Account != "" && b.accounts.Selected != b.current.Account {
+		b.accounts.SetSelected(b.current.Account)
+	}
+}
+
+// picked is the picker's choice; kinds with settings to fill in open the form.
+func (b *destBar) picked(label string) {
+	if label == choiceLabel(b.current) {
+		return
+	}
+	for _, c := range b.choices {
+		if choiceLabel(c) != label {
+			continue
+		}
+		if c.Account == "" {
+			c.Account = b.current.Account
+		}
+		if c.Validate() != nil {
+			b.showForm(c, true)
+			b.showCurrent() // until the form is saved, the old choice stands
+			return
+		}
+		b.choose(c)
+		return
+	}
+}
+
+// choose makes d the destination of files added from now on.
+func (b *destBar) choose(d dest.Destination) {
+	if d.Params == nil {
+		d.Params = map[string]string{}
+	}
+	b.current = d
+	b.remember()
+	b.showCurrent()
+	b.d.destinationChanged()
+}
+
+// showForm opens the settings of d with checks as the user types. With
+// choosing set, saving the form also makes d the current destination.
+func (b *destBar) showForm(d dest.Destination, choosing bool) {
+	info := d.Kind.Info()
+	edited := d
+	edited.Params = maps.Clone(d.Params)
+	if edited.Params == nil {
+		edited.Params = map[string]string{}
+	}
+
+	var items []*widget.FormItem
+	var validators []func() // checks every field again after any change
+	revalidate := func() {
+		for _, v := range validators {
+			v()
+		}
+	}
+	problem := func(key string) error {
+		err := edited.Validate()
+		var fe dest.FieldErrors
+		if errors.As(err, &fe) {
+			if msg := fe.For(key); msg != "" {
+				return errors.New(msg)
+			}
+		}
+		return nil
+	}
+
+	name := widget.NewEntry()
+	name.SetText(edited.Name)
+	name.SetPlaceHolder("e.g. Newsletter archive (optional: to save it)")
+	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
+	items = append(items, &widget.FormItem{Text: "Name", Widget: name, HintText: "Give it a name to find it again in the list."})
+
+	for _, f := range info.Fields {
+		f := f
+		value := edited.Params[f.Key]
+		set := func(s string) {
+			if strings.TrimSpace(s) == "" {
+				delete(edited.Params, f.Key)
+			} else {
+				edited.Params[f.Key] = s
+			}
+		}
+		var w fyne.CanvasObject
+		switch f.Kind {
+		case dest.BoolField:
+			c := widget.NewCheck("", func(on bool) { set(fmt.Sprint(on)); revalidate() })
+			c.SetChecked(value == "true" || (value == "" && f.Default == "true"))
+			w = c
+		case dest.ChoiceField:
+			choices := slices.Clone(f.Choices)
+			s := widget.NewSelect(choices, func(v string) { set(v); revalidate() })
+			if f.Default != "" {
+				s.PlaceHolder = f.Default
+			} else {
+				s.PlaceHolder = "Choose…"
+			}
+			if value != "" {
+				s.SetSelected(value)
+			}
+			w = s
+		default:
+			e := widget.NewEntry()
+			if f.Kind == dest.JSONField {
+				e = widget.NewMultiLineEntry()
+				e.SetMinRowsVisible(3)
+			}
+			e.SetText(value)
+			if f.Default != "" {
+				e.SetPlaceHolder(f.Default)
+			}
+			e.Validator = func(string) error { return problem(f.Key) }
+			e.OnChanged = func(s string) { set(s); revalidate() }
+			validators = append(validators, func() { _ = e.Validate() })
+			w = e
+		}
+		label := f.Label
+		if f.Required {
+			label += " *"
+		}
+		items = append(items, &widget.FormItem{Text: label, Widget: w, HintText: f.Help})
+	}
+	// A whole-destination problem (e.g. the account) has no field of its own.
+	overall := widget.NewLabel("")
+	overall.Importance = widget.DangerImportance
+	overall.Wrapping = fyne.TextWrapWord
+
+	title := info.Label
+	var dlg dialog.Dialog
+	form := widget.NewForm(items...)
+	form.SubmitText = "Use it"
+	form.CancelText = "Cancel"
+	form.OnCancel = func() { dlg.Hide() }
+	form.OnSubmit = func() {
+		err := edited.Validate()
+		if err != nil {
+			overall.SetText(err.Error())
+			return
+		}
+		if edited.Name != "" && b.d.presets != nil {
+			if err := b.d.presets.Put(edited); err != nil {
+				overall.SetText("Hoist could not save this destination: " + err.Error())
+				return
+			}
+		}
+		dlg.Hide()
+		b.choose(edited)
+		b.refreshChoices()
+	}
+	if !choosing {
+		form.SubmitText = "Save"
+	}
+	content := container.NewVBox(widget.NewLabel("Takes "+info.Accepts+"."), form, overall)
+	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
+	dlg.Resize(fyne.NewSize(560, 520))
+	dlg.Show()
+	revalidate()
+}
+
+// refreshAccounts asks the keychain for signed-in accounts off the UI goroutine.
+func (b *destBar) refreshAccounts() {
+	if b.d.auth == nil || !b.d.auth.HasClient() {
+		b.showCurrent()
+		return
+	}
+	b.d.background(func(ctx context.Context) {
+		list, err := b.d.auth.Accounts(ctx)
+		fyne.Do(func() {
+			if err != nil {
+				b.d.tell("Hoist could not read the signed-in accounts. " + err.Error())
+			}
+			b.known = b.known[:0]
+			for _, a := range list {
+				b.known = append(b.known, a.Email)
+			}
+			b.accounts.SetOptions(b.known)
+			if b.current.Account == "" && len(b.known) > 0 {
+				b.current.Account = b.known[0]
+				b.remember()
+			}
+			b.showCurrent()
+		})
+	})
+}
+
+// login signs an account in through the browser, for the current destination's scopes.
+func (b *destBar) login() {
+	if b.d.auth == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(b.d.ctx)
+	wait := dialog.NewCustom("Sign in with Google",
+		"Cancel",
+		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
+		b.d.win)
+	wait.SetOnClosed(cancel)
+	wait.Show()
+	scopes := b.current.Scopes()
+	b.d.background(func(context.Context) {
+		acct, err := b.d.auth.Login(ctx, scopes)
+		cancel()
+		fyne.Do(func() {
+			wait.Hide()
+			if err != nil {
+				if !errors.Is(err, context.Canceled) {
+					b.d.tell(err.Error())
+				}
+				return
+			}
+			b.current.Account = acct.Email
+			b.remember()
+			b.refreshAccounts()
+			b.d.tell("Signed in as " + acct.Email + ". Uploads that were waiting for the sign-in continue when you press Resume.")
+		})
+	})
+}
+
+func (b *destBar) logout() {
+	account := b.accounts.Selected
+	if b.d.auth == nil || account == "" {
+		return
+	}
+	dialog.ShowConfirm("Sign out?",
+		fmt.Sprintf("Hoist will forget the sign-in of %s on this computer. Uploads to Google with it stop until you sign in again.", account),
+		func(yes bool) {
+			if !yes {
+				return
+			}
+			b.d.background(func(ctx context.Context) {
+				err := b.d.auth.Logout(ctx, account)
+				fyne.Do(func() {
+					if err != nil {
+						b.d.tell(err.Error())
+					}
+					if b.current.Account == account {
+						b.current.Account = ""
+						b.accounts.ClearSelected()
+						b.remember()
+					}
+					b.refreshAccounts()
+				})
+			})
+		}, b.d.win)
+}
+
+// importClient takes the OAuth client file from Google Cloud Console.
+func (b *destBar) importClient() {
+	if b.d.auth == nil {
+		return
+	}
+	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		_ = r.Close()
+		if err := b.d.auth.ImportClientSecret(path); err != nil {
+			b.d.tell(err.Error())
+			return
+		}
+		b.d.tell("Google sign-in is set up. Choose a destination and sign in.")
+		b.showCurrent()
+		b.refreshAccounts()
+	}, b.d.win)
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+)
+
+// queueList is the virtualized list of jobs: only the rows on screen exist,
+// and only the rows whose job changed are drawn again.
+type queueList struct {
+	widget.List
+
+	views    []engine.JobView
+	index    map[engine.JobID]int
+	selected engine.JobID
+	now      func() time.Time
+
+	onDelete func(engine.JobView) // the Delete key on the selected row
+}
+
+func newQueueList(act rowActions, now func() time.Time) *queueList {
+	l := &queueList{index: map[engine.JobID]int{}, now: now}
+	l.Length = func() int { return len(l.views) }
+	l.CreateItem = func() fyne.CanvasObject { return newJobRow(act) }
+	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
+		if id < 0 || id >= len(l.views) {
+			return
+		}
+		o.(*jobRow).show(l.views[id], l.now())
+	}
+	l.OnSelected = func(id widget.ListItemID) {
+		if id >= 0 && id < len(l.views) {
+			l.selected = l.views[id].ID
+		}
+	}
+	l.OnUnselected = func(widget.ListItemID) { l.selected = "" }
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey adds Delete (remove the selected row) to the list's own keys.
+func (l *queueList) TypedKey(e *fyne.KeyEvent) {
+	if e.Name == fyne.KeyDelete || e.Name == fyne.KeyBackspace {
+		l.deleteSelected()
+		return
+	}
+	l.List.TypedKey(e)
+}
+
+func (l *queueList) deleteSelected() {
+	if l.selected == "" || l.onDelete == nil {
+		return
+	}
+	if i, ok := l.index[l.selected]; ok {
+		l.onDelete(l.views[i])
+	}
+}
+
+// selectedView is the selected job as last sampled.
+func (l *queueList) selectedView() (engine.JobView, bool) {
+	i, ok := l.index[l.selected]
+	if !ok {
+		return engine.JobView{}, false
+	}
+	return l.views[i], true
+}
+
+// apply puts a new sample on screen; it runs on the UI goroutine.
+func (l *queueList) apply(u update) {
+	l.views = u.views
+	if u.reshaped {
+		clear(l.index)
+		for i, v := range u.views {
+			l.index[v.ID] = i
+		}
+		if _, ok := l.index[l.selected]; !ok && l.selected != "" {
+			l.selected = ""
+			l.UnselectAll()
+		}
+		l.Refresh()
+		return
+	}
+	for _, i := range u.changed {
+		l.RefreshItem(i)
+	}
+}
+
+// update is one sample of the queue, with what changed since the last one.
+type update struct {
+	views    []engine.JobView
+	summary  engine.Summary
+	changed  []int // rows whose job changed (or whose countdown moves on)
+	reshaped bool  // jobs were added, removed or reordered: redraw the list
+}
+
+// sampler compares successive samples of the queue. It is owned by the
+// goroutine that samples; nothing in it is shared with the UI.
+type sampler struct {
+	ids      []engine.JobID
+	versions []uint64
+	summary  uint64
+	started  bool
+}
+
+// needed tells whether the queue may have changed since the last sample.
+// Rows waiting to retry count down, so they are looked at every second.
+func (s *sampler) needed(sum engine.Summary, retrying bool) bool {
+	return !s.started || sum.Version != s.summary || retrying
+}
+
+// diff records views as the latest sample and says which rows changed.
+func (s *sampler) diff(views []engine.JobView, sum engine.Summary) update {
+	u := update{views: views, summary: sum}
+	s.started = true
+	s.summary = sum.Version
+	if len(views) != len(s.ids) {
+		u.reshaped = true
+	} else {
+		for i, v := range views {
+			if v.ID != s.ids[i] {
+				u.reshaped = true
+				break
+			}
+		}
+	}
+	if u.reshaped {
+		s.ids = s.ids[:0]
+		s.versions = s.versions[:0]
+		for _, v := range views {
+			s.ids = append(s.ids, v.ID)
+			s.versions = append(s.versions, v.Version)
+		}
+		return u
+	}
+	for i, v := range views {
+		if v.Version != s.versions[i] || v.State == engine.Retrying {
+			s.versions[i] = v.Version
+			u.changed = append(u.changed, i)
+		}
+	}
+	return u
+}
+
+// anyRetrying reports whether a countdown is on screen.
+func anyRetrying(views []engine.JobView) bool {
+	for i := range views {
+		if views[i].State == engine.Retrying {
+			return true
+		}
+	}
+	return false
+}

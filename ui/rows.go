@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"image"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/media"
+)
+
+// rowActions are what a row's buttons do; the window supplies them.
+type rowActions struct {
+	pause, resume, cancel, retry, restart, remove, result, details func(engine.JobView)
+	// thumbnail gives a picture's thumbnail; done is false while it is being made.
+	thumbnail func(engine.JobView) (img image.Image, done bool)
+}
+
+// jobRow shows one file of the queue: its picture, name, size, destination,
+// progress of the bytes the server confirmed, state in words and buttons.
+type jobRow struct {
+	widget.BaseWidget
+
+	act   rowActions
+	view  engine.JobView
+	shown uint64 // Version on screen; 0 before the first show
+	tick  int64  // the second a countdown was last drawn for
+	// needPicture: the thumbnail was still being made when the row was drawn.
+	needPicture bool
+
+	icon     *widget.Icon
+	thumb    *canvas.Image
+	name     *bidiLabel
+	detail   *bidiLabel
+	size     *widget.Label
+	dest     *widget.Label
+	bar      *widget.ProgressBar
+	status   *bidiLabel
+	progress *widget.Label
+
+	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
+
+	content fyne.CanvasObject
+}
+
+func newJobRow(act rowActions) *jobRow {
+	r := &jobRow{act: act}
+	r.icon = widget.NewIcon(theme.FileIcon())
+	r.thumb = &canvas.Image{FillMode: canvas.ImageFillContain, ScaleMode: canvas.ImageScaleSmooth}
+	r.thumb.Hide()
+	r.name = newBidiLabel("")
+	r.name.style = fyne.TextStyle{Bold: true}
+	r.detail = newBidiLabel("")
+	r.detail.colorName = theme.ColorNamePlaceHolder
+	r.size = widget.NewLabel("")
+	r.size.Alignment = fyne.TextAlignTrailing
+	r.dest = widget.NewLabel("")
+	r.dest.Alignment = fyne.TextAlignTrailing
+	r.dest.Importance = widget.LowImportance
+	r.bar = widget.NewProgressBar()
+	r.status = newBidiLabel("")
+	r.progress = widget.NewLabel("")
+
+	do := func(f func(engine.JobView)) func() {
+		return func() {
+			if f != nil {
+				f(r.view)
+			}
+		}
+	}
+	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), do(act.pause))
+	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), do(act.resume))
+	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), do(act.cancel))
+	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), do(act.retry))
+	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), do(act.restart))
+	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), do(act.remove))
+	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
+	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
+	for _, b := range r.buttons() {
+		b.Importance = widget.LowImportance
+		b.Hide()
+	}
+
+	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
+	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	nameLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.name)
+	statusLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, buttons), r.status)
+	r.content = container.NewBorder(nil, nil, container.NewCenter(picture), nil,
+		container.NewVBox(nameLine, r.detail, r.bar, statusLine))
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// thumbSize is the side of a row's picture, in Fyne units.
+const thumbSize = 48
+
+func (r *jobRow) buttons() []*widget.Button {
+	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+}
+
+func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.content)
+}
+
+// show puts v on the row; it does nothing when the row already shows this
+// version of v, except to move a countdown on.
+func (r *jobRow) show(v engine.JobView, now time.Time) {
+	second := now.Unix()
+	sameJob := v.ID == r.view.ID && r.shown != 0
+	if sameJob && v.Version == r.shown && (v.State != engine.Retrying || second == r.tick) {
+		if r.needPicture {
+			r.showPicture(v)
+		}
+		return
+	}
+	r.view, r.shown, r.tick = v, v.Version, second
+
+	if !sameJob {
+		r.name.SetText(v.Name)
+		r.size.SetText(media.FormatSize(v.Size))
+		r.dest.SetText(destWords(v))
+		r.detail.SetText(detailWords(v))
+		r.showPicture(v)
+	} else if r.needPicture {
+		r.showPicture(v)
+	}
+	r.status.SetText(stateWords(v, now))
+	r.status.SetColor(stateColor(v.State))
+	r.progress.SetText(progressWords(v))
+	value := 0.0
+	switch {
+	case v.State == engine.Done:
+		value = 1
+	case v.Size > 0:
+		value = float64(v.Committed) / float64(v.Size)
+	}
+	if r.bar.Value != value {
+		r.bar.SetValue(value)
+	}
+	r.showButtons(v.State)
+}
+
+func (r *jobRow) showPicture(v engine.JobView) {
+	r.needPicture = false
+	var img image.Image
+	if r.act.thumbnail != nil && strings.HasPrefix(v.MIME, "image/") {
+		var done bool
+		img, done = r.act.thumbnail(v)
+		r.needPicture = !done
+	}
+	if img != nil {
+		r.thumb.Image = img
+		r.thumb.Show()
+		r.icon.Hide()
+		r.thumb.Refresh()
+		return
+	}
+	r.thumb.Hide()
+	r.thumb.Image = nil
+	r.icon.SetResource(iconFor(v))
+	r.icon.Show()
+}
+
+func iconFor(v engine.JobView) fyne.Resource {
+	switch {
+	case v.Email != nil || strings.HasPrefix(v.MIME, "message/"):
+		return theme.MailComposeIcon()
+	case strings.HasPrefix(v.MIME, "image/"):
+		return theme.FileImageIcon()
+	case strings.HasPrefix(v.MIME, "video/"):
+		return theme.FileVideoIcon()
+	case strings.HasPrefix(v.MIME, "audio/"):
+		return theme.FileAudioIcon()
+	case strings.HasPrefix(v.MIME, "text/"):
+		return theme.FileTextIcon()
+	}
+	return theme.FileIcon()
+}
+
+// detailWords is the row's second line: an email's subject and sender, or
+// where the file goes.
+func detailWords(v engine.JobView) string {
+	if e := v.Email; e != nil {
+		subject := strings.TrimSpace(e.Subject)
+		if subject == "" {
+			subject = "(no subject)"
+		}
+		if from := strings.TrimSpace(e.From); from != "" {
+			return subject + " — from " + from
+		}
+		return subject
+	}
+	return "To " + destWords(v)
+}
+
+// destWords names a job's destination briefly.
+func destWords(v engine.JobView) string {
+	if v.Destination != "" && v.Destination != v.DestKind {
+		return v.Destination
+	}
+	switch k := dest.Kind(v.DestKind); {
+	case k == dest.Sandbox:
+		return "Sandbox"
+	case k.IsGmail():
+		return "Gmail"
+	case k == dest.CM360:
+		return "Campaign Manager 360"
+	case k == dest.PlayGames:
+		return "Play Games"
+	case k == dest.Custom:
+		return "Upload URL"
+	}
+	return v.Destination
+}
+
+func stateColor(s engine.State) fyne.ThemeColorName {
+	switch s {
+	case engine.Failed, engine.Refused:
+		return theme.ColorNameError
+	case engine.Attention, engine.Retrying:
+		return theme.ColorNameWarning
+	case engine.Done:
+		return theme.ColorNameSuccess
+	}
+	return theme.ColorNameForeground
+}
+
+// showButtons shows the actions that make sense in state s.
+func (r *jobRow) showButtons(s engine.State) {
+	var want []*widget.Button
+	switch s {
+	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
+		want = []*widget.Button{r.pause, r.cancel}
+	case engine.Paused:
+		want = []*widget.Button{r.resume, r.cancel}
+	case engine.Attention:
+		want = []*widget.Button{r.resume, r.restart, r.remove}
+	case engine.Done:
+		want = []*widget.Button{r.result, r.remove}
+	case engine.Failed:
+		want = []*widget.Button{r.retry, r.details, r.remove}
+	case engine.Refused:
+		want = []*widget.Button{r.details, r.remove}
+	case engine.Canceled:
+		want = []*widget.Button{r.retry, r.remove}
+	}
+	for _, b := range [...]*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details} {
+		on := slices.Contains(want, b)
+		if on && !b.Visible() {
+			b.Show()
+		} else if !on && b.Visible() {
+			b.Hide()
+		}
+	}
+}

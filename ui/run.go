@@ -1,0 +1,242 @@
+// Package ui is Hoist's desktop window: drop files, choose where they go,
+// watch them upload, pause, resume, retry. It is the only package that
+// imports Fyne; the uploading itself is the engine's.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/journal"
+)
+
+// AppID is the application's identifier (preferences, notifications, desktop file).
+const AppID = "app.hoist.desktop"
+
+// Config is how the window is opened.
+type Config struct {
+	// Files are queued as soon as the window opens (from the command line or
+	// the file manager).
+	Files []string
+	// Sandbox opens the window with the built-in sandbox as the destination.
+	Sandbox bool
+	// Logger receives the window's and the engine's log; nil means text on
+	// standard error at level Info.
+	Logger *slog.Logger
+	// Dir holds the upload list, saved destinations and Google sign-in
+	// settings; "" means Hoist's folder in the user's config directory.
+	Dir string
+	// SandboxDir keeps the built-in sandbox's files; "" means Hoist's data
+	// folder.
+	SandboxDir string
+	// Stderr receives what cannot be shown in a window; nil means os.Stderr.
+	Stderr io.Writer
+}
+
+// Run opens the window and returns the process's exit status when it closes.
+// When another Hoist window is open, the files are handed to it instead.
+func Run(ctx context.Context, cfg Config) int {
+	stderr := cfg.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		d, err := journal.DefaultDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "hoist: %v\n", err)
+			return 1
+		}
+		dir = d
+	}
+
+	inst, err := journal.Listen(dir)
+	if errors.Is(err, journal.ErrInUse) {
+		return handOver(ctx, dir, cfg.Files, stderr)
+	}
+	a := app.NewWithID(AppID)
+	a.SetIcon(iconResource)
+	if err != nil {
+		return failWindow(a, "Hoist could not start, because it could not claim its settings folder.", err)
+	}
+	defer inst.Close()
+
+	s, err := openSession(ctx, cfg, dir, log)
+	if err != nil {
+		return failWindow(a, "Hoist could not start.", err)
+	}
+	defer s.close(log)
+
+	a.Settings().SetTheme(newTheme(loadSettings(a.Preferences()).Theme))
+	d := newDesk(ctx, a, s.queue, deskOptions{
+		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
+		log: log, journal: s.journal.Path(), events: s.events,
+	})
+	if backup, why := s.journal.Recovered(); backup != "" {
+		d.tell(fmt.Sprintf("The saved list of uploads could not be read (%v), so Hoist started a new one. The old file was kept as %s.", why, backup))
+	}
+	d.start()
+	d.add(cfg.Files)
+
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		err := inst.Serve(serveCtx, func(paths []string) {
+			fyne.Do(func() {
+				d.add(paths)
+				d.win.RequestFocus()
+			})
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			log.Warn("other Hoist windows cannot hand files over", "err", err)
+		}
+	}()
+	// An interrupt from the terminal quits as the window's close button would, without asking.
+	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.quit) })
+
+	d.win.ShowAndRun()
+
+	stopOnSignal()
+	stopServing()
+	<-served
+	d.close()
+	return 0
+}
+
+// handOver gives the files to the Hoist window already open.
+func handOver(ctx context.Context, dir string, files []string, stderr io.Writer) int {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := journal.Hand(ctx, dir, files); err != nil {
+		fmt.Fprintf(stderr, "hoist: %v\n", journal.ErrInUse)
+		return 1
+	}
+	if len(files) > 0 {
+		fmt.Fprintf(stderr, "Hoist is already open: %d %s added to its window.\n", len(files), plural(len(files), "file was", "files were"))
+	}
+	return 0
+}
+
+// failWindow shows why Hoist could not start, in a small window, and returns 1.
+func failWindow(a fyne.App, what string, err error) int {
+	w := a.NewWindow("Hoist")
+	msg := widget.NewLabel(what + "\n\n" + err.Error())
+	msg.Wrapping = fyne.TextWrapWord
+	w.SetContent(container.NewBorder(nil, container.NewCenter(widget.NewButton("Close", a.Quit)), nil, nil, msg))
+	w.Resize(fyne.NewSize(480, 220))
+	w.ShowAndRun()
+	return 1
+}
+
+// session is what the window works with, opened before it shows.
+type session struct {
+	journal *journal.Journal
+	queue   *engine.Queue
+	sandbox *sandbox
+	presets presetStore
+	auth    *auth.Service
+	events  chan engine.Event
+}
+
+func openSession(ctx context.Context, cfg Config, dir string, log *slog.Logger) (*session, error) {
+	s := &session{events: make(chan engine.Event, 16)}
+	var err error
+	s.journal, err = journal.Open(filepath.Join(dir, journal.FileName), journal.Options{})
+	if err != nil {
+		return nil, err
+	}
+	sandboxDir := cfg.SandboxDir
+	if sandboxDir == "" {
+		sandboxDir = filepath.Join(engine.DataDir(), "sandbox")
+	}
+	s.sandbox, err = startSandbox(ctx, sandboxDir, SandboxAddr, log.With("part", "sandbox"))
+	if err != nil {
+		s.close(log)
+		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
+	}
+	s.presets, err = openPresets(dir)
+	if err != nil {
+		log.Warn("saved destinations cannot be read", "err", err)
+	}
+	s.auth = &auth.Service{ConfigDir: dir, Logger: log.With("part", "auth")}
+
+	set := loadSettings(fyne.CurrentApp().Preferences())
+	s.queue, err = engine.Open(ctx, engine.Options{
+		Journal:        s.journal,
+		Client:         s.client,
+		SandboxURL:     s.sandbox.url,
+		Parallel:       set.Parallel,
+		ChunkSize:      set.ChunkSize,
+		BandwidthLimit: set.Bandwidth,
+		AutoResume:     set.AutoResume,
+		HistoryFor:     set.historyFor(),
+		Logger:         log.With("part", "queue"),
+		OnEvent: func(ev engine.Event) {
+			select {
+			case s.events <- ev:
+			default: // the window is busy; the list shows the same news
+			}
+		},
+	})
+	if err != nil {
+		s.close(log)
+		return nil, err
+	}
+	return s, nil
+}
+
+// client gives the queue an HTTP client signed in as the destination's account.
+func (s *session) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	account := d.Account
+	if account == "" {
+		list, err := s.auth.Accounts(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) != 1 {
+			return nil, auth.ErrNotSignedIn
+		}
+		account = list[0].Email
+	}
+	return s.auth.Client(ctx, account, d.Scopes())
+}
+
+func (s *session) close(log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
+	defer cancel()
+	if s.queue != nil {
+		if err := s.queue.Close(ctx); err != nil {
+			log.Warn("closing the queue", "err", err)
+		}
+	}
+	if s.sandbox != nil {
+		if err := s.sandbox.close(); err != nil {
+			log.Warn("stopping the sandbox", "err", err)
+		}
+	}
+	if s.journal != nil {
+		if err := s.journal.Close(); err != nil {
+			log.Warn("closing the upload list", "err", err)
+		}
+	}
+}

@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/media"
+)
+
+// SandboxAddr is where the window's built-in sandbox listens, so that the
+// addresses of unfinished uploads stay valid from one start to the next.
+// When it is taken, any free port is used.
+const SandboxAddr = "127.0.0.1:8765"
+
+// ReceiptsEnv names a file to which the window appends one line per file the
+// sandbox received (name, size and SHA-256, separated by tabs), for scripts
+// that check what a session uploaded.
+const ReceiptsEnv = "HOIST_SANDBOX_RECEIPTS"
+
+// sandbox is the built-in emulator the window runs in-process.
+type sandbox struct {
+	srv  *emulator.Server
+	url  string
+	stop func() error
+}
+
+// startSandbox serves an emulator keeping its files in dir (in memory when
+// dir is empty) on addr, or on a free port when addr is taken.
+func startSandbox(ctx context.Context, dir, addr string, log *slog.Logger) (*sandbox, error) {
+	store := emulator.NewMemoryStore()
+	if dir != "" {
+		st, err := emulator.NewDiskStore(dir)
+		if err != nil {
+			return nil, fmt.Errorf("opening the sandbox's folder: %w", err)
+		}
+		store = st
+	}
+	srv, err := emulator.New(emulator.Options{Store: store, Logger: log})
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	url, stop, err := srv.Start(ctx, addr)
+	if err != nil && addr != "127.0.0.1:0" {
+		url, stop, err = srv.Start(ctx, "127.0.0.1:0")
+	}
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	return &sandbox{srv: srv, url: url, stop: stop}, nil
+}
+
+func (s *sandbox) close() error {
+	return errors.Join(s.stop(), s.srv.Close())
+}
+
+// sandboxPanel shows what the sandbox received: name, size and SHA-256.
+type sandboxPanel struct {
+	d       *desk
+	objects []emulator.Object // UI goroutine only
+	list    *widget.List
+	heading *widget.Label
+	content fyne.CanvasObject
+}
+
+func newSandboxPanel(d *desk) *sandboxPanel {
+	p := &sandboxPanel{d: d}
+	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	explain := widget.NewLabel("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
+	explain.Wrapping = fyne.TextWrapWord
+	explain.Importance = widget.LowImportance
+	p.list = widget.NewList(
+		func() int { return len(p.objects) },
+		func() fyne.CanvasObject {
+			name := newBidiLabel("")
+			size := widget.NewLabel("")
+			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+			sum.Truncation = fyne.TextTruncateEllipsis
+			sum.SizeName = theme.SizeNameCaptionText
+			copyButton := widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+			copyButton.Importance = widget.LowImportance
+			return container.NewVBox(container.NewBorder(nil, nil, nil, size, name), container.NewBorder(nil, nil, nil, copyButton, sum))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < 0 || i >= len(p.objects) {
+				return
+			}
+			obj := p.objects[i]
+			box := o.(*fyne.Container)
+			top := box.Objects[0].(*fyne.Container)
+			bottom := box.Objects[1].(*fyne.Container)
+			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
+			top.Objects[1].(*widget.Label).SetText(media.FormatSize(obj.Size))
+			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
+			bottom.Objects[1].(*widget.Button).OnTapped = func() {
+				d.app.Clipboard().SetContent(obj.SHA256)
+				d.tell("The fingerprint of " + objectName(obj) + " was copied.")
+			}
+		},
+	)
+	p.content = container.NewBorder(container.NewVBox(p.heading, explain), nil, nil, nil, p.list)
+	return p
+}
+
+func objectName(o emulator.Object) string {
+	if o.Name != "" {
+		return o.Name
+	}
+	return o.ID
+}
+
+// refresh is called when the destination changes: the panel is for the sandbox.
+func (p *sandboxPanel) refresh() {
+	if p.d.bar.current.Kind == dest.Sandbox {
+		p.content.Show()
+	} else {
+		p.content.Hide()
+	}
+}
+
+// watch looks for new objects in the sandbox every half second, logs each
+// one, appends it to the receipts file if one is named, and shows the list.
+func (p *sandboxPanel) watch(ctx context.Context) {
+	receipts := os.Getenv(ReceiptsEnv)
+	seen := len(p.d.sandbox.srv.Objects()) // from earlier sessions: shown, not announced
+	first := true
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		objs := p.d.sandbox.srv.Objects()
+		if len(objs) != seen || first {
+			for _, o := range objs[min(seen, len(objs)):] {
+				p.d.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+				if receipts != "" {
+					if err := appendReceipt(receipts, o); err != nil {
+						p.d.log.Warn("could not write the sandbox receipt", "err", err)
+					}
+				}
+			}
+			seen, first = len(objs), false
+			newest := make([]emulator.Object, len(objs))
+			for i, o := range objs { // newest first
+				newest[len(objs)-1-i] = o
+			}
+			fyne.Do(func() {
+				p.objects = newest
+				p.heading.SetText(fmt.Sprintf("What the sandbox received (%d)", len(newest)))
+				p.list.Refresh()
+			})
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func appendReceipt(path string, o emulator.Object) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(f, "%s\t%d\t%s\n", objectName(o), o.Size, o.SHA256)
+	return errors.Join(err, f.Close())
+}

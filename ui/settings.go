@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/media"
+)
+
+// Preference keys.
+const (
+	prefParallel   = "parallel"
+	prefChunkSize  = "chunkSize"
+	prefAutoResume = "autoResume"
+	prefBandwidth  = "bandwidthLimit"
+	prefHistory    = "historyDays"
+	prefTheme      = "theme"
+)
+
+// settings are the user's choices, kept in Fyne's preferences.
+type settings struct {
+	Parallel    int   // uploads at once
+	ChunkSize   int64 // bytes per request of a resumable upload
+	AutoResume  bool  // unfinished uploads continue when Hoist starts
+	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
+	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
+	Theme       string
+}
+
+var defaultSettings = settings{
+	Parallel:    4,
+	ChunkSize:   8 << 20,
+	AutoResume:  true,
+	HistoryDays: 30,
+	Theme:       themeSystem,
+}
+
+// The choices the settings offer.
+var (
+	parallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
+	chunkChoices     = []int64{256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
+	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
+	historyChoices   = []int{1, 7, 30, 90, 365, 0}
+	themeChoices     = []string{themeSystem, themeLight, themeDark}
+)
+
+func loadSettings(p fyne.Preferences) settings {
+	s := settings{
+		Parallel:    p.IntWithFallback(prefParallel, defaultSettings.Parallel),
+		ChunkSize:   int64(p.IntWithFallback(prefChunkSize, int(defaultSettings.ChunkSize))),
+		AutoResume:  p.BoolWithFallback(prefAutoResume, defaultSettings.AutoResume),
+		Bandwidth:   int64(p.IntWithFallback(prefBandwidth, int(defaultSettings.Bandwidth))),
+		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
+		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
+	}
+	// A hand-edited or old preferences file must not break uploads.
+	if s.Parallel < 1 || s.Parallel > 64 {
+		s.Parallel = defaultSettings.Parallel
+	}
+	if s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0 {
+		s.ChunkSize = defaultSettings.ChunkSize
+	}
+	if s.Bandwidth < 0 {
+		s.Bandwidth = 0
+	}
+	if s.HistoryDays < 0 {
+		s.HistoryDays = defaultSettings.HistoryDays
+	}
+	if !slices.Contains(themeChoices, s.Theme) {
+		s.Theme = themeSystem
+	}
+	return s
+}
+
+func (s settings) save(p fyne.Preferences) {
+	p.SetInt(prefParallel, s.Parallel)
+	p.SetInt(prefChunkSize, int(s.ChunkSize))
+	p.SetBool(prefAutoResume, s.AutoResume)
+	p.SetInt(prefBandwidth, int(s.Bandwidth))
+	p.SetInt(prefHistory, s.HistoryDays)
+	p.SetString(prefTheme, s.Theme)
+}
+
+// historyFor is how long finished uploads are kept, for the queue.
+func (s settings) historyFor() time.Duration {
+	return time.Duration(s.HistoryDays) * 24 * time.Hour
+}
+
+func bandwidthWords(bps int64) string {
+	if bps == 0 {
+		return "No limit"
+	}
+	return media.FormatSize(bps) + "/s"
+}
+
+func historyWords(days int) string {
+	switch days {
+	case 0:
+		return "Keep them"
+	case 1:
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", days)
+}
+
+func themeWords(t string) string {
+	switch t {
+	case themeLight:
+		return "Light"
+	case themeDark:
+		return "Dark"
+	}
+	return "Same as the system"
+}
+
+func chunkWords(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
+
+// choice builds a Select over values shown with words, starting at current.
+func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *widget.Select {
+	labels := make([]string, len(values))
+	for i, v := range values {
+		labels[i] = words(v)
+	}
+	s := widget.NewSelect(labels, nil)
+	if !slices.Contains(values, current) {
+		s.SetOptions(append(labels, words(current)))
+		values = append(slices.Clone(values), current)
+	}
+	s.SetSelected(words(current))
+	s.OnChanged = func(label string) {
+		for _, v := range values {
+			if words(v) == label {
+				changed(v)
+				return
+			}
+		}
+	}
+	return s
+}
+
+// applySettings saves s and passes it to the queue, off the UI goroutine.
+func (d *desk) applySettings(s settings) {
+	old := d.settings
+	d.settings = s
+	s.save(d.app.Preferences())
+	if s.Theme != old.Theme {
+		d.app.Settings().SetTheme(newTheme(s.Theme))
+	}
+	d.background(func(context.Context) {
+		if s.Parallel != old.Parallel {
+			d.q.SetParallel(s.Parallel)
+		}
+		if s.ChunkSize != old.ChunkSize {
+			d.q.SetChunkSize(s.ChunkSize)
+		}
+		if s.Bandwidth != old.Bandwidth {
+			d.q.SetBandwidthLimit(s.Bandwidth)
+		}
+	})
+}
+
+// settingsForm builds the settings; each change is saved at once.
+func (d *desk) settingsForm() *widget.Form {
+	s := d.settings
+	change := func(f func(*settings)) {
+		next := d.settings
+		f(&next)
+		d.applySettings(next)
+	}
+	parallel := choice(parallelChoices, func(n int) string { return fmt.Sprint(n) }, s.Parallel,
+		func(n int) { change(func(s *settings) { s.Parallel = n }) })
+	chunk := choice(chunkChoices, chunkWords, s.ChunkSize,
+		func(n int64) { change(func(s *settings) { s.ChunkSize = n }) })
+	bandwidth := choice(bandwidthChoices, bandwidthWords, s.Bandwidth,
+		func(n int64) { change(func(s *settings) { s.Bandwidth = n }) })
+	history := choice(historyChoices, historyWords, s.HistoryDays,
+		func(n int) { change(func(s *settings) { s.HistoryDays = n }) })
+	look := choice(themeChoices, themeWords, s.Theme,
+		func(t string) { change(func(s *settings) { s.Theme = t }) })
+	resume := widget.NewCheck("Continue unfinished uploads when Hoist starts", func(on bool) {
+		change(func(s *settings) { s.AutoResume = on })
+	})
+	resume.SetChecked(s.AutoResume)
+	where := widget.NewLabel(d.journal)
+	where.Wrapping = fyne.TextWrapBreak
+	where.Selectable = true
+
+	return widget.NewForm(
+		&widget.FormItem{Text: "Uploads at once", Widget: parallel, HintText: "How many files go up at the same time."},
+		&widget.FormItem{Text: "Piece size", Widget: chunk, HintText: "Big files go up in pieces of this size. Smaller pieces lose less on a bad connection."},
+		&widget.FormItem{Text: "Speed limit", Widget: bandwidth, HintText: "Leave room on the connection for others."},
+		&widget.FormItem{Text: "On start", Widget: resume},
+		&widget.FormItem{Text: "Forget finished uploads after", Widget: history, HintText: "Takes effect the next time Hoist starts."},
+		&widget.FormItem{Text: "Appearance", Widget: look},
+		&widget.FormItem{Text: "Upload list is kept in", Widget: where},
+	)
+}
+
+func (d *desk) showSettings() {
+	reset := widget.NewButton("Reset everything…", d.confirmReset)
+	reset.Importance = widget.DangerImportance
+	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
+	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(content), d.win)
+	dlg.Resize(fyne.NewSize(620, 560))
+	dlg.Show()
+}
+
+// confirmReset asks, then stops and forgets every upload, forgets saved
+// destinations and restores the default settings.
+func (d *desk) confirmReset() {
+	dialog.ShowConfirm("Reset everything?",
+		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
+			"Files already uploaded stay where they are, and Google accounts stay signed in.",
+		func(yes bool) {
+			if yes {
+				d.reset()
+			}
+		}, d.win)
+}
+
+func (d *desk) reset() {
+	var names []string
+	if d.presets != nil {
+		for _, p := range d.presets.List() {
+			names = append(names, p.Name)
+		}
+	}
+	d.applySettings(defaultSettings)
+	d.app.Preferences().RemoveValue(prefDestination)
+	d.background(func(context.Context) {
+		for _, v := range d.q.Jobs() {
+			if !v.State.Finished() {
+				_ = d.q.Cancel(v.ID)
+			}
+			if err := d.q.Remove(v.ID); err != nil && err != engine.ErrNoJob {
+				d.log.Warn("reset: removing an upload", "job", v.ID, "err", err)
+			}
+		}
+		for _, n := range names {
+			if err := d.presets.Delete(n); err != nil {
+				d.log.Warn("reset: forgetting a destination", "err", err)
+			}
+		}
+		fyne.Do(func() {
+			d.bar.load(false)
+			d.tell("Hoist was reset.")
+		})
+	})
+}

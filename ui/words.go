@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/media"
+)
+
+// The words the window uses for states, sizes and times: plain sentences
+// for people who have never heard of HTTP.
+
+// stateWords is the state of a job in plain words, with its reason and the
+// next step where there is one.
+func stateWords(v engine.JobView, now time.Time) string {
+	switch v.State {
+	case engine.Waiting:
+		return "Waiting"
+	case engine.Checking:
+		return "Resuming — checking with " + serverName(v.DestKind)
+	case engine.Uploading:
+		if v.Next != "" { // e.g. the upload honestly started again from the beginning
+			return "Uploading. " + v.Next
+		}
+		return "Uploading"
+	case engine.Retrying:
+		msg := sentence(v.Reason)
+		if !v.RetryAt.IsZero() {
+			return joinSentences(msg, "Hoist will try again "+inWords(v.RetryAt.Sub(now))+".")
+		}
+		return joinSentences(msg, v.Next)
+	case engine.Paused:
+		if v.Reason != "" {
+			return "Paused: " + joinSentences(v.Reason, v.Next)
+		}
+		return "Paused"
+	case engine.Attention:
+		return "Needs you: " + joinSentences(v.Reason, v.Next)
+	case engine.Done:
+		done := "Done"
+		if v.FellBack {
+			done = "Done (sent in one piece: this destination does not take uploads in parts)"
+		}
+		if r := resultWords(v.Result); r != "" {
+			return done + ". " + sentence(r)
+		}
+		return done
+	case engine.Failed:
+		return "Failed: " + joinSentences(v.Reason, v.Next)
+	case engine.Refused:
+		return "Refused: " + sentence(v.Reason)
+	case engine.Canceled:
+		return "Canceled"
+	}
+	return string(v.State)
+}
+
+// serverName is who a resuming upload asks where it stands.
+func serverName(kind string) string {
+	if dest.Kind(kind) == dest.Sandbox {
+		return "the sandbox"
+	}
+	return "Google"
+}
+
+// progressWords is the byte count, speed and time left of a job, or "" when
+// there is nothing to say.
+func progressWords(v engine.JobView) string {
+	switch v.State {
+	case engine.Uploading, engine.Checking, engine.Retrying, engine.Paused, engine.Attention, engine.Failed:
+	default:
+		return ""
+	}
+	if v.Size <= 0 {
+		return ""
+	}
+	parts := []string{media.FormatSize(v.Committed) + " of " + media.FormatSize(v.Size)}
+	if v.State == engine.Uploading {
+		if v.Speed > 0 {
+			parts = append(parts, media.FormatSize(int64(v.Speed))+"/s")
+		}
+		if v.ETA >= 0 && v.Speed > 0 {
+			parts = append(parts, "about "+durationWords(v.ETA)+" left")
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// summaryWords is the whole queue in a line, e.g.
+// "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left".
+func summaryWords(s engine.Summary) string {
+	if s.Files == 0 {
+		return "No files yet."
+	}
+	files := "files"
+	if s.Files == 1 {
+		files = "file"
+	}
+	line := fmt.Sprintf("%d of %d %s, %s of %s", s.Done, s.Files, files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	switch {
+	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
+		line += ", about " + durationWords(s.ETA) + " left"
+	case s.Active > 0:
+		line += ", working it out…"
+	case s.Paused > 0 && s.Done+s.Failed < s.Files:
+		line += ", paused"
+	}
+	if s.Failed > 0 {
+		line += fmt.Sprintf(" — %d need%s attention", s.Failed, map[bool]string{true: "s"}[s.Failed == 1])
+	}
+	return line
+}
+
+// durationWords says a time span the way a person would: "a few seconds",
+// "8 seconds", "about a minute", "4 minutes", "2 hours 5 minutes".
+func durationWords(d time.Duration) string {
+	s := int((d + time.Second/2) / time.Second)
+	switch {
+	case s < 5:
+		return "a few seconds"
+	case s < 60:
+		return fmt.Sprintf("%d seconds", s)
+	case s < 90:
+		return "a minute"
+	case s < 3600:
+		return fmt.Sprintf("%d minutes", (s+30)/60)
+	}
+	h, m := s/3600, (s%3600+30)/60
+	if m == 60 {
+		h, m = h+1, 0
+	}
+	hours := "hours"
+	if h == 1 {
+		hours = "hour"
+	}
+	if m == 0 {
+		return fmt.Sprintf("%d %s", h, hours)
+	}
+	return fmt.Sprintf("%d %s %d minutes", h, hours, m)
+}
+
+// inWords is a wait that counts down: "in 8 seconds", "in a moment".
+func inWords(d time.Duration) string {
+	s := int((d + time.Second/2) / time.Second)
+	switch {
+	case s <= 0:
+		return "in a moment"
+	case s == 1:
+		return "in 1 second"
+	case s < 60:
+		return fmt.Sprintf("in %d seconds", s)
+	}
+	return "in " + durationWords(d)
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	if !strings.ContainsAny(s[len(s)-1:], ".!?…") {
+		s += "."
+	}
+	return s
+}
+
+func joinSentences(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = sentence(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// resultWords is what the server made of a finished file, in a line.
+func resultWords(r *engine.Result) string {
+	if r == nil {
+		return ""
+	}
+	if r.Summary != "" {
+		return r.Summary
+	}
+	switch {
+	case r.URL != "":
+		return r.URL
+	case r.ID != "":
+		return "Saved as " + r.ID
+	}
+	return ""
+}
