@@ -186,3 +186,14 @@ func TestBuiltInClient(t *testing.T) {
 		})
 	}
 }
+
+func TestNoKeychainMeansNotSignedIn(t *testing.T) {
+	f := newFixture(t)
+	f.svc.Store = &Keychain{Backend: failingKeyring{err: keyringUnsupported()}}
+	if err := f.svc.Logout(t.Context(), "nobody@example.com"); !errors.Is(err, ErrNotSignedIn) {
+		t.Errorf("Logout of an unknown account without a keychain: %v, want ErrNotSignedIn", err)
+	}
+	if _, err := f.svc.Client(t.Context(), "nobody@example.com", nil); !errors.Is(err, ErrNotSignedIn) {
+		t.Errorf("Client without a keychain: %v, want ErrNotSignedIn", err)
+	}
+}

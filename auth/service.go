@@ -130,6 +130,11 @@ func (s *Service) primary() TokenStore {
 	return s.keychain
 }
 
+// FileStore is the store kept in ConfigDir when the user prefers a file
+// to the keychain (less safe). Set it as Store, with AllowFileStore, to
+// keep new sign-ins there.
+func (s *Service) FileStore() (*FileStore, error) { return s.fileStore() }
+
 func (s *Service) fileStore() (*FileStore, error) {
 	dir, err := s.configDir()
 	if err != nil {
@@ -145,7 +150,7 @@ func (s *Service) fileStore() (*FileStore, error) {
 
 // loadGrant finds account's grant and the store that holds it.
 func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenStore, error) {
-	entry, _ := s.indexEntry(account)
+	entry, indexed := s.indexEntry(account)
 	if entry.File {
 		file, err := s.fileStore()
 		if err != nil {
@@ -163,6 +168,10 @@ func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenSt
 				return fg, file, nil
 			}
 		}
+	}
+	if errors.Is(err, ErrNoKeychain) && !indexed {
+		// Nobody signed this account in here, keychain or not.
+		return Grant{}, store, failure(ErrNotSignedIn, err)
 	}
 	return g, store, err
 }
