@@ -21,13 +21,13 @@ import (
 
 // harness is an emulator on loopback and a raw HTTP client for it.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *Server
 	ts     *httptest.Server
 	client *http.Client
 }
 
-func newHarness(t *testing.T, opts Options) *harness {
+func newHarness(t testing.TB, opts Options) *harness {
 	t.Helper()
 	srv, err := New(opts)
 	if err != nil {
