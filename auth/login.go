@@ -20,6 +20,9 @@ import (
 	"golang.org/x/oauth2"
 )
 
+// finishTimeout bounds the code exchange and the save after the browser came back.
+const finishTimeout = time.Minute
+
 // LoginOption adjusts a sign-in.
 type LoginOption func(*loginOptions)
 
@@ -59,6 +62,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 	if timeout <= 0 {
 		timeout = DefaultConsentTimeout
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrSignInTimedOut)
 	defer cancel()
 
@@ -119,9 +123,15 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 			cb.reply <- result{err: cb.err}
 			return Account{}, cb.err
 		}
-		acct, err := s.finishLogin(ctx, cfg, cb.code, verifier)
-		if err != nil && ctx.Err() != nil {
-			err = s.stopped(ctx)
+		// The user has answered; finishing gets its own time, not what is left of the wait.
+		fctx, stop := context.WithTimeout(parent, finishTimeout)
+		defer stop()
+		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier)
+		if err != nil && fctx.Err() != nil {
+			err = failure(ErrSignInCanceled, context.Cause(fctx))
+			if errors.Is(fctx.Err(), context.DeadlineExceeded) {
+				err = failure(ErrGoogleUnreachable, fctx.Err())
+			}
 		}
 		cb.reply <- result{account: acct, err: err}
 		return acct, err

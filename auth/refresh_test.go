@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -359,5 +360,32 @@ func TestIsGoogleAPI(t *testing.T) {
 				t.Errorf("IsGoogleAPI = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestRefreshOutlivesACallerThatGivesUp(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t)
+	ts, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	// The upload is paused while Google is rotating the refresh token.
+	f.srv.Set(func(s *authtest.Server) { s.RotateRefresh = true; s.OnRefresh = cancel })
+	f.clock.Advance(2 * time.Hour)
+	if _, err := ts.TokenContext(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("TokenContext: %v, want context.Canceled", err)
+	}
+	f.srv.Set(func(s *authtest.Server) { s.OnRefresh = nil })
+	// The next caller waits for that refresh and gets its token.
+	tok, err := ts.TokenContext(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := f.store.grant(acct.Email)
+	if f.srv.Refreshes() != 1 || saved.RefreshToken != f.srv.RefreshToken(acct.Email) || saved.AccessToken != tok.AccessToken {
+		t.Errorf("after %d refreshes the rotated grant was not kept", f.srv.Refreshes())
 	}
 }

@@ -94,6 +94,10 @@ func (ts *TokenSource) clock() time.Time {
 // refresh gets a new access token. rejected is an access token the server
 // refused (401): a fresh-looking token equal to it is renewed anyway, while
 // one that differs was renewed by another caller and is returned as is.
+//
+// The refresh itself runs in a goroutine of the source that ends within
+// refreshTimeout: a caller that gives up (pause, cancel) does not abandon
+// it halfway, so a refresh token Google rotated is never lost.
 func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.Token, error) {
 	ts.mu.Lock()
 	if ts.refreshing == nil {
@@ -106,15 +110,34 @@ func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.To
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	defer func() { <-sem }()
-
 	tok, ok, err := ts.current()
-	if err != nil {
-		return nil, err
+	if err != nil || (ok && (rejected == "" || tok.AccessToken != rejected)) {
+		<-sem
+		return tok, err
 	}
-	if ok && (rejected == "" || tok.AccessToken != rejected) {
-		return tok, nil
+	done := make(chan refreshResult, 1)
+	go func() {
+		defer func() { <-sem }()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
+		defer cancel()
+		tok, err := ts.renew(rctx)
+		done <- refreshResult{tok, err}
+	}()
+	select {
+	case r := <-done:
+		return r.tok, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
+}
+
+type refreshResult struct {
+	tok *oauth2.Token
+	err error
+}
+
+// renew refreshes the held grant and saves the result.
+func (ts *TokenSource) renew(ctx context.Context) (*oauth2.Token, error) {
 	ts.mu.Lock()
 	g := ts.grant
 	ts.mu.Unlock()
@@ -144,8 +167,7 @@ func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.To
 	if !ts.setGrantUnlessEnded(next) {
 		return nil, &SignInAgainError{Account: ts.account}
 	}
-	// Saved even if the caller gives up now: a rotated refresh token must not be lost.
-	if err := ts.store.Set(context.WithoutCancel(ctx), ts.account, next); err != nil {
+	if err := ts.store.Set(ctx, ts.account, next); err != nil {
 		// The request can go on with the new token; the next start may have to sign in again.
 		ts.logger.Warn("could not save the refreshed Google sign-in",
 			slog.String("account", ts.account), slog.Bool("rotated", rotated), slog.Any("error", err))

@@ -49,6 +49,9 @@ type Server struct {
 	RefreshDelay time.Duration
 	// FailRevoke makes the revoke endpoint answer 503.
 	FailRevoke bool
+	// OnRefresh, if set, runs (without the server's lock) when a refresh
+	// request arrives, before it is answered.
+	OnRefresh func()
 
 	codes    map[string]*pendingCode
 	grants   map[string]*grant // by email
@@ -300,8 +303,11 @@ func (s *Server) exchange(w http.ResponseWriter, form url.Values) {
 
 func (s *Server) refreshGrant(w http.ResponseWriter, form url.Values) {
 	s.refreshN++
-	if d := s.RefreshDelay; d > 0 {
+	if d, hook := s.RefreshDelay, s.OnRefresh; d > 0 || hook != nil {
 		s.mu.Unlock()
+		if hook != nil {
+			hook()
+		}
 		time.Sleep(d)
 		s.mu.Lock()
 	}
