@@ -136,10 +136,12 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	svc.ShowURL = func(u string) {
 		fmt.Fprintf(stdout, "Open this address in your browser to sign in with Google:\n\n    %s\n\n", u)
 	}
-	if *noBrowser {
-		svc.OpenBrowser = func(string) error { return errors.New("not wanted") }
-	} else {
+	svc.OpenBrowser = func(u string) error {
+		if *noBrowser {
+			return errors.New("not wanted")
+		}
 		fmt.Fprintln(stdout, "Opening Google's sign-in page in your browser…")
+		return auth.OpenSystemBrowser(u)
 	}
 
 	var scopes []string
@@ -153,8 +155,8 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts = append(opts, auth.ForAccount(*account))
 	}
 	acct, err := svc.Login(ctx, scopes, opts...)
-	if errors.Is(err, auth.ErrNoKeychain) {
-		fmt.Fprintf(stderr, "hoist login: %s\nTo keep it in a file only you can read instead (less safe), run: hoist login --store-in-file\n", err)
+	if errors.Is(err, auth.ErrNoKeychain) || errors.Is(err, auth.ErrKeychainLocked) {
+		fmt.Fprintf(stderr, "hoist login: %s\nTo keep the sign-in in a file only you can read instead (less safe), run: hoist login --store-in-file\n", err)
 		return exitFailed
 	}
 	if err != nil {
