@@ -84,6 +84,9 @@ func ParseResult(d Destination, body []byte) (Result, error) {
 	var a answer
 	if err := json.Unmarshal(trimmed, &a); err != nil {
 		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) && syntax.Offset >= int64(len(trimmed)) {
+			return Result{}, &answerError{"it is cut short (the JSON does not end)"}
+		}
 		if errors.As(err, &syntax) {
 			return Result{}, &answerError{fmt.Sprintf("it is not valid JSON (the problem is near character %d)", syntax.Offset)}
 		}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -72,7 +74,7 @@ func (d Destination) Validate() error {
 			add("baseURL", "Server address %s", msg)
 		}
 	}
-	for key := range d.Params {
+	for _, key := range slices.Sorted(maps.Keys(d.Params)) {
 		if _, ok := d.Kind.field(key); !ok {
 			add(key, "%q is not a setting of %s.", key, s.info.Label)
 		}
