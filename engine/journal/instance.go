@@ -171,9 +171,8 @@ func Hand(ctx context.Context, dir string, paths []string) error {
 		return fmt.Errorf("journal: reaching the Hoist window: %w", err)
 	}
 	defer conn.Close()
-	deadline, _ := ctx.Deadline()
-	_ = conn.SetDeadline(deadline)
-	// Cancelling ctx unblocks the reads and writes below.
+	// ctx ending (cancelled, or its deadline) unblocks the reads and writes
+	// below; by then ctx.Err says why.
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -35,10 +36,11 @@ func TestMain(m *testing.M) {
 // runHelper plays one part in the other process. It reports on stdout, one
 // line per event, and holds what it opened until stdin closes.
 func runHelper(part, dir string) int {
-	out := bufio.NewWriter(os.Stdout)
+	var mu sync.Mutex
 	say := func(format string, args ...any) {
-		fmt.Fprintf(out, format+"\n", args...)
-		_ = out.Flush()
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(os.Stdout, format+"\n", args...)
 	}
 	waitForStdin := func() { _, _ = io.Copy(io.Discard, os.Stdin) }
 	path := filepath.Join(dir, FileName)
