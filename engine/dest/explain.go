@@ -35,7 +35,7 @@ func explain(d Destination, err error) string {
 	var (
 		refusal *Refusal
 		fields  FieldErrors
-		problem media.Problem
+		problem *media.Problem
 		api     *upload.APIError
 	)
 	switch {

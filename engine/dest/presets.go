@@ -24,13 +24,14 @@ var ErrNoPreset = errors.New("there is no saved destination with that name")
 var ErrDamaged = errors.New("the saved destinations file is damaged")
 
 // DefaultPresetsPath is where the saved destinations live:
-// os.UserConfigDir()/Hoist/destinations.json.
-func DefaultPresetsPath() (string, error) {
+// os.UserConfigDir()/Hoist/destinations.json; "" when the system has no
+// folder for settings (OpenPresets then refuses).
+func DefaultPresetsPath() string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("finding the folder for settings: %w", err)
+		return ""
 	}
-	return filepath.Join(dir, "Hoist", PresetsFile), nil
+	return filepath.Join(dir, "Hoist", PresetsFile)
 }
 
 // Presets are the user's saved destinations, kept in a JSON file written
@@ -52,6 +53,9 @@ type presetsFile struct {
 // empty list. A file that cannot be read as destinations is an error
 // wrapping ErrDamaged, and is left untouched.
 func OpenPresets(path string) (*Presets, error) {
+	if path == "" {
+		return nil, errors.New("there is no folder for settings on this computer, so destinations cannot be saved")
+	}
 	p := &Presets{path: path}
 	list, err := p.load()
 	if err != nil {
@@ -285,16 +289,23 @@ func (d Destination) clone() Destination {
 	return d
 }
 
-// FromFlags builds a destination from the command line: a kind's name (e.g.
-// "gmail-insert") or a saved destination's name, and settings that are added
-// to or override the saved ones. The settings "name", "account" and
-// "baseURL" set those fields. presets may be nil. The result is validated.
-func FromFlags(kindOrPreset string, params map[string]string, presets *Presets) (Destination, error) {
+// FromFlags builds a destination of a kind (e.g. "gmail-insert") from the
+// command line's settings. The settings "name", "account" and "baseURL" set
+// those fields; the rest are the kind's settings. The result is validated.
+func FromFlags(kind string, params map[string]string) (Destination, error) {
+	var nothing *Presets
+	return nothing.FromFlags(kind, params)
+}
+
+// FromFlags is the package's FromFlags that also accepts the name of a saved
+// destination, whose settings the given ones add to or override (the saved
+// one is not changed). A kind's name wins over a saved name. p may be nil.
+func (p *Presets) FromFlags(kindOrPreset string, params map[string]string) (Destination, error) {
 	name := strings.TrimSpace(kindOrPreset)
 	var d Destination
 	if k := Kind(strings.ToLower(name)); k.Known() {
 		d = Destination{Kind: k}
-	} else if saved, ok := presets.get(name); ok {
+	} else if saved, ok := p.get(name); ok {
 		d = saved
 	} else {
 		known := make([]string, len(order))

@@ -209,9 +209,9 @@ func TestPresetsDamaged(t *testing.T) {
 }
 
 func TestDefaultPresetsPath(t *testing.T) {
-	p, err := DefaultPresetsPath()
-	if err != nil {
-		t.Skip("no config folder here:", err)
+	p := DefaultPresetsPath()
+	if p == "" {
+		t.Skip("no config folder here")
 	}
 	if filepath.Base(p) != "destinations.json" || filepath.Base(filepath.Dir(p)) != "Hoist" {
 		t.Errorf("path = %s", p)
@@ -244,7 +244,7 @@ func TestFromFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := FromFlags(tt.to, tt.params, presets)
+			got, err := presets.FromFlags(tt.to, tt.params)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestFromFlags(t *testing.T) {
 	}
 	for _, tt := range bad {
 		t.Run("bad "+tt.to, func(t *testing.T) {
-			_, err := FromFlags(tt.to, tt.params, nil)
+			_, err := FromFlags(tt.to, tt.params)
 			if !errors.Is(err, ErrInvalid) || err.Error() != tt.msg {
 				t.Errorf("err = %v\nwant %s", err, tt.msg)
 			}

@@ -16,7 +16,7 @@ import (
 // left out and reported in skipped. Links are followed; a link that leads in a
 // circle is a problem. A file reached twice (named twice, or through a link)
 // is listed once. Paths that cannot be used at all are reported in problems.
-func Expand(paths []string) (files []string, skipped []Skipped, problems []Problem) {
+func Expand(paths []string) (files []string, skipped []Skipped, problems []*Problem) {
 	w := walker{
 		files:    map[fileKey]bool{},
 		folders:  map[string]bool{},
@@ -34,7 +34,7 @@ type walker struct {
 	visiting map[string]bool  // folders on the way down to the current one
 	out      []string
 	skipped  []Skipped
-	problems []Problem
+	problems []*Problem
 }
 
 func (w *walker) top(path string) {

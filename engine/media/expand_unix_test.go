@@ -219,7 +219,7 @@ func TestUnreadableClassification(t *testing.T) {
 	if want := "Hoist is not allowed to read report.eml (check the file's permissions)."; p.Message != want {
 		t.Errorf("message = %q, want %q", p.Message, want)
 	}
-	var asProblem Problem
+	var asProblem *Problem
 	if !errors.As(error(p), &asProblem) || asProblem.Path != "/x/report.eml" {
 		t.Errorf("errors.As did not find the Problem with its path: %+v", asProblem)
 	}

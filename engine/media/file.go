@@ -124,8 +124,8 @@ func sizesApart(a, b int64) (string, string) {
 	return fa, fb
 }
 
-func changedProblem(info Info, what string) Problem {
-	return Problem{
+func changedProblem(info Info, what string) *Problem {
+	return &Problem{
 		Path:    info.Path,
 		Message: fmt.Sprintf("%s changed since it was added: %s.", displayName(info.Path), what),
 		kind:    upload.ErrFileChanged,
@@ -133,8 +133,8 @@ func changedProblem(info Info, what string) Problem {
 }
 
 // goneProblem is a file that disappeared after it was inspected: both missing and changed.
-func goneProblem(info Info, err error) Problem {
-	return Problem{
+func goneProblem(info Info, err error) *Problem {
+	return &Problem{
 		Path:    info.Path,
 		Message: fmt.Sprintf("%s does not exist any more (it may have been moved or deleted).", displayName(info.Path)),
 		kind:    ErrMissing,

@@ -81,7 +81,7 @@ func Inspect(path string) (Info, error) {
 			if info.MIME == emailType {
 				info.MIME = "text/plain"
 			}
-			return info, Problem{
+			return info, &Problem{
 				Path:    path,
 				Message: fmt.Sprintf("%s does not look like an email file (its first lines are not email headers).", info.Name),
 				kind:    ErrNotEmail,
@@ -95,9 +95,9 @@ func Inspect(path string) (Info, error) {
 }
 
 // readProblem is a failure while reading bytes of a file that opened fine.
-func readProblem(path string, err error) Problem {
+func readProblem(path string, err error) *Problem {
 	if err == io.ErrUnexpectedEOF {
-		return Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), kind: ErrUnreadable, cause: err}
 	}
 	return problemFor(path, err)
 }

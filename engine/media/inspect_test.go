@@ -140,8 +140,11 @@ func TestInspectErrors(t *testing.T) {
 			if err.Error() != tt.message {
 				t.Errorf("message = %q, want %q", err.Error(), tt.message)
 			}
-			var p Problem
-			if !errors.As(err, &p) || p.Path != tt.path {
+			var p *Problem
+			if !errors.As(err, &p) {
+				t.Fatalf("%v is not a *Problem", err)
+			}
+			if p.Path != tt.path {
 				t.Errorf("Problem path = %q, want %q", p.Path, tt.path)
 			}
 		})

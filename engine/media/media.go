@@ -50,10 +50,10 @@ type Problem struct {
 	cause   error // what the operating system said, if anything
 }
 
-func (p Problem) Error() string { return p.Message }
+func (p *Problem) Error() string { return p.Message }
 
 // Unwrap lets errors.Is find both the kind of problem and its cause.
-func (p Problem) Unwrap() []error {
+func (p *Problem) Unwrap() []error {
 	var errs []error
 	if p.kind != nil {
 		errs = append(errs, p.kind)

@@ -16,38 +16,38 @@ func displayName(path string) string {
 }
 
 // problemFor turns an error from the operating system about path into a Problem.
-func problemFor(path string, err error) Problem {
+func problemFor(path string, err error) *Problem {
 	name := displayName(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
-		return Problem{Path: path, Message: fmt.Sprintf("%s does not exist (it may have been moved or deleted).", name), kind: ErrMissing, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("%s does not exist (it may have been moved or deleted).", name), kind: ErrMissing, cause: err}
 	case errors.Is(err, fs.ErrPermission):
-		return Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to read %s (check the file's permissions).", name), kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to read %s (check the file's permissions).", name), kind: ErrUnreadable, cause: err}
 	case isLoop(err):
 		return loopProblem(path, err)
 	default:
-		return Problem{Path: path, Message: fmt.Sprintf("Hoist could not read %s (%s).", name, osReason(err)), kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("Hoist could not read %s (%s).", name, osReason(err)), kind: ErrUnreadable, cause: err}
 	}
 }
 
 // folderProblemFor is problemFor for a folder whose list of files cannot be read.
-func folderProblemFor(path string, err error) Problem {
+func folderProblemFor(path string, err error) *Problem {
 	if errors.Is(err, fs.ErrPermission) {
-		return Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to open the folder %s (check its permissions).", displayName(path)), kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("Hoist is not allowed to open the folder %s (check its permissions).", displayName(path)), kind: ErrUnreadable, cause: err}
 	}
 	return problemFor(path, err)
 }
 
-func loopProblem(path string, err error) Problem {
-	return Problem{Path: path, Message: fmt.Sprintf("%s is a link that leads in a circle, so Hoist cannot follow it.", displayName(path)), kind: ErrLoop, cause: err}
+func loopProblem(path string, err error) *Problem {
+	return &Problem{Path: path, Message: fmt.Sprintf("%s is a link that leads in a circle, so Hoist cannot follow it.", displayName(path)), kind: ErrLoop, cause: err}
 }
 
-func folderProblem(path string) Problem {
-	return Problem{Path: path, Message: fmt.Sprintf("%s is a folder, not a file.", displayName(path)), kind: ErrIsFolder}
+func folderProblem(path string) *Problem {
+	return &Problem{Path: path, Message: fmt.Sprintf("%s is a folder, not a file.", displayName(path)), kind: ErrIsFolder}
 }
 
-func notRegularProblem(path string, mode fs.FileMode) Problem {
-	return Problem{Path: path, Message: fmt.Sprintf("%s is a %s, not a regular file, so it cannot be uploaded.", displayName(path), specialKind(mode)), kind: ErrNotRegular}
+func notRegularProblem(path string, mode fs.FileMode) *Problem {
+	return &Problem{Path: path, Message: fmt.Sprintf("%s is a %s, not a regular file, so it cannot be uploaded.", displayName(path), specialKind(mode)), kind: ErrNotRegular}
 }
 
 // specialKind names a file that is neither a folder nor a regular file.
