@@ -88,28 +88,28 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 		}
 	case GmailDraft:
 		t.ContentType = emailType
-		p := "/upload/gmail/v1/users/" + url.PathEscape(d.Param("user")) + "/drafts"
+		route := "/upload/gmail/v1/users/" + url.PathEscape(d.Param("user")) + "/drafts"
 		if id := d.Param("draftId"); id != "" {
-			p += "/" + url.PathEscape(id)
+			route += "/" + url.PathEscape(id)
 			t.HTTPMethod = "PUT"
 		}
-		t.URL, err = d.join(GmailHost, p, nil)
+		t.URL, err = d.join(GmailHost, route, nil)
 		t.Metadata = marshal(struct {
 			Message message `json:"message"`
 		}{d.message()})
 	case CM360:
-		p := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
+		route := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
 			url.PathEscape(d.Param("apiVersion")), d.Param("profileId"), d.Param("advertiserId"))
-		t.URL, err = d.join(CM360Host, p, nil)
+		t.URL, err = d.join(CM360Host, route, nil)
 		t.Metadata = marshal(map[string]any{"assetIdentifier": map[string]string{
 			"name": AssetName(info.Name),
 			"type": d.assetType(info.MIME),
 		}})
 		t.FallbackToMultipart = true
 	case PlayGames:
-		p := fmt.Sprintf("/upload/games/v1configuration/images/%s/imageType/%s",
+		route := fmt.Sprintf("/upload/games/v1configuration/images/%s/imageType/%s",
 			url.PathEscape(d.Param("resourceId")), d.choice("imageType"))
-		t.URL, err = d.join(PlayGamesHost, p, nil)
+		t.URL, err = d.join(PlayGamesHost, route, nil)
 		t.FallbackToMultipart = true
 	case Custom:
 		t.URL, err = d.customURL()
@@ -275,8 +275,13 @@ func joinAnd(items []string) string {
 // matchType reports whether a media type falls under a pattern like image/* or */*.
 func matchType(pattern, mime string) bool {
 	pattern, mime = strings.ToLower(pattern), strings.ToLower(mime)
-	if pattern == "*/*" || pattern == mime {
-		return mime != "" || pattern == "*/*"
+	switch {
+	case pattern == "*/*":
+		return true
+	case mime == "":
+		return false
+	case pattern == mime:
+		return true
 	}
 	if prefix, ok := strings.CutSuffix(pattern, "/*"); ok {
 		return strings.HasPrefix(mime, prefix+"/")
