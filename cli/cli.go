@@ -20,9 +20,9 @@ var Version = "1.0.0"
 
 // Exit statuses.
 const (
-	exitOK      = 0
-	exitFailed  = 1
-	exitUsage   = 2
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
 )
 
 // Env is what the command line needs from the outside world.

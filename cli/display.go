@@ -22,7 +22,7 @@ type display interface {
 type humanDisplay struct {
 	w     io.Writer
 	tty   bool
-	lines int                    // lines drawn last time, to redraw in place
+	lines int                     // lines drawn last time, to redraw in place
 	seen  map[engine.JobID]string // last thing printed per job, without a terminal
 }
 
@@ -213,22 +213,22 @@ func newJSONDisplay(w io.Writer) *jsonDisplay {
 
 // jobJSON is the shape of --json output.
 type jobJSON struct {
-	Event     string          `json:"event"`
-	ID        string          `json:"id"`
-	File      string          `json:"file"`
-	Name      string          `json:"name"`
-	Size      int64           `json:"size"`
-	State     string          `json:"state"`
-	Sent      int64           `json:"sent"`
-	Committed int64           `json:"committed"`
-	Speed     float64         `json:"bytesPerSecond,omitempty"`
-	ETA       float64         `json:"secondsLeft,omitempty"`
-	Method    string          `json:"method,omitempty"`
-	FellBack  bool            `json:"fellBackToMultipart,omitempty"`
-	Restarts  int             `json:"restarts,omitempty"`
-	Reason    string          `json:"reason,omitempty"`
-	Next      string          `json:"next,omitempty"`
-	Result    *resultJSON     `json:"result,omitempty"`
+	Event     string      `json:"event"`
+	ID        string      `json:"id"`
+	File      string      `json:"file"`
+	Name      string      `json:"name"`
+	Size      int64       `json:"size"`
+	State     string      `json:"state"`
+	Sent      int64       `json:"sent"`
+	Committed int64       `json:"committed"`
+	Speed     float64     `json:"bytesPerSecond,omitempty"`
+	ETA       float64     `json:"secondsLeft,omitempty"`
+	Method    string      `json:"method,omitempty"`
+	FellBack  bool        `json:"fellBackToMultipart,omitempty"`
+	Restarts  int         `json:"restarts,omitempty"`
+	Reason    string      `json:"reason,omitempty"`
+	Next      string      `json:"next,omitempty"`
+	Result    *resultJSON `json:"result,omitempty"`
 }
 
 type resultJSON struct {

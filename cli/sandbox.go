@@ -6,14 +6,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
-	"hoist/engine/emulator"
 	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
 )
+
+// sandboxProbe is a sandbox page that answers 200 with JSON, to recognise one.
+const sandboxProbe = "/sandbox/objects"
 
 // DefaultSandboxAddr is where `hoist sandbox` listens unless told otherwise,
 // and where `hoist send --to sandbox` looks for it first.
@@ -50,17 +54,13 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
 		return exitUsage
 	}
-	ln, err := net.Listen("tcp", *addr)
+	url, stop, err := serveSandbox(*addr, st)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist sandbox: cannot listen on %s: %v\n", *addr, err)
-		return exitFailed
-	}
-	url, stop, err := serveSandbox(ln, st)
-	if err != nil {
-		fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
+		fmt.Fprintf(stderr, "hoist sandbox: cannot serve on %s: %v\n", *addr, err)
 		return exitFailed
 	}
 	fmt.Fprintln(stdout, url)
+	fmt.Fprintf(stderr, "Upload URL for \"hoist send --to\": %s%s\n", url, dest.SandboxPath)
 	fmt.Fprintf(stderr, "The sandbox is running at %s (store: %s", url, *store)
 	if *store == "disk" {
 		fmt.Fprintf(stderr, ", in %s", dir)
@@ -83,25 +83,19 @@ func openStore(kind, dir string) (emulator.Store, error) {
 	return nil, fmt.Errorf("unknown store %q (use memory, disk or hash)", kind)
 }
 
-// serveSandbox serves an emulator with store st on ln; stop shuts it down.
-func serveSandbox(ln net.Listener, st emulator.Store) (url string, stop func(), err error) {
-	url = "http://" + ln.Addr().String()
-	srv, err := emulator.New(emulator.Options{Store: st, BaseURL: url})
+// serveSandbox serves an emulator with store st on addr; stop shuts it down.
+func serveSandbox(addr string, st emulator.Store) (url string, stop func(), err error) {
+	srv, err := emulator.New(emulator.Options{Store: st})
 	if err != nil {
-		ln.Close()
 		return "", nil, err
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = hs.Serve(ln)
-	}()
+	url, stopServer, err := srv.Start(context.Background(), addr)
+	if err != nil {
+		srv.Close()
+		return "", nil, err
+	}
 	return url, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = hs.Shutdown(ctx)
-		<-done
+		_ = stopServer()
 		srv.Close()
 	}, nil
 }
@@ -111,27 +105,27 @@ func serveSandbox(ln net.Listener, st emulator.Store) (url string, stop func(), 
 // user's data folder. stop is nil when the sandbox is not ours.
 func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 	url = "http://" + DefaultSandboxAddr
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+emulator.HealthPath, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
 	if err != nil {
 		return "", nil, err
 	}
 	c := &http.Client{Timeout: 500 * time.Millisecond}
 	if resp, err := c.Do(req); err == nil {
 		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK {
+		if resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 			return url, nil, nil
 		}
 	}
-	st, err := emulator.NewDiskStore(filepath.Join(engine.DataDir(), "sandbox"))
-	if err != nil {
-		return "", nil, err
-	}
+	dir := filepath.Join(engine.DataDir(), "sandbox")
 	// The default address keeps session URIs valid for a later --resume.
-	ln, err := net.Listen("tcp", DefaultSandboxAddr)
-	if err != nil {
-		if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+	for _, addr := range []string{DefaultSandboxAddr, "127.0.0.1:0"} {
+		st, err := emulator.NewDiskStore(dir)
+		if err != nil {
 			return "", nil, err
 		}
+		if url, stop, err = serveSandbox(addr, st); err == nil {
+			return url, stop, nil
+		}
 	}
-	return serveSandbox(ln, st)
+	return "", nil, err
 }

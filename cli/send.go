@@ -117,6 +117,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		SandboxURL: sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
+		Method:     method,
 		Logger:     logger(stderr),
 	})
 	if err != nil {
@@ -138,9 +139,6 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(paths) > 0 {
-		if method != upload.Auto {
-			d.Params["method"] = string(method)
-		}
 		res := q.Add(paths, d)
 		for _, s := range res.Skipped {
 			fmt.Fprintf(stderr, "Skipped %s (%s)\n", s.Path, s.Why)
@@ -280,26 +278,26 @@ func destination(o sendOptions) (dest.Destination, error) {
 	if o.baseURL != "" {
 		d.BaseURL = strings.TrimRight(o.baseURL, "/")
 	}
-	if o.noAuth {
-		d.Params["noAuth"] = "true"
-	}
 	if err := d.Validate(); err != nil {
 		return d, err
 	}
 	return d, nil
 }
 
-// fromPresetOrKind finds a saved destination by name, else builds one of a kind.
+// fromPresetOrKind finds a saved destination by name, with the flags' settings
+// on top, else builds a destination of the kind named.
 func fromPresetOrKind(name string, params map[string]string) (dest.Destination, error) {
-	if p, err := dest.OpenPresets(dest.DefaultPresetsPath()); err == nil {
-		if d, ok := p.Get(name); ok {
-			if d.Params == nil {
-				d.Params = map[string]string{}
+	if path := dest.DefaultPresetsPath(); path != "" {
+		if p, err := dest.OpenPresets(path); err == nil {
+			if d, ok := p.Get(name); ok {
+				if d.Params == nil {
+					d.Params = map[string]string{}
+				}
+				for k, v := range params {
+					d.Params[k] = v
+				}
+				return d, d.Validate()
 			}
-			for k, v := range params {
-				d.Params[k] = v
-			}
-			return d, nil
 		}
 	}
 	return dest.FromFlags(name, params)

@@ -99,7 +99,10 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time)
 		dest:    d,
 		state:   Waiting,
 		created: now,
-		method:  upload.Auto,
+		method:  q.opts.Method,
+	}
+	if jb.method == "" {
+		jb.method = upload.Auto
 	}
 	jb.bump()
 	q.jobs[jb.id] = jb

@@ -30,6 +30,7 @@ type Options struct {
 	// that name none.
 	SandboxURL string
 
+	Method          upload.Method // the upload type new jobs use; "" or Auto chooses by size
 	Parallel        int           // uploads at once; default 4
 	ChunkSize       int64         // bytes per request of a resumable upload; 0 = whole file; default 8 MiB
 	Threshold       int64         // files under this go in one request; default 5 MiB

@@ -32,7 +32,7 @@ func (q *Queue) run(ctx context.Context, jb *job) {
 
 func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	q.mu.Lock()
-	info, d, session, verify, chunk := jb.info, jb.dest, jb.session, jb.verify, q.chunk
+	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
 	q.mu.Unlock()
 
 	if verify {
@@ -57,7 +57,9 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	}
 	defer f.Close()
 
-	method := plan.Method
+	if method == "" || method == upload.Auto {
+		method = plan.Method // a method chosen by the user, or fallen back to, stays
+	}
 	if method == "" {
 		method = upload.Auto
 	}
