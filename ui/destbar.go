@@ -340,7 +340,7 @@ func (b *destBar) refreshAccounts() {
 	}
 	b.d.background(func(ctx context.Context) {
 		list, err := b.d.auth.Accounts(ctx)
-		fyne.Do(func() {
+		b.d.later(func() {
 			if err != nil {
 				b.d.tell("Hoist could not read the signed-in accounts. " + err.Error())
 			}
@@ -374,7 +374,7 @@ func (b *destBar) login() {
 	b.d.background(func(context.Context) {
 		acct, err := b.d.auth.Login(ctx, scopes)
 		cancel()
-		fyne.Do(func() {
+		b.d.later(func() {
 			wait.Hide()
 			if err != nil {
 				if !errors.Is(err, context.Canceled) {
@@ -403,7 +403,7 @@ func (b *destBar) logout() {
 			}
 			b.d.background(func(ctx context.Context) {
 				err := b.d.auth.Logout(ctx, account)
-				fyne.Do(func() {
+				b.d.later(func() {
 					if err != nil {
 						b.d.tell(err.Error())
 					}

@@ -1,8 +1,16 @@
 package ui
 
-import "errors"
+import (
+	"path/filepath"
 
-// openPresets opens the saved destinations kept in dir.
+	"hoist/engine/dest"
+)
+
+// openPresets opens the saved destinations kept in dir, Hoist's settings folder.
 func openPresets(dir string) (presetStore, error) {
-	return nil, errors.New("saved destinations are not available yet")
+	p, err := dest.OpenPresets(filepath.Join(dir, dest.PresetsFile))
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }

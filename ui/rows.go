@@ -49,7 +49,8 @@ type jobRow struct {
 
 	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
 
-	content fyne.CanvasObject
+	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
+	content              fyne.CanvasObject
 }
 
 func newJobRow(act rowActions) *jobRow {
@@ -92,10 +93,11 @@ func newJobRow(act rowActions) *jobRow {
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	nameLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.name)
-	statusLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, buttons), r.status)
+	r.nameLine = container.NewBorder(nil, nil, nil, buttons, r.name)
+	detailLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.detail)
+	r.statusLine = container.NewBorder(nil, nil, nil, r.progress, r.status)
 	r.content = container.NewBorder(nil, nil, container.NewCenter(picture), nil,
-		container.NewVBox(nameLine, r.detail, r.bar, statusLine))
+		container.NewVBox(r.nameLine, detailLine, r.bar, r.statusLine))
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -130,12 +132,15 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 		r.dest.SetText(destWords(v))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
+		r.content.Refresh()
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
 	r.status.SetText(stateWords(v, now))
 	r.status.SetColor(stateColor(v.State))
-	r.progress.SetText(progressWords(v))
+	progress := progressWords(v)
+	relayout := progress != r.progress.Text
+	r.progress.SetText(progress)
 	value := 0.0
 	switch {
 	case v.State == engine.Done:
@@ -146,7 +151,12 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
-	r.showButtons(v.State)
+	if r.showButtons(v.State) {
+		r.nameLine.Refresh()
+	}
+	if relayout {
+		r.statusLine.Refresh()
+	}
 }
 
 func (r *jobRow) showPicture(v engine.JobView) {
@@ -199,7 +209,33 @@ func detailWords(v engine.JobView) string {
 		}
 		return subject
 	}
-	return "To " + destWords(v)
+	return typeWords(v.MIME)
+}
+
+// typeWords says what kind of file a media type is: "PNG picture", "video".
+func typeWords(mime string) string {
+	kind, sub, _ := strings.Cut(mime, "/")
+	sub, _, _ = strings.Cut(sub, "+")
+	sub = strings.TrimPrefix(sub, "x-")
+	switch kind {
+	case "image":
+		return strings.ToUpper(sub) + " picture"
+	case "video":
+		return strings.ToUpper(sub) + " video"
+	case "audio":
+		return strings.ToUpper(sub) + " audio"
+	case "message":
+		return "Email"
+	}
+	switch sub {
+	case "pdf":
+		return "PDF document"
+	case "zip":
+		return "ZIP archive"
+	case "html":
+		return "Web page"
+	}
+	return "File"
 }
 
 // destWords names a job's destination briefly.
@@ -234,8 +270,9 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 	return theme.ColorNameForeground
 }
 
-// showButtons shows the actions that make sense in state s.
-func (r *jobRow) showButtons(s engine.State) {
+// showButtons shows the actions that make sense in state s, and reports
+// whether any button came or went.
+func (r *jobRow) showButtons(s engine.State) (changed bool) {
 	var want []*widget.Button
 	switch s {
 	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
@@ -257,8 +294,11 @@ func (r *jobRow) showButtons(s engine.State) {
 		on := slices.Contains(want, b)
 		if on && !b.Visible() {
 			b.Show()
+			changed = true
 		} else if !on && b.Visible() {
 			b.Hide()
+			changed = true
 		}
 	}
+	return changed
 }

@@ -102,7 +102,7 @@ func Run(ctx context.Context, cfg Config) int {
 	go func() {
 		defer close(served)
 		err := inst.Serve(serveCtx, func(paths []string) {
-			fyne.Do(func() {
+			d.later(func() {
 				d.add(paths)
 				d.win.RequestFocus()
 			})

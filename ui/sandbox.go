@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -70,13 +69,18 @@ func (s *sandbox) close() error {
 type sandboxPanel struct {
 	d       *desk
 	objects []emulator.Object // UI goroutine only
-	list    *widget.List
-	heading *widget.Label
-	content fyne.CanvasObject
+
+	// Owned by the collecting goroutine.
+	receipts string // ReceiptsEnv's file, if any
+	seen     int
+	started  bool
+	list     *widget.List
+	heading  *widget.Label
+	content  fyne.CanvasObject
 }
 
 func newSandboxPanel(d *desk) *sandboxPanel {
-	p := &sandboxPanel{d: d}
+	p := &sandboxPanel{d: d, receipts: os.Getenv(ReceiptsEnv)}
 	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := widget.NewLabel("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
 	explain.Wrapping = fyne.TextWrapWord
@@ -130,41 +134,35 @@ func (p *sandboxPanel) refresh() {
 	}
 }
 
-// watch looks for new objects in the sandbox every half second, logs each
-// one, appends it to the receipts file if one is named, and shows the list.
-func (p *sandboxPanel) watch(ctx context.Context) {
-	receipts := os.Getenv(ReceiptsEnv)
-	seen := len(p.d.sandbox.srv.Objects()) // from earlier sessions: shown, not announced
-	first := true
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		objs := p.d.sandbox.srv.Objects()
-		if len(objs) != seen || first {
-			for _, o := range objs[min(seen, len(objs)):] {
-				p.d.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
-				if receipts != "" {
-					if err := appendReceipt(receipts, o); err != nil {
-						p.d.log.Warn("could not write the sandbox receipt", "err", err)
-					}
-				}
+// collect looks, off the UI goroutine, for objects the sandbox received
+// since the last call; it logs each, appends it to the receipts file if one
+// is named, and returns what to show, or nil when nothing is new.
+func (p *sandboxPanel) collect() func() {
+	objs := p.d.sandbox.srv.Objects()
+	if p.started && len(objs) == p.seen {
+		return nil
+	}
+	if !p.started {
+		p.seen = len(objs) // from earlier sessions: shown, not announced
+		p.started = true
+	}
+	for _, o := range objs[min(p.seen, len(objs)):] {
+		p.d.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+		if p.receipts != "" {
+			if err := appendReceipt(p.receipts, o); err != nil {
+				p.d.log.Warn("could not write the sandbox receipt", "err", err)
 			}
-			seen, first = len(objs), false
-			newest := make([]emulator.Object, len(objs))
-			for i, o := range objs { // newest first
-				newest[len(objs)-1-i] = o
-			}
-			fyne.Do(func() {
-				p.objects = newest
-				p.heading.SetText(fmt.Sprintf("What the sandbox received (%d)", len(newest)))
-				p.list.Refresh()
-			})
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	}
+	p.seen = len(objs)
+	newest := make([]emulator.Object, len(objs))
+	for i, o := range objs {
+		newest[len(objs)-1-i] = o
+	}
+	return func() {
+		p.objects = newest
+		p.heading.SetText(fmt.Sprintf("What the sandbox received (%d)", len(newest)))
+		p.list.Refresh()
 	}
 }
 

@@ -254,7 +254,7 @@ func (d *desk) reset() {
 				d.log.Warn("reset: forgetting a destination", "err", err)
 			}
 		}
-		fyne.Do(func() {
+		d.later(func() {
 			d.bar.load(false)
 			d.tell("Hoist was reset.")
 		})

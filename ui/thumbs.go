@@ -26,9 +26,8 @@ const (
 // thumbnails decodes pictures into small images off the UI goroutine and
 // keeps the most recent ones.
 type thumbnails struct {
-	ready func(engine.JobID) // called from a worker when a thumbnail is made
-
 	mu      sync.Mutex
+	ready   map[engine.JobID]struct{} // made since the last takeReady
 	images  map[engine.JobID]image.Image
 	failed  map[engine.JobID]bool
 	pending map[engine.JobID]bool
@@ -38,9 +37,9 @@ type thumbnails struct {
 	wg   sync.WaitGroup
 }
 
-func newThumbnails(ready func(engine.JobID)) *thumbnails {
+func newThumbnails() *thumbnails {
 	return &thumbnails{
-		ready:   ready,
+		ready:   map[engine.JobID]struct{}{},
 		images:  map[engine.JobID]image.Image{},
 		failed:  map[engine.JobID]bool{},
 		pending: map[engine.JobID]bool{},
@@ -98,6 +97,7 @@ func (t *thumbnails) make(v engine.JobView) {
 		t.failed[v.ID] = true
 	} else {
 		t.images[v.ID] = img
+		t.ready[v.ID] = struct{}{}
 		t.order = append(t.order, v.ID)
 		if len(t.order) > thumbKeep {
 			delete(t.images, t.order[0])
@@ -105,9 +105,18 @@ func (t *thumbnails) make(v engine.JobView) {
 		}
 	}
 	t.mu.Unlock()
-	if err == nil && t.ready != nil {
-		t.ready(v.ID)
+}
+
+// takeReady returns the jobs whose thumbnails were made since the last call.
+func (t *thumbnails) takeReady() map[engine.JobID]struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.ready) == 0 {
+		return nil
 	}
+	r := t.ready
+	t.ready = map[engine.JobID]struct{}{}
+	return r
 }
 
 // decodeThumbnail reads a picture and scales it to fit thumbPixels square.

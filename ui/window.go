@@ -64,6 +64,14 @@ type desk struct {
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
+
+	inboxMu sync.Mutex
+	inbox   []func() // to run on the UI goroutine at the next sample
+
+	// Owned by whoever calls collect: the sampling goroutine, or a test.
+	sampler  sampler
+	retrying bool
+	ticks    int
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -107,13 +115,7 @@ func (d *desk) build() {
 	d.addButton.Importance = widget.HighImportance
 	d.settingsButton = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), d.showSettings)
 	d.bar = newDestBar(d)
-	d.thumbs = newThumbnails(func(id engine.JobID) {
-		fyne.Do(func() {
-			if i, ok := d.list.index[id]; ok {
-				d.list.RefreshItem(i)
-			}
-		})
-	})
+	d.thumbs = newThumbnails()
 	d.list = newQueueList(rowActions{
 		pause:   func(v engine.JobView) { d.act("pause", v, d.q.Pause) },
 		resume:  func(v engine.JobView) { d.act("resume", v, d.q.Resume) },
@@ -191,13 +193,6 @@ func (d *desk) start() {
 		defer d.work.Done()
 		d.sample(d.ctx)
 	}()
-	if d.sandboxPanel != nil {
-		d.work.Add(1)
-		go func() {
-			defer d.work.Done()
-			d.sandboxPanel.watch(d.ctx)
-		}()
-	}
 }
 
 // close stops background work; it is called once the window is gone.
@@ -216,38 +211,98 @@ func (d *desk) background(f func(ctx context.Context)) {
 	}()
 }
 
+// later runs f on the UI goroutine at the next sample. Background work hands
+// its results to the window this way, never by touching widgets itself.
+func (d *desk) later(f func()) {
+	d.inboxMu.Lock()
+	d.inbox = append(d.inbox, f)
+	d.inboxMu.Unlock()
+}
+
 // sample looks at the queue about ten times a second and hands what changed
 // to the UI goroutine. It never waits for the UI: while a sample is on its
 // way, the next tick is skipped.
 func (d *desk) sample(ctx context.Context) {
-	var s sampler
 	tick := time.NewTicker(sampleEvery)
 	defer tick.Stop()
-	retrying := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case ev := <-d.events:
-			fyne.Do(func() { d.notify(ev) })
-			continue
 		case <-tick.C:
 		}
 		if d.pending.Load() {
 			continue
 		}
-		sum := d.q.Summary()
-		if !s.needed(sum, retrying) {
-			continue
+		if show := d.collect(); show != nil {
+			d.pending.Store(true)
+			fyne.Do(func() {
+				defer d.pending.Store(false)
+				show()
+			})
 		}
+	}
+}
+
+// refreshNow samples and shows at once, on the calling goroutine, which must
+// be the UI goroutine (tests drive the window this way).
+func (d *desk) refreshNow() {
+	if show := d.collect(); show != nil {
+		show()
+	}
+}
+
+// collect gathers, off the UI goroutine, everything new since the last call:
+// the queue's changed rows, thumbnails made, the queue's events, results of
+// background work and what the sandbox received. It returns what to run on
+// the UI goroutine, or nil when nothing changed. One goroutine at a time.
+func (d *desk) collect() func() {
+	var shows []func()
+
+	d.inboxMu.Lock()
+	shows = append(shows, d.inbox...)
+	d.inbox = d.inbox[:0]
+	d.inboxMu.Unlock()
+
+	for drained := false; !drained; {
+		select {
+		case ev := <-d.events:
+			shows = append(shows, func() { d.notify(ev) })
+		default:
+			drained = true
+		}
+	}
+
+	sum := d.q.Summary()
+	ready := d.thumbs.takeReady()
+	if d.sampler.needed(sum, d.retrying) || len(ready) > 0 {
 		views := d.q.Jobs()
-		retrying = anyRetrying(views)
-		u := s.diff(views, sum)
-		d.pending.Store(true)
-		fyne.Do(func() {
-			defer d.pending.Store(false)
-			d.apply(u)
-		})
+		d.retrying = anyRetrying(views)
+		u := d.sampler.diff(views, sum)
+		if len(ready) > 0 && !u.reshaped {
+			for i, v := range views {
+				if _, ok := ready[v.ID]; ok {
+					u.changed = append(u.changed, i)
+				}
+			}
+		}
+		shows = append(shows, func() { d.apply(u) })
+	}
+
+	if d.sandboxPanel != nil && d.ticks%5 == 0 {
+		if show := d.sandboxPanel.collect(); show != nil {
+			shows = append(shows, show)
+		}
+	}
+	d.ticks++
+
+	if len(shows) == 0 {
+		return nil
+	}
+	return func() {
+		for _, f := range shows {
+			f()
+		}
 	}
 }
 
@@ -301,7 +356,7 @@ func (d *desk) act(what string, v engine.JobView, f func(engine.JobID) error) {
 			return
 		}
 		d.log.Info("action refused", "action", what, "job", v.ID, "err", err)
-		fyne.Do(func() { d.tell(fmt.Sprintf("Could not %s %s: %v.", what, v.Name, err)) })
+		d.later(func() { d.tell(fmt.Sprintf("Could not %s %s: %v.", what, v.Name, err)) })
 	})
 }
 
@@ -357,7 +412,7 @@ func (d *desk) add(paths []string) {
 		}
 		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
 		if len(notes) > 0 {
-			fyne.Do(func() { d.tell(strings.Join(notes, " ")) })
+			d.later(func() { d.tell(strings.Join(notes, " ")) })
 		}
 	})
 }
@@ -503,6 +558,6 @@ func (d *desk) quit() {
 		if err := d.q.Close(ctx); err != nil {
 			d.log.Warn("closing the queue", "err", err)
 		}
-		fyne.Do(func() { d.app.Quit() })
+		d.later(d.app.Quit)
 	})
 }

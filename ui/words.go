@@ -74,7 +74,7 @@ func progressWords(v engine.JobView) string {
 	default:
 		return ""
 	}
-	if v.Size <= 0 {
+	if v.Size <= 0 || (v.Committed == 0 && v.State != engine.Uploading) {
 		return ""
 	}
 	parts := []string{media.FormatSize(v.Committed) + " of " + media.FormatSize(v.Size)}

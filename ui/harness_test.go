@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/engine"
+	"hoist/engine/journal"
+)
+
+// harness is a window driven by a test: the real queue, journal and
+// sandbox emulator on loopback, with the window's sampling done by the test
+// goroutine (refreshNow), which stands for the UI goroutine.
+type harness struct {
+	t       *testing.T
+	app     fyne.App
+	d       *desk
+	q       *engine.Queue
+	sb      *sandbox
+	journal *journal.Journal
+	dir     string
+	files   string
+}
+
+type harnessOptions struct {
+	sandboxMode bool
+	queue       engine.Options // Journal, SandboxURL and Logger are filled in
+}
+
+func newHarness(t *testing.T, o harnessOptions) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newTheme(themeLight))
+	h := &harness{t: t, app: a, dir: t.TempDir(), files: t.TempDir()}
+	log := slog.New(slog.DiscardHandler)
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+
+	var err error
+	h.journal, err = journal.Open(filepath.Join(h.dir, journal.FileName), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.journal.Close() })
+	h.sb, err = startSandbox(context.Background(), "", "127.0.0.1:0", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.sb.close() })
+	presets, err := openPresets(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.q = h.openQueue(o.queue)
+	h.d = newDesk(context.Background(), a, h.q, deskOptions{
+		presets: presets, auth: &auth.Service{ConfigDir: h.dir}, sandbox: h.sb,
+		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
+	})
+	h.d.win.Resize(fyne.NewSize(960, 640))
+	h.d.thumbs.start(h.d.ctx)
+	t.Cleanup(func() {
+		h.d.close()
+		h.d.win.Close()
+	})
+	h.refresh()
+	return h
+}
+
+func (h *harness) openQueue(opts engine.Options) *engine.Queue {
+	h.t.Helper()
+	opts.Journal = h.journal
+	opts.SandboxURL = h.sb.url
+	if opts.Parallel == 0 {
+		opts.Parallel = 6
+	}
+	if opts.ChunkSize > 0 && opts.Threshold == 0 {
+		opts.Threshold = opts.ChunkSize // bigger files go up in resumable chunks
+	}
+	q, err := engine.Open(context.Background(), opts)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		q.Close(ctx)
+	})
+	return q
+}
+
+// refresh samples the queue and shows it, as a tick of the window would.
+func (h *harness) refresh() { h.d.refreshNow() }
+
+// waitFor refreshes the window until ok holds; the deadline only keeps a
+// broken test from hanging.
+func (h *harness) waitFor(what string, ok func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		h.refresh()
+		if ok() {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// job returns the queue's view of the job whose file is name.
+func (h *harness) job(name string) engine.JobView {
+	h.t.Helper()
+	for _, v := range h.q.Jobs() {
+		if v.Name == name {
+			return v
+		}
+	}
+	h.t.Fatalf("no job for %s; jobs: %v", name, jobNames(h.q.Jobs()))
+	return engine.JobView{}
+}
+
+func jobNames(views []engine.JobView) []string {
+	var out []string
+	for _, v := range views {
+		out = append(out, fmt.Sprintf("%s (%s)", v.Name, v.State))
+	}
+	return out
+}
+
+// state is the state of the job whose file is name, or "" while there is none.
+func (h *harness) state(name string) engine.State {
+	for _, v := range h.q.Jobs() {
+		if v.Name == name {
+			return v.State
+		}
+	}
+	return ""
+}
+
+// shown is the state the window shows for the file name, or "" when it shows no row.
+func (h *harness) shown(name string) engine.State {
+	for _, v := range h.d.list.views {
+		if v.Name == name {
+			return v.State
+		}
+	}
+	return ""
+}
+
+// row returns the row on screen that shows the file name.
+func (h *harness) row(name string) *jobRow {
+	h.t.Helper()
+	i, ok := h.d.list.index[h.job(name).ID]
+	if !ok {
+		h.t.Fatalf("%s has no row", name)
+	}
+	h.d.list.ScrollTo(i)
+	var found *jobRow
+	walk(h.d.list, func(o fyne.CanvasObject) {
+		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.view.Name == name && r.Visible() {
+			found = r
+		}
+	})
+	if found == nil {
+		h.t.Fatalf("the row of %s is not on screen", name)
+	}
+	return found
+}
+
+// drop drops paths on the window, as the desktop would.
+func (h *harness) drop(paths ...string) {
+	var uris []fyne.URI
+	for _, p := range paths {
+		uris = append(uris, storage.NewFileURI(p))
+	}
+	h.d.dropped(fyne.NewPos(100, 100), uris)
+}
+
+// writeFile makes a file in the harness's folder and returns its path.
+func (h *harness) writeFile(name string, data []byte) string {
+	h.t.Helper()
+	p := filepath.Join(h.files, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+// pngBytes draws a small picture in one colour.
+func pngBytes(t *testing.T, w, h int, c color.Color) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func emailBytes(from, subject string) []byte {
+	return []byte("From: " + from + "\r\nTo: office@example.com\r\nSubject: " + subject +
+		"\r\nDate: Mon, 02 Feb 2026 10:00:00 +0000\r\nMessage-ID: <" + strings.ReplaceAll(subject, " ", ".") +
+		"@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nHello.\r\n")
+}
+
+// pattern is n bytes that are not all alike, so a misplaced chunk shows.
+func pattern(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + i/251)
+	}
+	return b
+}
+
+// walk visits o and everything inside it.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	visit(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, visit)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walk(c, visit)
+		}
+	}
+}
+
+// button finds a visible button with this text in the window or its dialogs.
+func (h *harness) button(text string) *widget.Button {
+	h.t.Helper()
+	var found *widget.Button
+	look := func(o fyne.CanvasObject) {
+		walk(o, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+				found = b
+			}
+		})
+	}
+	look(h.d.win.Canvas().Content())
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		look(o)
+	}
+	if found == nil {
+		h.t.Fatalf("no button %q on screen", text)
+	}
+	return found
+}

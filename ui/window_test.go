@@ -1,0 +1,392 @@
+package ui
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+)
+
+// hasLabel reports whether a visible label under o says text.
+func hasLabel(o fyne.CanvasObject, text string) bool {
+	found := false
+	walk(o, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && l.Visible() && strings.Contains(l.Text, text) {
+			found = true
+		}
+	})
+	return found
+}
+
+func TestEmptyWindow(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	if !h.d.empty.Visible() || h.d.list.Visible() {
+		t.Fatal("an empty queue should show the empty state, not the list")
+	}
+	if !hasLabel(h.d.empty, "Drop images or email files here") {
+		t.Error("the empty state does not say what to do")
+	}
+	if got := h.d.summary.Text; got != "No files yet." {
+		t.Errorf("summary = %q", got)
+	}
+	test.AssertImageMatches(t, "window_empty.png", h.d.win.Canvas().Capture())
+}
+
+// TestDropUploadsEveryFile drops four pictures, two email files and a folder
+// with a hidden file on the sandbox destination: every file becomes a row,
+// the sandbox receives each one whole, and the hidden file is left out with
+// a sentence saying so.
+func TestDropUploadsEveryFile(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	colours := []color.Color{color.RGBA{200, 30, 30, 255}, color.RGBA{30, 160, 60, 255}, color.RGBA{30, 60, 200, 255}, color.RGBA{220, 180, 20, 255}}
+	var paths []string
+	for i, name := range []string{"one.png", "two.png", "three.png", "تقرير_الحملة_2026.png"} {
+		paths = append(paths, h.writeFile(name, pngBytes(t, 64+i, 48, colours[i])))
+	}
+	paths = append(paths,
+		h.writeFile("دوح.eml", emailBytes("Maryam Ahmadi <maryam@example.com>", "Final report")),
+		h.writeFile("Quarterly update.eml", emailBytes("Jordan Lee <jordan@example.com>", "Quarterly update")),
+	)
+	h.writeFile("folder/.hidden.png", pngBytes(t, 8, 8, color.Black))
+	h.writeFile("folder/inside.png", pngBytes(t, 8, 8, color.White))
+
+	h.drop(append(paths, filepath.Join(h.files, "folder"))...)
+	h.waitFor("seven finished rows", func() bool {
+		s := h.d.lastSummary
+		return s.Files == 7 && s.Done == 7 && len(h.d.list.views) == 7
+	})
+	if h.d.empty.Visible() {
+		t.Error("the empty state is still shown")
+	}
+	if !strings.Contains(h.d.message.Text, "Left out 1 hidden or system file") || !strings.Contains(h.d.message.Text, ".hidden.png") {
+		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.message.Text)
+	}
+	if got, want := h.d.summary.Text, "7 of 7 files"; !strings.HasPrefix(got, want) {
+		t.Errorf("summary = %q, want it to start with %q", got, want)
+	}
+	if h.d.overall.Value != 1 {
+		t.Errorf("overall progress = %v, want 1", h.d.overall.Value)
+	}
+
+	received := map[string]emulator.Object{}
+	for _, o := range h.sb.srv.Objects() {
+		received[o.Name] = o
+	}
+	for _, p := range append(paths, filepath.Join(h.files, "folder", "inside.png")) {
+		name := filepath.Base(p)
+		o, ok := received[name]
+		if !ok {
+			t.Errorf("the sandbox did not receive %s", name)
+			continue
+		}
+		if want := sha256Hex(t, p); o.SHA256 != want {
+			t.Errorf("%s arrived with SHA-256 %s, want %s", name, o.SHA256, want)
+		}
+	}
+
+	email := h.row("Quarterly update.eml")
+	if got := email.detail.Text(); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
+		t.Errorf("email row detail = %q", got)
+	}
+	if got := email.status.Text(); !strings.HasPrefix(got, "Done") {
+		t.Errorf("email row status = %q", got)
+	}
+	if !email.result.Visible() || email.pause.Visible() {
+		t.Error("a finished row should offer Show result and no Pause")
+	}
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects) == 7 })
+}
+
+// stalled starts an upload of a 2 MiB file in 256 KiB chunks that the sandbox
+// holds after the first chunk, until release is closed.
+func stalled(t *testing.T, h *harness, name string) (release chan struct{}, path string) {
+	t.Helper()
+	release = make(chan struct{})
+	h.sb.srv.Inject(emulator.Fault{
+		Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 1, Times: -1,
+		Action: emulator.Stall{Until: release},
+	})
+	path = h.writeFile(name, pattern(2<<20))
+	h.drop(path)
+	h.waitFor("the first chunk to be confirmed", func() bool {
+		for _, v := range h.d.list.views {
+			if v.Name == name {
+				return v.State == engine.Uploading && v.Committed == 256<<10
+			}
+		}
+		return false
+	})
+	return release, path
+}
+
+// TestPauseAndResumeFromTheRow pauses an upload from its row's button, checks
+// that the engine paused it where the server stood, then resumes it and
+// checks that it continued from there rather than from the start.
+func TestPauseAndResumeFromTheRow(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, path := stalled(t, h, "big file.dat")
+
+	test.Tap(h.row("big file.dat").pause)
+	h.waitFor("the job to pause", func() bool { return h.shown("big file.dat") == engine.Paused })
+	r := h.row("big file.dat")
+	if r.bar.Value != 0.125 {
+		t.Errorf("paused bar = %v, want 0.125 (256 KiB of 2 MiB confirmed)", r.bar.Value)
+	}
+	if got := r.status.Text(); got != "Paused" {
+		t.Errorf("paused status = %q", got)
+	}
+	if !r.resume.Visible() || r.pause.Visible() {
+		t.Error("a paused row should offer Resume, not Pause")
+	}
+	test.AssertImageMatches(t, "window_paused.png", h.d.win.Canvas().Capture())
+
+	h.sb.srv.ClearRequests()
+	close(release)
+	test.Tap(r.resume)
+	h.waitFor("the upload to finish", func() bool { return h.shown("big file.dat") == engine.Done })
+
+	var first string
+	for _, req := range h.sb.srv.Requests() {
+		if req.Stage == emulator.StageChunk {
+			first = req.ContentRange
+			break
+		}
+	}
+	if !strings.HasPrefix(first, "bytes 262144-") {
+		t.Errorf("after resuming, the first chunk was %q; want it to start at byte 262144, where the server stood", first)
+	}
+	objs := h.sb.srv.Objects()
+	if len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
+		t.Errorf("the sandbox holds %+v, want the file whole", objs)
+	}
+	if got := h.row("big file.dat").bar.Value; got != 1 {
+		t.Errorf("finished bar = %v", got)
+	}
+}
+
+// TestCancelAndRetryFromTheRow cancels a stalled upload with its button, then
+// retries it to the end.
+func TestCancelAndRetryFromTheRow(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, path := stalled(t, h, "report.dat")
+
+	test.Tap(h.row("report.dat").cancel)
+	h.waitFor("the job to be canceled", func() bool { return h.shown("report.dat") == engine.Canceled })
+	r := h.row("report.dat")
+	if got := r.status.Text(); got != "Canceled" {
+		t.Errorf("canceled status = %q", got)
+	}
+	close(release)
+	test.Tap(r.retry)
+	h.waitFor("the retried upload to finish", func() bool { return h.shown("report.dat") == engine.Done })
+	if objs := h.sb.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
+		t.Errorf("the sandbox holds %+v, want the file whole", objs)
+	}
+	test.Tap(h.row("report.dat").remove)
+	h.waitFor("the row to go", func() bool { return len(h.q.Jobs()) == 0 && len(h.d.list.views) == 0 })
+	if !h.d.empty.Visible() {
+		t.Error("with the last row removed, the empty state should show again")
+	}
+}
+
+// TestFailedUploadSaysWhatToDo makes the sandbox refuse a file: the row says
+// why in a sentence, offers Retry, and Retry failed from the bottom bar
+// sends it once the sandbox takes it.
+func TestFailedUploadSaysWhatToDo(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	fault := h.sb.srv.Inject(emulator.Fault{
+		Match:  emulator.Match{Stage: emulator.StageUpload},
+		Times:  -1,
+		Action: emulator.Answer{Status: 403, Message: "The caller does not have permission"},
+	})
+	h.drop(h.writeFile("note.eml", emailBytes("Sam <sam@example.com>", "Hello")))
+	h.waitFor("the upload to fail", func() bool { return h.shown("note.eml") == engine.Failed })
+	r := h.row("note.eml")
+	status := r.status.Text()
+	if !strings.HasPrefix(status, "Failed: ") || !strings.Contains(status, "Retry") {
+		t.Errorf("failed status = %q, want a reason and the next step", status)
+	}
+	if !r.retry.Visible() || !r.details.Visible() {
+		t.Error("a failed row should offer Retry and Details")
+	}
+	if h.d.retryFailed.Disabled() {
+		t.Error("Retry failed should be enabled")
+	}
+	test.AssertImageMatches(t, "window_failed.png", h.d.win.Canvas().Capture())
+
+	fault.Remove()
+	test.Tap(h.d.retryFailed)
+	h.waitFor("the retried upload to finish", func() bool { return h.shown("note.eml") == engine.Done })
+}
+
+// TestRefusedFilesSayWhy adds files a Gmail destination cannot take: each
+// becomes a row that says why, in plain words, and nothing is sent.
+func TestRefusedFilesSayWhy(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert, Account: "office@example.com"})
+	h.drop(
+		h.writeFile("photo.png", pngBytes(t, 10, 10, color.White)),
+		h.writeFile("fake.eml", []byte("this is not an email at all")),
+		filepath.Join(h.files, "missing.eml"),
+	)
+	h.waitFor("three refused rows", func() bool {
+		return h.shown("photo.png") == engine.Refused && h.shown("fake.eml") == engine.Refused && h.shown("missing.eml") == engine.Refused
+	})
+	for name, why := range map[string]string{
+		"photo.png":   "is not an email file",
+		"fake.eml":    "does not look like an email file",
+		"missing.eml": "does not exist",
+	} {
+		r := h.row(name)
+		got := r.status.Text()
+		if !strings.HasPrefix(got, "Refused: ") || !strings.Contains(got, why) {
+			t.Errorf("%s status = %q, want it to say it %s", name, got, why)
+		}
+		if !r.remove.Visible() || !r.details.Visible() || r.retry.Visible() {
+			t.Errorf("%s: a refused row should offer Details and Remove, not Retry", name)
+		}
+	}
+	if n := len(h.sb.srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the server for refused files", n)
+	}
+}
+
+func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")), h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")))
+	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
+	h.d.list.Select(h.d.list.index[h.job("a.eml").ID])
+	h.d.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	h.waitFor("a.eml to go", func() bool { return len(h.d.list.views) == 1 })
+	if h.d.list.views[0].Name != "b.eml" {
+		t.Errorf("left %s, want b.eml", h.d.list.views[0].Name)
+	}
+}
+
+// TestSettingsPersist changes settings through the form and reads them back
+// from the app's preferences, as the next start would.
+func TestSettingsPersist(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	form := h.d.settingsForm()
+	pick := func(label, choice string) {
+		t.Helper()
+		for _, it := range form.Items {
+			if it.Text == label {
+				it.Widget.(*widget.Select).SetSelected(choice)
+				return
+			}
+		}
+		t.Fatalf("no setting %q", label)
+	}
+	pick("Uploads at once", "2")
+	pick("Piece size", "1 MiB")
+	pick("Speed limit", "1 MB/s")
+	pick("Forget finished uploads after", "7 days")
+	pick("Appearance", "Dark")
+	for _, it := range form.Items {
+		if c, ok := it.Widget.(*widget.Check); ok {
+			c.SetChecked(false)
+		}
+	}
+	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false}
+	if got := loadSettings(h.app.Preferences()); got != want {
+		t.Errorf("saved settings = %+v, want %+v", got, want)
+	}
+	if th, ok := h.app.Settings().Theme().(*hoistTheme); !ok || th.choice != themeDark {
+		t.Errorf("theme = %#v, want the dark Hoist theme", h.app.Settings().Theme())
+	}
+	h.d.reset()
+	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text, "reset") })
+	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
+		t.Errorf("after reset, settings = %+v, want the defaults", got)
+	}
+}
+
+// TestQuitWhileUploading closes the window during an upload: it asks, pauses
+// everything, saves the list and quits; a queue opened again on the same
+// list has the file back, paused where the server stood.
+func TestQuitWhileUploading(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, _ := stalled(t, h, "movie.dat")
+	defer close(release)
+
+	h.d.closing()
+	test.Tap(h.button("Yes"))
+	h.waitFor("the queue to pause for quitting", func() bool { return h.d.quitting && h.state("movie.dat") == engine.Paused })
+
+	again := h.openQueue(engineOptionsNoResume())
+	views := again.Jobs()
+	if len(views) != 1 || views[0].Name != "movie.dat" || views[0].State != engine.Paused || views[0].Committed != 256<<10 {
+		t.Fatalf("after reopening, the queue holds %v, want movie.dat paused at 262144 bytes", jobNames(views))
+	}
+}
+
+func engineOptionsNoResume() engine.Options { return engine.Options{AutoResume: false} }
+
+func sha256Hex(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// TestRowGolden draws a row in each main state from a fixed view of a job,
+// so the pictures do not depend on timing.
+func TestRowGolden(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newTheme(themeLight))
+	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	base := engine.JobView{
+		ID: "job1", Path: "/home/sam/Invoice فاتورة 2026.pdf", Name: "Invoice فاتورة 2026.pdf",
+		Size: 24_000_000, MIME: "application/pdf", Destination: "sandbox", DestKind: "sandbox", Version: 1,
+	}
+	email := base
+	email.ID, email.Name, email.MIME, email.Size = "job2", "گزارش نهایی.eml", "message/rfc822", 48_200
+	email.Email = &engine.Email{From: "Maryam Ahmadi <maryam@example.com>", Subject: "گزارش نهایی"}
+	tests := []struct {
+		name string
+		view engine.JobView
+		edit func(*engine.JobView)
+	}{
+		{"uploading", base, func(v *engine.JobView) {
+			v.State, v.Committed, v.Sent, v.Speed, v.ETA = engine.Uploading, 8_000_000, 8_400_000, 2_000_000, 8*time.Second
+		}},
+		{"paused", base, func(v *engine.JobView) { v.State, v.Committed = engine.Paused, 12_000_000 }},
+		{"retrying", base, func(v *engine.JobView) {
+			v.State, v.Committed, v.Reason, v.RetryAt = engine.Retrying, 4_000_000, "The connection dropped.", now.Add(8*time.Second)
+		}},
+		{"failed", email, func(v *engine.JobView) {
+			v.State, v.Reason, v.Next = engine.Failed, "Your Google sign-in expired.", "Sign in again to continue."
+		}},
+		{"done", email, func(v *engine.JobView) {
+			v.State, v.Committed = engine.Done, v.Size
+			v.Result = &engine.Result{ID: "18c2f0a9", Summary: "Saved as message 18c2f0a9."}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := tt.view
+			tt.edit(&v)
+			r := newJobRow(rowActions{})
+			w := test.NewTempWindow(t, r)
+			w.Resize(fyne.NewSize(820, r.MinSize().Height+8))
+			r.show(v, now)
+			test.AssertImageMatches(t, "row_"+tt.name+".png", w.Canvas().Capture())
+		})
+	}
+}
