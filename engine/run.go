@@ -150,16 +150,16 @@ func (q *Queue) failLocked(jb *job, err error) {
 		Retryable() bool
 	}
 	switch {
+	case errors.Is(err, media.ErrMissing):
+		jb.state = Failed
+		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
+		jb.next = "Put the file back and press Retry, or remove it from the list."
 	case errors.Is(err, upload.ErrFileChanged):
 		jb.state = Attention
 		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
 		jb.next = "Choose \"Upload again from the start\" to send the file as it is now."
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
-	case errors.Is(err, media.ErrMissing):
-		jb.state = Failed
-		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
-		jb.next = "Put the file back and press Retry, or remove it from the list."
 	case errors.As(err, &refusal):
 		jb.state = Refused
 		jb.reason = refusal.Error()
