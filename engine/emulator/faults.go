@@ -78,6 +78,9 @@ type Answer struct {
 	RetryAfter string // Retry-After header value, e.g. "3"; empty: none
 	HTML       bool
 	Message    string // empty: a message fitting Status
+	// Reason is Google's error reason, e.g. "quotaExceeded" or
+	// "insufficientPermissions"; empty: one fitting Status.
+	Reason string
 }
 
 // CutBody reads After bytes of the request body, processes them as a body

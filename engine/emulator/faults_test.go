@@ -61,6 +61,16 @@ func TestRateLimitFault(t *testing.T) {
 	}
 }
 
+func TestAnswerFaultReason(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.srv.Inject(Fault{Action: Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "The user does not have sufficient permissions."}})
+	resp, body := h.do(http.MethodPost, withQuery(genericPath, "uploadType", "media"), nil, []byte("x"))
+	e := wantError(t, resp, body, http.StatusForbidden, "sufficient permissions")
+	if e.Error.Errors[0].Reason != "insufficientPermissions" || e.Error.Status != "PERMISSION_DENIED" {
+		t.Fatalf("reason %q, status %q: %s", e.Error.Errors[0].Reason, e.Error.Status, body)
+	}
+}
+
 func TestHTMLErrorFault(t *testing.T) {
 	h := newHarness(t, Options{})
 	h.srv.Inject(Fault{Action: Answer{Status: http.StatusBadGateway, HTML: true}})

@@ -233,6 +233,9 @@ func (s *Server) answerFault(x *exchange, a Answer) {
 			msg = http.StatusText(a.Status)
 		}
 	}
+	if a.Reason != "" {
+		reason = a.Reason
+	}
 	writeError(x.w, newError(a.Status, reason, "%s", msg))
 }
 

@@ -1,0 +1,932 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/upload"
+)
+
+// instant is a backoff that never waits, so retries take no time.
+type instant struct{}
+
+func (instant) Wait(int) time.Duration { return 0 }
+
+const (
+	kib   = 1 << 10
+	chunk = 256 * kib
+)
+
+// lab is an emulator on loopback with a queue pointed at it.
+type lab struct {
+	t   *testing.T
+	srv *emulator.Server
+	url string
+	q   *engine.Queue
+}
+
+// newLab starts an emulator and opens a queue that sends with method
+// (resumable in chunks of 256 KiB) and never waits between retries.
+func newLab(t *testing.T, eo emulator.Options, method upload.Method, threshold int64) *lab {
+	t.Helper()
+	srv, err := emulator.New(eo)
+	if err != nil {
+		t.Fatalf("emulator.New: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		_ = srv.Close()
+	})
+	q, err := engine.Open(context.Background(), engine.Options{
+		Method:    method,
+		ChunkSize: chunk,
+		Threshold: threshold,
+		Backoff:   instant{},
+		Parallel:  4,
+	})
+	if err != nil {
+		t.Fatalf("engine.Open: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := q.Close(ctx); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return &lab{t: t, srv: srv, url: ts.URL, q: q}
+}
+
+// send queues paths for d, waits until nothing moves and returns their rows.
+func (l *lab) send(d dest.Destination, paths ...string) []engine.JobView {
+	l.t.Helper()
+	res := l.q.Add(paths, d)
+	if len(res.Problems) > 0 {
+		l.t.Fatalf("Add: problems %v", res.Problems)
+	}
+	if len(res.IDs) != len(paths) {
+		l.t.Fatalf("Add made %d jobs of %d paths", len(res.IDs), len(paths))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := l.q.Wait(ctx); err != nil {
+		l.t.Fatalf("Wait: %v", err)
+	}
+	views := make([]engine.JobView, len(res.IDs))
+	for i, id := range res.IDs {
+		v, ok := l.q.Job(id)
+		if !ok {
+			l.t.Fatalf("job %s is gone", id)
+		}
+		views[i] = v
+	}
+	return views
+}
+
+// one sends one file and returns its row.
+func (l *lab) one(d dest.Destination, path string) engine.JobView {
+	l.t.Helper()
+	return l.send(d, path)[0]
+}
+
+// done fails unless the row finished with the server's answer.
+func done(t *testing.T, v engine.JobView) *engine.Result {
+	t.Helper()
+	if v.State != engine.Done || v.Result == nil {
+		t.Fatalf("%s: state %s, reason %q, next %q; want done", v.Name, v.State, v.Reason, v.Next)
+	}
+	return v.Result
+}
+
+// object is the emulator's one stored object.
+func (l *lab) object() emulator.Object {
+	l.t.Helper()
+	objs := l.srv.Objects()
+	if len(objs) != 1 {
+		l.t.Fatalf("the emulator holds %d objects, want 1", len(objs))
+	}
+	return objs[0]
+}
+
+// --- files ---
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// grow makes the file at p size bytes long without writing them (a sparse tail of zeros).
+func grow(t *testing.T, p string, size int64) {
+	t.Helper()
+	if err := os.Truncate(p, size); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func pngData(t *testing.T) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
+	for i := range 16 {
+		img.Set(i, i, color.RGBA{R: 200, G: 30, B: 90, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// pngFile writes a PNG of at least size bytes: a real image, then padding.
+func pngFile(t *testing.T, dir, name string, size int64) string {
+	t.Helper()
+	p := writeFile(t, dir, name, pngData(t))
+	if size > 0 {
+		grow(t, p, size)
+	}
+	return p
+}
+
+// emailText is an email of about size bytes, with the recipients Gmail's send needs.
+func emailText(subject string, size int) []byte {
+	var b bytes.Buffer
+	b.WriteString("From: Layla Haddad <layla@example.com>\r\nTo: Omar <omar@example.org>\r\n")
+	b.WriteString("Subject: " + subject + "\r\nDate: Tue, 03 Mar 2026 09:15:00 +0200\r\n")
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\n")
+	line := "The campaign report is attached to the shared drive, as agreed.\r\n"
+	for b.Len() < size {
+		b.WriteString(line)
+	}
+	return b.Bytes()
+}
+
+func sha(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func size(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+func goldenDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "testdata", "eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// --- what the emulator saw ---
+
+// wire is the request a destination must make for one file.
+type wire struct {
+	httpMethod  string            // POST or PUT
+	path        string            // URL path
+	query       map[string]string // query parameters besides uploadType
+	contentType string            // the file's media type on the wire
+	metadata    string            // the JSON metadata; "" for none
+}
+
+// checkWire compares every request the emulator saw, and the object it
+// stored, with what method m must send.
+func checkWire(t *testing.T, l *lab, m upload.Method, w wire, file string) emulator.Object {
+	t.Helper()
+	reqs := l.srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("the emulator saw no request")
+	}
+	first := reqs[0]
+	if first.Method != w.httpMethod || first.Path != w.path {
+		t.Errorf("request %s %s, want %s %s", first.Method, first.Path, w.httpMethod, w.path)
+	}
+	wantQuery := url.Values{"uploadType": {string(m)}}
+	for k, v := range w.query {
+		wantQuery.Set(k, v)
+	}
+	if !equalQuery(first.Query, wantQuery) {
+		t.Errorf("query %v, want %v", first.Query, wantQuery)
+	}
+	if first.Authorization {
+		t.Error("a sign-in was sent to a server that is not Google's")
+	}
+	n := size(t, file)
+	switch m {
+	case upload.Media:
+		if len(reqs) != 1 || first.Stage != emulator.StageUpload || first.ContentType != w.contentType || first.ContentLength != n {
+			t.Errorf("media upload: %d requests, first %s with Content-Type %q length %d; want 1 upload of %q, %d bytes",
+				len(reqs), first.Stage, first.ContentType, first.ContentLength, w.contentType, n)
+		}
+	case upload.Multipart:
+		if len(reqs) != 1 || first.Stage != emulator.StageUpload || !strings.HasPrefix(first.ContentType, "multipart/related; boundary=") {
+			t.Errorf("multipart upload: %d requests, first %s with Content-Type %q", len(reqs), first.Stage, first.ContentType)
+		}
+	case upload.Resumable:
+		if first.Stage != emulator.StageStart || first.UploadContentType != w.contentType || first.UploadContentLength != strconv.FormatInt(n, 10) {
+			t.Errorf("session start: %s, X-Upload-Content-Type %q, X-Upload-Content-Length %q; want %q and %d",
+				first.Stage, first.UploadContentType, first.UploadContentLength, w.contentType, n)
+		}
+		if w.metadata != "" && first.ContentType != "application/json; charset=UTF-8" {
+			t.Errorf("session start Content-Type %q, want JSON", first.ContentType)
+		}
+		chunks := reqs[1:]
+		if want := int((n + chunk - 1) / chunk); len(chunks) != want {
+			t.Errorf("%d requests after the start, want %d chunks", len(chunks), want)
+		}
+		for _, c := range chunks {
+			if c.Stage != emulator.StageChunk || c.Method != http.MethodPut || c.Path != w.path || c.Session != first.Session || c.ContentType != w.contentType {
+				t.Errorf("chunk %+v: want PUT %s to session %s with Content-Type %q", c, w.path, first.Session, w.contentType)
+			}
+		}
+	}
+	obj := l.object()
+	if obj.UploadType != string(m) || obj.ContentType != w.contentType || obj.Size != n || obj.SHA256 != sha(t, file) {
+		t.Errorf("stored %s upload of %q, %d bytes, sha %s; want %s of %q, %d bytes, sha %s",
+			obj.UploadType, obj.ContentType, obj.Size, obj.SHA256, m, w.contentType, n, sha(t, file))
+	}
+	wantMeta := w.metadata
+	if m == upload.Media {
+		wantMeta = "" // media carries no metadata
+	} else if m == upload.Multipart && wantMeta == "" {
+		wantMeta = "{}" // the protocol's metadata part is not optional
+	}
+	if got := compact(obj.Metadata); got != compact([]byte(wantMeta)) {
+		t.Errorf("metadata %s, want %s", got, wantMeta)
+	}
+	return obj
+}
+
+func equalQuery(a, b url.Values) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if !slices.Equal(v, b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func compact(b []byte) string {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return ""
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		return "invalid JSON: " + string(b)
+	}
+	return out.String()
+}
+
+// methods are the upload types a test goes through; "auto" is Auto with the
+// default threshold (one request for these small files), "auto, large" Auto
+// with a threshold under the file's size (resumable).
+var methods = []struct {
+	name      string
+	method    upload.Method
+	threshold int64
+}{
+	{"media", upload.Media, 0},
+	{"multipart", upload.Multipart, 0},
+	{"resumable", upload.Resumable, 0},
+	{"auto", upload.Auto, 0},
+	{"auto, large", upload.Auto, 64 * kib},
+}
+
+// used is the method Auto picks for a file of about 600 KiB.
+func used(m upload.Method, threshold int64, metadata string) upload.Method {
+	switch {
+	case m != upload.Auto:
+		return m
+	case threshold > 0:
+		return upload.Resumable
+	case metadata == "":
+		return upload.Media
+	}
+	return upload.Multipart
+}
+
+// --- Gmail ---
+
+func TestGmailDestinationsEveryMethod(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "quarterly.eml", emailText("Quarterly numbers", 600*kib))
+	kinds := []struct {
+		kind   dest.Kind
+		params map[string]string
+		w      wire
+		verb   string
+	}{
+		{dest.GmailInsert, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages"}, "Saved in the mailbox"},
+		{dest.GmailImport, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/import"}, "Imported into the mailbox"},
+		{dest.GmailSend, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/send"}, "Sent"},
+		{dest.GmailDraft, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/drafts", metadata: `{"message":{}}`}, "Saved as draft"},
+	}
+	for _, k := range kinds {
+		for _, m := range methods {
+			t.Run(string(k.kind)+", "+m.name, func(t *testing.T) {
+				l := newLab(t, emulator.Options{}, m.method, m.threshold)
+				v := l.one(dest.Destination{Kind: k.kind, BaseURL: l.url, Params: k.params}, file)
+				r := done(t, v)
+				want := used(m.method, m.threshold, k.w.metadata)
+				if v.Method != want || v.FellBack {
+					t.Errorf("row says method %s (fell back %v), want %s", v.Method, v.FellBack, want)
+				}
+				w := k.w
+				w.contentType = "message/rfc822"
+				obj := checkWire(t, l, want, w, file)
+				var resp struct {
+					ID       string `json:"id"`
+					ThreadID string `json:"threadId"`
+					Message  struct {
+						ID       string `json:"id"`
+						ThreadID string `json:"threadId"`
+					} `json:"message"`
+				}
+				if err := json.Unmarshal(obj.Response, &resp); err != nil {
+					t.Fatal(err)
+				}
+				wantID, wantThread := resp.ID, resp.ThreadID
+				if k.kind == dest.GmailDraft {
+					wantID, wantThread = obj.Draft, resp.Message.ThreadID
+				}
+				if r.ID == "" || r.ID != wantID || r.ThreadID == "" || r.ThreadID != wantThread {
+					t.Errorf("result id %q thread %q, want %q and %q (answer %s)", r.ID, r.ThreadID, wantID, wantThread, obj.Response)
+				}
+				if !strings.HasPrefix(r.Summary, k.verb) || !strings.Contains(r.Summary, r.ID) {
+					t.Errorf("summary %q does not say %q with the id", r.Summary, k.verb)
+				}
+				if v.Email == nil || v.Email.Subject != "Quarterly numbers" || v.MIME != "message/rfc822" {
+					t.Errorf("row shows email %+v of type %q", v.Email, v.MIME)
+				}
+				if !bytes.Equal(r.Raw, obj.Response) {
+					t.Errorf("raw answer %s, emulator answered %s", r.Raw, obj.Response)
+				}
+			})
+		}
+	}
+}
+
+func TestGmailParameters(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFile(t, dir, "invite.eml", emailText("Planning meeting", 600*kib))
+	for _, tc := range []struct {
+		name   string
+		kind   dest.Kind
+		params map[string]string
+		w      wire
+	}{
+		{
+			name: "insert with labels, date header and deleted",
+			kind: dest.GmailInsert,
+			params: map[string]string{
+				"labels": "INBOX, UNREAD,Label_12", "internalDateSource": "dateheader", "deleted": "true",
+			},
+			w: wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages",
+				query:    map[string]string{"internalDateSource": "dateHeader", "deleted": "true"},
+				metadata: `{"labelIds":["INBOX","UNREAD","Label_12"]}`},
+		},
+		{
+			name:   "insert into another mailbox in a conversation",
+			kind:   dest.GmailInsert,
+			params: map[string]string{"user": "office@example.org", "threadId": "18c2f0a9d1b2c3d4", "deleted": "false"},
+			w: wire{httpMethod: "POST", path: "/upload/gmail/v1/users/office@example.org/messages",
+				metadata: `{"threadId":"18c2f0a9d1b2c3d4"}`},
+		},
+		{
+			name: "import never marked as spam, invitations to Calendar",
+			kind: dest.GmailImport,
+			params: map[string]string{
+				"neverMarkSpam": "true", "processForCalendar": "true", "internalDateSource": "receivedTime", "labels": "IMPORTANT",
+			},
+			w: wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/import",
+				query:    map[string]string{"neverMarkSpam": "true", "processForCalendar": "true", "internalDateSource": "receivedTime"},
+				metadata: `{"labelIds":["IMPORTANT"]}`},
+		},
+		{
+			name:   "draft with labels in its message",
+			kind:   dest.GmailDraft,
+			params: map[string]string{"labels": "STARRED"},
+			w: wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/drafts",
+				metadata: `{"message":{"labelIds":["STARRED"]}}`},
+		},
+	} {
+		for _, m := range []upload.Method{upload.Multipart, upload.Resumable} {
+			t.Run(tc.name+", "+string(m), func(t *testing.T) {
+				l := newLab(t, emulator.Options{}, m, 0)
+				done(t, l.one(dest.Destination{Kind: tc.kind, BaseURL: l.url, Params: tc.params}, file))
+				w := tc.w
+				w.contentType = "message/rfc822"
+				checkWire(t, l, m, w, file)
+			})
+		}
+	}
+}
+
+func TestGmailDraftUpdate(t *testing.T) {
+	dir := t.TempDir()
+	first := writeFile(t, dir, "first draft.eml", emailText("First words", 2*kib))
+	second := writeFile(t, dir, "second draft.eml", emailText("Better words", 600*kib))
+	for _, m := range []upload.Method{upload.Media, upload.Multipart, upload.Resumable} {
+		t.Run(string(m), func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, m, 0)
+			created := done(t, l.one(dest.Destination{Kind: dest.GmailDraft, BaseURL: l.url}, first))
+			if !strings.HasPrefix(created.ID, "r") {
+				t.Fatalf("draft id %q", created.ID)
+			}
+			l.srv.ClearRequests()
+			d := dest.Destination{Kind: dest.GmailDraft, BaseURL: l.url, Params: map[string]string{"draftId": created.ID}}
+			v := l.one(d, second)
+			r := done(t, v)
+			if r.ID != created.ID || r.Summary != "Draft "+created.ID+" updated." {
+				t.Errorf("update answered draft %q, %q; want draft %s updated", r.ID, r.Summary, created.ID)
+			}
+			reqs := l.srv.Requests()
+			path := "/upload/gmail/v1/users/me/drafts/" + created.ID
+			for _, rq := range reqs {
+				if rq.Method != http.MethodPut || rq.Path != path {
+					t.Errorf("request %s %s (%s), want PUT %s", rq.Method, rq.Path, rq.Stage, path)
+				}
+			}
+			objs := l.srv.Objects()
+			last := objs[len(objs)-1]
+			if last.Draft != created.ID || last.Action != "gmail.users.drafts.update" || last.SHA256 != sha(t, second) {
+				t.Errorf("stored %s of draft %q, sha %s", last.Action, last.Draft, last.SHA256)
+			}
+		})
+	}
+	t.Run("a draft that does not exist", func(t *testing.T) {
+		for _, m := range []upload.Method{upload.Multipart, upload.Resumable} {
+			l := newLab(t, emulator.Options{}, m, 0)
+			d := dest.Destination{Kind: dest.GmailDraft, BaseURL: l.url, Params: map[string]string{"draftId": "r999"}}
+			v := l.one(d, second)
+			if v.State != engine.Failed || v.Reason != "The draft to update no longer exists." {
+				t.Errorf("%s: state %s, reason %q", m, v.State, v.Reason)
+			}
+			if n := len(l.srv.Objects()); n != 0 {
+				t.Errorf("%s: the emulator stored %d objects", m, n)
+			}
+		}
+	})
+}
+
+// TestGoldenEmails sends every golden email (Arabic, Persian and Hebrew
+// names and headers, old charsets, an mbox separator line) to Gmail and
+// checks that the very bytes arrived.
+func TestGoldenEmails(t *testing.T) {
+	dir := goldenDir(t)
+	paths, err := filepath.Glob(filepath.Join(dir, "*.eml"))
+	if err != nil || len(paths) < 8 {
+		t.Fatalf("golden emails: %v %v", paths, err)
+	}
+	subjects := map[string]string{
+		"plain-ascii.eml":         "Quarterly numbers",
+		"تقرير_الحملة_2026.eml":   "تقرير الحملة النهائي لعام 2026",
+		"گزارش نهایی.eml":         "گزارش نهایی پروژه",
+		"דוח שנתי.eml":            "דוח שנתי 2025",
+		"arabic-windows-1256.eml": "فاتورة شهر مارس",
+		"mbox-raw-utf8.eml":       "סיכום פגישה",
+	}
+	for _, kind := range []dest.Kind{dest.GmailInsert, dest.GmailImport} {
+		for _, m := range []upload.Method{upload.Media, upload.Resumable} {
+			t.Run(string(kind)+", "+string(m), func(t *testing.T) {
+				l := newLab(t, emulator.Options{}, m, 0)
+				views := l.send(dest.Destination{Kind: kind, BaseURL: l.url}, paths...)
+				stored := map[string]emulator.Object{}
+				for _, o := range l.srv.Objects() {
+					stored[o.ID] = o
+				}
+				for i, v := range views {
+					name := filepath.Base(paths[i])
+					if name == "not-an-email.eml" {
+						want := "not-an-email.eml does not look like an email file (its first lines are not email headers)."
+						if v.State != engine.Refused || !strings.HasPrefix(v.Reason, want) {
+							t.Errorf("%s: state %s, reason %q; want refused: %q", name, v.State, v.Reason, want)
+						}
+						continue
+					}
+					if v.State != engine.Done || v.Result == nil {
+						t.Errorf("%s: state %s, reason %q", name, v.State, v.Reason)
+						continue
+					}
+					obj, ok := stored[v.Result.ID]
+					if !ok {
+						t.Errorf("%s: the emulator has no message %q", name, v.Result.ID)
+						continue
+					}
+					if obj.SHA256 != sha(t, paths[i]) || obj.ContentType != "message/rfc822" {
+						t.Errorf("%s: stored %q with sha %s, want the file's bytes as message/rfc822", name, obj.ContentType, obj.SHA256)
+					}
+					if want, ok := subjects[name]; ok && (v.Email == nil || v.Email.Subject != want) {
+						t.Errorf("%s: row shows %+v, want subject %q", name, v.Email, want)
+					}
+				}
+				if n := len(stored); n != len(paths)-1 {
+					t.Errorf("the emulator stored %d messages, want %d", n, len(paths)-1)
+				}
+			})
+		}
+	}
+}
+
+// --- Campaign Manager 360 ---
+
+func TestCampaignManagerEveryMethod(t *testing.T) {
+	dir := t.TempDir()
+	file := pngFile(t, dir, "Spring Sale (v2) «final».png", 600*kib)
+	const meta = `{"assetIdentifier":{"name":"Spring Sale v2 final.png","type":"HTML_IMAGE"}}`
+	for _, m := range methods {
+		if m.method == upload.Media {
+			continue // an asset cannot go without its metadata
+		}
+		t.Run(m.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, m.method, m.threshold)
+			d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
+			v := l.one(d, file)
+			r := done(t, v)
+			want := used(m.method, m.threshold, meta)
+			if v.Method != want || v.FellBack {
+				t.Errorf("row says method %s (fell back %v), want %s", v.Method, v.FellBack, want)
+			}
+			obj := checkWire(t, l, want, wire{httpMethod: "POST",
+				path: "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets", contentType: "image/png", metadata: meta}, file)
+			if r.ID != obj.ID || r.Name != "Spring Sale v2 final.png" {
+				t.Errorf("result asset %q named %q, want %q named %q", r.ID, r.Name, obj.ID, "Spring Sale v2 final.png")
+			}
+			if wantSum := fmt.Sprintf("Added to Campaign Manager 360 as asset %s (Spring Sale v2 final.png).", obj.ID); r.Summary != wantSum {
+				t.Errorf("summary %q, want %q", r.Summary, wantSum)
+			}
+		})
+	}
+}
+
+func TestCampaignManagerAssets(t *testing.T) {
+	dir := t.TempDir()
+	mp4 := append([]byte{0, 0, 0, 0x18}, []byte("ftypmp42\x00\x00\x00\x00mp42isom")...)
+	for _, tc := range []struct {
+		name, file string
+		data       []byte
+		params     map[string]string
+		asset      string // cleaned name
+		typ        string
+		ct         string
+	}{
+		{"an image is HTML_IMAGE", "Tom & Jerry's banner.png", pngData(t), nil, "Tom _ Jerrys banner.png", "HTML_IMAGE", "image/png"},
+		{"a video is VIDEO", "intro clip.mp4", append(mp4, make([]byte, 4*kib)...), nil, "intro clip.mp4", "VIDEO", "video/mp4"},
+		{"an HTML page is HTML", "landing.html", []byte("<!DOCTYPE html><html><body><h1>Sale</h1></body></html>"), nil, "landing.html", "HTML", "text/html"},
+		{"audio is AUDIO", "jingle.mp3", append([]byte("ID3\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 2*kib)...), nil, "jingle.mp3", "AUDIO", "audio/mpeg"},
+		{"an Arabic name keeps its letters", "بانر الربيع!.png", pngData(t), nil, "بانر الربيع.png", "HTML_IMAGE", "image/png"},
+		{"the asset type set wins", "poster.png", pngData(t), map[string]string{"assetType": "html"}, "poster.png", "HTML", "image/png"},
+		{"API version v5", "v5.png", pngData(t), map[string]string{"apiVersion": "v5"}, "v5.png", "HTML_IMAGE", "image/png"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, upload.Auto, 0)
+			path := writeFile(t, dir, tc.file, tc.data)
+			params := map[string]string{"profileId": "1", "advertiserId": "2"}
+			for k, v := range tc.params {
+				params[k] = v
+			}
+			r := done(t, l.one(dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: params}, path))
+			version := "v4"
+			if tc.params["apiVersion"] != "" {
+				version = tc.params["apiVersion"]
+			}
+			meta := fmt.Sprintf(`{"assetIdentifier":{"name":%q,"type":%q}}`, tc.asset, tc.typ)
+			checkWire(t, l, upload.Multipart, wire{httpMethod: "POST",
+				path: "/upload/dfareporting/" + version + "/userprofiles/1/creativeAssets/2/creativeAssets", contentType: tc.ct, metadata: meta}, path)
+			if r.Name != tc.asset {
+				t.Errorf("result name %q, want %q", r.Name, tc.asset)
+			}
+		})
+	}
+}
+
+// --- Play Games ---
+
+func TestPlayGamesEveryMethod(t *testing.T) {
+	dir := t.TempDir()
+	file := pngFile(t, dir, "trophy.png", 600*kib)
+	for _, imageType := range []string{"ACHIEVEMENT_ICON", "LEADERBOARD_ICON"} {
+		for _, m := range methods {
+			t.Run(imageType+", "+m.name, func(t *testing.T) {
+				l := newLab(t, emulator.Options{}, m.method, m.threshold)
+				d := dest.Destination{Kind: dest.PlayGames, BaseURL: l.url, Params: map[string]string{"resourceId": "r1", "imageType": imageType}}
+				v := l.one(d, file)
+				r := done(t, v)
+				want := used(m.method, m.threshold, "")
+				if v.Method != want || v.FellBack {
+					t.Errorf("row says method %s (fell back %v), want %s", v.Method, v.FellBack, want)
+				}
+				obj := checkWire(t, l, want, wire{httpMethod: "POST",
+					path: "/upload/games/v1configuration/images/r1/imageType/" + imageType, contentType: "image/png"}, file)
+				if wantURL := l.url + "/games/images/" + obj.ID + ".png"; r.URL != wantURL || r.ID != "r1" {
+					t.Errorf("result %q at %q, want r1 at %q", r.ID, r.URL, wantURL)
+				}
+				what := map[string]string{"ACHIEVEMENT_ICON": "achievement", "LEADERBOARD_ICON": "leaderboard"}[imageType]
+				if want := "The image is now the icon of " + what + " r1."; r.Summary != want {
+					t.Errorf("summary %q, want %q", r.Summary, want)
+				}
+			})
+		}
+	}
+}
+
+// --- the fallback from resumable ---
+
+// TestFallbackWhenResumableIsRefused: Campaign Manager 360 and Play Games
+// declare only simple and multipart uploads; when the session start is
+// refused, the file goes in one request and the row says so.
+func TestFallbackWhenResumableIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	banner := pngFile(t, dir, "banner.png", 600*kib)
+	for _, tc := range []struct {
+		name   string
+		refuse emulator.Kind
+		d      dest.Destination
+		to     upload.Method
+		path   string
+	}{
+		{"cm360", emulator.KindCampaignManager,
+			dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}},
+			upload.Multipart, "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets"},
+		{"playgames", emulator.KindPlayGames,
+			dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "LEADERBOARD_ICON"}},
+			upload.Media, "/upload/games/v1configuration/images/r1/imageType/LEADERBOARD_ICON"},
+	} {
+		for _, m := range []struct {
+			name      string
+			method    upload.Method
+			threshold int64
+		}{{"resumable", upload.Resumable, 0}, {"auto, large", upload.Auto, 64 * kib}} {
+			t.Run(tc.name+", "+m.name, func(t *testing.T) {
+				l := newLab(t, emulator.Options{RefuseResumable: []emulator.Kind{tc.refuse}}, m.method, m.threshold)
+				d := tc.d
+				d.BaseURL = l.url
+				v := l.one(d, banner)
+				done(t, v)
+				if !v.FellBack || v.Method != tc.to {
+					t.Errorf("row: fell back %v, method %s; want fell back to %s", v.FellBack, v.Method, tc.to)
+				}
+				reqs := l.srv.Requests()
+				if len(reqs) != 2 || reqs[0].Stage != emulator.StageStart || reqs[0].Status != http.StatusBadRequest ||
+					reqs[1].Stage != emulator.StageUpload || reqs[1].Query.Get("uploadType") != string(tc.to) || reqs[1].Path != tc.path {
+					t.Errorf("requests %+v: want a refused start, then one %s upload to %s", reqs, tc.to, tc.path)
+				}
+				if obj := l.object(); obj.SHA256 != sha(t, banner) {
+					t.Errorf("stored sha %s", obj.SHA256)
+				}
+			})
+		}
+	}
+	t.Run("Gmail does not fall back", func(t *testing.T) {
+		l := newLab(t, emulator.Options{}, upload.Resumable, 0)
+		l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageStart}, Times: -1,
+			Action: emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}})
+		file := writeFile(t, dir, "note.eml", emailText("Note", kib))
+		v := l.one(dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url}, file)
+		if v.State != engine.Failed || v.FellBack || v.Reason != "The server refused the file: Resumable uploads are not supported." {
+			t.Errorf("state %s, fell back %v, reason %q", v.State, v.FellBack, v.Reason)
+		}
+	})
+}
+
+// --- any upload URL ---
+
+func TestCustomUploadURL(t *testing.T) {
+	dir := t.TempDir()
+	pdf := writeFile(t, dir, "report 2026.pdf", append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("0123456789abcdef"), 40*kib)...))
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, m.method, m.threshold)
+			d := dest.Destination{Kind: dest.Custom, Name: "Reports bucket", Params: map[string]string{
+				"url":      l.url + "/upload/storage/v1/b/reports/o?name=report-2026.pdf&ifGenerationMatch=0",
+				"metadata": `{"name": "report-2026.pdf", "metadata": {"team": "sales"}}`,
+				"accept":   "application/pdf",
+				"maxSize":  "5MiB",
+			}}
+			v := l.one(d, pdf)
+			r := done(t, v)
+			meta := `{"name":"report-2026.pdf","metadata":{"team":"sales"}}`
+			want := used(m.method, m.threshold, meta)
+			obj := checkWire(t, l, want, wire{httpMethod: "POST", path: "/upload/storage/v1/b/reports/o",
+				query: map[string]string{"name": "report-2026.pdf", "ifGenerationMatch": "0"}, contentType: "application/pdf", metadata: meta}, pdf)
+			if r.Name != "report-2026.pdf" || r.ID == "" || !strings.HasPrefix(r.URL, l.url+"/sandbox/objects/"+obj.ID) {
+				t.Errorf("result %+v", r)
+			}
+		})
+	}
+	t.Run("PUT on another server through the base address", func(t *testing.T) {
+		l := newLab(t, emulator.Options{}, upload.Resumable, 0)
+		d := dest.Destination{Kind: dest.Custom, BaseURL: l.url, Params: map[string]string{
+			"url": "https://example.net/upload/files/v1/report?name=r", "httpMethod": "put",
+		}}
+		done(t, l.one(d, pdf))
+		checkWire(t, l, upload.Resumable, wire{httpMethod: "PUT", path: "/upload/files/v1/report",
+			query: map[string]string{"name": "r"}, contentType: "application/pdf"}, pdf)
+	})
+}
+
+// --- refusals before any byte ---
+
+func TestRefusalsBeforeAnyByte(t *testing.T) {
+	dir := t.TempDir()
+	gmail := func(k dest.Kind) dest.Destination { return dest.Destination{Kind: k} }
+	cm360 := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
+	games := dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "ACHIEVEMENT_ICON"}}
+	bigEmail := func(name string, n int64) string {
+		p := writeFile(t, dir, name, emailText("Big", 2*kib))
+		grow(t, p, n)
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		d      dest.Destination
+		file   string
+		reason string
+	}{
+		{"a 20 MB PNG to Play Games", games, pngFile(t, dir, "icon.png", 20_000_000),
+			"icon.png is 20 MB; Play Games images can be at most 15 MB."},
+		{"a TIFF of 22 MB to Play Games", games, writeSized(t, dir, "photo.tiff", []byte("II*\x00\x08\x00\x00\x00"), 22_000_000),
+			"photo.tiff is 22 MB; Play Games images can be at most 15 MB."},
+		{"a text file to Play Games", games, writeFile(t, dir, "notes.txt", []byte("not a picture\n")),
+			"notes.txt is not an image; Play Games accepts only images."},
+		{"an empty image to Play Games", games, writeFile(t, dir, "empty.png", nil),
+			"empty.png is empty (0 bytes); Play Games cannot take an empty image."},
+		{"a picture to Gmail", gmail(dest.GmailInsert), pngFile(t, dir, "holiday.png", 0),
+			"holiday.png is not an email file; Gmail accepts only email files (.eml)."},
+		{"notes named .eml to Gmail", gmail(dest.GmailImport), filepath.Join(goldenDir(t), "not-an-email.eml"),
+			"not-an-email.eml does not look like an email file (its first lines are not email headers)."},
+		{"an empty .eml to Gmail", gmail(dest.GmailInsert), writeFile(t, dir, "blank.eml", nil),
+			"blank.eml is empty (0 bytes); Gmail cannot take an empty email."},
+		{"160 MB to Gmail's mailbox", gmail(dest.GmailInsert), bigEmail("archive.eml", 160_000_000),
+			"archive.eml is 160 MB; Gmail can take emails of at most 150 MB."},
+		{"40 MB to send", gmail(dest.GmailSend), bigEmail("big send.eml", 40_000_000),
+			"big send.eml is 40 MB; Gmail can send emails of at most 35 MB."},
+		{"40 MB as a draft", gmail(dest.GmailDraft), bigEmail("big draft.eml", 40_000_000),
+			"big draft.eml is 40 MB; Gmail drafts can be at most 35 MB."},
+		{"1.2 GB to Campaign Manager 360", cm360, writeSized(t, dir, "film.mp4", []byte("\x00\x00\x00\x18ftypmp42"), 1_200_000_000),
+			"film.mp4 is 1.2 GB; Campaign Manager 360 assets can be at most 1 GB."},
+		{"an empty asset", cm360, writeFile(t, dir, "nothing.png", nil),
+			"nothing.png is empty (0 bytes); Campaign Manager 360 cannot take an empty file."},
+		{"a picture to a URL taking PDFs", dest.Destination{Kind: dest.Custom, Name: "Reports", Params: map[string]string{
+			"url": "http://127.0.0.1:9/upload/x", "accept": "application/pdf"}}, pngFile(t, dir, "chart.png", 0),
+			"chart.png is an image/png file; Reports accepts only application/pdf files."},
+		{"a file over a URL's limit", dest.Destination{Kind: dest.Custom, Params: map[string]string{
+			"url": "http://127.0.0.1:9/upload/x", "maxSize": "1MB"}}, writeSized(t, dir, "data.bin", []byte{1, 2, 3}, 1_500_000),
+			"data.bin is 1.5 MB; this destination takes files of at most 1 MB."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, upload.Auto, 0)
+			d := tc.d
+			if d.Kind != dest.Custom {
+				d.BaseURL = l.url
+			}
+			v := l.one(d, tc.file)
+			if v.State != engine.Refused || v.Reason != tc.reason {
+				t.Errorf("state %s, reason %q; want refused: %q", v.State, v.Reason, tc.reason)
+			}
+			if n := len(l.srv.Requests()); n != 0 {
+				t.Errorf("the emulator saw %d requests for a refused file", n)
+			}
+		})
+	}
+}
+
+func writeSized(t *testing.T, dir, name string, head []byte, n int64) string {
+	t.Helper()
+	p := writeFile(t, dir, name, head)
+	grow(t, p, n)
+	return p
+}
+
+// TestNotAnEmailToAnyFileDestination: a file named .eml that is not an email
+// is only Gmail's problem; a destination that takes any file takes it.
+func TestNotAnEmailToAnyFileDestination(t *testing.T) {
+	file := filepath.Join(goldenDir(t), "not-an-email.eml")
+	l := newLab(t, emulator.Options{}, upload.Auto, 0)
+	d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2", "assetType": "HTML"}}
+	v := l.one(d, file)
+	done(t, v)
+	if obj := l.object(); obj.SHA256 != sha(t, file) || v.Size != size(t, file) {
+		t.Errorf("stored sha %s, row size %d", obj.SHA256, v.Size)
+	}
+}
+
+// --- Google's errors in plain words ---
+
+func TestGoogleErrorsInPlainWords(t *testing.T) {
+	dir := t.TempDir()
+	banner := pngFile(t, dir, "banner.png", 0)
+	mail := writeFile(t, dir, "hello.eml", emailText("Hello", kib))
+	cm360 := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
+	games := dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "ACHIEVEMENT_ICON"}}
+	insert := dest.Destination{Kind: dest.GmailInsert}
+	const limit = "The server says this account has hit its upload limit for now. Hoist will try again later."
+	for _, tc := range []struct {
+		name     string
+		d        dest.Destination
+		file     string
+		fault    emulator.Answer
+		times    int
+		state    engine.State
+		reason   string
+		requests int
+	}{
+		{"429 until the retries run out", cm360, banner,
+			emulator.Answer{Status: http.StatusTooManyRequests}, -1,
+			engine.Failed, limit + " Hoist tried several times and gave up for now.", 1 + upload.DefaultMaxOtherRetries},
+		{"429 once, then the upload goes through", games, banner,
+			emulator.Answer{Status: http.StatusTooManyRequests, RetryAfter: "0"}, 1,
+			engine.Done, "", 2},
+		{"403 quota exceeded", insert, mail,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "quotaExceeded", Message: "Quota exceeded for quota metric 'Queries'."}, -1,
+			engine.Failed, limit, 1},
+		{"403 rate limit exceeded", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "rateLimitExceeded", Message: "Rate Limit Exceeded"}, -1,
+			engine.Failed, limit, 1},
+		{"403 insufficient permission for the advertiser", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "The user does not have the necessary permissions."}, -1,
+			engine.Failed, "This account cannot upload to advertiser 2.", 1},
+		{"403 insufficient permission for the game", games, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions"}, -1,
+			engine.Failed, "This account cannot change the images of that game.", 1},
+		{"403 insufficient permission for the mailbox", insert, mail,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions"}, -1,
+			engine.Failed, "This account cannot add emails to that mailbox.", 1},
+		{"400 invalid argument with Google's message", games, banner,
+			emulator.Answer{Status: http.StatusBadRequest, Reason: "invalidArgument", Message: "Image dimensions must be 512x512"}, -1,
+			engine.Failed, "The server refused the file: Image dimensions must be 512x512.", 1},
+		{"404 for an advertiser", cm360, banner,
+			emulator.Answer{Status: http.StatusNotFound, Reason: "notFound", Message: "Not Found"}, -1,
+			engine.Failed, "Campaign Manager 360 could not find user profile 1 or advertiser 2.", 1},
+		{"503 until the retries run out", insert, mail,
+			emulator.Answer{Status: http.StatusServiceUnavailable}, -1,
+			engine.Failed, "The server had a problem on its side (error 503). Try again later. Hoist tried several times and gave up for now.", 1 + upload.DefaultMaxRetries},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, upload.Auto, 0)
+			inj := l.srv.Inject(emulator.Fault{Times: tc.times, Action: tc.fault})
+			d := tc.d
+			d.BaseURL = l.url
+			v := l.one(d, tc.file)
+			if v.State != tc.state || v.Reason != tc.reason {
+				t.Errorf("state %s, reason %q; want %s, %q", v.State, v.Reason, tc.state, tc.reason)
+			}
+			if n := len(l.srv.Requests()); n != tc.requests || inj.Count() > tc.requests {
+				t.Errorf("%d requests (%d refused), want %d", n, inj.Count(), tc.requests)
+			}
+		})
+	}
+	t.Run("the emulator's own refusal of an unknown label", func(t *testing.T) {
+		l := newLab(t, emulator.Options{}, upload.Auto, 0)
+		d := dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url, Params: map[string]string{"labels": "Receipts"}}
+		v := l.one(d, mail)
+		if want := "The server refused the file: Invalid label: Receipts."; v.State != engine.Failed || v.Reason != want {
+			t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
+		}
+	})
+	t.Run("sending an email without recipients", func(t *testing.T) {
+		l := newLab(t, emulator.Options{}, upload.Auto, 0)
+		p := writeFile(t, dir, "no-recipients.eml", []byte("From: a@example.com\r\nSubject: Hi\r\n\r\nHello.\r\n"))
+		v := l.one(dest.Destination{Kind: dest.GmailSend, BaseURL: l.url}, p)
+		if want := "The server refused the file: Recipient address required."; v.State != engine.Failed || v.Reason != want {
+			t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
+		}
+	})
+}
