@@ -144,6 +144,11 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "Skipped %s (%s)\n", s.Path, s.Why)
 		}
 		for _, p := range res.Problems {
+			var dup *engine.AlreadyQueued
+			if errors.As(p, &dup) && o.resume {
+				ids[dup.Job] = true // being resumed already
+				continue
+			}
 			fmt.Fprintf(stderr, "%v\n", p)
 		}
 		for _, id := range res.IDs {

@@ -54,7 +54,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		if err != nil {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
 		} else if dup := q.duplicateLocked(info, d); dup != "" {
-			res.Problems = append(res.Problems, fmt.Errorf("%s is already in the list for %s", info.Name, d.Name))
+			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
 			continue
 		}
 		jb := q.newJobLocked(info, d, now)
@@ -70,6 +70,18 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	q.notifyLocked()
 	return res
+}
+
+// AlreadyQueued says a file was not added again: an unfinished job for the
+// same file and destination exists, and uploading it twice would duplicate it.
+type AlreadyQueued struct {
+	Name        string
+	Destination string
+	Job         JobID
+}
+
+func (e *AlreadyQueued) Error() string {
+	return fmt.Sprintf("%s is already in the list for %s.", e.Name, e.Destination)
 }
 
 // refusalText is the plain reason a file was not queued.

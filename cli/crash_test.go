@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/upload"
+)
+
+// hoistProcess is a real `hoist` process (this test binary in command-line mode).
+type hoistProcess struct {
+	cmd    *exec.Cmd
+	out    bytes.Buffer
+	done   chan struct{}
+	status int
+}
+
+func startHoist(t *testing.T, home string, args ...string) *hoistProcess {
+	t.Helper()
+	p := &hoistProcess{done: make(chan struct{})}
+	p.cmd = exec.Command(os.Args[0], args...)
+	p.cmd.Env = append(os.Environ(),
+		childEnv+"=1",
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"),
+	)
+	p.cmd.Stdout = &p.out
+	p.cmd.Stderr = &p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = p.cmd.Wait()
+		p.status = p.cmd.ProcessState.ExitCode()
+		close(p.done)
+	}()
+	return p
+}
+
+func (p *hoistProcess) wait(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-p.done:
+		return p.status
+	case <-time.After(60 * time.Second):
+		p.cmd.Process.Kill()
+		t.Fatalf("hoist did not finish; its output:\n%s", p.out.String())
+		return -1
+	}
+}
+
+// kill sends SIGKILL, as a crash or a pulled plug would.
+func (p *hoistProcess) kill() (exited bool) {
+	select {
+	case <-p.done:
+		return true
+	default:
+	}
+	_ = p.cmd.Process.Signal(os.Kill)
+	<-p.done
+	return false
+}
+
+// chunkBytes sums the file bytes the server received, and reports any
+// request it refused: a client that sends bytes out of order is refused.
+func chunkBytes(t *testing.T, emu *emulator.Server) int64 {
+	t.Helper()
+	var n int64
+	for _, r := range emu.Requests() {
+		if r.Stage == emulator.StageChunk || r.Stage == emulator.StageUpload {
+			n += r.BodyBytes
+		}
+		if r.Status == http.StatusBadRequest {
+			t.Errorf("the server refused a request (%s %s): the client sent bytes it should not have", r.Stage, r.ContentRange)
+		}
+	}
+	return n
+}
+
+// TestCrashAndResumeLosesNothing kills a real `hoist send` at random points —
+// during the session start, mid-chunk, between chunks and just after the last
+// byte — and restarts it with --resume until it finishes. The server must end
+// with exactly one object, byte-identical, and every kill may cost at most the
+// bytes the server had received but not yet persisted.
+func TestCrashAndResumeLosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills real processes")
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, seed))
+
+	emu, err := emulator.New(emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop(); emu.Close() })
+	// Every chunk takes a few milliseconds, so kills land inside the upload.
+	slow := emu.Inject(emulator.Fault{Name: "slow", Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.Stall{For: 10 * time.Millisecond}})
+
+	home := t.TempDir()
+	const size = 64<<20 + 12345
+	file := filepath.Join(home, "archive.bin")
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	journalPath := filepath.Join(home, "journal.db")
+	args := []string{"send", "--to", base + dest.SandboxPath, "--method", "resumable", "--chunk-size", "1MiB",
+		"--no-auth", "--journal", journalPath, "--resume", file}
+
+	kills := 0
+	delays := []time.Duration{
+		time.Duration(rng.IntN(3)) * time.Millisecond, // during start-up or the session start
+		time.Duration(20+rng.IntN(40)) * time.Millisecond,
+		time.Duration(40+rng.IntN(60)) * time.Millisecond,
+		time.Duration(rng.IntN(80)) * time.Millisecond,
+		time.Duration(rng.IntN(80)) * time.Millisecond,
+	}
+	for _, d := range delays {
+		p := startHoist(t, home, args...)
+		time.Sleep(d)
+		if p.kill() {
+			break // it finished before the kill
+		}
+		kills++
+	}
+
+	slow.Remove() // one fault applies per request; the next ones must
+	// Just after the last byte: the server keeps the whole file but its answer
+	// is lost, and the status query that would tell is held while we kill.
+	holdQuery := make(chan struct{})
+	lastChunk := func(r *http.Request) bool {
+		return strings.HasSuffix(r.Header.Get("Content-Range"), "-"+itoa(size-1)+"/"+itoa(size))
+	}
+	drop := emu.Inject(emulator.Fault{Name: "drop final answer", Match: emulator.Match{Stage: emulator.StageChunk, Func: lastChunk}, Action: emulator.DropAnswer{}})
+	afterDrop := func(*http.Request) bool { return drop.Count() > 0 }
+	held := emu.Inject(emulator.Fault{Name: "hold query", Match: emulator.Match{Stage: emulator.StageQuery, Func: afterDrop}, Action: emulator.Stall{Until: holdQuery}})
+	p := startHoist(t, home, args...)
+	deadline := time.Now().Add(60 * time.Second)
+	for drop.Count() == 0 || held.Count() == 0 {
+		if time.Now().After(deadline) {
+			p.kill()
+			t.Fatalf("the final chunk was never sent; output:\n%s", p.out.String())
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("hoist ended before the final answer was lost; output:\n%s", p.out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	if !p.kill() {
+		kills++
+	}
+	close(holdQuery)
+	drop.Remove()
+	held.Remove()
+
+	before := len(emu.Objects())
+	if before != 1 {
+		t.Fatalf("the server holds %d objects after the last byte, want 1", before)
+	}
+	sentBefore := chunkBytes(t, emu)
+
+	p = startHoist(t, home, args...)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("hoist send --resume exited %d:\n%s", code, p.out.String())
+	}
+	if sent := chunkBytes(t, emu); sent != sentBefore {
+		t.Errorf("the finished upload sent %d more bytes; it should only have asked", sent-sentBefore)
+	}
+	objs := emu.Objects()
+	if len(objs) != 1 {
+		t.Fatalf("the server holds %d objects, want exactly 1", len(objs))
+	}
+	if objs[0].SHA256 != hex.EncodeToString(sum[:]) || objs[0].Size != size {
+		t.Fatalf("the object is not the file: %d bytes, %s", objs[0].Size, objs[0].SHA256)
+	}
+	// A kill mid-chunk costs what the server had received but not persisted:
+	// it persists in 256 KiB units, so at most that much per kill.
+	if extra := chunkBytes(t, emu) - size; extra > int64(kills)*upload.ChunkAlign {
+		t.Errorf("%d bytes were sent twice over %d kills; at most %d could be", extra, kills, kills*upload.ChunkAlign)
+	}
+	t.Logf("%d kills, %d bytes sent twice", kills, chunkBytes(t, emu)-size)
+}
+
+// TestSecondProcessDoesNotRunTheSameJobs: while one `hoist send` holds the
+// upload list, a second one says Hoist is already running and uploads nothing.
+func TestSecondProcessDoesNotRunTheSameJobs(t *testing.T) {
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop(); emu.Close() })
+	release := make(chan struct{})
+	emu.Inject(emulator.Fault{Action: emulator.Stall{Until: release}})
+
+	home := t.TempDir()
+	file := filepath.Join(home, "a.bin")
+	os.WriteFile(file, bytes.Repeat([]byte("x"), 1000), 0o644)
+	journalPath := filepath.Join(home, "journal.db")
+	args := []string{"send", "--to", base + dest.SandboxPath, "--no-auth", "--journal", journalPath, file}
+
+	first := startHoist(t, home, args...)
+	deadline := time.Now().Add(30 * time.Second)
+	for len(emu.Requests()) == 0 && time.Now().Before(deadline) {
+		if st, err := os.Stat(journalPath); err == nil && st.Size() > 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	second := startHoist(t, home, append(args[:len(args)-1:len(args)-1], "--resume")...)
+	code := second.wait(t)
+	close(release)
+	if code != exitFailed || !strings.Contains(second.out.String(), "already running") {
+		t.Errorf("second process: exit %d, output %q; want 1 and \"already running\"", code, second.out.String())
+	}
+	if c := first.wait(t); c != 0 {
+		t.Fatalf("first process exited %d:\n%s", c, first.out.String())
+	}
+	if n := len(emu.Objects()); n != 1 {
+		t.Errorf("%d objects, want 1", n)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
