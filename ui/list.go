@@ -16,6 +16,7 @@ type queueList struct {
 
 	views    []engine.JobView
 	index    map[engine.JobID]int
+	rowAt    map[int]*jobRow // the row object last given each index
 	selected engine.JobID
 	now      func() time.Time
 
@@ -23,14 +24,20 @@ type queueList struct {
 }
 
 func newQueueList(act rowActions, now func() time.Time) *queueList {
-	l := &queueList{index: map[engine.JobID]int{}, now: now}
+	l := &queueList{index: map[engine.JobID]int{}, rowAt: map[int]*jobRow{}, now: now}
 	l.Length = func() int { return len(l.views) }
 	l.CreateItem = func() fyne.CanvasObject { return newJobRow(act) }
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < 0 || id >= len(l.views) {
 			return
 		}
-		o.(*jobRow).show(l.views[id], l.now())
+		r := o.(*jobRow)
+		if l.rowAt[r.index] == r {
+			delete(l.rowAt, r.index)
+		}
+		r.index = id
+		l.rowAt[id] = r
+		r.show(l.views[id], l.now())
 	}
 	l.OnSelected = func(id widget.ListItemID) {
 		if id >= 0 && id < len(l.views) {
@@ -84,8 +91,12 @@ func (l *queueList) apply(u update) {
 		l.Refresh()
 		return
 	}
+	// List.RefreshItem redraws the whole list; a changed row is drawn alone.
+	now := l.now()
 	for _, i := range u.changed {
-		l.RefreshItem(i)
+		if r := l.rowAt[i]; r != nil {
+			r.show(l.views[i], now)
+		}
 	}
 }
 

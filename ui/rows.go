@@ -31,6 +31,7 @@ type jobRow struct {
 	widget.BaseWidget
 
 	act   rowActions
+	index int // the list position the row shows
 	view  engine.JobView
 	shown uint64 // Version on screen; 0 before the first show
 	tick  int64  // the second a countdown was last drawn for

@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"hoist/engine"
+)
+
+// BenchmarkQueueListRefresh measures one refresh cycle of a list of 10,000
+// jobs of which 1,000 are uploading and change at every sample: comparing
+// the sample with the last one and drawing the rows that changed.
+func BenchmarkQueueListRefresh(b *testing.B) {
+	a := test.NewTempApp(b)
+	a.Settings().SetTheme(newTheme(themeLight))
+	const jobs, moving = 10_000, 1_000
+	views := make([]engine.JobView, jobs)
+	for i := range views {
+		views[i] = engine.JobView{
+			ID: engine.JobID(fmt.Sprintf("job%05d", i)), Name: fmt.Sprintf("photo %05d.png", i), Path: "/nowhere",
+			Size: 50_000_000, MIME: "application/octet-stream", Destination: "sandbox", DestKind: "sandbox",
+			State: engine.Waiting, Version: 1, ETA: -1,
+		}
+		if i < moving {
+			views[i].State = engine.Uploading
+		}
+	}
+	now := time.Now()
+	l := newQueueList(rowActions{}, func() time.Time { return now })
+	w := test.NewTempWindow(b, l)
+	w.Resize(fyne.NewSize(960, 640))
+	var s sampler
+	l.apply(s.diff(views, engine.Summary{Version: 1}))
+
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := range b.N {
+		b.StopTimer() // the queue's own copy of its jobs is not the window's cost
+		next := make([]engine.JobView, jobs)
+		copy(next, views)
+		for i := range moving {
+			next[i].Version = uint64(n + 2)
+			next[i].Committed = int64(n%50) * 1_000_000
+			next[i].Speed = 1_000_000
+			next[i].ETA = time.Duration(50-n%50) * time.Second
+		}
+		b.StartTimer()
+		l.apply(s.diff(next, engine.Summary{Version: uint64(n + 2)}))
+	}
+}
+
+// BenchmarkQueueListScroll measures scrolling through 10,000 rows, a screen at a time.
+func BenchmarkQueueListScroll(b *testing.B) {
+	a := test.NewTempApp(b)
+	a.Settings().SetTheme(newTheme(themeLight))
+	views := make([]engine.JobView, 10_000)
+	for i := range views {
+		views[i] = engine.JobView{
+			ID: engine.JobID(fmt.Sprintf("job%05d", i)), Name: fmt.Sprintf("report %05d.eml", i), Size: 40_000,
+			MIME: "message/rfc822", Email: &engine.Email{From: "Sam <sam@example.com>", Subject: "Report"},
+			Destination: "sandbox", DestKind: "sandbox", State: engine.Waiting, Version: 1, ETA: -1,
+		}
+	}
+	now := time.Now()
+	l := newQueueList(rowActions{}, func() time.Time { return now })
+	w := test.NewTempWindow(b, l)
+	w.Resize(fyne.NewSize(960, 640))
+	var s sampler
+	l.apply(s.diff(views, engine.Summary{Version: 1}))
+
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := range b.N {
+		l.ScrollTo((n * 5) % len(views))
+	}
+}
