@@ -612,6 +612,9 @@ func TestCampaignManagerAssets(t *testing.T) {
 		{"an HTML page is HTML", "landing.html", []byte("<!DOCTYPE html><html><body><h1>Sale</h1></body></html>"), nil, "landing.html", "HTML", "text/html"},
 		{"audio is AUDIO", "jingle.mp3", append([]byte("ID3\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 2*kib)...), nil, "jingle.mp3", "AUDIO", "audio/mpeg"},
 		{"an Arabic name keeps its letters", "بانر الربيع!.png", pngData(t), nil, "بانر الربيع.png", "HTML_IMAGE", "image/png"},
+		// macOS writes names decomposed: "e" then a combining acute accent.
+		{"a decomposed accent is composed", "cafe\u0301 menu.png", pngData(t), nil, "caf\u00e9 menu.png", "HTML_IMAGE", "image/png"},
+		{"Arabic vowel marks are dropped", "عَرْضٌ خَاصّ.png", pngData(t), nil, "عرض خاص.png", "HTML_IMAGE", "image/png"},
 		{"the asset type set wins", "poster.png", pngData(t), map[string]string{"assetType": "html"}, "poster.png", "HTML", "image/png"},
 		{"API version v5", "v5.png", pngData(t), map[string]string{"apiVersion": "v5"}, "v5.png", "HTML_IMAGE", "image/png"},
 	} {
@@ -857,7 +860,7 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 	cm360 := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
 	games := dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "ACHIEVEMENT_ICON"}}
 	insert := dest.Destination{Kind: dest.GmailInsert}
-	const limit = "The server says this account has hit its upload limit for now. Hoist will try again later."
+	const limit = "The server says this account has hit its upload limit for now. Wait a while before trying again."
 	for _, tc := range []struct {
 		name     string
 		d        dest.Destination

@@ -132,7 +132,7 @@ func explainAPI(d Destination, e *upload.APIError) string {
 	message := Redact(strings.TrimSpace(e.Message))
 	switch {
 	case e.Status == http.StatusTooManyRequests || limitReasons[reason]:
-		return fmt.Sprintf("%s says this account has hit its upload limit for now. Hoist will try again later.", capital(d.who()))
+		return fmt.Sprintf("%s says this account has hit its upload limit for now. Wait a while before trying again.", capital(d.who()))
 	case e.Status == http.StatusUnauthorized || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
 		return "Your Google sign-in expired. Sign in again to continue."
 	case reason == "accessnotconfigured" || reason == "service_disabled":

@@ -77,11 +77,11 @@ func TestExplain(t *testing.T) {
 		want string
 	}{
 		{"rate limit", gmail, api(429, "rateLimitExceeded", "Too many requests"),
-			"Google says this account has hit its upload limit for now. Hoist will try again later."},
+			"Google says this account has hit its upload limit for now. Wait a while before trying again."},
 		{"user rate limit as 403", cm, api(403, "userRateLimitExceeded", "User Rate Limit Exceeded"),
-			"Google says this account has hit its upload limit for now. Hoist will try again later."},
+			"Google says this account has hit its upload limit for now. Wait a while before trying again."},
 		{"quota", games, api(403, "quotaExceeded", "Quota exceeded"),
-			"Google says this account has hit its upload limit for now. Hoist will try again later."},
+			"Google says this account has hit its upload limit for now. Wait a while before trying again."},
 		{"sign-in expired", gmail, api(401, "authError", "Invalid Credentials"),
 			"Your Google sign-in expired. Sign in again to continue."},
 		{"cm360 forbidden", cm, api(403, "insufficientPermissions", "The current user does not have permission"),

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -364,10 +366,12 @@ func marshal(v any) []byte {
 }
 
 // AssetName cleans a file name into what Campaign Manager 360 accepts as an
-// asset name: letters, digits, '.', '-', '_' and spaces. Brackets and quotes
-// are dropped and other characters become '_'; a name left with nothing
-// before its extension becomes "asset" plus the extension.
+// asset name: letters, digits, '.', '-', '_' and spaces. The name is composed
+// first (macOS writes "é" as "e" and an accent); accents and vowel marks left
+// over, brackets and quotes are dropped and other characters become '_'; a
+// name left with nothing before its extension becomes "asset" plus the extension.
 func AssetName(name string) string {
+	name = norm.NFC.String(name)
 	ext := path.Ext(name)
 	base := strings.TrimSuffix(name, ext)
 	if base == "" { // ".png": a name that is all extension
@@ -377,11 +381,11 @@ func AssetName(name string) string {
 		var b strings.Builder
 		for _, r := range s {
 			switch {
-			case unicode.IsLetter(r), unicode.IsDigit(r), unicode.Is(unicode.Mn, r), r == '.', r == '-', r == '_':
+			case unicode.IsLetter(r), unicode.IsDigit(r), r == '.', r == '-', r == '_':
 				b.WriteRune(r)
 			case unicode.IsSpace(r):
 				b.WriteByte(' ')
-			case strings.ContainsRune("()[]{}<>'\"`«»“”‘’", r):
+			case unicode.IsMark(r), strings.ContainsRune("()[]{}<>'\"`«»“”‘’", r):
 			default:
 				b.WriteByte('_')
 			}

@@ -369,6 +369,9 @@ func TestAssetName(t *testing.T) {
 		"":                      "asset",
 		"«»":                    "asset",
 		"tab\there.mp4":         "tab here.mp4",
+		"cafe\u0301 menu.png":   "caf\u00e9 menu.png",
+		"عَرْضٌ خَاصّ.png":      "عرض خاص.png",
+		"דּוּחַ.jpg":            "דוח.jpg",
 	}
 	for in, want := range tests {
 		t.Run(in, func(t *testing.T) {
