@@ -702,3 +702,27 @@ func mustGeneration(t *testing.T, body []byte) string {
 	}
 	return a.Generation
 }
+
+// TestSendToSavedDestinationWithDamagedPresets: when the saved destinations
+// cannot be read, a name that is not a kind says so, rather than that no
+// such destination was ever saved.
+func TestSendToSavedDestinationWithDamagedPresets(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	path := dest.DefaultPresetsPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"version": 1, "destinations": [{"name": "Banners for ACME", "kind": "cm360"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := l.send("--to", "Banners for ACME", l.png("banner.png"))
+	if code == exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Contains(stderr, "is neither a kind of destination nor a saved one") || !strings.Contains(stderr, "damaged") {
+		t.Errorf("stderr does not say the saved destinations are damaged:\n%s", stderr)
+	}
+	if n := len(l.srv.Requests()); n != 0 {
+		t.Errorf("the emulator saw %d requests", n)
+	}
+}

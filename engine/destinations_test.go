@@ -24,6 +24,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/journal"
 	"hoist/engine/upload"
 )
 
@@ -932,4 +933,114 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 			t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
 		}
 	})
+}
+
+// TestResultsAndFallbackOutliveARestart: what the server answered, and that
+// resumable was refused, are kept in the journal and shown again after Hoist
+// opens it anew.
+func TestResultsAndFallbackOutliveARestart(t *testing.T) {
+	srv, err := emulator.New(emulator.Options{RefuseResumable: []emulator.Kind{emulator.KindCampaignManager}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	defer srv.Close()
+	dir := t.TempDir()
+	banner := pngFile(t, dir, "banner.png", 0)
+	icon := pngFile(t, dir, "icon.png", 0)
+	mail := writeFile(t, dir, "hello.eml", emailText("Hello", kib))
+	path := filepath.Join(dir, "uploads.db")
+
+	open := func() (*journal.Journal, *engine.Queue) {
+		t.Helper()
+		j, err := journal.Open(path, journal.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Method: upload.Resumable, Backoff: instant{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j, q
+	}
+	shut := func(j *journal.Journal, q *engine.Queue) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := q.Close(ctx); err != nil {
+			t.Error(err)
+		}
+		if err := j.Close(); err != nil {
+			t.Error(err)
+		}
+	}
+
+	j, q := open()
+	l := &lab{t: t, srv: srv, url: ts.URL, q: q}
+	before := map[string]engine.JobView{}
+	for _, tc := range []struct {
+		d    dest.Destination
+		file string
+	}{
+		{dest.Destination{Kind: dest.CM360, BaseURL: ts.URL, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}, banner},
+		{dest.Destination{Kind: dest.PlayGames, BaseURL: ts.URL, Params: map[string]string{"resourceId": "r1", "imageType": "ACHIEVEMENT_ICON"}}, icon},
+		{dest.Destination{Kind: dest.GmailInsert, BaseURL: ts.URL}, mail},
+	} {
+		v := l.one(tc.d, tc.file)
+		done(t, v)
+		before[v.Name] = v
+	}
+	if v := before["banner.png"]; !v.FellBack || v.Method != upload.Multipart {
+		t.Fatalf("banner: fell back %v, method %s", v.FellBack, v.Method)
+	}
+	shut(j, q)
+
+	j, q = open()
+	defer shut(j, q)
+	after := q.Jobs()
+	if len(after) != len(before) {
+		t.Fatalf("%d jobs after reopening, want %d", len(after), len(before))
+	}
+	for _, v := range after {
+		b := before[v.Name]
+		if v.State != engine.Done || v.FellBack != b.FellBack || v.Method != b.Method || v.Result == nil {
+			t.Errorf("%s after reopening: %s, fell back %v, method %s, result %v; before: fell back %v, method %s",
+				v.Name, v.State, v.FellBack, v.Method, v.Result, b.FellBack, b.Method)
+			continue
+		}
+		r, w := *v.Result, *b.Result
+		if r.ID != w.ID || r.ThreadID != w.ThreadID || r.Name != w.Name || r.URL != w.URL || r.Summary != w.Summary {
+			t.Errorf("%s: result after reopening %+v, before %+v", v.Name, r, w)
+		}
+	}
+}
+
+// TestSameFileToTwoDestinationsOfOneKind: one banner for two advertisers is
+// two uploads, not a duplicate.
+func TestSameFileToTwoDestinationsOfOneKind(t *testing.T) {
+	l := newLab(t, emulator.Options{}, upload.Auto, 0)
+	release := make(chan struct{})
+	l.srv.Inject(emulator.Fault{Times: 1, Action: emulator.Stall{Until: release}})
+	banner := pngFile(t, t.TempDir(), "banner.png", 0)
+	first := l.q.Add([]string{banner}, dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2"}})
+	second := l.q.Add([]string{banner}, dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "3"}})
+	close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := l.q.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(first.IDs) != 1 || len(second.IDs) != 1 || len(second.Problems) != 0 {
+		t.Fatalf("first %+v, second %+v: want a job each", first, second)
+	}
+	paths := map[string]bool{}
+	for _, o := range l.srv.Objects() {
+		paths[o.Path] = true
+	}
+	for _, adv := range []string{"2", "3"} {
+		if p := "/upload/dfareporting/v4/userprofiles/1/creativeAssets/" + adv + "/creativeAssets"; !paths[p] {
+			t.Errorf("nothing arrived for advertiser %s", adv)
+		}
+	}
 }
