@@ -1044,3 +1044,80 @@ func TestSameFileToTwoDestinationsOfOneKind(t *testing.T) {
 		}
 	}
 }
+
+// --- the sandbox ---
+
+func TestSandboxDestination(t *testing.T) {
+	dir := t.TempDir()
+	file := pngFile(t, dir, "صورة الغلاف.png", 600*kib)
+	for _, m := range methods {
+		t.Run(m.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, m.method, m.threshold)
+			const meta = `{"name":"صورة الغلاف.png"}`
+			r := done(t, l.one(dest.Destination{Kind: dest.Sandbox, BaseURL: l.url}, file))
+			obj := checkWire(t, l, used(m.method, m.threshold, meta), wire{httpMethod: "POST", path: dest.SandboxPath,
+				contentType: "image/png", metadata: meta}, file)
+			if m.method == upload.Media {
+				return // the name travels in the metadata
+			}
+			want := fmt.Sprintf("Uploaded to the sandbox as صورة الغلاف.png (id %s).", obj.ID)
+			if r.Name != "صورة الغلاف.png" || r.ID != obj.ID || r.Summary != want || r.URL != l.url+"/sandbox/objects/"+obj.ID {
+				t.Errorf("result %+v, want %q", r, want)
+			}
+		})
+	}
+	t.Run("the queue's sandbox when the destination names none", func(t *testing.T) {
+		srv, err := emulator.New(emulator.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv)
+		defer ts.Close()
+		defer srv.Close()
+		q, err := engine.Open(context.Background(), engine.Options{SandboxURL: ts.URL, Backoff: instant{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &lab{t: t, srv: srv, url: ts.URL, q: q}
+		done(t, l.one(dest.Destination{Kind: dest.Sandbox}, file))
+		if obj := l.object(); obj.SHA256 != sha(t, file) {
+			t.Errorf("stored sha %s", obj.SHA256)
+		}
+		if err := q.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// TestLimitsAtTheByte: a file of exactly the limit goes, one byte more is
+// refused, and Hoist and the emulator agree on where the line is.
+func TestLimitsAtTheByte(t *testing.T) {
+	dir := t.TempDir()
+	games := dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "ACHIEVEMENT_ICON"}}
+	for _, tc := range []struct {
+		name   string
+		size   int64
+		reason string
+	}{
+		{"exactly 15 MiB", dest.PlayGamesMaxSize, ""},
+		{"one byte more", dest.PlayGamesMaxSize + 1, "big.png is 16 MB; Play Games images can be at most 15 MB."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, upload.Media, 0)
+			d := games
+			d.BaseURL = l.url
+			file := pngFile(t, dir, "big.png", tc.size)
+			v := l.one(d, file)
+			if tc.reason == "" {
+				done(t, v)
+				if obj := l.object(); obj.Size != tc.size {
+					t.Errorf("stored %d bytes", obj.Size)
+				}
+				return
+			}
+			if v.State != engine.Refused || v.Reason != tc.reason {
+				t.Errorf("state %s, reason %q; want refused: %q", v.State, v.Reason, tc.reason)
+			}
+		})
+	}
+}
