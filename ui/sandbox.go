@@ -80,7 +80,8 @@ type sandboxPanel struct {
 }
 
 func newSandboxPanel(d *desk) *sandboxPanel {
-	p := &sandboxPanel{d: d, receipts: os.Getenv(ReceiptsEnv)}
+	// Objects from earlier sessions are shown, not announced.
+	p := &sandboxPanel{d: d, receipts: os.Getenv(ReceiptsEnv), seen: len(d.sandbox.srv.Objects())}
 	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := widget.NewLabel("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
 	explain.Wrapping = fyne.TextWrapWord
@@ -142,10 +143,7 @@ func (p *sandboxPanel) collect() func() {
 	if p.started && len(objs) == p.seen {
 		return nil
 	}
-	if !p.started {
-		p.seen = len(objs) // from earlier sessions: shown, not announced
-		p.started = true
-	}
+	p.started = true
 	for _, o := range objs[min(p.seen, len(objs)):] {
 		p.d.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
 		if p.receipts != "" {

@@ -49,6 +49,8 @@ func TestEmptyWindow(t *testing.T) {
 // the sandbox receives each one whole, and the hidden file is left out with
 // a sentence saying so.
 func TestDropUploadsEveryFile(t *testing.T) {
+	receipts := filepath.Join(t.TempDir(), "receipts.tsv")
+	t.Setenv(ReceiptsEnv, receipts)
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	colours := []color.Color{color.RGBA{200, 30, 30, 255}, color.RGBA{30, 160, 60, 255}, color.RGBA{30, 60, 200, 255}, color.RGBA{220, 180, 20, 255}}
 	var paths []string
@@ -107,6 +109,20 @@ func TestDropUploadsEveryFile(t *testing.T) {
 		t.Error("a finished row should offer Show result and no Pause")
 	}
 	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects) == 7 })
+	data, err := os.ReadFile(receipts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 7 {
+		t.Fatalf("receipts file has %d lines, want 7:\n%s", len(lines), data)
+	}
+	for _, line := range lines {
+		name, _, _ := strings.Cut(line, "\t")
+		if o, ok := received[name]; !ok || !strings.HasSuffix(line, "\t"+o.SHA256) {
+			t.Errorf("receipt %q does not match what the sandbox holds", line)
+		}
+	}
 }
 
 // stalled starts an upload of a 2 MiB file in 256 KiB chunks that the sandbox
