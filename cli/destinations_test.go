@@ -726,3 +726,33 @@ func TestSendToSavedDestinationWithDamagedPresets(t *testing.T) {
 		t.Errorf("the emulator saw %d requests", n)
 	}
 }
+
+// TestSendIncompleteDestination: missing or wrong settings are said in
+// plain words before anything is queued.
+func TestSendIncompleteDestination(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"cm360 without its ids", []string{"--to", "cm360"}, "User profile ID is required. Advertiser ID is required."},
+		{"cm360 with a name for a number", []string{"--to", "cm360", "--profile", "acme", "--advertiser", "2"}, "User profile ID must be a number, like 1234567."},
+		{"playgames with an unknown image type", []string{"--to", "playgames", "--resource", "r1", "--image-type", "BANNER"},
+			"Image type must be one of ACHIEVEMENT_ICON, LEADERBOARD_ICON."},
+		{"a Gmail setting on the wrong kind", []string{"--to", "gmail-send", "--never-mark-spam", "true"},
+			`"neverMarkSpam" is not a setting of Gmail — send emails.`},
+		{"a date source Gmail does not know", []string{"--to", "gmail-insert", "--internal-date-source", "yesterday"},
+			"Date Gmail shows must be one of receivedTime, dateHeader."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newSendLab(t, emulator.Options{})
+			code, stdout, stderr := l.send(append(tc.args, "--base-url", l.url, l.png("file.png"))...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitUsage, tc.want)
+			}
+			if stdout != "" || len(l.srv.Requests()) != 0 {
+				t.Errorf("stdout %q, %d requests", stdout, len(l.srv.Requests()))
+			}
+		})
+	}
+}
