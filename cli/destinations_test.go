@@ -756,3 +756,22 @@ func TestSendIncompleteDestination(t *testing.T) {
 		})
 	}
 }
+
+// TestSendSaysWhenItFellBack: the human output, like the window, says that
+// the file went in one piece because the destination refused resumable.
+func TestSendSaysWhenItFellBack(t *testing.T) {
+	l := newSendLab(t, emulator.Options{RefuseResumable: []emulator.Kind{emulator.KindCampaignManager}})
+	code, stdout, stderr := l.send("--to", "cm360", "--profile", "1", "--advertiser", "2", "--base-url", l.url, "--method", "resumable", l.png("banner.png"))
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var final string
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "✓ banner.png: ") {
+			final = line
+		}
+	}
+	if !strings.Contains(final, "Added to Campaign Manager 360 as asset") || !strings.Contains(final, "in one piece") {
+		t.Errorf("the result line does not say the file went in one piece: %q\n%s", final, stdout)
+	}
+}
