@@ -163,7 +163,7 @@ func goldenEmails(t *testing.T) (emails []string, notEmail string) {
 // TestSendGoldenEmailsToGmail is `hoist send --to gmail-insert mail/*.eml`
 // against the emulator: each message is stored byte for byte and its id printed.
 func TestSendGoldenEmailsToGmail(t *testing.T) {
-	emails, notEmail := goldenEmails(t)
+	emails, _ := goldenEmails(t)
 	t.Run("every email", func(t *testing.T) {
 		l := newSendLab(t, emulator.Options{})
 		code, stdout, stderr := l.send(append([]string{"--to", "gmail-insert", "--base-url", l.url}, emails...)...)
@@ -192,11 +192,22 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	})
-	t.Run("with a file that is not an email", func(t *testing.T) {
+	t.Run("testdata/eml/*.eml, a file that is not an email among them", func(t *testing.T) {
 		l := newSendLab(t, emulator.Options{})
-		code, stdout, _ := l.send(append([]string{"--to", "gmail-insert", "--base-url", l.url, notEmail}, emails...)...)
+		all, err := filepath.Glob(filepath.Join("..", "testdata", "eml", "*.eml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, _ := l.send(append([]string{"--to", "gmail-insert", "--base-url", l.url}, all...)...)
 		if code != exitFailed {
 			t.Errorf("exit %d, want %d", code, exitFailed)
+		}
+		stored := l.objectsBySHA()
+		for _, p := range emails {
+			obj, ok := stored[fileSHA(t, p)]
+			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s).\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
+				t.Errorf("stored %v; stdout lacks %q:\n%s", ok, want, stdout)
+			}
 		}
 		want := "✗ not-an-email.eml: not-an-email.eml does not look like an email file (its first lines are not email headers)."
 		if !strings.Contains(stdout, want) {
@@ -773,5 +784,33 @@ func TestSendSaysWhenItFellBack(t *testing.T) {
 	}
 	if !strings.Contains(final, "Added to Campaign Manager 360 as asset") || !strings.Contains(final, "in one piece") {
 		t.Errorf("the result line does not say the file went in one piece: %q\n%s", final, stdout)
+	}
+}
+
+// TestSendGoogleURLThroughBaseURL: a Google upload URL pointed at a test
+// server keeps its path and query, and the server gets no sign-in.
+func TestSendGoogleURLThroughBaseURL(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	pdf := l.file("brief.pdf", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("y"), 300<<10)...))
+	code, stdout, stderr := l.send("--to", "https://storage.googleapis.com/upload/storage/v1/b/acme-briefs/o?name=brief.pdf",
+		"--scope", "devstorage.read_write", "--base-url", l.url, "--method", "resumable", "--chunk-size", "256KiB", pdf)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	reqs := l.srv.Requests()
+	if len(reqs) != 3 || reqs[0].Path != "/upload/storage/v1/b/acme-briefs/o" || reqs[0].Query.Get("name") != "brief.pdf" || reqs[0].UploadContentType != "application/pdf" {
+		t.Fatalf("requests %+v", reqs)
+	}
+	for _, r := range reqs {
+		if r.Authorization {
+			t.Errorf("a sign-in went to the test server: %+v", r)
+		}
+	}
+	obj := l.srv.Objects()[0]
+	if obj.SHA256 != fileSHA(t, pdf) || obj.Action != "storage.objects.insert" {
+		t.Errorf("stored %+v", obj)
+	}
+	if want := "✓ brief.pdf: Uploaded as brief.pdf (id acme-briefs/brief.pdf/"; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 }
