@@ -1,0 +1,319 @@
+package upload_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hoist/engine/emulator"
+	"hoist/engine/upload"
+)
+
+// The fault matrix: every upload type against every fault the emulator can
+// inject, over real loopback. Each upload must end with the emulator holding
+// exactly the file (one object, same SHA-256) or with a clear error — never a
+// wrong object reported as done, never two objects for one file.
+
+const kib = 1 << 10
+
+type flow struct {
+	name   string
+	method upload.Method
+	chunk  int64
+	meta   []byte
+}
+
+var flows = []flow{
+	{"media", upload.Media, 0, nil},
+	{"multipart", upload.Multipart, 0, []byte(`{"name":"report.png"}`)},
+	{"resumable", upload.Resumable, 0, nil},
+	{"resumable chunks", upload.Resumable, 1024 * kib, []byte(`{"name":"report.png"}`)},
+}
+
+type fault struct {
+	name string
+	// faults builds the faults for a flow; data is the stage carrying file bytes.
+	faults func(f flow, data emulator.Stage) []emulator.Fault
+	// wantErr, when set, is the error a flow must end with instead of success.
+	wantErr func(f flow) error
+	opts    emulator.Options
+	fall    bool // Target.FallbackToMultipart
+	// sessionOnly: the faults act on sessions only, so media and multipart
+	// uploads never meet them.
+	sessionOnly bool
+}
+
+func one(a emulator.Action, st emulator.Stage) []emulator.Fault {
+	return []emulator.Fault{{Match: emulator.Match{Stage: st}, Action: a}}
+}
+
+func answers(status int, retryAfter string) func(flow, emulator.Stage) []emulator.Fault {
+	return func(flow, emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Times: 2, Action: emulator.Answer{Status: status, RetryAfter: retryAfter}}}
+	}
+}
+
+func resumableOnly(err error) func(flow) error {
+	return func(f flow) error {
+		if f.method == upload.Resumable {
+			return err
+		}
+		return nil
+	}
+}
+
+var faults = []fault{
+	{name: "none", faults: func(flow, emulator.Stage) []emulator.Fault { return nil }},
+	{name: "cut at a chunk boundary", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.CutBody{After: 512 * kib}, st)
+	}},
+	{name: "cut mid-chunk", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.CutBody{After: 300_001}, st)
+	}},
+	{name: "cut twice", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: 2, Action: emulator.CutBody{After: 100_003}}}
+	}},
+	{name: "cut session start", faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
+		return one(emulator.CutBody{After: 3}, emulator.StageStart)
+	}},
+	{name: "500", faults: answers(500, "")},
+	{name: "502", faults: answers(502, "")},
+	{name: "503", faults: answers(503, "")},
+	{name: "503 with Retry-After", faults: answers(503, "2")},
+	{name: "504", faults: answers(504, "")},
+	{name: "429", faults: answers(429, "")},
+	{name: "429 with Retry-After", faults: answers(429, "1")},
+	{name: "persist less", sessionOnly: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: 2, Action: emulator.KeepLess{Align: 256 * kib, Drop: 1000}}}
+	}},
+	{name: "stall", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.Stall{}, st)
+	}},
+	{name: "stall status query", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{
+			{Match: emulator.Match{Stage: st}, Action: emulator.CutBody{After: 10_000}},
+			{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.Stall{}},
+		}
+	}},
+	{name: "answer lost", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.DropAnswer{}, st)
+	}, wantErr: func(f flow) error {
+		if f.method != upload.Resumable {
+			return upload.ErrAnswerLost // sent in full; sending again could make a copy
+		}
+		return nil
+	}},
+	{name: "expire session now", sessionOnly: true, faults: func(f flow, st emulator.Stage) []emulator.Fault {
+		skip := 0
+		if f.chunk > 0 {
+			skip = 1
+		}
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Skip: skip, Action: emulator.ExpireSession{}}}
+	}},
+	{name: "expired as 410", sessionOnly: true, opts: emulator.Options{ExpiredStatus: http.StatusGone}, faults: func(f flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.ExpireSession{}, st)
+	}},
+	{name: "garbage Range", sessionOnly: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.GarbageRange{Value: "bytes=0-999999999"}, st)
+	}},
+	{name: "foreign Location", faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
+		return one(emulator.ForeignLocation{}, emulator.StageStart)
+	}, wantErr: resumableOnly(upload.ErrForeignHost)},
+	{name: "no Location", faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
+		return one(emulator.NoLocation{}, emulator.StageStart)
+	}, wantErr: resumableOnly(upload.ErrBadResponse)},
+	{name: "resumable refused, fall back", fall: true, faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
+		return one(emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}, emulator.StageStart)
+	}},
+	{name: "resumable refused", faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
+		return one(emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}, emulator.StageStart)
+	}, wantErr: resumableOnly(&upload.APIError{})},
+}
+
+func TestFaultMatrix(t *testing.T) {
+	file := make([]byte, 3*1024*kib+123)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range file {
+		file[i] = byte(r.Uint32())
+	}
+	sum := sha256.Sum256(file)
+	want := hex.EncodeToString(sum[:])
+
+	for _, f := range flows {
+		for _, fl := range faults {
+			t.Run(f.name+"/"+fl.name, func(t *testing.T) {
+				srv, err := emulator.New(fl.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ts := httptest.NewServer(srv)
+				hosts := &hostLog{}
+				client := smallBufferClient(t, hosts)
+				t.Cleanup(func() {
+					_ = srv.Close() // first: it lets go of stalled requests
+					ts.Close()
+				})
+				data := emulator.StageUpload
+				if f.method == upload.Resumable {
+					data = emulator.StageChunk
+				}
+				var injected []*emulator.Injected
+				for _, x := range fl.faults(f, data) {
+					inj := srv.Inject(x)
+					if f.method == upload.Resumable || (!fl.sessionOnly && (x.Match.Stage == emulator.StageUpload || x.Match.Stage == emulator.StageAny)) {
+						injected = append(injected, inj)
+					}
+				}
+				defer func() {
+					for i, inj := range injected {
+						if inj.Count() == 0 {
+							t.Errorf("fault %d never applied", i)
+						}
+					}
+				}()
+				up := &upload.Uploader{
+					Client:       client,
+					ChunkSize:    f.chunk,
+					Clock:        &instantClock{now: time.Now()},
+					StallTimeout: 300 * time.Millisecond,
+				}
+				target := upload.Target{
+					URL:                 ts.URL + "/upload/files/v1/things?name=report.png",
+					ContentType:         "image/png",
+					Metadata:            f.meta,
+					FallbackToMultipart: fl.fall,
+				}
+				res, err := up.Upload(context.Background(), target, memSource(file), f.method, nil, nil)
+
+				objects := srv.Objects()
+				for _, o := range objects {
+					if o.SHA256 != want || o.Size != int64(len(file)) {
+						t.Errorf("the emulator holds a wrong object: %d bytes, sha256 %s", o.Size, o.SHA256)
+					}
+				}
+				if len(objects) > 1 {
+					t.Errorf("%d objects for one file", len(objects))
+				}
+				for _, h := range hosts.list() {
+					if h != strings.TrimPrefix(ts.URL, "http://") {
+						t.Errorf("a request went to %s", h)
+					}
+				}
+				var wantErr error
+				if fl.wantErr != nil {
+					wantErr = fl.wantErr(f)
+				}
+				if wantErr != nil {
+					if err == nil || !(errors.Is(err, wantErr) || errors.As(err, new(*upload.APIError))) {
+						t.Fatalf("err = %v, want %v", err, wantErr)
+					}
+					if strings.Contains(err.Error(), "upload_id") {
+						t.Errorf("error shows the session: %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("upload failed: %v", err)
+				}
+				if len(objects) != 1 {
+					t.Fatalf("done, but the emulator holds %d objects", len(objects))
+				}
+				var got struct {
+					SHA256 string `json:"sha256Hash"`
+				}
+				if err := json.Unmarshal(res.Body, &got); err != nil || got.SHA256 != want {
+					t.Errorf("result %s does not describe the file (%v)", res.Body, err)
+				}
+			})
+		}
+	}
+}
+
+// memSource is a file in memory.
+type memSource []byte
+
+func (m memSource) Size() int64 { return int64(len(m)) }
+
+func (m memSource) ReadAt(p []byte, off int64) (int, error) {
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// instantClock passes every wait at once, so retries cost no time.
+type instantClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *instantClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *instantClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+	return ctx.Err()
+}
+
+type hostLog struct {
+	mu    sync.Mutex
+	hosts []string
+}
+
+func (h *hostLog) add(s string) {
+	h.mu.Lock()
+	h.hosts = append(h.hosts, s)
+	h.mu.Unlock()
+}
+
+func (h *hostLog) list() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.hosts...)
+}
+
+type recordHosts struct {
+	next http.RoundTripper
+	log  *hostLog
+}
+
+func (r recordHosts) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.log.add(req.URL.Host)
+	return r.next.RoundTrip(req)
+}
+
+// smallBufferClient keeps the kernel from swallowing a whole file before a
+// cut connection is noticed, as on a real network.
+func smallBufferClient(t *testing.T, log *hostLog) *http.Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if tc, ok := c.(*net.TCPConn); ok {
+				_ = tc.SetWriteBuffer(32 * kib)
+			}
+			return c, err
+		},
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: recordHosts{next: tr, log: log}}
+}
