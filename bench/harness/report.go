@@ -1,0 +1,425 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Report is everything one benchmark run measured.
+type Report struct {
+	Started  time.Time     `json:"started"`
+	Finished time.Time     `json:"finished"`
+	Seconds  float64       `json:"seconds"`
+	Runs     int           `json:"runs"`
+	Sizes    Sizes         `json:"sizes"`
+	Machine  Machine       `json:"machine"`
+	Targets  []Target      `json:"targets"`
+	Cases    []*CaseResult `json:"cases"`
+}
+
+// Target is one acceptance target, evaluated on this run's medians.
+type Target struct {
+	Name     string  `json:"name"`
+	Measured string  `json:"measured"`
+	Value    float64 `json:"value"`
+	Limit    float64 `json:"limit"`
+	Holds    bool    `json:"holds"`
+	Missing  bool    `json:"missing,omitempty"` // a case it needs has no figures
+}
+
+// find returns the case with these properties, or nil.
+func (r *Report) find(work, store, net, client string, chunk int64, parallel int) *CaseResult {
+	for _, c := range r.Cases {
+		if c.Workload == work && c.Store == store && c.Net == net && c.Client == client && c.Chunk == chunk && c.Parallel == parallel {
+			return c
+		}
+	}
+	return nil
+}
+
+func size(n int64) string {
+	if n <= 0 {
+		return "0"
+	}
+	return chunkLabel(n)
+}
+
+// evaluate checks the targets on the report's figures.
+func evaluate(r *Report) []Target {
+	z := r.Sizes
+	var ts []Target
+	ratio := func(name string, a, b *CaseResult, get func(*CaseResult) float64, limit float64, atMost bool) {
+		t := Target{Name: name, Limit: limit}
+		if !a.ok() || !b.ok() || get(b) == 0 {
+			t.Missing = true
+			t.Measured = "not measured (a run failed)"
+			ts = append(ts, t)
+			return
+		}
+		t.Value = get(a) / get(b)
+		if atMost {
+			t.Holds = t.Value <= limit
+		} else {
+			t.Holds = t.Value >= limit
+		}
+		t.Measured = fmt.Sprintf("%.2f× (%.3g vs %.3g)", t.Value, get(a), get(b))
+		ts = append(ts, t)
+	}
+	mibps := func(c *CaseResult) float64 { return c.MiBps.Median }
+	fps := func(c *CaseResult) float64 { return c.FilesPerSec.Median }
+	cpu := func(c *CaseResult) float64 { return c.CPUPerGiB.Median }
+	big, ref := size(z.Big), chunkLabel(z.RefChunk)
+
+	curl := r.find(WorkBig, "hash", NetDirect, ClientCurl, -1, 1)
+	for _, client := range []string{ClientHoist, ClientEngine} {
+		who := "hoist send"
+		if client == ClientEngine {
+			who = "engine in-process"
+		}
+		h := r.find(WorkBig, "hash", NetDirect, client, z.RefChunk, 1)
+		ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 0.9 × curl's single PUT", big, ref, who), h, curl, mibps, 0.9, false)
+		ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 1.0 × Google's client", big, ref, who), h,
+			r.find(WorkBig, "hash", NetDirect, ClientGoogle, z.RefChunk, 1), mibps, 1.0, false)
+		ratio(fmt.Sprintf("%s, whole file in one request: %s ≥ 0.95 × curl", big, who),
+			r.find(WorkBig, "hash", NetDirect, client, 0, 1), curl, mibps, 0.95, false)
+	}
+
+	// Memory: the largest peak over every run at every chunk size.
+	rssMax := func(name string, cases []*CaseResult, limit float64) {
+		t := Target{Name: name, Limit: limit}
+		var worst float64
+		var parts []string
+		for _, c := range cases {
+			if !c.ok() {
+				t.Missing = true
+				continue
+			}
+			worst = max(worst, c.RSSMiB.Max)
+			parts = append(parts, fmt.Sprintf("%s: %.1f", chunkLabel(c.Chunk), c.RSSMiB.Max))
+		}
+		t.Value = worst
+		t.Holds = !t.Missing && worst <= limit
+		t.Measured = fmt.Sprintf("largest %.1f MiB (%s)", worst, strings.Join(parts, ", "))
+		ts = append(ts, t)
+	}
+	var bigHoist, parHoist []*CaseResult
+	for _, c := range z.Chunks {
+		bigHoist = append(bigHoist, r.find(WorkBig, "hash", NetDirect, ClientHoist, c, 1))
+	}
+	for _, c := range []int64{z.RefChunk, 0} {
+		parHoist = append(parHoist, r.find(WorkParallel, "hash", NetDirect, ClientHoist, c, z.ParCount))
+	}
+	rssMax(fmt.Sprintf("Peak RSS of hoist send, %s file, any chunk size ≤ 40 MiB", big), bigHoist, 40)
+	rssMax(fmt.Sprintf("Peak RSS of hoist send, %d × %s at once ≤ 64 MiB", z.ParCount, size(z.Par)), parHoist, 64)
+
+	small := fmt.Sprintf("%d × %s", z.SmallCount, size(z.Small))
+	gSmall := r.find(WorkSmall, "hash", NetDirect, ClientGoogle, z.RefChunk, 1)
+	hSmall := r.find(WorkSmall, "hash", NetDirect, ClientHoist, z.RefChunk, 4)
+	ratio(fmt.Sprintf("%s files: hoist send files/s ≥ 3 × Google's client one after another", small), hSmall, gSmall, fps, 3, false)
+	ratio(fmt.Sprintf("%s files: engine in-process files/s ≥ 3 × Google's client one after another", small),
+		r.find(WorkSmall, "hash", NetDirect, ClientEngine, z.RefChunk, 4), gSmall, fps, 3, false)
+	{
+		t := Target{Name: fmt.Sprintf("%s files: hoist send makes one request per file", small), Limit: 1}
+		if hSmall.ok() {
+			t.Value = hSmall.Requests.Max / float64(hSmall.Files)
+			t.Holds = t.Value <= 1
+			t.Measured = fmt.Sprintf("%.0f requests for %d files (most in a run)", hSmall.Requests.Max, hSmall.Files)
+		} else {
+			t.Missing, t.Measured = true, "not measured (a run failed)"
+		}
+		ts = append(ts, t)
+	}
+
+	for _, pair := range [][2]string{{NetCut, NetProxy}, {NetCutLatency, NetLatency}} {
+		cut := r.find(WorkFault, "hash", pair[0], ClientHoist, z.RefChunk, 1)
+		free := r.find(WorkFault, "hash", pair[1], ClientHoist, z.RefChunk, 1)
+		what := fmt.Sprintf("%s through cuts every %s", size(z.Fault), size(z.CutEvery))
+		if pair[0] == NetCutLatency {
+			what += fmt.Sprintf(" and %s per request", z.Latency)
+		}
+		t := Target{Name: what + ": hoist send re-sends ≤ the bytes the server had not confirmed", Limit: 1}
+		if cut.ok() {
+			var resent, unconf int64
+			t.Holds = true
+			for _, run := range cut.Runs {
+				if run.Error != "" {
+					continue
+				}
+				resent += run.ResentBytes
+				unconf += run.UnconfirmedBytes
+				if run.ResentBytes > run.UnconfirmedBytes {
+					t.Holds = false
+				}
+			}
+			t.Value = float64(resent) / float64(max(unconf, 1))
+			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %.0f cuts a run", mib(resent), mib(unconf), cut.Seconds.N, cut.Cuts.Median)
+		} else {
+			t.Missing, t.Measured = true, "not measured (a run failed)"
+		}
+		ts = append(ts, t)
+
+		t = Target{Name: what + ": hoist send finishes ≤ 1.2 × fault-free time + backoff waits", Limit: 1.2}
+		if cut.ok() && free.ok() {
+			t.Value = cut.BeyondWaits.Median / free.Seconds.Median
+			t.Holds = t.Value <= 1.2
+			t.Measured = fmt.Sprintf("%.2f s − %.2f s of waits = %.2f× the fault-free %.2f s", cut.Seconds.Median, cut.WaitSeconds.Median, t.Value, free.Seconds.Median)
+		} else {
+			t.Missing, t.Measured = true, "not measured (a run failed)"
+		}
+		ts = append(ts, t)
+	}
+
+	ratio(fmt.Sprintf("%s, %s chunks: hoist send CPU per GiB ≤ 1.5 × curl's", big, ref),
+		r.find(WorkBig, "hash", NetDirect, ClientHoist, z.RefChunk, 1), curl, cpu, 1.5, true)
+	ratio(fmt.Sprintf("%s, whole file: hoist send CPU per GiB ≤ 1.5 × curl's", big),
+		r.find(WorkBig, "hash", NetDirect, ClientHoist, 0, 1), curl, cpu, 1.5, true)
+	return ts
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20)) }
+
+// write saves the JSON, the Markdown and the charts where the config says.
+func (r *Report) write(cfg Config, started time.Time) error {
+	var errs []error
+	if cfg.ResultsDir != "" {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err == nil {
+			err = os.MkdirAll(cfg.ResultsDir, 0o755)
+		}
+		if err == nil {
+			name := started.UTC().Format("20060102-150405") + ".json"
+			err = os.WriteFile(filepath.Join(cfg.ResultsDir, name), b, 0o644)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(cfg.ResultsDir, "latest.json"), b, 0o644)
+		}
+		errs = append(errs, err)
+	}
+	if cfg.DocsDir != "" {
+		errs = append(errs, r.writeMarkdown(filepath.Join(cfg.DocsDir, "benchmarks.md")))
+		errs = append(errs, r.drawCharts(cfg.DocsDir))
+	}
+	return errors.Join(errs...)
+}
+
+// Marker divides the generated part of benchmarks.md from the notes written
+// by hand below it, which a new run keeps.
+const Marker = "<!-- Everything below this line is written by hand and kept when make bench runs again. -->"
+
+const defaultNotes = `
+
+## What we found
+
+Nothing written yet.
+`
+
+func (r *Report) writeMarkdown(path string) error {
+	notes := defaultNotes
+	if old, err := os.ReadFile(path); err == nil {
+		if _, after, ok := strings.Cut(string(old), Marker); ok {
+			notes = after
+		}
+	}
+	var b strings.Builder
+	r.Markdown(&b)
+	b.WriteString("\n" + Marker)
+	b.WriteString(notes)
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// st formats a statistic as "median (min–max)".
+func st(s Stat, prec int) string {
+	if s.N == 0 {
+		return "—"
+	}
+	if s.N == 1 || s.Min == s.Max {
+		return fmt.Sprintf("%.*f", prec, s.Median)
+	}
+	return fmt.Sprintf("%.*f (%.*f–%.*f)", prec, s.Median, prec, s.Min, prec, s.Max)
+}
+
+func ratioText(a, b float64) string {
+	if a == 0 || b == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", a/b)
+}
+
+var clientNames = map[string]string{
+	ClientRead:   "read (file, page cache)",
+	ClientCurl:   "curl, one PUT",
+	ClientGoogle: "Google's Go client",
+	ClientHoist:  "hoist send",
+	ClientEngine: "Hoist engine in-process",
+}
+
+// Markdown writes the generated part of benchmarks.md: the targets and a table per workload.
+func (r *Report) Markdown(w io.Writer) {
+	z := r.Sizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("# Benchmarks\n\n")
+	p("Generated by `make bench` (`cd bench && go run ./cmd/hoistbench`) on %s; the whole run took %.0f s.\n",
+		r.Started.Format("2006-01-02 15:04 UTC"), r.Seconds)
+	p("Machine: %s, %d CPUs, %d GiB RAM, Linux %s, %s, %s.\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.MemoryGiB, r.Machine.Kernel, r.Machine.Go, r.Machine.Curl)
+	p("Every client runs as a process of its own against the emulator (`hoist/engine/emulator`), which runs in a process of its own too, on loopback. ")
+	p("Each case ran %d times, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", r.Runs)
+	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
+	p("For curl the session is started before the clock starts: its figure is the single PUT alone, the limit. ")
+	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256.\n\n")
+	p("![Throughput by chunk size](bench-throughput.png)\n![Peak memory by chunk size](bench-memory.png)\n\n")
+
+	p("## Targets\n\n| Target | Measured | Holds |\n|---|---|---|\n")
+	for _, t := range r.Targets {
+		holds := "✅ yes"
+		switch {
+		case t.Missing:
+			holds = "❔ not measured"
+		case !t.Holds:
+			holds = "❌ no"
+		}
+		p("| %s | %s | %s |\n", t.Name, t.Measured, holds)
+	}
+
+	for _, store := range []string{"hash", "disk"} {
+		curl := r.find(WorkBig, store, NetDirect, ClientCurl, -1, 1)
+		p("\n## One %s file, %s store\n\n", size(z.Big), storeName(store))
+		p("| Client | Chunk | Time s | MiB/s | × curl | × Google | Peak RSS MiB | CPU s/GiB | CPU × curl | Requests | Emulator CPU s |\n")
+		p("|---|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range r.Cases {
+			if c.Workload != WorkBig || c.Store != store {
+				continue
+			}
+			var xc, xg, cc string = "—", "—", "—"
+			if curl.ok() && c.ok() && c.Client != ClientCurl {
+				xc = ratioText(c.MiBps.Median, curl.MiBps.Median)
+				if c.Client != ClientRead {
+					cc = ratioText(c.CPUPerGiB.Median, curl.CPUPerGiB.Median)
+				}
+			}
+			if g := r.find(WorkBig, store, NetDirect, ClientGoogle, c.Chunk, 1); g.ok() && c.ok() && c.Client != ClientGoogle && c.Chunk >= 0 {
+				xg = ratioText(c.MiBps.Median, g.MiBps.Median)
+			}
+			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], chunkLabel(c.Chunk),
+				st(c.Seconds, 2), st(c.MiBps, 0), xc, xg, rssText(c), st(c.CPUPerGiB, 2), cc, reqText(c), srvText(c))
+			failed(w, c)
+		}
+	}
+
+	for _, work := range []string{WorkSmall, WorkMid} {
+		count, sz := z.SmallCount, z.Small
+		if work == WorkMid {
+			count, sz = z.MidCount, z.Mid
+		}
+		g := r.find(work, "hash", NetDirect, ClientGoogle, z.RefChunk, 1)
+		p("\n## %d files of %s, hash store\n\n", count, size(sz))
+		p("Google's client uploads them one after another; hoist send and the engine with as many at once as Parallel says (4 is hoist send's default). Chunk size %s.\n\n", chunkLabel(z.RefChunk))
+		p("| Client | Parallel | Time s | Files/s | × Google | MiB/s | Peak RSS MiB | CPU s/GiB | Requests | Emulator CPU s |\n")
+		p("|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range r.Cases {
+			if c.Workload != work {
+				continue
+			}
+			xg := "—"
+			if g.ok() && c.ok() && c != g {
+				xg = ratioText(c.FilesPerSec.Median, g.FilesPerSec.Median)
+			}
+			p("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], c.Parallel, st(c.Seconds, 2),
+				st(c.FilesPerSec, 0), xg, st(c.MiBps, 0), rssText(c), st(c.CPUPerGiB, 2), reqText(c), srvText(c))
+			failed(w, c)
+		}
+	}
+
+	{
+		curl := r.find(WorkParallel, "hash", NetDirect, ClientCurl, -1, z.ParCount)
+		p("\n## %d files of %s at once, hash store\n\n", z.ParCount, size(z.Par))
+		p("curl runs %d processes at once (peak RSS is the largest of them, CPU their sum); the others run one process with %d uploads at once.\n\n", z.ParCount, z.ParCount)
+		p("| Client | Chunk | Time s | MiB/s | × curl | Peak RSS MiB | CPU s/GiB | CPU × curl | Requests | Emulator CPU s |\n")
+		p("|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range r.Cases {
+			if c.Workload != WorkParallel {
+				continue
+			}
+			xc, cc := "—", "—"
+			if curl.ok() && c.ok() && c != curl {
+				xc = ratioText(c.MiBps.Median, curl.MiBps.Median)
+				cc = ratioText(c.CPUPerGiB.Median, curl.CPUPerGiB.Median)
+			}
+			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], chunkLabel(c.Chunk), st(c.Seconds, 2),
+				st(c.MiBps, 0), xc, rssText(c), st(c.CPUPerGiB, 2), cc, reqText(c), srvText(c))
+			failed(w, c)
+		}
+	}
+
+	p("\n## One %s file through the fault proxy\n\n", size(z.Fault))
+	p("A TCP proxy between client and emulator: *proxy* passes everything (the fault-free reference), *cut* closes the client's connection every time another %s has gone through it (request heads included), *latency* holds every request %s before passing it on. ", size(z.CutEvery), z.Latency)
+	p("Re-sent is what the emulator received beyond the file's size (from its request log); not confirmed is, summed over the cuts, what the emulator had received of the cut request but not persisted (it keeps whole 256 KiB units). ")
+	p("Waits are, summed over the cuts, the time from the cut to the client's next request: the backoff before trying again.\n\n")
+	p("| Client | Network | Chunk | Time s | Fault-free s | Waits s | (Time − waits) ÷ fault-free | Cuts | Re-sent MiB | Not confirmed MiB | Requests |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range r.Cases {
+		if c.Workload != WorkFault {
+			continue
+		}
+		freeNet := ""
+		switch c.Net {
+		case NetCut:
+			freeNet = NetProxy
+		case NetCutLatency:
+			freeNet = NetLatency
+		}
+		freeT, beyond := "—", "—"
+		if freeNet != "" {
+			if f := r.find(WorkFault, "hash", freeNet, c.Client, c.Chunk, 1); f.ok() {
+				freeT = st(f.Seconds, 2)
+				if c.ok() {
+					beyond = fmt.Sprintf("%.2f×", c.BeyondWaits.Median/f.Seconds.Median)
+				}
+			}
+		}
+		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], c.Net, chunkLabel(c.Chunk), st(c.Seconds, 2),
+			freeT, st(c.WaitSeconds, 2), beyond, st(c.Cuts, 0), st(c.ResentMiB, 2), st(c.UnconfMiB, 2), reqText(c))
+		failed(w, c)
+	}
+}
+
+func storeName(s string) string {
+	if s == "disk" {
+		return "on-disk"
+	}
+	return "hash-only"
+}
+
+func rssText(c *CaseResult) string {
+	if c.Client == ClientRead {
+		return "—"
+	}
+	return st(c.RSSMiB, 1)
+}
+
+func reqText(c *CaseResult) string {
+	if c.Client == ClientRead {
+		return "—"
+	}
+	return st(c.Requests, 0)
+}
+
+func srvText(c *CaseResult) string {
+	if c.Client == ClientRead {
+		return "—"
+	}
+	return st(c.ServerCPU, 2)
+}
+
+// failed adds a row saying how a case's runs failed.
+func failed(w io.Writer, c *CaseResult) {
+	if c.Failures == 0 {
+		return
+	}
+	fmt.Fprintf(w, "| ↳ %d of %d runs failed: %s |||||||||||\n", c.Failures, len(c.Runs), strings.ReplaceAll(c.Failure, "|", "/"))
+}
