@@ -402,3 +402,40 @@ func TestGenericStorage(t *testing.T) {
 		t.Fatalf("answer = %s", body)
 	}
 }
+
+func TestSizeLimitOnBytes(t *testing.T) {
+	img := pngBytes(t)
+	over := append(append([]byte{}, img...), make([]byte, playGamesLimit+1-len(img))...)
+	for _, tc := range []struct {
+		name string
+		body io.Reader
+	}{
+		{"Content-Length over the limit", bytes.NewReader(over)},
+		{"chunked body over the limit", struct{ io.Reader }{bytes.NewReader(over)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			req, err := http.NewRequest(http.MethodPost, h.url(withQuery(gamesPath, "uploadType", "media")), tc.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "image/png")
+			resp, err := h.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			wantError(t, resp, body, http.StatusRequestEntityTooLarge, "15728640 bytes")
+			if len(h.srv.Objects()) != 0 {
+				t.Fatal("an upload over the limit was stored")
+			}
+		})
+	}
+	t.Run("chunk past the limit", func(t *testing.T) {
+		h := newHarness(t, Options{})
+		session := h.start(http.MethodPost, withQuery(gamesPath, "uploadType", "resumable"), hdr("X-Upload-Content-Type", "image/png"), "")
+		resp, body := h.chunk(session, make([]byte, 16<<20), 0, -1)
+		wantError(t, resp, body, http.StatusRequestEntityTooLarge, "15728640 bytes")
+	})
+}

@@ -93,8 +93,11 @@ type CutBody struct{ After int64 }
 type DropAnswer struct{}
 
 // Stall holds the request, reading nothing, for For or until Until is closed
-// (whichever first; neither set: until the client leaves or the server
-// closes), then processes it normally.
+// (whichever first), then processes it normally. With neither set it holds
+// until the server closes, or until the client leaves where net/http can
+// tell: a client that gives up on a request with a body goes unnoticed while
+// nothing reads it, so tests close the Server (which ends every stall)
+// before its httptest server, whose Close waits for handlers.
 type Stall struct {
 	For   time.Duration
 	Until <-chan struct{}

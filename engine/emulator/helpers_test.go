@@ -38,8 +38,8 @@ func newHarness(t testing.TB, opts Options) *harness {
 	h := &harness{t: t, srv: srv, ts: ts, client: &http.Client{Transport: tr}}
 	t.Cleanup(func() {
 		tr.CloseIdleConnections()
+		_ = srv.Close() // first: it ends stalls, which ts.Close waits for
 		ts.Close()
-		_ = srv.Close()
 	})
 	return h
 }

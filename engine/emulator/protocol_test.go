@@ -537,3 +537,48 @@ func TestStart(t *testing.T) {
 		t.Fatal("server still answers after stop")
 	}
 }
+
+func TestSessionStartRules(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		body   []byte
+		status int
+		want   string
+	}{
+		{"negative X-Upload-Content-Length", hdr("X-Upload-Content-Length", "-5"), nil, 400, "Invalid X-Upload-Content-Length"},
+		{"X-Upload-Content-Length not a number", hdr("X-Upload-Content-Length", "12kb"), nil, 400, "Invalid X-Upload-Content-Length"},
+		{"metadata of another type", hdr("Content-Type", "text/plain"), []byte(`{"name":"a"}`), 400, "must be the JSON metadata"},
+		{"metadata not JSON", hdr("Content-Type", "application/json"), []byte(`name=a`), 400, "Invalid JSON payload"},
+		{"metadata too large", hdr("Content-Type", "application/json"), bytes.Repeat([]byte(" "), metadataLimit+1), 400, "larger than"},
+		{"PATCH", nil, nil, 404, "Method not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			method := http.MethodPost
+			if tc.name == "PATCH" {
+				method = http.MethodPatch
+			}
+			resp, body := h.do(method, withQuery(genericPath, "uploadType", "resumable"), tc.header, tc.body)
+			wantError(t, resp, body, tc.status, tc.want)
+		})
+	}
+	t.Run("type from the metadata", func(t *testing.T) {
+		h := newHarness(t, Options{})
+		session := h.start(http.MethodPost, withQuery(genericPath, "uploadType", "resumable"), nil, `{"name":"a.csv","contentType":"text/csv"}`)
+		resp, body := h.do(http.MethodPut, session, nil, []byte("a,b\n"))
+		wantStatus(t, resp, body, http.StatusCreated)
+		if obj := onlyObject(t, h.srv); obj.ContentType != "text/csv" {
+			t.Fatalf("content type %q", obj.ContentType)
+		}
+	})
+}
+
+func TestBaseURL(t *testing.T) {
+	h := newHarness(t, Options{BaseURL: "http://sandbox.test:9/"})
+	resp, body := h.do(http.MethodPost, withQuery(genericPath, "uploadType", "resumable"), nil, nil)
+	wantStatus(t, resp, body, http.StatusOK)
+	if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, "http://sandbox.test:9"+genericPath+"?") {
+		t.Fatalf("Location = %q", loc)
+	}
+}
