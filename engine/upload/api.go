@@ -1,6 +1,15 @@
 // Package upload speaks Google's media upload protocol: uploadType=media,
 // multipart (RFC 2387) and resumable sessions with chunks, status queries,
 // resume, restart on 404/410 and exponential backoff on 5xx.
+//
+// A resumable upload takes the server's Range as the truth between chunks
+// and asks where the session stands (a status query) after any
+// interruption, 5xx, pause or untrustworthy answer. Bodies are sections of
+// the file read on demand, so memory does not grow with file or chunk size.
+// A media or multipart upload whose whole body went out before the
+// connection broke is not sent again on its own (ErrAnswerLost): the server
+// may already have made the object, and a second copy (a second email sent)
+// is worse than asking the user.
 package upload
 
 import (

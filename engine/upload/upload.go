@@ -398,8 +398,12 @@ func (r *run) wait(ctx context.Context, cause error, other bool, after time.Dura
 		wait = after
 	}
 	r.obs.Retrying(attempt, wait, scrub(cause, r.secrets))
-	if err := r.clock.Sleep(ctx, wait); err != nil || ctx.Err() != nil {
+	err := r.clock.Sleep(ctx, wait)
+	switch {
+	case ctx.Err() != nil:
 		return stopped(ctx)
+	case err != nil:
+		return fmt.Errorf("waiting before trying again: %w", err)
 	}
 	return nil
 }
