@@ -421,3 +421,41 @@ func BenchmarkUpload(b *testing.B) {
 		})
 	}
 }
+
+func TestLoopbackPauseMidBody(t *testing.T) {
+	const size = 16 << 20
+	s := newLoopServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	obs := &pauseOnSent{recorder: newRecorder(t, size, true), at: 1 << 20, cancel: cancel}
+	up := &Uploader{Client: s.client(), Clock: newClock()}
+	_, err := up.Upload(ctx, Target{URL: s.url(), ContentType: testType}, patternFile{size}, Resumable, nil, obs)
+	if !errors.Is(err, context.Canceled) || len(obs.retries) != 0 {
+		t.Fatalf("err = %v, retries %v", err, obs.retries)
+	}
+	// The bytes stopped: the rest of the file never reached the server.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.objects) != 0 {
+		t.Error("the upload finished despite the pause")
+	}
+	if got := obs.sentAtReturn; got >= size {
+		t.Errorf("%d bytes handed to the network before returning", got)
+	}
+}
+
+// pauseOnSent cancels the upload once at bytes are on the wire.
+type pauseOnSent struct {
+	*recorder
+	at           int64
+	cancel       context.CancelFunc
+	sentAtReturn int64
+}
+
+func (p *pauseOnSent) Sent(off int64) {
+	p.recorder.Sent(off)
+	p.sentAtReturn = off
+	if off >= p.at {
+		p.cancel()
+	}
+}
