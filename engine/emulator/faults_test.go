@@ -244,6 +244,7 @@ func TestKeepLessFault(t *testing.T) {
 			wantStatus(t, resp, body, statusResumeIncomplete)
 			wantRange(t, resp, tc.want)
 			resp, body = h.status(session, total)
+			wantStatus(t, resp, body, statusResumeIncomplete)
 			wantRange(t, resp, tc.want)
 			resp, body = h.chunk(session, data[tc.want:], tc.want, total)
 			wantStatus(t, resp, body, http.StatusCreated)
