@@ -93,7 +93,7 @@ func Retryable(err error) bool {
 	}
 	var api *APIError
 	if errors.As(err, &api) {
-		return retryableStatus(api.Status) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
+		return retryableStatus(api.Status) || rateLimited(api) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
 	}
 	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress} {
 		if errors.Is(err, again) {

@@ -265,6 +265,8 @@ func TestRetryable(t *testing.T) {
 		{"400", &APIError{Status: 400}, false},
 		{"401", &APIError{Status: 401}, false},
 		{"403", &APIError{Status: 403}, false},
+		{"403 quota", &APIError{Status: 403, Reason: "quotaExceeded"}, false},
+		{"403 rate limit", &APIError{Status: 403, Reason: "userRateLimitExceeded"}, true},
 		{"404", &APIError{Status: 404}, true},
 		{"408", &APIError{Status: 408}, true},
 		{"429 exhausted", fmt.Errorf("%w (11): %w", ErrTooManyRetries, &APIError{Status: 429}), true},

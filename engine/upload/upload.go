@@ -436,8 +436,17 @@ func (r *run) refuse(a *answer) refusal {
 		f.retry = true
 	case http.StatusRequestTimeout, http.StatusTooManyRequests:
 		f.retry, f.other = true, true
+	case http.StatusForbidden:
+		f.retry = rateLimited(api)
 	}
 	return f
+}
+
+// rateLimited reports Google's 403 rate limits, which lift within seconds and
+// which Google asks clients to retry with exponential backoff (a daily
+// quotaExceeded does not lift, so it is not among them).
+func rateLimited(api *APIError) bool {
+	return api.Status == http.StatusForbidden && (api.Reason == "rateLimitExceeded" || api.Reason == "userRateLimitExceeded")
 }
 
 // oneShot sends the whole file in one request (media or multipart).

@@ -1080,3 +1080,24 @@ func TestErrorsNeverShowTheSession(t *testing.T) {
 type urlErrorLike struct{}
 
 func (*urlErrorLike) Error() string { return "broken pipe while talking to " + testSession }
+
+func TestRateLimit403(t *testing.T) {
+	file := testFile(100)
+	limit := `{"error":{"code":403,"message":"User Rate Limit Exceeded","errors":[{"reason":"userRateLimitExceeded"}]}}`
+	quota := `{"error":{"code":403,"message":"Quota exceeded","errors":[{"reason":"quotaExceeded"}]}}`
+	t.Run("rate limit backs off", func(t *testing.T) {
+		h := newHarness(t, mediaX(file).answer(http.StatusForbidden).withBody(limit), mediaX(file).answer(http.StatusOK).withBody(okJSON))
+		if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		backoffShape(t, h.clock.slept(), h.draws)
+	})
+	t.Run("daily quota fails at once", func(t *testing.T) {
+		h := newHarness(t, mediaX(file).answer(http.StatusForbidden).withBody(quota))
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil)
+		var api *APIError
+		if !errors.As(err, &api) || api.Reason != "quotaExceeded" || Retryable(err) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
