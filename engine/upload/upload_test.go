@@ -1101,3 +1101,30 @@ func TestRateLimit403(t *testing.T) {
 		}
 	})
 }
+
+func TestHostAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		target, allowed, location string
+		want                      bool
+	}{
+		{"https://www.googleapis.com/upload/x", "", "https://www.googleapis.com/upload/x?upload_id=1", true},
+		{"https://www.googleapis.com/upload/x", "", "https://WWW.googleapis.com:443/upload/x?upload_id=1", true},
+		{"https://www.googleapis.com/upload/x", "", "https://www.googleapis.com.evil.test/x", false},
+		{"http://127.0.0.1:8080/upload/x", "", "http://127.0.0.1:8080/upload/x?upload_id=1", true},
+		{"http://127.0.0.1:8080/upload/x", "", "http://127.0.0.1:9090/upload/x?upload_id=1", false},
+		{"https://gmail.googleapis.com/upload/x", "www.googleapis.com", "https://www.googleapis.com:443/x", true},
+		{"https://gmail.googleapis.com/upload/x", "www.googleapis.com", "https://gmail.googleapis.com/x", false},
+		{"http://127.0.0.1:1/upload/x", "127.0.0.1:8080", "http://127.0.0.1:8080/x", true},
+		{"http://127.0.0.1:1/upload/x", "127.0.0.1:8080", "http://127.0.0.1:8081/x", false},
+		{"https://[::1]:8443/upload/x", "", "https://[::1]:8443/x", true},
+	} {
+		r, err := (&Uploader{AllowedHost: tc.allowed}).newRun(Target{URL: tc.target}, &memFile{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = r.checkSessionURI(tc.location)
+		if (err == nil) != tc.want {
+			t.Errorf("target %s, allowed %q, location %s: %v", tc.target, tc.allowed, tc.location, err)
+		}
+	}
+}
