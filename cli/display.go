@@ -74,7 +74,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			done++
 			bytes += v.Size
 			if v.Result != nil && v.Result.Summary != "" {
-				fmt.Fprintf(h.w, "✓ %s: %s\n", v.Name, v.Result.Summary)
+				fmt.Fprintf(h.w, "✓ %s: %s%s\n", v.Name, v.Result.Summary, fellBackWords(v))
 			}
 		default:
 			if v.State.Finished() || v.State == engine.Attention {
@@ -88,6 +88,14 @@ func (h *humanDisplay) final(views []engine.JobView) {
 		fmt.Fprintf(h.w, " %d did not upload.", failed)
 	}
 	fmt.Fprintln(h.w)
+}
+
+// fellBackWords says, after a result, that the destination refused a resumable upload.
+func fellBackWords(v engine.JobView) string {
+	if !v.FellBack {
+		return ""
+	}
+	return " Sent in one piece: this destination does not take uploads in parts."
 }
 
 func reasonOf(v engine.JobView) string {

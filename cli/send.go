@@ -99,7 +99,8 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer j.Close()
 
 	var sandbox string
-	if d.Kind == dest.Sandbox || (o.resume && anyUnfinished(j, dest.Sandbox)) {
+	// A sandbox named with --base-url or its own address needs none started here.
+	if (d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinished(j, dest.Sandbox)) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
@@ -289,23 +290,17 @@ func destination(o sendOptions) (dest.Destination, error) {
 	return d, nil
 }
 
-// fromPresetOrKind finds a saved destination by name, with the flags' settings
-// on top, else builds a destination of the kind named.
+// fromPresetOrKind builds a destination of the kind named, else finds a
+// saved destination by name, with the flags' settings on top.
 func fromPresetOrKind(name string, params map[string]string) (dest.Destination, error) {
-	if path := dest.DefaultPresetsPath(); path != "" {
-		if p, err := dest.OpenPresets(path); err == nil {
-			if d, ok := p.Get(name); ok {
-				if d.Params == nil {
-					d.Params = map[string]string{}
-				}
-				for k, v := range params {
-					d.Params[k] = v
-				}
-				return d, d.Validate()
-			}
-		}
+	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
+		return dest.FromFlags(name, params)
 	}
-	return dest.FromFlags(name, params)
+	p, err := dest.OpenPresets(dest.DefaultPresetsPath())
+	if err != nil {
+		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
+	}
+	return p.FromFlags(name, params)
 }
 
 // openJournal opens the upload list, saying once if a damaged one was set aside.

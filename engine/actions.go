@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -51,6 +53,9 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	for _, path := range files {
 		info, err := media.Inspect(path)
+		if errors.Is(err, media.ErrNotEmail) {
+			err = nil // only a destination that wants emails refuses it, with its own sentence
+		}
 		if err != nil {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
 		} else if dup := q.duplicateLocked(info, d); dup != "" {
@@ -94,12 +99,28 @@ func refusalText(err error) string {
 func (q *Queue) duplicateLocked(info media.Info, d dest.Destination) JobID {
 	for _, id := range q.order {
 		jb := q.jobs[id]
-		if jb.info.Path == info.Path && jb.dest.Name == d.Name && jb.dest.Kind == d.Kind &&
-			!jb.state.Finished() {
+		if jb.info.Path == info.Path && sameDestination(jb.dest, d) && !jb.state.Finished() {
 			return id
 		}
 	}
 	return ""
+}
+
+// sameDestination reports whether a and b send files to the same place in the same way.
+func sameDestination(a, b dest.Destination) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
+		maps.Equal(setParams(a.Params), setParams(b.Params))
+}
+
+// setParams are the settings that have a value.
+func setParams(p map[string]string) map[string]string {
+	out := make(map[string]string, len(p))
+	for k, v := range p {
+		if v = strings.TrimSpace(v); v != "" {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time) *job {
