@@ -49,7 +49,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	}
 	client, err := q.client(ctx, d)
 	if err != nil {
-		return nil, err
+		return nil, &signInError{err}
 	}
 	f, err := media.Open(info)
 	if err != nil {
@@ -325,3 +325,11 @@ func friendlyWait(d time.Duration) string {
 		return fmt.Sprintf("%d minutes", s/60)
 	}
 }
+
+// signInError is a failure to get an account's authorization: only the user
+// can mend it (sign in, unlock the keychain), so it is not retried.
+type signInError struct{ err error }
+
+func (e *signInError) Error() string   { return e.err.Error() }
+func (e *signInError) Unwrap() error   { return e.err }
+func (e *signInError) Retryable() bool { return false }

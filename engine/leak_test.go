@@ -1,0 +1,189 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hoist/auth"
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/journal"
+	"hoist/engine/upload"
+)
+
+// canary is a fake access token; it must never appear outside requests.
+const canary = "ya29.CANARY-token-0123456789abcdef"
+
+// bearer adds the canary token to every request, as the sign-in transport
+// does, and takes requests for Google's host to the emulator.
+type bearer struct {
+	base http.RoundTripper
+	emu  *url.URL
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+canary)
+	r.URL.Scheme, r.URL.Host = b.emu.Scheme, b.emu.Host
+	return b.base.RoundTrip(r)
+}
+
+// lockedBuffer collects log output from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestNoSecretLeaks runs uploads carrying a known token through retries,
+// refusals, cut connections, bad answers, a sign-in failure and a panic in
+// a log consumer, and checks that neither the token nor any session address
+// appears in the logs or in anything shown to the user.
+func TestNoSecretLeaks(t *testing.T) {
+	const google = "https://www.googleapis.com"
+	emu, err := emulator.New(emulator.Options{BaseURL: google, RequireAuth: func(tok string) bool { return tok == canary }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(emu)
+	t.Cleanup(func() { emu.Close(); ts.Close() })
+	emuURL, _ := url.Parse(ts.URL)
+
+	var logs lockedBuffer
+	log := slog.New(auth.RedactingHandler(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	dir := t.TempDir()
+	j, err := journal.Open(filepath.Join(dir, "journal.db"), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	signInFails := false
+	var mu sync.Mutex
+	q, err := engine.Open(context.Background(), engine.Options{
+		Journal:   j,
+		Logger:    log,
+		Backoff:   noWait{},
+		Method:    upload.Resumable,
+		ChunkSize: upload.ChunkAlign,
+		Client: func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if signInFails {
+				return nil, errors.New("Your Google sign-in has expired or was withdrawn. Sign in again to continue.")
+			}
+			return &http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close(context.Background())
+
+	// A Google upload URL, so the destination asks for a signed-in client.
+	r := &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}
+	d := dest.Destination{Name: "Test", Kind: dest.Custom, Params: map[string]string{"url": google + dest.SandboxPath, "scope": "https://www.googleapis.com/auth/devstorage.read_write"}}
+	if !d.NeedsAuth() {
+		t.Fatal("the destination does not need sign-in; the test would prove nothing")
+	}
+	faults := []emulator.Action{
+		emulator.Answer{Status: 500},
+		emulator.Answer{Status: 503, RetryAfter: "0"},
+		emulator.CutBody{After: 1000},
+		emulator.DropAnswer{},
+		emulator.GarbageRange{Value: "bytes=oops"},
+		emulator.Answer{Status: 502, HTML: true},
+		emulator.Answer{Status: 400, Message: "Bad things in the request"},
+		emulator.ForeignLocation{Host: "evil.example:1"},
+	}
+	for _, a := range faults {
+		emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Action: a})
+	}
+	emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageStart}, Skip: 3, Action: emulator.ForeignLocation{Host: "evil.example:1"}})
+	var ids []engine.JobID
+	for i := range 5 {
+		p, _ := r.file("leak"+string(rune('a'+i))+".bin", 3*upload.ChunkAlign+10)
+		res := r.q.Add([]string{p}, d)
+		if len(res.IDs) != 1 {
+			t.Fatalf("add: %v", res.Problems)
+		}
+		ids = append(ids, res.IDs...)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := q.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	signInFails = true
+	mu.Unlock()
+	p, _ := r.file("late.bin", 100)
+	ids = append(ids, q.Add([]string{p}, d).IDs...)
+	if err := q.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() { recover() }()
+		log.Error("a panic while logging", "header", "Bearer "+canary, "url", ts.URL+"/upload/x?upload_id=SECRETID123")
+		panic("Authorization: Bearer " + canary)
+	}()
+
+	var shown strings.Builder
+	for _, v := range q.Jobs() {
+		shown.WriteString(v.Reason + "\n" + v.Next + "\n")
+		if v.Result != nil {
+			shown.WriteString(v.Result.Summary + "\n")
+		}
+	}
+	var ids2 []string
+	for _, r := range emu.Requests() {
+		if r.Session != "" {
+			ids2 = append(ids2, r.Session)
+		}
+	}
+	uploadID := regexp.MustCompile(`upload_id=[^&\s"]+`)
+	for what, text := range map[string]string{"the logs": logs.String(), "the rows": shown.String()} {
+		if strings.Contains(text, canary) {
+			t.Errorf("%s contain the access token:\n%s", what, text)
+		}
+		for _, m := range uploadID.FindAllString(text, -1) {
+			if !strings.Contains(m, "REDACTED") && !strings.Contains(m, "redacted") {
+				t.Errorf("%s contain a session address (%s):\n%s", what, m, text)
+			}
+		}
+		if strings.Contains(text, "SECRETID123") {
+			t.Errorf("%s contain an upload id", what)
+		}
+	}
+	if v, _ := q.Job(ids[len(ids)-1]); v.State != engine.Attention || !strings.Contains(v.Reason, "Sign in again") {
+		t.Errorf("a sign-in failure: %s %q, want attention asking to sign in again", v.State, v.Reason)
+	}
+	for _, v := range q.Jobs() {
+		t.Logf("%s: %s %q", v.Name, v.State, v.Reason)
+	}
+	if !strings.Contains(logs.String(), "upload stopped") {
+		t.Errorf("the logs heard nothing; the test proves nothing:\n%s", logs.String())
+	}
+}
