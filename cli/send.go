@@ -84,6 +84,17 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "hoist send: say where the files go with --to (sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL or a saved destination's name).")
 			return exitUsage
 		}
+		if o.baseURL == "sandbox" {
+			url, stop, err := sandboxURL(ctx)
+			if err != nil {
+				fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+				return exitFailed
+			}
+			if stop != nil {
+				defer stop()
+			}
+			o.baseURL = url
+		}
 		d, err = destination(o)
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: %v\n", err)
@@ -197,7 +208,7 @@ func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per line: progress and results")
 	fs.BoolVar(&o.resume, "resume", false, "also continue every unfinished upload from earlier")
 	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
-	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's (e.g. a sandbox's URL)")
+	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's: a URL, or \"sandbox\" for the built-in sandbox")
 	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
 	o.params = map[string]*string{}
 	for _, f := range destFlags {
