@@ -22,7 +22,9 @@ if [ -n "${VERSION:-}" ]; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The tool counts builds up in FyneApp.toml; the checkout is left as it was.
+cp FyneApp.toml "$work/FyneApp.toml.orig"
+trap 'cp "$work/FyneApp.toml.orig" "$root/FyneApp.toml"; rm -rf "$work"' EXIT
 # The tool writes its tarball into the working directory.
 (cd "$work" && go -C "$root" tool fyne package "${args[@]}")
 tarball=$(find "$root" "$work" -maxdepth 1 -name 'Hoist.tar.xz' -newer "$work" -print -quit)
