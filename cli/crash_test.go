@@ -253,3 +253,69 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestChangedFileStopsHeadlessAndRestartsOnRequest: a file that changed while
+// Hoist was stopped is not mixed with the bytes already sent; the command line
+// says so and how to send it again, and `hoist queue restart` does.
+func TestChangedFileStopsHeadlessAndRestartsOnRequest(t *testing.T) {
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop(); emu.Close() })
+	release := make(chan struct{})
+	stall := emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.Stall{Until: release}})
+
+	home := t.TempDir()
+	file := filepath.Join(home, "budget.xlsx")
+	os.WriteFile(file, bytes.Repeat([]byte("old "), 400_000), 0o644)
+	journalPath := filepath.Join(home, "journal.db")
+	send := []string{"send", "--to", base + dest.SandboxPath, "--method", "resumable", "--chunk-size", "256KiB",
+		"--no-auth", "--journal", journalPath, "--resume", file}
+
+	p := startHoist(t, home, send...)
+	deadline := time.Now().Add(30 * time.Second)
+	for stall.Count() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the upload never reached the third chunk:\n%s", p.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.kill()
+	close(release)
+
+	newer := bytes.Repeat([]byte("new "), 300_000)
+	if err := os.WriteFile(file, newer, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = startHoist(t, home, send...)
+	if code := p.wait(t); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, p.out.String())
+	}
+	for _, want := range []string{"budget.xlsx changed since it was added", "hoist queue restart"} {
+		if !strings.Contains(p.out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, p.out.String())
+		}
+	}
+	if n := len(emu.Objects()); n != 0 {
+		t.Fatalf("%d objects stored from a file that changed mid-upload", n)
+	}
+
+	p = startHoist(t, home, "queue", "restart", "--journal", journalPath, file)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("queue restart exited %d:\n%s", code, p.out.String())
+	}
+	p = startHoist(t, home, send...)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("send after restart exited %d:\n%s", code, p.out.String())
+	}
+	objs := emu.Objects()
+	sum := sha256.Sum256(newer)
+	if len(objs) != 1 || objs[0].SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("objects %+v, want one holding the file as it is now", objs)
+	}
+}

@@ -80,6 +80,9 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			if v.State.Finished() || v.State == engine.Attention {
 				failed++
 				fmt.Fprintf(h.w, "✗ %s: %s\n", v.Name, reasonOf(v))
+				if v.FileChanged {
+					fmt.Fprintf(h.w, "  To send it as it is now: hoist queue restart %q, then hoist send --resume\n", v.Path)
+				}
 			}
 		}
 	}

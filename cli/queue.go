@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"text/tabwriter"
 
 	"hoist/engine"
@@ -21,12 +22,17 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: hoist queue [--json]            list uploads with their state and progress")
 		fmt.Fprintln(stderr, "       hoist queue clear --done        forget finished uploads")
+		fmt.Fprintln(stderr, "       hoist queue restart FILE...     upload these again from the start (a file that changed)")
 	}
-	var clear, done bool
+	var clear, done, restart bool
 	if len(args) > 0 && args[0] == "clear" {
 		clear = true
 		args = args[1:]
 		fs.BoolVar(&done, "done", false, "forget finished uploads (done, canceled, refused)")
+	}
+	if len(args) > 0 && args[0] == "restart" {
+		restart = true
+		args = args[1:]
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -34,7 +40,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 || (clear && !done) {
+	if (fs.NArg() > 0 && !restart) || (restart && fs.NArg() == 0) || (clear && !done) {
 		fs.Usage()
 		return exitUsage
 	}
@@ -44,7 +50,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	defer j.Close()
-	q, err := engine.Open(ctx, engine.Options{Journal: j, Logger: logger(stderr)})
+	q, err := engine.Open(ctx, engine.Options{Journal: j, Logger: logger(stderr), Idle: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist queue: %v\n", err)
 		return exitFailed
@@ -57,6 +63,9 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		n := before - len(q.Jobs())
 		fmt.Fprintf(stdout, "Forgot %d finished %s.\n", n, pluralize(n, "upload", "uploads"))
 		return exitOK
+	}
+	if restart {
+		return restartJobs(q, fs.Args(), stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -92,4 +101,35 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	s := q.Summary()
 	fmt.Fprintf(stdout, "%d of %d files done, %s of %s.\n", s.Done, s.Files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
 	return exitOK
+}
+
+// restartJobs sets the named uploads (by file name, path or id) to start again
+// from byte 0 at the next "hoist send --resume".
+func restartJobs(q *engine.Queue, names []string, stdout, stderr io.Writer) int {
+	code := exitOK
+	for _, name := range names {
+		found := false
+		for _, v := range q.Jobs() {
+			if v.Name != name && v.Path != name && string(v.ID) != name && !samePath(v.Path, name) {
+				continue
+			}
+			found = true
+			if err := q.Restart(v.ID); err != nil {
+				fmt.Fprintf(stderr, "%s: %v\n", v.Name, err)
+				code = exitFailed
+				continue
+			}
+			fmt.Fprintf(stdout, "%s will be uploaded again from the start: run \"hoist send --resume\".\n", v.Name)
+		}
+		if !found {
+			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", name)
+			code = exitFailed
+		}
+	}
+	return code
+}
+
+func samePath(a, b string) bool {
+	abs, err := filepath.Abs(b)
+	return err == nil && abs == a
 }

@@ -352,6 +352,7 @@ func (q *Queue) Restart(id JobID) error {
 		jb.result = nil
 		jb.finished = time.Time{}
 		jb.verify = false
+		jb.changed = false
 		jb.state = Waiting
 		jb.reason, jb.next = "", ""
 		return nil

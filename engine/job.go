@@ -72,10 +72,11 @@ type JobView struct {
 	DestKind    string
 	Account     string
 
-	State   State
-	Reason  string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
-	Next    string    // the next step, e.g. "Hoist will try again in 8 seconds."
-	RetryAt time.Time // when State is Retrying
+	State       State
+	FileChanged bool      // stopped because the file changed since it was added: offer Restart
+	Reason      string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
+	RetryAt     time.Time // when State is Retrying
 
 	Sent      int64         // bytes written to the wire, in the current attempt
 	Committed int64         // bytes the server has confirmed

@@ -36,6 +36,7 @@ type Options struct {
 	Threshold       int64         // files under this go in one request; default 5 MiB
 	BandwidthLimit  int64         // bytes per second across all uploads; 0 = no limit
 	AutoResume      bool          // unfinished jobs from the journal start again by themselves
+	Idle            bool          // never start an upload: for listing and editing the list
 	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
 	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
 	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
@@ -301,7 +302,7 @@ func (q *Queue) poke() {
 func (q *Queue) schedule(ctx context.Context) {
 	for {
 		q.mu.Lock()
-		if !q.closed {
+		if !q.closed && !q.opts.Idle {
 			for _, id := range q.order {
 				if q.running >= q.parallel {
 					break

@@ -63,6 +63,10 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if method == "" {
 		method = upload.Auto
 	}
+	lifetime := q.opts.SessionLifetime
+	if d.SessionLifetime > 0 {
+		lifetime = d.SessionLifetime
+	}
 	up := &upload.Uploader{
 		Client:          client,
 		ChunkSize:       chunk,
@@ -70,7 +74,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		Backoff:         q.opts.Backoff,
 		Clock:           q.opts.Clock,
 		StallTimeout:    q.opts.StallTimeout,
-		SessionLifetime: q.opts.SessionLifetime,
+		SessionLifetime: lifetime,
 	}
 	var resume *upload.Session
 	if session.URI != "" {
@@ -157,9 +161,10 @@ func (q *Queue) failLocked(jb *job, err error) {
 	case errors.Is(err, upload.ErrFileChanged):
 		jb.state = Attention
 		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
-		jb.next = "Choose \"Upload again from the start\" to send the file as it is now."
+		jb.next = "Upload it again from the start to send the file as it is now."
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
+		jb.changed = true
 	case errors.As(err, &refusal):
 		jb.state = Refused
 		jb.reason = refusal.Error()

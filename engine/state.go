@@ -38,6 +38,7 @@ type job struct {
 	cancel  context.CancelCauseFunc
 	attempt int
 	verify  bool // check the file against its fingerprint before the next start
+	changed bool // stopped because the file changed; only Restart sends it again
 
 	sent      atomic.Int64
 	committed atomic.Int64
@@ -60,6 +61,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		DestKind:    string(jb.dest.Kind),
 		Account:     jb.dest.Account,
 		State:       jb.state,
+		FileChanged: jb.changed,
 		Reason:      jb.reason,
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,
@@ -117,6 +119,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason,
+		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
 		Finished:       jb.finished,
@@ -148,6 +151,8 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		dest:     d,
 		state:    State(rec.State),
 		reason:   rec.LastError,
+		changed:  rec.FileChanged,
+		verify:   rec.FileChanged,
 		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
 		method:   upload.Method(rec.Method),
 		fellBack: rec.FellBack,

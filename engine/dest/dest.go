@@ -7,6 +7,7 @@ package dest
 
 import (
 	"strings"
+	"time"
 )
 
 // Kind is a kind of destination.
@@ -52,6 +53,9 @@ type Destination struct {
 	// server. Google sign-in is attached only to Google hosts (see NeedsAuth).
 	BaseURL string            `json:"baseURL,omitempty"`
 	Params  map[string]string `json:"params,omitempty"` // settings of the kind; see Kinds
+	// SessionLifetime is how long an upload session of this destination can be
+	// resumed; 0 means the app's setting (Google's sessions last one week).
+	SessionLifetime time.Duration `json:"sessionLifetime,omitempty"`
 }
 
 // Param is the setting key, trimmed, or the kind's default when it is not set.

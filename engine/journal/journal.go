@@ -64,6 +64,7 @@ type Record struct {
 	Result        json.RawMessage `json:"result,omitempty"`
 	ResultSummary string          `json:"result_summary,omitempty"`
 	LastError     string          `json:"last_error,omitempty"`
+	FileChanged   bool            `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
 	Restarts      int             `json:"restarts,omitempty"`
 	Created       time.Time       `json:"created,omitzero"`
 	Updated       time.Time       `json:"updated,omitzero"`

@@ -75,6 +75,7 @@ func fullRecord(id string) Record {
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
 		ResultSummary:  "Saved as message 18c2f.",
 		LastError:      "The connection dropped.",
+		FileChanged:    true,
 		Restarts:       2,
 		Created:        time.Date(2025, 3, 14, 7, 59, 0, 0, time.UTC),
 		Updated:        time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
