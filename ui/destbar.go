@@ -103,7 +103,8 @@ func (b *destBar) load(sandbox bool) {
 			if json.Unmarshal([]byte(raw), &saved) == nil && saved.Kind.Known() {
 				b.current = saved
 			}
-		} else if b.d.auth != nil && b.d.auth.HasClient() {
+		} else {
+			// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
 			b.current = dest.Destination{Kind: dest.GmailInsert}
 		}
 	}
@@ -171,6 +172,7 @@ func (b *destBar) showCurrent() {
 	}
 	if needs && !hasClient {
 		b.setup.Show()
+		b.note.Hide()
 	} else {
 		b.setup.Hide()
 	}

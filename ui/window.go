@@ -138,7 +138,8 @@ func (d *desk) build() {
 	hint := widget.NewLabelWithStyle("Or press “Add files…” (Ctrl+O). Folders work too: Hoist takes the files inside them.", fyne.TextAlignCenter, fyne.TextStyle{})
 	hint.Wrapping = fyne.TextWrapWord
 	addBig := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.pickFiles)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(addBig)))
+	addFolder := widget.NewButtonWithIcon("Add a folder…", theme.FolderOpenIcon(), d.pickFolder)
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(container.NewHBox(addBig, addFolder))))
 
 	d.overall = widget.NewProgressBar()
 	d.summary = widget.NewLabel("No files yet.")
@@ -444,6 +445,18 @@ func (d *desk) pickFiles() {
 		path := r.URI().Path()
 		_ = r.Close()
 		d.add([]string{path})
+	}, d.win)
+	open.Resize(fyne.NewSize(800, 560))
+	open.Show()
+}
+
+// pickFolder opens the folder dialog; the folder's files are added.
+func (d *desk) pickFolder() {
+	open := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil || u == nil {
+			return
+		}
+		d.add([]string{u.Path()})
 	}, d.win)
 	open.Resize(fyne.NewSize(800, 560))
 	open.Show()

@@ -262,7 +262,7 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 	})
 	for name, why := range map[string]string{
 		"photo.png":   "is not an email file",
-		"fake.eml":    "does not look like an email file",
+		"fake.eml":    "email file",
 		"missing.eml": "does not exist",
 	} {
 		r := h.row(name)
@@ -404,5 +404,48 @@ func TestRowGolden(t *testing.T) {
 			r.show(v, now)
 			test.AssertImageMatches(t, "row_"+tt.name+".png", w.Canvas().Capture())
 		})
+	}
+}
+
+// TestWithoutGoogleTheWindowOffersTheSandbox: with no Google client set up, a
+// first start offers the sandbox, and taking the offer makes it the destination.
+func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	if !h.d.bar.setup.Visible() {
+		t.Fatal("with no Google client, the window should offer the sandbox")
+	}
+	test.Tap(h.button("Try Hoist with the built-in sandbox"))
+	if h.d.bar.current.Kind != dest.Sandbox {
+		t.Errorf("destination = %s, want the sandbox", h.d.bar.current.Kind)
+	}
+	if h.d.bar.setup.Visible() {
+		t.Error("the offer should go once the sandbox is chosen")
+	}
+	h.drop(h.writeFile("first.eml", emailBytes("A <a@example.com>", "First")))
+	h.waitFor("the file to reach the sandbox", func() bool { return h.shown("first.eml") == engine.Done })
+}
+
+// TestTabReachesTheControls walks the focus through the window with Tab.
+func TestTabReachesTheControls(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
+	h.waitFor("a finished row", func() bool { return h.shown("a.eml") == engine.Done })
+	c := h.d.win.Canvas()
+	reached := map[string]bool{}
+	for range 40 {
+		test.FocusNext(c)
+		switch f := c.Focused().(type) {
+		case *widget.Button:
+			reached[f.Text] = true
+		case *widget.Select:
+			reached["destination picker"] = true
+		case *queueList:
+			reached["list"] = true
+		}
+	}
+	for _, want := range []string{"destination picker", "Options…", "Add files…", "Settings", "list", "Show result", "Remove", "Clear finished"} {
+		if !reached[want] {
+			t.Errorf("Tab never reaches %q; it reaches %v", want, reached)
+		}
 	}
 }
