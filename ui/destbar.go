@@ -43,14 +43,15 @@ type destBar struct {
 	current dest.Destination
 	choices []dest.Destination // what the picker offers, in its order
 
-	picker   *widget.Select
-	edit     *widget.Button
-	accounts *widget.Select
-	signIn   *widget.Button
-	signOut  *widget.Button
-	note     *widget.Label // "The sandbox needs no account."
-	setup    *fyne.Container
-	content  fyne.CanvasObject
+	picker     *widget.Select
+	edit       *widget.Button
+	accounts   *widget.Select
+	signIn     *widget.Button
+	signOut    *widget.Button
+	note       *widget.Label   // "The sandbox needs no account."
+	accountRow *fyne.Container // the account picker and sign-in buttons
+	setup      *fyne.Container
+	content    fyne.CanvasObject
 
 	known []string // signed-in accounts
 }
@@ -85,10 +86,11 @@ func newDestBar(d *desk) *destBar {
 		container.NewHBox(try, importClient),
 	)
 	b.setup.Hide()
+	b.accountRow = container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, d.addButton, d.settingsButton), b.picker),
-		container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.signIn, b.signOut, b.note),
+		b.accountRow,
 		b.setup,
 	)
 	return b
@@ -172,9 +174,10 @@ func (b *destBar) showCurrent() {
 	}
 	if needs && !hasClient {
 		b.setup.Show()
-		b.note.Hide()
+		b.accountRow.Hide()
 	} else {
 		b.setup.Hide()
+		b.accountRow.Show()
 	}
 	if b.current.Account != "" && b.accounts.Selected != b.current.Account {
 		b.accounts.SetSelected(b.current.Account)
