@@ -40,6 +40,7 @@ type harness struct {
 
 type harnessOptions struct {
 	sandboxMode bool
+	auth        *auth.Service  // nil: no Google client set up
 	queue       engine.Options // Journal, SandboxURL and Logger are filled in
 }
 
@@ -69,8 +70,11 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	h.q = h.openQueue(o.queue)
+	if o.auth == nil {
+		o.auth = &auth.Service{ConfigDir: h.dir}
+	}
 	h.d = newDesk(context.Background(), a, h.q, deskOptions{
-		presets: presets, auth: &auth.Service{ConfigDir: h.dir}, sandbox: h.sb,
+		presets: presets, auth: o.auth, sandbox: h.sb,
 		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/auth/authtest"
+	"hoist/engine/dest"
+)
+
+// grants keeps sign-ins in memory, standing for the keychain.
+type grants struct {
+	mu sync.Mutex
+	m  map[string]auth.Grant
+}
+
+func (g *grants) Get(_ context.Context, account string) (auth.Grant, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gr, ok := g.m[account]
+	if !ok {
+		return auth.Grant{}, auth.ErrNotSignedIn
+	}
+	return gr, nil
+}
+
+func (g *grants) Set(_ context.Context, account string, gr auth.Grant) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.m[account] = gr
+	return nil
+}
+
+func (g *grants) Delete(_ context.Context, account string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.m, account)
+	return nil
+}
+
+// TestSignInAndOut signs in through the button with a stand-in for Google's
+// sign-in service and the user's browser, then signs out.
+func TestSignInAndOut(t *testing.T) {
+	srv := authtest.NewServer(t)
+	browser := &authtest.Browser{}
+	t.Cleanup(func() { browser.Wait() })
+	svc := &auth.Service{
+		Store:        &grants{m: map[string]auth.Grant{}},
+		ConfigDir:    t.TempDir(),
+		ClientJSON:   srv.ClientJSON(),
+		Endpoints:    auth.EndpointsAt(srv.URL),
+		OpenBrowser:  browser.Open,
+		AllowedHosts: []string{srv.Host()},
+	}
+	h := newHarness(t, harnessOptions{auth: svc})
+	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.d.bar.setup.Visible() {
+		t.Error("with a Google client set up, the sandbox offer should not show")
+	}
+	if !h.d.bar.signIn.Visible() || h.d.bar.signOut.Visible() {
+		t.Fatal("before signing in, the bar should offer Sign in and no Sign out")
+	}
+
+	test.Tap(h.d.bar.signIn)
+	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
+	if h.d.bar.current.Account != srv.Email {
+		t.Errorf("destination account = %q, want %q", h.d.bar.current.Account, srv.Email)
+	}
+	if !h.d.bar.signOut.Visible() {
+		t.Error("once signed in, the bar should offer Sign out")
+	}
+
+	test.Tap(h.d.bar.signOut)
+	test.Tap(h.button("Yes"))
+	h.waitFor("the account to go", func() bool { return len(h.d.bar.accounts.Options) == 0 })
+	if h.d.bar.current.Account != "" {
+		t.Errorf("after signing out, the destination still uses %q", h.d.bar.current.Account)
+	}
+}
+
+// TestDestinationFormChecksAsYouType fills in Campaign Manager 360's settings:
+// a wrong value is pointed out at once, and the form makes the destination
+// current once it is right.
+func TestDestinationFormChecksAsYouType(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	var form *widget.Form
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			if f, ok := o.(*widget.Form); ok {
+				form = f
+			}
+		})
+	}
+	if form == nil {
+		t.Fatal("no form on screen")
+	}
+	entry := func(label string) *widget.Entry {
+		t.Helper()
+		for _, it := range form.Items {
+			if it.Text == label {
+				return it.Widget.(*widget.Entry)
+			}
+		}
+		t.Fatalf("no field %q", label)
+		return nil
+	}
+	profile, advertiser := entry("User profile ID *"), entry("Advertiser ID *")
+	test.Type(profile, "abc")
+	if err := profile.Validate(); err == nil {
+		t.Error("a profile ID of letters should be pointed out")
+	}
+	profile.SetText("12345")
+	if err := profile.Validate(); err != nil {
+		t.Errorf("profile 12345: %v", err)
+	}
+	test.Type(advertiser, "678")
+	test.Tap(h.button("Use it"))
+	got := h.d.bar.current
+	if got.Kind != dest.CM360 || got.Params["profileId"] != "12345" || got.Params["advertiserId"] != "678" {
+		t.Errorf("current destination = %+v", got)
+	}
+}
