@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"hoist/engine"
+)
+
+func TestDurationWords(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{2 * time.Second, "a few seconds"},
+		{8 * time.Second, "8 seconds"},
+		{70 * time.Second, "a minute"},
+		{4*time.Minute + 10*time.Second, "4 minutes"},
+		{time.Hour, "1 hour"},
+		{2*time.Hour + 5*time.Minute, "2 hours 5 minutes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := durationWords(tt.d); got != tt.want {
+				t.Errorf("durationWords(%v) = %q, want %q", tt.d, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSummaryWords(t *testing.T) {
+	tests := []struct {
+		name string
+		s    engine.Summary
+		want string
+	}{
+		{"empty", engine.Summary{ETA: -1}, "No files yet."},
+		{"uploading", engine.Summary{Files: 12, Done: 3, Active: 4, Bytes: 3_400_000_000, BytesDone: 1_200_000_000, Speed: 5e6, ETA: 4 * time.Minute},
+			"3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left"},
+		{"paused with a failure", engine.Summary{Files: 2, Paused: 1, Failed: 1, Bytes: 2000, BytesDone: 500, ETA: -1},
+			"0 of 2 files, 500 bytes of 2 KB, paused — 1 needs attention"},
+		{"one file done", engine.Summary{Files: 1, Done: 1, Bytes: 1000, BytesDone: 1000, ETA: -1}, "1 of 1 file, 1 KB of 1 KB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := summaryWords(tt.s); got != tt.want {
+				t.Errorf("summaryWords = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStateWords(t *testing.T) {
+	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		v    engine.JobView
+		want string
+	}{
+		{"waiting", engine.JobView{State: engine.Waiting}, "Waiting"},
+		{"checking with Google", engine.JobView{State: engine.Checking, DestKind: "gmail-insert"}, "Resuming — checking with Google"},
+		{"checking with the sandbox", engine.JobView{State: engine.Checking, DestKind: "sandbox"}, "Resuming — checking with the sandbox"},
+		{"retrying counts down", engine.JobView{State: engine.Retrying, Reason: "The connection dropped", RetryAt: now.Add(8 * time.Second)},
+			"The connection dropped. Hoist will try again in 8 seconds."},
+		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Sign in again, then press Resume."},
+			"Needs you: Your Google sign-in expired. Sign in again, then press Resume."},
+		{"refused", engine.JobView{State: engine.Refused, Reason: "photo.png is not an email file"}, "Refused: photo.png is not an email file."},
+		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}}, "Done. Saved as message 18c2."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stateWords(tt.v, now); got != tt.want {
+				t.Errorf("stateWords = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTypeWords(t *testing.T) {
+	for mime, want := range map[string]string{
+		"image/png": "PNG picture", "image/svg+xml": "SVG picture", "video/mp4": "MP4 video",
+		"message/rfc822": "Email", "application/pdf": "PDF document", "application/octet-stream": "File",
+	} {
+		if got := typeWords(mime); got != want {
+			t.Errorf("typeWords(%q) = %q, want %q", mime, got, want)
+		}
+	}
+}
