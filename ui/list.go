@@ -156,6 +156,17 @@ func (s *sampler) diff(views []engine.JobView, sum engine.Summary) update {
 	return u
 }
 
+// moving counts the jobs waiting or uploading: those that pausing would stop.
+func moving(views []engine.JobView) int {
+	n := 0
+	for i := range views {
+		if views[i].State == engine.Waiting || views[i].State.Active() {
+			n++
+		}
+	}
+	return n
+}
+
 // anyRetrying reports whether a countdown is on screen.
 func anyRetrying(views []engine.JobView) bool {
 	for i := range views {

@@ -336,7 +336,7 @@ func (d *desk) showSummary(s engine.Summary) {
 		title = fmt.Sprintf("Hoist — %d%% (%d of %d files)", int(value*100), s.Done, s.Files)
 	}
 	d.win.SetTitle(title)
-	enable(d.pauseAll, s.Active > 0 || s.Files-s.Done-s.Failed-s.Paused > 0)
+	enable(d.pauseAll, moving(d.list.views) > 0)
 	enable(d.resumeAll, s.Paused > 0)
 	enable(d.retryFailed, s.Failed > 0)
 	enable(d.clearFinished, s.Done > 0 || s.Failed > 0)
@@ -380,7 +380,6 @@ func (d *desk) notify(ev engine.Event) {
 		d.tell(ev.Message)
 	}
 	d.app.SendNotification(fyne.NewNotification(title, ev.Message))
-	d.win.RequestFocus()
 }
 
 // add queues paths for the current destination, off the UI goroutine, and
@@ -546,15 +545,14 @@ func (d *desk) closing() {
 	if d.quitting {
 		return
 	}
-	s := d.q.Summary()
-	if s.Active == 0 && s.Files-s.Done-s.Failed-s.Paused == 0 {
+	files := moving(d.q.Jobs()) // a quick copy under the queue's lock; no waiting on uploads
+	if files == 0 {
 		d.quit()
 		return
 	}
-	files := s.Active + max(0, s.Files-s.Done-s.Failed-s.Paused-s.Active)
 	dialog.ShowConfirm("Pause uploads and quit?",
-		fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s and continue from where %s left off when you open it again.",
-			files, plural(files, "file is", "files are"), plural(files, "it", "them"), "the server"),
+		fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
+			files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they")),
 		func(yes bool) {
 			if yes {
 				d.quit()
