@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -192,6 +193,8 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Writing the files back to disk must not compete with the first runs.
+	syscall.Sync()
 	for _, store := range []string{"hash", "disk"} {
 		data := ""
 		if store == "disk" {
@@ -211,6 +214,9 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	defer e.proxy.close()
 
 	rep := &Report{Started: started.UTC(), Sizes: cfg.Sizes, Runs: cfg.Runs, Machine: machine()}
+	if load := loadAverage(); load > 0.5 {
+		e.logf("Note: the machine is busy (load average %.2f); other work running now makes the figures vary more.", load)
+	}
 	for _, g := range e.groups(sets) {
 		results, err := e.runGroup(ctx, g)
 		rep.Cases = append(rep.Cases, results...)
@@ -281,15 +287,16 @@ func (e *env) makeSets() (sets, error) {
 // group is cases measured together: run 1 of each, then run 2 of each, and
 // so on, so that a slow moment of the machine does not fall on one case.
 type group struct {
-	title string
-	cases []spec
+	title     string
+	cases     []spec
+	extraRuns int // more runs than the others when there are at least 5: the targets' ratios come from here
 }
 
 func (e *env) groups(s sets) []group {
 	z := e.cfg.Sizes
 	var gs []group
 
-	big := group{title: "one big file, hash store"}
+	big := group{title: "one big file, hash store", extraRuns: 2}
 	big.cases = append(big.cases,
 		spec{Workload: WorkBig, Store: "hash", Net: NetDirect, Client: ClientRead, Chunk: -1, Parallel: 1, files: s.big},
 		spec{Workload: WorkBig, Store: "hash", Net: NetDirect, Client: ClientCurl, Chunk: -1, Parallel: 1, files: s.big})
@@ -367,14 +374,18 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 	if len(g.cases) == 0 {
 		return nil, nil
 	}
-	e.logf("Measuring %s: %d cases × %d runs…", g.title, len(g.cases), e.cfg.Runs)
+	runs := e.cfg.Runs
+	if runs >= 5 {
+		runs += g.extraRuns
+	}
+	e.logf("Measuring %s: %d cases × %d runs…", g.title, len(g.cases), runs)
 	start := time.Now()
 	defer func() { e.logf("  (%s took %.0f s)", g.title, time.Since(start).Seconds()) }()
 	results := make([]*CaseResult, len(g.cases))
 	for i, s := range g.cases {
 		results[i] = newCaseResult(s)
 	}
-	for run := range e.cfg.Runs {
+	for run := range runs {
 		for i, s := range g.cases {
 			if ctx.Err() != nil {
 				return results, ctx.Err()
@@ -436,6 +447,7 @@ func (e *env) runOnce(ctx context.Context, s spec) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
+	load := loadAverage()
 
 	var u usage
 	var runErr error
@@ -454,6 +466,7 @@ func (e *env) runOnce(ctx context.Context, s spec) (Run, error) {
 		UserSeconds:   u.User.Seconds(),
 		SystemSeconds: u.System.Seconds(),
 		MaxRSSBytes:   u.MaxRSS,
+		LoadAverage:   load,
 	}
 	if runErr != nil {
 		r.Error = redact(runErr.Error())
@@ -576,6 +589,21 @@ func readFiles(set *fileSet) (usage, error) {
 		User:   time.Duration(after.Utime.Nano() - before.Utime.Nano()),
 		System: time.Duration(after.Stime.Nano() - before.Stime.Nano()),
 	}, nil
+}
+
+// loadAverage is the machine's one-minute load average: how much other work
+// competes with a run for the CPUs.
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // Machine describes where the benchmark ran.

@@ -33,6 +33,17 @@ type Target struct {
 	Missing  bool    `json:"missing,omitempty"` // a case it needs has no figures
 }
 
+// load is the load average over every run.
+func (r *Report) load() Stat {
+	var v []float64
+	for _, c := range r.Cases {
+		for _, run := range c.Runs {
+			v = append(v, run.LoadAverage)
+		}
+	}
+	return statOf(v)
+}
+
 // find returns the case with these properties, or nil.
 func (r *Report) find(work, store, net, client string, chunk int64, parallel int) *CaseResult {
 	for _, c := range r.Cases {
@@ -202,6 +213,7 @@ func (r *Report) write(cfg Config, started time.Time) error {
 		errs = append(errs, err)
 	}
 	if cfg.DocsDir != "" {
+		errs = append(errs, os.MkdirAll(cfg.DocsDir, 0o755))
 		errs = append(errs, r.writeMarkdown(filepath.Join(cfg.DocsDir, "benchmarks.md")))
 		errs = append(errs, r.drawCharts(cfg.DocsDir))
 	}
@@ -268,10 +280,15 @@ func (r *Report) Markdown(w io.Writer) {
 		r.Started.Format("2006-01-02 15:04 UTC"), r.Seconds)
 	p("Machine: %s, %d CPUs, %d GiB RAM, Linux %s, %s, %s.\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.MemoryGiB, r.Machine.Kernel, r.Machine.Go, r.Machine.Curl)
 	p("Every client runs as a process of its own against the emulator (`hoist/engine/emulator`), which runs in a process of its own too, on loopback. ")
-	p("Each case ran %d times, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", r.Runs)
+	runs := fmt.Sprintf("%d times", r.Runs)
+	if r.Runs >= 5 {
+		runs = fmt.Sprintf("%d times (%d for the one-file table on the hash-only store, whose ratios the targets use)", r.Runs, r.Runs+2)
+	}
+	p("Each case ran %s, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", runs)
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
 	p("For curl the session is started before the clock starts: its figure is the single PUT alone, the limit. ")
-	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256.\n\n")
+	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256. ")
+	p("The machine's load average before the runs was %.2f (median; %.2f–%.2f): above 0 means other work shared the CPUs.\n\n", r.load().Median, r.load().Min, r.load().Max)
 	p("![Throughput by chunk size](bench-throughput.png)\n![Peak memory by chunk size](bench-memory.png)\n\n")
 
 	p("## Targets\n\n| Target | Measured | Holds |\n|---|---|---|\n")
