@@ -36,7 +36,7 @@ type settings struct {
 }
 
 var defaultSettings = settings{
-	Parallel:    4,
+	Parallel:    6,
 	ChunkSize:   8 << 20,
 	AutoResume:  true,
 	HistoryDays: 30,
