@@ -52,8 +52,7 @@ bench: deps
 	cd bench && $(GO) run ./cmd/hoistbench
 
 package: deps
-	$(GO) tool fyne package -os linux -release
-	mkdir -p build && mv -f Hoist.tar.xz build/ 2>/dev/null || true
+	scripts/package.sh
 
 clean:
 	rm -rf build
