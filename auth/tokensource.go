@@ -125,6 +125,9 @@ func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.To
 	}()
 	select {
 	case r := <-done:
+		if err := ctx.Err(); err != nil {
+			return nil, err // both were ready: a caller that gave up gets no token
+		}
 		return r.tok, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
