@@ -152,7 +152,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
-	if r.showButtons(v.State) {
+	if r.showButtons(v) {
 		r.nameLine.Refresh()
 	}
 	if relayout {
@@ -271,17 +271,20 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 	return theme.ColorNameForeground
 }
 
-// showButtons shows the actions that make sense in state s, and reports
+// showButtons shows the actions that make sense for v's state, and reports
 // whether any button came or went.
-func (r *jobRow) showButtons(s engine.State) (changed bool) {
+func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 	var want []*widget.Button
-	switch s {
+	switch v.State {
 	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
 		want = []*widget.Button{r.pause, r.cancel}
 	case engine.Paused:
 		want = []*widget.Button{r.resume, r.cancel}
 	case engine.Attention:
 		want = []*widget.Button{r.resume, r.restart, r.remove}
+		if v.FileChanged {
+			want = []*widget.Button{r.restart, r.remove} // resuming would only stop again
+		}
 	case engine.Done:
 		want = []*widget.Button{r.result, r.remove}
 	case engine.Failed:

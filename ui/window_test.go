@@ -449,3 +449,35 @@ func TestTabReachesTheControls(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedFileOffersStartOver: a file edited while its upload was paused is
+// not mixed with the bytes already sent; the row says so, offers "Start over"
+// (and not Resume), and Start over sends the file as it is now.
+func TestChangedFileOffersStartOver(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, path := stalled(t, h, "budget.dat")
+
+	test.Tap(h.row("budget.dat").pause)
+	h.waitFor("the job to pause", func() bool { return h.shown("budget.dat") == engine.Paused })
+	close(release)
+	if err := os.WriteFile(path, pattern(3<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(h.row("budget.dat").resume)
+	h.waitFor("the job to stop for the change", func() bool { return h.shown("budget.dat") == engine.Attention })
+	r := h.row("budget.dat")
+	if !strings.Contains(r.status.Text(), "changed since it was added") {
+		t.Errorf("row status %q does not say the file changed", r.status.Text())
+	}
+	if !r.restart.Visible() || r.resume.Visible() {
+		t.Error("a changed file should offer Start over, not Resume")
+	}
+	if n := len(h.sb.srv.Objects()); n != 0 {
+		t.Fatalf("the sandbox stored %d objects from a file that changed mid-upload", n)
+	}
+	test.Tap(r.restart)
+	h.waitFor("the new upload to finish", func() bool { return h.shown("budget.dat") == engine.Done })
+	if objs := h.sb.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
+		t.Errorf("the sandbox holds %+v, want the file as it is now", objs)
+	}
+}
