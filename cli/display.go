@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"hoist/engine"
 	"hoist/engine/media"
@@ -131,7 +130,7 @@ func bar(v engine.JobView) string {
 	case v.State == engine.Uploading && v.Speed > 0:
 		s += fmt.Sprintf("  %s/s", media.FormatSize(int64(v.Speed)))
 		if v.ETA >= 0 {
-			s += "  " + roughly(v.ETA) + " left"
+			s += "  " + media.FormatDuration(v.ETA) + " left"
 		}
 	default:
 		s += "  " + stateWords(v)
@@ -189,19 +188,6 @@ func stateWords(v engine.JobView) string {
 		return "canceled"
 	}
 	return string(v.State)
-}
-
-// roughly says a duration the way a person would.
-func roughly(d time.Duration) string {
-	switch {
-	case d < 5*time.Second:
-		return "a few seconds"
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()+0.5))
-	}
-	return fmt.Sprintf("%d h %d min", int(d.Hours()), int(d.Minutes())%60)
 }
 
 func pluralize(n int, one, many string) string {

@@ -306,16 +306,9 @@ func (q *Queue) retryLocked(jb *job) error {
 	case Failed, Canceled, Attention:
 	case Refused:
 		// The file may have been fixed since; check it again.
-		info, err := media.Inspect(jb.info.Path)
-		if err != nil {
-			jb.reason = refusalText(err)
+		if !q.reinspectLocked(jb) {
 			return nil
 		}
-		if _, err := jb.dest.Plan(info); err != nil {
-			jb.info, jb.reason = info, refusalText(err)
-			return nil
-		}
-		jb.info = info
 	default:
 		return ErrNotNow
 	}
@@ -325,6 +318,25 @@ func (q *Queue) retryLocked(jb *job) error {
 	return nil
 }
 
+// reinspectLocked looks at jb's file again and checks it against the
+// destination's rules; a file that fails either is Refused with the reason.
+func (q *Queue) reinspectLocked(jb *job) bool {
+	info, err := media.Inspect(jb.info.Path)
+	if errors.Is(err, media.ErrNotEmail) {
+		err = nil // the destination decides whether it needs an email
+	}
+	if err == nil {
+		jb.info = info
+		_, err = jb.dest.Plan(info)
+	}
+	if err != nil {
+		jb.state = Refused
+		jb.reason = refusalText(err)
+		return false
+	}
+	return true
+}
+
 // Restart uploads the file again from byte 0 as it is now, under a new session:
 // the answer to "this file changed since it was added".
 func (q *Queue) Restart(id JobID) error {
@@ -332,19 +344,9 @@ func (q *Queue) Restart(id JobID) error {
 		if jb.cancel != nil {
 			return ErrNotNow
 		}
-		info, err := media.Inspect(jb.info.Path)
-		if err != nil {
-			jb.state = Failed
-			jb.reason = refusalText(err)
+		if !q.reinspectLocked(jb) {
 			return nil
 		}
-		if _, err := jb.dest.Plan(info); err != nil {
-			jb.info = info
-			jb.state = Refused
-			jb.reason = refusalText(err)
-			return nil
-		}
-		jb.info = info
 		jb.session = upload.Session{}
 		jb.committed.Store(0)
 		jb.sent.Store(0)

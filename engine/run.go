@@ -302,7 +302,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.jb.state = Retrying
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.reason = dest.Explain(o.jb.dest, cause)
-	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", friendlyWait(wait))
+	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
 	o.jb.bump()
 	o.q.notifyLocked()
 }
@@ -314,21 +314,6 @@ func (o *observer) FellBack(from, to upload.Method, cause error) {
 	o.jb.method = to
 	o.jb.bump()
 	o.q.persist(o.jb)
-}
-
-// friendlyWait says a wait the way a person would.
-func friendlyWait(d time.Duration) string {
-	s := int((d + time.Second/2) / time.Second)
-	switch {
-	case s <= 1:
-		return "a second"
-	case s < 60:
-		return fmt.Sprintf("%d seconds", s)
-	case s < 120:
-		return "a minute"
-	default:
-		return fmt.Sprintf("%d minutes", s/60)
-	}
 }
 
 // signInError is a failure to get an account's authorization: only the user

@@ -83,7 +83,7 @@ func progressWords(v engine.JobView) string {
 			parts = append(parts, media.FormatSize(int64(v.Speed))+"/s")
 		}
 		if v.ETA >= 0 && v.Speed > 0 {
-			parts = append(parts, "about "+durationWords(v.ETA)+" left")
+			parts = append(parts, "about "+media.FormatDuration(v.ETA)+" left")
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -102,7 +102,7 @@ func summaryWords(s engine.Summary) string {
 	line := fmt.Sprintf("%d of %d %s, %s of %s", s.Done, s.Files, files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
 	switch {
 	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
-		line += ", about " + durationWords(s.ETA) + " left"
+		line += ", about " + media.FormatDuration(s.ETA) + " left"
 	case s.Active > 0:
 		line += ", working it out…"
 	case s.Paused > 0 && s.Done+s.Failed < s.Files:
@@ -112,34 +112,6 @@ func summaryWords(s engine.Summary) string {
 		line += fmt.Sprintf(" — %d need%s attention", s.Failed, map[bool]string{true: "s"}[s.Failed == 1])
 	}
 	return line
-}
-
-// durationWords says a time span the way a person would: "a few seconds",
-// "8 seconds", "about a minute", "4 minutes", "2 hours 5 minutes".
-func durationWords(d time.Duration) string {
-	s := int((d + time.Second/2) / time.Second)
-	switch {
-	case s < 5:
-		return "a few seconds"
-	case s < 60:
-		return fmt.Sprintf("%d seconds", s)
-	case s < 90:
-		return "a minute"
-	case s < 3600:
-		return fmt.Sprintf("%d minutes", (s+30)/60)
-	}
-	h, m := s/3600, (s%3600+30)/60
-	if m == 60 {
-		h, m = h+1, 0
-	}
-	hours := "hours"
-	if h == 1 {
-		hours = "hour"
-	}
-	if m == 0 {
-		return fmt.Sprintf("%d %s", h, hours)
-	}
-	return fmt.Sprintf("%d %s %d minutes", h, hours, m)
 }
 
 // inWords is a wait that counts down: "in 8 seconds", "in a moment".
@@ -153,7 +125,7 @@ func inWords(d time.Duration) string {
 	case s < 60:
 		return fmt.Sprintf("in %d seconds", s)
 	}
-	return "in " + durationWords(d)
+	return "in " + media.FormatDuration(d)
 }
 
 func sentence(s string) string {

@@ -7,27 +7,6 @@ import (
 	"hoist/engine"
 )
 
-func TestDurationWords(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{2 * time.Second, "a few seconds"},
-		{8 * time.Second, "8 seconds"},
-		{70 * time.Second, "a minute"},
-		{4*time.Minute + 10*time.Second, "4 minutes"},
-		{time.Hour, "1 hour"},
-		{2*time.Hour + 5*time.Minute, "2 hours 5 minutes"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			if got := durationWords(tt.d); got != tt.want {
-				t.Errorf("durationWords(%v) = %q, want %q", tt.d, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestSummaryWords(t *testing.T) {
 	tests := []struct {
 		name string
