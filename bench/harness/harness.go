@@ -214,8 +214,8 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	defer e.proxy.close()
 
 	rep := &Report{Started: started.UTC(), Sizes: cfg.Sizes, Runs: cfg.Runs, Machine: machine()}
-	if load := loadAverage(); load > 0.5 {
-		e.logf("Note: the machine is busy (load average %.2f); other work running now makes the figures vary more.", load)
+	if busy := otherWork(time.Second); busy > 0.1 {
+		e.logf("Note: other work keeps %.0f%% of the CPUs busy; it makes the figures vary more.", 100*busy)
 	}
 	for _, g := range e.groups(sets) {
 		results, err := e.runGroup(ctx, g)
@@ -447,7 +447,7 @@ func (e *env) runOnce(ctx context.Context, s spec) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	load := loadAverage()
+	busy0, self0 := cpuBusy(), selfCPU()
 
 	var u usage
 	var runErr error
@@ -466,16 +466,21 @@ func (e *env) runOnce(ctx context.Context, s spec) (Run, error) {
 		UserSeconds:   u.User.Seconds(),
 		SystemSeconds: u.System.Seconds(),
 		MaxRSSBytes:   u.MaxRSS,
-		LoadAverage:   load,
 	}
 	if runErr != nil {
 		r.Error = redact(runErr.Error())
 	}
+	busy1, self1 := cpuBusy(), selfCPU()
 	cpu1, err := srv.cpu(ctx)
 	if err != nil {
 		return r, err
 	}
 	r.ServerCPUSeconds = (cpu1 - cpu0).Seconds()
+	if busy1 > 0 && u.Wall > 0 {
+		// What the CPUs did besides this client, the emulator and the harness.
+		other := (busy1 - busy0) - (self1 - self0) - u.User - u.System - (cpu1 - cpu0)
+		r.OtherCPUShare = max(other.Seconds(), 0) / (u.Wall.Seconds() * float64(runtime.NumCPU()))
+	}
 	if s.Client == ClientRead {
 		return r, nil
 	}
@@ -591,19 +596,43 @@ func readFiles(set *fileSet) (usage, error) {
 	}, nil
 }
 
-// loadAverage is the machine's one-minute load average: how much other work
-// competes with a run for the CPUs.
-func loadAverage() float64 {
-	b, err := os.ReadFile("/proc/loadavg")
+// cpuBusy is the time every CPU of the machine has spent on anything but
+// idling since boot (/proc/stat), or 0 where that cannot be read.
+func cpuBusy() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
 		return 0
 	}
-	v, _ := strconv.ParseFloat(f[0], 64)
-	return v
+	var ticks int64
+	for i, v := range f[1:9] {
+		if i == 3 || i == 4 { // idle, iowait
+			continue
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * (time.Second / 100) // USER_HZ is 100 on Linux
+}
+
+// selfCPU is the harness's own CPU time, its proxy included.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// otherWork is the share of the CPUs that other processes keep busy while
+// the harness itself waits for d.
+func otherWork(d time.Duration) float64 {
+	busy0, self0 := cpuBusy(), selfCPU()
+	time.Sleep(d)
+	busy := cpuBusy() - busy0 - (selfCPU() - self0)
+	return max(busy.Seconds(), 0) / (d.Seconds() * float64(runtime.NumCPU()))
 }
 
 // Machine describes where the benchmark ran.

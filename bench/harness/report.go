@@ -33,12 +33,12 @@ type Target struct {
 	Missing  bool    `json:"missing,omitempty"` // a case it needs has no figures
 }
 
-// load is the load average over every run.
-func (r *Report) load() Stat {
+// otherWork is the share of the CPUs other processes used, over every run.
+func (r *Report) otherWork() Stat {
 	var v []float64
 	for _, c := range r.Cases {
 		for _, run := range c.Runs {
-			v = append(v, run.LoadAverage)
+			v = append(v, run.OtherCPUShare)
 		}
 	}
 	return statOf(v)
@@ -69,7 +69,7 @@ func evaluate(r *Report) []Target {
 		t := Target{Name: name, Limit: limit}
 		if !a.ok() || !b.ok() || get(b) == 0 {
 			t.Missing = true
-			t.Measured = "not measured (a run failed)"
+			t.Measured = "not measured (not run, or every run failed)"
 			ts = append(ts, t)
 			return
 		}
@@ -142,7 +142,7 @@ func evaluate(r *Report) []Target {
 			t.Holds = t.Value <= 1
 			t.Measured = fmt.Sprintf("%.0f requests for %d files (most in a run)", hSmall.Requests.Max, hSmall.Files)
 		} else {
-			t.Missing, t.Measured = true, "not measured (a run failed)"
+			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
 		ts = append(ts, t)
 	}
@@ -171,7 +171,7 @@ func evaluate(r *Report) []Target {
 			t.Value = float64(resent) / float64(max(unconf, 1))
 			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %.0f cuts a run", mib(resent), mib(unconf), cut.Seconds.N, cut.Cuts.Median)
 		} else {
-			t.Missing, t.Measured = true, "not measured (a run failed)"
+			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
 		ts = append(ts, t)
 
@@ -181,7 +181,7 @@ func evaluate(r *Report) []Target {
 			t.Holds = t.Value <= 1.2
 			t.Measured = fmt.Sprintf("%.2f s − %.2f s of waits = %.2f× the fault-free %.2f s", cut.Seconds.Median, cut.WaitSeconds.Median, t.Value, free.Seconds.Median)
 		} else {
-			t.Missing, t.Measured = true, "not measured (a run failed)"
+			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
 		ts = append(ts, t)
 	}
@@ -281,6 +281,9 @@ func (r *Report) Markdown(w io.Writer) {
 	p("Machine: %s, %d CPUs, %d GiB RAM, Linux %s, %s, %s.\n\n", r.Machine.CPU, r.Machine.CPUs, r.Machine.MemoryGiB, r.Machine.Kernel, r.Machine.Go, r.Machine.Curl)
 	p("Every client runs as a process of its own against the emulator (`hoist/engine/emulator`), which runs in a process of its own too, on loopback. ")
 	runs := fmt.Sprintf("%d times", r.Runs)
+	if r.Runs == 1 {
+		runs = "once"
+	}
 	if r.Runs >= 5 {
 		runs = fmt.Sprintf("%d times (%d for the one-file table on the hash-only store, whose ratios the targets use)", r.Runs, r.Runs+2)
 	}
@@ -288,7 +291,8 @@ func (r *Report) Markdown(w io.Writer) {
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
 	p("For curl the session is started before the clock starts: its figure is the single PUT alone, the limit. ")
 	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256. ")
-	p("The machine's load average before the runs was %.2f (median; %.2f–%.2f): above 0 means other work shared the CPUs.\n\n", r.load().Median, r.load().Min, r.load().Max)
+	o := r.otherWork()
+	p("Other processes on the machine used %.0f%% of the CPUs during a run (median; %.0f–%.0f%%): the more, the more the figures vary.\n\n", 100*o.Median, 100*o.Min, 100*o.Max)
 	p("![Throughput by chunk size](bench-throughput.png)\n![Peak memory by chunk size](bench-memory.png)\n\n")
 
 	p("## Targets\n\n| Target | Measured | Holds |\n|---|---|---|\n")

@@ -28,7 +28,7 @@ type Run struct {
 	UnconfirmedBytes int64   `json:"unconfirmedBytes,omitempty"` // at the cuts: bytes received but not persisted
 	WireBytes        int64   `json:"wireBytes,omitempty"`        // bytes from the client through the proxy, headers included
 	WaitSeconds      float64 `json:"waitSeconds,omitempty"`      // from each cut to the client's next request
-	LoadAverage      float64 `json:"loadAverage"`                // the machine's one-minute load average before the run
+	OtherCPUShare    float64 `json:"otherCPUShare"`              // share of the CPUs other processes used during the run
 	Error            string  `json:"error,omitempty"`
 }
 
@@ -54,7 +54,7 @@ type CaseResult struct {
 	RSSMiB      Stat   `json:"peakRSSMiB"`
 	CPUPerGiB   Stat   `json:"cpuSecondsPerGiB"`
 	ServerCPU   Stat   `json:"serverCPUSeconds"`
-	Load        Stat   `json:"loadAverage"`
+	OtherCPU    Stat   `json:"otherCPUShare"`
 	Requests    Stat   `json:"requests"`
 	ResentMiB   Stat   `json:"resentMiB"`
 	UnconfMiB   Stat   `json:"unconfirmedMiB"`
@@ -98,10 +98,10 @@ func (c *CaseResult) summarise() {
 		waits = append(waits, r.WaitSeconds)
 		cuts = append(cuts, float64(r.Cuts))
 		beyond = append(beyond, r.Seconds-r.WaitSeconds)
-		load = append(load, r.LoadAverage)
+		load = append(load, r.OtherCPUShare)
 	}
 	c.Seconds, c.MiBps, c.FilesPerSec, c.RSSMiB = statOf(secs), statOf(mibps), statOf(fps), statOf(rss)
-	c.CPUPerGiB, c.ServerCPU, c.Requests, c.Load = statOf(cpu), statOf(srv), statOf(reqs), statOf(load)
+	c.CPUPerGiB, c.ServerCPU, c.Requests, c.OtherCPU = statOf(cpu), statOf(srv), statOf(reqs), statOf(load)
 	c.ResentMiB, c.UnconfMiB, c.WaitSeconds, c.Cuts, c.BeyondWaits = statOf(resent), statOf(unconf), statOf(waits), statOf(cuts), statOf(beyond)
 }
 
