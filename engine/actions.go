@@ -39,6 +39,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
 		return res
 	}
+	var added []*job
 	for _, p := range problems {
 		var pr *media.Problem
 		if errors.As(p, &pr) && pr.Path != "" {
@@ -46,7 +47,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 			jb.state = Refused
 			jb.reason = p.Error()
 			res.IDs = append(res.IDs, jb.id)
-			q.persist(jb)
+			added = append(added, jb)
 			continue
 		}
 		res.Problems = append(res.Problems, p)
@@ -70,9 +71,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 			jb.state = Refused
 			jb.reason = refusalText(err)
 		}
-		q.persist(jb)
+		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
+	q.persist(added...) // one write for the whole batch, before any byte is sent
 	q.notifyLocked()
 	return res
 }
@@ -407,13 +409,15 @@ func (q *Queue) each(f func(jb *job) error) {
 	q.mu.Lock()
 	defer q.poke()
 	defer q.mu.Unlock()
+	var changed []*job
 	for _, id := range q.order {
 		jb := q.jobs[id]
 		if f(jb) == nil {
 			jb.bump()
-			q.persist(jb)
+			changed = append(changed, jb)
 		}
 	}
+	q.persist(changed...)
 	q.notifyLocked()
 }
 

@@ -169,6 +169,8 @@ func (q *Queue) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the list of uploads: %w", err)
 	}
+	var back []*job
+	defer func() { q.persist(back...) }()
 	for _, rec := range recs {
 		jb, err := jobFromRecord(rec)
 		if err != nil {
@@ -184,7 +186,7 @@ func (q *Queue) load(ctx context.Context) error {
 				jb.next = ""
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
-			q.persist(jb)
+			back = append(back, jb)
 		}
 		if jb.order > q.seq {
 			q.seq = jb.order

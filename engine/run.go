@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -216,18 +217,23 @@ func (q *Queue) emit(events []Event) {
 	}
 }
 
-// persist writes jb to the journal; Queue.mu must be held. A failed write is
-// logged, not fatal: the upload itself can still finish.
-func (q *Queue) persist(jb *job) {
-	if q.opts.Journal == nil {
+// persist writes jobs to the journal in one transaction; Queue.mu must be
+// held. A failed write is logged, not fatal: the upload itself can still finish.
+func (q *Queue) persist(jobs ...*job) {
+	if q.opts.Journal == nil || len(jobs) == 0 {
 		return
 	}
-	rec, err := jb.recordLocked()
-	if err == nil {
-		err = q.opts.Journal.Put(rec)
+	recs := make([]journal.Record, 0, len(jobs))
+	for _, jb := range jobs {
+		rec, err := jb.recordLocked()
+		if err != nil {
+			q.log.Error("could not save the upload list", "job", jb.id, "err", err)
+			continue
+		}
+		recs = append(recs, rec)
 	}
-	if err != nil {
-		q.log.Error("could not save the upload list", "job", jb.id, "err", err)
+	if err := q.opts.Journal.PutAll(recs...); err != nil {
+		q.log.Error("could not save the upload list", "jobs", len(recs), "err", err)
 	}
 }
 

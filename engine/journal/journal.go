@@ -164,49 +164,67 @@ func (j *Journal) Close() error {
 // in the journal, a zero Order or Created keeps the stored one. Updated is
 // stamped now. A record with Finished set keeps no SessionURI.
 func (j *Journal) Put(rec Record) error {
-	if rec.ID == "" {
-		return errors.New("journal: a record needs an id")
-	}
-	if len(rec.ID) > bbolt.MaxKeySize {
-		return errors.New("journal: the record id is too long")
+	return j.PutAll(rec)
+}
+
+// PutAll writes several records in one durable transaction, as Put does each:
+// adding a thousand files costs one write to disk, not a thousand.
+func (j *Journal) PutAll(recs ...Record) error {
+	for _, rec := range recs {
+		if rec.ID == "" {
+			return errors.New("journal: a record needs an id")
+		}
+		if len(rec.ID) > bbolt.MaxKeySize {
+			return errors.New("journal: the record id is too long")
+		}
 	}
 	return j.update(func(jobs *bbolt.Bucket) error {
-		key := []byte(rec.ID)
-		if old := jobs.Get(key); old != nil {
-			prev, err := decodeRecord(key, old)
-			if err != nil {
+		for _, rec := range recs {
+			if err := j.putLocked(jobs, rec); err != nil {
 				return err
 			}
-			if rec.Order == 0 {
-				rec.Order = prev.Order
-			}
-			if rec.Created.IsZero() {
-				rec.Created = prev.Created
-			}
+		}
+		return nil
+	})
+}
+
+// putLocked stores rec inside a write transaction.
+func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
+	key := []byte(rec.ID)
+	if old := jobs.Get(key); old != nil {
+		prev, err := decodeRecord(key, old)
+		if err != nil {
+			return err
 		}
 		if rec.Order == 0 {
-			seq, err := jobs.NextSequence()
-			if err != nil {
-				return err
-			}
-			rec.Order = int64(seq)
-		} else if rec.Order > 0 && uint64(rec.Order) > jobs.Sequence() {
-			// Keep later automatic numbers after the ones the caller chose.
-			if err := jobs.SetSequence(uint64(rec.Order)); err != nil {
-				return err
-			}
+			rec.Order = prev.Order
 		}
-		now := j.opts.Now()
 		if rec.Created.IsZero() {
-			rec.Created = now
+			rec.Created = prev.Created
 		}
-		rec.Updated = now
-		if !rec.Finished.IsZero() {
-			rec.SessionURI = ""
-			rec.SessionStarted = time.Time{}
+	}
+	if rec.Order == 0 {
+		seq, err := jobs.NextSequence()
+		if err != nil {
+			return err
 		}
-		return putRecord(jobs, normalize(rec))
-	})
+		rec.Order = int64(seq)
+	} else if rec.Order > 0 && uint64(rec.Order) > jobs.Sequence() {
+		// Keep later automatic numbers after the ones the caller chose.
+		if err := jobs.SetSequence(uint64(rec.Order)); err != nil {
+			return err
+		}
+	}
+	now := j.opts.Now()
+	if rec.Created.IsZero() {
+		rec.Created = now
+	}
+	rec.Updated = now
+	if !rec.Finished.IsZero() {
+		rec.SessionURI = ""
+		rec.SessionStarted = time.Time{}
+	}
+	return putRecord(jobs, normalize(rec))
 }
 
 // UpdateProgress records the bytes the server has confirmed for a job. It is
