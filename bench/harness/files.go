@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -25,6 +26,7 @@ type fileInfo struct {
 	Path   string
 	Size   int64
 	SHA256 string
+	CRC32C uint32
 }
 
 func (s *fileSet) paths() []string {
@@ -53,8 +55,8 @@ func makeFiles(dir, name string, count int, size int64) (*fileSet, error) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			path := filepath.Join(set.Dir, fmt.Sprintf("%s-%04d.bin", name, i))
-			sum, err := writeRandom(path, size, seedOf(name, i))
-			set.Files[i], errs[i] = fileInfo{Path: path, Size: size, SHA256: sum}, err
+			sum, crc, err := writeRandom(path, size, seedOf(name, i))
+			set.Files[i], errs[i] = fileInfo{Path: path, Size: size, SHA256: sum, CRC32C: crc}, err
 		}()
 	}
 	wg.Wait()
@@ -74,23 +76,25 @@ func seedOf(name string, i int) [32]byte {
 	return seed
 }
 
-func writeRandom(path string, size int64, seed [32]byte) (string, error) {
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func writeRandom(path string, size int64, seed [32]byte) (string, uint32, error) {
 	f, err := os.Create(path)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	h := sha256.New()
-	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	h, c := sha256.New(), crc32.New(castagnoli)
+	w := bufio.NewWriterSize(io.MultiWriter(f, h, c), 1<<20)
 	if _, err := io.CopyN(w, rand.NewChaCha8(seed), size); err != nil {
 		f.Close()
-		return "", err
+		return "", 0, err
 	}
 	if err := w.Flush(); err != nil {
 		f.Close()
-		return "", err
+		return "", 0, err
 	}
 	if err := f.Close(); err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), c.Sum32(), nil
 }

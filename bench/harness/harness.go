@@ -103,7 +103,7 @@ type Config struct {
 // spec is one case: a client uploading a workload in a given way.
 type spec struct {
 	Workload string
-	Store    string // "hash" or "disk"
+	Store    string // "hash", "crc" or "disk"
 	Net      string
 	Client   string
 	Chunk    int64 // -1: not chunked; 0: whole file in one request
@@ -195,7 +195,7 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	// Writing the files back to disk must not compete with the first runs.
 	syscall.Sync()
-	for _, store := range []string{"hash", "disk"} {
+	for _, store := range []string{"hash", "crc", "disk"} {
 		data := ""
 		if store == "disk" {
 			data = filepath.Join(work, "disk-store")
@@ -306,6 +306,15 @@ func (e *env) groups(s sets) []group {
 		}
 	}
 	gs = append(gs, big)
+
+	crc := group{title: "one big file, CRC-only store"}
+	crc.cases = append(crc.cases, spec{Workload: WorkBig, Store: "crc", Net: NetDirect, Client: ClientCurl, Chunk: -1, Parallel: 1, files: s.big})
+	for _, client := range []string{ClientGoogle, ClientHoist, ClientEngine} {
+		for _, c := range z.DiskChunks {
+			crc.cases = append(crc.cases, spec{Workload: WorkBig, Store: "crc", Net: NetDirect, Client: client, Chunk: c, Parallel: 1, Method: "resumable", files: s.big})
+		}
+	}
+	gs = append(gs, crc)
 
 	disk := group{title: "one big file, disk store"}
 	disk.cases = append(disk.cases, spec{Workload: WorkBig, Store: "disk", Net: NetDirect, Client: ClientCurl, Chunk: -1, Parallel: 1, files: s.big})

@@ -2,7 +2,7 @@
 // client being measured does not share its CPU time or memory figures, and
 // lets the harness read and clear the request log between runs.
 //
-//	benchserver [-addr 127.0.0.1:0] [-store hash|disk] [-data DIR]
+//	benchserver [-addr 127.0.0.1:0] [-store hash|crc|disk] [-data DIR]
 //
 // It prints its base URL on the first line of standard output and serves
 // until it is interrupted or its standard input closes.
@@ -29,7 +29,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on")
-	store := flag.String("store", "hash", "hash (length and SHA-256 only) or disk")
+	store := flag.String("store", "hash", "hash (length and SHA-256 only), crc (length and CRC32C only) or disk")
 	data := flag.String("data", "", "folder of the disk store")
 	flag.Parse()
 	if err := run(*addr, *store, *data); err != nil {
@@ -51,6 +51,8 @@ func run(addr, kind, data string) error {
 	switch kind {
 	case "hash":
 		st = emulator.NewHashStore()
+	case "crc":
+		st = emulator.NewCRCStore()
 	case "disk":
 		if data == "" {
 			return errors.New("-store disk needs -data")
