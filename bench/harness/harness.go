@@ -80,8 +80,8 @@ func Tiny() Sizes {
 	return Sizes{
 		Name: "tiny",
 		Big:  8 << 20, SmallCount: 20, Small: 64 << 10, MidCount: 3, Mid: 5 << 20,
-		ParCount: 8, Par: 1 << 20, Fault: 8 << 20, CutEvery: 3 << 20, Latency: 5 * time.Millisecond,
-		Chunks: []int64{256 << 10, 1 << 20, 2 << 20, 0}, RefChunk: 1 << 20, DiskChunks: []int64{1 << 20},
+		ParCount: 8, Par: 1 << 20, Fault: 4 << 20, CutEvery: 3 << 20, Latency: 5 * time.Millisecond,
+		Chunks: []int64{256 << 10, 1 << 20, 0}, RefChunk: 1 << 20, DiskChunks: []int64{1 << 20},
 	}
 }
 
@@ -307,7 +307,7 @@ func (e *env) groups(s sets) []group {
 	}
 	gs = append(gs, big)
 
-	crc := group{title: "one big file, CRC-only store"}
+	crc := group{title: "one big file, CRC-only store", extraRuns: 2}
 	crc.cases = append(crc.cases, spec{Workload: WorkBig, Store: "crc", Net: NetDirect, Client: ClientCurl, Chunk: -1, Parallel: 1, files: s.big})
 	for _, client := range []string{ClientGoogle, ClientHoist, ClientEngine} {
 		for _, c := range z.DiskChunks {

@@ -285,7 +285,7 @@ func (r *Report) Markdown(w io.Writer) {
 		runs = "once"
 	}
 	if r.Runs >= 5 {
-		runs = fmt.Sprintf("%d times (%d for the one-file table on the hash-only store, whose ratios the targets use)", r.Runs, r.Runs+2)
+		runs = fmt.Sprintf("%d times (%d for the one-file tables on the hash-only store, whose ratios the targets use, and on the CRC-only store)", r.Runs, r.Runs+2)
 	}
 	p("Each case ran %s, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", runs)
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
