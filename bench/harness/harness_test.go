@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,6 +26,9 @@ func TestTinyBenchmark(t *testing.T) {
 	}
 	if _, err := os.Stat(timePath); err != nil {
 		t.Skipf("%s is not installed (Debian package \"time\")", timePath)
+	}
+	if _, err := exec.LookPath(curlPath()); err != nil {
+		t.Skip("curl is not installed")
 	}
 	bench, err := filepath.Abs("..")
 	if err != nil {
