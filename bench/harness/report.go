@@ -79,7 +79,7 @@ func evaluate(r *Report) []Target {
 		} else {
 			t.Holds = t.Value >= limit
 		}
-		t.Measured = fmt.Sprintf("%.2f× (%.3g vs %.3g)", t.Value, get(a), get(b))
+		t.Measured = fmt.Sprintf("%.2f× (%s vs %s)", t.Value, num(get(a)), num(get(b)))
 		ts = append(ts, t)
 	}
 	mibps := func(c *CaseResult) float64 { return c.MiBps.Median }
@@ -193,6 +193,33 @@ func evaluate(r *Report) []Target {
 	return ts
 }
 
+// num shows a figure with the digits that matter.
+func num(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// ReadReport loads a report written by an earlier run, its targets evaluated again.
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.Targets = evaluate(&r)
+	return &r, nil
+}
+
+// WriteDocs regenerates benchmarks.md (keeping the notes below Marker) and the charts in dir.
+func (r *Report) WriteDocs(dir string) error {
+	return errors.Join(os.MkdirAll(dir, 0o755), r.writeMarkdown(filepath.Join(dir, "benchmarks.md")), r.drawCharts(dir))
+}
+
 func mib(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20)) }
 
 // write saves the JSON, the Markdown and the charts where the config says.
@@ -213,9 +240,7 @@ func (r *Report) write(cfg Config, started time.Time) error {
 		errs = append(errs, err)
 	}
 	if cfg.DocsDir != "" {
-		errs = append(errs, os.MkdirAll(cfg.DocsDir, 0o755))
-		errs = append(errs, r.writeMarkdown(filepath.Join(cfg.DocsDir, "benchmarks.md")))
-		errs = append(errs, r.drawCharts(cfg.DocsDir))
+		errs = append(errs, r.WriteDocs(cfg.DocsDir))
 	}
 	return errors.Join(errs...)
 }
@@ -284,8 +309,14 @@ func (r *Report) Markdown(w io.Writer) {
 	if r.Runs == 1 {
 		runs = "once"
 	}
-	if r.Runs >= 5 {
-		runs = fmt.Sprintf("%d times (%d for the one-file tables on the hash-only store, whose ratios the targets use, and on the CRC-only store)", r.Runs, r.Runs+2)
+	var more []string
+	for _, store := range []string{"hash", "crc"} {
+		if c := r.find(WorkBig, store, NetDirect, ClientCurl, -1, 1); c != nil && len(c.Runs) != r.Runs {
+			more = append(more, fmt.Sprintf("%d for the one-file table on the %s store", len(c.Runs), storeName(store)))
+		}
+	}
+	if len(more) > 0 {
+		runs += " (" + strings.Join(more, ", ") + ")"
 	}
 	p("Each case ran %s, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", runs)
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")

@@ -2,6 +2,7 @@
 // on a loopback emulator (`make bench`). Run it from the bench folder:
 //
 //	go run ./cmd/hoistbench [-runs 5] [-tiny] [-only KEY] [-hoist BINARY]
+//	go run ./cmd/hoistbench -from results/latest.json   # tables and charts again, nothing measured
 //
 // It writes results/<time>.json and results/latest.json, regenerates the
 // top of ../docs/benchmarks.md (keeping the notes below its marker), draws
@@ -31,7 +32,21 @@ func main() {
 	docs := flag.String("docs", "../docs", "folder of benchmarks.md and the charts; empty: do not write them")
 	work := flag.String("work", "", "folder for the files and builds (default: a temporary folder, removed afterwards)")
 	strict := flag.Bool("strict", false, "exit 1 when a target does not hold")
+	from := flag.String("from", "", "measure nothing: draw the tables and charts again from this results file")
 	flag.Parse()
+
+	if *from != "" {
+		rep, err := harness.ReadReport(*from)
+		if err == nil && *docs != "" {
+			err = rep.WriteDocs(*docs)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hoistbench:", err)
+			os.Exit(1)
+		}
+		rep.Markdown(os.Stdout)
+		return
+	}
 
 	if _, err := os.Stat("cmd/hoistbench"); err != nil {
 		fmt.Fprintln(os.Stderr, "hoistbench: run me from the bench folder (cd bench && go run ./cmd/hoistbench)")
