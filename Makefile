@@ -6,7 +6,7 @@ BIN   := build/hoist
 # System packages Fyne, the real-window test and the keychain test need (Debian).
 APT_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth imagemagick fonts-dejavu-core \
-	gnome-keyring dbus dbus-x11 libsecret-tools
+	gnome-keyring dbus dbus-x11 libsecret-tools time curl
 
 .PHONY: all deps build run test test-go test-bench-module test-window bench package clean
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/journal"
@@ -354,10 +356,20 @@ func clientFor(noAuth bool) func(ctx context.Context, d dest.Destination) (*http
 	return authorizedClient
 }
 
-// watch shows progress until the jobs in ids stop moving or ctx is done.
+// watch shows progress until the jobs in ids stop moving or ctx is done. It
+// draws at most every 200 ms: redrawing at every change of any job would
+// cost more than the uploads of many small files.
 func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show display) (interrupted bool) {
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
+	idle := make(chan struct{})
+	waitCtx, stopWait := context.WithCancel(ctx)
+	defer stopWait()
+	go func() {
+		if q.Wait(waitCtx) == nil {
+			close(idle)
+		}
+	}()
 	for {
 		views := pick(q.Jobs(), ids)
 		show.update(views)
@@ -368,7 +380,7 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 		case <-ctx.Done():
 			return true
 		case <-tick.C:
-		case <-q.Changed():
+		case <-idle:
 		}
 	}
 }
@@ -394,11 +406,7 @@ func pick(all []engine.JobView, ids map[engine.JobID]bool) []engine.JobView {
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb"
+	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

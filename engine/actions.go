@@ -74,7 +74,9 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
-	q.persist(added...) // one write for the whole batch, before any byte is sent
+	if written := q.persistJobs(added, true); written != nil {
+		<-written // one write for the whole batch, before any byte is sent
+	}
 	q.notifyLocked()
 	return res
 }
@@ -393,14 +395,12 @@ func (q *Queue) removeLocked(ids ...JobID) {
 		}
 	}
 	q.order = kept
-	if q.opts.Journal != nil {
+	if q.writer != nil && !q.writerClosed {
 		keys := make([]string, len(ids))
 		for i, id := range ids {
 			keys[i] = string(id)
 		}
-		if err := q.opts.Journal.Delete(keys...); err != nil {
-			q.log.Error("could not remove uploads from the saved list", "err", err)
-		}
+		q.writer.send(recordOp{deletes: keys}, false)
 	}
 }
 

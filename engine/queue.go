@@ -97,6 +97,9 @@ type Queue struct {
 	version  uint64
 	closed   bool
 
+	writer       *recordWriter // nil without a journal
+	writerClosed bool          // under mu: the writer takes nothing more
+
 	kick   chan struct{}
 	stop   context.CancelFunc
 	loopWG sync.WaitGroup
@@ -140,7 +143,13 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		changed:  make(chan struct{}),
 		kick:     make(chan struct{}, 1),
 	}
+	if opts.Journal != nil {
+		q.writer = newRecordWriter(opts.Journal, log)
+	}
 	if err := q.load(ctx); err != nil {
+		if q.writer != nil {
+			_ = q.writer.close(ctx)
+		}
 		return nil, err
 	}
 	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
@@ -225,10 +234,19 @@ func (q *Queue) Close(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("uploads did not stop in time: %w", ctx.Err())
 	}
+	if q.writer == nil {
+		return nil
+	}
+	q.mu.Lock()
+	q.writerClosed = true
+	q.mu.Unlock()
+	if err := q.writer.close(ctx); err != nil {
+		return fmt.Errorf("the list of uploads was not saved in time: %w", err)
+	}
+	return nil
 }
 
 // Wait blocks until nothing is waiting or uploading, or ctx is done.

@@ -82,7 +82,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		resume = &session
 	}
 	src := q.limiter.source(ctx, f)
-	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb})
+	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb, size: info.Size})
 }
 
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
@@ -96,10 +96,15 @@ func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, e
 // finish records how a run ended.
 func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	var events []Event
+	now := q.opts.Clock.Now()
+	written := false
+	if err == nil && res != nil {
+		// The journal has the finished record before anyone sees the job done.
+		written = q.writeDone(jb, res, now)
+	}
 	q.mu.Lock()
 	jb.cancel = nil
 	q.running--
-	now := q.opts.Clock.Now()
 	jb.retryAt = time.Time{}
 	jb.meter.reset()
 	removed := false
@@ -135,7 +140,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		}
 	}
 	jb.bump()
-	if !removed {
+	if !removed && !written {
 		q.persist(jb)
 	}
 	if ev, ok := q.batchEndLocked(); ok {
@@ -217,11 +222,19 @@ func (q *Queue) emit(events []Event) {
 	}
 }
 
-// persist writes jobs to the journal in one transaction; Queue.mu must be
+// persist hands the jobs' records to the journal writer, which writes them
+// in one transaction, with others that queue up meanwhile; Queue.mu must be
 // held. A failed write is logged, not fatal: the upload itself can still finish.
 func (q *Queue) persist(jobs ...*job) {
-	if q.opts.Journal == nil || len(jobs) == 0 {
-		return
+	q.persistJobs(jobs, false)
+}
+
+// persistJobs hands the records over; with wait set the returned channel is
+// closed once they are on disk (nil when there is nothing to wait for).
+// Queue.mu must be held.
+func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
+	if q.writer == nil || q.writerClosed || len(jobs) == 0 {
+		return nil
 	}
 	recs := make([]journal.Record, 0, len(jobs))
 	for _, jb := range jobs {
@@ -232,23 +245,56 @@ func (q *Queue) persist(jobs ...*job) {
 		}
 		recs = append(recs, rec)
 	}
-	if err := q.opts.Journal.PutAll(recs...); err != nil {
-		q.log.Error("could not save the upload list", "jobs", len(recs), "err", err)
+	return q.writer.send(recordOp{recs: recs}, wait)
+}
+
+// writeDone writes jb's finished record and waits until it is on disk, without
+// holding Queue.mu, so that jobs finishing together share one write; false
+// when there is no journal to write to.
+func (q *Queue) writeDone(jb *job, res *upload.Result, now time.Time) bool {
+	q.mu.Lock()
+	if q.writer == nil || q.writerClosed {
+		q.mu.Unlock()
+		return false
 	}
+	rec, err := jb.recordLocked()
+	if err != nil {
+		q.mu.Unlock()
+		return false
+	}
+	rec.State = string(Done)
+	rec.Finished = now
+	rec.SessionURI, rec.SessionStarted = "", time.Time{}
+	rec.Committed = jb.info.Size
+	rec.LastError = ""
+	if res.Method != "" {
+		rec.Method = string(res.Method)
+	}
+	if r := resultFrom(jb.dest, res.Body); r != nil {
+		rec.Result, rec.ResultSummary = r.Raw, r.Summary
+	}
+	written := q.writer.send(recordOp{recs: []journal.Record{rec}}, true)
+	q.mu.Unlock()
+	<-written
+	return true
 }
 
 // observer hears one job's upload and keeps its counters.
 type observer struct {
-	q  *Queue
-	jb *job
+	q    *Queue
+	jb   *job
+	size int64
 }
 
 func (o *observer) SessionStarted(s upload.Session) {
 	o.q.mu.Lock()
-	defer o.q.mu.Unlock()
 	o.jb.session = s
 	o.jb.bump()
-	o.q.persist(o.jb) // before any byte: a crash from here on resumes this session
+	written := o.q.persistJobs([]*job{o.jb}, true)
+	o.q.mu.Unlock()
+	if written != nil {
+		<-written // before any byte: a crash from here on resumes this session
+	}
 }
 
 func (o *observer) Sent(offset int64) {
@@ -262,12 +308,18 @@ func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
 	o.jb.bump()
 	o.moving()
+	if offset >= o.size {
+		return // the finished record follows at once
+	}
 	now := o.q.opts.Clock.Now().UnixNano()
 	last := o.jb.saved.Load()
-	if o.q.opts.Journal != nil && time.Duration(now-last) >= progressEvery && o.jb.saved.CompareAndSwap(last, now) {
-		if err := o.q.opts.Journal.UpdateProgress(string(o.jb.id), offset); err != nil {
-			o.q.log.Warn("could not save progress", "job", o.jb.id, "err", err)
+	if o.q.writer != nil && time.Duration(now-last) >= progressEvery && o.jb.saved.CompareAndSwap(last, now) {
+		// Off the upload's path: a slow disk must not hold the bytes back.
+		o.q.mu.Lock()
+		if !o.q.writerClosed {
+			o.q.writer.send(recordOp{progress: string(o.jb.id), committed: offset}, false)
 		}
+		o.q.mu.Unlock()
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -12,15 +13,39 @@ import (
 	"hoist/engine/upload"
 )
 
-// DefaultTransport is tuned for large bodies: big write buffers so a chunk
-// streams from the file to the socket in few system calls.
+// DefaultTransport is tuned for large bodies: big writes so a chunk streams
+// from the file to the socket in few system calls.
 func DefaultTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.WriteBufferSize = 256 << 10
 	t.ReadBufferSize = 64 << 10
 	t.MaxIdleConnsPerHost = 16
-	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &bodyConn{Conn: c}, nil
+	}
 	return t
+}
+
+// bodyWrite is the size of the writes that carry a request body.
+const bodyWrite = 256 << 10
+
+var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, bodyWrite); return &b }}
+
+// bodyConn writes request bodies in bodyWrite steps. net/http hands a body to
+// the connection's ReadFrom as soon as its write buffer is empty, bypassing
+// that buffer, and a TCP connection's ReadFrom copies in 32 KiB steps.
+type bodyConn struct{ net.Conn }
+
+func (c *bodyConn) ReadFrom(r io.Reader) (int64, error) {
+	bp := bodyBuffers.Get().(*[]byte)
+	defer bodyBuffers.Put(bp)
+	// Hide ReadFrom and WriteTo so that CopyBuffer uses this buffer.
+	return io.CopyBuffer(struct{ io.Writer }{c.Conn}, struct{ io.Reader }{r}, *bp)
 }
 
 // bandwidth caps the bytes per second of all uploads together.
