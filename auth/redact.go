@@ -20,7 +20,7 @@ var (
 	secretPattern  = regexp.MustCompile(`GOCSPX-[A-Za-z0-9_\-]+`)
 	namedPattern   = regexp.MustCompile(
 		`(?i)(^|[^a-z0-9_]|%3f|%26)` + // a name starts here, also inside an escaped URL
-			`(client_secret|access_token|refresh_token|id_token|code_verifier|upload_id|code|token|authorization)` +
+			`(client_secret|access_token|refresh_token|id_token|code_verifier|upload_id|x-goog-signature|signature|sig|key|code|token|authorization)` +
 			`(\\?"?\s*(?:[:=]|%3D)\s*\\?"?)` +
 			`((?:bearer|basic)\s+)?` +
 			`[^&\s"'\\,;}\[\])<>]+`)

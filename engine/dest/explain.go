@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"hoist/auth"
 	"io"
 	"net"
 	"net/http"
@@ -244,12 +245,8 @@ func sentence(s string) string {
 	return s + "."
 }
 
-var (
-	urlPattern    = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]+`)
-	secretParam   = regexp.MustCompile(`(?i)\b(upload_id|upload_protocol|access_token|refresh_token|id_token|token|key|client_secret|code|sig|signature|x-goog-signature)=[^&\s"']+`)
-	bearerPattern = regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/=-]+`)
-	googleToken   = regexp.MustCompile(`\b(ya29\.|1//)[A-Za-z0-9._~+/=-]+`)
-)
+// urlPattern finds web addresses, whose queries are left out of what is shown.
+var urlPattern = regexp.MustCompile(`(?i)\bhttps?://[^\s"'<>]+`)
 
 // Redact removes from text what must never be shown or logged: the query of
 // any web address (a session URI's upload_id is a capability), secret
@@ -261,7 +258,5 @@ func Redact(text string) string {
 		}
 		return u
 	})
-	text = secretParam.ReplaceAllString(text, "$1=[hidden]")
-	text = bearerPattern.ReplaceAllString(text, "Bearer [hidden]")
-	return googleToken.ReplaceAllString(text, "[hidden]")
+	return auth.Redact(text) // the one place that knows what a secret looks like
 }

@@ -141,7 +141,7 @@ func TestExplain(t *testing.T) {
 		{"settings", Destination{Kind: CM360}, Destination{Kind: CM360}.Validate(),
 			"User profile ID is required. Advertiser ID is required."},
 		{"anything else", gmail, errors.New("odd failure at https://gmail.googleapis.com/upload/x?upload_id=SECRET with Bearer ya29.a0AfB_SECRET"),
-			"The upload failed: odd failure at https://gmail.googleapis.com/upload/x with Bearer [hidden]"},
+			"The upload failed: odd failure at https://gmail.googleapis.com/upload/x with Bearer [redacted]"},
 		{"nothing", gmail, nil, ""},
 	}
 	for _, tt := range tests {
@@ -162,9 +162,9 @@ func TestExplain(t *testing.T) {
 func TestRedact(t *testing.T) {
 	tests := map[string]string{
 		"see https://x.googleapis.com/upload/a?upload_id=abc&x=1#frag now": "see https://x.googleapis.com/upload/a now",
-		"token=abc&key=def":                       "token=[hidden]&key=[hidden]",
-		"Authorization: Bearer abc.def-ghi":       "Authorization: Bearer [hidden]",
-		"refresh 1//0gABCdef and access ya29.xyz": "refresh [hidden] and access [hidden]",
+		"token=abc&key=def":                       "token=[redacted]&key=[redacted]",
+		"Authorization: Bearer abc.def-ghi":       "Authorization: [redacted]",
+		"refresh 1//0gABCdef and access ya29.xyz": "refresh [redacted] and access [redacted]",
 		"nothing secret here":                     "nothing secret here",
 	}
 	for in, want := range tests {
