@@ -102,15 +102,7 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 
-	emu, err := emulator.New(emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stop(); emu.Close() })
+	emu, base := serveEmulator(t, emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
 	// Every chunk takes a few milliseconds, so kills land inside the upload.
 	slow := emu.Inject(emulator.Fault{Name: "slow", Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.Stall{For: 10 * time.Millisecond}})
 
@@ -207,15 +199,7 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 // TestSecondProcessDoesNotRunTheSameJobs: while one `hoist send` holds the
 // upload list, a second one says Hoist is already running and uploads nothing.
 func TestSecondProcessDoesNotRunTheSameJobs(t *testing.T) {
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stop(); emu.Close() })
+	emu, base := serveEmulator(t, emulator.Options{})
 	release := make(chan struct{})
 	emu.Inject(emulator.Fault{Action: emulator.Stall{Until: release}})
 
@@ -247,6 +231,22 @@ func TestSecondProcessDoesNotRunTheSameJobs(t *testing.T) {
 	}
 }
 
+// serveEmulator runs an emulator on a loopback port for the test's life:
+// a server outside the hoist processes, so it outlives their kills.
+func serveEmulator(t *testing.T, opts emulator.Options) (*emulator.Server, string) {
+	t.Helper()
+	emu, err := emulator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stop(); emu.Close() })
+	return emu, base
+}
+
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
@@ -258,15 +258,7 @@ func must[T any](v T, err error) T {
 // Hoist was stopped is not mixed with the bytes already sent; the command line
 // says so and how to send it again, and `hoist queue restart` does.
 func TestChangedFileStopsHeadlessAndRestartsOnRequest(t *testing.T) {
-	emu, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop, err := emu.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stop(); emu.Close() })
+	emu, base := serveEmulator(t, emulator.Options{})
 	release := make(chan struct{})
 	stall := emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.Stall{Until: release}})
 
