@@ -92,10 +92,7 @@ func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p
 
 // open returns a fresh reader over the whole body; the transport may ask for
 // another one (GetBody) to replay the request.
-func (p *payload) open() io.ReadCloser {
-	f := &fileSection{p: p, r: io.NewSectionReader(p.src, p.off, p.n)}
-	return &payloadReader{p: p, r: io.MultiReader(bytes.NewReader(p.head), f, bytes.NewReader(p.tail))}
-}
+func (p *payload) open() io.ReadCloser { return &payloadReader{p: p} }
 
 // detach ends every reader of p and reports what happened to the body.
 func (p *payload) detach() (delivered bool, srcErr error) {
@@ -105,10 +102,11 @@ func (p *payload) detach() (delivered bool, srcErr error) {
 	return p.delivered, p.srcErr
 }
 
+// payloadReader reads the body from its start: the framing's head, the
+// file's section, the framing's tail.
 type payloadReader struct {
-	p    *payload
-	r    io.Reader
-	read int64
+	p   *payload
+	pos int64 // bytes of the body handed out so far
 }
 
 func (r *payloadReader) Read(b []byte) (int, error) {
@@ -118,41 +116,58 @@ func (r *payloadReader) Read(b []byte) (int, error) {
 	if p.detached {
 		return 0, errDetached
 	}
-	n, err := r.r.Read(b)
-	r.read += int64(n)
+	head, fileEnd, total := int64(len(p.head)), int64(len(p.head))+p.n, p.length()
+	var n int
+	var err error
+	switch {
+	case r.pos == total:
+		p.delivered = true
+		return 0, io.EOF
+	case len(b) == 0:
+		return 0, nil
+	case r.pos < head:
+		n = copy(b, p.head[r.pos:])
+	case r.pos < fileEnd:
+		want := min(int64(len(b)), fileEnd-r.pos)
+		n, err = p.src.ReadAt(b[:want], p.off+r.pos-head)
+		if int64(n) == want {
+			err = nil
+		} else if err = p.fileFailed(err); err != nil {
+			r.pos += int64(n)
+			return n, err
+		}
+	default:
+		n = copy(b, p.tail[r.pos-fileEnd:])
+	}
+	r.advanceLocked(int64(n))
+	return n, nil
+}
+
+// advanceLocked moves the reader on by n bytes that went to the transport.
+func (r *payloadReader) advanceLocked(n int64) {
+	p := r.p
+	before := r.pos
+	r.pos += n
 	if n > 0 && p.watch != nil {
 		p.watch.touch()
 	}
-	if err == io.EOF && r.read == p.length() {
-		p.delivered = true
+	head := int64(len(p.head))
+	if r.pos > head && before < head+p.n {
+		p.obs.Sent(p.off + min(r.pos, head+p.n) - head)
 	}
-	return n, err
+}
+
+// fileFailed records why the file's section could not be read in full: a
+// file that came to its end early got shorter, anything else is a read
+// error. Both mean the file is no longer the one queued.
+func (p *payload) fileFailed(err error) error {
+	if err == nil || err == io.EOF {
+		err = fmt.Errorf("%w: it is shorter than when it was added", ErrFileChanged)
+	} else {
+		err = fmt.Errorf("%w: it could not be read: %w", ErrFileChanged, err)
+	}
+	p.srcErr = err
+	return err
 }
 
 func (r *payloadReader) Close() error { return nil }
-
-// fileSection counts the file's bytes as the transport takes them and turns
-// a short read (the file shrank) into an error instead of a short body.
-type fileSection struct {
-	p    *payload
-	r    *io.SectionReader
-	read int64
-}
-
-func (f *fileSection) Read(b []byte) (int, error) {
-	n, err := f.r.Read(b)
-	f.read += int64(n)
-	if n > 0 {
-		f.p.obs.Sent(f.p.off + f.read)
-	}
-	switch {
-	case err == io.EOF && f.read < f.p.n:
-		err = fmt.Errorf("%w: it is shorter than when it was added", ErrFileChanged)
-	case err == nil || err == io.EOF:
-		return n, err
-	default:
-		err = fmt.Errorf("%w: it could not be read: %w", ErrFileChanged, err)
-	}
-	f.p.srcErr = err
-	return n, err
-}
