@@ -162,7 +162,9 @@ func shortRead(err error) error {
 }
 
 // detectType gives the media type from the content, or from the extension
-// when the content says nothing more precise than "text" or "bytes".
+// when the content says nothing more precise than "text" or "bytes". An
+// image is known by its magic bytes only: text or unknown bytes named .png
+// are not an image.
 func detectType(name string, head []byte) string {
 	ext := strings.ToLower(filepath.Ext(name))
 	if len(head) == 0 {
@@ -171,7 +173,11 @@ func detectType(name string, head []byte) string {
 	t := baseType(mimetype.Detect(head).String())
 	switch t {
 	case "application/octet-stream", "text/plain":
-		return typeByExtension(ext, t)
+		byExt := typeByExtension(ext, t)
+		if !strings.HasPrefix(byExt, "image/") || (byExt == "image/svg+xml" && bytes.Contains(head, []byte("<svg"))) {
+			return byExt
+		}
+		return t
 	case "text/xml", "application/xml":
 		// An SVG with a long preamble sniffs as XML.
 		if ext == ".svg" || bytes.Contains(head, []byte("<svg")) {

@@ -84,6 +84,10 @@ func TestInspectType(t *testing.T) {
 		{"readme.md", []byte("# Title\n\nsome text\n"), "text/markdown"},
 		{"blob.bin", []byte{0x00, 0x01, 0x02, 0x03, 0xfe, 0xff, 0x00, 0x10}, "application/octet-stream"},
 		{"noext", []byte("just words"), "text/plain"},
+		// An image is known by its magic bytes, not by its name.
+		{"fake.png", []byte("not really a picture\n"), "text/plain"},
+		{"noise.jpg", []byte{0x00, 0x01, 0x02, 0x03, 0xfe, 0xff, 0x00, 0x10}, "application/octet-stream"},
+		{"words.svg", []byte("just words\n"), "text/plain"},
 		{"empty.png", nil, "image/png"},
 		{"empty", nil, "application/octet-stream"},
 	}
