@@ -3,6 +3,7 @@ package auth
 import (
 	"encoding/base64"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,5 +196,54 @@ func TestNoKeychainMeansNotSignedIn(t *testing.T) {
 	}
 	if _, err := f.svc.Client(t.Context(), "nobody@example.com", nil); !errors.Is(err, ErrNotSignedIn) {
 		t.Errorf("Client without a keychain: %v, want ErrNotSignedIn", err)
+	}
+}
+
+// TestMessagesStayPlain checks that failures of files and folders read as
+// sentences, without the system's wording after a colon,
+// while the cause still matches errors.Is.
+func TestMessagesStayPlain(t *testing.T) {
+	dir := t.TempDir()
+	notADir := filepath.Join(dir, "plain-file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	svc := &Service{ConfigDir: filepath.Join(dir, "config")}
+	listDir := &Service{ConfigDir: t.TempDir()}
+	if err := os.Mkdir(filepath.Join(listDir.ConfigDir, accountsFileName), 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name string
+		run  func() error
+		is   error
+	}{
+		{"missing client file", func() error { return svc.ImportClientSecret(filepath.Join(dir, "nope.json")) }, fs.ErrNotExist},
+		{"client file is a folder", func() error { return svc.ImportClientSecret(dir) }, nil},
+		{"account list unreadable", func() error { _, err := listDir.Accounts(t.Context()); return err }, nil},
+		{"sign-in file cannot be written", func() error {
+			return (&FileStore{Path: filepath.Join(notADir, tokensFileName)}).Set(t.Context(), "ada@example.com", sampleGrant())
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.run()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tt.is != nil && !errors.Is(err, tt.is) {
+				t.Errorf("%v does not match %v", err, tt.is)
+			}
+			msg := err.Error()
+			if !strings.HasSuffix(msg, ".") || strings.Contains(msg, ": ") {
+				t.Errorf("message %q is not a plain sentence", msg)
+			}
+			for _, word := range []string{"no such file", "is a directory", "not a directory"} {
+				if strings.Contains(msg, word) {
+					t.Errorf("message %q carries the system's wording %q", msg, word)
+				}
+			}
+		})
 	}
 }

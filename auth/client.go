@@ -39,13 +39,16 @@ const maxClientFileSize = 64 << 10
 // config directory, where later runs find it.
 func (s *Service) ImportClientSecret(path string) error {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return plain(fmt.Sprintf("There is no file %s. Check the name and folder of the client file and try again.", path), err)
+	}
 	if err != nil {
-		return fmt.Errorf("Hoist could not open the client file: %w", err)
+		return plain(fmt.Sprintf("Hoist could not open the client file %s. Check that you may read it and try again.", path), err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxClientFileSize+1))
 	if err != nil {
-		return fmt.Errorf("Hoist could not read the client file: %w", err)
+		return plain(fmt.Sprintf("Hoist could not read the client file %s. Choose the JSON file downloaded from Google Cloud Console.", path), err)
 	}
 	if len(data) > maxClientFileSize {
 		return ErrNotClientFile
@@ -58,7 +61,7 @@ func (s *Service) ImportClientSecret(path string) error {
 		return err
 	}
 	if err := writePrivateFile(filepath.Join(dir, clientFileName), data); err != nil {
-		return fmt.Errorf("Hoist could not save the client file: %w", err)
+		return plain(fmt.Sprintf("Hoist could not save the client file in its settings folder (%s).", dir), err)
 	}
 	s.forgetSources() // grants of another client cannot be refreshed with this one
 	return nil

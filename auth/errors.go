@@ -63,6 +63,12 @@ func (e *plainError) Unwrap() []error {
 	return errs
 }
 
+// plain returns an error that shows msg and matches cause; the cause's own
+// text (system words, file paths in Go's wording) stays out of the message.
+func plain(msg string, cause error) error {
+	return &plainError{msg: msg, cause: cause}
+}
+
 // failure returns an error whose message is kind's and that matches both
 // kind and cause.
 func failure(kind, cause error) error {

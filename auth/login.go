@@ -68,7 +68,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 
 	listener, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
-		return Account{}, fmt.Errorf("Hoist could not prepare the sign-in on this computer: %w", err)
+		return Account{}, plain("Hoist could not prepare the sign-in on this computer. Try again.", err)
 	}
 	cfg.RedirectURL = "http://" + listener.Addr().String() + "/"
 	cfg.Scopes = normalizeScopes(append(append([]string(nil), IdentityScopes...), scopes...))
@@ -112,7 +112,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 
 	if err := s.openBrowser(authURL); err != nil {
 		if s.ShowURL == nil {
-			return Account{}, fmt.Errorf("Hoist could not open the web browser for the sign-in: %w", err)
+			return Account{}, plain("Hoist could not open the web browser for the sign-in. Check that a web browser is installed and try again.", err)
 		}
 		s.ShowURL(authURL)
 	}
@@ -324,7 +324,7 @@ func (s *Service) openBrowser(u string) error {
 func randomState() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		return "", fmt.Errorf("Hoist could not prepare the sign-in: %w", err)
+		return "", plain("Hoist could not prepare the sign-in on this computer. Try again.", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }

@@ -191,7 +191,7 @@ func TestLoginFailures(t *testing.T) {
 			prepare: func(t *testing.T, f *fixture, _ context.Context, _ context.CancelFunc) {
 				f.svc.OpenBrowser = func(string) error { return errors.New("xdg-open: no method available") }
 			},
-			wantMsg: "Hoist could not open the web browser for the sign-in: xdg-open: no method available",
+			wantMsg: "Hoist could not open the web browser for the sign-in. Check that a web browser is installed and try again.",
 		},
 		{
 			name: "no client",

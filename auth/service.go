@@ -113,7 +113,7 @@ func (s *Service) configDir() (string, error) {
 	}
 	base, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("Hoist could not find the folder for its settings: %w", err)
+		return "", plain("Hoist could not find the folder for its settings.", err)
 	}
 	return filepath.Join(base, ConfigDirName), nil
 }
@@ -392,10 +392,10 @@ func (s *Service) readIndex() (accountIndex, error) {
 		return idx, nil
 	}
 	if err != nil {
-		return idx, fmt.Errorf("Hoist could not read its list of accounts: %w", err)
+		return idx, plain(fmt.Sprintf("Hoist could not read its list of accounts (%s).", path), err)
 	}
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return accountIndex{}, fmt.Errorf("Hoist's list of accounts (%s) is damaged; delete it and sign in again", path)
+		return accountIndex{}, fmt.Errorf("Hoist's list of accounts (%s) is damaged. Delete it and sign in again.", path)
 	}
 	return idx, nil
 }
@@ -430,7 +430,7 @@ func (s *Service) updateIndex(change func(*accountIndex)) error {
 		return fmt.Errorf("encoding the list of accounts: %w", err)
 	}
 	if err := writePrivateFile(path, b); err != nil {
-		return fmt.Errorf("Hoist could not save its list of accounts: %w", err)
+		return plain(fmt.Sprintf("Hoist could not save its list of accounts (%s).", path), err)
 	}
 	return nil
 }

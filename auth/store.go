@@ -231,7 +231,7 @@ func (f *FileStore) Delete(ctx context.Context, account string) error {
 	delete(entries, account)
 	if len(entries) == 0 {
 		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("removing the sign-in file: %w", err)
+			return plain(fmt.Sprintf("Hoist could not remove the file with the sign-ins (%s).", f.Path), err)
 		}
 		return nil
 	}
@@ -245,10 +245,10 @@ func (f *FileStore) read() (map[string]string, error) {
 		return entries, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the sign-in file: %w", err)
+		return nil, plain(fmt.Sprintf("Hoist could not read the file with the sign-ins (%s).", f.Path), err)
 	}
 	if err := json.Unmarshal(b, &entries); err != nil {
-		return nil, fmt.Errorf("the sign-in file %s is damaged; delete it and sign in again", f.Path)
+		return nil, fmt.Errorf("The file with the sign-ins (%s) is damaged. Delete it and sign in again.", f.Path)
 	}
 	return entries, nil
 }
@@ -258,7 +258,10 @@ func (f *FileStore) write(entries map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("encoding the sign-in file: %w", err)
 	}
-	return writePrivateFile(f.Path, b)
+	if err := writePrivateFile(f.Path, b); err != nil {
+		return plain(fmt.Sprintf("Hoist could not save the sign-in in its file (%s).", f.Path), err)
+	}
+	return nil
 }
 
 // writePrivateFile replaces path atomically with a file only the user can

@@ -196,7 +196,7 @@ func TestAuthCommandFailures(t *testing.T) {
 		}, Login, "This client file is for a web application, not a desktop app."},
 		{"missing client file", func(c *authCLI) []string {
 			return []string{"--client-secret", filepath.Join(c.config, "nope.json")}
-		}, Login, "Hoist could not open the client file"},
+		}, Login, "There is no file "},
 		{"user declines", func(c *authCLI) []string {
 			c.srv.Set(func(s *authtest.Server) { s.DenyWith = "access_denied" })
 			return []string{"--endpoint", c.srv.URL, "--client-secret", c.clientFile, "--no-browser", "--store-in-file"}
