@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/gabriel-vasile/mimetype"
 )
 
 // uploadInfo is what is known of an upload before its bytes.
@@ -494,8 +496,8 @@ func (p *playGamesEndpoint) inspect(_ *uploadInfo, c content) *apiError {
 	if c.Size == 0 {
 		return invalid("The uploaded image is empty.")
 	}
-	if !strings.HasPrefix(http.DetectContentType(c.Head), "image/") {
-		return invalid("The uploaded file is not an image (PNG, JPEG, GIF, WEBP or BMP).")
+	if _, ok := sniffImage(c.Head); !ok {
+		return invalid("The uploaded file is not an image.")
 	}
 	return nil
 }
@@ -506,8 +508,27 @@ var imageExtensions = map[string]string{
 	"image/bmp": ".bmp", "image/x-icon": ".ico",
 }
 
+// sniffImage tells whether content is an image by its first bytes, and the
+// extension its URL gets: the web's sniffing rules first, then a detector
+// that also knows TIFF, SVG, HEIF, AVIF and the other formats image/* covers.
+func sniffImage(head []byte) (ext string, ok bool) {
+	if t := http.DetectContentType(head); strings.HasPrefix(t, "image/") {
+		if ext, ok := imageExtensions[t]; ok {
+			return ext, true
+		}
+		if m := mimetype.Lookup(t); m != nil {
+			return m.Extension(), true
+		}
+		return "", true
+	}
+	if t := mimetype.Detect(head); strings.HasPrefix(t.String(), "image/") {
+		return t.Extension(), true
+	}
+	return "", false
+}
+
 func imageExtension(head []byte) string {
-	if ext, ok := imageExtensions[http.DetectContentType(head)]; ok {
+	if ext, ok := sniffImage(head); ok && ext != "" {
 		return ext
 	}
 	return ".img"
