@@ -26,6 +26,7 @@ import (
 var destFlags = []struct{ flag, param, help string }{
 	{"user", "user", "Gmail: the mailbox (default me)"},
 	{"labels", "labels", "Gmail: label ids, comma separated"},
+	{"thread-id", "threadId", "Gmail: the conversation (thread) id the emails belong to"},
 	{"internal-date-source", "internalDateSource", "Gmail insert/import: receivedTime or dateHeader"},
 	{"deleted", "deleted", "Gmail insert/import: mark as deleted (true/false)"},
 	{"never-mark-spam", "neverMarkSpam", "Gmail import: never mark as spam (true/false)"},
@@ -329,7 +330,9 @@ func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
 		return nil, err
 	}
 	if backup, why := j.Recovered(); backup != "" {
-		fmt.Fprintf(stderr, "The saved upload list could not be read (%v), so Hoist started a new one. The old file was kept as %s.\n", why, backup)
+		// why is a plain sentence that names the backup: the whole list may
+		// have been set aside, or only some damaged uploads left out.
+		fmt.Fprintln(stderr, why)
 	}
 	return j, nil
 }
