@@ -408,6 +408,8 @@ func TestSendGmailSettings(t *testing.T) {
 			map[string]string{"neverMarkSpam": "true", "processForCalendar": "true"}, `{}`},
 		{"send", []string{"--to", "gmail-send"},
 			"/upload/gmail/v1/users/me/messages/send", map[string]string{}, `{}`},
+		{"send in a conversation", []string{"--to", "gmail-send", "--thread-id", "18c2f0a1b2c3d4e5"},
+			"/upload/gmail/v1/users/me/messages/send", map[string]string{}, `{"threadId":"18c2f0a1b2c3d4e5"}`},
 		{"draft", []string{"--to", "gmail-draft", "--labels", "IMPORTANT"},
 			"/upload/gmail/v1/users/me/drafts", map[string]string{}, `{"message":{"labelIds":["IMPORTANT"]}}`},
 	} {
