@@ -8,6 +8,8 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -87,6 +89,23 @@ func TestGmailMessages(t *testing.T) {
 		wantStatus(t, resp, body, http.StatusOK)
 		if m := decode(t, body); fmt.Sprint(m["labelIds"]) != "[SENT]" {
 			t.Fatalf("answer = %s", body)
+		}
+	})
+	t.Run("subjects in the charsets of older mail programs", func(t *testing.T) {
+		for file, want := range map[string]string{
+			"arabic-windows-1256.eml": "فاتورة شهر مارس",
+			"דוח שנתי.eml":            "דוח שנתי 2025",
+		} {
+			data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "eml", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, body := h.upload(http.MethodPost, gmailMe+"/messages", "message/rfc822", "", data)
+			wantStatus(t, resp, body, http.StatusOK)
+			id, _ := decode(t, body)["id"].(string)
+			if obj, ok := h.srv.Object(id); !ok || obj.Name != want {
+				t.Errorf("%s: object named %q, want %q", file, obj.Name, want)
+			}
 		}
 	})
 	t.Run("user given by address", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"math/big"
 	"mime"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"unicode"
 
 	"github.com/gabriel-vasile/mimetype"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // uploadInfo is what is known of an upload before its bytes.
@@ -335,6 +337,16 @@ type gmailDraft struct {
 	Message gmailMessage `json:"message"`
 }
 
+// subjectDecoder reads encoded words in any charset mail programs use, such
+// as windows-1256 for Arabic and ISO-8859-8 for Hebrew, not only UTF-8.
+var subjectDecoder = &mime.WordDecoder{CharsetReader: func(charset string, input io.Reader) (io.Reader, error) {
+	enc, err := htmlindex.Get(charset)
+	if err != nil {
+		return nil, err
+	}
+	return enc.NewDecoder().Reader(input), nil
+}}
+
 // subject is a message's decoded Subject, to name it in listings.
 func subject(head []byte) string {
 	msg, err := mail.ReadMessage(bytes.NewReader(head))
@@ -342,7 +354,7 @@ func subject(head []byte) string {
 		return ""
 	}
 	sub := msg.Header.Get("Subject")
-	if dec, err := new(mime.WordDecoder).DecodeHeader(sub); err == nil {
+	if dec, err := subjectDecoder.DecodeHeader(sub); err == nil {
 		return dec
 	}
 	return sub
