@@ -191,8 +191,11 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 		return Account{}, err
 	}
 
+	// With include_granted_scopes, Google's list covers the earlier grant
+	// too; only without a list are the earlier scopes added below.
 	granted := cfg.Scopes
-	if sc, _ := tok.Extra("scope").(string); sc != "" {
+	sc, _ := tok.Extra("scope").(string)
+	if sc != "" {
 		granted = strings.Fields(sc)
 	}
 	g := Grant{
@@ -207,7 +210,9 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 		g.Expiry = tok.Expiry
 	}
 	if old, _, err := s.loadGrant(ctx, email); err == nil && old.ClientID == cfg.ClientID {
-		g.Scopes = unionScopes(old.Scopes, g.Scopes)
+		if sc == "" {
+			g.Scopes = unionScopes(old.Scopes, g.Scopes)
+		}
 		if g.RefreshToken == "" {
 			g.RefreshToken = old.RefreshToken
 		}

@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -298,6 +299,33 @@ func TestLoginIncremental(t *testing.T) {
 	}
 	if _, err := f.svc.Client(t.Context(), acct.Email, []string{ScopeDFATrafficking, ScopeGmailInsert}); err != nil {
 		t.Errorf("Client after the incremental sign-in: %v", err)
+	}
+}
+
+// TestLoginAfterWithdrawalKeepsOnlyWhatGoogleGrants: after the user withdrew
+// Hoist's access at Google, signing in again for less does not bring back
+// the access of the withdrawn grant.
+func TestLoginAfterWithdrawalKeepsOnlyWhatGoogleGrants(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t, ScopeDFATrafficking)
+	old, _ := f.store.grant(acct.Email)
+	resp, err := http.PostForm(f.srv.URL+"/revoke", url.Values{"token": {old.RefreshToken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+
+	again := f.login(t, ScopeGmailInsert)
+	if slices.Contains(again.Scopes, ScopeDFATrafficking) {
+		t.Errorf("scopes after signing in again = %v, still listing the withdrawn access", again.Scopes)
+	}
+	if list, _ := f.svc.Accounts(t.Context()); len(list) != 1 || slices.Contains(list[0].Scopes, ScopeDFATrafficking) {
+		t.Errorf("accounts = %+v, still listing the withdrawn access", list)
+	}
+	var missing *SignInAgainError
+	if _, err := f.svc.Client(t.Context(), acct.Email, []string{ScopeDFATrafficking}); !errors.As(err, &missing) ||
+		!slices.Equal(missing.Missing, []string{ScopeDFATrafficking}) {
+		t.Errorf("Client for the withdrawn access: %v, want a SignInAgainError missing it", err)
 	}
 }
 
