@@ -105,10 +105,26 @@ func reasonOf(v engine.JobView) string {
 	if r == "" {
 		r = stateWords(v)
 	}
-	if v.Next != "" {
-		r += " " + v.Next
+	if next := nextWords(v); next != "" {
+		r += " " + next
 	}
 	return r
+}
+
+// nextWords is a stopped job's next step in command-line terms: the queue
+// words it for the window's buttons.
+func nextWords(v engine.JobView) string {
+	switch {
+	case v.State == engine.Paused:
+		return `Run "hoist send --resume" to continue from where the server stands.`
+	case v.State == engine.Failed:
+		return `Run "hoist send --resume" to try again.`
+	case v.State == engine.Attention && !v.FileChanged:
+		return `Sign in again with "hoist login", then run "hoist send --resume".`
+	case v.State == engine.Canceled:
+		return `To upload it again, send it again with "hoist send".`
+	}
+	return v.Next
 }
 
 // bar is one file's line on a terminal: name, bar, percent, speed, time left.
@@ -242,7 +258,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, Next: v.Next,
+		Reason: v.Reason, Next: nextWords(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()

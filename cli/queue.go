@@ -93,7 +93,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			details = v.Result.Summary
 		}
 		if details == "" {
-			details = v.Next
+			details = nextWords(v)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Name, media.FormatSize(v.Size), v.Destination, stateWords(v), pct, details)
 	}

@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
 )
 
 // TestDamagedJournalSaidOnceInPlainWords: a damaged upload list is set aside
@@ -39,5 +43,44 @@ func TestDamagedJournalSaidOnceInPlainWords(t *testing.T) {
 	}
 	if _, _, stderr := queue(); stderr != "" {
 		t.Errorf("said again on the next start: %q", stderr)
+	}
+}
+
+// TestResumeRetriesFailedUploads: an upload that failed is unfinished to the
+// user, so "hoist send --resume" tries it again, continuing the kept session
+// from where the server stands; the command line names its own next steps,
+// not the window's buttons.
+func TestResumeRetriesFailedUploads(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2,
+		Action: emulator.Answer{Status: http.StatusForbidden, Message: "The caller does not have permission", Reason: "forbidden"}})
+	data := bytes.Repeat([]byte("quarterly figures "), 100_000)
+	file := l.file("report.pdf", data)
+	to := []string{"--to", l.url + dest.SandboxPath, "--no-auth", "--method", "resumable", "--chunk-size", "256KiB"}
+
+	code, stdout, stderr := l.send(append(to, file)...)
+	if code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "Press") || !strings.Contains(stdout, `Run "hoist send --resume" to try again.`) {
+		t.Errorf("the failure does not say how to try again from the command line:\n%s", stdout)
+	}
+	var out, errOut bytes.Buffer
+	Queue(context.Background(), []string{"--journal", l.journal}, &out, &errOut)
+	if !strings.Contains(out.String(), "failed") {
+		t.Fatalf("the list does not show the failed upload:\n%s%s", out.String(), errOut.String())
+	}
+	sentBefore := chunkBytes(t, l.srv)
+
+	code, stdout, stderr = l.send(append(to, "--resume")...)
+	if code != exitOK {
+		t.Fatalf("resume: exit %d, want 0:\n%s%s", code, stdout, stderr)
+	}
+	objs := l.srv.Objects()
+	if len(objs) != 1 || objs[0].SHA256 != fileSHA(t, file) {
+		t.Fatalf("objects %+v, want one holding the file", objs)
+	}
+	if again := chunkBytes(t, l.srv) - sentBefore; again > int64(len(data))-2*256<<10 {
+		t.Errorf("the resume sent %d bytes: it started over instead of continuing the session", again)
 	}
 }

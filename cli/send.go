@@ -143,14 +143,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ids := map[engine.JobID]bool{}
 	if o.resume {
 		for _, v := range q.Jobs() {
-			if v.State == engine.Paused || v.State == engine.Waiting {
-				if err := q.Resume(v.ID); err == nil || v.State == engine.Waiting {
-					ids[v.ID] = true
-				}
+			if resumeJob(q, v) {
+				ids[v.ID] = true
 			}
 		}
 		if len(ids) == 0 && len(paths) == 0 {
 			fmt.Fprintln(stdout, "Nothing to resume: every upload has finished.")
+			return exitOK
 		}
 	}
 	if len(paths) > 0 {
@@ -337,14 +336,34 @@ func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
 	return j, nil
 }
 
+// resumeJob lets an upload from earlier go on, and says whether it will: a
+// paused or waiting one, one stopped for a sign-in, and one that failed (its
+// session, if kept, is asked first). A file that changed waits for
+// "hoist queue restart".
+func resumeJob(q *engine.Queue, v engine.JobView) bool {
+	switch {
+	case v.State == engine.Waiting:
+		return true
+	case v.State == engine.Paused, v.State == engine.Attention && !v.FileChanged:
+		return q.Resume(v.ID) == nil
+	case v.State == engine.Failed:
+		return q.Retry(v.ID) == nil
+	}
+	return false
+}
+
+// anyUnfinished reports whether --resume may have an upload of kind to continue.
 func anyUnfinished(j *journal.Journal, kind dest.Kind) bool {
 	recs, err := j.List()
 	if err != nil {
 		return false
 	}
 	for _, r := range recs {
-		st := engine.State(r.State)
-		if !st.Finished() && strings.Contains(string(r.Destination), `"`+string(kind)+`"`) {
+		switch engine.State(r.State) {
+		case engine.Done, engine.Refused, engine.Canceled:
+			continue
+		}
+		if strings.Contains(string(r.Destination), `"`+string(kind)+`"`) {
 			return true
 		}
 	}
