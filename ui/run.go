@@ -48,6 +48,16 @@ type Config struct {
 	Stderr io.Writer
 }
 
+// windowLogger is the log of the window and everything under it: the given
+// one, or text on stderr, with every secret (tokens, session addresses)
+// scrubbed whatever the caller passed.
+func windowLogger(given *slog.Logger, stderr io.Writer) *slog.Logger {
+	if given == nil {
+		given = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(auth.RedactingHandler(given.Handler()))
+}
+
 // Run opens the window and returns the process's exit status when it closes.
 // When another Hoist window is open, the files are handed to it instead.
 func Run(ctx context.Context, cfg Config) int {
@@ -55,10 +65,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	}
+	log := windowLogger(cfg.Logger, stderr)
 	dir := cfg.Dir
 	if dir == "" {
 		d, err := journal.DefaultDir()

@@ -1,7 +1,12 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 
@@ -125,5 +130,26 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	got := h.d.bar.current
 	if got.Kind != dest.CM360 || got.Params["profileId"] != "12345" || got.Params["advertiserId"] != "678" {
 		t.Errorf("current destination = %+v", got)
+	}
+}
+
+func TestWindowLogScrubsSecrets(t *testing.T) {
+	session := "http://127.0.0.1:8765/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdsecretsessionid"
+	for _, passed := range []bool{false, true} {
+		var out bytes.Buffer
+		var log *slog.Logger
+		if passed { // a caller's own logger, which knows nothing of secrets
+			log = windowLogger(slog.New(slog.NewTextHandler(&out, nil)), io.Discard)
+		} else {
+			log = windowLogger(nil, &out)
+		}
+		log.Error("upload failed", "err", errors.New("Put \""+session+"\": connection reset"), "header", "Bearer ya29.a0secrettoken")
+		got := out.String()
+		if !strings.Contains(got, "upload failed") {
+			t.Fatalf("nothing logged: %q", got)
+		}
+		if strings.Contains(got, "secretsessionid") || strings.Contains(got, "ya29.a0secrettoken") {
+			t.Errorf("the window's log shows a secret: %s", got)
+		}
 	}
 }
