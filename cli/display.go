@@ -36,8 +36,11 @@ func (h *humanDisplay) update(views []engine.JobView) {
 	}
 	for _, v := range views {
 		key := string(v.State)
-		if v.State == engine.Uploading && v.Size > 0 {
-			key += fmt.Sprint(v.Committed * 10 / v.Size)
+		if v.State == engine.Uploading {
+			key += v.Next // a restart from the beginning says why
+			if v.Size > 0 {
+				key += fmt.Sprint(v.Committed * 10 / v.Size)
+			}
 		}
 		if h.seen[v.ID] == key {
 			continue
@@ -162,7 +165,11 @@ func line(v engine.JobView) string {
 		if v.Size > 0 {
 			pct = int(v.Committed * 100 / v.Size)
 		}
-		return fmt.Sprintf("%s: uploading, %d%% of %s", v.Name, pct, media.FormatSize(v.Size))
+		s := fmt.Sprintf("%s: uploading, %d%% of %s", v.Name, pct, media.FormatSize(v.Size))
+		if v.Next != "" {
+			s += ". " + v.Next
+		}
+		return s
 	case engine.Done, engine.Failed, engine.Refused, engine.Attention, engine.Retrying:
 		return fmt.Sprintf("%s: %s", v.Name, reasonOrState(v))
 	}

@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
@@ -82,5 +84,42 @@ func TestResumeRetriesFailedUploads(t *testing.T) {
 	}
 	if again := chunkBytes(t, l.srv) - sentBefore; again > int64(len(data))-2*256<<10 {
 		t.Errorf("the resume sent %d bytes: it started over instead of continuing the session", again)
+	}
+}
+
+// TestResumeSaysWhyItStartsAgain: a session gone when Hoist comes back means
+// a new upload from byte 0, and the output says so in plain words.
+func TestResumeSaysWhyItStartsAgain(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	release := make(chan struct{})
+	stall := l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.Stall{Until: release}})
+	file := l.file("minutes.docx", bytes.Repeat([]byte("agenda "), 200_000))
+	to := []string{"--journal", l.journal, "--to", l.url + dest.SandboxPath, "--no-auth", "--method", "resumable", "--chunk-size", "256KiB"}
+
+	ctx, interrupt := context.WithCancel(context.Background())
+	done := make(chan int)
+	go func() { done <- Send(ctx, append(to, file), io.Discard, io.Discard) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for stall.Count() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	interrupt()
+	if code := <-done; code != exitFailed {
+		t.Fatalf("interrupted send exited %d, want 1", code)
+	}
+	close(release)
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.ExpireSession{}})
+	// Slow enough for the display to see the new upload under way.
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 1, Action: emulator.Stall{For: 500 * time.Millisecond}})
+
+	code, stdout, stderr := l.send(append(to[2:], "--resume")...)
+	if code != exitOK {
+		t.Fatalf("resume exited %d:\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "The earlier upload had expired, so this file starts again from the beginning.") {
+		t.Errorf("the output does not say why the file started again:\n%s", stdout)
+	}
+	if objs := l.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != fileSHA(t, file) {
+		t.Fatalf("objects %+v, want one holding the file", objs)
 	}
 }

@@ -189,7 +189,7 @@ func (q *Queue) load(ctx context.Context) error {
 		if !jb.state.Finished() && jb.state != Attention {
 			jb.state = Paused
 			jb.reason = ""
-			jb.next = "Press Resume to continue from where Google stands."
+			jb.next = resumeWords(jb.dest)
 			if q.opts.AutoResume {
 				jb.state = Waiting
 				jb.next = ""

@@ -268,6 +268,9 @@ func TestPauseKeepsTheSessionAndResumeAsksTheServerFirst(t *testing.T) {
 	if v.Committed != 5*chunk {
 		t.Errorf("paused at %d confirmed bytes, want %d", v.Committed, 5*chunk)
 	}
+	if want := "Press Resume to continue from where the sandbox stands."; v.Next != want {
+		t.Errorf("next %q, want %q", v.Next, want)
+	}
 	release()
 	r.settled()
 	r.emu.ClearRequests()
@@ -356,10 +359,17 @@ func TestGoneSessionStartsAgainFromZeroAndSaysSo(t *testing.T) {
 			// The session expires while Hoist is closed.
 			r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.ExpireSession{}})
 			r.open()
+			again, fault := stallChunk(r, 1)
 			if err := r.q.Resume(id); err != nil {
 				t.Fatal(err)
 			}
-			v := r.state(id, engine.Done)
+			// The row says plainly why the file starts again while it does.
+			v := r.until(id, "the new session's second chunk", func(engine.JobView) bool { return fault.Count() == 1 })
+			if v.State != engine.Uploading || !strings.Contains(v.Next, "starts again from the beginning") {
+				t.Errorf("while uploading again: %s, next %q; want uploading and the reason it starts again", v.State, v.Next)
+			}
+			again()
+			v = r.state(id, engine.Done)
 			if v.Restarts != 1 {
 				t.Errorf("restarts = %d, want 1", v.Restarts)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -126,7 +127,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
 		jb.state = Paused
 		jb.reason = ""
-		jb.next = "Press Resume to continue from where Google stands."
+		jb.next = resumeWords(jb.dest)
 	case errors.Is(cause, errCanceled):
 		jb.state = Canceled
 		jb.session = upload.Session{}
@@ -336,6 +337,9 @@ func (o *observer) moving() {
 	}
 }
 
+// Restarted puts the job to uploading afresh, its row saying why, until the
+// upload ends or waits to try again: bytes flowing must not clear the notice
+// as they clear a retry's.
 func (o *observer) Restarted(reason error) {
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
@@ -344,10 +348,13 @@ func (o *observer) Restarted(reason error) {
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
 	o.jb.meter.reset()
+	o.jb.state = Uploading
+	o.jb.reason = ""
+	o.jb.retryAt = time.Time{}
 	if errors.Is(reason, upload.ErrSessionExpired) {
 		o.jb.next = "The earlier upload had expired, so this file starts again from the beginning."
 	} else {
-		o.jb.next = "Google no longer had the earlier part, so this file starts again from the beginning."
+		o.jb.next = capitalized(serverName(o.jb.dest)) + " no longer had the earlier part, so this file starts again from the beginning."
 	}
 	o.jb.bump()
 	o.q.persist(o.jb)
@@ -372,6 +379,29 @@ func (o *observer) FellBack(from, to upload.Method, cause error) {
 	o.jb.method = to
 	o.jb.bump()
 	o.q.persist(o.jb)
+}
+
+// serverName is the server a destination sends to, in a sentence.
+func serverName(d dest.Destination) string {
+	switch {
+	case d.Kind == dest.Sandbox:
+		return "the sandbox"
+	case d.NeedsAuth():
+		return "Google"
+	}
+	return "the server"
+}
+
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// resumeWords is a paused job's next step.
+func resumeWords(d dest.Destination) string {
+	return "Press Resume to continue from where " + serverName(d) + " stands."
 }
 
 // signInError is a failure to get an account's authorization: only the user
