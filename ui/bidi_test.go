@@ -108,3 +108,23 @@ func TestBidiLabelTruncates(t *testing.T) {
 func goldenName(kind string, i int) string {
 	return fmt.Sprintf("%s_%d.png", kind, i)
 }
+
+// TestBidiLabelStaysCentred: a label made taller than it was first laid out
+// keeps its text in the middle, in line with the buttons beside it.
+func TestBidiLabelStaysCentred(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newTheme(themeLight))
+	l := newBidiLabel("گزارش نهایی.eml")
+	w := test.NewTempWindow(t, container.NewWithoutLayout(l))
+	w.Resize(fyne.NewSize(300, 100))
+	l.Resize(fyne.NewSize(200, 20))
+	l.Resize(fyne.NewSize(200, 60))
+	for _, o := range test.WidgetRenderer(l).Objects() {
+		if txt, ok := o.(*canvas.Text); ok && txt.Visible() {
+			top, bottom := txt.Position().Y, 60-txt.Position().Y-txt.Size().Height
+			if d := top - bottom; d > 1 || d < -1 {
+				t.Errorf("text %q is %v from the top and %v from the bottom of the label", txt.Text, top, bottom)
+			}
+		}
+	}
+}

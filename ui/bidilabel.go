@@ -63,7 +63,7 @@ type bidiRenderer struct {
 
 	// The last layout, kept so that a refresh with nothing new costs nothing.
 	laidText  string
-	laidWidth float32
+	laidArea  fyne.Size // the label's size, less the padding
 	laidSize  float32
 	laidStyle fyne.TextStyle
 	laidColor color.Color
@@ -91,10 +91,12 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	ts := r.textSize()
 	fg := th.Color(l.colorName, fyne.CurrentApp().Settings().ThemeVariant())
 	avail := size.Width - 2*pad
-	if l.text == r.laidText && avail == r.laidWidth && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor {
+	// The height counts too: the text is centred in it.
+	area := fyne.NewSize(avail, size.Height)
+	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor {
 		return
 	}
-	r.laidText, r.laidWidth, r.laidSize, r.laidStyle, r.laidColor = l.text, avail, ts, l.style, fg
+	r.laidText, r.laidArea, r.laidSize, r.laidStyle, r.laidColor = l.text, area, ts, l.style, fg
 
 	segs := fitSegments(l.text, avail, ts, l.style)
 	for len(r.texts) < len(segs) {
