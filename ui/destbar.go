@@ -228,10 +228,11 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	}
 
 	var items []*widget.FormItem
-	var validators []func() // checks every field again after any change
+	var checks []func() // says again what is wrong with each field, after any change
+	submitted := false  // after a try to save, every field says what is wrong with it
 	revalidate := func() {
-		for _, v := range validators {
-			v()
+		for _, c := range checks {
+			c()
 		}
 	}
 	problem := func(key string) error {
@@ -249,16 +250,24 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	name.SetText(edited.Name)
 	name.SetPlaceHolder("e.g. Newsletter archive (optional: to save it)")
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
-	items = append(items, &widget.FormItem{Text: "Name", Widget: name, HintText: "Give it a name to find it again in the list."})
+	items = append(items, withNote("Name", name, newFieldNote("Give it a name to find it again in the list.")))
 
 	for _, f := range info.Fields {
 		f := f
 		value := edited.Params[f.Key]
+		note := newFieldNote(f.Help)
+		touched := false
 		set := func(s string) {
+			touched = true
 			if strings.TrimSpace(s) == "" {
 				delete(edited.Params, f.Key)
 			} else {
 				edited.Params[f.Key] = s
+			}
+		}
+		check := func() {
+			if touched || submitted {
+				note.show(problem(f.Key))
 			}
 		}
 		var w fyne.CanvasObject
@@ -291,14 +300,20 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			}
 			e.Validator = func(string) error { return problem(f.Key) }
 			e.OnChanged = func(s string) { set(s); revalidate() }
-			validators = append(validators, func() { _ = e.Validate() })
+			check = func() {
+				err := e.Validate() // marks the entry itself
+				if touched || submitted {
+					note.show(err)
+				}
+			}
 			w = e
 		}
+		checks = append(checks, check)
 		label := f.Label
 		if f.Required {
 			label += " *"
 		}
-		items = append(items, &widget.FormItem{Text: label, Widget: w, HintText: f.Help})
+		items = append(items, withNote(label, w, note))
 	}
 	// A whole-destination problem (e.g. the account) has no field of its own.
 	overall := widget.NewLabel("")
@@ -314,7 +329,9 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	form.OnSubmit = func() {
 		err := edited.Validate()
 		if err != nil {
-			overall.SetText(err.Error())
+			submitted = true
+			revalidate()
+			overall.SetText(sentence(err.Error()))
 			return
 		}
 		if edited.Name != "" && b.d.presets != nil {

@@ -199,11 +199,11 @@ func (d *desk) settingsForm() *widget.Form {
 	where.Selectable = true
 
 	return widget.NewForm(
-		&widget.FormItem{Text: "Uploads at once", Widget: parallel, HintText: "How many files go up at the same time."},
-		&widget.FormItem{Text: "Piece size", Widget: chunk, HintText: "Big files go up in pieces of this size. Smaller pieces lose less on a bad connection."},
-		&widget.FormItem{Text: "Speed limit", Widget: bandwidth, HintText: "Leave room on the connection for others."},
+		withNote("Uploads at once", parallel, newFieldNote("How many files go up at the same time.")),
+		withNote("Piece size", chunk, newFieldNote("Big files go up in pieces of this size. Smaller pieces lose less on a bad connection.")),
+		withNote("Speed limit", bandwidth, newFieldNote("Leave room on the connection for others.")),
 		&widget.FormItem{Text: "On start", Widget: resume},
-		&widget.FormItem{Text: "Forget finished uploads after", Widget: history, HintText: "Takes effect the next time Hoist starts."},
+		withNote("Forget finished uploads after", history, newFieldNote("Takes effect the next time Hoist starts.")),
 		&widget.FormItem{Text: "Appearance", Widget: look},
 		&widget.FormItem{Text: "Upload list is kept in", Widget: where},
 	)

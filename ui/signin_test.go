@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
@@ -106,24 +107,47 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	if form == nil {
 		t.Fatal("no form on screen")
 	}
-	entry := func(label string) *widget.Entry {
+	item := func(label string) *widget.FormItem {
 		t.Helper()
 		for _, it := range form.Items {
 			if it.Text == label {
-				return it.Widget.(*widget.Entry)
+				return it
 			}
 		}
 		t.Fatalf("no field %q", label)
 		return nil
 	}
-	profile, advertiser := entry("User profile ID *"), entry("Advertiser ID *")
+	// note is the line under a field: its help, or what is wrong with it.
+	note := func(label string) *widget.RichText {
+		t.Helper()
+		r := item(label).Widget.(*fyne.Container).Objects[1].(*widget.RichText)
+		if r.Wrapping != fyne.TextWrapWord {
+			t.Errorf("the note under %q does not wrap, so a long one is cut off", label)
+		}
+		return r
+	}
+	failing := func(r *widget.RichText) bool {
+		return r.Segments[0].(*widget.TextSegment).Style.ColorName == theme.ColorNameError
+	}
+	profile := noteField(item("User profile ID *")).(*widget.Entry)
+	advertiser := noteField(item("Advertiser ID *")).(*widget.Entry)
+	help := "The number of your Campaign Manager 360 user profile."
+	if got := note("User profile ID *").String(); got != help {
+		t.Errorf("before typing, the note says %q, want the help %q", got, help)
+	}
 	test.Type(profile, "abc")
 	if err := profile.Validate(); err == nil {
 		t.Error("a profile ID of letters should be pointed out")
 	}
+	if r := note("User profile ID *"); r.String() == help || !failing(r) {
+		t.Errorf("after typing letters, the note says %q, in red: %v; want what is wrong, in red", r.String(), failing(r))
+	}
 	profile.SetText("12345")
 	if err := profile.Validate(); err != nil {
 		t.Errorf("profile 12345: %v", err)
+	}
+	if r := note("User profile ID *"); r.String() != help || failing(r) {
+		t.Errorf("once the profile is right, the note says %q, want the help again", r.String())
 	}
 	test.Type(advertiser, "678")
 	test.Tap(h.button("Use it"))

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -300,7 +301,7 @@ func TestSettingsPersist(t *testing.T) {
 		t.Helper()
 		for _, it := range form.Items {
 			if it.Text == label {
-				it.Widget.(*widget.Select).SetSelected(choice)
+				noteField(it).(*widget.Select).SetSelected(choice)
 				return
 			}
 		}
@@ -327,6 +328,27 @@ func TestSettingsPersist(t *testing.T) {
 	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text, "reset") })
 	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
+	}
+}
+
+// TestSettingsExplainInFull: the explanations under the settings wrap to
+// the dialog's width instead of being cut off at its edge.
+func TestSettingsExplainInFull(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	form := h.d.settingsForm()
+	var notes []string
+	for _, it := range form.Items {
+		if it.HintText != "" {
+			t.Errorf("%q explains itself on a line that cannot wrap: %q", it.Text, it.HintText)
+		}
+		walk(it.Widget, func(o fyne.CanvasObject) {
+			if r, ok := o.(*widget.RichText); ok && r.Wrapping == fyne.TextWrapWord && r.Visible() {
+				notes = append(notes, r.String())
+			}
+		})
+	}
+	if !slices.ContainsFunc(notes, func(s string) bool { return strings.HasPrefix(s, "Big files go up in pieces") }) {
+		t.Errorf("no wrapping explanation of the piece size among %q", notes)
 	}
 }
 

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// fieldNote is the line under a form field: what the field is for, or what is
+// wrong with what was typed. It wraps to the form's width, where the form's
+// own hint line would be cut off.
+type fieldNote struct {
+	help string
+	text *widget.RichText
+	seg  *widget.TextSegment
+}
+
+func newFieldNote(help string) *fieldNote {
+	seg := &widget.TextSegment{Text: help, Style: widget.RichTextStyle{
+		ColorName: theme.ColorNamePlaceHolder, // as the form's own hints
+		SizeName:  theme.SizeNameCaptionText,
+		Inline:    true,
+	}}
+	t := widget.NewRichText(seg)
+	t.Wrapping = fyne.TextWrapWord
+	if help == "" {
+		t.Hide()
+	}
+	return &fieldNote{help: help, text: t, seg: seg}
+}
+
+// show says what is wrong, or the help when err is nil.
+func (n *fieldNote) show(err error) {
+	text, colour := n.help, theme.ColorNamePlaceHolder
+	if err != nil {
+		text, colour = sentence(err.Error()), theme.ColorNameError
+	}
+	if text == n.seg.Text && colour == n.seg.Style.ColorName {
+		return
+	}
+	n.seg.Text, n.seg.Style.ColorName = text, colour
+	n.text.Refresh()
+	if text == "" {
+		n.text.Hide()
+	} else {
+		n.text.Show()
+	}
+}
+
+// withNote puts a field and its note together as one form item.
+func withNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.FormItem {
+	return &widget.FormItem{Text: label, Widget: container.New(layout.NewCustomPaddedVBoxLayout(0), field, note.text)}
+}
+
+// noteField is the field of a form item made by withNote.
+func noteField(it *widget.FormItem) fyne.CanvasObject {
+	if c, ok := it.Widget.(*fyne.Container); ok && len(c.Objects) == 2 {
+		return c.Objects[0]
+	}
+	return it.Widget
+}
