@@ -590,7 +590,7 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 	}{
 		{"insufficient permission", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "User does not have permission."},
-			"✗ banner.png: This account cannot upload to advertiser 2. Run \"hoist send --resume\" to try again."},
+			"✗ banner.png: This account cannot upload to advertiser 2. Run \"hoist send --resume\" to try again, or give up on it with: hoist queue remove banner.png"},
 		{"quota exceeded", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "quotaExceeded", Message: "Quota exceeded."},
 			"✗ banner.png: The server says this account has hit its upload limit for now. Wait a while before trying again."},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"hoist/engine"
@@ -82,9 +83,6 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			if v.State.Finished() || v.State == engine.Attention {
 				failed++
 				fmt.Fprintf(h.w, "✗ %s: %s\n", v.Name, reasonOf(v))
-				if v.FileChanged {
-					fmt.Fprintf(h.w, "  To send it as it is now: hoist queue restart %q, then hoist send --resume\n", v.Path)
-				}
 			}
 		}
 	}
@@ -121,8 +119,10 @@ func nextWords(v engine.JobView) string {
 	case v.State == engine.Paused:
 		return `Run "hoist send --resume" to continue from where the server stands.`
 	case v.State == engine.Failed:
-		return `Run "hoist send --resume" to try again.`
-	case v.State == engine.Attention && !v.FileChanged:
+		return `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove ` + argWord(v.Name)
+	case v.State == engine.Attention && v.FileChanged:
+		return fmt.Sprintf("To send it as it is now, run hoist queue restart %s, then hoist send --resume.", argWord(v.Path))
+	case v.State == engine.Attention:
 		return `Sign in again with "hoist login", then run "hoist send --resume".`
 	case v.State == engine.Canceled:
 		return `To upload it again, send it again with "hoist send".`
@@ -211,6 +211,14 @@ func stateWords(v engine.JobView) string {
 		return "canceled"
 	}
 	return string(v.State)
+}
+
+// argWord is s as one argument of a command to type, quoted when it has to be.
+func argWord(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 func pluralize(n int, one, many string) string {

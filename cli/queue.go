@@ -23,8 +23,9 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Usage: hoist queue [--json]            list uploads with their state and progress")
 		fmt.Fprintln(stderr, "       hoist queue clear --done        forget finished uploads")
 		fmt.Fprintln(stderr, "       hoist queue restart FILE...     upload these again from the start (a file that changed)")
+		fmt.Fprintln(stderr, "       hoist queue remove FILE...      take these off the list")
 	}
-	var clear, done, restart bool
+	var clear, done, restart, remove bool
 	if len(args) > 0 && args[0] == "clear" {
 		clear = true
 		args = args[1:]
@@ -34,13 +35,18 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		restart = true
 		args = args[1:]
 	}
-	if err := fs.Parse(args); err != nil {
+	if len(args) > 0 && args[0] == "remove" {
+		remove = true
+		args = args[1:]
+	}
+	if err := fs.Parse(interleave(args, fs)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
 	}
-	if (fs.NArg() > 0 && !restart) || (restart && fs.NArg() == 0) || (clear && !done) {
+	named := restart || remove
+	if (fs.NArg() > 0 && !named) || (named && fs.NArg() == 0) || (clear && !done) {
 		fs.Usage()
 		return exitUsage
 	}
@@ -65,7 +71,10 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if restart {
-		return restartJobs(q, fs.Args(), stdout, stderr)
+		return eachNamed(q, fs.Args(), q.Restart, "%s will be uploaded again from the start: run \"hoist send --resume\".\n", stdout, stderr)
+	}
+	if remove {
+		return eachNamed(q, fs.Args(), q.Remove, "%s is off the list.\n", stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -99,13 +108,13 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	tw.Flush()
 	s := q.Summary()
-	fmt.Fprintf(stdout, "%d of %d files done, %s of %s.\n", s.Done, s.Files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	fmt.Fprintf(stdout, "%d of %d %s done, %s of %s.\n", s.Done, s.Files, pluralize(s.Files, "file", "files"), media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
 	return exitOK
 }
 
-// restartJobs sets the named uploads (by file name, path or id) to start again
-// from byte 0 at the next "hoist send --resume".
-func restartJobs(q *engine.Queue, names []string, stdout, stderr io.Writer) int {
+// eachNamed applies act to the named uploads (by file name, path or id) and
+// says done, a format taking the file's name, for each.
+func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, done string, stdout, stderr io.Writer) int {
 	code := exitOK
 	for _, name := range names {
 		found := false
@@ -114,12 +123,12 @@ func restartJobs(q *engine.Queue, names []string, stdout, stderr io.Writer) int 
 				continue
 			}
 			found = true
-			if err := q.Restart(v.ID); err != nil {
+			if err := act(v.ID); err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", v.Name, err)
 				code = exitFailed
 				continue
 			}
-			fmt.Fprintf(stdout, "%s will be uploaded again from the start: run \"hoist send --resume\".\n", v.Name)
+			fmt.Fprintf(stdout, done, v.Name)
 		}
 		if !found {
 			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", name)

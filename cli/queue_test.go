@@ -64,7 +64,7 @@ func TestResumeRetriesFailedUploads(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
 	}
-	if strings.Contains(stdout, "Press") || !strings.Contains(stdout, `Run "hoist send --resume" to try again.`) {
+	if strings.Contains(stdout, "Press") || !strings.Contains(stdout, `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove report.pdf`) {
 		t.Errorf("the failure does not say how to try again from the command line:\n%s", stdout)
 	}
 	var out, errOut bytes.Buffer
@@ -121,5 +121,37 @@ func TestResumeSaysWhyItStartsAgain(t *testing.T) {
 	}
 	if objs := l.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != fileSHA(t, file) {
 		t.Fatalf("objects %+v, want one holding the file", objs)
+	}
+}
+
+// TestQueueRemoveGivesUpOnAnUpload: an upload that keeps failing can be taken
+// off the list, so that "hoist send --resume" stops trying it.
+func TestQueueRemoveGivesUpOnAnUpload(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Times: -1,
+		Action: emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden"}})
+	file := l.file("old plan.txt", []byte("plan"))
+	if code, stdout, stderr := l.send("--to", l.url+dest.SandboxPath, "--no-auth", file); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+	}
+	queue := func(args ...string) (code int, stdout, stderr string) {
+		var out, errOut bytes.Buffer
+		code = Queue(context.Background(), append(args, "--journal", l.journal), &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	if _, stdout, _ := queue(); !strings.Contains(stdout, "0 of 1 file done") {
+		t.Errorf("the list before removing:\n%s", stdout)
+	}
+	if code, stdout, stderr := queue("remove", "nothing.txt"); code != exitFailed || stderr != "nothing.txt is not in the list of uploads.\n" {
+		t.Errorf("removing an unknown file: exit %d, %q%q", code, stdout, stderr)
+	}
+	if code, stdout, stderr := queue("remove", "old plan.txt"); code != exitOK || stdout != "old plan.txt is off the list.\n" {
+		t.Errorf("remove: exit %d, %q%q", code, stdout, stderr)
+	}
+	if _, stdout, _ := queue(); !strings.Contains(stdout, "No uploads.") {
+		t.Errorf("the list after removing:\n%s", stdout)
+	}
+	if code, stdout, _ := l.send("--resume", "--no-auth"); code != exitOK || !strings.Contains(stdout, "Nothing to resume") {
+		t.Errorf("resume after removing: exit %d:\n%s", code, stdout)
 	}
 }

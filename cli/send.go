@@ -323,7 +323,7 @@ func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
 	}
 	j, err := journal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrInUse) {
-		return nil, errors.New("Hoist is already running (the window or another \"hoist send\") and is using the upload list. Close it or wait for it to finish, then try again")
+		return nil, errors.New("Hoist is already running (the window or another \"hoist send\") and is using the upload list. Close it or wait for it to finish, then try again.")
 	}
 	if err != nil {
 		return nil, err
@@ -336,13 +336,13 @@ func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
 	return j, nil
 }
 
-// resumeJob lets an upload from earlier go on, and says whether it will: a
-// paused or waiting one, one stopped for a sign-in, and one that failed (its
-// session, if kept, is asked first). A file that changed waits for
-// "hoist queue restart".
+// resumeJob lets an upload from earlier go on, and says whether it is one
+// of this run's: a paused or waiting one, one stopped for a sign-in, and one
+// that failed (its session, if kept, is asked first). A file that changed is
+// only shown, with how to send it again: it waits for "hoist queue restart".
 func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	switch {
-	case v.State == engine.Waiting:
+	case v.State == engine.Waiting, v.State == engine.Attention && v.FileChanged:
 		return true
 	case v.State == engine.Paused, v.State == engine.Attention && !v.FileChanged:
 		return q.Resume(v.ID) == nil
