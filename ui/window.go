@@ -144,7 +144,7 @@ func (d *desk) build() {
 
 	d.overall = widget.NewProgressBar()
 	d.summary = widget.NewLabel("No files yet.")
-	d.summary.Truncation = fyne.TextTruncateEllipsis
+	d.summary.Wrapping = fyne.TextWrapWord // "— 2 need attention" at its end must show
 	d.pauseAll = widget.NewButtonWithIcon("Pause all", theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
 	d.resumeAll = widget.NewButtonWithIcon("Resume all", theme.MediaPlayIcon(), func() { d.actAll(d.q.ResumeAll) })
 	d.retryFailed = widget.NewButtonWithIcon("Retry failed", theme.ViewRefreshIcon(), func() { d.actAll(d.q.RetryFailed) })
@@ -161,8 +161,8 @@ func (d *desk) build() {
 	controls := container.NewHBox(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
 	bottom := container.NewVBox(
 		widget.NewSeparator(),
-		d.overall,
-		container.NewBorder(nil, nil, nil, controls, d.summary),
+		container.NewBorder(nil, nil, nil, controls, d.overall),
+		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
 	var middle fyne.CanvasObject = center

@@ -13,6 +13,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
@@ -328,6 +329,32 @@ func TestSettingsPersist(t *testing.T) {
 	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text, "reset") })
 	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
+	}
+}
+
+// TestSummaryShowsInFull: the whole-queue line says everything, its end
+// ("— 1 needs attention") included, beside the whole-queue buttons, at the
+// window's usual size and narrower.
+func TestSummaryShowsInFull(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.showSummary(engine.Summary{
+		Files: 12, Done: 8, Failed: 1, Active: 2, Bytes: 23_000_000, BytesDone: 6_300_000,
+		Speed: 100_000, ETA: 3 * time.Minute, Version: 1,
+	})
+	text := h.d.summary.Text
+	if !strings.HasSuffix(text, "— 1 needs attention") {
+		t.Fatalf("summary = %q", text)
+	}
+	for _, width := range []float32{960, 640} {
+		h.d.win.Resize(fyne.NewSize(width, 640))
+		l := h.d.summary
+		th := l.Theme()
+		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
+		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.TextStyle).Width <= room
+		wraps := l.Wrapping != fyne.TextWrapOff && l.Truncation == fyne.TextTruncateOff && l.Size().Height >= l.MinSize().Height
+		if !oneLine && !wraps {
+			t.Errorf("at %v wide, the summary is cut short: %v of room for %q", width, room, text)
+		}
 	}
 }
 
