@@ -536,7 +536,7 @@ func TestGoldenEmails(t *testing.T) {
 				for i, v := range views {
 					name := filepath.Base(paths[i])
 					if name == "not-an-email.eml" {
-						want := "not-an-email.eml is not an email file; Gmail accepts only email files (.eml)."
+						want := "not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
 						if v.State != engine.Refused || !strings.HasPrefix(v.Reason, want) {
 							t.Errorf("%s: state %s, reason %q; want refused: %q", name, v.State, v.Reason, want)
 						}
@@ -795,7 +795,7 @@ func TestRefusalsBeforeAnyByte(t *testing.T) {
 		{"a picture to Gmail", gmail(dest.GmailInsert), pngFile(t, dir, "holiday.png", 0),
 			"holiday.png is not an email file; Gmail accepts only email files (.eml)."},
 		{"notes named .eml to Gmail", gmail(dest.GmailImport), filepath.Join(goldenDir(t), "not-an-email.eml"),
-			"not-an-email.eml is not an email file; Gmail accepts only email files (.eml)."},
+			"not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
 		{"an empty .eml to Gmail", gmail(dest.GmailInsert), writeFile(t, dir, "blank.eml", nil),
 			"blank.eml is empty (0 bytes); Gmail cannot take an empty email."},
 		{"160 MB to Gmail's mailbox", gmail(dest.GmailInsert), bigEmail("archive.eml", 160_000_000),

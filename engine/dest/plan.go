@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -184,6 +185,9 @@ func (d Destination) assetType(mime string) string {
 	return "HTML_IMAGE"
 }
 
+// notEmail refuses a file that is named or typed as an email but is not one.
+const notEmail = "%s does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
+
 // check applies the destination's rules to the file: type, email, empty, size.
 func (d Destination) check(info media.Info) error {
 	name := info.Name
@@ -196,13 +200,16 @@ func (d Destination) check(info media.Info) error {
 	switch {
 	case d.Kind.IsGmail():
 		if !matchType("message/*", info.MIME) {
+			if strings.EqualFold(filepath.Ext(info.Name), ".eml") {
+				return refuse(RuleEmail, notEmail, name)
+			}
 			return refuse(RuleType, "%s is not an email file; Gmail accepts only email files (.eml).", name)
 		}
 		if info.Size == 0 {
 			return refuse(RuleEmpty, "%s is empty (0 bytes); Gmail cannot take an empty email.", name)
 		}
 		if info.Email == nil {
-			return refuse(RuleEmail, "%s does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml).", name)
+			return refuse(RuleEmail, notEmail, name)
 		}
 	case d.Kind == PlayGames:
 		if !matchType("image/*", info.MIME) {

@@ -251,8 +251,8 @@ func TestPlanRefusals(t *testing.T) {
 			"notes.txt is not an email file; Gmail accepts only email files (.eml)."},
 		{"image to gmail drafts", Destination{Kind: GmailDraft}, file("logo.png", "image/png", 120), RuleType,
 			"logo.png is not an email file; Gmail accepts only email files (.eml)."},
-		{"an .eml that is not an email", Destination{Kind: GmailImport}, notEmail, RuleType,
-			"report.eml is not an email file; Gmail accepts only email files (.eml)."},
+		{"an .eml that is not an email", Destination{Kind: GmailImport}, notEmail, RuleEmail,
+			"report.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
 		{"an email type without headers", Destination{Kind: GmailSend}, notParsed, RuleEmail,
 			"odd.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
 		{"empty email", Destination{Kind: GmailInsert}, email("empty.eml", 0), RuleEmpty,
@@ -341,7 +341,7 @@ func TestPlanGoldenEmails(t *testing.T) {
 			info, inspectErr := media.Inspect(f)
 			_, err := Destination{Kind: GmailInsert}.Plan(info)
 			if errors.Is(inspectErr, media.ErrNotEmail) {
-				want := info.Name + " is not an email file; Gmail accepts only email files (.eml)."
+				want := info.Name + " does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
 				if err == nil || err.Error() != want {
 					t.Errorf("Plan = %v, want %q", err, want)
 				}
