@@ -482,15 +482,15 @@ func (d *desk) showResult(v engine.JobView) {
 		if value == "" {
 			return
 		}
-		e := widget.NewEntry()
-		e.SetText(value)
-		e.Disable()
+		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
+		shown.Selectable = true
+		shown.Truncation = fyne.TextTruncateEllipsis
 		copyButton := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 			d.app.Clipboard().SetContent(value)
 			d.tell(label + " copied.")
 		})
 		rows.Add(widget.NewLabel(label))
-		rows.Add(container.NewBorder(nil, nil, nil, copyButton, e))
+		rows.Add(container.NewBorder(nil, nil, nil, copyButton, shown))
 	}
 	if r.Summary != "" {
 		l := widget.NewLabel(r.Summary)

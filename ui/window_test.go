@@ -332,6 +332,35 @@ func TestSettingsPersist(t *testing.T) {
 	}
 }
 
+// TestShowResult: a finished file's result shows its ID in plain, readable
+// text with a Copy button that puts it on the clipboard.
+func TestShowResult(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
+	h.waitFor("a finished row", func() bool { return h.shown("a.eml") == engine.Done })
+	v := h.job("a.eml")
+	if v.Result == nil || v.Result.ID == "" {
+		t.Fatalf("the sandbox gave no ID: %+v", v.Result)
+	}
+	test.Tap(h.row("a.eml").result)
+	overlays := h.d.win.Canvas().Overlays().List()
+	if len(overlays) == 0 {
+		t.Fatal("Show result opened nothing")
+	}
+	walk(overlays[len(overlays)-1], func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok && e.Disabled() && e.Text == v.Result.ID {
+			t.Error("the ID is shown greyed out, as if it were not available")
+		}
+	})
+	if !hasLabel(overlays[len(overlays)-1], v.Result.ID) {
+		t.Errorf("the result does not show the ID %q", v.Result.ID)
+	}
+	test.Tap(h.button("Copy"))
+	if got := h.app.Clipboard().Content(); got == "" || !strings.Contains(v.Result.ID+v.Result.URL+v.Result.Name, got) {
+		t.Errorf("Copy put %q on the clipboard", got)
+	}
+}
+
 // TestSummaryShowsInFull: the whole-queue line says everything, its end
 // ("— 1 needs attention") included, beside the whole-queue buttons, at the
 // window's usual size and narrower.
