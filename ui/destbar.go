@@ -277,15 +277,18 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			c.SetChecked(value == "true" || (value == "" && f.Default == "true"))
 			w = c
 		case dest.ChoiceField:
-			choices := slices.Clone(f.Choices)
-			s := widget.NewSelect(choices, func(v string) { set(v); revalidate() })
+			words := make([]string, len(f.Choices))
+			for i, c := range f.Choices {
+				words[i] = f.ChoiceWords(c)
+			}
+			s := widget.NewSelect(words, func(w string) { set(f.ChoiceValue(w)); revalidate() })
 			if f.Default != "" {
-				s.PlaceHolder = f.Default
+				s.PlaceHolder = f.ChoiceWords(f.Default)
 			} else {
 				s.PlaceHolder = "Choose…"
 			}
 			if value != "" {
-				s.SetSelected(value)
+				s.SetSelected(f.ChoiceWords(value))
 			}
 			w = s
 		default:

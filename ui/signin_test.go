@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,8 +151,16 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		t.Errorf("once the profile is right, the note says %q, want the help again", r.String())
 	}
 	test.Type(advertiser, "678")
+	assetType := noteField(item("Asset type")).(*widget.Select)
+	if !slices.Contains(assetType.Options, "Video (VIDEO)") || slices.Contains(assetType.Options, "VIDEO") {
+		t.Errorf("asset types offered as %q, want them in words", assetType.Options)
+	}
+	assetType.SetSelected("Video (VIDEO)")
 	test.Tap(h.button("Use it"))
 	got := h.d.bar.current
+	if got.Params["assetType"] != "VIDEO" {
+		t.Errorf("choosing %q set the asset type to %q, want VIDEO", "Video (VIDEO)", got.Params["assetType"])
+	}
 	if got.Kind != dest.CM360 || got.Params["profileId"] != "12345" || got.Params["advertiserId"] != "678" {
 		t.Errorf("current destination = %+v", got)
 	}

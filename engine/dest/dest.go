@@ -6,6 +6,7 @@
 package dest
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -98,9 +99,26 @@ type Field struct {
 	Label    string
 	Help     string
 	Required bool
-	Choices  []string // for ChoiceField
+	Choices  []string // for ChoiceField: the values Google takes
+	Words    []string // the same choices in plain words, for forms; nil: the values themselves
 	Default  string
 	Kind     FieldKind
+}
+
+// ChoiceWords is how a form shows the choice v: its plain words, or v.
+func (f Field) ChoiceWords(v string) string {
+	if i := slices.Index(f.Choices, v); i >= 0 && i < len(f.Words) {
+		return f.Words[i]
+	}
+	return v
+}
+
+// ChoiceValue is the value behind words a form shows (see ChoiceWords).
+func (f Field) ChoiceValue(words string) string {
+	if i := slices.Index(f.Words, words); i >= 0 && i < len(f.Choices) {
+		return f.Choices[i]
+	}
+	return words
 }
 
 // KindInfo describes a kind of destination for the window's forms and the
@@ -133,6 +151,7 @@ func (k Kind) Info() KindInfo {
 	info.Fields = make([]Field, len(s.info.Fields))
 	for i, f := range s.info.Fields {
 		f.Choices = append([]string(nil), f.Choices...)
+		f.Words = slices.Clone(f.Words)
 		info.Fields[i] = f
 	}
 	return info
@@ -195,7 +214,8 @@ func dateSourceField(def string) Field {
 	return Field{
 		Key: "internalDateSource", Label: "Date Gmail shows", Default: def, Kind: ChoiceField,
 		Choices: []string{"receivedTime", "dateHeader"},
-		Help:    "receivedTime: the moment of upload; dateHeader: the date written in the email.",
+		Words:   []string{"When it is uploaded", "The date written in the email"},
+		Help:    "Which date Gmail shows for each email (receivedTime or dateHeader on the command line).",
 	}
 }
 
@@ -279,6 +299,7 @@ var kinds = map[Kind]spec{
 				{
 					Key: "assetType", Label: "Asset type", Kind: ChoiceField,
 					Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"},
+					Words:   []string{"Image (HTML_IMAGE)", "Video (VIDEO)", "HTML page or zip (HTML)", "Audio (AUDIO)"},
 					Help:    "Leave empty to choose from each file: videos as VIDEO, audio as AUDIO, HTML pages and zips as HTML, everything else as HTML_IMAGE.",
 				},
 				{
@@ -303,6 +324,7 @@ var kinds = map[Kind]spec{
 				{
 					Key: "imageType", Label: "Image type", Required: true, Kind: ChoiceField,
 					Choices: []string{"ACHIEVEMENT_ICON", "LEADERBOARD_ICON"},
+					Words:   []string{"Achievement icon", "Leaderboard icon"},
 					Help:    "Whether the image is an achievement's icon or a leaderboard's.",
 				},
 			},

@@ -23,6 +23,14 @@ func TestKinds(t *testing.T) {
 			if (f.Kind == ChoiceField) != (len(f.Choices) > 0) {
 				t.Errorf("%s.%s: kind %s with choices %v", k.Kind, f.Key, f.Kind, f.Choices)
 			}
+			if f.Words != nil && len(f.Words) != len(f.Choices) {
+				t.Errorf("%s.%s: %d choices in words for %d choices", k.Kind, f.Key, len(f.Words), len(f.Choices))
+			}
+			for _, c := range f.Choices {
+				if w := f.ChoiceWords(c); f.ChoiceValue(w) != c || (f.Words != nil && w == c) {
+					t.Errorf("%s.%s: choice %q shows as %q, which leads back to %q", k.Kind, f.Key, c, w, f.ChoiceValue(w))
+				}
+			}
 		}
 	}
 	want := []Kind{Sandbox, GmailInsert, GmailImport, GmailSend, GmailDraft, CM360, PlayGames, Custom}
