@@ -27,7 +27,21 @@ const finishTimeout = time.Minute
 type LoginOption func(*loginOptions)
 
 type loginOptions struct {
-	account string
+	account   string
+	showURL   func(string)
+	allowFile bool
+}
+
+// ShowingURL calls show with the consent page's address when the browser
+// cannot be opened, for this sign-in (see Service.ShowURL).
+func ShowingURL(show func(url string)) LoginOption {
+	return func(o *loginOptions) { o.showURL = show }
+}
+
+// AllowingFileStore keeps this sign-in in a file when the computer has no
+// keychain: the user has agreed to it (see Service.AllowFileStore).
+func AllowingFileStore() LoginOption {
+	return func(o *loginOptions) { o.allowFile = true }
 }
 
 // ForAccount signs in again as email, asking only for what is missing: the
@@ -45,7 +59,7 @@ func ForAccount(email string) LoginOption {
 // fails with ErrNoKeychain before opening the browser: ask the user, set
 // AllowFileStore and call it again.
 func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOption) (Account, error) {
-	var o loginOptions
+	o := loginOptions{showURL: s.ShowURL, allowFile: s.AllowFileStore}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -53,7 +67,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 	if err != nil {
 		return Account{}, err
 	}
-	held, err := s.checkStorage(ctx, o.account)
+	held, err := s.checkStorage(ctx, o.account, o.allowFile)
 	if err != nil {
 		return Account{}, err
 	}
@@ -111,10 +125,10 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 	}()
 
 	if err := s.openBrowser(authURL); err != nil {
-		if s.ShowURL == nil {
+		if o.showURL == nil {
 			return Account{}, plain("Hoist could not open the web browser for the sign-in. Check that a web browser is installed and try again.", err)
 		}
-		s.ShowURL(authURL)
+		o.showURL(authURL)
 	}
 
 	select {
@@ -126,7 +140,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		// The user has answered; finishing gets its own time, not what is left of the wait.
 		fctx, stop := context.WithTimeout(parent, finishTimeout)
 		defer stop()
-		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier)
+		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier, o.allowFile)
 		if err != nil && fctx.Err() != nil {
 			err = failure(ErrSignInCanceled, context.Cause(fctx))
 			if errors.Is(fctx.Err(), context.DeadlineExceeded) {
@@ -151,7 +165,7 @@ func (s *Service) stopped(ctx context.Context) error {
 
 // checkStorage makes sure the grant will have a place before the user is
 // sent to Google, and returns the grant already held for account, if any.
-func (s *Service) checkStorage(ctx context.Context, account string) (Grant, error) {
+func (s *Service) checkStorage(ctx context.Context, account string, allowFile bool) (Grant, error) {
 	probe := account
 	if probe == "" {
 		probe = "(availability check)"
@@ -169,14 +183,14 @@ func (s *Service) checkStorage(ctx context.Context, account string) (Grant, erro
 	switch {
 	case err == nil, errors.Is(err, ErrNotSignedIn), errors.Is(err, ErrSignInAgain):
 		return Grant{}, nil
-	case errors.Is(err, ErrNoKeychain) && s.AllowFileStore:
+	case errors.Is(err, ErrNoKeychain) && allowFile:
 		return Grant{}, nil
 	}
 	return Grant{}, err
 }
 
 // finishLogin exchanges the code, learns the account and keeps the grant.
-func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string) (Account, error) {
+func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string, allowFile bool) (Account, error) {
 	hctx := context.WithValue(ctx, oauth2.HTTPClient, s.httpClient())
 	tok, err := cfg.Exchange(hctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
@@ -220,7 +234,7 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 	if g.RefreshToken == "" {
 		return Account{}, ErrNoRefreshToken
 	}
-	lessSafe, err := s.saveGrant(ctx, email, g)
+	lessSafe, err := s.saveGrant(ctx, email, g, allowFile)
 	if err != nil {
 		return Account{}, err
 	}

@@ -371,3 +371,31 @@ func TestLoginFileStoreWithConsent(t *testing.T) {
 		t.Errorf("API answered %d", resp.StatusCode)
 	}
 }
+
+// TestLoginOptionsForOneSignIn: the window asks the user and then signs in
+// once with a file store and an address to show, leaving the Service as it was.
+func TestLoginOptionsForOneSignIn(t *testing.T) {
+	f := newFixture(t)
+	f.svc.Store = &Keychain{Backend: failingKeyring{err: keyringUnsupported()}}
+	f.svc.OpenBrowser = func(string) error { return errors.New("no browser") }
+	if _, err := f.svc.Login(t.Context(), []string{ScopeGmailInsert}); !errors.Is(err, ErrNoKeychain) {
+		t.Fatalf("without consent to a file: %v, want ErrNoKeychain", err)
+	}
+	shown := make(chan string, 1)
+	acct, err := f.svc.Login(t.Context(), []string{ScopeGmailInsert}, AllowingFileStore(), ShowingURL(func(u string) {
+		shown <- u
+		f.browser.Open(u)
+	}))
+	if err != nil {
+		t.Fatalf("with consent to a file and an address to show: %v", err)
+	}
+	if !acct.LessSafe {
+		t.Error("the account kept in a file is not reported as less safe")
+	}
+	if u := <-shown; !strings.HasPrefix(u, f.srv.URL+"/authorize?") {
+		t.Errorf("shown address %q is not the consent page", u)
+	}
+	if f.svc.AllowFileStore || f.svc.ShowURL != nil {
+		t.Error("options of one sign-in changed the Service")
+	}
+}

@@ -177,8 +177,8 @@ func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenSt
 }
 
 // saveGrant stores g in the keychain, or in the file when the account is
-// already there or the user allowed it and there is no keychain.
-func (s *Service) saveGrant(ctx context.Context, account string, g Grant) (lessSafe bool, err error) {
+// already there or the user allowed it (allowFile) and there is no keychain.
+func (s *Service) saveGrant(ctx context.Context, account string, g Grant, allowFile bool) (lessSafe bool, err error) {
 	entry, _ := s.indexEntry(account)
 	var store TokenStore
 	if entry.File {
@@ -189,7 +189,7 @@ func (s *Service) saveGrant(ctx context.Context, account string, g Grant) (lessS
 	} else {
 		store = s.primary()
 		err = store.Set(ctx, account, g)
-		if errors.Is(err, ErrNoKeychain) && s.AllowFileStore {
+		if errors.Is(err, ErrNoKeychain) && allowFile {
 			if store, err = s.fileStore(); err != nil {
 				return false, err
 			}

@@ -49,11 +49,13 @@ type destBar struct {
 	signIn     *widget.Button
 	signOut    *widget.Button
 	note       *widget.Label   // "The sandbox needs no account."
+	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
 	accountRow *fyne.Container // the account picker and sign-in buttons
 	setup      *fyne.Container
 	content    fyne.CanvasObject
 
-	known []string // signed-in accounts
+	known    []string        // signed-in accounts
+	lessSafe map[string]bool // accounts whose sign-in is kept in a file
 }
 
 const prefDestination = "destination"
@@ -68,6 +70,7 @@ func newDestBar(d *desk) *destBar {
 			b.current.Account = email
 			b.remember()
 		}
+		b.showFileNote()
 	})
 	b.accounts.PlaceHolder = "No account yet"
 	b.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), b.login)
@@ -75,6 +78,9 @@ func newDestBar(d *desk) *destBar {
 	b.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), b.logout)
 	b.note = widget.NewLabel("The sandbox needs no Google account.")
 	b.note.Importance = widget.LowImportance
+	b.inFile = widget.NewLabel("Kept in a file, not the keychain")
+	b.inFile.Importance = widget.WarningImportance
+	b.inFile.Hide()
 
 	try := widget.NewButtonWithIcon("Try Hoist with the built-in sandbox", theme.MediaPlayIcon(), func() {
 		b.choose(dest.Destination{Kind: dest.Sandbox})
@@ -86,7 +92,7 @@ func newDestBar(d *desk) *destBar {
 		container.NewHBox(try, importClient),
 	)
 	b.setup.Hide()
-	b.accountRow = container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.signIn, b.signOut, b.note)
+	b.accountRow = container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, d.addButton, d.settingsButton), b.picker),
@@ -181,6 +187,17 @@ func (b *destBar) showCurrent() {
 	}
 	if b.current.Account != "" && b.accounts.Selected != b.current.Account {
 		b.accounts.SetSelected(b.current.Account)
+	}
+	b.showFileNote()
+}
+
+// showFileNote says when the chosen account's sign-in is kept in a file
+// (there was no keychain), which is less safe.
+func (b *destBar) showFileNote() {
+	if b.accounts.Visible() && b.lessSafe[b.accounts.Selected] {
+		b.inFile.Show()
+	} else {
+		b.inFile.Hide()
 	}
 }
 
@@ -370,8 +387,10 @@ func (b *destBar) refreshAccounts() {
 				b.d.tell("Hoist could not read the signed-in accounts. " + err.Error())
 			}
 			b.known = b.known[:0]
+			b.lessSafe = make(map[string]bool)
 			for _, a := range list {
 				b.known = append(b.known, a.Email)
+				b.lessSafe[a.Email] = a.LessSafe
 			}
 			b.accounts.SetOptions(b.known)
 			if b.current.Account == "" && len(b.known) > 0 {
@@ -383,8 +402,12 @@ func (b *destBar) refreshAccounts() {
 	})
 }
 
-// login signs an account in through the browser, for the current destination's scopes.
-func (b *destBar) login() {
+// login signs an account in through the browser, for the current
+// destination's scopes. An account already signed in is asked only for
+// what it lacks. Without a keychain, the user may choose a file instead.
+func (b *destBar) login() { b.loginWith() }
+
+func (b *destBar) loginWith(extra ...auth.LoginOption) {
 	if b.d.auth == nil {
 		return
 	}
@@ -396,15 +419,25 @@ func (b *destBar) login() {
 	wait.SetOnClosed(cancel)
 	wait.Show()
 	scopes := b.current.Scopes()
+	opts := append([]auth.LoginOption{auth.ShowingURL(func(url string) {
+		b.d.later(func() { b.showAddress(url) })
+	})}, extra...)
+	if a := b.current.Account; a != "" && slices.Contains(b.known, a) {
+		opts = append(opts, auth.ForAccount(a))
+	}
 	b.d.background(func(context.Context) {
-		acct, err := b.d.auth.Login(ctx, scopes)
+		acct, err := b.d.auth.Login(ctx, scopes, opts...)
 		cancel()
 		b.d.later(func() {
 			wait.Hide()
-			if err != nil {
-				if !errors.Is(err, context.Canceled) {
-					b.d.tell(err.Error())
-				}
+			switch {
+			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
+				b.offerFile()
+				return
+			case errors.Is(err, context.Canceled):
+				return
+			case err != nil:
+				b.d.tell(err.Error())
 				return
 			}
 			b.current.Account = acct.Email
@@ -413,6 +446,36 @@ func (b *destBar) login() {
 			b.d.tell("Signed in as " + acct.Email + ". Uploads that were waiting for the sign-in continue when you press Resume.")
 		})
 	})
+}
+
+// offerFile asks whether to keep the sign-in in a file, when this computer
+// has no keychain to keep it in.
+func (b *destBar) offerFile() {
+	dialog.ShowConfirm("No keychain on this computer",
+		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
+			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
+			"Keep the sign-in in a file?",
+		func(yes bool) {
+			if yes {
+				b.loginWith(auth.AllowingFileStore())
+			}
+		}, b.d.win)
+}
+
+// showAddress gives the sign-in page's address to open by hand, when no
+// browser could be opened.
+func (b *destBar) showAddress(url string) {
+	address := widget.NewEntry()
+	address.SetText(url)
+	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
+	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
+		b.d.app.Clipboard().SetContent(url)
+	})
+	dialog.ShowCustom("Open this address in your browser", "Close", container.NewVBox(
+		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
+		address,
+		copyButton,
+	), b.d.win)
 }
 
 func (b *destBar) logout() {

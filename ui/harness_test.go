@@ -260,6 +260,15 @@ func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 // button finds a visible button with this text in the window or its dialogs.
 func (h *harness) button(text string) *widget.Button {
 	h.t.Helper()
+	found := h.findButton(text)
+	if found == nil {
+		h.t.Fatalf("no button %q on screen", text)
+	}
+	return found
+}
+
+// findButton is button without failing: nil when there is none.
+func (h *harness) findButton(text string) *widget.Button {
 	var found *widget.Button
 	look := func(o fyne.CanvasObject) {
 		walk(o, func(o fyne.CanvasObject) {
@@ -271,9 +280,6 @@ func (h *harness) button(text string) *widget.Button {
 	look(h.d.win.Canvas().Content())
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		look(o)
-	}
-	if found == nil {
-		h.t.Fatalf("no button %q on screen", text)
 	}
 	return found
 }

@@ -91,6 +91,62 @@ func TestSignInAndOut(t *testing.T) {
 	}
 }
 
+// noKeychain stands for a computer whose keychain does not answer.
+type noKeychain struct{}
+
+func (noKeychain) Get(context.Context, string) (auth.Grant, error) {
+	return auth.Grant{}, auth.ErrNoKeychain
+}
+func (noKeychain) Set(context.Context, string, auth.Grant) error { return auth.ErrNoKeychain }
+func (noKeychain) Delete(context.Context, string) error          { return auth.ErrNoKeychain }
+
+// TestSignInWithoutKeychainOrBrowser: with no keychain, the window asks
+// before keeping the sign-in in a file; with no browser, it shows the
+// address to open by hand. The account then says where its sign-in is kept.
+func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
+	srv := authtest.NewServer(t)
+	browser := &authtest.Browser{}
+	t.Cleanup(func() { browser.Wait() })
+	svc := &auth.Service{
+		Store:        noKeychain{},
+		ConfigDir:    t.TempDir(),
+		ClientJSON:   srv.ClientJSON(),
+		Endpoints:    auth.EndpointsAt(srv.URL),
+		OpenBrowser:  func(string) error { return errors.New("xdg-open: no method available") },
+		AllowedHosts: []string{srv.Host()},
+	}
+	h := newHarness(t, harnessOptions{auth: svc})
+	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
+	test.Tap(h.d.bar.signIn)
+	h.waitFor("the question about a file", func() bool { return h.findButton("Yes") != nil })
+	test.Tap(h.button("Yes"))
+
+	var address string
+	h.waitFor("the sign-in address", func() bool {
+		for _, o := range h.d.win.Canvas().Overlays().List() {
+			walk(o, func(o fyne.CanvasObject) {
+				if e, ok := o.(*widget.Entry); ok && strings.HasPrefix(e.Text, srv.URL+"/authorize?") {
+					address = e.Text
+				}
+			})
+		}
+		return address != ""
+	})
+	test.Tap(h.button("Copy the address"))
+	if got := h.app.Clipboard().Content(); got != address {
+		t.Errorf("copied %q, want the address", got)
+	}
+	browser.Open(address) // the user opens it by hand
+	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
+	if !h.d.bar.inFile.Visible() {
+		t.Error("an account whose sign-in is kept in a file does not say so")
+	}
+	accts, err := svc.Accounts(t.Context())
+	if err != nil || len(accts) != 1 || !accts[0].LessSafe {
+		t.Errorf("accounts = %+v, %v; want one kept in a file", accts, err)
+	}
+}
+
 // TestDestinationFormChecksAsYouType fills in Campaign Manager 360's settings:
 // a wrong value is pointed out at once, and the form makes the destination
 // current once it is right.
