@@ -10,6 +10,7 @@ import (
 
 	"hoist/cli"
 	"hoist/ui"
+	_ "hoist/ui/locale" // before Fyne reads the language
 )
 
 func main() {

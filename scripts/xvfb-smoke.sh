@@ -146,6 +146,11 @@ if grep -q "Error in Fyne call thread" "$log"; then
 	fail "widgets were changed off the UI goroutine:
 $(grep -A3 "Error in Fyne call thread" "$log" | head -n 20)"
 fi
+# LANG=C.UTF-8 (Debian's default) must not make the toolkit complain.
+if grep -q "Error parsing user locale" "$log"; then
+	fail "the window toolkit could not read the language:
+$(grep -A3 "Error parsing user locale" "$log" | head -n 20)"
+fi
 grep -c "sandbox received" "$log" | grep -qx "$expected" || fail "the log does not say the sandbox received $expected files"
 
 # Quitting with nothing uploading closes without asking.
