@@ -65,7 +65,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		}
 		jb := q.newJobLocked(info, d, now)
 		if err == nil {
-			_, err = d.Plan(info)
+			var plan dest.Plan
+			if plan, err = d.Plan(info); err == nil && jb.method == upload.Media && d.Kind != dest.Sandbox && dest.MetadataMatters(plan.Target.Metadata) {
+				err = mediaWithoutMetadata(info.Name, d)
+			}
 		}
 		if err != nil {
 			jb.state = Refused
@@ -91,6 +94,15 @@ type AlreadyQueued struct {
 
 func (e *AlreadyQueued) Error() string {
 	return fmt.Sprintf("%s is already in the list for %s.", e.Name, e.Destination)
+}
+
+// mediaWithoutMetadata refuses a simple upload (media), which carries the
+// file alone, to a destination that has details to send with it: they
+// would be lost without a word.
+func mediaWithoutMetadata(name string, d dest.Destination) error {
+	return &dest.Refusal{Rule: dest.RuleMethod, Message: fmt.Sprintf(
+		"%s cannot go as a simple upload (media): %s needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto.",
+		name, d.Title())}
 }
 
 // refusalText is the plain reason a file was not queued.

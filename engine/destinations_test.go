@@ -745,6 +745,14 @@ func TestCustomUploadURL(t *testing.T) {
 				"maxSize":  "5MiB",
 			}}
 			v := l.one(d, pdf)
+			if m.method == upload.Media {
+				// A simple upload carries the file alone: the metadata would be lost.
+				want := "report 2026.pdf cannot go as a simple upload (media): Reports bucket needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto."
+				if v.State != engine.Refused || v.Reason != want || len(l.srv.Requests()) != 0 {
+					t.Errorf("state %s, reason %q, %d requests; want refused before any byte: %q", v.State, v.Reason, len(l.srv.Requests()), want)
+				}
+				return
+			}
 			r := done(t, v)
 			meta := `{"name":"report-2026.pdf","metadata":{"team":"sales"}}`
 			want := used(m.method, m.threshold, meta)
@@ -1060,10 +1068,8 @@ func TestSandboxDestination(t *testing.T) {
 			const meta = `{"name":"صورة الغلاف.png"}`
 			r := done(t, l.one(dest.Destination{Kind: dest.Sandbox, BaseURL: l.url}, file))
 			obj := checkWire(t, l, used(m.method, m.threshold, meta), wire{httpMethod: "POST", path: dest.SandboxPath,
-				contentType: "image/png", metadata: meta}, file)
-			if m.method == upload.Media {
-				return // the name travels in the metadata
-			}
+				query: map[string]string{"name": "صورة الغلاف.png"}, contentType: "image/png", metadata: meta}, file)
+			// The name also travels in the address, so a simple upload keeps it.
 			want := fmt.Sprintf("Uploaded to the sandbox as صورة الغلاف.png (id %s).", obj.ID)
 			if r.Name != "صورة الغلاف.png" || r.ID != obj.ID || r.Summary != want || r.URL != l.url+"/sandbox/objects/"+obj.ID {
 				t.Errorf("result %+v, want %q", r, want)
@@ -1121,6 +1127,40 @@ func TestLimitsAtTheByte(t *testing.T) {
 			}
 			if v.State != engine.Refused || v.Reason != tc.reason {
 				t.Errorf("state %s, reason %q; want refused: %q", v.State, v.Reason, tc.reason)
+			}
+		})
+	}
+}
+
+// TestMediaKeepsNothingBack: a simple upload (media) carries the file alone,
+// so where the destination has details to send with it (labels, an asset
+// name), the file is refused before any byte rather than sent without them.
+func TestMediaKeepsNothingBack(t *testing.T) {
+	dir := t.TempDir()
+	mail := writeFile(t, dir, "note.eml", emailText("Note", kib))
+	banner := pngFile(t, dir, "banner.png", 10*kib)
+	for _, tc := range []struct {
+		d       dest.Destination
+		file    string
+		refused bool
+	}{
+		{dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX"}}, mail, true},
+		{dest.Destination{Kind: dest.GmailInsert}, mail, false},
+		{dest.Destination{Kind: dest.GmailDraft}, mail, false}, // an empty draft says nothing more than the email
+		{dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}, banner, true},
+		{dest.Destination{Kind: dest.Sandbox}, banner, false}, // its name travels in the address too
+	} {
+		t.Run(string(tc.d.Kind), func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, upload.Media, 0)
+			d := tc.d
+			d.BaseURL = l.url
+			v := l.one(d, tc.file)
+			if !tc.refused {
+				done(t, v)
+				return
+			}
+			if v.State != engine.Refused || !strings.Contains(v.Reason, "cannot go as a simple upload (media)") || len(l.srv.Requests()) != 0 {
+				t.Errorf("state %s, reason %q, %d requests; want refused before any byte", v.State, v.Reason, len(l.srv.Requests()))
 			}
 		})
 	}

@@ -29,10 +29,11 @@ type Plan struct {
 type Rule string
 
 const (
-	RuleType  Rule = "type"  // the destination does not take this kind of file
-	RuleEmail Rule = "email" // named like an email file, but not one
-	RuleEmpty Rule = "empty" // zero bytes where the destination needs some
-	RuleSize  Rule = "size"  // over the destination's limit
+	RuleType   Rule = "type"   // the destination does not take this kind of file
+	RuleEmail  Rule = "email"  // named like an email file, but not one
+	RuleEmpty  Rule = "empty"  // zero bytes where the destination needs some
+	RuleSize   Rule = "size"   // over the destination's limit
+	RuleMethod Rule = "method" // the chosen upload type cannot carry what the destination needs
 )
 
 // Refusal is a file the destination cannot take, found before any byte is
@@ -131,7 +132,9 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 		if base == "" {
 			return Plan{}, ErrNoSandbox
 		}
-		t.URL = strings.TrimRight(base, "/") + SandboxPath
+		// The name goes in the query too, so that a simple upload (media),
+		// which carries no metadata, keeps it.
+		t.URL = strings.TrimRight(base, "/") + SandboxPath + "?" + url.Values{"name": {info.Name}}.Encode()
 		t.Metadata = marshal(map[string]string{"name": info.Name})
 	}
 	if err != nil {
@@ -141,6 +144,45 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 		t.HTTPMethod = "POST"
 	}
 	return p, nil
+}
+
+// MetadataMatters reports whether metadata says anything: a simple upload
+// (media) cannot carry it, and what it says would be lost. Empty objects,
+// lists and strings say nothing, so {"message":{}} does not matter. (The
+// sandbox's name also travels in its address.)
+func MetadataMatters(metadata []byte) bool {
+	if metadata == nil {
+		return false
+	}
+	var v any
+	if json.Unmarshal(metadata, &v) != nil {
+		return true
+	}
+	var says func(v any) bool
+	says = func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return false
+		case string:
+			return x != ""
+		case map[string]any:
+			for _, e := range x {
+				if says(e) {
+					return true
+				}
+			}
+			return false
+		case []any:
+			for _, e := range x {
+				if says(e) {
+					return true
+				}
+			}
+			return false
+		}
+		return true
+	}
+	return says(v)
 }
 
 const emailType = "message/rfc822"

@@ -42,14 +42,14 @@ func TestPlan(t *testing.T) {
 			name: "sandbox with its address in settings",
 			d:    Destination{Kind: Sandbox, Params: map[string]string{"url": "http://127.0.0.1:8080/"}},
 			info: file("تقرير_الحملة_2026.png", "image/png", 10<<30),
-			url:  "http://127.0.0.1:8080/upload/sandbox/v1/files", method: "POST",
+			url:  "http://127.0.0.1:8080/upload/sandbox/v1/files?name=%D8%AA%D9%82%D8%B1%D9%8A%D8%B1_%D8%A7%D9%84%D8%AD%D9%85%D9%84%D8%A9_2026.png", method: "POST",
 			metadata: `{"name":"تقرير_الحملة_2026.png"}`, ctype: "image/png",
 		},
 		{
 			name: "sandbox given by the caller, empty file",
 			d:    Destination{Kind: Sandbox, BaseURL: "http://127.0.0.1:39999"},
 			info: file("Tom & Jerry.txt", "", 0),
-			url:  "http://127.0.0.1:39999/upload/sandbox/v1/files", method: "POST",
+			url:  "http://127.0.0.1:39999/upload/sandbox/v1/files?name=Tom+%26+Jerry.txt", method: "POST",
 			metadata: `{"name":"Tom & Jerry.txt"}`, ctype: "application/octet-stream",
 		},
 		{
@@ -379,5 +379,27 @@ func TestAssetName(t *testing.T) {
 				t.Errorf("AssetName(%q) = %q, want %q", in, got, want)
 			}
 		})
+	}
+}
+
+func TestMetadataMatters(t *testing.T) {
+	for in, want := range map[string]bool{
+		``:                              false,
+		`{}`:                            false,
+		`{"message":{}}`:                false,
+		`{"labelIds":[],"threadId":""}`: false,
+		`{"labelIds":["INBOX"]}`:        true,
+		`{"message":{"threadId":"t1"}}`: true,
+		`{"name":"a.png"}`:              true,
+		`{"public":false}`:              true,
+		`not json`:                      true,
+	} {
+		var b []byte
+		if in != "" {
+			b = []byte(in)
+		}
+		if got := MetadataMatters(b); got != want {
+			t.Errorf("MetadataMatters(%s) = %v, want %v", in, got, want)
+		}
 	}
 }
