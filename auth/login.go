@@ -223,6 +223,12 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 	} else {
 		g.Expiry = tok.Expiry
 	}
+	// A refresh saving its result meanwhile finishes first; none saves after.
+	saves := s.grantLock(email)
+	if err := saves.lock(ctx); err != nil {
+		return Account{}, err
+	}
+	defer saves.unlock()
 	if old, _, err := s.loadGrant(ctx, email); err == nil && old.ClientID == cfg.ClientID {
 		if sc == "" {
 			g.Scopes = unionScopes(old.Scopes, g.Scopes)
@@ -238,7 +244,8 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 	if err != nil {
 		return Account{}, err
 	}
-	s.replaceSource(email, g)
+	saves.gen++
+	s.replaceSource(email, g, saves.gen)
 	return Account{Email: email, Scopes: g.Scopes, LessSafe: lessSafe}, nil
 }
 

@@ -389,3 +389,35 @@ func TestRefreshOutlivesACallerThatGivesUp(t *testing.T) {
 		t.Errorf("after %d refreshes the rotated grant was not kept", f.srv.Refreshes())
 	}
 }
+
+func TestRefreshOutOfTimeSaysGoogleUnreachable(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t)
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) }) // before the server closes
+	f.srv.Set(func(s *authtest.Server) { s.OnRefresh = func() { <-hang } })
+	ts, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.timeout = 50 * time.Millisecond
+	f.clock.Advance(2 * time.Hour)
+
+	// Neither caller gave up or set a deadline: the time that ran out is the refresh's own.
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Token", func() error { _, err := ts.Token(); return err }},
+		{"TokenContext", func() error { _, err := ts.TokenContext(t.Context()); return err }},
+	}
+	for _, c := range calls {
+		err := c.call()
+		if !errors.Is(err, ErrGoogleUnreachable) || err.Error() != ErrGoogleUnreachable.Error() {
+			t.Errorf("%s: %v, want ErrGoogleUnreachable with its plain sentence", c.name, err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v passes for the caller's own deadline or cancellation", c.name, err)
+		}
+	}
+}

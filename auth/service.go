@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/oauth2"
 )
 
 // DefaultConsentTimeout is how long Login waits for the browser to come back.
@@ -73,6 +75,7 @@ type Service struct {
 
 	mu       sync.Mutex
 	sources  map[string]*TokenSource // one per account, shared by its clients
+	saves    map[string]*grantLock   // one per account, kept for the Service's life
 	keychain TokenStore              // the default Store, made once
 	file     *FileStore
 	indexMu  sync.Mutex // serializes read-modify-write of the account index
@@ -116,6 +119,21 @@ func (s *Service) configDir() (string, error) {
 		return "", plain("Hoist could not find the folder for its settings.", err)
 	}
 	return filepath.Join(base, ConfigDirName), nil
+}
+
+// grantLock is account's lock over the writes of its grant.
+func (s *Service) grantLock(account string) *grantLock {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.saves == nil {
+		s.saves = map[string]*grantLock{}
+	}
+	l := s.saves[account]
+	if l == nil {
+		l = newGrantLock()
+		s.saves[account] = l
+	}
+	return l
 }
 
 func (s *Service) primary() TokenStore {
@@ -229,7 +247,14 @@ func (s *Service) Accounts(ctx context.Context) ([]Account, error) {
 // Logout forgets account's grant on this computer and asks Google to
 // withdraw it. When only the second part fails, the account is signed out
 // here and the error matches ErrNotRevoked.
+//
+// A refresh saving its result meanwhile finishes first; none saves after.
 func (s *Service) Logout(ctx context.Context, account string) error {
+	saves := s.grantLock(account)
+	if err := saves.lock(ctx); err != nil {
+		return err
+	}
+	defer saves.unlock()
 	g, store, err := s.loadGrant(ctx, account)
 	if err != nil {
 		_, indexed := s.indexEntry(account)
@@ -246,6 +271,7 @@ func (s *Service) Logout(ctx context.Context, account string) error {
 	if err := store.Delete(ctx, account); err != nil && !errors.Is(err, ErrNotSignedIn) {
 		return err
 	}
+	saves.gen++ // a source this one does not know of must not save either
 	s.dropSource(account)
 	if err := s.updateIndex(func(idx *accountIndex) { idx.remove(account) }); err != nil {
 		return err
@@ -269,38 +295,57 @@ func (s *Service) TokenSource(ctx context.Context, account string, scopes []stri
 	ts := s.sources[account]
 	s.mu.Unlock()
 	if ts == nil {
-		g, store, err := s.loadGrant(ctx, account)
-		if err != nil {
+		if ts, err = s.newSource(ctx, account, cfg); err != nil {
 			return nil, err
 		}
-		if g.ClientID != "" && g.ClientID != cfg.ClientID {
-			// A grant of another OAuth client cannot be refreshed with this one.
-			return nil, &SignInAgainError{Account: account}
-		}
-		ts = &TokenSource{
-			account: account,
-			config:  cfg,
-			store:   store,
-			client:  s.httpClient(),
-			now:     s.now,
-			early:   s.RefreshEarly,
-			logger:  s.logger(),
-			grant:   g,
-		}
-		s.mu.Lock()
-		if s.sources == nil {
-			s.sources = map[string]*TokenSource{}
-		}
-		if existing := s.sources[account]; existing != nil {
-			ts = existing
-		} else {
-			s.sources[account] = ts
-		}
-		s.mu.Unlock()
 	}
 	if missing := missingScopes(ts.Scopes(), scopes); len(missing) > 0 {
 		return nil, &SignInAgainError{Account: account, Missing: missing}
 	}
+	return ts, nil
+}
+
+// newSource makes and keeps account's token source, unless another caller
+// just did. It holds the account's grantLock, so it neither reads a grant
+// that a sign-out is deleting nor misses a new sign-in's.
+func (s *Service) newSource(ctx context.Context, account string, cfg *oauth2.Config) (*TokenSource, error) {
+	saves := s.grantLock(account)
+	if err := saves.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer saves.unlock()
+	s.mu.Lock()
+	existing := s.sources[account]
+	s.mu.Unlock()
+	if existing != nil {
+		return existing, nil
+	}
+	g, store, err := s.loadGrant(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	if g.ClientID != "" && g.ClientID != cfg.ClientID {
+		// A grant of another OAuth client cannot be refreshed with this one.
+		return nil, &SignInAgainError{Account: account}
+	}
+	ts := &TokenSource{
+		account: account,
+		config:  cfg,
+		store:   store,
+		client:  s.httpClient(),
+		now:     s.now,
+		early:   s.RefreshEarly,
+		logger:  s.logger(),
+		saves:   saves,
+		grant:   g,
+		gen:     saves.gen,
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sources == nil {
+		s.sources = map[string]*TokenSource{}
+	}
+	s.sources[account] = ts
 	return ts, nil
 }
 
@@ -318,13 +363,14 @@ func (s *Service) Client(ctx context.Context, account string, scopes []string) (
 	}}, nil
 }
 
-// replaceSource gives a live token source the grant a new sign-in made.
-func (s *Service) replaceSource(account string, g Grant) {
+// replaceSource gives a live token source the grant a new sign-in made,
+// of generation gen; the caller holds the account's grantLock.
+func (s *Service) replaceSource(account string, g Grant, gen uint64) {
 	s.mu.Lock()
 	ts := s.sources[account]
 	s.mu.Unlock()
 	if ts != nil {
-		ts.setGrant(g)
+		ts.setGrant(g, gen)
 	}
 }
 

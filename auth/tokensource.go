@@ -27,13 +27,42 @@ type TokenSource struct {
 	now     func() time.Time
 	early   time.Duration
 	logger  *slog.Logger
+	timeout time.Duration // of one refresh; 0 means refreshTimeout
 
 	refreshing chan struct{} // holds one token while a refresh runs; waiters can give up on ctx
+	saves      *grantLock    // the account's; a refresh saves its result under it
 
 	mu    sync.Mutex
 	grant Grant
-	ended bool // signed out: every later call fails with ErrSignInAgain
+	gen   uint64 // the saves generation grant belongs to
+	ended bool   // signed out: every later call fails with ErrSignInAgain
 }
+
+// errOutOfTime is the cause of a refresh that ran out of its own time. It
+// is not a context error: nobody stopped the caller.
+var errOutOfTime = errors.New("the token endpoint did not answer within the refresh's time")
+
+// grantLock orders the writes of one account's grant in its store: a
+// refresh saving what it got, a sign-in saving a new grant, a sign-out
+// deleting it. gen, read and changed only under the lock, grows with every
+// sign-in and sign-out, so a refresh begun on an older grant never saves.
+type grantLock struct {
+	sem chan struct{}
+	gen uint64
+}
+
+func newGrantLock() *grantLock { return &grantLock{sem: make(chan struct{}, 1)} }
+
+func (l *grantLock) lock(ctx context.Context) error {
+	select {
+	case l.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *grantLock) unlock() { <-l.sem }
 
 // Account is the email the tokens belong to.
 func (ts *TokenSource) Account() string { return ts.account }
@@ -48,9 +77,14 @@ func (ts *TokenSource) Scopes() []string {
 // Token implements oauth2.TokenSource; a refresh it makes is bounded by a
 // minute. Prefer TokenContext where a context is at hand.
 func (ts *TokenSource) Token() (*oauth2.Token, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), ts.refreshTimeout())
 	defer cancel()
-	return ts.TokenContext(ctx)
+	tok, err := ts.TokenContext(ctx)
+	if err != nil && err == ctx.Err() {
+		// The minute is Token's own, not a caller's.
+		return nil, failure(ErrGoogleUnreachable, errOutOfTime)
+	}
+	return tok, err
 }
 
 // TokenContext returns a token valid for at least the refresh margin,
@@ -82,6 +116,13 @@ func (ts *TokenSource) current() (*oauth2.Token, bool, error) {
 		return nil, false, nil
 	}
 	return &oauth2.Token{AccessToken: g.AccessToken, TokenType: "Bearer", Expiry: g.Expiry}, true, nil
+}
+
+func (ts *TokenSource) refreshTimeout() time.Duration {
+	if ts.timeout > 0 {
+		return ts.timeout
+	}
+	return refreshTimeout
 }
 
 func (ts *TokenSource) clock() time.Time {
@@ -118,7 +159,7 @@ func (ts *TokenSource) refresh(ctx context.Context, rejected string) (*oauth2.To
 	done := make(chan refreshResult, 1)
 	go func() {
 		defer func() { <-sem }()
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ts.refreshTimeout())
 		defer cancel()
 		tok, err := ts.renew(rctx)
 		done <- refreshResult{tok, err}
@@ -139,10 +180,11 @@ type refreshResult struct {
 	err error
 }
 
-// renew refreshes the held grant and saves the result.
+// renew refreshes the held grant and saves the result, unless a sign-out
+// or a new sign-in came first.
 func (ts *TokenSource) renew(ctx context.Context) (*oauth2.Token, error) {
 	ts.mu.Lock()
-	g := ts.grant
+	g, gen := ts.grant, ts.gen
 	ts.mu.Unlock()
 	fresh, err := ts.exchangeRefresh(ctx, g)
 	var again *SignInAgainError
@@ -167,15 +209,38 @@ func (ts *TokenSource) renew(ctx context.Context) (*oauth2.Token, error) {
 	if granted, _ := fresh.Extra("scope").(string); granted != "" {
 		next.Scopes = unionScopes(next.Scopes, strings.Fields(granted))
 	}
-	if !ts.setGrantUnlessEnded(next) {
+	fresh = &oauth2.Token{AccessToken: next.AccessToken, TokenType: "Bearer", Expiry: next.Expiry}
+
+	if err := ts.saves.lock(ctx); err != nil {
+		return nil, failure(ErrGoogleUnreachable, errOutOfTime) // ctx is the refresh's own
+	}
+	defer ts.saves.unlock()
+	ts.mu.Lock()
+	ended, replaced, current := ts.ended, ts.gen != gen, ts.saves.gen == gen
+	if !ended && !replaced {
+		ts.grant = next
+	}
+	ts.mu.Unlock()
+	switch {
+	case ended:
 		return nil, &SignInAgainError{Account: ts.account}
+	case replaced:
+		// A new sign-in gave the source its grant meanwhile; that one stays.
+		if tok, ok, err := ts.current(); err != nil || ok {
+			return tok, err
+		}
+		return fresh, nil
+	case !current:
+		// A source left behind by a sign-in or sign-out (after a client
+		// change): it may use the token but not save over the account's grant.
+		return fresh, nil
 	}
 	if err := ts.store.Set(ctx, ts.account, next); err != nil {
 		// The request can go on with the new token; the next start may have to sign in again.
 		ts.logger.Warn("could not save the refreshed Google sign-in",
 			slog.String("account", ts.account), slog.Bool("rotated", rotated), slog.Any("error", err))
 	}
-	return &oauth2.Token{AccessToken: next.AccessToken, TokenType: "Bearer", Expiry: next.Expiry}, nil
+	return fresh, nil
 }
 
 // exchangeRefresh asks the token endpoint for a new access token.
@@ -202,8 +267,12 @@ func tokenEndpointError(ctx context.Context, account string, err error) error {
 			return failure(ErrBadClient, re)
 		}
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return ctx.Err() // the caller stopped it
+	}
+	if ctx.Err() != nil {
+		// The time ran out (a refresh's own, or the sign-in's for the exchange).
+		return failure(ErrGoogleUnreachable, errOutOfTime)
 	}
 	return failure(ErrGoogleUnreachable, err)
 }
@@ -227,21 +296,14 @@ func (ts *TokenSource) invalidate(accessToken string) {
 	}
 }
 
-func (ts *TokenSource) setGrant(g Grant) {
+// setGrant gives the source a new sign-in's grant, of generation gen;
+// the caller holds the account's grantLock.
+func (ts *TokenSource) setGrant(g Grant, gen uint64) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	ts.grant = g
+	ts.gen = gen
 	ts.ended = false
-}
-
-func (ts *TokenSource) setGrantUnlessEnded(g Grant) bool {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if ts.ended {
-		return false
-	}
-	ts.grant = g
-	return true
 }
 
 // end forgets the grant after sign-out.
