@@ -251,7 +251,7 @@ func TestSendDoneWhen(t *testing.T) {
 		if len(objs) != 1 || objs[0].Path != "/upload/games/v1configuration/images/r1/imageType/ACHIEVEMENT_ICON" || objs[0].SHA256 != fileSHA(t, icon) {
 			t.Fatalf("stored %+v", objs)
 		}
-		if want := "✓ icon.png: The image is now the icon of achievement r1."; !strings.Contains(stdout, want) {
+		if want := "✓ icon.png: The image is now the icon of achievement r1, at " + l.url + "/games/images/"; !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	})

@@ -663,7 +663,7 @@ func TestPlayGamesEveryMethod(t *testing.T) {
 					t.Errorf("result %q at %q, want r1 at %q", r.ID, r.URL, wantURL)
 				}
 				what := map[string]string{"ACHIEVEMENT_ICON": "achievement", "LEADERBOARD_ICON": "leaderboard"}[imageType]
-				if want := "The image is now the icon of " + what + " r1."; r.Summary != want {
+				if want := "The image is now the icon of " + what + " r1, at " + r.URL + "."; r.Summary != want {
 					t.Errorf("summary %q, want %q", r.Summary, want)
 				}
 			})

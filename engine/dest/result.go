@@ -141,10 +141,14 @@ func ParseResult(d Destination, body []byte) (Result, error) {
 		case "LEADERBOARD_ICON":
 			what = "leaderboard"
 		}
-		r.Summary = "The image is now the icon of the " + what + "."
+		r.Summary = "The image is now the icon of the " + what
 		if r.ID != "" {
-			r.Summary = fmt.Sprintf("The image is now the icon of %s %s.", what, r.ID)
+			r.Summary = fmt.Sprintf("The image is now the icon of %s %s", what, r.ID)
 		}
+		if r.URL != "" {
+			r.Summary += ", at " + r.URL
+		}
+		r.Summary += "."
 	default:
 		r.ID = string(a.ID)
 		r.Name = firstOf(a.Name, a.Title)
@@ -157,7 +161,7 @@ func ParseResult(d Destination, body []byte) (Result, error) {
 			where = "Uploaded to the sandbox"
 		}
 		switch {
-		case r.Name != "" && r.ID != "":
+		case r.Name != "" && r.ID != "" && r.Name != r.ID:
 			r.Summary = fmt.Sprintf("%s as %s (id %s).", where, r.Name, r.ID)
 		case r.Name != "":
 			r.Summary = fmt.Sprintf("%s as %s.", where, r.Name)

@@ -38,7 +38,7 @@ func TestParseResult(t *testing.T) {
 			Result{ID: "987654322", Name: "b.zip", Summary: "Added to Campaign Manager 360 as asset 987654322 (b.zip). Google noted: CLICK_TAG_MISSING, ADMOB_REFERENCED."}},
 		{"play games", Destination{Kind: PlayGames, Params: map[string]string{"resourceId": "CgkI1", "imageType": "ACHIEVEMENT_ICON"}},
 			`{"kind":"gamesConfiguration#imageConfiguration","imageType":"ACHIEVEMENT_ICON","resourceId":"CgkI1","url":"https://lh3.googleusercontent.com/abc=s512"}`,
-			Result{ID: "CgkI1", URL: "https://lh3.googleusercontent.com/abc=s512", Summary: "The image is now the icon of achievement CgkI1."}},
+			Result{ID: "CgkI1", URL: "https://lh3.googleusercontent.com/abc=s512", Summary: "The image is now the icon of achievement CgkI1, at https://lh3.googleusercontent.com/abc=s512."}},
 		{"cloud storage object", Destination{Kind: Custom},
 			`{"kind":"storage#object","id":"my-bucket/a.png/1709","selfLink":"https://www.googleapis.com/storage/v1/b/my-bucket/o/a.png","mediaLink":"https://storage.googleapis.com/download/storage/v1/b/my-bucket/o/a.png?generation=1709&alt=media","name":"a.png","bucket":"my-bucket","size":"1000"}`,
 			Result{ID: "my-bucket/a.png/1709", Name: "a.png", URL: "https://storage.googleapis.com/download/storage/v1/b/my-bucket/o/a.png?generation=1709&alt=media", Summary: "Uploaded as a.png (id my-bucket/a.png/1709)."}},
@@ -48,6 +48,8 @@ func TestParseResult(t *testing.T) {
 			Result{ID: "dQw4w9WgXcQ", Name: "Launch", Summary: "Uploaded as Launch (id dQw4w9WgXcQ)."}},
 		{"sandbox", Destination{Kind: Sandbox}, `{"id":"7","name":"گزارش نهایی.eml","selfLink":"http://127.0.0.1:8080/sandbox/v1/files/7"}`,
 			Result{ID: "7", Name: "گزارش نهایی.eml", URL: "http://127.0.0.1:8080/sandbox/v1/files/7", Summary: "Uploaded to the sandbox as گزارش نهایی.eml (id 7)."}},
+		{"name that is the id", Destination{Kind: Custom}, `{"id":"f99ee501","name":"f99ee501"}`,
+			Result{ID: "f99ee501", Name: "f99ee501", Summary: "Uploaded as f99ee501."}},
 		{"custom empty answer", Destination{Kind: Custom}, "  ", Result{Summary: "Uploaded."}},
 		{"custom answer with nothing known", Destination{Kind: Custom}, `{"ok":true}`, Result{Summary: "Uploaded."}},
 	}
