@@ -99,7 +99,9 @@ func Run(ctx context.Context, cfg Config) int {
 		log: log, journal: s.journal.Path(), events: s.events,
 	})
 	if backup, why := s.journal.Recovered(); backup != "" {
-		d.tell(fmt.Sprintf("The saved list of uploads could not be read (%v), so Hoist started a new one. The old file was kept as %s.", why, backup))
+		// why is a plain sentence that names the backup: the whole list may
+		// have been set aside, or only some damaged uploads left out.
+		d.tell(why.Error())
 	}
 	d.start()
 	d.add(cfg.Files)
