@@ -38,16 +38,18 @@ Campaign Manager 360, game images to Play Games, or any Google upload URL.
 Usage:
   hoist [--sandbox] [FILES...]       open the window (with these files queued)
   hoist send [flags] PATH...         upload files or folders without a window
-  hoist send --resume                continue every unfinished upload
+  hoist send --resume                continue every unfinished upload (and retry failed ones)
   hoist queue                        list uploads with their state and progress
   hoist queue clear --done           forget finished uploads
+  hoist queue restart FILE...        upload these again from the start (a file that changed)
+  hoist queue remove FILE...         take these off the list
   hoist sandbox [flags]              run the built-in sandbox server
   hoist login [--client-secret FILE] sign in with Google
   hoist logout [ACCOUNT]             sign out and forget the account's tokens
   hoist accounts                     list signed-in accounts
   hoist version                      print the version
 
-Run "hoist send --help" or "hoist sandbox --help" for their flags.
+Run "hoist send --help", "hoist queue --help" or "hoist sandbox --help" for their flags.
 `
 
 // Run runs the command line and returns the process's exit status.
