@@ -65,10 +65,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		}
 		jb := q.newJobLocked(info, d, now)
 		if err == nil {
-			var plan dest.Plan
-			if plan, err = d.Plan(info); err == nil && jb.method == upload.Media && d.Kind != dest.Sandbox && dest.MetadataMatters(plan.Target.Metadata) {
-				err = mediaWithoutMetadata(info.Name, d)
-			}
+			err = checkPlan(d, info, jb.method)
 		}
 		if err != nil {
 			jb.state = Refused
@@ -96,13 +93,20 @@ func (e *AlreadyQueued) Error() string {
 	return fmt.Sprintf("%s is already in the list for %s.", e.Name, e.Destination)
 }
 
-// mediaWithoutMetadata refuses a simple upload (media), which carries the
-// file alone, to a destination that has details to send with it: they
-// would be lost without a word.
-func mediaWithoutMetadata(name string, d dest.Destination) error {
-	return &dest.Refusal{Rule: dest.RuleMethod, Message: fmt.Sprintf(
-		"%s cannot go as a simple upload (media): %s needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto.",
-		name, d.Title())}
+// checkPlan applies the destination's rules to the file, and refuses a
+// simple upload (media), which carries the file alone, to a destination
+// that has details to send with it: they would be lost without a word.
+func checkPlan(d dest.Destination, info media.Info, method upload.Method) error {
+	plan, err := d.Plan(info)
+	if err != nil {
+		return err
+	}
+	if method == upload.Media && d.Kind != dest.Sandbox && dest.MetadataMatters(plan.Target.Metadata) {
+		return &dest.Refusal{Rule: dest.RuleMethod, Message: fmt.Sprintf(
+			"%s cannot go as a simple upload (media): %s needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto.",
+			info.Name, d.Title())}
+	}
+	return nil
 }
 
 // refusalText is the plain reason a file was not queued.
@@ -343,7 +347,7 @@ func (q *Queue) reinspectLocked(jb *job) bool {
 	}
 	if err == nil {
 		jb.info = info
-		_, err = jb.dest.Plan(info)
+		err = checkPlan(jb.dest, info, jb.method)
 	}
 	if err != nil {
 		jb.state = Refused

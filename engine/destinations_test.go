@@ -1162,6 +1162,16 @@ func TestMediaKeepsNothingBack(t *testing.T) {
 			if v.State != engine.Refused || !strings.Contains(v.Reason, "cannot go as a simple upload (media)") || len(l.srv.Requests()) != 0 {
 				t.Errorf("state %s, reason %q, %d requests; want refused before any byte", v.State, v.Reason, len(l.srv.Requests()))
 			}
+			// Retry checks the file again, by the same rules.
+			if err := l.q.Retry(v.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.q.Wait(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := l.q.Job(v.ID); again.State != engine.Refused || len(l.srv.Requests()) != 0 {
+				t.Errorf("after Retry: state %s, %d requests; want still refused, nothing sent", again.State, len(l.srv.Requests()))
+			}
 		})
 	}
 }
