@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -82,6 +83,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	var d dest.Destination
+	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
 		if o.to == "" {
 			fmt.Fprintln(stderr, "hoist send: say where the files go with --to (sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL or a saved destination's name).")
@@ -96,13 +98,16 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if stop != nil {
 				defer stop()
 			}
-			o.baseURL = url
+			o.baseURL, sandbox = url, url
 		}
 		d, err = destination(o)
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: %v\n", err)
 			return exitUsage
 		}
+		// The job keeps that it goes to the built-in sandbox, not only where
+		// it listens now: another start may find it on another port.
+		d.BuiltinSandbox = sandbox != ""
 	}
 
 	j, err := openJournal(o.journalPath, stderr)
@@ -112,9 +117,8 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer j.Close()
 
-	var sandbox string
 	// A sandbox named with --base-url or its own address needs none started here.
-	if (d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinished(j, dest.Sandbox)) {
+	if sandbox == "" && ((d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinishedForSandbox(j))) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
@@ -352,8 +356,10 @@ func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	return false
 }
 
-// anyUnfinished reports whether --resume may have an upload of kind to continue.
-func anyUnfinished(j *journal.Journal, kind dest.Kind) bool {
+// anyUnfinishedForSandbox reports whether --resume may have an upload for a
+// sandbox to continue: of the sandbox kind, or sent to the built-in sandbox
+// with --base-url sandbox.
+func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	recs, err := j.List()
 	if err != nil {
 		return false
@@ -363,7 +369,8 @@ func anyUnfinished(j *journal.Journal, kind dest.Kind) bool {
 		case engine.Done, engine.Refused, engine.Canceled:
 			continue
 		}
-		if strings.Contains(string(r.Destination), `"`+string(kind)+`"`) {
+		var d dest.Destination
+		if json.Unmarshal(r.Destination, &d) == nil && (d.Kind == dest.Sandbox || d.BuiltinSandbox) {
 			return true
 		}
 	}

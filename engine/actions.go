@@ -21,9 +21,7 @@ import (
 // Each job is in the journal before Add returns, so before any byte is sent.
 func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	var res AddResult
-	if d.Kind == dest.Sandbox && d.BaseURL == "" {
-		d.BaseURL = q.opts.SandboxURL
-	}
+	d = q.sandboxDestination(d)
 	if err := d.Validate(); err != nil {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
@@ -226,7 +224,7 @@ func (q *Queue) Summary() Summary {
 		}
 		s.BytesDone += c
 		if jb.state == Waiting || jb.state.Active() {
-			left += jb.info.Size - c
+			left += jb.left()
 		}
 	}
 	s.ETA = -1

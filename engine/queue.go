@@ -186,6 +186,7 @@ func (q *Queue) load(ctx context.Context) error {
 			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue
 		}
+		q.followSandboxLocked(jb)
 		if !jb.state.Finished() && jb.state != Attention {
 			jb.state = Paused
 			jb.reason = ""

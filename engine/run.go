@@ -34,6 +34,9 @@ func (q *Queue) run(ctx context.Context, jb *job) {
 
 func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	q.mu.Lock()
+	if q.followSandboxLocked(jb) {
+		q.persist(jb)
+	}
 	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
 	q.mu.Unlock()
 
@@ -108,6 +111,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	q.running--
 	jb.retryAt = time.Time{}
 	jb.meter.reset()
+	// Bytes sent but not confirmed are not known to be anywhere: the next run
+	// asks the server and goes on from there.
+	jb.sent.Store(jb.committed.Load())
 	removed := false
 	switch {
 	case err == nil && res != nil:

@@ -85,8 +85,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if jb.state.Active() {
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
-			left := float64(v.Size - v.Committed)
-			v.ETA = time.Duration(left / v.Speed * float64(time.Second))
+			v.ETA = time.Duration(float64(jb.left()) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
@@ -137,6 +136,9 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 	if err := json.Unmarshal(rec.Destination, &d); err != nil {
 		return nil, fmt.Errorf("reading the destination: %w", err)
 	}
+	if builtinBefore(d) {
+		d.BuiltinSandbox = true
+	}
 	jb := &job{
 		id:    JobID(rec.ID),
 		order: rec.Order,
@@ -177,6 +179,16 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 	return jb, nil
 }
 
+// left is how many bytes of jb have still to go out. The speed is measured on
+// the bytes going out, so the time left counts from them too: with the bar,
+// which shows only what the server confirmed, it would stand still for a whole
+// chunk. A range sent again after an interruption moves Sent back, never
+// below what the server confirmed.
+func (jb *job) left() int64 {
+	done := max(jb.sent.Load(), jb.committed.Load())
+	return max(jb.info.Size-done, 0)
+}
+
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
 
 // resultFrom turns the server's answer into what the row shows.
@@ -197,8 +209,9 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 // meter is a moving average of bytes per second, so the time left does not jump.
 type meter struct {
 	mu    sync.Mutex
-	at    time.Time
+	at    time.Time // when bytes was sampled
 	bytes int64
+	last  int64 // the latest offset heard
 	rateV float64
 }
 
@@ -208,7 +221,9 @@ const meterWindow = 500 * time.Millisecond
 func (m *meter) add(now time.Time, offset int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.at.IsZero() || offset < m.bytes {
+	back := offset < m.last // a range sent again: measure from where it starts
+	m.last = offset
+	if m.at.IsZero() || back {
 		m.at, m.bytes = now, offset
 		return
 	}
@@ -240,6 +255,6 @@ func (m *meter) rate(now time.Time) float64 {
 
 func (m *meter) reset() {
 	m.mu.Lock()
-	m.at, m.bytes, m.rateV = time.Time{}, 0, 0
+	m.at, m.bytes, m.last, m.rateV = time.Time{}, 0, 0, 0
 	m.mu.Unlock()
 }

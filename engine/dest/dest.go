@@ -52,8 +52,12 @@ type Destination struct {
 	// BaseURL, when set, replaces the scheme and host (and prefixes the path)
 	// of every request, so any destination can point at the sandbox or a test
 	// server. Google sign-in is attached only to Google hosts (see NeedsAuth).
-	BaseURL string            `json:"baseURL,omitempty"`
-	Params  map[string]string `json:"params,omitempty"` // settings of the kind; see Kinds
+	BaseURL string `json:"baseURL,omitempty"`
+	// BuiltinSandbox says the files go to the sandbox built into Hoist,
+	// wherever it listens now: BaseURL is its address when last used, and the
+	// address of the running sandbox takes its place (see the engine's Queue).
+	BuiltinSandbox bool              `json:"builtinSandbox,omitempty"`
+	Params         map[string]string `json:"params,omitempty"` // settings of the kind; see Kinds
 	// SessionLifetime is how long an upload session of this destination can be
 	// resumed; 0 means the app's setting (Google's sessions last one week).
 	SessionLifetime time.Duration `json:"sessionLifetime,omitempty"`

@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"net"
+	"net/url"
+	"strings"
+
+	"hoist/engine/dest"
+)
+
+// The built-in sandbox listens on a fixed port when it can and on any free
+// port when that one is taken, so its address can change from one start to
+// the next. A job for it keeps that it goes to the built-in sandbox
+// (dest.Destination.BuiltinSandbox), and the address of the sandbox running
+// now replaces the one it was added with: in its destination, in its kept
+// session and in its result's link.
+
+// sandboxDestination marks a destination for the built-in sandbox and gives
+// it the running sandbox's address. A sandbox destination named by an address
+// of its own keeps it as the sandbox's address setting, so that it is never
+// taken for the built-in one.
+func (q *Queue) sandboxDestination(d dest.Destination) dest.Destination {
+	if d.Kind == dest.Sandbox && !d.BuiltinSandbox && d.Param("url") == "" {
+		if d.BaseURL == "" {
+			d.BuiltinSandbox = true
+		} else {
+			params := make(map[string]string, len(d.Params)+1)
+			for k, v := range d.Params {
+				params[k] = v
+			}
+			params["url"] = d.BaseURL
+			d.Params, d.BaseURL = params, ""
+		}
+	}
+	if d.BuiltinSandbox && q.opts.SandboxURL != "" {
+		d.BaseURL = strings.TrimRight(q.opts.SandboxURL, "/")
+	}
+	return d
+}
+
+// builtinBefore reports whether d, as an earlier Hoist recorded it, goes to
+// the built-in sandbox: it filled a sandbox destination without an address
+// of its own with the built-in sandbox's, always on this computer.
+func builtinBefore(d dest.Destination) bool {
+	if d.Kind != dest.Sandbox || d.BuiltinSandbox || d.Param("url") != "" || d.BaseURL == "" {
+		return false
+	}
+	u, err := url.Parse(d.BaseURL)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
+}
+
+// followSandboxLocked points a job for the built-in sandbox at the sandbox
+// running now, if it listens somewhere else than when the job last ran;
+// Queue.mu must be held. It reports whether anything changed.
+func (q *Queue) followSandboxLocked(jb *job) bool {
+	now := strings.TrimRight(q.opts.SandboxURL, "/")
+	before := jb.dest.BaseURL
+	if !jb.dest.BuiltinSandbox || now == "" || before == now {
+		return false
+	}
+	jb.dest.BaseURL = now
+	jb.session.URI = moveServer(jb.session.URI, before, now)
+	if jb.result != nil {
+		jb.result.URL = moveServer(jb.result.URL, before, now)
+	}
+	return true
+}
+
+// moveServer gives address u, when it is on the server at base before, the
+// scheme and host (with its port) of the server at base now; any other
+// address is returned as it is.
+func moveServer(u, before, now string) string {
+	if u == "" || before == "" {
+		return u
+	}
+	addr, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	from, err := url.Parse(before)
+	if err != nil {
+		return u
+	}
+	to, err := url.Parse(now)
+	if err != nil || to.Host == "" {
+		return u
+	}
+	if !strings.EqualFold(addr.Scheme, from.Scheme) || !strings.EqualFold(addr.Host, from.Host) {
+		return u
+	}
+	addr.Scheme, addr.Host = to.Scheme, to.Host
+	return addr.String()
+}
