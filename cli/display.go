@@ -122,6 +122,8 @@ func nextWords(v engine.JobView) string {
 		return `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove ` + argWord(v.Name)
 	case v.State == engine.Attention && v.FileChanged:
 		return fmt.Sprintf("To send it as it is now, run hoist queue restart %s, then hoist send --resume.", argWord(v.Path))
+	case v.State == engine.Attention && v.Locked:
+		return `Unlock the keychain, then run "hoist send --resume".`
 	case v.State == engine.Attention:
 		return `Sign in again with "hoist login", then run "hoist send --resume".`
 	case v.State == engine.Canceled:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -185,5 +187,56 @@ func TestNoSecretLeaks(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "upload stopped") {
 		t.Errorf("the logs heard nothing; the test proves nothing:\n%s", logs.String())
+	}
+}
+
+// TestLockedKeychainAsksToUnlock: a locked keychain stops uploads with a
+// request to unlock it, not to sign in again, and Resume carries on once
+// it is unlocked.
+func TestLockedKeychainAsksToUnlock(t *testing.T) {
+	const google = "https://www.googleapis.com"
+	emu, err := emulator.New(emulator.Options{BaseURL: google})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(emu)
+	t.Cleanup(func() { emu.Close(); ts.Close() })
+	emuURL, _ := url.Parse(ts.URL)
+	dir := t.TempDir()
+	j, err := journal.Open(filepath.Join(dir, "journal.db"), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	var locked atomic.Bool
+	locked.Store(true)
+	q, err := engine.Open(context.Background(), engine.Options{
+		Journal: j,
+		Backoff: noWait{},
+		Client: func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+			if locked.Load() {
+				return nil, fmt.Errorf("reading the sign-in of ada@example.com: %w", auth.ErrKeychainLocked)
+			}
+			return &http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}}, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close(context.Background())
+	r := &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}
+	d := dest.Destination{Name: "Test", Kind: dest.Custom, Params: map[string]string{"url": google + dest.SandboxPath, "scope": "https://www.googleapis.com/auth/devstorage.read_write"}}
+	p, _ := r.file("report.bin", 1000)
+	id := q.Add([]string{p}, d).IDs[0]
+	v := r.state(id, engine.Attention)
+	if !v.Locked || v.Reason != auth.ErrKeychainLocked.Error() || v.Next != "Unlock the keychain, then press Resume." {
+		t.Errorf("locked: %+v; want a request to unlock the keychain", v)
+	}
+	locked.Store(false)
+	if err := q.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if v := r.state(id, engine.Done); v.Locked {
+		t.Error("a finished upload still says the keychain is locked")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/journal"
 	"hoist/engine/media"
@@ -161,6 +162,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 
 // failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
 func (q *Queue) failLocked(jb *job, err error) {
+	jb.locked = false
 	var refusal *dest.Refusal
 	var needsUser interface {
 		error
@@ -182,6 +184,11 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.state = Refused
 		jb.reason = refusal.Error()
 		jb.next = ""
+	case errors.Is(err, auth.ErrKeychainLocked):
+		jb.state = Attention
+		jb.reason = auth.ErrKeychainLocked.Error()
+		jb.next = "Unlock the keychain, then press Resume."
+		jb.locked = true
 	case errors.As(err, &needsUser) && !needsUser.Retryable():
 		jb.state = Attention
 		jb.reason = needsUser.Error() // its own sentence, without the request's URL

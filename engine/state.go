@@ -39,6 +39,7 @@ type job struct {
 	attempt int
 	verify  bool // check the file against its fingerprint before the next start
 	changed bool // stopped because the file changed; only Restart sends it again
+	locked  bool // stopped because the keychain is locked: unlocking it, not signing in, is the way on
 
 	sent      atomic.Int64
 	committed atomic.Int64
@@ -62,6 +63,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Account:     jb.dest.Account,
 		State:       jb.state,
 		FileChanged: jb.changed,
+		Locked:      jb.locked && jb.state == Attention,
 		Reason:      jb.reason,
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"hoist/engine"
+)
+
+// TestNextStepsInCommandLineWords: a stopped upload names what to run, never
+// a window's button.
+func TestNextStepsInCommandLineWords(t *testing.T) {
+	for _, tc := range []struct {
+		v    engine.JobView
+		want string
+	}{
+		{engine.JobView{State: engine.Paused}, `hoist send --resume`},
+		{engine.JobView{State: engine.Failed, Name: "a b.png"}, `hoist queue remove "a b.png"`},
+		{engine.JobView{State: engine.Attention, FileChanged: true, Path: "/tmp/x.png"}, `hoist queue restart /tmp/x.png`},
+		{engine.JobView{State: engine.Attention, Locked: true}, `Unlock the keychain, then run "hoist send --resume".`},
+		{engine.JobView{State: engine.Attention}, `Sign in again with "hoist login"`},
+	} {
+		got := nextWords(tc.v)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s (locked %v, changed %v): %q, want it to contain %q", tc.v.State, tc.v.Locked, tc.v.FileChanged, got, tc.want)
+		}
+		if strings.Contains(got, "press") || strings.Contains(got, "Press") {
+			t.Errorf("%s: %q names a button", tc.v.State, got)
+		}
+	}
+}
