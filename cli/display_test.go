@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"hoist/engine"
+	"hoist/engine/emulator"
 )
 
 // TestNextStepsInCommandLineWords: a stopped upload names what to run, never
@@ -27,5 +28,18 @@ func TestNextStepsInCommandLineWords(t *testing.T) {
 		if strings.Contains(got, "press") || strings.Contains(got, "Press") {
 			t.Errorf("%s: %q names a button", tc.v.State, got)
 		}
+	}
+}
+
+func TestRefusedKinds(t *testing.T) {
+	got, err := refusedKinds(" CM360 , playgames,")
+	if err != nil || len(got) != 2 || got[0] != emulator.KindCampaignManager || got[1] != emulator.KindPlayGames {
+		t.Errorf("refusedKinds = %v, %v", got, err)
+	}
+	if got, err := refusedKinds(""); err != nil || len(got) != 0 {
+		t.Errorf("empty: %v, %v", got, err)
+	}
+	if _, err := refusedKinds("gmail"); err == nil || !strings.Contains(err.Error(), "not cm360 or playgames") {
+		t.Errorf("gmail: %v, want a refusal naming the choices", err)
 	}
 }

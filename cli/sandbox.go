@@ -30,8 +30,9 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", DefaultSandboxAddr, "address to listen on (loopback)")
 	store := fs.String("store", "disk", "where received files go: memory, disk or hash (length and SHA-256 only)")
 	data := fs.String("data", "", "folder for the disk store (default: Hoist's data folder)")
+	refuse := fs.String("refuse-resumable", "", "refuse resumable uploads to these destinations, as Google may: cm360, playgames or both (comma-separated); Hoist then falls back to one request")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR]")
+		fmt.Fprintln(stderr, "Usage: hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--refuse-resumable cm360,playgames]")
 		fmt.Fprintln(stderr, "Runs the built-in sandbox: a server that speaks Google's upload protocol, for trying Hoist without Google.")
 		fs.PrintDefaults()
 	}
@@ -49,12 +50,17 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = filepath.Join(engine.DataDir(), "sandbox")
 	}
+	refused, err := refusedKinds(*refuse)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist sandbox: --refuse-resumable: %v\n", err)
+		return exitUsage
+	}
 	st, err := openStore(*store, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
 		return exitUsage
 	}
-	url, stop, err := serveSandbox(*addr, st)
+	url, stop, err := serveSandbox(*addr, st, refused...)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist sandbox: cannot serve on %s: %v\n", *addr, err)
 		return exitFailed
@@ -71,6 +77,22 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// refusedKinds reads --refuse-resumable: destinations whose resumable
+// starts the sandbox refuses, to show the fall-back to one request.
+func refusedKinds(list string) ([]emulator.Kind, error) {
+	var kinds []emulator.Kind
+	for _, name := range strings.Split(list, ",") {
+		switch k := emulator.Kind(strings.TrimSpace(strings.ToLower(name))); k {
+		case "":
+		case emulator.KindCampaignManager, emulator.KindPlayGames:
+			kinds = append(kinds, k)
+		default:
+			return nil, fmt.Errorf("%q is not cm360 or playgames (only they fall back when Google refuses a resumable upload)", name)
+		}
+	}
+	return kinds, nil
+}
+
 func openStore(kind, dir string) (emulator.Store, error) {
 	switch kind {
 	case "memory":
@@ -84,8 +106,8 @@ func openStore(kind, dir string) (emulator.Store, error) {
 }
 
 // serveSandbox serves an emulator with store st on addr; stop shuts it down.
-func serveSandbox(addr string, st emulator.Store) (url string, stop func(), err error) {
-	srv, err := emulator.New(emulator.Options{Store: st})
+func serveSandbox(addr string, st emulator.Store, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
+	srv, err := emulator.New(emulator.Options{Store: st, RefuseResumable: refuseResumable})
 	if err != nil {
 		return "", nil, err
 	}
