@@ -48,9 +48,9 @@ type destBar struct {
 	accounts   *widget.Select
 	signIn     *widget.Button
 	signOut    *widget.Button
-	note       *widget.Label   // "The sandbox needs no account."
-	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
-	accountRow *fyne.Container // the account picker and sign-in buttons
+	note       *widget.RichText // "The sandbox needs no account."
+	inFile     *widget.Label    // the chosen account's sign-in is kept in a file
+	accountRow *fyne.Container  // the account picker and sign-in buttons
 	setup      *fyne.Container
 	content    fyne.CanvasObject
 
@@ -76,8 +76,8 @@ func newDestBar(d *desk) *destBar {
 	b.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), b.login)
 	b.signIn.Importance = widget.HighImportance
 	b.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), b.logout)
-	b.note = widget.NewLabel("The sandbox needs no Google account.")
-	b.note.Importance = widget.LowImportance
+	b.note = hint("The sandbox needs no Google account.")
+	b.note.Wrapping = fyne.TextWrapOff
 	b.inFile = widget.NewLabel("Kept in a file, not the keychain")
 	b.inFile.Importance = widget.WarningImportance
 	b.inFile.Hide()

@@ -8,6 +8,26 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// hint is a quiet line of explanation in the grey of the form's hints,
+// readable in both themes (a low-importance label is as faint as a disabled one).
+func hint(text string) *widget.RichText {
+	t := widget.NewRichText(&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
+		ColorName: theme.ColorNamePlaceHolder,
+		Inline:    true,
+	}})
+	t.Wrapping = fyne.TextWrapWord
+	return t
+}
+
+// setHint changes the text of a hint.
+func setHint(t *widget.RichText, text string) {
+	seg := t.Segments[0].(*widget.TextSegment)
+	if seg.Text != text {
+		seg.Text = text
+		t.Refresh()
+	}
+}
+
 // fieldNote is the line under a form field: what the field is for, or what is
 // wrong with what was typed. It wraps to the form's width, where the form's
 // own hint line would be cut off.

@@ -43,7 +43,7 @@ type jobRow struct {
 	name     *bidiLabel
 	detail   *bidiLabel
 	size     *widget.Label
-	dest     *widget.Label
+	dest     *widget.RichText // in the grey of hints
 	bar      *widget.ProgressBar
 	status   *bidiLabel
 	progress *widget.Label
@@ -65,9 +65,8 @@ func newJobRow(act rowActions) *jobRow {
 	r.detail.colorName = theme.ColorNamePlaceHolder
 	r.size = widget.NewLabel("")
 	r.size.Alignment = fyne.TextAlignTrailing
-	r.dest = widget.NewLabel("")
-	r.dest.Alignment = fyne.TextAlignTrailing
-	r.dest.Importance = widget.LowImportance
+	r.dest = hint("")
+	r.dest.Wrapping = fyne.TextWrapOff
 	r.bar = widget.NewProgressBar()
 	r.status = newBidiLabel("")
 	r.progress = widget.NewLabel("")
@@ -130,7 +129,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if !sameJob {
 		r.name.SetText(v.Name)
 		r.size.SetText(media.FormatSize(v.Size))
-		r.dest.SetText(destWords(v))
+		setHint(r.dest, destWords(v))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
 		r.content.Refresh()

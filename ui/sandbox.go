@@ -83,9 +83,7 @@ func newSandboxPanel(d *desk) *sandboxPanel {
 	// Objects from earlier sessions are shown, not announced.
 	p := &sandboxPanel{d: d, receipts: os.Getenv(ReceiptsEnv), seen: len(d.sandbox.srv.Objects())}
 	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	explain := widget.NewLabel("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
-	explain.Wrapping = fyne.TextWrapWord
-	explain.Importance = widget.LowImportance
+	explain := hint("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
 	p.list = widget.NewList(
 		func() int { return len(p.objects) },
 		func() fyne.CanvasObject {
