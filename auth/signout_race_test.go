@@ -20,37 +20,50 @@ func holdNextSet(m *memStore) (entered <-chan struct{}, release func()) {
 	return in, func() { close(out) }
 }
 
-// graceBeforeRelease is how long a test lets a sign-in or sign-out run on
-// while a refresh's save is held; a correct one waits for the save.
-const graceBeforeRelease = 300 * time.Millisecond
-
-func TestLogoutDuringRefreshSaveLeavesNoGrant(t *testing.T) {
-	f := newFixture(t)
-	acct := f.login(t)
+// refreshHeldInSave signs an account in and starts a refresh of its
+// expired token that is held inside the store's Set; refreshed gets the
+// refresh's error once release lets the save go.
+func refreshHeldInSave(t *testing.T, f *fixture) (acct Account, ts *TokenSource, refreshed <-chan error, release func()) {
+	t.Helper()
+	acct = f.login(t)
 	ts, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Advance(2 * time.Hour)
 	entered, release := holdNextSet(f.store)
-
-	refreshed := make(chan error, 1)
+	done := make(chan error, 1)
 	go func() {
 		_, err := ts.Token()
-		refreshed <- err
+		done <- err
 	}()
 	<-entered // the refresh is saving what it got
+	return acct, ts, done, release
+}
 
-	loggedOut := make(chan error, 1)
-	go func() { loggedOut <- f.svc.Logout(t.Context(), acct.Email) }()
-	var logoutErr error
+// whileSaveHeld runs op while a refresh's save is held and lets the save go
+// once op is over, or after graceBeforeRelease if op waits for the save.
+func whileSaveHeld[T any](release func(), op func() T) T {
+	result := make(chan T, 1)
+	go func() { result <- op() }()
 	select {
-	case logoutErr = <-loggedOut:
+	case r := <-result:
 		release()
+		return r
 	case <-time.After(graceBeforeRelease):
 		release()
-		logoutErr = <-loggedOut
+		return <-result
 	}
+}
+
+// graceBeforeRelease is how long a test lets a sign-in or sign-out run on
+// while a refresh's save is held; a correct one waits for the save.
+const graceBeforeRelease = 300 * time.Millisecond
+
+func TestLogoutDuringRefreshSaveLeavesNoGrant(t *testing.T) {
+	f := newFixture(t)
+	acct, ts, refreshed, release := refreshHeldInSave(t, f)
+	logoutErr := whileSaveHeld(release, func() error { return f.svc.Logout(t.Context(), acct.Email) })
 	refreshErr := <-refreshed
 
 	if logoutErr != nil {
@@ -76,39 +89,16 @@ func TestLogoutDuringRefreshSaveLeavesNoGrant(t *testing.T) {
 
 func TestSignInDuringRefreshSaveKeepsNewGrant(t *testing.T) {
 	f := newFixture(t)
-	acct := f.login(t)
-	ts, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.clock.Advance(2 * time.Hour)
-	entered, release := holdNextSet(f.store)
-
-	refreshed := make(chan error, 1)
-	go func() {
-		_, err := ts.Token()
-		refreshed <- err
-	}()
-	<-entered // the refresh of the old grant is saving what it got
-
+	acct, ts, refreshed, release := refreshHeldInSave(t, f)
 	// Signing in again for more access makes a new grant.
 	type login struct {
 		acct Account
 		err  error
 	}
-	signedIn := make(chan login, 1)
-	go func() {
+	l := whileSaveHeld(release, func() login {
 		a, err := f.svc.Login(t.Context(), []string{ScopeGmailSend}, ForAccount(acct.Email))
-		signedIn <- login{a, err}
-	}()
-	var l login
-	select {
-	case l = <-signedIn:
-		release()
-	case <-time.After(graceBeforeRelease):
-		release()
-		l = <-signedIn
-	}
+		return login{a, err}
+	})
 	if err := <-refreshed; err != nil {
 		t.Errorf("refresh: %v", err)
 	}
