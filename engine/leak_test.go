@@ -65,51 +65,21 @@ func (l *lockedBuffer) String() string {
 // a log consumer, and checks that neither the token nor any session address
 // appears in the logs or in anything shown to the user.
 func TestNoSecretLeaks(t *testing.T) {
-	const google = "https://www.googleapis.com"
-	emu, err := emulator.New(emulator.Options{BaseURL: google, RequireAuth: func(tok string) bool { return tok == canary }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(emu)
-	t.Cleanup(func() { emu.Close(); ts.Close() })
-	emuURL, _ := url.Parse(ts.URL)
-
 	var logs lockedBuffer
 	log := slog.New(auth.RedactingHandler(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	dir := t.TempDir()
-	j, err := journal.Open(filepath.Join(dir, "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
 	signInFails := false
 	var mu sync.Mutex
-	q, err := engine.Open(context.Background(), engine.Options{
-		Journal:   j,
-		Logger:    log,
-		Backoff:   noWait{},
-		Method:    upload.Resumable,
-		ChunkSize: upload.ChunkAlign,
-		Client: func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	r, d := googleLab(t, emulator.Options{RequireAuth: func(tok string) bool { return tok == canary }},
+		engine.Options{Logger: log, Backoff: noWait{}, Method: upload.Resumable, ChunkSize: upload.ChunkAlign},
+		func(signedIn *http.Client) (*http.Client, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if signInFails {
 				return nil, errors.New("Your Google sign-in has expired or was withdrawn. Sign in again to continue.")
 			}
-			return &http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}}, nil
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close(context.Background())
-
-	// A Google upload URL, so the destination asks for a signed-in client.
-	r := &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}
-	d := dest.Destination{Name: "Test", Kind: dest.Custom, Params: map[string]string{"url": google + dest.SandboxPath, "scope": "https://www.googleapis.com/auth/devstorage.read_write"}}
-	if !d.NeedsAuth() {
-		t.Fatal("the destination does not need sign-in; the test would prove nothing")
-	}
+			return signedIn, nil
+		})
+	emu, ts, q := r.emu, r.url, r.q
 	faults := []emulator.Action{
 		emulator.Answer{Status: 500},
 		emulator.Answer{Status: 503, RetryAfter: "0"},
@@ -148,7 +118,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	}
 	func() {
 		defer func() { recover() }()
-		log.Error("a panic while logging", "header", "Bearer "+canary, "url", ts.URL+"/upload/x?upload_id=SECRETID123")
+		log.Error("a panic while logging", "header", "Bearer "+canary, "url", ts+"/upload/x?upload_id=SECRETID123")
 		panic("Authorization: Bearer " + canary)
 	}()
 
@@ -194,38 +164,15 @@ func TestNoSecretLeaks(t *testing.T) {
 // request to unlock it, not to sign in again, and Resume carries on once
 // it is unlocked.
 func TestLockedKeychainAsksToUnlock(t *testing.T) {
-	const google = "https://www.googleapis.com"
-	emu, err := emulator.New(emulator.Options{BaseURL: google})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(emu)
-	t.Cleanup(func() { emu.Close(); ts.Close() })
-	emuURL, _ := url.Parse(ts.URL)
-	dir := t.TempDir()
-	j, err := journal.Open(filepath.Join(dir, "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
 	var locked atomic.Bool
 	locked.Store(true)
-	q, err := engine.Open(context.Background(), engine.Options{
-		Journal: j,
-		Backoff: noWait{},
-		Client: func(ctx context.Context, d dest.Destination) (*http.Client, error) {
-			if locked.Load() {
-				return nil, fmt.Errorf("reading the sign-in of ada@example.com: %w", auth.ErrKeychainLocked)
-			}
-			return &http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}}, nil
-		},
+	r, d := googleLab(t, emulator.Options{}, engine.Options{Backoff: noWait{}}, func(signedIn *http.Client) (*http.Client, error) {
+		if locked.Load() {
+			return nil, fmt.Errorf("reading the sign-in of ada@example.com: %w", auth.ErrKeychainLocked)
+		}
+		return signedIn, nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close(context.Background())
-	r := &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}
-	d := dest.Destination{Name: "Test", Kind: dest.Custom, Params: map[string]string{"url": google + dest.SandboxPath, "scope": "https://www.googleapis.com/auth/devstorage.read_write"}}
+	q := r.q
 	p, _ := r.file("report.bin", 1000)
 	id := q.Add([]string{p}, d).IDs[0]
 	v := r.state(id, engine.Attention)
@@ -239,4 +186,41 @@ func TestLockedKeychainAsksToUnlock(t *testing.T) {
 	if v := r.state(id, engine.Done); v.Locked {
 		t.Error("a finished upload still says the keychain is locked")
 	}
+}
+
+// googleLab serves an emulator that stands for Google's API host, and opens
+// a queue on a new journal with opts. Its clients come from client, which is
+// handed one that reaches the emulator with the canary token. d is a Google
+// upload URL, so uploads to it ask for a signed-in client.
+func googleLab(t *testing.T, eo emulator.Options, opts engine.Options, client func(signedIn *http.Client) (*http.Client, error)) (*rig, dest.Destination) {
+	t.Helper()
+	const google = "https://www.googleapis.com"
+	eo.BaseURL = google
+	emu, err := emulator.New(eo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(emu)
+	t.Cleanup(func() { emu.Close(); ts.Close() })
+	emuURL, _ := url.Parse(ts.URL)
+	dir := t.TempDir()
+	j, err := journal.Open(filepath.Join(dir, "journal.db"), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	opts.Journal = j
+	opts.Client = func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+		return client(&http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}})
+	}
+	q, err := engine.Open(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close(context.Background()) })
+	d := dest.Destination{Name: "Test", Kind: dest.Custom, Params: map[string]string{"url": google + dest.SandboxPath, "scope": "https://www.googleapis.com/auth/devstorage.read_write"}}
+	if !d.NeedsAuth() {
+		t.Fatal("the destination does not need sign-in; a test would prove nothing")
+	}
+	return &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}, d
 }
