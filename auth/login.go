@@ -30,6 +30,13 @@ type loginOptions struct {
 	account   string
 	showURL   func(string)
 	allowFile bool
+	wait      time.Duration
+}
+
+// WaitingAtMost bounds how long this sign-in waits for the browser to come
+// back (see Service.ConsentTimeout); d <= 0 leaves the Service's bound.
+func WaitingAtMost(d time.Duration) LoginOption {
+	return func(o *loginOptions) { o.wait = d }
 }
 
 // ShowingURL calls show with the consent page's address when the browser
@@ -72,7 +79,10 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		return Account{}, err
 	}
 
-	timeout := s.ConsentTimeout
+	timeout := o.wait
+	if timeout <= 0 {
+		timeout = s.ConsentTimeout
+	}
 	if timeout <= 0 {
 		timeout = DefaultConsentTimeout
 	}

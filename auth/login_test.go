@@ -150,6 +150,7 @@ func TestLoginFailures(t *testing.T) {
 	tests := []struct {
 		name    string
 		prepare func(t *testing.T, f *fixture, ctx context.Context, cancel context.CancelFunc)
+		opts    []LoginOption
 		wantIs  []error
 		wantMsg string
 		page    string // text the browser must show, if it got that far
@@ -176,6 +177,16 @@ func TestLoginFailures(t *testing.T) {
 				f.svc.OpenBrowser = func(string) error { return nil }
 				f.svc.ConsentTimeout = 50 * time.Millisecond
 			},
+			wantIs:  []error{ErrSignInTimedOut, context.DeadlineExceeded},
+			wantMsg: ErrSignInTimedOut.Error(),
+		},
+		{
+			name: "browser never comes back within this sign-in's own wait",
+			prepare: func(t *testing.T, f *fixture, _ context.Context, _ context.CancelFunc) {
+				f.svc.OpenBrowser = func(string) error { return nil }
+				f.svc.ConsentTimeout = time.Hour
+			},
+			opts:    []LoginOption{WaitingAtMost(50 * time.Millisecond)},
 			wantIs:  []error{ErrSignInTimedOut, context.DeadlineExceeded},
 			wantMsg: ErrSignInTimedOut.Error(),
 		},
@@ -225,7 +236,7 @@ func TestLoginFailures(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			tt.prepare(t, f, ctx, cancel)
-			_, err := f.svc.Login(ctx, []string{ScopeGmailInsert})
+			_, err := f.svc.Login(ctx, []string{ScopeGmailInsert}, tt.opts...)
 			if err == nil {
 				t.Fatal("Login succeeded")
 			}

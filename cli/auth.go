@@ -105,6 +105,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	account := fs.String("account", "", "the account to sign in as again, adding the new access to what it has")
 	inFile := fs.Bool("store-in-file", false, "keep the sign-in in a file only you can read instead of the keychain (less safe)")
 	noBrowser := fs.Bool("no-browser", false, "print the sign-in address instead of opening the browser")
+	wait := fs.Duration("timeout", auth.DefaultConsentTimeout, "how long to wait for the sign-in in the browser, e.g. 10m")
 	rest, status := parseAuthFlags(fs, args)
 	if status >= 0 {
 		return status
@@ -112,6 +113,10 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		fmt.Fprintf(stderr, "hoist login: unexpected %q\n", rest[0])
 		fs.Usage()
+		return exitUsage
+	}
+	if *wait <= 0 {
+		fmt.Fprintln(stderr, "hoist login: --timeout must be longer than zero, e.g. 5m")
 		return exitUsage
 	}
 
@@ -133,6 +138,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		svc.Store, svc.AllowFileStore = file, true
 	}
+	svc.ConsentTimeout = *wait
 	svc.ShowURL = func(u string) {
 		fmt.Fprintf(stdout, "Open this address in your browser to sign in with Google:\n\n    %s\n\n", u)
 	}

@@ -166,6 +166,7 @@ func TestAuthCommandsUsage(t *testing.T) {
 		{"login with a stray argument", Login, []string{"now"}, 2, `unexpected "now"`, ""},
 		{"login with an unknown flag", Login, []string{"--colour"}, 2, "-colour", ""},
 		{"login help hides test flags", Login, []string{"--help"}, 0, "--client-secret", "endpoint"},
+		{"login waiting no time", Login, []string{"--timeout", "0s"}, 2, "--timeout must be longer than zero", ""},
 		{"logout of two accounts at once", Logout, []string{"a@example.com", "b@example.com"}, 2, "one account at a time", ""},
 		{"accounts with an argument", Accounts, []string{"all"}, 2, `unexpected "all"`, ""},
 	}
@@ -201,6 +202,9 @@ func TestAuthCommandFailures(t *testing.T) {
 			c.srv.Set(func(s *authtest.Server) { s.DenyWith = "access_denied" })
 			return []string{"--endpoint", c.srv.URL, "--client-secret", c.clientFile, "--no-browser", "--store-in-file"}
 		}, Login, "You chose not to give Hoist access. Nothing was changed."},
+		{"nobody signs in in time", func(c *authCLI) []string {
+			return []string{"--endpoint", c.srv.URL, "--client-secret", c.clientFile, "--no-browser", "--store-in-file", "--timeout", "100ms"}
+		}, Login, "Hoist stopped waiting for the sign-in in the browser because it took too long."},
 		{"logout of an unknown account", func(c *authCLI) []string { return []string{"nobody@example.com"} }, Logout,
 			"This Google account is not signed in to Hoist."},
 		{"logout with nobody signed in", func(c *authCLI) []string { return nil }, Logout,

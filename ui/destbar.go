@@ -419,9 +419,10 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 	wait.SetOnClosed(cancel)
 	wait.Show()
 	scopes := b.current.Scopes()
-	opts := append([]auth.LoginOption{auth.ShowingURL(func(url string) {
-		b.d.later(func() { b.showAddress(url) })
-	})}, extra...)
+	opts := append([]auth.LoginOption{
+		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
+		auth.WaitingAtMost(b.d.settings.signInWait()),
+	}, extra...)
 	if a := b.current.Account; a != "" && slices.Contains(b.known, a) {
 		opts = append(opts, auth.ForAccount(a))
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/media"
 )
@@ -23,6 +24,7 @@ const (
 	prefBandwidth  = "bandwidthLimit"
 	prefHistory    = "historyDays"
 	prefTheme      = "theme"
+	prefSignInWait = "signInMinutes"
 )
 
 // settings are the user's choices, kept in Fyne's preferences.
@@ -33,6 +35,7 @@ type settings struct {
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
 	Theme       string
+	SignInWait  int // minutes the sign-in waits for the browser to come back
 }
 
 var defaultSettings = settings{
@@ -41,6 +44,7 @@ var defaultSettings = settings{
 	AutoResume:  true,
 	HistoryDays: 30,
 	Theme:       themeSystem,
+	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
 }
 
 // The choices the settings offer.
@@ -50,6 +54,7 @@ var (
 	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
 	historyChoices   = []int{1, 7, 30, 90, 365, 0}
 	themeChoices     = []string{themeSystem, themeLight, themeDark}
+	signInChoices    = []int{2, 5, 10, 15, 30}
 )
 
 func loadSettings(p fyne.Preferences) settings {
@@ -60,6 +65,7 @@ func loadSettings(p fyne.Preferences) settings {
 		Bandwidth:   int64(p.IntWithFallback(prefBandwidth, int(defaultSettings.Bandwidth))),
 		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
 		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
+		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
 	}
 	// A hand-edited or old preferences file must not break uploads.
 	if s.Parallel < 1 || s.Parallel > 64 {
@@ -77,6 +83,9 @@ func loadSettings(p fyne.Preferences) settings {
 	if !slices.Contains(themeChoices, s.Theme) {
 		s.Theme = themeSystem
 	}
+	if s.SignInWait < 1 || s.SignInWait > 120 {
+		s.SignInWait = defaultSettings.SignInWait
+	}
 	return s
 }
 
@@ -87,6 +96,19 @@ func (s settings) save(p fyne.Preferences) {
 	p.SetInt(prefBandwidth, int(s.Bandwidth))
 	p.SetInt(prefHistory, s.HistoryDays)
 	p.SetString(prefTheme, s.Theme)
+	p.SetInt(prefSignInWait, s.SignInWait)
+}
+
+// signInWait is how long a sign-in waits for the browser, for auth.
+func (s settings) signInWait() time.Duration {
+	return time.Duration(s.SignInWait) * time.Minute
+}
+
+func minutesWords(n int) string {
+	if n == 1 {
+		return "1 minute"
+	}
+	return fmt.Sprintf("%d minutes", n)
 }
 
 // historyFor is how long finished uploads are kept, for the queue.
@@ -190,6 +212,8 @@ func (d *desk) settingsForm() *widget.Form {
 		func(n int) { change(func(s *settings) { s.HistoryDays = n }) })
 	look := choice(themeChoices, themeWords, s.Theme,
 		func(t string) { change(func(s *settings) { s.Theme = t }) })
+	signIn := choice(signInChoices, minutesWords, s.SignInWait,
+		func(n int) { change(func(s *settings) { s.SignInWait = n }) })
 	resume := widget.NewCheck("Continue unfinished uploads when Hoist starts", func(on bool) {
 		change(func(s *settings) { s.AutoResume = on })
 	})
@@ -205,6 +229,7 @@ func (d *desk) settingsForm() *widget.Form {
 		&widget.FormItem{Text: "On start", Widget: resume},
 		withNote("Forget finished uploads after", history, newFieldNote("Takes effect the next time Hoist starts.")),
 		&widget.FormItem{Text: "Appearance", Widget: look},
+		withNote("Wait for the sign-in", signIn, newFieldNote("How long Hoist waits for you to finish signing in with Google in the browser.")),
 		&widget.FormItem{Text: "Upload list is kept in", Widget: where},
 	)
 }

@@ -313,12 +313,13 @@ func TestSettingsPersist(t *testing.T) {
 	pick("Speed limit", "1 MB/s")
 	pick("Forget finished uploads after", "7 days")
 	pick("Appearance", "Dark")
+	pick("Wait for the sign-in", "15 minutes")
 	for _, it := range form.Items {
 		if c, ok := it.Widget.(*widget.Check); ok {
 			c.SetChecked(false)
 		}
 	}
-	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false}
+	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15}
 	if got := loadSettings(h.app.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}
