@@ -68,13 +68,8 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist send: --method must be auto, media, multipart or resumable, not %q\n", o.method)
 		return exitUsage
 	}
-	chunk, err := media.ParseSize(o.chunk)
-	if err != nil || chunk < 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size: %q is not a size such as 256KiB or 8MiB\n", o.chunk)
-		return exitUsage
-	}
-	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size must be a multiple of 256KiB (or 0 for the whole file in one request)\n")
+	chunk, ok := chunkSize(o.chunk, stderr)
+	if !ok {
 		return exitUsage
 	}
 	if o.parallel < 1 {
@@ -83,6 +78,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	var d dest.Destination
+	var err error
 	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
 		if o.to == "" {
@@ -208,7 +204,7 @@ func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
 	fs.StringVar(&o.to, "to", "", "where the files go: sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL, or a saved destination's name")
 	fs.StringVar(&o.method, "method", "auto", "auto, media, multipart or resumable")
 	fs.StringVar(&o.metadata, "metadata", "", "metadata JSON, or @FILE to read it from a file")
-	fs.StringVar(&o.chunk, "chunk-size", "8MiB", "bytes per request of a resumable upload, e.g. 256KiB, 8MiB; 0 = the whole file in one request")
+	fs.StringVar(&o.chunk, "chunk-size", "auto", "bytes per request of a resumable upload: auto (sized by the link), a size such as 256KiB or 8MiB, or 0 for the whole file in one request")
 	fs.IntVar(&o.parallel, "parallel", 4, "uploads at once")
 	fs.BoolVar(&o.noAuth, "no-auth", false, "send no Authorization header (local test servers)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per line: progress and results")
@@ -263,6 +259,23 @@ func interleave(args []string, fs *flag.FlagSet) []string {
 		}
 	}
 	return append(append(flags, "--"), rest...)
+}
+
+// chunkSize reads --chunk-size: "auto", 0 or a multiple of 256 KiB.
+func chunkSize(s string, stderr io.Writer) (int64, bool) {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		return upload.ChunkAuto, true
+	}
+	chunk, err := media.ParseSize(s)
+	if err != nil || chunk < 0 {
+		fmt.Fprintf(stderr, "hoist send: --chunk-size: %q is not auto or a size such as 256KiB or 8MiB\n", s)
+		return 0, false
+	}
+	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
+		fmt.Fprintf(stderr, "hoist send: --chunk-size must be auto, a multiple of 256KiB, or 0 for the whole file in one request\n")
+		return 0, false
+	}
+	return chunk, true
 }
 
 // destination builds the destination the flags describe.

@@ -14,6 +14,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/media"
+	"hoist/engine/upload"
 )
 
 // Preference keys.
@@ -30,7 +31,7 @@ const (
 // settings are the user's choices, kept in Fyne's preferences.
 type settings struct {
 	Parallel    int   // uploads at once
-	ChunkSize   int64 // bytes per request of a resumable upload
+	ChunkSize   int64 // bytes per request of a resumable upload; upload.ChunkAuto: sized by the link
 	AutoResume  bool  // unfinished uploads continue when Hoist starts
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
@@ -40,7 +41,7 @@ type settings struct {
 
 var defaultSettings = settings{
 	Parallel:    6,
-	ChunkSize:   8 << 20,
+	ChunkSize:   upload.ChunkAuto,
 	AutoResume:  true,
 	HistoryDays: 30,
 	Theme:       themeSystem,
@@ -50,7 +51,7 @@ var defaultSettings = settings{
 // The choices the settings offer.
 var (
 	parallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
-	chunkChoices     = []int64{256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
+	chunkChoices     = []int64{upload.ChunkAuto, 256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
 	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
 	historyChoices   = []int{1, 7, 30, 90, 365, 0}
 	themeChoices     = []string{themeSystem, themeLight, themeDark}
@@ -71,7 +72,7 @@ func loadSettings(p fyne.Preferences) settings {
 	if s.Parallel < 1 || s.Parallel > 64 {
 		s.Parallel = defaultSettings.Parallel
 	}
-	if s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0 {
+	if s.ChunkSize != upload.ChunkAuto && (s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0) {
 		s.ChunkSize = defaultSettings.ChunkSize
 	}
 	if s.Bandwidth < 0 {
@@ -144,6 +145,9 @@ func themeWords(t string) string {
 }
 
 func chunkWords(n int64) string {
+	if n == upload.ChunkAuto {
+		return "Automatic (follows the link)"
+	}
 	if n < 1<<20 {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
