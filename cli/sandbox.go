@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,9 +31,11 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", DefaultSandboxAddr, "address to listen on (loopback)")
 	store := fs.String("store", "disk", "where received files go: memory, disk or hash (length and SHA-256 only)")
 	data := fs.String("data", "", "folder for the disk store (default: Hoist's data folder)")
+	useTLS := fs.Bool("tls", false, "serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate made at start; its authority is written to --ca-out")
+	caOut := fs.String("ca-out", "", "with --tls: where to write the authority's certificate for clients to trust (default: sandbox-ca.pem in the data folder); hoist send takes it with --ca-file or $"+engine.CAFileEnv)
 	refuse := fs.String("refuse-resumable", "", "refuse resumable uploads to these destinations, as Google may: cm360, playgames or both (comma-separated); Hoist then falls back to one request")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--refuse-resumable cm360,playgames]")
+		fmt.Fprintln(stderr, "Usage: hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable cm360,playgames]")
 		fmt.Fprintln(stderr, "Runs the built-in sandbox: a server that speaks Google's upload protocol, for trying Hoist without Google.")
 		fs.PrintDefaults()
 	}
@@ -60,12 +63,22 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
 		return exitUsage
 	}
-	url, stop, err := serveSandbox(*addr, st, refused...)
+	var ca *emulator.Authority
+	if *useTLS {
+		if ca, err = sandboxAuthority(*caOut, dir); err != nil {
+			fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
+			return exitFailed
+		}
+	}
+	url, stop, err := serveSandbox(*addr, st, ca, refused...)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist sandbox: cannot serve on %s: %v\n", *addr, err)
 		return exitFailed
 	}
 	fmt.Fprintln(stdout, url)
+	if ca != nil {
+		fmt.Fprintf(stderr, "HTTPS with a certificate made now; trust it with: hoist send --ca-file %s (or %s=%s)\n", caPath(*caOut, dir), engine.CAFileEnv, caPath(*caOut, dir))
+	}
 	fmt.Fprintf(stderr, "Upload URL for \"hoist send --to\": %s%s\n", url, dest.SandboxPath)
 	fmt.Fprintf(stderr, "The sandbox is running at %s (store: %s", url, *store)
 	if *store == "disk" {
@@ -105,13 +118,45 @@ func openStore(kind, dir string) (emulator.Store, error) {
 	return nil, fmt.Errorf("unknown store %q (use memory, disk or hash)", kind)
 }
 
-// serveSandbox serves an emulator with store st on addr; stop shuts it down.
-func serveSandbox(addr string, st emulator.Store, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
+// caPath is where the HTTPS sandbox's authority is written.
+func caPath(out, dir string) string {
+	if out != "" {
+		return out
+	}
+	return filepath.Join(dir, "sandbox-ca.pem")
+}
+
+// sandboxAuthority makes the HTTPS sandbox's authority and writes its
+// certificate where clients can find it.
+func sandboxAuthority(out, dir string) (*emulator.Authority, error) {
+	ca, err := emulator.NewAuthority()
+	if err != nil {
+		return nil, err
+	}
+	path := caPath(out, dir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("the certificate cannot be written: %w", err)
+	}
+	if err := ca.WriteCert(path); err != nil {
+		return nil, fmt.Errorf("the certificate cannot be written: %w", err)
+	}
+	return ca, nil
+}
+
+// serveSandbox serves an emulator with store st on addr, over HTTPS with
+// ca's certificate when ca is not nil; stop shuts it down.
+func serveSandbox(addr string, st emulator.Store, ca *emulator.Authority, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
 	srv, err := emulator.New(emulator.Options{Store: st, RefuseResumable: refuseResumable})
 	if err != nil {
 		return "", nil, err
 	}
-	url, stopServer, err := srv.Start(context.Background(), addr)
+	start := srv.Start
+	if ca != nil {
+		start = func(ctx context.Context, addr string) (string, func() error, error) {
+			return srv.StartTLS(ctx, addr, ca)
+		}
+	}
+	url, stopServer, err := start(context.Background(), addr)
 	if err != nil {
 		srv.Close()
 		return "", nil, err
@@ -145,7 +190,7 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		if err != nil {
 			return "", nil, err
 		}
-		if url, stop, err = serveSandbox(addr, st); err == nil {
+		if url, stop, err = serveSandbox(addr, st, nil); err == nil {
 			return url, stop, nil
 		}
 	}

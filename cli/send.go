@@ -45,10 +45,10 @@ var destFlags = []struct{ flag, param, help string }{
 }
 
 type sendOptions struct {
-	to, method, metadata, chunk, account, baseURL, journalPath string
-	parallel                                                   int
-	noAuth, json, resume                                       bool
-	params                                                     map[string]*string
+	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
+	parallel                                                           int
+	noAuth, json, resume                                               bool
+	params                                                             map[string]*string
 }
 
 // Send runs `hoist send`: uploads files or folders without a window.
@@ -126,7 +126,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		sandbox = url
 	}
 
+	transport, err := engine.TrustingTransport(o.caFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist send: --ca-file: %v\n", err)
+		return exitUsage
+	}
 	q, err := engine.Open(ctx, engine.Options{
+		Transport:  transport,
 		Journal:    j,
 		Client:     clientFor(o.noAuth),
 		SandboxURL: sandbox,
@@ -211,6 +217,7 @@ func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
 	fs.BoolVar(&o.resume, "resume", false, "also continue every unfinished upload from earlier")
 	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
 	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's: a URL, or \"sandbox\" for the built-in sandbox")
+	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), "also trust the certificates in this PEM file, e.g. the HTTPS sandbox's (default: $"+engine.CAFileEnv+")")
 	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
 	o.params = map[string]*string{}
 	for _, f := range destFlags {

@@ -2,9 +2,14 @@ package engine
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -29,6 +34,37 @@ func DefaultTransport() *http.Transport {
 		return &bodyConn{Conn: c}, nil
 	}
 	return t
+}
+
+// CAFileEnv names the environment variable that, like hoist send's
+// --ca-file, names a file of PEM certificates to trust besides the system's:
+// the HTTPS sandbox's authority, or a company's proxy.
+const CAFileEnv = "HOIST_CA_FILE"
+
+// ErrBadCAFile says a file of certificates to trust holds none.
+var ErrBadCAFile = errors.New("the file holds no PEM certificate")
+
+// TrustingTransport is DefaultTransport trusting, besides the system's
+// authorities, the PEM certificates in caFile ("" adds none). Verification
+// stays on: a server must still show a certificate for its name.
+func TrustingTransport(caFile string) (*http.Transport, error) {
+	t := DefaultTransport()
+	if caFile == "" {
+		return t, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("certificates to trust: %w", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("certificates to trust: %s: %w", caFile, ErrBadCAFile)
+	}
+	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return t, nil
 }
 
 // bodyWrite is the size of the writes that carry a request body.

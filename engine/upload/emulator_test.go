@@ -141,7 +141,18 @@ var faults = []fault{
 	}, wantErr: resumableOnly(&upload.APIError{})},
 }
 
-func TestFaultMatrix(t *testing.T) {
+func TestFaultMatrix(t *testing.T) { faultMatrix(t, flows, plainLoopback) }
+
+// serveFunc serves h on loopback for one case of the matrix and gives its
+// base URL and a client that reaches it, recording hosts in log.
+type serveFunc func(t *testing.T, h http.Handler, log *hostLog) (url string, client *http.Client, stop func())
+
+func plainLoopback(t *testing.T, h http.Handler, log *hostLog) (string, *http.Client, func()) {
+	ts := httptest.NewServer(h)
+	return ts.URL, smallBufferClient(t, log), ts.Close
+}
+
+func faultMatrix(t *testing.T, flows []flow, serve serveFunc) {
 	file := make([]byte, 3*1024*kib+123)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range file {
@@ -157,12 +168,11 @@ func TestFaultMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ts := httptest.NewServer(srv)
 				hosts := &hostLog{}
-				client := smallBufferClient(t, hosts)
+				base, client, stop := serve(t, srv, hosts)
 				t.Cleanup(func() {
 					_ = srv.Close() // first: it lets go of stalled requests
-					ts.Close()
+					stop()
 				})
 				data := emulator.StageUpload
 				if f.method == upload.Resumable {
@@ -189,7 +199,7 @@ func TestFaultMatrix(t *testing.T) {
 					StallTimeout: 300 * time.Millisecond,
 				}
 				target := upload.Target{
-					URL:                 ts.URL + "/upload/files/v1/things?name=report.png",
+					URL:                 base + "/upload/files/v1/things?name=report.png",
 					ContentType:         "image/png",
 					Metadata:            f.meta,
 					FallbackToMultipart: fl.fall,
@@ -206,7 +216,7 @@ func TestFaultMatrix(t *testing.T) {
 					t.Errorf("%d objects for one file", len(objects))
 				}
 				for _, h := range hosts.list() {
-					if h != strings.TrimPrefix(ts.URL, "http://") {
+					if h != base[strings.Index(base, "://")+3:] {
 						t.Errorf("a request went to %s", h)
 					}
 				}
