@@ -47,7 +47,7 @@ var destFlags = []struct{ flag, param, help string }{
 type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
-	noAuth, json, resume                                               bool
+	noAuth, json, resume, http2                                        bool
 	params                                                             map[string]*string
 }
 
@@ -126,7 +126,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		sandbox = url
 	}
 
-	transport, err := engine.TrustingTransport(o.caFile)
+	transport, err := engine.TrustingTransport(o.caFile, o.http2)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: --ca-file: %v\n", err)
 		return exitUsage
@@ -218,6 +218,7 @@ func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
 	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
 	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's: a URL, or \"sandbox\" for the built-in sandbox")
 	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), "also trust the certificates in this PEM file, e.g. the HTTPS sandbox's (default: $"+engine.CAFileEnv+")")
+	fs.BoolVar(&o.http2, "http2", false, "speak HTTP/2 where the server offers it (one connection for every upload at once; slower on far links)")
 	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
 	o.params = map[string]*string{}
 	for _, f := range destFlags {

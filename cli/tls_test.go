@@ -16,7 +16,7 @@ import (
 
 // `hoist sandbox --tls` serves HTTPS with a certificate made at start and
 // writes its authority to a file; `hoist send` reaches it only when told to
-// trust that file (--ca-file or HOIST_CA_FILE), with automatic chunks.
+// trust that file (--ca-file or HOIST_CA_FILE), over HTTP/1.1 or HTTP/2.
 func TestSendOverHTTPSSandbox(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	ca := filepath.Join(t.TempDir(), "ca.pem")
@@ -61,9 +61,9 @@ func TestSendOverHTTPSSandbox(t *testing.T) {
 		t.Fatalf("hoist send with %s: exit %d: %s", engine.CAFileEnv, code, stderr)
 	}
 	t.Setenv(engine.CAFileEnv, "")
-	code, _, stderr = l.send(append(to, "--ca-file", ca, file)...)
+	code, _, stderr = l.send(append(to, "--ca-file", ca, "--http2", "--chunk-size", "auto", file)...)
 	if code != exitOK {
-		t.Fatalf("hoist send --ca-file: exit %d: %s", code, stderr)
+		t.Fatalf("hoist send --ca-file --http2: exit %d: %s", code, stderr)
 	}
 	bad := l.file("not-a-cert.pem", []byte("hello"))
 	if code, _, stderr = l.send(append(to, "--ca-file", bad, file)...); code != exitUsage || !strings.Contains(stderr, "no PEM certificate") {

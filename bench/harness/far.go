@@ -280,8 +280,8 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 		if s.Proto != "" {
 			cmd.Env = append(cmd.Env, "HOIST_CA_FILE="+e.caFile)
 		}
-		if s.Proto == "h1.1" {
-			cmd.Env = append(cmd.Env, "GODEBUG=http2client=0")
+		if s.Proto == "h2" {
+			cmd.Args = append(cmd.Args[:2], append([]string{"--http2"}, cmd.Args[2:]...)...)
 		}
 		cmds = append(cmds, cmd)
 	default:
@@ -514,7 +514,7 @@ func (r *Report) farMarkdown(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## Far and slow links\n\n")
 	p("The same proxy, now also a link: *latency* holds every request before passing it on (a round trip per request), *delay* holds every write %s in each direction without holding the writes behind it (a far link: %s round trip, where flow-control windows matter), *bandwidth* paces the bytes from clients to the server, shared first come first served by every connection. ", z.WideDelay, 2*z.WideDelay)
-	p("TLS cases run against the emulator serving HTTPS with a certificate made at its start (HTTP/2 and HTTP/1.1 offered; hoist send trusts it through HOIST_CA_FILE, curl through --cacert); hoist send speaks HTTP/1.1 there with GODEBUG=http2client=0. Chunk *auto* is hoist send's default.\n\n")
+	p("TLS cases run against the emulator serving HTTPS with a certificate made at its start (HTTP/2 and HTTP/1.1 offered; hoist send trusts it through HOIST_CA_FILE, curl through --cacert); hoist send speaks HTTP/2 there when given --http2, HTTP/1.1 otherwise (its default). Chunk *auto* is hoist send's default.\n\n")
 	p("![Throughput against latency by chunk policy](bench-latency.png)\n\n")
 	p("| Case | Client | Protocol | Chunk | Link | Size | Time s | MiB/s | Requests |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, f := range r.Far {

@@ -17,16 +17,22 @@ type pacer struct {
 
 func (p *pacer) wait(n int) {
 	p.mu.Lock()
+	// A writer that overslept its turn does not cost the link its time: the
+	// link counts as busy up to burstTime back (a token bucket that holds
+	// burstTime of bytes), so only real idleness goes unused.
 	now := time.Now()
 	start := p.next
-	if start.Before(now) {
-		start = now
+	if start.Before(now.Add(-burstTime)) {
+		start = now.Add(-burstTime)
 	}
 	p.next = start.Add(time.Duration(float64(n) / p.bps * float64(time.Second)))
 	done := p.next
 	p.mu.Unlock()
 	time.Sleep(time.Until(done))
 }
+
+// burstTime bounds the credit a link keeps for time its writers overslept.
+const burstTime = 20 * time.Millisecond
 
 // slice is the most bytes one write takes from the pacer at once, so that
 // connections take turns finely.
