@@ -320,6 +320,7 @@ func (o *observer) Sent(offset int64) {
 
 func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
+	o.jb.meter.confirm(o.q.opts.Clock.Now(), offset)
 	o.jb.bump()
 	o.moving()
 	if offset >= o.size {

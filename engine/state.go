@@ -215,6 +215,13 @@ type meter struct {
 	bytes int64
 	last  int64 // the latest offset heard
 	rateV float64
+	// The rate at which the server confirms bytes, since the run's first
+	// byte: the bytes written to the connection run ahead of the link by
+	// what its buffers hold, which on a slow link is seconds of bytes, so
+	// the rate shown never exceeds this one once it is known.
+	start     time.Time
+	startOff  int64
+	confirmed float64
 }
 
 const meterWindow = 500 * time.Millisecond
@@ -225,6 +232,9 @@ func (m *meter) add(now time.Time, offset int64) {
 	defer m.mu.Unlock()
 	back := offset < m.last // a range sent again: measure from where it starts
 	m.last = offset
+	if m.start.IsZero() {
+		m.start, m.startOff = now, offset
+	}
 	if m.at.IsZero() || back {
 		m.at, m.bytes = now, offset
 		return
@@ -249,14 +259,31 @@ func (m *meter) rate(now time.Time) float64 {
 	if m.at.IsZero() {
 		return 0
 	}
-	if idle := now.Sub(m.at); idle > 3*meterWindow {
-		return m.rateV * float64(3*meterWindow) / float64(idle)
+	r := m.rateV
+	if m.confirmed > 0 && m.confirmed < r {
+		r = m.confirmed
 	}
-	return m.rateV
+	if idle := now.Sub(m.at); idle > 3*meterWindow {
+		return r * float64(3*meterWindow) / float64(idle)
+	}
+	return r
+}
+
+// confirm records that the server has confirmed the bytes up to offset at now.
+func (m *meter) confirm(now time.Time, offset int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.start.IsZero() || offset <= m.startOff {
+		return
+	}
+	if dt := now.Sub(m.start); dt > 0 {
+		m.confirmed = float64(offset-m.startOff) / dt.Seconds()
+	}
 }
 
 func (m *meter) reset() {
 	m.mu.Lock()
 	m.at, m.bytes, m.last, m.rateV = time.Time{}, 0, 0, 0
+	m.start, m.startOff, m.confirmed = time.Time{}, 0, 0
 	m.mu.Unlock()
 }
