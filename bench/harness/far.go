@@ -213,11 +213,7 @@ func (e *env) measureFar(ctx context.Context) ([]*FarResult, error) {
 				return results, fmt.Errorf("%s: %w", s.key(), err)
 			}
 			results[i].Runs = append(results[i].Runs, r)
-			status := "ok"
-			if r.Error != "" {
-				status = "FAILED: " + firstLine(r.Error)
-			}
-			e.logf("  run %d %-48s %7.2f s %8.1f MiB/s  %s", run+1, s.key(), r.Seconds, float64(s.files.Bytes)/(1<<20)/r.Seconds, status)
+			e.logf("  run %d %-48s %7.2f s %8.1f MiB/s  %s", run+1, s.key(), r.Seconds, float64(s.files.Bytes)/(1<<20)/r.Seconds, status(r.Error))
 		}
 	}
 	for _, r := range results {

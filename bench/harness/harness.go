@@ -428,12 +428,8 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 				return results, fmt.Errorf("%s: %w", s.key(), err)
 			}
 			results[i].Runs = append(results[i].Runs, r)
-			status := "ok"
-			if r.Error != "" {
-				status = "FAILED: " + firstLine(r.Error)
-			}
 			e.logf("  run %d %-48s %7.2f s %8.1f MiB/s %6.1f MiB RSS  %s", run+1, s.key(), r.Seconds,
-				float64(s.files.Bytes)/(1<<20)/r.Seconds, float64(r.MaxRSSBytes)/(1<<20), status)
+				float64(s.files.Bytes)/(1<<20)/r.Seconds, float64(r.MaxRSSBytes)/(1<<20), status(r.Error))
 		}
 	}
 	for _, r := range results {
@@ -447,6 +443,14 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 var sessionID = regexp.MustCompile(`upload_id=[^&"'\s]+`)
 
 func redact(s string) string { return sessionID.ReplaceAllString(s, "upload_id=redacted") }
+
+// status is how a run ended, in a word or the first line of its error.
+func status(err string) string {
+	if err != "" {
+		return "FAILED: " + firstLine(err)
+	}
+	return "ok"
+}
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

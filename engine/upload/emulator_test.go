@@ -315,6 +315,10 @@ func (r recordHosts) RoundTrip(req *http.Request) (*http.Response, error) {
 // smallBufferClient keeps the kernel from swallowing a whole file before a
 // cut connection is noticed, as on a real network.
 func smallBufferClient(t *testing.T, log *hostLog) *http.Client {
+	return &http.Client{Transport: recordHosts{next: smallBufferTransport(t), log: log}}
+}
+
+func smallBufferTransport(t *testing.T) *http.Transport {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
@@ -325,5 +329,5 @@ func smallBufferClient(t *testing.T, log *hostLog) *http.Client {
 		},
 	}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: recordHosts{next: tr, log: log}}
+	return tr
 }

@@ -3,7 +3,6 @@ package upload_test
 import (
 	"context"
 	"crypto/tls"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -33,18 +32,9 @@ func TestFaultMatrixHTTP2(t *testing.T) {
 		ts.TLS = ca.ServerConfig()
 		ts.EnableHTTP2 = true
 		ts.StartTLS()
-		tr := &http.Transport{
-			TLSClientConfig:   &tls.Config{RootCAs: ca.Pool()},
-			ForceAttemptHTTP2: true,
-			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-				c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-				if tc, ok := c.(*net.TCPConn); ok {
-					_ = tc.SetWriteBuffer(32 * kib)
-				}
-				return c, err
-			},
-		}
-		t.Cleanup(tr.CloseIdleConnections)
+		tr := smallBufferTransport(t)
+		tr.TLSClientConfig = &tls.Config{RootCAs: ca.Pool()}
+		tr.ForceAttemptHTTP2 = true
 		var h1 atomic.Int32
 		protos := protoCheck{next: recordHosts{next: tr, log: log}, other: &h1}
 		t.Cleanup(func() {
