@@ -28,6 +28,7 @@ const (
 	FarWide  = "wide"  // HTTPS through a link delaying every packet (a far link)
 	FarSlow  = "slow"  // one upload over a slow link
 	FarFair  = "fair"  // parallel uploads sharing one link
+	FarCut   = "cut"   // per-request latency and a cut every CutEvery bytes
 )
 
 // FarSizes are the far and slow links' dimensions.
@@ -44,6 +45,7 @@ type FarSizes struct {
 	FairBPS    int64           `json:"fairBPS"`
 	SlowRuns   int             `json:"slowRuns"`
 	SweepChunk []int64         `json:"sweepChunks"`
+	CutEvery   int64           `json:"cutEvery"` // the cut cases: the sweep's file, its last latency
 }
 
 // FullFar is what make bench measures.
@@ -52,7 +54,7 @@ func FullFar() FarSizes {
 		Sweep: 256 << 20, Latencies: []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond},
 		TLSBig: 1 << 30, Wide: 128 << 20, WideDelay: 25 * time.Millisecond,
 		Slow: 64 << 20, SlowBPS: 1 << 20, FairCount: 4, Fair: 64 << 20, FairBPS: 20 << 20, SlowRuns: 1,
-		SweepChunk: []int64{8 << 20, ChunkAuto, 0},
+		SweepChunk: []int64{8 << 20, ChunkAuto, 0}, CutEvery: 32 << 20,
 	}
 }
 
@@ -62,7 +64,7 @@ func TinyFar() FarSizes {
 		Sweep: 4 << 20, Latencies: []time.Duration{0, 5 * time.Millisecond},
 		TLSBig: 4 << 20, Wide: 2 << 20, WideDelay: 2 * time.Millisecond,
 		Slow: 2 << 20, SlowBPS: 4 << 20, FairCount: 2, Fair: 1 << 20, FairBPS: 8 << 20, SlowRuns: 1,
-		SweepChunk: []int64{1 << 20, ChunkAuto},
+		SweepChunk: []int64{1 << 20, ChunkAuto}, CutEvery: 3 << 20,
 	}
 }
 
@@ -75,6 +77,7 @@ type farSpec struct {
 	Latency time.Duration // per request (proxy)
 	Delay   time.Duration // per packet, one way (proxy)
 	BPS     int64         // link bandwidth from client to server; 0 = unlimited
+	Cut     int64         // cut the connection every Cut bytes; 0 = never
 	files   *fileSet
 }
 
@@ -106,6 +109,10 @@ type FarRun struct {
 	ETAAt10     float64   `json:"etaAt10,omitempty"`     // hoist: the time left shown once 10% was sent
 	RestAt10    float64   `json:"restAt10,omitempty"`    // the time it really took from then on
 	Requests    int       `json:"requests"`
+	Cuts        int       `json:"cuts,omitempty"`
+	Resent      int64     `json:"resentBytes,omitempty"`
+	Unconfirmed int64     `json:"unconfirmedBytes,omitempty"`
+	Waits       float64   `json:"waitSeconds,omitempty"` // from each cut to the client's next request
 	Error       string    `json:"error,omitempty"`
 }
 
@@ -161,6 +168,9 @@ func (e *env) farGroups(fs farSets) []farSpec {
 		out = append(out,
 			farSpec{Group: FarWide, Client: ClientCurl, Proto: proto, Chunk: -1, Delay: z.WideDelay, files: fs.wide},
 			farSpec{Group: FarWide, Client: ClientHoist, Proto: proto, Chunk: ChunkAuto, Delay: z.WideDelay, files: fs.wide})
+	}
+	if z.CutEvery > 0 && len(z.Latencies) > 0 {
+		out = append(out, farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: z.Latencies[len(z.Latencies)-1], Cut: z.CutEvery, files: fs.sweep})
 	}
 	out = append(out,
 		farSpec{Group: FarSlow, Client: ClientHoist, Chunk: ChunkAuto, BPS: z.SlowBPS, files: fs.slow},
@@ -230,7 +240,7 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 	}
 	base := srv.URL
 	if s.Latency > 0 || s.Delay > 0 || s.BPS > 0 || s.Group == FarSweep {
-		proxy.set(0, s.Latency)
+		proxy.set(s.Cut, s.Latency)
 		proxy.setLink(s.BPS, s.Delay)
 		defer func() {
 			proxy.set(0, 0)
@@ -330,7 +340,11 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 	if err != nil {
 		return r, err
 	}
-	r.Requests = analyse(reqs, s.files.Bytes).requests
+	a := analyse(reqs, s.files.Bytes)
+	r.Requests, r.Cuts, r.Resent, r.Unconfirmed = a.requests, a.cuts, a.resent, a.unconfirmed
+	if s.Cut > 0 {
+		r.Waits = proxy.stats().Waits.Seconds()
+	}
 	objs, err := srv.newObjects(ctx)
 	if err != nil {
 		return r, err
@@ -405,6 +419,37 @@ func evaluateFar(r *Report) []Target {
 			t = missing(t)
 		}
 		ts = append(ts, t)
+	}
+	if len(z.Latencies) > 0 {
+		lat := z.Latencies[len(z.Latencies)-1]
+		cut := r.farFind(farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
+		free := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
+		what := fmt.Sprintf("%s through cuts every %s and %s per request, auto chunks", size(z.Sweep), size(z.CutEvery), lat)
+		t := Target{Name: what + ": re-sends ≤ the bytes the server had not confirmed", Limit: 1}
+		t2 := Target{Name: what + ": finishes ≤ 1.2 × fault-free time + backoff waits", Limit: 1.2}
+		if cut.ok() && free.ok() {
+			var resent, unconf int64
+			var beyond []float64
+			t.Holds = true
+			for _, run := range cut.Runs {
+				if run.Error != "" {
+					continue
+				}
+				resent += run.Resent
+				unconf += run.Unconfirmed
+				t.Holds = t.Holds && run.Resent <= run.Unconfirmed
+				beyond = append(beyond, run.Seconds-run.Waits)
+			}
+			t.Value = float64(resent) / float64(max(unconf, 1))
+			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %d cuts a run", mib(resent), mib(unconf), len(beyond), cut.Runs[0].Cuts)
+			b := statOf(beyond)
+			t2.Value = b.Median / free.Seconds.Median
+			t2.Holds = t2.Value <= t2.Limit
+			t2.Measured = fmt.Sprintf("%.2f s beyond the waits = %.2f× the fault-free %.2f s (%d requests against %d)", b.Median, t2.Value, free.Seconds.Median, cut.Runs[0].Requests, free.Runs[0].Requests)
+		} else {
+			t, t2 = missing(t), missing(t2)
+		}
+		ts = append(ts, t, t2)
 	}
 	for _, proto := range []string{"h2", "h1.1"} {
 		curl := r.farFind(farSpec{Group: FarTLS, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
@@ -523,6 +568,9 @@ func (r *Report) farMarkdown(w io.Writer) {
 		}
 		if f.BPS > 0 {
 			link = append(link, size(f.BPS)+"/s")
+		}
+		if f.Group == FarCut {
+			link = append(link, "cut every "+size(z.CutEvery))
 		}
 		if len(link) == 0 {
 			link = append(link, "loopback")
