@@ -224,7 +224,7 @@ func (q *Queue) Summary() Summary {
 		}
 		s.BytesDone += c
 		if jb.state == Waiting || jb.state.Active() {
-			left += jb.left()
+			left += jb.left(now)
 		}
 	}
 	s.ETA = -1

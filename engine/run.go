@@ -313,7 +313,9 @@ func (o *observer) SessionStarted(s upload.Session) {
 
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
-	o.jb.meter.add(o.q.opts.Clock.Now(), offset)
+	now := o.q.opts.Clock.Now()
+	o.jb.meter.begin(now, o.jb.committed.Load())
+	o.jb.meter.add(now, offset)
 	o.jb.bump()
 	o.moving()
 }

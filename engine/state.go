@@ -87,7 +87,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if jb.state.Active() {
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
-			v.ETA = time.Duration(float64(jb.left()) / v.Speed * float64(time.Second))
+			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
@@ -186,8 +186,8 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 // which shows only what the server confirmed, it would stand still for a whole
 // chunk. A range sent again after an interruption moves Sent back, never
 // below what the server confirmed.
-func (jb *job) left() int64 {
-	done := max(jb.sent.Load(), jb.committed.Load())
+func (jb *job) left(now time.Time) int64 {
+	done := max(jb.meter.delivered(now, jb.sent.Load()), jb.committed.Load())
 	return max(jb.info.Size-done, 0)
 }
 
@@ -222,6 +222,8 @@ type meter struct {
 	start     time.Time
 	startOff  int64
 	confirmed float64
+	confAt    time.Time // when the server last confirmed bytes
+	confOff   int64     // up to where
 }
 
 const meterWindow = 500 * time.Millisecond
@@ -269,6 +271,16 @@ func (m *meter) rate(now time.Time) float64 {
 	return r
 }
 
+// begin marks where the run's bytes start (the offset the server had
+// confirmed when they did), unless it is marked already.
+func (m *meter) begin(now time.Time, from int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.start.IsZero() {
+		m.start, m.startOff = now, from
+	}
+}
+
 // confirm records that the server has confirmed the bytes up to offset at now.
 func (m *meter) confirm(now time.Time, offset int64) {
 	m.mu.Lock()
@@ -278,12 +290,25 @@ func (m *meter) confirm(now time.Time, offset int64) {
 	}
 	if dt := now.Sub(m.start); dt > 0 {
 		m.confirmed = float64(offset-m.startOff) / dt.Seconds()
+		m.confAt, m.confOff = now, offset
 	}
+}
+
+// delivered estimates how far the bytes have crossed the link: sent, but
+// no further than the last confirmed offset plus what the confirmed rate
+// has carried since.
+func (m *meter) delivered(now time.Time, sent int64) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.confirmed <= 0 {
+		return sent
+	}
+	return min(sent, m.confOff+int64(m.confirmed*now.Sub(m.confAt).Seconds()))
 }
 
 func (m *meter) reset() {
 	m.mu.Lock()
 	m.at, m.bytes, m.last, m.rateV = time.Time{}, 0, 0, 0
-	m.start, m.startOff, m.confirmed = time.Time{}, 0, 0
+	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0
 	m.mu.Unlock()
 }
