@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -128,6 +129,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
 		rec.ResultSummary = jb.result.Summary
+		rec.Verified = jb.result.Verified
 	}
 	return rec, nil
 }
@@ -171,6 +173,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		if rec.ResultSummary != "" {
 			jb.result.Summary = rec.ResultSummary
 		}
+		jb.result.Verified = rec.Verified
 	}
 	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
 		// Subject and From are shown on the row; read them again from the file.
@@ -193,11 +196,21 @@ func (jb *job) left() int64 {
 
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
 
-// resultFrom turns the server's answer into what the row shows.
+// maxKeptAnswer bounds what is kept of an answer that is not JSON.
+const maxKeptAnswer = 4 << 10
+
+// resultFrom turns the server's answer into what the row shows. An answer
+// that is not JSON (an HTML page, JSON cut short or over the size kept) is
+// kept as a JSON string of its start, so the record holding it can always
+// be written.
 func resultFrom(d dest.Destination, body []byte) *Result {
 	r := &Result{Raw: body}
 	if len(body) == 0 {
 		return r
+	}
+	if !json.Valid(body) {
+		text := strings.ToValidUTF8(string(body[:min(len(body), maxKeptAnswer)]), "\uFFFD")
+		r.Raw, _ = json.Marshal(text)
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
