@@ -104,9 +104,12 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	now := q.opts.Clock.Now()
 	written := false
 	var saveErr error
+	var result *Result
 	if err == nil && res != nil {
+		result = resultFrom(jb.dest, res.Body)
+		result.Verified = res.Verified
 		// The journal has the finished record before anyone sees the job done.
-		written, saveErr = q.writeDone(jb, res, now)
+		written, saveErr = q.writeDone(jb, res.Method, result, now)
 	}
 	q.mu.Lock()
 	jb.cancel = nil
@@ -128,8 +131,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if res.Method != "" {
 			jb.method = res.Method
 		}
-		jb.result = resultFrom(jb.dest, res.Body)
-		jb.result.Verified = res.Verified
+		jb.result = result
 		if saveErr != nil {
 			// Written again below; the row says so rather than only the log.
 			jb.next = "Uploaded, but Hoist could not note it in its list of uploads: " + saveErr.Error() + "."
@@ -277,7 +279,7 @@ func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
 // writeDone writes jb's finished record and waits until it is on disk, without
 // holding Queue.mu, so that jobs finishing together share one write; false
 // when there is no journal to write to or the write failed (then err says why).
-func (q *Queue) writeDone(jb *job, res *upload.Result, now time.Time) (bool, error) {
+func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
 	q.mu.Lock()
 	if q.writer == nil || q.writerClosed {
 		q.mu.Unlock()
@@ -293,13 +295,10 @@ func (q *Queue) writeDone(jb *job, res *upload.Result, now time.Time) (bool, err
 	rec.SessionURI, rec.SessionStarted = "", time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
-	if res.Method != "" {
-		rec.Method = string(res.Method)
+	if method != "" {
+		rec.Method = string(method)
 	}
-	if r := resultFrom(jb.dest, res.Body); r != nil {
-		rec.Result, rec.ResultSummary = r.Raw, r.Summary
-	}
-	rec.Verified = res.Verified
+	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
 	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
 	written := q.writer.send(op, true)
 	q.mu.Unlock()

@@ -196,8 +196,12 @@ func (jb *job) left() int64 {
 
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
 
-// maxKeptAnswer bounds what is kept of an answer that is not JSON.
-const maxKeptAnswer = 4 << 10
+// maxKeptAnswer bounds what is kept of an answer that is not JSON; an
+// answer over maxReadAnswer is not read as a resource at all.
+const (
+	maxKeptAnswer = 4 << 10
+	maxReadAnswer = 1 << 20
+)
 
 // resultFrom turns the server's answer into what the row shows. An answer
 // that is not JSON (an HTML page, JSON cut short or over the size kept) is
@@ -208,9 +212,14 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if len(body) == 0 {
 		return r
 	}
+	if len(body) > maxReadAnswer {
+		// No destination's resource is this large: it is not the answer Hoist knows.
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
+		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
+		return r
+	}
 	if !json.Valid(body) {
-		text := strings.ToValidUTF8(string(body[:min(len(body), maxKeptAnswer)]), "\uFFFD")
-		r.Raw, _ = json.Marshal(text)
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:min(len(body), maxKeptAnswer)]), "\uFFFD"))
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {

@@ -85,8 +85,15 @@ func (s *flexSize) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// maxAccount bounds an answer read for the object's account: a resource
+// is a few kilobytes, and a larger body is not one.
+const maxAccount = 1 << 20
+
 func readAccount(body []byte) account {
 	a := account{Size: -1}
+	if len(body) > maxAccount {
+		return a
+	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		return account{Size: -1}
 	}
