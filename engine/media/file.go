@@ -65,9 +65,6 @@ func (f *File) Check() error {
 	if err := compareStat(f.info, open); err != nil {
 		return err
 	}
-	if !f.changed.IsZero() && !changeTime(open).Equal(f.changed) {
-		return changedProblem(f.info, "it was written to while it was being sent")
-	}
 	now, err := os.Stat(f.info.Path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -77,6 +74,9 @@ func (f *File) Check() error {
 	}
 	if !os.SameFile(open, now) {
 		return changedProblem(f.info, "it was replaced by another file")
+	}
+	if !f.changed.IsZero() && !changeTime(open).Equal(f.changed) {
+		return changedProblem(f.info, writtenWhileSent)
 	}
 	return nil
 }
@@ -134,6 +134,9 @@ func sizesApart(a, b int64) (string, string) {
 	}
 	return fa, fb
 }
+
+// writtenWhileSent is what changed when only the status change time tells.
+const writtenWhileSent = "it was written to while it was being sent"
 
 func changedProblem(info Info, what string) *Problem {
 	return &Problem{
