@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +165,55 @@ func TestSlowReaderIsNotAStall(t *testing.T) {
 	}
 	if res.Verified != upload.VerifiedCRC32C {
 		t.Errorf("verified %q", res.Verified)
+	}
+}
+
+// editedFile is a file that changes once its last byte has been read.
+type editedFile struct {
+	memSource
+	edited *atomic.Bool
+}
+
+func (f editedFile) Check() error {
+	if f.edited.Load() {
+		return fmt.Errorf("%w: it was saved again", upload.ErrFileChanged)
+	}
+	return nil
+}
+
+type editOnLastByte struct {
+	cancelAfterFirst
+	size   int64
+	edited *atomic.Bool
+}
+
+func (o *editOnLastByte) Sent(off int64) {
+	if off == o.size {
+		o.edited.Store(true)
+	}
+}
+func (o *editOnLastByte) Committed(int64) {}
+
+// A file edited while its last bytes go out is not reported done, whether
+// it went in one request or in chunks.
+func TestFileEditedDuringTheLastBytes(t *testing.T) {
+	for _, m := range []upload.Method{upload.Media, upload.Resumable} {
+		t.Run(string(m), func(t *testing.T) {
+			srv, err := emulator.New(emulator.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			defer srv.Close()
+			file := make(memSource, 600*kib)
+			edited := &atomic.Bool{}
+			obs := &editOnLastByte{cancelAfterFirst: cancelAfterFirst{session: &upload.Session{}}, size: int64(len(file)), edited: edited}
+			up := &upload.Uploader{Client: ts.Client(), ChunkSize: 256 * kib}
+			_, err = up.Upload(context.Background(), upload.Target{URL: ts.URL + "/upload/files/v1/things?name=e.bin"}, editedFile{file, edited}, m, nil, obs)
+			if !errors.Is(err, upload.ErrFileChanged) {
+				t.Fatalf("err = %v, want the file changed", err)
+			}
+		})
 	}
 }
