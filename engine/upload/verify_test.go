@@ -75,13 +75,7 @@ func TestIncompleteSaysHowMuch(t *testing.T) {
 // A resumed upload hashes the bytes sent before the resume in a pass over
 // the file, so the sandbox's CRC32C still covers the whole file.
 func TestResumedUploadIsVerifiedWhole(t *testing.T) {
-	srv, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	defer srv.Close()
+	srv, ts := newEmulator(t)
 	file := make(memSource, 3*1024*kib+5)
 	for i := range file {
 		file[i] = byte(i * 7)
@@ -90,7 +84,7 @@ func TestResumedUploadIsVerifiedWhole(t *testing.T) {
 	up := &upload.Uploader{Client: ts.Client(), ChunkSize: 1024 * kib}
 	target := upload.Target{URL: ts.URL + "/upload/files/v1/things?name=a.bin"}
 	var session upload.Session
-	_, err = up.Upload(ctx, target, file, upload.Resumable, nil, &cancelAfterFirst{cancel: cancel, session: &session})
+	_, err := up.Upload(ctx, target, file, upload.Resumable, nil, &cancelAfterFirst{cancel: cancel, session: &session})
 	if !errors.Is(err, context.Canceled) || session.URI == "" {
 		t.Fatalf("first run: %v (session %v)", err, session.URI != "")
 	}
@@ -104,6 +98,18 @@ func TestResumedUploadIsVerifiedWhole(t *testing.T) {
 	if n := len(srv.Objects()); n != 1 {
 		t.Errorf("%d objects", n)
 	}
+}
+
+// newEmulator serves an emulator on loopback until the test ends.
+func newEmulator(t *testing.T) (*emulator.Server, *httptest.Server) {
+	t.Helper()
+	srv, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() { _ = srv.Close(); ts.Close() })
+	return srv, ts
 }
 
 type cancelAfterFirst struct {
@@ -199,18 +205,12 @@ func (o *editOnLastByte) Committed(int64) {}
 func TestFileEditedDuringTheLastBytes(t *testing.T) {
 	for _, m := range []upload.Method{upload.Media, upload.Resumable} {
 		t.Run(string(m), func(t *testing.T) {
-			srv, err := emulator.New(emulator.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			defer srv.Close()
+			_, ts := newEmulator(t)
 			file := make(memSource, 600*kib)
 			edited := &atomic.Bool{}
 			obs := &editOnLastByte{cancelAfterFirst: cancelAfterFirst{session: &upload.Session{}}, size: int64(len(file)), edited: edited}
 			up := &upload.Uploader{Client: ts.Client(), ChunkSize: 256 * kib}
-			_, err = up.Upload(context.Background(), upload.Target{URL: ts.URL + "/upload/files/v1/things?name=e.bin"}, editedFile{file, edited}, m, nil, obs)
+			_, err := up.Upload(context.Background(), upload.Target{URL: ts.URL + "/upload/files/v1/things?name=e.bin"}, editedFile{file, edited}, m, nil, obs)
 			if !errors.Is(err, upload.ErrFileChanged) {
 				t.Fatalf("err = %v, want the file changed", err)
 			}
