@@ -229,7 +229,7 @@ func TestFaultMatrix(t *testing.T) {
 					Client:       client,
 					ChunkSize:    f.chunk,
 					Clock:        &instantClock{now: time.Now()},
-					StallTimeout: 300 * time.Millisecond,
+					StallTimeout: time.Second, // a stall, yet room for a loaded 2-CPU machine
 				}
 				target := upload.Target{
 					URL:                 ts.URL + "/upload/files/v1/things?name=report.png",
