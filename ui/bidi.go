@@ -23,17 +23,29 @@ type segment struct {
 }
 
 // visualSegments cuts text into pieces in the order they appear on screen,
-// from left to right.
+// from left to right, in a left-to-right paragraph.
 func visualSegments(text string) []segment {
+	return paragraphSegments(text, false)
+}
+
+// paragraphSegments cuts text into pieces in the order they appear on
+// screen, from left to right, in a paragraph of the given direction (the
+// window's: right to left in Arabic, Persian and Hebrew). Invisible
+// direction marks (LRM, RLM, ALM, isolates) steer the order and are not drawn.
+func paragraphSegments(text string, rtlPara bool) []segment {
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil
 	}
-	if !hasRTL(runes) {
+	if !rtlPara && !hasRTL(runes) && !hasMarks(runes) {
 		return []segment{{text: text}}
 	}
-	levels := bidiLevels(runes)
+	levels := bidiLevels(runes, rtlPara)
 	order := visualOrder(levels)
+	order = slices.DeleteFunc(order, func(k int) bool { return isDirectionMark(runes[k]) })
+	if len(order) == 0 {
+		return nil
+	}
 
 	var segs []segment
 	for i := 0; i < len(order); {
@@ -76,20 +88,56 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 	}
 	if first < 0 {
 		// Only neutrals (spaces, punctuation) resolved right to left: draw them mirrored.
-		return append(segs, segment{text: bidi.ReverseString(string(s))})
+		return append(segs, segment{text: mirrorReverse(string(s))})
 	}
 	// Marks that follow the last letter belong to it.
 	for last+1 < len(s) && isMark(s[last+1]) {
 		last++
 	}
 	if last+1 < len(s) {
-		segs = append(segs, segment{text: bidi.ReverseString(string(s[last+1:]))})
+		segs = append(segs, segment{text: mirrorReverse(string(s[last+1:]))})
 	}
 	segs = append(segs, segment{text: string(s[first : last+1]), rtl: true})
 	if first > 0 {
-		segs = append(segs, segment{text: bidi.ReverseString(string(s[:first]))})
+		segs = append(segs, segment{text: mirrorReverse(string(s[:first]))})
 	}
 	return segs
+}
+
+// mirrorReverse reverses neutrals drawn right to left and gives each
+// mirrored character its mirror image: brackets (as x/text does) and the
+// others a right-to-left reader sees turned, such as « » in «نام».
+func mirrorReverse(s string) string {
+	return strings.Map(func(r rune) rune {
+		if m, ok := mirrors[r]; ok {
+			return m
+		}
+		return r
+	}, bidi.ReverseString(s))
+}
+
+// mirrors are the mirrored characters x/text's ReverseString leaves as
+// they are (it turns paired brackets only).
+var mirrors = map[rune]rune{
+	'«': '»', '»': '«', '‹': '›', '›': '‹', '<': '>', '>': '<', '≤': '≥', '≥': '≤',
+}
+
+// isDirectionMark reports whether r only steers the order of the text
+// around it and has nothing to draw.
+func isDirectionMark(r rune) bool {
+	switch {
+	case r == '\u200e', r == '\u200f', r == '\u061c': // LRM, RLM, ALM
+		return true
+	case r >= '\u202a' && r <= '\u202e': // embeddings and overrides
+		return true
+	case r >= '\u2066' && r <= '\u2069': // isolates
+		return true
+	}
+	return false
+}
+
+func hasMarks(runes []rune) bool {
+	return slices.ContainsFunc(runes, isDirectionMark)
 }
 
 func hasRTL(runes []rune) bool {
@@ -117,10 +165,15 @@ func isMark(r rune) bool {
 }
 
 // bidiLevels resolves the embedding level of every character of a single
-// left-to-right line (rules W1–W7, N1–N2, I1–I2 and L1 of UAX #9). Explicit
-// embeddings and isolates are treated as boundary neutrals: file names and
-// subjects do not use them to mean anything a reader would see.
-func bidiLevels(runes []rune) []uint8 {
+// line in a paragraph of the given direction (rules W1–W7, N1–N2, I1–I2 and
+// L1 of UAX #9). Explicit embeddings and isolates are treated as boundary
+// neutrals: file names and subjects do not use them to mean anything a
+// reader would see.
+func bidiLevels(runes []rune, rtlPara bool) []uint8 {
+	sos, para := bidi.L, uint8(0) // the paragraph's direction at both ends of the line
+	if rtlPara {
+		sos, para = bidi.R, 1
+	}
 	n := len(runes)
 	types := make([]bidi.Class, n)
 	orig := make([]bidi.Class, n)
@@ -136,7 +189,7 @@ func bidiLevels(runes []rune) []uint8 {
 	}
 
 	// W1: marks (and boundary neutrals) take the type of what precedes them.
-	prev := bidi.L // sos
+	prev := sos
 	for i, c := range types {
 		if c == bidi.NSM || c == bidi.BN {
 			types[i] = prev
@@ -145,7 +198,7 @@ func bidiLevels(runes []rune) []uint8 {
 		prev = c
 	}
 	// W2, W3: European numbers after Arabic letters are Arabic numbers; AL is R.
-	strong := bidi.L
+	strong := sos
 	for i, c := range types {
 		switch c {
 		case bidi.L, bidi.R, bidi.AL:
@@ -198,7 +251,7 @@ func bidiLevels(runes []rune) []uint8 {
 		}
 	}
 	// W7: European numbers in left-to-right context are left to right.
-	strong = bidi.L
+	strong = sos
 	for i, c := range types {
 		switch c {
 		case bidi.L, bidi.R:
@@ -228,14 +281,14 @@ func bidiLevels(runes []rune) []uint8 {
 		for j < n && dirOf(types[j]) == bidi.ON {
 			j++
 		}
-		before, after := bidi.L, bidi.L // sos and eos of a left-to-right line
+		before, after := sos, sos // sos and eos of the line
 		if i > 0 {
 			before = dirOf(types[i-1])
 		}
 		if j < n {
 			after = dirOf(types[j])
 		}
-		fill := bidi.L
+		fill := sos // the embedding direction
 		if before == after {
 			fill = before
 		}
@@ -244,14 +297,18 @@ func bidiLevels(runes []rune) []uint8 {
 		}
 		i = j
 	}
-	// I1: levels on a left-to-right paragraph.
+	// I1, I2: levels on a left-to-right paragraph (0) or a right-to-left one (1).
 	levels := make([]uint8, n)
 	for i, c := range types {
-		switch c {
-		case bidi.R:
+		switch {
+		case para == 0 && c == bidi.R:
 			levels[i] = 1
-		case bidi.EN, bidi.AN:
+		case para == 0 && (c == bidi.EN || c == bidi.AN):
 			levels[i] = 2
+		case para == 1 && (c == bidi.L || c == bidi.EN || c == bidi.AN):
+			levels[i] = 2
+		default:
+			levels[i] = para
 		}
 	}
 	// L1: trailing white space goes back to the paragraph level.
@@ -260,7 +317,7 @@ func bidiLevels(runes []rune) []uint8 {
 		if c != bidi.WS && c != bidi.S && c != bidi.BN && c != bidi.B {
 			break
 		}
-		levels[i] = 0
+		levels[i] = para
 	}
 	return levels
 }
