@@ -165,11 +165,120 @@ func isMark(r rune) bool {
 }
 
 // bidiLevels resolves the embedding level of every character of a single
-// line in a paragraph of the given direction (rules W1–W7, N1–N2, I1–I2 and
-// L1 of UAX #9). Explicit embeddings and isolates are treated as boundary
+// line in a paragraph of the given direction (UAX #9). Isolates (FSI, LRI,
+// RLI … PDI), which Hoist's sentences put around file names, are resolved
+// on their own and count as one neutral in the text around them, so
+// "דוח 2026.eml" inside a Hebrew sentence keeps its order.
+func bidiLevels(runes []rune, rtlPara bool) []uint8 {
+	spans := isolates(runes)
+	if len(spans) == 0 {
+		return lineLevels(runes, rtlPara)
+	}
+	// The text around the isolates, each isolate one neutral character.
+	var outer []rune
+	at := make([]int, len(spans)) // each isolate's place in outer
+	prev := 0
+	for i, sp := range spans {
+		outer = append(outer, runes[prev:sp.start]...)
+		at[i] = len(outer)
+		outer = append(outer, '\ufffc') // OBJECT REPLACEMENT CHARACTER: a neutral
+		prev = sp.end + 1
+	}
+	outer = append(outer, runes[min(prev, len(runes)):]...)
+	outerLevels := lineLevels(outer, rtlPara)
+
+	levels := make([]uint8, len(runes))
+	k, prev := 0, 0
+	for i, sp := range spans {
+		for j := prev; j < sp.start; j++ {
+			levels[j] = outerLevels[k]
+			k++
+		}
+		lv := outerLevels[at[i]]
+		k++
+		levels[sp.start] = lv
+		if sp.end < len(runes) {
+			levels[sp.end] = lv
+		}
+		inner := runes[sp.start+1 : min(sp.end, len(runes))]
+		innerRTL := isolateRTL(runes[sp.start], inner)
+		base := lv + 1 // the least level above lv of the isolate's direction
+		if (base%2 == 1) != innerRTL {
+			base++
+		}
+		var innerPara uint8
+		if innerRTL {
+			innerPara = 1
+		}
+		for j, l := range bidiLevels(inner, innerRTL) {
+			levels[sp.start+1+j] = l - innerPara + base
+		}
+		prev = sp.end + 1
+	}
+	for j := prev; j < len(runes); j++ {
+		levels[j] = outerLevels[k]
+		k++
+	}
+	return levels
+}
+
+// span is an isolate: its initiator's index and its PDI's (len(runes) when
+// the line ends first).
+type span struct{ start, end int }
+
+// isolates finds the outermost isolates of a line.
+func isolates(runes []rune) []span {
+	var spans []span
+	depth, start := 0, 0
+	for i, r := range runes {
+		switch r {
+		case '\u2066', '\u2067', '\u2068': // LRI, RLI, FSI
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case '\u2069': // PDI
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				spans = append(spans, span{start, i})
+			}
+		}
+	}
+	if depth > 0 {
+		spans = append(spans, span{start, len(runes)})
+	}
+	return spans
+}
+
+// isolateRTL is the direction of an isolate: RLI's right to left, LRI's
+// left to right, FSI's that of its first strong letter.
+func isolateRTL(initiator rune, inner []rune) bool {
+	switch initiator {
+	case '\u2067':
+		return true
+	case '\u2066':
+		return false
+	}
+	for _, r := range inner {
+		p, _ := bidi.LookupRune(r)
+		switch p.Class() {
+		case bidi.L:
+			return false
+		case bidi.R, bidi.AL:
+			return true
+		}
+	}
+	return false
+}
+
+// lineLevels resolves the levels of a line without isolates (rules W1–W7,
+// N1–N2, I1–I2 and L1). Explicit embeddings are treated as boundary
 // neutrals: file names and subjects do not use them to mean anything a
 // reader would see.
-func bidiLevels(runes []rune, rtlPara bool) []uint8 {
+func lineLevels(runes []rune, rtlPara bool) []uint8 {
 	sos, para := bidi.L, uint8(0) // the paragraph's direction at both ends of the line
 	if rtlPara {
 		sos, para = bidi.R, 1

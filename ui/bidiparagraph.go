@@ -22,6 +22,10 @@ type bidiParagraph struct {
 	align     fyne.TextAlign
 	style     fyne.TextStyle
 	colorName fyne.ThemeColorName
+	// minWidth, when set, is the narrowest the paragraph gets, and the width
+	// its height is measured at before it is first laid out (a dialog's
+	// sentence is measured before the dialog has a size).
+	minWidth float32
 }
 
 func newBidiParagraph(text string) *bidiParagraph {
@@ -72,12 +76,16 @@ func (r *paragraphRenderer) metrics() (size, pad, lineHeight float32) {
 // last given, like the toolkit's wrapping labels.
 func (r *paragraphRenderer) MinSize() fyne.Size {
 	size, pad, lh := r.metrics()
-	lines := 1
-	if r.width > 0 {
-		lines = max(1, len(wrapLines(r.p.text, r.width-2*pad, size, r.p.style)))
+	width := r.width
+	if width <= 0 || width < r.p.minWidth {
+		width = r.p.minWidth
 	}
-	w := fyne.MeasureText(ellipsis, size, r.p.style).Width
-	return fyne.NewSize(w+2*pad, float32(lines)*lh+2*pad)
+	lines := 1
+	if width > 0 {
+		lines = max(1, len(wrapLines(r.p.text, width-2*pad, size, r.p.style)))
+	}
+	w := max(fyne.MeasureText(ellipsis, size, r.p.style).Width+2*pad, r.p.minWidth)
+	return fyne.NewSize(w, float32(lines)*lh+2*pad)
 }
 
 func (r *paragraphRenderer) Layout(s fyne.Size) {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"hoist/engine/fact"
 	"hoist/words"
 )
 
@@ -244,5 +245,52 @@ func TestWrapLines(t *testing.T) {
 	long := wrapLines("abcdefghijklmnopqrstuvwxyz", width/2, size, fyne.TextStyle{})
 	if len(long) < 2 || strings.Join(long, "") != "abcdefghijklmnopqrstuvwxyz" {
 		t.Errorf("a long word was cut into %q", long)
+	}
+}
+
+// TestSentenceDialogGolden: a dialog's sentence naming a file reads right
+// in a Hebrew window, its buttons in Hebrew.
+func TestSentenceDialogGolden(t *testing.T) {
+	t.Setenv("LANGUAGE", "en")
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newTheme(themeLight))
+	if err := UseLanguage(words.New("he")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = UseLanguage(words.English()) })
+	w := test.NewTempWindow(t, newBidiLabel(""))
+	w.Resize(fyne.NewSize(460, 260))
+	text := words.New("he").Fact(fact.Fact{Code: fact.FileChanged, File: "דוח שנתי 2026.eml"})
+	newSentenceQuestion("Hoist", text, func(bool) {}, w).Show()
+	test.AssertImageMatches(t, "dialog_sentence_he.png", w.Canvas().Capture())
+	var shown []string
+	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok {
+			shown = append(shown, b.Text)
+		}
+	})
+	if !slices.Contains(shown, "כן") || !slices.Contains(shown, "לא") {
+		t.Errorf("the dialog's buttons are %q", shown)
+	}
+}
+
+// A file name isolated in a right-to-left sentence keeps its own order:
+// "2026 report.pdf" in a Hebrew sentence is not drawn as "report.pdf 2026".
+func TestIsolatedNameInRightToLeftSentence(t *testing.T) {
+	text := words.New("he").Isolate("2026 report.pdf") + " השתנה"
+	got := paragraphSegments(text, true)
+	want := []segment{{text: "השתנה", rtl: true}, {text: " "}, {text: "2026 report.pdf"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("paragraphSegments(%q) =\n %+v\nwant %+v", text, got, want)
+	}
+	// Without the marks, the year and the extension change places.
+	if plain := paragraphSegments("2026 report.pdf השתנה", true); slices.Equal(plain, want) {
+		t.Errorf("the isolate changed nothing: %+v", plain)
+	}
+	// A Hebrew name reads from the right: name, year, extension.
+	text = words.New("he").Isolate("דוח שנתי 2026.eml") + " השתנה"
+	want = []segment{{text: "השתנה", rtl: true}, {text: " "}, {text: "eml"}, {text: "."}, {text: "2026"}, {text: " "}, {text: "דוח שנתי", rtl: true}}
+	if got := paragraphSegments(text, true); !slices.Equal(got, want) {
+		t.Errorf("paragraphSegments(%q) =\n %+v\nwant %+v", text, got, want)
 	}
 }

@@ -148,14 +148,14 @@ func (l *Lang) Fact(f fact.Fact) string {
 		key = k
 	}
 	args := Args{
-		"File":   f.File,
-		"Field":  f.Field,
+		"File":   l.Isolate(f.File),
+		"Field":  l.Isolate(f.Field),
 		"Where":  l.where(f),
 		"Who":    l.who(f),
 		"Wait":   l.Duration(f.Wait),
 		"N":      f.Count,
 		"Status": strconv.Itoa(f.Status),
-		"Google": f.Google,
+		"Google": l.Isolate(f.Google),
 	}
 	if f.Code == fact.TooLarge {
 		args["Size"], args["Limit"] = l.sizesApart(f.Size, f.Limit)
@@ -175,7 +175,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 	switch f.Code {
 	case fact.ServiceOff:
 		if f.Google != "" {
-			s = l.Join(s, l.Say("fact.googleSays", Args{"Google": f.Google}))
+			s = l.Join(s, l.Say("fact.googleSays", Args{"Google": l.Isolate(f.Google)}))
 		}
 	case fact.BatchDone:
 		if n, _ := strconv.Atoi(f.Arg("failed")); n > 0 {
@@ -195,6 +195,17 @@ func (l *Lang) Said(s fact.Said) string {
 		return l.Fact(*s.Fact)
 	}
 	return s.Legacy
+}
+
+// Isolate marks s (a file name, a label, Google's own words) as a unit of
+// its own direction inside a right-to-left sentence (U+2068 … U+2069), so
+// "דוח 2026.eml" keeps its order there; English sentences need no marks.
+// The window's bidi text follows the marks and does not draw them.
+func (l *Lang) Isolate(s string) string {
+	if s == "" || !l.RTL() {
+		return s
+	}
+	return "\u2068" + s + "\u2069"
 }
 
 // Join puts two sentences one after the other.
@@ -239,7 +250,7 @@ func (l *Lang) where(f fact.Fact) string {
 		return l.Say("dest.sandbox", nil)
 	}
 	if n := strings.TrimSpace(f.Arg("name")); n != "" {
-		return n
+		return l.Isolate(n)
 	}
 	return l.Say("dest.this", nil)
 }

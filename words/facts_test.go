@@ -63,9 +63,9 @@ func TestFactsInPersianArabicHebrew(t *testing.T) {
 		f    fact.Fact
 		want string
 	}{
-		{"fa", big, "«تصویر.png» ۲۰ مگابایت است؛ تصویرهای Play Games حداکثر ۱۵ مگابایت می\u200cتوانند باشند."},
-		{"ar", big, "حجم «تصویر.png» ٢٠ ميغابايت؛ أقصى حجم لصور Play Games هو ١٥ ميغابايت."},
-		{"he", big, "הגודל של تصویر.png הוא 20 MB; תמונות ב-Play Games יכולות להיות בגודל של עד 15 MB."},
+		{"fa", big, "«\u2068تصویر.png\u2069» ۲۰ مگابایت است؛ تصویرهای Play Games حداکثر ۱۵ مگابایت می\u200cتوانند باشند."},
+		{"ar", big, "حجم «\u2068تصویر.png\u2069» ٢٠ ميغابايت؛ أقصى حجم لصور Play Games هو ١٥ ميغابايت."},
+		{"he", big, "הגודל של \u2068تصویر.png\u2069 הוא 20 MB; תמונות ב-Play Games יכולות להיות בגודל של עד 15 MB."},
 		{"fa", fact.Fact{Code: fact.RetryIn, Wait: 8 * time.Second}, "Hoist تا ۸ ثانیه دیگر دوباره تلاش می\u200cکند."},
 		{"ar", fact.Fact{Code: fact.BatchDone, Count: 11, Args: map[string]string{"failed": "3"}}, "تم تحميل ١١ ملفًا. ٣ ملفات تحتاج إلى تدخّلك."},
 		{"he", fact.Fact{Code: fact.BatchDone, Count: 2}, "שני קבצים הועלו."},
