@@ -1,13 +1,14 @@
 package words
 
 import (
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/number"
+
+	"hoist/engine/media"
 )
 
 // Numbers the way each language writes them: Persian with Persian digits
@@ -95,30 +96,22 @@ func (l *Lang) Count(n int) string {
 	return l.Say("count.files", Args{"N": n})
 }
 
-var sizeUnits = []string{"unit.kb", "unit.mb", "unit.gb", "unit.tb"}
+// sizeUnits are the keys of the decimal units media.RoundSize names.
+var sizeUnits = map[string]string{
+	"KB": "unit.kb", "MB": "unit.mb", "GB": "unit.gb", "TB": "unit.tb", "PB": "unit.pb", "EB": "unit.eb",
+}
 
-// Size is a byte count in decimal units, rounded as people read it:
+// Size is a byte count in decimal units, rounded as file managers show it:
 // 1.2 GB, ۱٫۲ گیگابایت, 999 bytes.
 func (l *Lang) Size(n int64) string {
 	if n < 0 {
 		return "-" + l.Size(-n)
 	}
-	if n < 1000 {
+	shown, unit := media.RoundSize(n)
+	if unit == "" {
 		return l.Say("unit.bytes", Args{"N": n})
 	}
-	v := float64(n)
-	for i, unit := range sizeUnits {
-		v /= 1000
-		// Round as it will be shown, so 999,999 bytes reads "1 MB", not "1000 KB".
-		shown := math.Round(v)
-		if v < 10 {
-			shown = math.Round(v*10) / 10
-		}
-		if shown < 1000 || i == len(sizeUnits)-1 {
-			return l.Say(unit, Args{"N": shown})
-		}
-	}
-	panic("unreachable")
+	return l.Say(sizeUnits[unit], Args{"N": shown})
 }
 
 // Speed is bytes per second: 1.2 MB/s, ۱٫۲ مگابایت در ثانیه.

@@ -26,6 +26,17 @@ func FormatSize(n int64) string {
 		}
 		return strconv.FormatInt(n, 10) + " bytes"
 	}
+	shown, unit := RoundSize(n)
+	return strconv.FormatFloat(shown, 'f', -1, 64) + " " + unit
+}
+
+// RoundSize is a size of 1000 bytes or more as it is shown: the value,
+// rounded to a tenth below 10 and to a whole number above, and its decimal
+// unit (KB, MB, GB, TB, PB, EB). Smaller sizes are their byte count, unit "".
+func RoundSize(n int64) (float64, string) {
+	if n < 1000 {
+		return float64(n), ""
+	}
 	v := float64(n)
 	for _, unit := range decimalUnits {
 		v /= 1000
@@ -35,7 +46,7 @@ func FormatSize(n int64) string {
 			shown = math.Round(v*10) / 10
 		}
 		if shown < 1000 || unit == decimalUnits[len(decimalUnits)-1] {
-			return strconv.FormatFloat(shown, 'f', -1, 64) + " " + unit
+			return shown, unit
 		}
 	}
 	panic("unreachable")
