@@ -71,6 +71,27 @@ const (
 	MoreAccess      Code = "auth.moreAccess" // Args["scopes"]
 )
 
+// Facts about signing in to Google.
+const (
+	NoKeychain        Code = "auth.noKeychain"
+	TooBig            Code = "auth.tooBig"
+	NoClient          Code = "auth.noClient"
+	NotDesktopClient  Code = "auth.notDesktopClient"
+	NotClientFile     Code = "auth.notClientFile"
+	BadClient         Code = "auth.badClient"
+	AccessDenied      Code = "auth.accessDenied"
+	SignInTimedOut    Code = "auth.timedOut"
+	SignInCanceled    Code = "auth.canceled"
+	NoRefreshToken    Code = "auth.noRefreshToken"
+	NoIdentity        Code = "auth.noIdentity"
+	GoogleUnreachable Code = "auth.googleUnreachable"
+	NotRevoked        Code = "auth.notRevoked"
+	AdminPolicy       Code = "auth.adminPolicy"
+	OrgInternal       Code = "auth.orgInternal"
+	InvalidScope      Code = "auth.invalidScope"
+	ConsentFailed     Code = "auth.consentFailed" // Google: the OAuth error code
+)
+
 // Next steps, said after a reason.
 const (
 	PressResume     Code = "next.resume"
