@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"hoist/words/digits"
 )
 
 // ErrBadSize is wrapped by ParseSize's errors.
@@ -82,7 +84,7 @@ var sizeUnits = map[string]int64{
 // Case and spaces do not matter; fractions are rounded to whole bytes.
 func ParseSize(s string) (int64, error) {
 	bad := func() (int64, error) { return 0, badSize(s) }
-	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
+	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(digits.ASCII(s)), " ", "")) // ۸MiB is 8MiB
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if i < 0 {
 		i = len(t)
