@@ -1,6 +1,7 @@
 package words
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -161,6 +162,29 @@ func TestDates(t *testing.T) {
 	} {
 		if got := New(tc.lang).Date(at); got != tc.want {
 			t.Errorf("%s: Date = %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+}
+
+func TestStatesAndActions(t *testing.T) {
+	for _, tc := range []struct{ lang, state, want string }{
+		{"en", "uploading", "Uploading"},
+		{"fa", "uploading", "در حال بارگذاری"},
+		{"ar", "refused", "مرفوض"},
+		{"he", "paused", "מושהה"},
+		{"fa", "from-a-newer-hoist", "from-a-newer-hoist"},
+	} {
+		if got := New(tc.lang).State(tc.state); got != tc.want {
+			t.Errorf("%s: State(%q) = %q, want %q", tc.lang, tc.state, got, tc.want)
+		}
+	}
+	// The next steps name the buttons by their own words.
+	for _, code := range Codes {
+		l := New(code)
+		for _, tc := range []struct{ action, key string }{{"resume", "fact.next.resume"}, {"retry", "fact.next.retry"}} {
+			if next := l.Say(tc.key, nil); !strings.Contains(next, l.Action(tc.action)) {
+				t.Errorf("%s: %q does not name the button %q", code, next, l.Action(tc.action))
+			}
 		}
 	}
 }
