@@ -93,16 +93,24 @@ func TestToolkitSpeaksTheChosenLanguage(t *testing.T) {
 // TestConfirmDialogInPersian draws the toolkit's own question with its
 // buttons in Persian.
 func TestConfirmDialogInPersian(t *testing.T) {
-	t.Setenv("LANGUAGE", "en")
+	w := dialogWindow(t, "fa", fyne.NewSize(360, 200))
+	d := dialog.NewConfirm("Hoist", "", func(bool) {}, w)
+	d.Show()
+	test.AssertImageMatches(t, "toolkit_confirm_fa.png", w.Canvas().Capture())
+}
+
+// dialogWindow is a light-themed window speaking code, the toolkit's words
+// included, for a dialog to be drawn in; English comes back after the test.
+func dialogWindow(t *testing.T, code string, size fyne.Size) fyne.Window {
+	t.Helper()
+	t.Setenv("LANGUAGE", "en") // as the program's start settles it (ui/locale)
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(newTheme(themeLight))
-	if err := UseLanguage(words.New("fa")); err != nil {
+	if err := UseLanguage(words.New(code)); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = UseLanguage(words.English()) })
 	w := test.NewTempWindow(t, newBidiLabel(""))
-	w.Resize(fyne.NewSize(360, 200))
-	d := dialog.NewConfirm("Hoist", "", func(bool) {}, w)
-	d.Show()
-	test.AssertImageMatches(t, "toolkit_confirm_fa.png", w.Canvas().Capture())
+	w.Resize(size)
+	return w
 }

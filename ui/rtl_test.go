@@ -251,15 +251,7 @@ func TestWrapLines(t *testing.T) {
 // TestSentenceDialogGolden: a dialog's sentence naming a file reads right
 // in a Hebrew window, its buttons in Hebrew.
 func TestSentenceDialogGolden(t *testing.T) {
-	t.Setenv("LANGUAGE", "en")
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	if err := UseLanguage(words.New("he")); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = UseLanguage(words.English()) })
-	w := test.NewTempWindow(t, newBidiLabel(""))
-	w.Resize(fyne.NewSize(460, 260))
+	w := dialogWindow(t, "he", fyne.NewSize(460, 260))
 	text := words.New("he").Fact(fact.Fact{Code: fact.FileChanged, File: "דוח שנתי 2026.eml"})
 	newSentenceQuestion("Hoist", text, func(bool) {}, w).Show()
 	test.AssertImageMatches(t, "dialog_sentence_he.png", w.Canvas().Capture())
