@@ -184,3 +184,35 @@ func TestMissingKeySaysKey(t *testing.T) {
 		t.Errorf("Say of a missing key = %q", got)
 	}
 }
+
+// latinAllowed are the Latin words a Persian sentence may hold: names of
+// products as Google writes them, and values a user types or a file holds
+// (formats, examples, addresses).
+var latinAllowed = map[string]bool{
+	"Hoist": true, "Play": true, "Games": true, "Campaign": true, "Manager": true, "Google": true,
+	"Cloud": true, "Console": true, "OAuth": true, "API": true, "JSON": true, "json": true,
+	"Desktop": true, "app": true, "client_secret": true, "eml": true, "true": true, "false": true,
+	"MiB": true, "MB": true, "v4": true, "image/*": true, "application/pdf": true, "name": true,
+	"photo.png": true, "scope": true, "http": true, "https": true,
+}
+
+var (
+	templateField = regexp.MustCompile(`{{[^}]*}}`)
+	webAddress    = regexp.MustCompile(`https?://\S+`)
+	latinWord     = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_./*\-]*`)
+)
+
+// TestPersianWithoutEnglish: Persian sentences use Persian words, keeping
+// Latin letters for names and for what the user types or sees in files.
+func TestPersianWithoutEnglish(t *testing.T) {
+	for k, m := range readCatalogue(t, "fa") {
+		for _, text := range m {
+			text = webAddress.ReplaceAllString(templateField.ReplaceAllString(text, ""), "")
+			for _, w := range latinWord.FindAllString(text, -1) {
+				if !latinAllowed[strings.TrimRight(w, ".")] {
+					t.Errorf("fa.json %q has the Latin word %q", k, w)
+				}
+			}
+		}
+	}
+}
