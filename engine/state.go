@@ -259,6 +259,11 @@ func (m *meter) add(now time.Time, offset int64) {
 	if m.start.IsZero() {
 		m.start, m.startOff = now, offset
 	}
+	if back {
+		// After an interruption the confirmed rate says what was lost, not
+		// how fast the link is: measure it afresh from the next byte.
+		m.start, m.confirmed, m.confAt = time.Time{}, 0, time.Time{}
+	}
 	if m.at.IsZero() || back {
 		m.at, m.bytes = now, offset
 		return
