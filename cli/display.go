@@ -106,26 +106,13 @@ func reasonOf(v engine.JobView) string {
 	if r == "" {
 		r = stateWords(v)
 	}
-	if w := googleWords(v); w != "" {
+	if w := v.Said(); w != "" {
 		r += " " + w
 	}
 	if next := nextWords(v); next != "" {
 		r += " " + next
 	}
 	return r
-}
-
-// googleWords quotes the server's own words behind the reason, e.g.
-// Google said: "The user does not have permission."; "" when it said none.
-func googleWords(v engine.JobView) string {
-	if v.Details == "" {
-		return ""
-	}
-	from := v.DetailsFrom
-	if from == "" {
-		from = "The server"
-	}
-	return from + " said: “" + v.Details + "”"
 }
 
 // nextWords is a stopped job's next step in command-line terms: the queue

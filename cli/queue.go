@@ -101,7 +101,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			pct = "100%"
 		}
 		details := v.Reason
-		if w := googleWords(v); w != "" {
+		if w := v.Said(); w != "" {
 			details += " " + w
 		}
 		if v.State == engine.Done && v.Result != nil {

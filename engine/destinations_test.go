@@ -979,28 +979,9 @@ func TestResultsAndFallbackOutliveARestart(t *testing.T) {
 	path := filepath.Join(dir, "uploads.db")
 
 	open := func() (*journal.Journal, *engine.Queue) {
-		t.Helper()
-		j, err := journal.Open(path, journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Method: upload.Resumable, Backoff: instant{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j, q
+		return openJournaled(t, path, engine.Options{Method: upload.Resumable, Backoff: instant{}})
 	}
-	shut := func(j *journal.Journal, q *engine.Queue) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := q.Close(ctx); err != nil {
-			t.Error(err)
-		}
-		if err := j.Close(); err != nil {
-			t.Error(err)
-		}
-	}
+	shut := func(j *journal.Journal, q *engine.Queue) { shutJournaled(t, j, q) }
 
 	j, q := open()
 	l := &lab{t: t, srv: srv, url: ts.URL, q: q}

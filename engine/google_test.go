@@ -63,29 +63,8 @@ func TestJournalJobsMoveToV5(t *testing.T) {
 	path := filepath.Join(dir, "uploads.db")
 	v4 := dest.Destination{Kind: dest.CM360, BaseURL: "http://127.0.0.1:9", Params: map[string]string{"profileId": "1", "advertiserId": "2", "apiVersion": "v4"}}
 
-	open := func() (*journal.Journal, *engine.Queue) {
-		t.Helper()
-		j, err := journal.Open(path, journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Idle: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j, q
-	}
-	shut := func(j *journal.Journal, q *engine.Queue) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := q.Close(ctx); err != nil {
-			t.Error(err)
-		}
-		if err := j.Close(); err != nil {
-			t.Error(err)
-		}
-	}
+	open := func() (*journal.Journal, *engine.Queue) { return openJournaled(t, path, engine.Options{Idle: true}) }
+	shut := func(j *journal.Journal, q *engine.Queue) { shutJournaled(t, j, q) }
 	j, q := open()
 	if res := q.Add([]string{banner}, v4); len(res.IDs) != 1 {
 		t.Fatalf("Add: %+v", res)
@@ -139,17 +118,7 @@ func TestResumeKeepsTheJobsChunkSize(t *testing.T) {
 	file := pngFile(t, dir, "big.png", 1<<20)
 	path := filepath.Join(dir, "uploads.db")
 	open := func(chunk int64, idle bool) (*journal.Journal, *engine.Queue) {
-		t.Helper()
-		j, err := journal.Open(path, journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Idle: idle, AutoResume: !idle,
-			ChunkSize: chunk, Method: upload.Resumable, Backoff: instant{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j, q
+		return openJournaled(t, path, engine.Options{Idle: idle, AutoResume: !idle, ChunkSize: chunk, Method: upload.Resumable, Backoff: instant{}})
 	}
 	j, q := open(256*kib, true)
 	d := dest.Destination{Kind: dest.Custom, Params: map[string]string{"url": ts.URL + "/upload/storage/v1/b/test/o?name=big.png"}}
@@ -186,5 +155,33 @@ func TestResumeKeepsTheJobsChunkSize(t *testing.T) {
 	}
 	if chunks != 4 {
 		t.Errorf("%d chunks, want 4", chunks)
+	}
+}
+
+// openJournaled opens the journal at path and a queue on it with opts.
+func openJournaled(t *testing.T, path string, opts engine.Options) (*journal.Journal, *engine.Queue) {
+	t.Helper()
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Journal = j
+	q, err := engine.Open(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, q
+}
+
+// shutJournaled closes what openJournaled opened.
+func shutJournaled(t *testing.T, j *journal.Journal, q *engine.Queue) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := q.Close(ctx); err != nil {
+		t.Error(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Error(err)
 	}
 }

@@ -62,14 +62,10 @@ func stateWords(v engine.JobView, now time.Time) string {
 // "Details", e.g. Details — Google said: “The caller does not have
 // permission”; "" when it said none.
 func googleWords(v engine.JobView) string {
-	if v.Details == "" {
-		return ""
+	if s := v.Said(); s != "" {
+		return "Details — " + s
 	}
-	from := v.DetailsFrom
-	if from == "" {
-		from = "The server"
-	}
-	return "Details — " + from + " said: “" + v.Details + "”"
+	return ""
 }
 
 // serverName is who a resuming upload asks where it stands.

@@ -181,6 +181,9 @@ func (d Destination) retired(version string) string {
 // forbidden says, per destination, what the account may not do. Only a
 // refusal that says so is blamed on the account's access.
 func (d Destination) forbidden(reason string) string {
+	if d.Kind == Sandbox {
+		return "The sandbox refused the upload."
+	}
 	switch reason {
 	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
 	default:
@@ -254,14 +257,6 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// sentence ends a server's message with a full stop.
-func sentence(s string) string {
-	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
-		return s
-	}
-	return s + "."
 }
 
 // urlPattern finds web addresses, whose queries are left out of what is shown.
