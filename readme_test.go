@@ -40,7 +40,11 @@ func TestReadmeCommands(t *testing.T) {
 
 	work := t.TempDir()
 	hoist := filepath.Join(work, "build", "hoist")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", hoist, ".")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		goTool = "go" // from PATH
+	}
+	build := exec.Command(goTool, "build", "-o", hoist, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
