@@ -63,8 +63,10 @@ type Record struct {
 	// Result is the server's JSON answer.
 	Result        json.RawMessage `json:"result,omitempty"`
 	ResultSummary string          `json:"result_summary,omitempty"`
-	LastError     string          `json:"last_error,omitempty"`
-	Details       string          `json:"details,omitempty"` // the server's own words behind LastError
+	// Verified names the server's checksum (or size) that matched the file.
+	Verified  string `json:"verified,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	Details   string `json:"details,omitempty"` // the server's own words behind LastError
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`
 	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
