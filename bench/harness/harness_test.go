@@ -43,7 +43,7 @@ func TestTinyBenchmark(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(docs, "benchmarks.md"), []byte("old table\n"+Marker+notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 	rep, err := Measure(ctx, Config{
 		Runs: 1, Sizes: Tiny(), Far: TinyFar(), WorkDir: t.TempDir(), RepoDir: filepath.Dir(bench), BenchDir: bench,
