@@ -75,6 +75,9 @@ type JobView struct {
 	State       State
 	FileChanged bool      // stopped because the file changed since it was added: offer Restart
 	Locked      bool      // stopped because the keychain is locked: unlock it, then resume
+	NeedsSignIn bool      // stopped because the account must sign in again: sign in, then SignIn
+	Actions     []Action  // what the user may do to the job now, in AllActions' order (shared: do not change)
+	Scopes      []string  // when NeedsSignIn: the OAuth scopes the sign-in must grant
 	Reason      string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
 	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
 	RetryAt     time.Time // when State is Retrying

@@ -188,11 +188,11 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 		q.followSandboxLocked(jb)
 		if !jb.state.Finished() && jb.state != Attention {
-			jb.state = Paused
+			q.moveLocked(jb, stepReopen)
 			jb.reason = ""
 			jb.next = resumeWords(jb.dest)
 			if q.opts.AutoResume {
-				jb.state = Waiting
+				q.moveLocked(jb, stepReopenGo)
 				jb.next = ""
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
@@ -329,7 +329,7 @@ func (q *Queue) schedule(ctx context.Context) {
 					break
 				}
 				jb := q.jobs[id]
-				if jb.state != Waiting || jb.cancel != nil {
+				if jb.state != Waiting || jb.cancel != nil || jb.held {
 					continue
 				}
 				q.startLocked(ctx, jb)
@@ -351,9 +351,9 @@ func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	jb.attempt++
 	q.running++
 	if jb.session.URI != "" {
-		jb.state = Checking
+		q.moveLocked(jb, stepCheck)
 	} else {
-		jb.state = Uploading
+		q.moveLocked(jb, stepStart)
 	}
 	jb.reason, jb.next = "", ""
 	jb.bump()

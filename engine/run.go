@@ -118,7 +118,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	removed := false
 	switch {
 	case err == nil && res != nil:
-		jb.state = Done
+		q.moveLocked(jb, stepDone)
 		jb.finished = now
 		jb.session = upload.Session{}
 		jb.committed.Store(jb.info.Size)
@@ -132,11 +132,15 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	case errors.Is(cause, errRemoved):
 		removed = true
 	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
-		jb.state = Paused
+		if errors.Is(cause, errPaused) {
+			q.stoppedByLocked(jb, Pause)
+		} else {
+			q.moveLocked(jb, stepClosing)
+		}
 		jb.reason = ""
 		jb.next = resumeWords(jb.dest)
 	case errors.Is(cause, errCanceled):
-		jb.state = Canceled
+		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
 		jb.reason = "Canceled."
 		jb.next = "Press Retry to upload it again."
@@ -160,6 +164,20 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	q.emit(events)
 }
 
+// stoppedByLocked takes a job whose upload the user stopped with a to the
+// state the table gives; Queue.mu must be held.
+func (q *Queue) stoppedByLocked(jb *job, a Action) {
+	to, err := allowLocked(jb, a)
+	if err != nil {
+		if strictSteps {
+			panic(err)
+		}
+		q.log.Error("job state", "job", jb.id, "action", a, "err", err)
+		to = map[Action]State{Pause: Paused, Cancel: Canceled}[a]
+	}
+	q.setStateLocked(jb, to)
+}
+
 // failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
 func (q *Queue) failLocked(jb *job, err error) {
 	jb.locked = false
@@ -170,31 +188,31 @@ func (q *Queue) failLocked(jb *job, err error) {
 	}
 	switch {
 	case errors.Is(err, media.ErrMissing):
-		jb.state = Failed
+		q.moveLocked(jb, stepFail)
 		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
 		jb.next = "Put the file back and press Retry, or remove it from the list."
 	case errors.Is(err, upload.ErrFileChanged):
-		jb.state = Attention
+		q.moveLocked(jb, stepNeedsUser)
 		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
 		jb.next = "Upload it again from the start to send the file as it is now."
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
 	case errors.As(err, &refusal):
-		jb.state = Refused
+		q.moveLocked(jb, stepRefuse)
 		jb.reason = refusal.Error()
 		jb.next = ""
 	case errors.Is(err, auth.ErrKeychainLocked):
-		jb.state = Attention
+		q.moveLocked(jb, stepNeedsUser)
 		jb.reason = auth.ErrKeychainLocked.Error()
 		jb.next = "Unlock the keychain, then press Resume."
 		jb.locked = true
 	case errors.As(err, &needsUser) && !needsUser.Retryable():
-		jb.state = Attention
+		q.moveLocked(jb, stepNeedsUser)
 		jb.reason = needsUser.Error() // its own sentence, without the request's URL
-		jb.next = "Sign in again, then press Resume."
+		jb.next = "Press Sign in to sign in again; the upload then goes on."
 	default:
-		jb.state = Failed
+		q.moveLocked(jb, stepFail)
 		jb.reason = dest.Explain(jb.dest, err)
 		jb.next = "Press Retry to try again."
 	}
@@ -339,10 +357,13 @@ func (o *observer) Committed(offset int64) {
 
 // moving switches a checking or retrying job to uploading once bytes flow again.
 func (o *observer) moving() {
+	if !o.jb.wake.Load() {
+		return // every body read comes here: the queue's lock only when the state changes
+	}
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
 	if o.jb.state == Checking || o.jb.state == Retrying {
-		o.jb.state = Uploading
+		o.q.moveLocked(o.jb, stepMoving)
 		o.jb.reason, o.jb.next = "", ""
 		o.jb.retryAt = time.Time{}
 		o.jb.bump()
@@ -361,7 +382,7 @@ func (o *observer) Restarted(reason error) {
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
 	o.jb.meter.reset()
-	o.jb.state = Uploading
+	o.q.moveLocked(o.jb, stepRestarted)
 	o.jb.reason = ""
 	o.jb.retryAt = time.Time{}
 	if errors.Is(reason, upload.ErrSessionExpired) {
@@ -377,7 +398,7 @@ func (o *observer) Restarted(reason error) {
 func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
-	o.jb.state = Retrying
+	o.q.moveLocked(o.jb, stepWait)
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.reason = dest.Explain(o.jb.dest, cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
