@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -132,7 +131,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	q, err := engine.Open(ctx, engine.Options{
 		Journal:    j,
-		Client:     clientFor(o.noAuth),
+		Accounts:   accountsFor(o.noAuth),
 		SandboxURL: sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
@@ -380,12 +379,12 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	return false
 }
 
-// clientFor gives the queue its source of authorized HTTP clients.
-func clientFor(noAuth bool) func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+// accountsFor gives the queue its source of authorized HTTP clients.
+func accountsFor(noAuth bool) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return authorizedClient
+	return accounts{sharedAuth()}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It

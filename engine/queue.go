@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"hoist/engine/dest"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -23,9 +22,10 @@ import (
 type Options struct {
 	// Journal keeps jobs across quit, crash and restart; nil keeps them in memory only.
 	Journal *journal.Journal
-	// Client gives the HTTP client (carrying the account's authorization) for a
-	// destination that needs sign-in. Destinations that need none get a plain client.
-	Client func(ctx context.Context, d dest.Destination) (*http.Client, error)
+	// Accounts give the HTTP client (carrying the account's authorization)
+	// for a destination that needs sign-in, and say what its failures mean.
+	// Destinations that need none get a plain client.
+	Accounts Accounts
 	// SandboxURL is the base URL of the built-in sandbox, for sandbox destinations
 	// that name none.
 	SandboxURL string

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/journal"
 	"hoist/engine/media"
@@ -92,8 +91,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
 func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	if d.NeedsAuth() && q.opts.Client != nil {
-		return q.opts.Client(ctx, d)
+	if d.NeedsAuth() && q.opts.Accounts != nil {
+		return q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
 	}
 	return &http.Client{Transport: q.opts.Transport}, nil
 }
@@ -202,12 +201,12 @@ func (q *Queue) failLocked(jb *job, err error) {
 		q.moveLocked(jb, stepRefuse)
 		jb.reason = refusal.Error()
 		jb.next = ""
-	case errors.Is(err, auth.ErrKeychainLocked):
+	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
 		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = auth.ErrKeychainLocked.Error()
+		jb.reason = err.Error() // the sign-in's own sentence
 		jb.next = "Unlock the keychain, then press Resume."
 		jb.locked = true
-	case errors.As(err, &needsUser) && !needsUser.Retryable():
+	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
 		q.moveLocked(jb, stepNeedsUser)
 		jb.reason = needsUser.Error() // its own sentence, without the request's URL
 		jb.next = "Press Sign in to sign in again; the upload then goes on."
