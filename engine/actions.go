@@ -186,6 +186,7 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time,
 		dest:    d,
 		created: now,
 		method:  q.opts.Method,
+		chunk:   q.chunk, chunkSet: true,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto
