@@ -74,10 +74,8 @@ func Run(ctx context.Context, cfg Config) int {
 		return 1
 	}
 
-	// ErrInUse: another window holds the claim. Any other error: the
-	// hand-over could not start, and this window runs alone.
-	claim, alone := handover.Listen(where.Config)
-	if errors.Is(alone, handover.ErrInUse) {
+	claim, other, alone := claimWindow(handover.Listen, where.Config)
+	if other {
 		return handOver(ctx, where.Config, cfg.Files, stderr)
 	}
 	if alone != nil {
@@ -170,6 +168,21 @@ func sessionFolders(cfg Config) (folders, error) {
 		f.Sandbox = filepath.Join(sys.Data, "sandbox")
 	}
 	return f, nil
+}
+
+// claimWindow makes this process the window other Hoists hand their files
+// to, with listen (handover.Listen). other: another window holds the claim,
+// so the files go to it. alone: the hand-over could not start (no socket,
+// no port), which never stops the window: it runs on its own.
+func claimWindow(listen func(dir string) (*handover.Claim, error), dir string) (c *handover.Claim, other bool, alone error) {
+	c, err := listen(dir)
+	switch {
+	case errors.Is(err, handover.ErrInUse):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return c, false, nil
 }
 
 // handOver gives the files to the Hoist window already open.
