@@ -41,7 +41,7 @@ run: build
 # Secret Service on a private D-Bus), Google's client against the emulator, the
 # real-window smoke test under Xvfb, macOS builds, the .deb, and the Windows
 # build under Wine.
-test: deps test-go test-bench-module test-window test-darwin test-deb
+test: deps test-go test-bench-module test-window test-darwin test-deb test-windows
 
 test-go:
 	dbus-run-session -- sh -c 'echo -n hoist-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null; \

@@ -31,7 +31,7 @@ cc=${WINDOWS_CC:-x86_64-w64-mingw32-gcc}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 logs=$out/wine
-rm -rf "$logs" "$out/wine-window.png"
+rm -rf "$logs" "$out/wine-window.png" "$out/wine-window-handover.png"
 mkdir -p "$logs"
 
 fail() {
@@ -72,6 +72,8 @@ export DISPLAY=:$(head -n1 "$work/display")
 
 # A fresh 64-bit prefix, without the Mono and Gecko installers' prompts.
 export WINEPREFIX=$work/prefix WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+# Go keeps its caches where it had them before HOME moves.
+export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE)
 export HOME=$work/home LANG=C.UTF-8
 mkdir -p "$HOME"
 step "making a Wine prefix (display $DISPLAY)"
@@ -158,7 +160,9 @@ for f in "holiday photo.png" "Quarterly update.eml"; do
 $(cat "$receipts")"
 done
 
-sleep 3 # the window samples the queue ten times a second; let it draw the finished rows
+# The window samples the queue ten times a second; on a busy computer Wine's
+# drawing lags behind, so it is given a few seconds to draw the finished rows.
+sleep 8
 import -window root "$out/wine-window.png" || fail "could not take a screenshot"
 colors=$(identify -format '%k' "$out/wine-window.png")
 [ "$colors" -gt 64 ] || fail "the screenshot looks blank ($colors colours)"
@@ -177,6 +181,8 @@ for _ in $(seq $((limit * 5))); do
 done
 tr -d '\r' <"$receipts" | grep -q "^logo.png	" || fail "the window did not upload the handed-over file; the sandbox has:
 $(cat "$receipts")"
+sleep 3
+import -window root "$out/wine-window-handover.png" || fail "could not take the second screenshot"
 
 # Closing the window (WM_CLOSE, as its close button) with nothing uploading quits.
 run close 60 taskkill /IM Hoist.exe || true
