@@ -55,7 +55,7 @@ test-window: build
 
 # macOS stays buildable: what builds without cgo (all but the window) is
 # built and vetted for both Mac processors.
-DARWIN_PKGS := ./engine/... ./auth/... ./cli/... ./ui/handover/...
+DARWIN_PKGS := ./dirs/... ./engine/... ./auth/... ./cli/... ./ui/handover/...
 test-darwin:
 	for arch in arm64 amd64; do \
 		GOOS=darwin GOARCH=$$arch CGO_ENABLED=0 $(GO) build $(DARWIN_PKGS) && \

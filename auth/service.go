@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"hoist/engine/dirs"
+	"hoist/dirs"
 )
 
 // DefaultConsentTimeout is how long Login waits for the browser to come back.
@@ -44,7 +44,7 @@ type Service struct {
 	// ConfigDir) when the computer has no keychain. Ask before setting it.
 	AllowFileStore bool
 	// ConfigDir holds the imported client, the account index and, if
-	// allowed, the token file; "" means Hoist's settings folder (engine/dirs).
+	// allowed, the token file; "" means Hoist's settings folder (dirs).
 	ConfigDir string
 	// ClientJSON is a client_secret JSON given directly; it takes
 	// precedence over an imported or built-in client.
@@ -347,6 +347,16 @@ func (s *Service) newSource(ctx context.Context, account string, cfg *oauth2.Con
 	s.sources[account] = ts
 	return ts, nil
 }
+
+// NeedsSignIn reports whether err is mended only by signing the account in
+// again: its grant is gone, withdrawn, expired or lacks scopes, or it was
+// never signed in.
+func (s *Service) NeedsSignIn(err error) bool {
+	return errors.Is(err, ErrSignInAgain) || errors.Is(err, ErrNotSignedIn)
+}
+
+// KeychainLocked reports whether err is mended by unlocking the keychain.
+func (s *Service) KeychainLocked(err error) bool { return errors.Is(err, ErrKeychainLocked) }
 
 // Client gives an HTTP client that sends account's access token to
 // Google's API hosts (and AllowedHosts) only. See TokenSource for errors.

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"hoist/auth/authtest"
-	"hoist/engine/dirs"
+	"hoist/dirs"
 )
 
 // addressWatcher is a stdout that hands over the first sign-in address printed.

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"hoist/dirs"
 	"hoist/engine/dest"
-	"hoist/engine/dirs"
 	"hoist/engine/emulator"
 )
 

@@ -21,9 +21,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/dirs"
 	"hoist/engine"
-	"hoist/engine/dest"
-	"hoist/engine/dirs"
 	"hoist/engine/journal"
 	"hoist/ui/handover"
 )
@@ -42,7 +41,7 @@ type Config struct {
 	// standard error at level Info.
 	Logger *slog.Logger
 	// Dir holds the upload list, saved destinations and Google sign-in
-	// settings; "" means Hoist's folders on this system (engine/dirs).
+	// settings; "" means Hoist's folders on this system (dirs).
 	Dir string
 	// SandboxDir keeps the built-in sandbox's files; "" means Hoist's data
 	// folder.
@@ -155,7 +154,7 @@ type folders struct {
 }
 
 // sessionFolders are cfg's folders: all in cfg.Dir when it is given,
-// otherwise this system's (engine/dirs).
+// otherwise this system's (dirs).
 func sessionFolders(cfg Config) (folders, error) {
 	f := folders{Config: cfg.Dir, Journal: cfg.Dir, Sandbox: cfg.SandboxDir}
 	if f.Config != "" && f.Sandbox != "" {
@@ -255,7 +254,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	set := loadSettings(fyne.CurrentApp().Preferences())
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Journal:        s.journal,
-		Client:         s.client,
+		Accounts:       accounts{s.auth},
 		SandboxURL:     s.sandbox.url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
@@ -277,11 +276,14 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	return s, nil
 }
 
-// client gives the queue an HTTP client signed in as the destination's account.
-func (s *session) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	account := d.Account
+// accounts hand the queue the window's sign-in.
+type accounts struct{ *auth.Service }
+
+// Client gives the queue an HTTP client signed in as account, or as the
+// only account signed in when account is "".
+func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
 	if account == "" {
-		list, err := s.auth.Accounts(ctx)
+		list, err := a.Accounts(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +292,7 @@ func (s *session) client(ctx context.Context, d dest.Destination) (*http.Client,
 		}
 		account = list[0].Email
 	}
-	return s.auth.Client(ctx, account, d.Scopes())
+	return a.Service.Client(ctx, account, scopes)
 }
 
 func (s *session) close(log *slog.Logger) {

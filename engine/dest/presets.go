@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"hoist/engine/dirs"
+	"hoist/dirs"
 )
 
 // PresetsFile is the name of the saved destinations file in Hoist's config folder.
@@ -26,7 +26,7 @@ var ErrNoPreset = errors.New("there is no saved destination with that name")
 var ErrDamaged = errors.New("the saved destinations file is damaged")
 
 // DefaultPresetsPath is where the saved destinations live:
-// destinations.json in Hoist's settings folder (see engine/dirs); "" when the
+// destinations.json in Hoist's settings folder (see dirs); "" when the
 // system has no folder for settings (OpenPresets then refuses).
 func DefaultPresetsPath() string {
 	dir, err := dirs.Config()

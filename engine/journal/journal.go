@@ -19,7 +19,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"hoist/engine/dirs"
+	"hoist/dirs"
 )
 
 // FileName is the journal's file name inside Hoist's settings folder.
@@ -113,7 +113,7 @@ type Journal struct {
 	recovered error
 }
 
-// DefaultDir is the folder where Hoist keeps its journal (see engine/dirs).
+// DefaultDir is the folder where Hoist keeps its journal (see dirs).
 func DefaultDir() (string, error) {
 	dir, err := dirs.Journal()
 	if err != nil {
