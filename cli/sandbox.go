@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hoist/dirs"
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
