@@ -77,7 +77,7 @@ func (s *Service) systemClient() ([]byte, error) {
 // and what is wrong with it; it matches err's kind.
 func organisationClientError(path string, err error) error {
 	return &plainError{
-		msg:   fmt.Sprintf("The sign-in settings your organisation provided (%s) cannot be used: %s Ask whoever set Hoist up to replace the file.", path, err.Error()),
+		msg:  fmt.Sprintf("The sign-in settings your organisation provided (%s) cannot be used: %s Ask whoever set Hoist up to replace the file.", path, err.Error()),
 		kind: err,
 	}
 }
