@@ -163,6 +163,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 // failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
 func (q *Queue) failLocked(jb *job, err error) {
 	jb.locked = false
+	jb.signIn = false
 	var refusal *dest.Refusal
 	var needsUser interface {
 		error
@@ -189,6 +190,11 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.reason = auth.ErrKeychainLocked.Error()
 		jb.next = "Unlock the keychain, then press Resume."
 		jb.locked = true
+	case needsSignIn(err):
+		jb.state = Attention
+		jb.reason = SignInReason
+		jb.next = ""
+		jb.signIn = true
 	case errors.As(err, &needsUser) && !needsUser.Retryable():
 		jb.state = Attention
 		jb.reason = needsUser.Error() // its own sentence, without the request's URL

@@ -40,6 +40,7 @@ type job struct {
 	verify  bool // check the file against its fingerprint before the next start
 	changed bool // stopped because the file changed; only Restart sends it again
 	locked  bool // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	signIn  bool // stopped until the account signs in (again): signing in sends it on
 
 	sent      atomic.Int64
 	committed atomic.Int64
@@ -64,6 +65,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		State:       jb.state,
 		FileChanged: jb.changed,
 		Locked:      jb.locked && jb.state == Attention,
+		SignIn:      jb.signIn && jb.state == Attention,
 		Reason:      jb.reason,
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,

@@ -1,0 +1,36 @@
+package engine
+
+import (
+	"errors"
+
+	"hoist/auth"
+)
+
+// SignInReason is what a job waiting for its account's sign-in says: one
+// sentence, whether the account never signed in, its grant expired or was
+// withdrawn, or it lacks the access this destination needs.
+const SignInReason = "Sign in with Google to send this file."
+
+// needsSignIn reports whether signing in (again) is the way on for err.
+func needsSignIn(err error) bool {
+	return errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain)
+}
+
+// ResumeSignedIn sends on every job that waits for a sign-in of account
+// (or names no account), once the user has signed in. It returns the jobs
+// it resumed.
+func (q *Queue) ResumeSignedIn(account string) []JobID {
+	var waiting []JobID
+	for _, v := range q.Jobs() {
+		if v.SignIn && (v.Account == "" || v.Account == account) {
+			waiting = append(waiting, v.ID)
+		}
+	}
+	var resumed []JobID
+	for _, id := range waiting {
+		if q.Resume(id) == nil {
+			resumed = append(resumed, id)
+		}
+	}
+	return resumed
+}
