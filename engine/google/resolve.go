@@ -1,0 +1,69 @@
+package google
+
+import (
+	"fmt"
+	"strings"
+)
+
+// UnknownLabelError says a label typed by hand is neither the id nor the
+// name of a label of the mailbox.
+type UnknownLabelError struct{ Typed []string }
+
+func (e *UnknownLabelError) Error() string {
+	quoted := make([]string, len(e.Typed))
+	for i, t := range e.Typed {
+		quoted[i] = "\u201c" + t + "\u201d"
+	}
+	if len(quoted) == 1 {
+		return fmt.Sprintf("This mailbox has no label %s. Choose labels from the list, or create the label in Gmail first.", quoted[0])
+	}
+	return fmt.Sprintf("This mailbox has no labels %s. Choose labels from the list, or create them in Gmail first.", strings.Join(quoted, ", "))
+}
+
+// ResolveLabels turns labels typed by hand, ids or names, into the ids
+// Gmail takes. An id is kept as it is; a name (ignoring case) becomes its
+// label's id. Anything else is refused, before any upload.
+func ResolveLabels(labels []Label, typed []string) ([]string, error) {
+	byID := make(map[string]string, len(labels))
+	byName := make(map[string]string, len(labels))
+	for _, l := range labels {
+		byID[l.ID] = l.ID
+		byName[strings.ToLower(l.Name)] = l.ID
+	}
+	var ids []string
+	var unknown []string
+	seen := map[string]bool{}
+	for _, t := range typed {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		id, ok := byID[t]
+		if !ok {
+			id, ok = byName[strings.ToLower(t)]
+		}
+		if !ok {
+			unknown = append(unknown, t)
+			continue
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(unknown) > 0 {
+		return ids, &UnknownLabelError{Typed: unknown}
+	}
+	return ids, nil
+}
+
+// SplitList splits a comma-separated list, as forms and flags take labels.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
