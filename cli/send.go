@@ -313,11 +313,11 @@ func fromPresetOrKind(name string, params map[string]string) (dest.Destination, 
 	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
 		return dest.FromFlags(name, params)
 	}
-	p, err := dest.OpenPresets(dest.DefaultPresetsPath())
-	if err != nil {
+	lib, err := openLibrary(io.Discard)
+	if err != nil && !lib.IsManaged(name) {
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
 	}
-	return p.FromFlags(name, params)
+	return lib.FromFlags(name, params)
 }
 
 // openJournal opens the upload list, saying once if a damaged one was set aside.
