@@ -138,13 +138,16 @@ func (b *destBar) refreshChoices() {
 	}
 	labels := make([]string, len(b.choices))
 	for i, c := range b.choices {
-		labels[i] = choiceLabel(c)
+		labels[i] = b.choiceLabel(c)
 	}
 	b.picker.SetOptions(labels)
 	b.showCurrent()
 }
 
-func choiceLabel(d dest.Destination) string {
+func (b *destBar) choiceLabel(d dest.Destination) string {
+	if b.d.managed(d.Name) {
+		return d.Title() + " (from your organisation)"
+	}
 	if strings.TrimSpace(d.Name) != "" {
 		return d.Title() + " (saved)"
 	}
@@ -154,7 +157,7 @@ func choiceLabel(d dest.Destination) string {
 // showCurrent puts the current destination on the picker and shows the
 // account controls it needs.
 func (b *destBar) showCurrent() {
-	label := choiceLabel(b.current)
+	label := b.choiceLabel(b.current)
 	if !slices.Contains(b.picker.Options, label) {
 		b.picker.SetOptions(append(slices.Clone(b.picker.Options), label))
 	}
@@ -203,11 +206,11 @@ func (b *destBar) showFileNote() {
 
 // picked is the picker's choice; kinds with settings to fill in open the form.
 func (b *destBar) picked(label string) {
-	if label == choiceLabel(b.current) {
+	if label == b.choiceLabel(b.current) {
 		return
 	}
 	for _, c := range b.choices {
-		if choiceLabel(c) != label {
+		if b.choiceLabel(c) != label {
 			continue
 		}
 		if c.Account == "" {
@@ -326,7 +329,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 					note.show(err)
 				}
 			}
-			w = e
+			w = b.withPicker(f, e, &edited) // "Choose…" from Google's list, where there is one
 		}
 		checks = append(checks, check)
 		label := f.Label
@@ -347,6 +350,17 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	form.CancelText = "Cancel"
 	form.OnCancel = func() { dlg.Hide() }
 	form.OnSubmit = func() {
+		if labelsToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
+			b.d.resolveLabels(edited, func(ids string, err error) {
+				if err != nil {
+					overall.SetText(sentence(err.Error()))
+					return
+				}
+				edited.Params["labels"] = ids
+				form.OnSubmit()
+			})
+			return
+		}
 		err := edited.Validate()
 		if err != nil {
 			submitted = true
@@ -408,6 +422,12 @@ func (b *destBar) refreshAccounts() {
 func (b *destBar) login() { b.loginWith() }
 
 func (b *destBar) loginWith(extra ...auth.LoginOption) {
+	b.loginFor(b.current.Account, b.current.Scopes(), nil, extra...)
+}
+
+// loginFor signs account (a new one when it is "" or not signed in) in
+// for scopes; then, if set, runs after a successful sign-in.
+func (b *destBar) loginFor(account string, scopes []string, then func(auth.Account), extra ...auth.LoginOption) {
 	if b.d.auth == nil {
 		return
 	}
@@ -418,13 +438,12 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 		b.d.win)
 	wait.SetOnClosed(cancel)
 	wait.Show()
-	scopes := b.current.Scopes()
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
 		auth.WaitingAtMost(b.d.settings.signInWait()),
 	}, extra...)
-	if a := b.current.Account; a != "" && slices.Contains(b.known, a) {
-		opts = append(opts, auth.ForAccount(a))
+	if account != "" && slices.Contains(b.known, account) {
+		opts = append(opts, auth.ForAccount(account))
 	}
 	b.d.background(func(context.Context) {
 		acct, err := b.d.auth.Login(ctx, scopes, opts...)
@@ -433,7 +452,7 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 			wait.Hide()
 			switch {
 			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile()
+				b.offerFile(func() { b.loginFor(account, scopes, then, auth.AllowingFileStore()) })
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -441,24 +460,29 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 				b.d.tell(err.Error())
 				return
 			}
-			b.current.Account = acct.Email
-			b.remember()
+			if b.current.Account == "" || b.current.Account == account {
+				b.current.Account = acct.Email
+				b.remember()
+			}
 			b.refreshAccounts()
-			b.d.tell("Signed in as " + acct.Email + ". Uploads that were waiting for the sign-in continue when you press Resume.")
+			b.d.signedIn(acct)
+			if then != nil {
+				then(acct)
+			}
 		})
 	})
 }
 
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
-func (b *destBar) offerFile() {
+func (b *destBar) offerFile(again func()) {
 	dialog.ShowConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
 		func(yes bool) {
 			if yes {
-				b.loginWith(auth.AllowingFileStore())
+				again()
 			}
 		}, b.d.win)
 }
@@ -507,23 +531,10 @@ func (b *destBar) logout() {
 		}, b.d.win)
 }
 
-// importClient takes the OAuth client file from Google Cloud Console.
+// importClient opens the guided set-up of Google sign-in (setup.go).
 func (b *destBar) importClient() {
 	if b.d.auth == nil {
 		return
 	}
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		if err := b.d.auth.ImportClientSecret(path); err != nil {
-			b.d.tell(err.Error())
-			return
-		}
-		b.d.tell("Google sign-in is set up. Choose a destination and sign in.")
-		b.showCurrent()
-		b.refreshAccounts()
-	}, b.d.win)
+	b.d.showSetup()
 }

@@ -21,6 +21,7 @@ import (
 // rowActions are what a row's buttons do; the window supplies them.
 type rowActions struct {
 	pause, resume, cancel, retry, restart, remove, result, details func(engine.JobView)
+	signIn                                                         func(engine.JobView) // the row waits for its account's sign-in
 	// thumbnail gives a picture's thumbnail; done is false while it is being made.
 	thumbnail func(engine.JobView) (img image.Image, done bool)
 }
@@ -49,6 +50,7 @@ type jobRow struct {
 	progress *widget.Label
 
 	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
+	signIn                                                         *widget.Button
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
@@ -86,13 +88,15 @@ func newJobRow(act rowActions) *jobRow {
 	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), do(act.remove))
 	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
 	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
+	r.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), do(act.signIn))
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
 	}
+	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	buttons := container.NewHBox(r.signIn, r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = container.NewBorder(nil, nil, nil, buttons, r.name)
 	detailLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.detail)
 	r.statusLine = container.NewBorder(nil, nil, nil, r.progress, r.status)
@@ -106,7 +110,7 @@ func newJobRow(act rowActions) *jobRow {
 const thumbSize = 48
 
 func (r *jobRow) buttons() []*widget.Button {
-	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details, r.signIn}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -284,6 +288,9 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 		if v.FileChanged {
 			want = []*widget.Button{r.restart, r.remove} // resuming would only stop again
 		}
+		if v.SignIn {
+			want = []*widget.Button{r.signIn, r.remove} // signing in sends it on by itself
+		}
 	case engine.Done:
 		want = []*widget.Button{r.result, r.remove}
 	case engine.Failed:
@@ -293,7 +300,7 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 	case engine.Canceled:
 		want = []*widget.Button{r.retry, r.remove}
 	}
-	for _, b := range [...]*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details} {
+	for _, b := range r.buttons() {
 		on := slices.Contains(want, b)
 		if on && !b.Visible() {
 			b.Show()

@@ -57,6 +57,7 @@ type desk struct {
 	summary                                         *widget.Label
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
+	setup                                           *setupPanel // the guided Google set-up, while open
 	message                                         *widget.Label // the latest thing worth saying
 	lastSummary                                     engine.Summary
 
@@ -126,6 +127,7 @@ func (d *desk) build() {
 		remove:  func(v engine.JobView) { d.act("remove", v, d.q.Remove) },
 		result:  d.showResult,
 		details: d.showDetails,
+		signIn:  d.signInFor,
 		thumbnail: func(v engine.JobView) (image.Image, bool) {
 			return d.thumbs.get(v)
 		},
@@ -433,7 +435,7 @@ func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
 			paths = append(paths, u.Path())
 		}
 	}
-	d.add(paths)
+	d.add(d.takeSettingsFiles(paths)) // shared destinations and client files are not uploads
 }
 
 // pickFiles opens the file dialog; files and folders are both accepted.

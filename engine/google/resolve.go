@@ -67,3 +67,29 @@ func SplitList(s string) []string {
 	}
 	return out
 }
+
+// systemLabels are the ids of Gmail's own labels.
+var systemLabels = map[string]bool{
+	"INBOX": true, "SPAM": true, "TRASH": true, "UNREAD": true, "STARRED": true, "IMPORTANT": true,
+	"SENT": true, "DRAFT": true, "CHAT": true, "CATEGORY_PERSONAL": true, "CATEGORY_SOCIAL": true,
+	"CATEGORY_PROMOTIONS": true, "CATEGORY_UPDATES": true, "CATEGORY_FORUMS": true,
+}
+
+// LooksLikeLabelID reports whether s is written as a Gmail label id (a
+// system label such as INBOX, or Label_123), not as a label's name.
+func LooksLikeLabelID(s string) bool {
+	s = strings.TrimSpace(s)
+	if systemLabels[s] {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "Label_")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

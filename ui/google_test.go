@@ -1,0 +1,318 @@
+package ui
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/auth/authtest"
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+)
+
+// toSandbox sends requests for Google's API hosts to the sandbox, as if
+// the sandbox were Google; the sign-in service's own requests pass.
+type toSandbox struct{ sandbox atomic.Pointer[url.URL] }
+
+func (t *toSandbox) RoundTrip(r *http.Request) (*http.Response, error) {
+	if u := t.sandbox.Load(); u != nil && strings.HasSuffix(r.URL.Hostname(), ".googleapis.com") {
+		r = r.Clone(r.Context())
+		r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
+		r.Host = u.Host
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// organisationLab is an organisation's folder holding the OAuth client of a
+// stand-in for Google's sign-in service, and a sign-in service reading it.
+type organisationLab struct {
+	srv     *authtest.Server
+	browser *authtest.Browser
+	system  string
+	svc     *auth.Service
+	google  *toSandbox
+}
+
+func newOrganisationLab(t *testing.T) *organisationLab {
+	t.Helper()
+	l := &organisationLab{srv: authtest.NewServer(t), browser: &authtest.Browser{}, system: t.TempDir(), google: &toSandbox{}}
+	t.Cleanup(func() { l.browser.Wait() })
+	if err := os.WriteFile(filepath.Join(l.system, "client_secret_1234-abc.apps.googleusercontent.com.json"), l.srv.ClientJSON(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.svc = &auth.Service{
+		Store:        &grants{m: map[string]auth.Grant{}},
+		ConfigDir:    t.TempDir(),
+		SystemDir:    l.system,
+		Endpoints:    auth.EndpointsAt(l.srv.URL),
+		OpenBrowser:  l.browser.Open,
+		AllowedHosts: []string{l.srv.Host()},
+		HTTPClient:   &http.Client{Transport: l.google},
+	}
+	return l
+}
+
+// TestOrganisationSetUpToUpload: with the organisation's client in the
+// system-wide folder, the window offers "Sign in with Google"; an email
+// dropped before signing in waits with one sentence and a Sign in button,
+// and after signing in it goes on by itself and lands in the sandbox,
+// which stands for Gmail.
+func TestOrganisationSetUpToUpload(t *testing.T) {
+	lab := newOrganisationLab(t)
+	s := &session{auth: lab.svc}
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
+	sb, _ := url.Parse(h.sb.url)
+	lab.google.sandbox.Store(sb)
+
+	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.d.bar.setup.Visible() || !h.d.bar.signIn.Visible() {
+		t.Fatal("with the organisation's client, the window should offer Sign in with Google and no set-up")
+	}
+	h.drop(h.writeFile("invoice.eml", emailBytes("Ada <ada@example.com>", "Invoice 12")))
+	h.waitFor("the email to wait for sign-in", func() bool { return h.shown("invoice.eml") == engine.Attention })
+	row := h.row("invoice.eml")
+	if got := row.status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || strings.Contains(got, "Resume") || strings.Count(got, ".") > 2 {
+		t.Errorf("row says %q; want one sentence asking to sign in", got)
+	}
+	if !row.signIn.Visible() || row.resume.Visible() || row.restart.Visible() {
+		t.Error("the waiting row should offer Sign in, not Resume or Start over")
+	}
+
+	test.Tap(row.signIn)
+	h.waitFor("the email to reach the sandbox", func() bool { return h.shown("invoice.eml") == engine.Done })
+	objs := h.sb.srv.Objects()
+	if len(objs) != 1 || !strings.HasPrefix(objs[0].Action, "gmail") {
+		t.Fatalf("sandbox holds %+v, want the email as Gmail's", objs)
+	}
+	if h.d.bar.current.Account != lab.srv.Email {
+		t.Errorf("account = %q, want %q", h.d.bar.current.Account, lab.srv.Email)
+	}
+	if !strings.Contains(h.d.message.Text, "goes on now") {
+		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text)
+	}
+}
+
+// pickerLab opens pickers for destinations pointed at the harness's sandbox.
+func openTestPicker(h *harness, kind listKind, d dest.Destination) (*picker, *string) {
+	d.BaseURL = h.sb.url
+	var got string
+	p := h.d.openPicker(kind, d, "", func(v string) { got = v })
+	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text, "Fetching") })
+	return p, &got
+}
+
+func TestPickersListNamesFromTheSandbox(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	cm := dest.Destination{Kind: dest.CM360, Params: map[string]string{}}
+
+	p, got := openTestPicker(h, profileList, cm)
+	if len(p.all) != 2 || !strings.Contains(p.all[0].words, "Northwind Media") {
+		t.Fatalf("profiles %+v (%q)", p.all, p.status.Text)
+	}
+	p.search.SetText("labs")
+	if len(p.shown) != 1 {
+		t.Fatalf("search kept %+v", p.shown)
+	}
+	p.list.Select(0)
+	if *got != "5519020" {
+		t.Errorf("chose %q, want the profile's id", *got)
+	}
+
+	cm.Params["profileId"] = "4180912"
+	p, got = openTestPicker(h, advertiserList, cm)
+	p.search.SetText("coffee")
+	if len(p.shown) != 1 {
+		t.Fatalf("advertisers %+v", p.shown)
+	}
+	p.list.Select(0)
+	if *got != "64032118" {
+		t.Errorf("chose %q, want Blue Harbor Coffee's id", *got)
+	}
+
+	cm.Params["profileId"] = "5519020"
+	p, _ = openTestPicker(h, advertiserList, cm)
+	if len(p.all) != 0 || !strings.Contains(p.status.Text, "sees no advertiser") {
+		t.Errorf("a profile without advertisers: %+v %q", p.all, p.status.Text)
+	}
+
+	cm.Params["profileId"] = "99"
+	p, _ = openTestPicker(h, advertiserList, cm)
+	if !strings.Contains(p.status.Text, "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
+		p.status.Importance != widget.DangerImportance {
+		t.Errorf("Google's error is not shown in its words: %q", p.status.Text)
+	}
+
+	gm := dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{}}
+	p, got = openTestPicker(h, labelList, gm)
+	for i, it := range p.shown {
+		if strings.HasPrefix(it.words, "Invoices") || it.value == "INBOX" {
+			p.list.Select(i)
+		}
+	}
+	if *got != "INBOX, Label_1" {
+		t.Errorf("labels chosen %q", *got)
+	}
+
+	h.sb.srv.SetLists(emulator.Lists{})
+	p, _ = openTestPicker(h, profileList, cm)
+	if len(p.all) != 0 || !strings.Contains(p.status.Text, "no Campaign Manager 360 user profile") {
+		t.Errorf("an account with none: %+v %q", p.all, p.status.Text)
+	}
+}
+
+// TestLabelNamesBecomeIDs: label names typed by hand are turned into ids
+// before anything is uploaded, or refused in a sentence.
+func TestLabelNamesBecomeIDs(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.url, Params: map[string]string{"labels": "invoices, INBOX"}}
+	if !labelsToResolve(d) {
+		t.Fatal("names were not noticed")
+	}
+	type answer struct {
+		ids string
+		err error
+	}
+	resolve := func(d dest.Destination) answer {
+		var a *answer
+		h.d.resolveLabels(d, func(ids string, err error) { a = &answer{ids, err} })
+		h.waitFor("the labels", func() bool { return a != nil })
+		return *a
+	}
+	if a := resolve(d); a.err != nil || a.ids != "Label_1, INBOX" {
+		t.Errorf("resolved %q, %v", a.ids, a.err)
+	}
+	d.Params["labels"] = "Receipts"
+	if a := resolve(d); a.err == nil || !strings.Contains(a.err.Error(), "\u201cReceipts\u201d") {
+		t.Errorf("an unknown label: %v", a.err)
+	}
+	if labelsToResolve(dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX, Label_12"}}) {
+		t.Error("ids were taken for names")
+	}
+}
+
+// TestManagedDestinationsAreReadOnly: the organisation's destinations are
+// offered "from your organisation" and cannot be changed or deleted.
+func TestManagedDestinationsAreReadOnly(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	system := t.TempDir()
+	os.WriteFile(filepath.Join(system, dest.ManagedFile), []byte(`{"version":1,"destinations":[
+		{"name":"Team archive","kind":"gmail-insert","params":{"labels":"Label_1"}},
+		{"name":"Half done","kind":"cm360","params":{"profileId":"1"}}]}`), 0o644)
+	lib, problems, err := openLibrary(h.dir, system)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.d.presets = lib
+	h.d.startupProblems(problems)
+	if msg := h.d.message.Text; !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
+		t.Errorf("the window does not say which managed destination is incomplete: %q", msg)
+	}
+	h.d.bar.refreshChoices()
+	if !containsString(h.d.bar.picker.Options, "Team archive (from your organisation)") {
+		t.Fatalf("choices %v", h.d.bar.picker.Options)
+	}
+	changed, _ := lib.(*dest.Library).Get("Team archive")
+	changed.Params["labels"] = "SPAM"
+	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(err.Error(), "from your organisation") {
+		t.Errorf("changing a managed destination: %v", err)
+	}
+	if err := h.d.presets.Delete("Team archive"); err == nil {
+		t.Error("a managed destination was deleted")
+	}
+}
+
+// TestDroppedDestinationIsImported: a destination someone exported, dropped
+// on the window, is saved rather than uploaded.
+func TestDroppedDestinationIsImported(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	data, err := dest.Export(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
+		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.drop(h.writeFile("Banners"+dest.ShareExtension, data))
+	if len(h.q.Jobs()) != 0 {
+		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
+	}
+	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(h.d.message.Text, "Imported the destination Banners") {
+		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.message.Text)
+	}
+	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
+	if !strings.Contains(h.d.message.Text, "already a destination called Banners") {
+		t.Errorf("a second import says %q", h.d.message.Text)
+	}
+}
+
+// TestSetUpPanel: the guided set-up refuses a web client in a sentence,
+// takes a desktop one by drop, and ends signed in.
+func TestSetUpPanel(t *testing.T) {
+	lab := newOrganisationLab(t)
+	lab.svc.SystemDir = "" // nobody set Google up for this computer
+	h := newHarness(t, harnessOptions{auth: lab.svc})
+	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
+	if !h.d.bar.setup.Visible() {
+		t.Fatal("without a client, the window should offer the set-up")
+	}
+	test.Tap(h.button("Set up Google sign-in\u2026"))
+	if h.d.setup == nil {
+		t.Fatal("the set-up panel did not open")
+	}
+	web := h.writeFile("client_secret_web.json", []byte(`{"web":{"client_id":"w.apps.googleusercontent.com","client_secret":"GOCSPX-x"}}`))
+	h.drop(web)
+	if got := h.d.setup.status.Text; !strings.Contains(got, "web application") || h.d.setup.signIn.Disabled() == false {
+		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.setup.signIn.Disabled())
+	}
+	if len(h.q.Jobs()) != 0 {
+		t.Error("the client file was queued for upload")
+	}
+	h.drop(h.writeFile("client_secret_desktop.json", lab.srv.ClientJSON()))
+	if got := h.d.setup.status.Text; !strings.Contains(got, "set up") || h.d.setup.signIn.Disabled() {
+		t.Fatalf("a desktop client: %q", got)
+	}
+	test.Tap(h.d.setup.signIn)
+	h.waitFor("the sign-in", func() bool { return h.d.bar.current.Account == lab.srv.Email })
+	if h.d.bar.setup.Visible() {
+		t.Error("the set-up offer stays after the set-up")
+	}
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGoogleGolden draws the set-up panel and a row waiting for sign-in.
+func TestGoogleGolden(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newTheme(themeLight))
+	r := newJobRow(rowActions{})
+	w := test.NewTempWindow(t, r)
+	w.Resize(fyne.NewSize(820, r.MinSize().Height+8))
+	r.show(engine.JobView{
+		ID: "job1", Name: "Invoice 12.eml", Size: 48_200, MIME: "message/rfc822", Destination: "gmail-insert",
+		DestKind: "gmail-insert", Version: 1, State: engine.Attention, SignIn: true, Reason: engine.SignInReason,
+		Email: &engine.Email{From: "Ada <ada@example.com>", Subject: "Invoice 12"},
+	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
+	test.AssertImageMatches(t, "row_signin.png", w.Canvas().Capture())
+
+	d := &desk{app: a}
+	p := newSetupPanel(d)
+	pw := test.NewTempWindow(t, p.content)
+	pw.Resize(fyne.NewSize(640, p.content.MinSize().Height+8))
+	test.AssertImageMatches(t, "setup_panel.png", pw.Canvas().Capture())
+}
