@@ -31,8 +31,13 @@ var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.
 // authorizedClient gives an HTTP client signed in as d's account, or as
 // the only account signed in when d names none.
 func authorizedClient(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	return clientAs(ctx, d.Account, d.Scopes())
+}
+
+// clientAs gives an HTTP client signed in as account with scopes, or as
+// the only account signed in when account is "".
+func clientAs(ctx context.Context, account string, scopes []string) (*http.Client, error) {
 	svc := sharedAuth()
-	account := d.Account
 	if account == "" {
 		list, err := svc.Accounts(ctx)
 		if err != nil {
@@ -47,7 +52,7 @@ func authorizedClient(ctx context.Context, d dest.Destination) (*http.Client, er
 			return nil, fmt.Errorf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(emails(list), ", "))
 		}
 	}
-	return svc.Client(ctx, account, d.Scopes())
+	return svc.Client(ctx, account, scopes)
 }
 
 // authFlags are the flags the sign-in commands share.

@@ -9,6 +9,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/emulator"
 )
 
 // destinationsLab gives `hoist destinations` a private config folder and
@@ -95,5 +96,28 @@ func TestDestinationsExportImportList(t *testing.T) {
 	}
 	if code, _, _ := runDestinations(t, "frobnicate"); code != 2 {
 		t.Errorf("unknown subcommand: %d", code)
+	}
+}
+
+// TestSendResolvesLabelNames: label names given with --labels become ids
+// before the upload; a name the mailbox lacks stops it before any byte.
+func TestSendResolvesLabelNames(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	file := l.email("note.eml", "Note", 1<<10)
+	code, stdout, stderr := l.send("--to", "gmail-insert", "--labels", "invoices, INBOX", "--base-url", l.url, "--method", "multipart", file)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	objs := l.srv.Objects()
+	if len(objs) != 1 || !strings.Contains(string(objs[0].Metadata), `"labelIds":["Label_1","INBOX"]`) {
+		t.Fatalf("objects %+v", objs)
+	}
+	other := l.email("other.eml", "Other", 1<<10)
+	code, _, stderr = l.send("--to", "gmail-insert", "--labels", "Receipts", "--base-url", l.url, other)
+	if code != exitFailed || !strings.Contains(stderr, "\u201cReceipts\u201d") {
+		t.Errorf("an unknown label: exit %d, %q", code, stderr)
+	}
+	if n := len(l.srv.Objects()); n != 1 {
+		t.Errorf("%d objects after a refused label; nothing should have been sent", n)
 	}
 }

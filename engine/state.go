@@ -158,6 +158,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		state:    State(rec.State),
 		reason:   rec.LastError,
 		changed:  rec.FileChanged,
+		signIn:   State(rec.State) == Attention && rec.LastError == SignInReason, // the journal keeps the sentence, not the flag
 		verify:   rec.FileChanged,
 		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
 		method:   upload.Method(rec.Method),

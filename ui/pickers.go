@@ -298,15 +298,7 @@ func (p *picker) login() {
 // labelsToResolve reports whether d's labels were typed as names that must
 // become ids before any upload.
 func labelsToResolve(d dest.Destination) bool {
-	if _, ok := d.Params["labels"]; !ok || !d.Kind.IsGmail() {
-		return false
-	}
-	for _, l := range google.SplitList(d.Params["labels"]) {
-		if !google.LooksLikeLabelID(l) {
-			return true
-		}
-	}
-	return false
+	return d.Kind.IsGmail() && google.HasLabelNames(d.Params["labels"])
 }
 
 // resolveLabels turns label names typed by hand into ids, with the

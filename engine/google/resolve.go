@@ -93,3 +93,14 @@ func LooksLikeLabelID(s string) bool {
 	}
 	return true
 }
+
+// HasLabelNames reports whether a comma-separated list of labels holds
+// names (to resolve with ResolveLabels) rather than ids only.
+func HasLabelNames(labels string) bool {
+	for _, l := range SplitList(labels) {
+		if !LooksLikeLabelID(l) {
+			return true
+		}
+	}
+	return false
+}
