@@ -57,7 +57,7 @@ type desk struct {
 	summary                                         *widget.Label
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
-	setup                                           *setupPanel // the guided Google set-up, while open
+	setup                                           *setupPanel   // the guided Google set-up, while open
 	message                                         *widget.Label // the latest thing worth saying
 	lastSummary                                     engine.Summary
 
