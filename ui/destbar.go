@@ -381,7 +381,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	if !choosing {
 		form.SubmitText = "Save"
 	}
-	content := container.NewVBox(widget.NewLabel("Takes "+info.Accepts+"."), form, overall)
+	content := container.NewVBox(widget.NewLabel("Takes "+info.Accepts+"."), form, overall, b.d.formExtras(d))
 	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
 	dlg.Resize(fyne.NewSize(560, 520))
 	dlg.Show()

@@ -3,9 +3,16 @@ package ui
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
 	"hoist/engine"
@@ -168,4 +175,47 @@ func (d *desk) importDestination(path string) {
 	}
 	d.bar.refreshChoices()
 	d.tell("Imported the destination " + shared.Name + ". Choose it in \u201cSend to\u201d.")
+}
+
+// formExtras is what a destination's form shows below its settings: that
+// a destination from the organisation cannot be changed, and Export… for
+// one that has a name.
+func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
+	box := container.NewVBox()
+	if d.managed(target.Name) {
+		note := widget.NewLabel("From your organisation: you can use it as it is, or save a changed copy under another name.")
+		note.Wrapping = fyne.TextWrapWord
+		box.Add(note)
+	}
+	if strings.TrimSpace(target.Name) != "" {
+		box.Add(container.NewHBox(widget.NewButtonWithIcon("Export\u2026", theme.DocumentSaveIcon(), func() {
+			save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+				if err != nil || w == nil {
+					return
+				}
+				d.exportDestination(target, w)
+			}, d.win)
+			save.SetFileName(target.Name + dest.ShareExtension)
+			save.Resize(fyne.NewSize(800, 560))
+			save.Show()
+		})))
+	}
+	return box
+}
+
+// exportDestination writes target to w, to give to someone else: no
+// account, token or secret goes into it.
+func (d *desk) exportDestination(target dest.Destination, w io.WriteCloser) {
+	data, err := dest.Export(target)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		d.tell("The destination could not be exported: " + err.Error())
+		return
+	}
+	d.tell("Exported " + target.Name + ". Whoever drops the file on Hoist's window gets the destination; it holds no account or password.")
 }

@@ -232,16 +232,22 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 }
 
-// TestDroppedDestinationIsImported: a destination someone exported, dropped
-// on the window, is saved rather than uploaded.
+// TestDroppedDestinationIsImported: a destination exported from the window,
+// without its account, and dropped on a window is saved rather than uploaded.
 func TestDroppedDestinationIsImported(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	data, err := dest.Export(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
-		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}})
+	exported := filepath.Join(t.TempDir(), "Banners"+dest.ShareExtension)
+	f, err := os.Create(exported)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.drop(h.writeFile("Banners"+dest.ShareExtension, data))
+	h.d.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
+		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
+	data, err := os.ReadFile(exported)
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(h.d.message.Text, "Exported Banners") {
+		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.message.Text)
+	}
+	h.drop(exported)
 	if len(h.q.Jobs()) != 0 {
 		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
 	}
