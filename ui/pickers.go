@@ -86,7 +86,7 @@ type picker struct {
 func (d *desk) openPicker(kind listKind, target dest.Destination, current string, apply func(string)) *picker {
 	p := &picker{d: d, kind: kind, target: target, apply: apply}
 	if kind == labelList {
-		p.chosen = google.SplitList(current)
+		p.chosen = dest.SplitList(current)
 	}
 	p.search = widget.NewEntry()
 	p.search.SetPlaceHolder("Search")
@@ -298,7 +298,7 @@ func (p *picker) login() {
 // labelsToResolve reports whether d's labels were typed as names that must
 // become ids before any upload.
 func labelsToResolve(d dest.Destination) bool {
-	return d.Kind.IsGmail() && google.HasLabelNames(d.Params["labels"])
+	return d.Kind.IsGmail() && google.HasLabelNames(dest.SplitList(d.Params["labels"]))
 }
 
 // resolveLabels turns label names typed by hand into ids, with the
@@ -311,7 +311,7 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 			var labels []google.Label
 			labels, err = l.Labels(ctx, target.Param("user"))
 			if err == nil {
-				ids, err = google.ResolveLabels(labels, google.SplitList(target.Params["labels"]))
+				ids, err = google.ResolveLabels(labels, dest.SplitList(target.Params["labels"]))
 			}
 		}
 		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {

@@ -87,3 +87,7 @@ func Import(data []byte) (Destination, error) {
 	}
 	return d, nil
 }
+
+// SplitList splits a comma-separated setting such as Gmail's labels,
+// dropping empty items.
+func SplitList(v string) []string { return splitList(v) }

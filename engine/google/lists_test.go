@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/google"
 )
@@ -83,7 +84,7 @@ func TestListsNeedAValidSignIn(t *testing.T) {
 
 func TestResolveLabels(t *testing.T) {
 	labels := []google.Label{{ID: "INBOX", Name: "INBOX"}, {ID: "Label_1", Name: "Invoices"}, {ID: "Label_2", Name: "Clients/ACME"}}
-	ids, err := google.ResolveLabels(labels, google.SplitList("inbox, invoices,Label_2, Label_1"))
+	ids, err := google.ResolveLabels(labels, dest.SplitList("inbox, invoices,Label_2, Label_1"))
 	if err != nil || strings.Join(ids, ",") != "INBOX,Label_1,Label_2" {
 		t.Errorf("resolved %v, %v", ids, err)
 	}

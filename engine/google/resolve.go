@@ -57,17 +57,6 @@ func ResolveLabels(labels []Label, typed []string) ([]string, error) {
 	return ids, nil
 }
 
-// SplitList splits a comma-separated list, as forms and flags take labels.
-func SplitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // systemLabels are the ids of Gmail's own labels.
 var systemLabels = map[string]bool{
 	"INBOX": true, "SPAM": true, "TRASH": true, "UNREAD": true, "STARRED": true, "IMPORTANT": true,
@@ -94,10 +83,10 @@ func LooksLikeLabelID(s string) bool {
 	return true
 }
 
-// HasLabelNames reports whether a comma-separated list of labels holds
-// names (to resolve with ResolveLabels) rather than ids only.
-func HasLabelNames(labels string) bool {
-	for _, l := range SplitList(labels) {
+// HasLabelNames reports whether labels holds names (to resolve with
+// ResolveLabels) rather than ids only.
+func HasLabelNames(labels []string) bool {
+	for _, l := range labels {
 		if !LooksLikeLabelID(l) {
 			return true
 		}
