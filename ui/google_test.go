@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"image/color"
 	"net/http"
 	"net/url"
 	"os"
@@ -321,4 +323,103 @@ func TestGoogleGolden(t *testing.T) {
 	pw := test.NewTempWindow(t, p.content)
 	pw.Resize(fyne.NewSize(640, p.content.MinSize().Height+8))
 	test.AssertImageMatches(t, "setup_panel.png", pw.Canvas().Capture())
+}
+
+// inTopOverlay waits for an object of type T that ok accepts on the
+// topmost dialog, and returns it.
+func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
+	h.t.Helper()
+	var found T
+	h.waitFor(fmt.Sprintf("a %T on the topmost dialog", found), func() bool {
+		seen := false
+		if top := h.d.win.Canvas().Overlays().Top(); top != nil {
+			walk(top, func(o fyne.CanvasObject) {
+				if x, is := o.(T); is && !seen && ok(x) {
+					found, seen = x, true
+				}
+			})
+		}
+		return seen
+	})
+	return found
+}
+
+// TestStaffPickTheAdvertiserByName is a first start as staff: the
+// organisation set Google up; the person chooses Campaign Manager 360, signs
+// in from the form, picks the profile and the advertiser by their names, and
+// the banner goes up. Gmail's labels ask for their own access only when
+// their picker opens.
+func TestStaffPickTheAdvertiserByName(t *testing.T) {
+	lab := newOrganisationLab(t)
+	s := &session{auth: lab.svc}
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
+	sb, _ := url.Parse(h.sb.url)
+	lab.google.sandbox.Store(sb)
+
+	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	form := inTopOverlay(h, func(*widget.Form) bool { return true })
+	profile := noteField(form.Items[1]).(*widget.Entry)
+	advertiser := noteField(form.Items[2]).(*widget.Entry)
+	chooseFor := func(e *widget.Entry) *widget.Button {
+		for _, it := range form.Items {
+			c, ok := it.Widget.(*fyne.Container)
+			if ok && pickerEntry(c.Objects[0]) == e {
+				return c.Objects[0].(*fyne.Container).Objects[1].(*widget.Button)
+			}
+		}
+		t.Fatal("no Choose… beside the field")
+		return nil
+	}
+	pickNamed := func(name string) {
+		t.Helper()
+		search := inTopOverlay(h, func(e *widget.Entry) bool { return e.PlaceHolder == "Search" })
+		list := inTopOverlay(h, func(*widget.List) bool { return true })
+		h.waitFor("the list", func() bool { return list.Length() > 0 })
+		search.SetText(name)
+		if list.Length() != 1 {
+			t.Fatalf("searching %q leaves %d items", name, list.Length())
+		}
+		list.Select(0)
+	}
+
+	test.Tap(chooseFor(profile))
+	signIn := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	h.waitFor("the offer to sign in", func() bool { return signIn.Visible() })
+	test.Tap(signIn)
+	pickNamed("Northwind Media")
+	if profile.Text != "4180912" {
+		t.Fatalf("profile = %q", profile.Text)
+	}
+	test.Tap(chooseFor(advertiser))
+	pickNamed("Blue Harbor")
+	if advertiser.Text != "64032118" {
+		t.Fatalf("advertiser = %q", advertiser.Text)
+	}
+	test.Tap(h.button("Use it"))
+	if c := h.d.bar.current; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
+		t.Fatalf("current destination %+v", c)
+	}
+	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
+	h.waitFor("the banner to go up", func() bool { return h.shown("banner.png") == engine.Done })
+	if objs := h.sb.srv.Objects(); len(objs) != 1 || !strings.Contains(objs[0].Path, "/userprofiles/4180912/creativeAssets/64032118/") {
+		t.Errorf("sandbox holds %+v", objs)
+	}
+	for _, q := range lab.srv.AuthRequests() {
+		if strings.Contains(q.Get("scope"), "gmail") {
+			t.Errorf("Gmail access was asked for before any label picker: %s", q.Get("scope"))
+		}
+	}
+
+	// Labels: their own access, asked for now, added to the account's.
+	h.d.openPicker(labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
+	signIn = inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
+	test.Tap(signIn)
+	list := inTopOverlay(h, func(*widget.List) bool { return true })
+	h.waitFor("the labels", func() bool { return list.Length() == 11 })
+	reqs := lab.srv.AuthRequests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
+		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
+	}
 }

@@ -60,7 +60,12 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 		return e
 	}
 	choose := widget.NewButtonWithIcon(chooseText, theme.SearchIcon(), func() {
-		b.d.openPicker(kind, *edited, e.Text, func(value string) { e.SetText(value) })
+		p := b.d.openPicker(kind, *edited, e.Text, func(value string) { e.SetText(value) })
+		p.onAccount = func(email string) {
+			if edited.Account == "" {
+				edited.Account = email // the form's destination goes with the account just signed in
+			}
+		}
 	})
 	return container.NewBorder(nil, nil, nil, choose, e)
 }
@@ -79,6 +84,8 @@ type picker struct {
 	shown  []pickItem
 	chosen []string // labels: the ids chosen so far
 	apply  func(string)
+	// onAccount hears of the account signed in from the picker.
+	onAccount func(email string)
 }
 
 // openPicker lists kind's values for d, fetched from Google with the
@@ -290,6 +297,9 @@ func (p *picker) login() {
 	}
 	p.d.bar.loginFor(account, p.scopes(), func(a auth.Account) {
 		p.target.Account = a.Email
+		if p.onAccount != nil {
+			p.onAccount(a.Email)
+		}
 		p.status.SetText("Fetching the list from Google\u2026")
 		p.load()
 	})
