@@ -44,6 +44,7 @@ type organisationLab struct {
 	system  string
 	svc     *auth.Service
 	google  *toSandbox
+	later   atomic.Int64 // how far the sign-in service's clock is ahead, in nanoseconds
 }
 
 func newOrganisationLab(t *testing.T) *organisationLab {
@@ -61,6 +62,7 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 		OpenBrowser:  l.browser.Open,
 		AllowedHosts: []string{l.srv.Host()},
 		HTTPClient:   &http.Client{Transport: l.google},
+		Now:          func() time.Time { return time.Now().Add(time.Duration(l.later.Load())) },
 	}
 	return l
 }
@@ -103,6 +105,19 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 	if !strings.Contains(h.d.message.Text, "goes on now") {
 		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text)
 	}
+
+	// A grant withdrawn at Google reads the same way, and signing in again sends the file on.
+	lab.later.Store(int64(2 * time.Hour)) // the access token has expired: Hoist must refresh it
+	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = true })
+	h.drop(h.writeFile("second.eml", emailBytes("Ada <ada@example.com>", "Invoice 13")))
+	h.waitFor("the second email to wait for sign-in", func() bool { return h.shown("second.eml") == engine.Attention })
+	row = h.row("second.eml")
+	if got := row.status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || !row.signIn.Visible() {
+		t.Errorf("after the grant was withdrawn the row says %q (Sign in offered: %v)", got, row.signIn.Visible())
+	}
+	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = false })
+	test.Tap(row.signIn)
+	h.waitFor("the second email to reach the sandbox", func() bool { return h.shown("second.eml") == engine.Done })
 }
 
 // pickerLab opens pickers for destinations pointed at the harness's sandbox.
