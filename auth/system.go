@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,19 +66,37 @@ func (s *Service) systemClient() ([]byte, error) {
 	}
 	data, err := readClientFile(path)
 	if err != nil {
-		return nil, organisationClientError(path, err)
+		return nil, organisationClientError(path, err, "it cannot be read.")
 	}
 	if err := checkClientJSON(data); err != nil {
-		return nil, organisationClientError(path, err)
+		return nil, organisationClientError(path, err, clientFault(data, err))
 	}
 	return data, nil
 }
 
+// clientFault says in a few words what is wrong with a client file.
+func clientFault(data []byte, err error) string {
+	var top map[string]json.RawMessage
+	_ = json.Unmarshal(data, &top)
+	var kind string
+	_ = json.Unmarshal(top["type"], &kind)
+	switch {
+	case top["web"] != nil:
+		return "it is for a web application, not a desktop app."
+	case kind == "service_account":
+		return "it is a service account key, not an OAuth client."
+	case errors.Is(err, ErrNotDesktopClient):
+		return "it is not for a desktop app."
+	}
+	return "it is not an OAuth client file from Google Cloud Console."
+}
+
 // organisationClientError says which file of the organisation's is wrong
-// and what is wrong with it; it matches err's kind.
-func organisationClientError(path string, err error) error {
+// and what is wrong with it; it matches err.
+func organisationClientError(path string, err error, fault string) error {
 	return &plainError{
-		msg:  fmt.Sprintf("The sign-in settings your organisation provided (%s) cannot be used: %s Ask whoever set Hoist up to replace the file.", path, err.Error()),
+		msg: fmt.Sprintf("The sign-in settings your organisation provided (%s) cannot be used: %s "+
+			"Ask whoever set Hoist up to replace it with a \u201cDesktop app\u201d client.", path, fault),
 		kind: err,
 	}
 }
