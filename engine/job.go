@@ -75,7 +75,7 @@ type JobView struct {
 	State       State
 	FileChanged bool      // stopped because the file changed since it was added: offer Restart
 	Locked      bool      // stopped because the keychain is locked: unlock it, then resume
-	SignIn      bool      // stopped until the account signs in: offer Sign in, then resume it
+	NeedsSignIn bool      // stopped until the account signs in: offer Sign in, then resume it
 	Reason      string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
 	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
 	RetryAt     time.Time // when State is Retrying

@@ -22,7 +22,7 @@ func needsSignIn(err error) bool {
 func (q *Queue) ResumeSignedIn(account string) []JobID {
 	var waiting []JobID
 	for _, v := range q.Jobs() {
-		if v.SignIn && (v.Account == "" || v.Account == account) {
+		if v.NeedsSignIn && (v.Account == "" || v.Account == account) {
 			waiting = append(waiting, v.ID)
 		}
 	}

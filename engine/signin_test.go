@@ -32,8 +32,8 @@ func TestWaitingForSignIn(t *testing.T) {
 			p, _ := r.file("report.bin", 1000)
 			id := r.q.Add([]string{p}, d).IDs[0]
 			v := r.state(id, engine.Attention)
-			if !v.SignIn || v.Reason != engine.SignInReason || v.Next != "" {
-				t.Fatalf("waiting job: SignIn %v, reason %q, next %q", v.SignIn, v.Reason, v.Next)
+			if !v.NeedsSignIn || v.Reason != engine.SignInReason || v.Next != "" {
+				t.Fatalf("waiting job: NeedsSignIn %v, reason %q, next %q", v.NeedsSignIn, v.Reason, v.Next)
 			}
 			if got := r.q.ResumeSignedIn("bob@example.com"); len(got) != 0 {
 				t.Errorf("another account's sign-in resumed %v", got)
@@ -42,7 +42,7 @@ func TestWaitingForSignIn(t *testing.T) {
 			if got := r.q.ResumeSignedIn("ada@example.com"); len(got) != 1 || got[0] != id {
 				t.Fatalf("resumed %v, want %v", got, id)
 			}
-			if v := r.state(id, engine.Done); v.SignIn {
+			if v := r.state(id, engine.Done); v.NeedsSignIn {
 				t.Error("a finished job still waits for sign-in")
 			}
 		})

@@ -65,7 +65,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		State:       jb.state,
 		FileChanged: jb.changed,
 		Locked:      jb.locked && jb.state == Attention,
-		SignIn:      jb.signIn && jb.state == Attention,
+		NeedsSignIn: jb.signIn && jb.state == Attention,
 		Reason:      jb.reason,
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,

@@ -465,7 +465,7 @@ func (b *destBar) loginFor(account string, scopes []string, then func(auth.Accou
 				b.remember()
 			}
 			b.refreshAccounts()
-			b.d.signedIn(acct)
+			b.d.signedIn(acct.Email)
 			if then != nil {
 				then(acct)
 			}

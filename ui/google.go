@@ -53,12 +53,12 @@ func (d *desk) startupProblems(more []error) {
 	}
 }
 
-// signedIn sends on every row that was waiting for acct's sign-in.
-func (d *desk) signedIn(acct auth.Account) {
+// signedIn sends on every row that was waiting for account's sign-in.
+func (d *desk) signedIn(account string) {
 	d.background(func(context.Context) {
-		n := len(d.q.ResumeSignedIn(acct.Email))
+		n := len(d.q.ResumeSignedIn(account))
 		d.later(func() {
-			msg := "Signed in as " + acct.Email + "."
+			msg := "Signed in as " + account + "."
 			if n > 0 {
 				msg += " " + plural(n, "The file that was waiting goes on now.", "The files that were waiting go on now.")
 			}

@@ -288,7 +288,7 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 		if v.FileChanged {
 			want = []*widget.Button{r.restart, r.remove} // resuming would only stop again
 		}
-		if v.SignIn {
+		if v.NeedsSignIn {
 			want = []*widget.Button{r.signIn, r.remove} // signing in sends it on by itself
 		}
 	case engine.Done:
