@@ -67,17 +67,25 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 	return l
 }
 
+// newOrganisationWindow is a window whose uploads are signed in as the
+// window itself signs in, with the sandbox standing for Google's API hosts.
+func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
+	t.Helper()
+	lab := newOrganisationLab(t)
+	s := &session{auth: lab.svc}
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
+	sb, _ := url.Parse(h.sb.url)
+	lab.google.sandbox.Store(sb)
+	return lab, h
+}
+
 // TestOrganisationSetUpToUpload: with the organisation's client in the
 // system-wide folder, the window offers "Sign in with Google"; an email
 // dropped before signing in waits with one sentence and a Sign in button,
 // and after signing in it goes on by itself and lands in the sandbox,
 // which stands for Gmail.
 func TestOrganisationSetUpToUpload(t *testing.T) {
-	lab := newOrganisationLab(t)
-	s := &session{auth: lab.svc}
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
-	sb, _ := url.Parse(h.sb.url)
-	lab.google.sandbox.Store(sb)
+	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
 	if h.d.bar.setup.Visible() || !h.d.bar.signIn.Visible() {
@@ -365,11 +373,7 @@ func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
 // the banner goes up. Gmail's labels ask for their own access only when
 // their picker opens.
 func TestStaffPickTheAdvertiserByName(t *testing.T) {
-	lab := newOrganisationLab(t)
-	s := &session{auth: lab.svc}
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
-	sb, _ := url.Parse(h.sb.url)
-	lab.google.sandbox.Store(sb)
+	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
 	form := inTopOverlay(h, func(*widget.Form) bool { return true })
