@@ -180,7 +180,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 				t.Errorf("%s did not arrive byte for byte", filepath.Base(p))
 				continue
 			}
-			want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s).\n", filepath.Base(p), obj.ID)
+			want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID)
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, stdout)
 			}
@@ -205,7 +205,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 		stored := l.objectsBySHA()
 		for _, p := range emails {
 			obj, ok := stored[fileSHA(t, p)]
-			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s).\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
+			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
 				t.Errorf("stored %v; stdout lacks %q:\n%s", ok, want, stdout)
 			}
 		}
@@ -817,5 +817,23 @@ func TestSendGoogleURLThroughBaseURL(t *testing.T) {
 	}
 	if want := "✓ brief.pdf: Uploaded as brief.pdf (id acme-briefs/brief.pdf/"; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	if want := "Verified: the server's CRC32C matches the file."; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+}
+
+// TestSendSaysVerified: a done file whose server gave its checksum says it
+// matched, in --json too.
+func TestSendSaysVerified(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	file := l.sized("notes.bin", []byte("notes"), 300<<10)
+	code, stdout, stderr := l.send("--to", l.url+"/upload/sandbox/v1/files?name=notes.bin", "--json", file)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := results(t, stdout)["notes.bin"]
+	if r.State != "done" || r.Result == nil || r.Result.Verified != "crc32c" {
+		t.Errorf("--json says %s, result %+v", r.State, r.Result)
 	}
 }

@@ -77,7 +77,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			done++
 			bytes += v.Size
 			if v.Result != nil && v.Result.Summary != "" {
-				fmt.Fprintf(h.w, "✓ %s: %s%s\n", v.Name, v.Result.Summary, fellBackWords(v))
+				fmt.Fprintf(h.w, "✓ %s: %s%s%s\n", v.Name, v.Result.Summary, verifiedWords(v), fellBackWords(v))
 			}
 		default:
 			if v.State.Finished() || v.State == engine.Attention {
@@ -94,6 +94,20 @@ func (h *humanDisplay) final(views []engine.JobView) {
 }
 
 // fellBackWords says, after a result, that the destination refused a resumable upload.
+// verifiedWords says whether the server's own account of the file matched it.
+func verifiedWords(v engine.JobView) string {
+	if v.Result == nil {
+		return ""
+	}
+	switch v.Result.Verified {
+	case "":
+		return " Not verified: the server gave no size or checksum to compare."
+	case "size":
+		return " Verified by size only."
+	}
+	return " Verified: the server's " + strings.ToUpper(v.Result.Verified) + " matches the file."
+}
+
 func fellBackWords(v engine.JobView) string {
 	if !v.FellBack {
 		return ""
@@ -262,11 +276,13 @@ type jobJSON struct {
 }
 
 type resultJSON struct {
-	ID       string          `json:"id,omitempty"`
-	ThreadID string          `json:"threadId,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	URL      string          `json:"url,omitempty"`
-	Summary  string          `json:"summary,omitempty"`
+	ID       string `json:"id,omitempty"`
+	ThreadID string `json:"threadId,omitempty"`
+	Name     string `json:"name,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Summary  string `json:"summary,omitempty"`
+	// Verified names the server's checksum (or size) that matched the file; "" when none was given.
+	Verified string          `json:"verified,omitempty"`
 	Raw      json.RawMessage `json:"response,omitempty"`
 }
 
@@ -281,7 +297,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		j.ETA = v.ETA.Seconds()
 	}
 	if r := v.Result; r != nil {
-		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary}
+		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary, Verified: r.Verified}
 		if json.Valid(r.Raw) {
 			j.Result.Raw = r.Raw
 		}

@@ -56,6 +56,7 @@ type EventKind int
 const (
 	BatchDone      EventKind = iota // nothing is waiting or uploading any more
 	NeedsAttention                  // a job stopped and needs the user
+	SaveFailed                      // the list of uploads could not be written to disk
 )
 
 // Event is something worth telling the user outside the window (a notification).
@@ -144,7 +145,9 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		kick:     make(chan struct{}, 1),
 	}
 	if opts.Journal != nil {
-		q.writer = newRecordWriter(opts.Journal, log)
+		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
+			q.emit([]Event{{Kind: SaveFailed, Message: "Hoist could not save its list of uploads: " + err.Error()}})
+		})
 	}
 	if err := q.load(ctx); err != nil {
 		if q.writer != nil {

@@ -103,9 +103,13 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	var events []Event
 	now := q.opts.Clock.Now()
 	written := false
+	var saveErr error
+	var result *Result
 	if err == nil && res != nil {
+		result = resultFrom(jb.dest, res.Body)
+		result.Verified = res.Verified
 		// The journal has the finished record before anyone sees the job done.
-		written = q.writeDone(jb, res, now)
+		written, saveErr = q.writeDone(jb, res.Method, result, now)
 	}
 	q.mu.Lock()
 	jb.cancel = nil
@@ -127,7 +131,11 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if res.Method != "" {
 			jb.method = res.Method
 		}
-		jb.result = resultFrom(jb.dest, res.Body)
+		jb.result = result
+		if saveErr != nil {
+			// Written again below; the row says so rather than only the log.
+			jb.next = "Uploaded, but Hoist could not note it in its list of uploads: " + saveErr.Error() + "."
+		}
 		q.batch.done++
 	case errors.Is(cause, errRemoved):
 		removed = true
@@ -181,6 +189,12 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
+	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
+		// The server made an object of other bytes: resuming its session would only hear so again.
+		jb.state = Failed
+		jb.reason = capitalized(err.Error()) + "."
+		jb.next = "Check what " + serverName(jb.dest) + " holds, then press Retry to send the file again."
+		jb.session = upload.Session{}
 	case errors.As(err, &refusal):
 		jb.state = Refused
 		jb.reason = refusal.Error()
@@ -270,33 +284,35 @@ func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
 
 // writeDone writes jb's finished record and waits until it is on disk, without
 // holding Queue.mu, so that jobs finishing together share one write; false
-// when there is no journal to write to.
-func (q *Queue) writeDone(jb *job, res *upload.Result, now time.Time) bool {
+// when there is no journal to write to or the write failed (then err says why).
+func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
 	q.mu.Lock()
 	if q.writer == nil || q.writerClosed {
 		q.mu.Unlock()
-		return false
+		return false, nil
 	}
 	rec, err := jb.recordLocked()
 	if err != nil {
 		q.mu.Unlock()
-		return false
+		return false, err
 	}
 	rec.State = string(Done)
 	rec.Finished = now
 	rec.SessionURI, rec.SessionStarted = "", time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
-	if res.Method != "" {
-		rec.Method = string(res.Method)
+	if method != "" {
+		rec.Method = string(method)
 	}
-	if r := resultFrom(jb.dest, res.Body); r != nil {
-		rec.Result, rec.ResultSummary = r.Raw, r.Summary
-	}
-	written := q.writer.send(recordOp{recs: []journal.Record{rec}}, true)
+	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
+	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
+	written := q.writer.send(op, true)
 	q.mu.Unlock()
 	<-written
-	return true
+	if *op.failed != nil {
+		return false, *op.failed
+	}
+	return true, nil
 }
 
 // observer hears one job's upload and keeps its counters.

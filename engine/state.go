@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,6 +131,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
 		rec.ResultSummary = jb.result.Summary
+		rec.Verified = jb.result.Verified
 	}
 	return rec, nil
 }
@@ -174,6 +176,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		if rec.ResultSummary != "" {
 			jb.result.Summary = rec.ResultSummary
 		}
+		jb.result.Verified = rec.Verified
 	}
 	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
 		// Subject and From are shown on the row; read them again from the file.
@@ -196,11 +199,30 @@ func (jb *job) left() int64 {
 
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
 
-// resultFrom turns the server's answer into what the row shows.
+// maxKeptAnswer bounds what is kept of an answer that is not JSON; an
+// answer over maxReadAnswer is not read as a resource at all.
+const (
+	maxKeptAnswer = 4 << 10
+	maxReadAnswer = 1 << 20
+)
+
+// resultFrom turns the server's answer into what the row shows. An answer
+// that is not JSON (an HTML page, JSON cut short or over the size kept) is
+// kept as a JSON string of its start, so the record holding it can always
+// be written.
 func resultFrom(d dest.Destination, body []byte) *Result {
 	r := &Result{Raw: body}
 	if len(body) == 0 {
 		return r
+	}
+	if len(body) > maxReadAnswer {
+		// No destination's resource is this large: it is not the answer Hoist knows.
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
+		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
+		return r
+	}
+	if !json.Valid(body) {
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:min(len(body), maxKeptAnswer)]), "\uFFFD"))
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {

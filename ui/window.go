@@ -377,7 +377,7 @@ func (d *desk) tell(msg string) {
 // notify tells the user outside the window that a batch ended or a file needs them.
 func (d *desk) notify(ev engine.Event) {
 	title := "Hoist"
-	if ev.Kind == engine.NeedsAttention {
+	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = "Hoist needs you"
 		d.tell(ev.Message)
 	}

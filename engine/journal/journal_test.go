@@ -74,6 +74,7 @@ func fullRecord(id string) Record {
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
 		ResultSummary:  "Saved as message 18c2f.",
+		Verified:       "crc32c",
 		LastError:      "The connection dropped.",
 		FileChanged:    true,
 		Restarts:       2,

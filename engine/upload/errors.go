@@ -45,6 +45,9 @@ var (
 // errNoProgress is the cause of a retry when the server kept none of a chunk.
 var errNoProgress = errors.New("the server kept none of the bytes just sent")
 
+// errForgot is the cause of a retry when the server lost bytes it had confirmed.
+var errForgot = errors.New("the server lost bytes it had confirmed")
+
 // APIError is a refusal from the server, with Google's own explanation when
 // the answer carried one in its JSON error body.
 type APIError struct {
@@ -82,7 +85,7 @@ func Retryable(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid} {
+	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid, ErrIncomplete, ErrMismatch} {
 		if errors.Is(err, final) {
 			return false
 		}
@@ -95,7 +98,7 @@ func Retryable(err error) bool {
 	if errors.As(err, &api) {
 		return retryableStatus(api.Status) || rateLimited(api) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
 	}
-	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress} {
+	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress, errForgot} {
 		if errors.Is(err, again) {
 			return true
 		}
