@@ -47,7 +47,7 @@ func (h *humanDisplay) update(views []engine.JobView) {
 			continue
 		}
 		h.seen[v.ID] = key
-		fmt.Fprintln(h.w, line(v))
+		fmt.Fprintln(h.w, visible(line(v)))
 	}
 }
 
@@ -77,12 +77,12 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			done++
 			bytes += v.Size
 			if v.Result != nil && v.Result.Summary != "" {
-				fmt.Fprintf(h.w, "✓ %s: %s%s%s\n", v.Name, v.Result.Summary, verifiedWords(v), fellBackWords(v))
+				fmt.Fprintln(h.w, visible(fmt.Sprintf("✓ %s: %s%s%s", v.Name, v.Result.Summary, verifiedWords(v), fellBackWords(v))))
 			}
 		default:
 			if v.State.Finished() || v.State == engine.Attention {
 				failed++
-				fmt.Fprintf(h.w, "✗ %s: %s\n", v.Name, reasonOf(v))
+				fmt.Fprintln(h.w, visible(fmt.Sprintf("✗ %s: %s", v.Name, reasonOf(v))))
 			}
 		}
 	}
@@ -120,6 +120,9 @@ func reasonOf(v engine.JobView) string {
 	if r == "" {
 		r = stateWords(v)
 	}
+	if w := v.Said(); w != "" {
+		r += " " + w
+	}
 	if next := nextWords(v); next != "" {
 		r += " " + next
 	}
@@ -156,7 +159,7 @@ func bar(v engine.JobView) string {
 		frac = 1
 	}
 	filled := int(frac * width)
-	name := v.Name
+	name := visible(v.Name)
 	if r := []rune(name); len(r) > 28 {
 		name = string(r[:27]) + "…"
 	}
@@ -231,7 +234,7 @@ func stateWords(v engine.JobView) string {
 
 // argWord is s as one argument of a command to type, quoted when it has to be.
 func argWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") {
+	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") || needsEscape(s) {
 		return strconv.Quote(s)
 	}
 	return s
@@ -257,22 +260,24 @@ func newJSONDisplay(w io.Writer) *jsonDisplay {
 
 // jobJSON is the shape of --json output.
 type jobJSON struct {
-	Event     string      `json:"event"`
-	ID        string      `json:"id"`
-	File      string      `json:"file"`
-	Name      string      `json:"name"`
-	Size      int64       `json:"size"`
-	State     string      `json:"state"`
-	Sent      int64       `json:"sent"`
-	Committed int64       `json:"committed"`
-	Speed     float64     `json:"bytesPerSecond,omitempty"`
-	ETA       float64     `json:"secondsLeft,omitempty"`
-	Method    string      `json:"method,omitempty"`
-	FellBack  bool        `json:"fellBackToMultipart,omitempty"`
-	Restarts  int         `json:"restarts,omitempty"`
-	Reason    string      `json:"reason,omitempty"`
-	Next      string      `json:"next,omitempty"`
-	Result    *resultJSON `json:"result,omitempty"`
+	Event     string  `json:"event"`
+	ID        string  `json:"id"`
+	File      string  `json:"file"`
+	Name      string  `json:"name"`
+	Size      int64   `json:"size"`
+	State     string  `json:"state"`
+	Sent      int64   `json:"sent"`
+	Committed int64   `json:"committed"`
+	Speed     float64 `json:"bytesPerSecond,omitempty"`
+	ETA       float64 `json:"secondsLeft,omitempty"`
+	Method    string  `json:"method,omitempty"`
+	FellBack  bool    `json:"fellBackToMultipart,omitempty"`
+	Restarts  int     `json:"restarts,omitempty"`
+	Reason    string  `json:"reason,omitempty"`
+	// GoogleMessage is the server's own words behind Reason (Google's error message).
+	GoogleMessage string      `json:"googleMessage,omitempty"`
+	Next          string      `json:"next,omitempty"`
+	Result        *resultJSON `json:"result,omitempty"`
 }
 
 type resultJSON struct {
@@ -291,7 +296,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, Next: nextWords(v),
+		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()

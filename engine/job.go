@@ -77,10 +77,15 @@ type JobView struct {
 	Account     string
 
 	State       State
-	FileChanged bool      // stopped because the file changed since it was added: offer Restart
-	Locked      bool      // stopped because the keychain is locked: unlock it, then resume
-	NeedsSignIn bool      // stopped until the account signs in: offer Sign in, then resume it
-	Reason      string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	FileChanged bool   // stopped because the file changed since it was added: offer Restart
+	Locked      bool   // stopped because the keychain is locked: unlock it, then resume
+	NeedsSignIn bool   // stopped until the account signs in: offer Sign in, then resume it
+	Reason      string // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	// Details are the server's own words behind Reason (Google's error
+	// message), shown apart from it; "" when it said nothing.
+	Details string
+	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
+	DetailsFrom string
 	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
 	RetryAt     time.Time // when State is Retrying
 
@@ -97,6 +102,19 @@ type JobView struct {
 	Finished time.Time
 
 	Version uint64 // changes whenever anything above changes
+}
+
+// Said quotes the server's own words behind Reason, e.g.
+// Google said: “The caller does not have permission”; "" when it said none.
+func (v JobView) Said() string {
+	if v.Details == "" {
+		return ""
+	}
+	from := v.DetailsFrom
+	if from == "" {
+		from = "The server"
+	}
+	return from + " said: “" + v.Details + "”"
 }
 
 // Summary is the whole queue at a glance.

@@ -97,6 +97,7 @@ type Queue struct {
 	changed  chan struct{} // closed and replaced at every change
 	version  uint64
 	closed   bool
+	notices  []string // said once: see Notices
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
@@ -183,6 +184,12 @@ func (q *Queue) load(ctx context.Context) error {
 	}
 	var back []*job
 	defer func() { q.persist(back...) }()
+	moved := 0
+	defer func() {
+		if moved > 0 {
+			q.notices = append(q.notices, dest.UpgradeNotice(moved, "listed upload"))
+		}
+	}()
 	for _, rec := range recs {
 		jb, err := jobFromRecord(rec)
 		if err != nil {
@@ -190,6 +197,16 @@ func (q *Queue) load(ctx context.Context) error {
 			continue
 		}
 		q.followSandboxLocked(jb)
+		upgraded := false
+		if jb.state != Done && jb.state != Canceled {
+			jb.dest, upgraded = jb.dest.Upgraded()
+		}
+		if upgraded {
+			moved++
+			if jb.state.Finished() || jb.state == Attention {
+				back = append(back, jb) // the others are saved below
+			}
+		}
 		if !jb.state.Finished() && jb.state != Attention {
 			jb.state = Paused
 			jb.reason = ""
@@ -210,6 +227,17 @@ func (q *Queue) load(ctx context.Context) error {
 	sort.SliceStable(q.order, func(a, b int) bool { return q.jobs[q.order[a]].order < q.jobs[q.order[b]].order })
 	_ = ctx
 	return nil
+}
+
+// Notices are sentences to show the user once after Open, e.g. that
+// uploads in the list moved to a current API version; each call returns
+// them only once.
+func (q *Queue) Notices() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.notices
+	q.notices = nil
+	return out
 }
 
 // Close pauses every running upload, waits (at most until ctx is done) for the

@@ -39,6 +39,9 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		q.persist(jb)
 	}
 	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
+	if jb.chunkSet {
+		chunk = jb.chunk // a resumed job goes on as it began
+	}
 	q.mu.Unlock()
 
 	if verify {
@@ -215,7 +218,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.next = "Sign in again, then press Resume."
 	default:
 		jb.state = Failed
-		jb.reason = dest.Explain(jb.dest, err)
+		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
@@ -401,7 +404,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	defer o.q.mu.Unlock()
 	o.jb.state = Retrying
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
-	o.jb.reason = dest.Explain(o.jb.dest, cause)
+	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
 	o.jb.bump()
 	o.q.notifyLocked()

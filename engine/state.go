@@ -19,15 +19,20 @@ import (
 // the progress counters are atomics so the uploading goroutine never waits for
 // a reader of the list.
 type job struct {
-	id      JobID
-	order   int64
-	info    media.Info
-	dest    dest.Destination
-	state   State
-	reason  string
-	next    string
-	retryAt time.Time
-	session upload.Session
+	id     JobID
+	order  int64
+	info   media.Info
+	dest   dest.Destination
+	state  State
+	reason string
+	next   string
+	// details are the server's own words behind reason (Google's error
+	// message); they hold only while reason is still detailsFor.
+	details, detailsFor string
+	chunk               int64 // bytes per request; kept so a resume sends as the job began
+	chunkSet            bool  // chunk was chosen (0 is a choice: the whole file at once)
+	retryAt             time.Time
+	session             upload.Session
 
 	method   upload.Method
 	fellBack bool
@@ -52,6 +57,21 @@ type job struct {
 
 func (jb *job) bump() { jb.ver.Add(1) }
 
+// explainLocked sets the job's reason to err in plain words, with the
+// server's own words as its details; Queue.mu must be held.
+func (jb *job) explainLocked(err error) {
+	jb.reason = dest.Explain(jb.dest, err)
+	jb.details, jb.detailsFor = dest.GoogleWords(err), jb.reason
+}
+
+// currentDetails are the details of the reason shown now, or "".
+func (jb *job) currentDetails() string {
+	if jb.reason == "" || jb.reason != jb.detailsFor {
+		return ""
+	}
+	return jb.details
+}
+
 // viewLocked copies what is shown about jb; Queue.mu must be held.
 func (jb *job) viewLocked(now time.Time) JobView {
 	v := JobView{
@@ -68,6 +88,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Locked:      jb.locked && jb.state == Attention,
 		NeedsSignIn: jb.signIn && jb.state == Attention,
 		Reason:      jb.reason,
+		Details:     jb.currentDetails(),
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
@@ -80,6 +101,9 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Finished:    jb.finished,
 		Version:     jb.ver.Load(),
 		ETA:         -1,
+	}
+	if v.Details != "" {
+		v.DetailsFrom = jb.dest.Speaker()
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
@@ -123,10 +147,15 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason,
+		Details:        jb.currentDetails(),
 		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
 		Finished:       jb.finished,
+	}
+	if jb.chunkSet {
+		chunk := jb.chunk
+		rec.ChunkSize = &chunk
 	}
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
@@ -156,18 +185,23 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 			Fingerprint: rec.Fingerprint,
 			MIME:        rec.MIME,
 		},
-		dest:     d,
-		state:    State(rec.State),
-		reason:   rec.LastError,
-		changed:  rec.FileChanged,
-		signIn:   State(rec.State) == Attention && rec.LastError == SignInReason, // the journal keeps the sentence, not the flag
-		verify:   rec.FileChanged,
-		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
-		method:   upload.Method(rec.Method),
-		fellBack: rec.FellBack,
-		restarts: rec.Restarts,
-		created:  rec.Created,
-		finished: rec.Finished,
+		dest:       d,
+		state:      State(rec.State),
+		reason:     rec.LastError,
+		details:    rec.Details,
+		detailsFor: rec.LastError,
+		changed:    rec.FileChanged,
+		signIn:     State(rec.State) == Attention && rec.LastError == SignInReason, // the journal keeps the sentence, not the flag
+		verify:     rec.FileChanged,
+		session:    upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		method:     upload.Method(rec.Method),
+		fellBack:   rec.FellBack,
+		restarts:   rec.Restarts,
+		created:    rec.Created,
+		finished:   rec.Finished,
+	}
+	if rec.ChunkSize != nil {
+		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
 	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)

@@ -530,6 +530,9 @@ func idLabel(v engine.JobView) string {
 // showDetails shows a row's whole state, which the row may have cut short.
 func (d *desk) showDetails(v engine.JobView) {
 	text := stateWords(v, d.now())
+	if g := googleWords(v); g != "" {
+		text += "\n\n" + g
+	}
 	if p := progressWords(v); p != "" {
 		text += "\n\n" + p
 	}

@@ -321,6 +321,11 @@ func (s *Server) serveOneShot(x *exchange) {
 			return
 		}
 		u.contentType = part.Header.Get("Content-Type")
+		if named := metadataString(u.metadata, "contentType"); named != "" && mediaType(named) != mediaType(u.contentType) {
+			// As Google's Cloud Storage emulator does: the two must agree.
+			x.fail(newError(http.StatusPreconditionFailed, "conditionNotMet", "Content-Type validation failed"))
+			return
+		}
 		if media, e = decodePart(part); e != nil {
 			x.fail(e)
 			return

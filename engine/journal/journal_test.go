@@ -76,6 +76,8 @@ func fullRecord(id string) Record {
 		ResultSummary:  "Saved as message 18c2f.",
 		Verified:       "crc32c",
 		LastError:      "The connection dropped.",
+		Details:        "Backend Error",
+		ChunkSize:      new(int64(256 << 10)),
 		FileChanged:    true,
 		Restarts:       2,
 		Created:        time.Date(2025, 3, 14, 7, 59, 0, 0, time.UTC),

@@ -482,6 +482,15 @@ func (r *run) refuse(a *answer) refusal {
 	return f
 }
 
+// refusesProtocol reports a refusal of the upload protocol itself (the
+// method takes no resumable sessions): only then can the same file sent in
+// one request succeed. A permission, version, not-found or quota refusal
+// would refuse the whole file just the same.
+func refusesProtocol(err error) bool {
+	var api *APIError
+	return errors.As(err, &api) && api.Class() == ClassProtocol
+}
+
 // rateLimited reports Google's 403 rate limits, which lift within seconds and
 // which Google asks clients to retry with exponential backoff (a daily
 // quotaExceeded does not lift, so it is not among them).
@@ -707,7 +716,7 @@ func (r *run) start(ctx context.Context) step {
 		switch {
 		case f.retry:
 			return step{kind: stepRetry, err: f.err, f: f}
-		case r.t.FallbackToMultipart && a.status/100 == 4 && a.status != http.StatusUnauthorized:
+		case r.t.FallbackToMultipart && refusesProtocol(f.err):
 			return step{kind: stepFallback, err: f.err}
 		}
 		return step{kind: stepFail, err: f.err}
