@@ -14,7 +14,6 @@ import (
 
 	"hoist/auth"
 	"hoist/engine"
-	"hoist/engine/dest"
 )
 
 // NewAuthService is the sign-in service of the command line: the imported
@@ -28,16 +27,13 @@ func NewAuthService(stderr io.Writer) *auth.Service {
 // that concurrent uploads of an account share one token and one refresh.
 var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.Stderr) })
 
-// authorizedClient gives an HTTP client signed in as d's account, or as
-// the only account signed in when d names none.
-func authorizedClient(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	return clientAs(ctx, d.Account, d.Scopes())
-}
+// accounts hand the queue the sign-in of this process's service.
+type accounts struct{ *auth.Service }
 
-// clientAs gives an HTTP client signed in as account with scopes, or as
-// the only account signed in when account is "".
-func clientAs(ctx context.Context, account string, scopes []string) (*http.Client, error) {
-	svc := sharedAuth()
+// Client gives an HTTP client signed in as account, or as the only account
+// signed in when account is "".
+func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
+	svc := a.Service
 	if account == "" {
 		list, err := svc.Accounts(ctx)
 		if err != nil {

@@ -1,20 +1,9 @@
 package engine
 
-import (
-	"errors"
-
-	"hoist/auth"
-)
-
 // SignInReason is what a job waiting for its account's sign-in says: one
 // sentence, whether the account never signed in, its grant expired or was
 // withdrawn, or it lacks the access this destination needs.
 const SignInReason = "Sign in with Google to send this file."
-
-// needsSignIn reports whether signing in (again) is the way on for err.
-func needsSignIn(err error) bool {
-	return errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain)
-}
 
 // ResumeSignedIn sends on every job that waits for a sign-in of account
 // (or names no account), once the user has signed in. It returns the jobs
@@ -28,7 +17,7 @@ func (q *Queue) ResumeSignedIn(account string) []JobID {
 	}
 	var resumed []JobID
 	for _, id := range waiting {
-		if q.Resume(id) == nil {
+		if q.Do(id, SignIn) == nil {
 			resumed = append(resumed, id)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/engine"
 	"hoist/engine/dest"
 )
 
@@ -435,15 +436,23 @@ func (b *destBar) refreshAccounts() {
 // login signs an account in through the browser, for the current
 // destination's scopes. An account already signed in is asked only for
 // what it lacks. Without a keychain, the user may choose a file instead.
-func (b *destBar) login() { b.loginWith() }
+func (b *destBar) login() { b.loginWith(b.current.Account, b.current.Scopes(), true, nil) }
 
-func (b *destBar) loginWith(extra ...auth.LoginOption) {
-	b.loginFor(b.current.Account, b.current.Scopes(), nil, extra...)
+// signInFor signs a job's account in again, for its destination's scopes;
+// the account's uploads that waited for it then go on. Without a client,
+// it opens the guided set-up first.
+func (b *destBar) signInFor(v engine.JobView) {
+	if b.d.auth != nil && !b.d.auth.HasClient() {
+		b.d.showSetup()
+		return
+	}
+	b.loginWith(v.Account, v.Scopes, false, nil)
 }
 
-// loginFor signs account (a new one when it is "" or not signed in) in
-// for scopes; then, if set, runs after a successful sign-in.
-func (b *destBar) loginFor(account string, scopes []string, then func(auth.Account), extra ...auth.LoginOption) {
+// loginWith signs account in for scopes; with adopt set (or no account
+// chosen yet) the account becomes the destination's. The account's uploads
+// that waited for a sign-in go on; then, if set, runs after the sign-in.
+func (b *destBar) loginWith(account string, scopes []string, adopt bool, then func(auth.Account), extra ...auth.LoginOption) {
 	if b.d.auth == nil {
 		return
 	}
@@ -468,7 +477,7 @@ func (b *destBar) loginFor(account string, scopes []string, then func(auth.Accou
 			wait.Hide()
 			switch {
 			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile(func() { b.loginFor(account, scopes, then, auth.AllowingFileStore()) })
+				b.offerFile(account, scopes, adopt, then)
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -476,7 +485,7 @@ func (b *destBar) loginFor(account string, scopes []string, then func(auth.Accou
 				b.d.tell(err.Error())
 				return
 			}
-			if b.current.Account == "" || b.current.Account == account {
+			if adopt || b.current.Account == "" {
 				b.current.Account = acct.Email
 				b.remember()
 			}
@@ -491,14 +500,14 @@ func (b *destBar) loginFor(account string, scopes []string, then func(auth.Accou
 
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
-func (b *destBar) offerFile(again func()) {
+func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
 	dialog.ShowConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
 		func(yes bool) {
 			if yes {
-				again()
+				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
 			}
 		}, b.d.win)
 }

@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
-	"hoist/engine"
 	"hoist/engine/dest"
 )
 
@@ -65,23 +64,6 @@ func (d *desk) signedIn(account string) {
 			d.tell(msg)
 		})
 	})
-}
-
-// signInFor is a row's Sign in: the row's account (or a new one) signs in
-// for what the row's destination needs; the row then goes on by itself.
-func (d *desk) signInFor(v engine.JobView) {
-	if d.auth == nil {
-		return
-	}
-	if !d.auth.HasClient() {
-		d.showSetup()
-		return
-	}
-	scopes := dest.Destination{Kind: dest.Kind(v.DestKind)}.Scopes()
-	if d.bar.current.Kind == dest.Kind(v.DestKind) {
-		scopes = d.bar.current.Scopes() // a custom destination's scope is only known there
-	}
-	d.bar.loginFor(v.Account, scopes, nil)
 }
 
 // maxSettingsFile bounds what is read of a dropped file to tell whether it

@@ -72,8 +72,7 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	s := &session{auth: lab.svc}
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Client: s.client}})
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: accounts{lab.svc}}})
 	sb, _ := url.Parse(h.sb.url)
 	lab.google.sandbox.Store(sb)
 	return lab, h
@@ -337,6 +336,7 @@ func TestGoogleGolden(t *testing.T) {
 	r.show(engine.JobView{
 		ID: "job1", Name: "Invoice 12.eml", Size: 48_200, MIME: "message/rfc822", Destination: "gmail-insert",
 		DestKind: "gmail-insert", Version: 1, State: engine.Attention, NeedsSignIn: true, Reason: engine.SignInReason,
+		Actions: engine.ActionsFor(engine.Attention, engine.Facts{NeedsSignIn: true}),
 		Email: &engine.Email{From: "Ada <ada@example.com>", Subject: "Invoice 12"},
 	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
 	test.AssertImageMatches(t, "row_signin.png", w.Canvas().Capture())

@@ -295,7 +295,7 @@ func (p *picker) login() {
 	if account == "" {
 		account = p.d.bar.current.Account
 	}
-	p.d.bar.loginFor(account, p.scopes(), func(a auth.Account) {
+	p.d.bar.loginWith(account, p.scopes(), false, func(a auth.Account) {
 		p.target.Account = a.Email
 		if p.onAccount != nil {
 			p.onAccount(a.Email)
