@@ -337,7 +337,7 @@ func TestGoogleGolden(t *testing.T) {
 		ID: "job1", Name: "Invoice 12.eml", Size: 48_200, MIME: "message/rfc822", Destination: "gmail-insert",
 		DestKind: "gmail-insert", Version: 1, State: engine.Attention, NeedsSignIn: true, Reason: engine.SignInReason,
 		Actions: engine.ActionsFor(engine.Attention, engine.Facts{NeedsSignIn: true}),
-		Email: &engine.Email{From: "Ada <ada@example.com>", Subject: "Invoice 12"},
+		Email:   &engine.Email{From: "Ada <ada@example.com>", Subject: "Invoice 12"},
 	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
 	test.AssertImageMatches(t, "row_signin.png", w.Canvas().Capture())
 
