@@ -30,9 +30,9 @@ func systemConfigDir(goos string, getenv func(string) string, exists func(string
 		if base == "" {
 			base = `C:\ProgramData`
 		}
-		return base + `\` + appDir
+		return base + `\Hoist`
 	case "darwin":
-		return "/Library/Application Support/" + appDir
+		return "/Library/Application Support/Hoist"
 	}
 	dirs := getenv("XDG_CONFIG_DIRS")
 	if dirs == "" {
