@@ -13,13 +13,14 @@ import (
 	"sync"
 
 	"hoist/auth"
+	"hoist/engine"
 )
 
 // NewAuthService is the sign-in service of the command line: the imported
 // client and the account list in Hoist's config folder, grants in the
 // keychain, warnings (scrubbed of secrets) on stderr.
 func NewAuthService(stderr io.Writer) *auth.Service {
-	return &auth.Service{Logger: logger(stderr)}
+	return &auth.Service{Logger: logger(stderr), SystemDir: engine.SystemConfigDir()}
 }
 
 // sharedAuth is the one service behind every upload of this process, so
@@ -129,6 +130,9 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "Imported the Google client from %s.\n", *clientFile)
 	}
 	if !svc.HasClient() {
+		for _, p := range svc.ClientProblems() {
+			fmt.Fprintf(stderr, "hoist login: %s\n", p)
+		}
 		fmt.Fprintf(stderr, "hoist login: %s\nRun: hoist login --client-secret FILE\n", auth.ErrNoClient)
 		return exitFailed
 	}

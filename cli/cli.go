@@ -49,6 +49,9 @@ Usage:
   hoist login [--client-secret FILE] sign in with Google
   hoist logout [ACCOUNT]             sign out and forget the account's tokens
   hoist accounts                     list signed-in accounts
+  hoist destinations list            saved destinations and those from your organisation
+  hoist destinations export NAME     write a destination to a file to share (no secret in it)
+  hoist destinations import FILE     save a destination someone shared
   hoist version                      print the version
 
 Run "hoist send --help", "hoist queue --help" or "hoist sandbox --help" for their flags.
@@ -77,6 +80,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 			return Logout(ctx, rest, env.Stdout, env.Stderr)
 		case "accounts":
 			return Accounts(ctx, rest, env.Stdout, env.Stderr)
+		case "destinations":
+			return Destinations(ctx, rest, env.Stdout, env.Stderr)
 		case "version", "--version":
 			fmt.Fprintf(env.Stdout, "Hoist %s (%s/%s)\n", Version, runtime.GOOS, runtime.GOARCH)
 			return exitOK

@@ -104,6 +104,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
 		d.BuiltinSandbox = sandbox != ""
+		if err := resolveLabelNames(ctx, &d, o.noAuth); err != nil {
+			fmt.Fprintf(stderr, "hoist send: %v\n", err)
+			return exitFailed
+		}
 	}
 
 	j, err := openJournal(o.journalPath, stderr)
@@ -365,14 +369,16 @@ func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (
 	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
 		return dest.FromFlags(name, params)
 	}
-	p, err := dest.OpenPresets(dest.DefaultPresetsPath())
-	if err != nil {
+	lib, err := openLibrary(io.Discard)
+	if err != nil && !lib.IsManaged(name) {
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
 	}
-	if n := p.Notice(); n != "" {
-		fmt.Fprintln(stderr, n)
+	if lib.Saved != nil {
+		if n := lib.Saved.Notice(); n != "" {
+			fmt.Fprintln(stderr, n)
+		}
 	}
-	return p.FromFlags(name, params)
+	return lib.FromFlags(name, params)
 }
 
 // openJournal opens the upload list, saying once if a damaged one was set aside.

@@ -225,11 +225,8 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.locked = true
 	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
 		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = err.Error()
-		if errors.As(err, &needsUser) {
-			jb.reason = needsUser.Error() // its own sentence, without the request's URL
-		}
-		jb.next = "Press Sign in to sign in again; the upload then goes on."
+		jb.reason = SignInReason // one sentence, whether never signed in, expired or withdrawn
+		jb.next = ""
 	default:
 		q.moveLocked(jb, stepFail)
 		jb.explainLocked(err)

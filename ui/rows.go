@@ -104,6 +104,7 @@ func newJobRow(act rowActions) *jobRow {
 		b.Importance = widget.LowImportance
 		b.Hide()
 	}
+	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)

@@ -57,6 +57,7 @@ type desk struct {
 	summary                                         *widget.Label
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
+	setup                                           *setupPanel   // the guided Google set-up, while open
 	message                                         *widget.Label // the latest thing worth saying
 	lastSummary                                     engine.Summary
 
@@ -363,15 +364,6 @@ func (d *desk) act(a engine.Action, v engine.JobView) {
 	})
 }
 
-// signedIn lets the uploads of account that waited for its sign-in go on.
-func (d *desk) signedIn(account string) {
-	for _, v := range d.q.Jobs() {
-		if v.NeedsSignIn && v.Account == account {
-			d.act(engine.SignIn, v)
-		}
-	}
-}
-
 // actionWords say an action after "Could not".
 var actionWords = map[engine.Action]string{
 	engine.Pause: "pause", engine.Resume: "resume", engine.SignIn: "go on with", engine.Retry: "retry",
@@ -449,7 +441,7 @@ func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
 			paths = append(paths, u.Path())
 		}
 	}
-	d.add(paths)
+	d.add(d.takeSettingsFiles(paths)) // shared destinations and client files are not uploads
 }
 
 // pickFiles opens the file dialog; files and folders are both accepted.

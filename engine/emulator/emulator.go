@@ -90,6 +90,7 @@ type Server struct {
 
 	faults   faultList
 	requests requestLog
+	listed   listsState // what the pickers' list methods answer
 
 	locksMu sync.Mutex
 	locks   map[string]chan struct{} // one request at a time per session
