@@ -113,21 +113,34 @@ type update struct {
 type sampler struct {
 	ids      []engine.JobID
 	versions []uint64
-	summary  uint64
+	summary  summaryMark
 	started  bool
+}
+
+// summaryMark is what of a summary tells that the list changed. The sum of
+// versions alone does not: jobs brought back from the journal are all at
+// version 0, so removing one leaves the sum as it was.
+type summaryMark struct {
+	version                             uint64
+	files, done, failed, active, paused int
+	bytes, bytesDone                    int64
+}
+
+func markOf(s engine.Summary) summaryMark {
+	return summaryMark{s.Version, s.Files, s.Done, s.Failed, s.Active, s.Paused, s.Bytes, s.BytesDone}
 }
 
 // needed tells whether the queue may have changed since the last sample.
 // Rows waiting to retry count down, so they are looked at every second.
 func (s *sampler) needed(sum engine.Summary, retrying bool) bool {
-	return !s.started || sum.Version != s.summary || retrying
+	return !s.started || markOf(sum) != s.summary || retrying
 }
 
 // diff records views as the latest sample and says which rows changed.
 func (s *sampler) diff(views []engine.JobView, sum engine.Summary) update {
 	u := update{views: views, summary: sum}
 	s.started = true
-	s.summary = sum.Version
+	s.summary = markOf(sum)
 	if len(views) != len(s.ids) {
 		u.reshaped = true
 	} else {
@@ -161,6 +174,17 @@ func moving(views []engine.JobView) int {
 	n := 0
 	for i := range views {
 		if views[i].State == engine.Waiting || views[i].State.Active() {
+			n++
+		}
+	}
+	return n
+}
+
+// countState counts the jobs in state s.
+func countState(views []engine.JobView, s engine.State) int {
+	n := 0
+	for i := range views {
+		if views[i].State == s {
 			n++
 		}
 	}

@@ -151,6 +151,11 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
+	if showsBar(v) {
+		r.bar.Show()
+	} else {
+		r.bar.Hide()
+	}
 	if r.showButtons(v) {
 		r.nameLine.Refresh()
 	}
@@ -256,6 +261,18 @@ func destWords(v engine.JobView) string {
 		return "Upload URL"
 	}
 	return v.Destination
+}
+
+// showsBar: a bar for files on their way, and for failed ones part-sent;
+// a finished, refused or canceled file has no progress worth a bar.
+func showsBar(v engine.JobView) bool {
+	switch v.State {
+	case engine.Done, engine.Refused, engine.Canceled:
+		return false
+	case engine.Failed:
+		return v.Committed > 0
+	}
+	return true
 }
 
 func stateColor(s engine.State) fyne.ThemeColorName {

@@ -323,10 +323,13 @@ func (d *desk) apply(u update) {
 
 func (d *desk) showSummary(s engine.Summary) {
 	d.lastSummary = s
-	d.summary.SetText(summaryWords(s))
+	d.summary.SetText(summaryWords(s, countState(d.list.views, engine.Canceled)))
 	value := 0.0
 	if s.Bytes > 0 {
 		value = float64(s.BytesDone) / float64(s.Bytes)
+		d.overall.Show()
+	} else {
+		d.overall.Hide() // nothing to upload: a 0% bar would say nothing
 	}
 	if d.overall.Value != value {
 		d.overall.SetValue(value)
@@ -464,6 +467,8 @@ func (d *desk) pickFolder() {
 
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {
+	d.message.Hide() // it spoke of the last destination
+	d.message.SetText("")
 	if d.sandboxPanel != nil {
 		d.sandboxPanel.refresh()
 	}

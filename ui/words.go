@@ -90,16 +90,20 @@ func progressWords(v engine.JobView) string {
 }
 
 // summaryWords is the whole queue in a line, e.g.
-// "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left".
-func summaryWords(s engine.Summary) string {
+// "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left". Canceled files
+// are not counted among those to upload; they are said apart.
+func summaryWords(s engine.Summary, canceled int) string {
 	if s.Files == 0 {
 		return "No files yet."
 	}
-	files := "files"
-	if s.Files == 1 {
-		files = "file"
+	files := s.Files - canceled
+	if files <= 0 {
+		return fmt.Sprintf("%d %s canceled, nothing left to upload.", canceled, plural(canceled, "file", "files"))
 	}
-	line := fmt.Sprintf("%d of %d %s, %s of %s", s.Done, s.Files, files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	line := fmt.Sprintf("%d of %d %s", s.Done, files, plural(files, "file", "files"))
+	if s.Bytes > 0 {
+		line += fmt.Sprintf(", %s of %s", media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	}
 	switch {
 	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
 		line += ", about " + media.FormatDuration(s.ETA) + " left"
@@ -107,6 +111,9 @@ func summaryWords(s engine.Summary) string {
 		line += ", working it out…"
 	case s.Paused > 0 && s.Done+s.Failed < s.Files:
 		line += ", paused"
+	}
+	if canceled > 0 {
+		line += fmt.Sprintf(" (%d canceled)", canceled)
 	}
 	if s.Failed > 0 {
 		line += fmt.Sprintf(" — %d need%s attention", s.Failed, map[bool]string{true: "s"}[s.Failed == 1])
