@@ -369,8 +369,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	}
 	content := container.NewVBox(widget.NewLabel("Takes "+info.Accepts+"."), form, overall)
 	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
-	dlg.Resize(fyne.NewSize(560, 520))
-	dlg.Show()
+	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
+	b.d.open(dlg)
 	revalidate()
 }
 
@@ -417,7 +417,7 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
 		b.d.win)
 	wait.SetOnClosed(cancel)
-	wait.Show()
+	b.d.open(wait)
 	scopes := b.current.Scopes()
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
@@ -452,7 +452,7 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
 func (b *destBar) offerFile() {
-	dialog.ShowConfirm("No keychain on this computer",
+	b.d.open(dialog.NewConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
@@ -460,7 +460,7 @@ func (b *destBar) offerFile() {
 			if yes {
 				b.loginWith(auth.AllowingFileStore())
 			}
-		}, b.d.win)
+		}, b.d.win))
 }
 
 // showAddress gives the sign-in page's address to open by hand, when no
@@ -472,11 +472,11 @@ func (b *destBar) showAddress(url string) {
 	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
 		b.d.app.Clipboard().SetContent(url)
 	})
-	dialog.ShowCustom("Open this address in your browser", "Close", container.NewVBox(
+	b.d.open(dialog.NewCustom("Open this address in your browser", "Close", container.NewVBox(
 		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
 		address,
 		copyButton,
-	), b.d.win)
+	), b.d.win))
 }
 
 func (b *destBar) logout() {
@@ -484,7 +484,7 @@ func (b *destBar) logout() {
 	if b.d.auth == nil || account == "" {
 		return
 	}
-	dialog.ShowConfirm("Sign out?",
+	b.d.open(dialog.NewConfirm("Sign out?",
 		fmt.Sprintf("Hoist will forget the sign-in of %s on this computer. Uploads to Google with it stop until you sign in again.", account),
 		func(yes bool) {
 			if !yes {
@@ -504,7 +504,7 @@ func (b *destBar) logout() {
 					b.refreshAccounts()
 				})
 			})
-		}, b.d.win)
+		}, b.d.win))
 }
 
 // importClient takes the OAuth client file from Google Cloud Console.

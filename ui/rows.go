@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"image/color"
 	"slices"
 	"strings"
 	"time"
@@ -25,8 +26,10 @@ type rowActions struct {
 	thumbnail func(engine.JobView) (img image.Image, done bool)
 }
 
-// jobRow shows one file of the queue: its picture, name, size, destination,
-// progress of the bytes the server confirmed, state in words and buttons.
+// jobRow shows one file of the queue in two lines: its picture, name and
+// size, with the buttons its state allows, then its state in words with
+// speed and time left, and a slim bar of the bytes the server confirmed.
+// What does not fit is in the selection's details.
 type jobRow struct {
 	widget.BaseWidget
 
@@ -43,10 +46,10 @@ type jobRow struct {
 	name     *bidiLabel
 	detail   *bidiLabel
 	size     *widget.Label
-	dest     *widget.RichText // in the grey of hints
-	bar      *widget.ProgressBar
+	bar      *slimBar
 	status   *bidiLabel
 	progress *widget.Label
+	selected *canvas.Rectangle // the selection's background
 
 	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
 
@@ -65,11 +68,11 @@ func newJobRow(act rowActions) *jobRow {
 	r.detail.colorName = theme.ColorNamePlaceHolder
 	r.size = widget.NewLabel("")
 	r.size.Alignment = fyne.TextAlignTrailing
-	r.dest = hint("")
-	r.dest.Wrapping = fyne.TextWrapOff
-	r.bar = widget.NewProgressBar()
+	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
 	r.progress = widget.NewLabel("")
+	r.selected = canvas.NewRectangle(color.Transparent)
+	r.selected.CornerRadius = 4
 
 	do := func(f func(engine.JobView)) func() {
 		return func() {
@@ -93,17 +96,29 @@ func newJobRow(act rowActions) *jobRow {
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = container.NewBorder(nil, nil, nil, buttons, r.name)
-	detailLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.detail)
-	r.statusLine = container.NewBorder(nil, nil, nil, r.progress, r.status)
-	r.content = container.NewBorder(nil, nil, container.NewCenter(picture), nil,
-		container.NewVBox(r.nameLine, detailLine, r.bar, r.statusLine))
+	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.NewGridWithColumns(2, r.name, r.detail))
+	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
+	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
+	r.content = container.NewStack(r.selected, container.NewThemeOverride(
+		container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
 	r.ExtendBaseWidget(r)
 	return r
 }
 
+// setSelected shows whether the row is among the selected ones.
+func (r *jobRow) setSelected(on bool) {
+	c := color.Color(color.Transparent)
+	if on {
+		c = r.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	}
+	if r.selected.FillColor != c {
+		r.selected.FillColor = c
+		r.selected.Refresh()
+	}
+}
+
 // thumbSize is the side of a row's picture, in Fyne units.
-const thumbSize = 48
+const thumbSize = 36
 
 func (r *jobRow) buttons() []*widget.Button {
 	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
@@ -129,7 +144,6 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if !sameJob {
 		r.name.SetText(v.Name)
 		r.size.SetText(media.FormatSize(v.Size))
-		setHint(r.dest, destWords(v))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
 		r.content.Refresh()
@@ -290,28 +304,12 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // showButtons shows the actions that make sense for v's state, and reports
 // whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	var want []*widget.Button
-	switch v.State {
-	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
-		want = []*widget.Button{r.pause, r.cancel}
-	case engine.Paused:
-		want = []*widget.Button{r.resume, r.cancel}
-	case engine.Attention:
-		want = []*widget.Button{r.resume, r.restart, r.remove}
-		if v.FileChanged {
-			want = []*widget.Button{r.restart, r.remove} // resuming would only stop again
-		}
-	case engine.Done:
-		want = []*widget.Button{r.result, r.remove}
-	case engine.Failed:
-		want = []*widget.Button{r.retry, r.details, r.remove}
-	case engine.Refused:
-		want = []*widget.Button{r.details, r.remove}
-	case engine.Canceled:
-		want = []*widget.Button{r.retry, r.remove}
-	}
-	for _, b := range [...]*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details} {
-		on := slices.Contains(want, b)
+	want := actionsFor(v)
+	for a, b := range map[jobAction]*widget.Button{
+		doPause: r.pause, doResume: r.resume, doCancel: r.cancel, doRetry: r.retry,
+		doRestart: r.restart, doRemove: r.remove, doResult: r.result, doDetails: r.details,
+	} {
+		on := slices.Contains(want, a)
 		if on && !b.Visible() {
 			b.Show()
 			changed = true

@@ -239,21 +239,21 @@ func (d *desk) showSettings() {
 	reset.Importance = widget.DangerImportance
 	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
 	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(content), d.win)
-	dlg.Resize(fyne.NewSize(620, 560))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
+	d.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
 // destinations and restores the default settings.
 func (d *desk) confirmReset() {
-	dialog.ShowConfirm("Reset everything?",
+	d.open(dialog.NewConfirm("Reset everything?",
 		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
 			"Files already uploaded stay where they are, and Google accounts stay signed in.",
 		func(yes bool) {
 			if yes {
 				d.reset()
 			}
-		}, d.win)
+		}, d.win))
 }
 
 func (d *desk) reset() {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,17 +54,23 @@ type desk struct {
 	list                                            *queueList
 	thumbs                                          *thumbnails
 	empty                                           fyne.CanvasObject
-	overall                                         *widget.ProgressBar
+	overall                                         *slimBar
 	summary                                         *widget.Label
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
 	message                                         *widget.Label // the latest thing worth saying
+	selection                                       *selectionPanel
+	undoText                                        *widget.Label
+	undoBar                                         *fyne.Container
+	removal                                         removal
 	lastSummary                                     engine.Summary
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
+	resample atomic.Bool       // the list must be sampled again though the queue did not change
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
+	dialogs  []hideable // open dialogs, the top one last
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -123,14 +130,19 @@ func (d *desk) build() {
 		cancel:  func(v engine.JobView) { d.act("cancel", v, d.q.Cancel) },
 		retry:   func(v engine.JobView) { d.act("retry", v, d.q.Retry) },
 		restart: func(v engine.JobView) { d.act("start over", v, d.q.Restart) },
-		remove:  func(v engine.JobView) { d.act("remove", v, d.q.Remove) },
+		remove:  func(v engine.JobView) { d.removeRows([]engine.JobView{v}) },
 		result:  d.showResult,
 		details: d.showDetails,
 		thumbnail: func(v engine.JobView) (image.Image, bool) {
 			return d.thumbs.get(v)
 		},
 	}, func() time.Time { return d.now() })
-	d.list.onDelete = func(v engine.JobView) { d.act("remove", v, d.q.Remove) }
+	d.list.onDelete = d.removeRows
+	d.selection = newSelectionPanel(d.doSelected)
+	d.list.onSelection = d.showSelection
+	d.undoText = widget.NewLabel("")
+	d.undoBar = container.NewHBox(d.undoText, widget.NewButtonWithIcon(undoWord, theme.ContentUndoIcon(), d.undoRemoval))
+	d.undoBar.Hide()
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -142,7 +154,7 @@ func (d *desk) build() {
 	addFolder := widget.NewButtonWithIcon("Add a folder…", theme.FolderOpenIcon(), d.pickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(container.NewHBox(addBig, addFolder))))
 
-	d.overall = widget.NewProgressBar()
+	d.overall = newSlimBar()
 	d.summary = widget.NewLabel("No files yet.")
 	d.summary.Wrapping = fyne.TextWrapWord // "— 2 need attention" at its end must show
 	d.pauseAll = widget.NewButtonWithIcon("Pause all", theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
@@ -156,6 +168,7 @@ func (d *desk) build() {
 	top := container.NewVBox(
 		d.bar.content,
 		d.message,
+		d.undoBar,
 		widget.NewSeparator(),
 	)
 	controls := container.NewHBox(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
@@ -165,26 +178,77 @@ func (d *desk) build() {
 		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
-	var middle fyne.CanvasObject = center
+	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
 		d.sandboxPanel = newSandboxPanel(d)
-		split := container.NewHSplit(center, d.sandboxPanel.content)
-		split.Offset = 0.72
-		middle = split
+		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
+		split.Offset = 0.5
+		side = split
 	}
+	middle := container.NewHSplit(center, side)
+	middle.Offset = 0.7
 	d.win.SetContent(container.NewBorder(top, bottom, nil, nil, middle))
 	d.showSummary(engine.Summary{ETA: -1})
 }
 
-// shortcuts: Ctrl/Cmd+O adds files; Delete removes the selected row.
+// shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
+// question as closing the window, Delete removes the selected rows and
+// Escape closes the dialog on top.
 func (d *desk) shortcuts() {
 	c := d.win.Canvas()
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.pickFiles() })
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if e.Name == fyne.KeyDelete {
-			d.list.deleteSelected()
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.closing() })
+	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.selectAll() })
+	c.SetOnTypedKey(d.typedKey)
+}
+
+// typedKey handles the keys no focused control took.
+func (d *desk) typedKey(e *fyne.KeyEvent) {
+	switch e.Name {
+	case fyne.KeyEscape:
+		d.closeTopDialog()
+	case fyne.KeyDelete:
+		d.list.deleteSelected()
+	}
+}
+
+// hideable is a dialog of any kind.
+type hideable interface {
+	Show()
+	Hide()
+	SetOnClosed(func())
+}
+
+// open shows a dialog and keeps it on the stack that Escape closes from the top.
+func (d *desk) open(dlg hideable) {
+	d.dialogs = append(d.dialogs, dlg)
+	dlg.SetOnClosed(func() {
+		if i := slices.Index(d.dialogs, dlg); i >= 0 {
+			d.dialogs = slices.Delete(d.dialogs, i, i+1)
 		}
 	})
+	dlg.Show()
+}
+
+// closeTopDialog closes the dialog on top, as its Cancel or Close would.
+func (d *desk) closeTopDialog() bool {
+	if len(d.dialogs) == 0 {
+		return false
+	}
+	d.dialogs[len(d.dialogs)-1].Hide()
+	return true
+}
+
+// fit shrinks a dialog's size to the window, so that none is larger than it.
+func (d *desk) fit(s fyne.Size) fyne.Size {
+	w := d.win.Canvas().Size()
+	if w.Width > 0 {
+		s.Width = min(s.Width, w.Width-16)
+	}
+	if w.Height > 0 {
+		s.Height = min(s.Height, w.Height-16)
+	}
+	return s
 }
 
 // start begins sampling the queue; it returns at once.
@@ -277,8 +341,8 @@ func (d *desk) collect() func() {
 
 	sum := d.q.Summary()
 	ready := d.thumbs.takeReady()
-	if d.sampler.needed(sum, d.retrying) || len(ready) > 0 {
-		views := d.q.Jobs()
+	if d.sampler.needed(sum, d.retrying) || d.resample.Swap(false) || len(ready) > 0 {
+		views := d.removal.visible(d.q.Jobs())
 		d.retrying = anyRetrying(views)
 		u := d.sampler.diff(views, sum)
 		if len(ready) > 0 && !u.reshaped {
@@ -319,6 +383,14 @@ func (d *desk) apply(u update) {
 		d.list.Show()
 	}
 	d.showSummary(u.summary)
+	if len(d.list.selected) > 0 {
+		d.showSelection()
+	}
+}
+
+// showSelection puts the selected jobs on the selection's panel.
+func (d *desk) showSelection() {
+	d.selection.show(d.list.selectedViews(), d.now())
 }
 
 func (d *desk) showSummary(s engine.Summary) {
@@ -449,8 +521,8 @@ func (d *desk) pickFiles() {
 		_ = r.Close()
 		d.add([]string{path})
 	}, d.win)
-	open.Resize(fyne.NewSize(800, 560))
-	open.Show()
+	open.Resize(d.fit(fyne.NewSize(800, 560)))
+	d.open(open)
 }
 
 // pickFolder opens the folder dialog; the folder's files are added.
@@ -461,8 +533,8 @@ func (d *desk) pickFolder() {
 		}
 		d.add([]string{u.Path()})
 	}, d.win)
-	open.Resize(fyne.NewSize(800, 560))
-	open.Show()
+	open.Resize(d.fit(fyne.NewSize(800, 560)))
+	d.open(open)
 }
 
 // destinationChanged is called when the user picks another destination.
@@ -479,7 +551,7 @@ func (d *desk) destinationChanged() {
 func (d *desk) showResult(v engine.JobView) {
 	r := v.Result
 	if r == nil {
-		dialog.ShowInformation(v.Name, "The file was uploaded. The server sent no details.", d.win)
+		d.open(dialog.NewInformation(v.Name, "The file was uploaded. The server sent no details.", d.win))
 		return
 	}
 	rows := container.NewVBox()
@@ -514,8 +586,8 @@ func (d *desk) showResult(v engine.JobView) {
 		}))
 	}
 	dlg := dialog.NewCustom(v.Name, "Close", rows, d.win)
-	dlg.Resize(fyne.NewSize(520, 0))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
+	d.open(dlg)
 }
 
 func idLabel(v engine.JobView) string {
@@ -540,8 +612,8 @@ func (d *desk) showDetails(v engine.JobView) {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
 	dlg := dialog.NewCustom(v.Name, "Close", l, d.win)
-	dlg.Resize(fyne.NewSize(520, 0))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
+	d.open(dlg)
 }
 
 // closing asks before quitting while files are uploading; on yes it pauses
@@ -555,18 +627,20 @@ func (d *desk) closing() {
 		d.quit()
 		return
 	}
-	dialog.ShowConfirm("Pause uploads and quit?",
-		fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
-			files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they")),
+	ask := dialog.NewConfirm(quitTitle, quitQuestion(files),
 		func(yes bool) {
 			if yes {
 				d.quit()
 			}
 		}, d.win)
+	ask.SetConfirmText(quitConfirm)
+	ask.SetDismissText(quitDismiss)
+	d.open(ask)
 }
 
 // quit pauses every upload, flushes the list and closes the window.
 func (d *desk) quit() {
+	d.commitRemoval()
 	d.quitting = true
 	d.summary.SetText("Pausing uploads and saving the list…")
 	d.background(func(context.Context) {

@@ -172,3 +172,43 @@ func resultWords(r *engine.Result) string {
 	}
 	return ""
 }
+
+// The question asked before quitting while files upload; its buttons say what they do.
+const (
+	quitTitle   = "Pause uploads and quit?"
+	quitConfirm = "Pause uploads and quit"
+	quitDismiss = "Keep uploading"
+)
+
+func quitQuestion(files int) string {
+	return fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
+		files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they"))
+}
+
+// The names of what can be done to a job, on buttons, and as verbs in "Could not … ".
+var (
+	actionWords = map[jobAction]string{
+		doPause: "Pause", doResume: "Resume", doCancel: "Cancel", doRetry: "Retry",
+		doRestart: "Start over", doRemove: "Remove", doResult: "Show result", doDetails: "Details",
+	}
+	actionVerb = map[jobAction]string{
+		doPause: "pause", doResume: "resume", doCancel: "cancel", doRetry: "retry", doRestart: "start over", doRemove: "remove",
+	}
+)
+
+// The selection's panel, with nothing or several files selected.
+const (
+	noSelectionTitle = "No file selected"
+	noSelectionHint  = "Click a file to see everything about it here. Shift+click or Ctrl+click selects several; Delete removes them, Ctrl+A selects all."
+	undoWord         = "Undo"
+)
+
+func selectedWords(n int) string { return fmt.Sprintf("%d files selected", n) }
+
+// removedWords says what Delete or Remove took off the list.
+func removedWords(n int, first string) string {
+	if n == 1 {
+		return "Removed " + first + "."
+	}
+	return fmt.Sprintf("Removed %d files.", n)
+}
