@@ -47,6 +47,7 @@ test-bench-module:
 
 test-window: build
 	scripts/xvfb-smoke.sh $(BIN)
+	SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600 scripts/xvfb-smoke.sh $(BIN)
 
 bench: deps
 	cd bench && $(GO) run ./cmd/hoistbench

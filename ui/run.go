@@ -103,6 +103,7 @@ func Run(ctx context.Context, cfg Config) int {
 		// have been set aside, or only some damaged uploads left out.
 		d.tell(why.Error())
 	}
+	d.sizeToScreen(screenPixels())
 	d.start()
 	d.add(cfg.Files)
 
