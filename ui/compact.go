@@ -40,6 +40,25 @@ func scrollRoom() fyne.CanvasObject {
 	return r
 }
 
+// nameAndDetail lays a row's name and its detail side by side: the name
+// takes what it needs, up to two thirds, and the detail the rest.
+type nameAndDetail struct{}
+
+func (nameAndDetail) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+b.Width, max(a.Height, b.Height))
+}
+
+func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	name := objs[0].(*bidiLabel)
+	want := fyne.MeasureText(name.Text(), name.Theme().Size(name.sizeName), name.style).Width + 2*name.Theme().Size(theme.SizeNameInnerPadding)
+	w := min(want, size.Width*2/3)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w, 0))
+	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
+}
+
 // tightVBox stacks its objects with no space between them.
 type tightVBox struct{}
 

@@ -72,7 +72,7 @@ func TestDenseList(t *testing.T) {
 		t.Errorf("%d rows visible at 1366×768, want at least 12 (list %v high, rows %v)", visible, h.d.list.Size().Height, row.MinSize().Height)
 	}
 
-	h.d.win.Resize(fyne.NewSize(1100, 720))
+	h.d.win.Resize(fyne.NewSize(900, 600))
 	test.AssertImageMatches(t, "list_dense_light.png", h.d.win.Canvas().Capture())
 	h.app.Settings().SetTheme(newTheme(themeDark))
 	h.d.list.Refresh()

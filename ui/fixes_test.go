@@ -73,7 +73,9 @@ func TestSummaryAfterCancel(t *testing.T) {
 	if err := h.q.Cancel(h.job("report.dat").ID); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("the job to be canceled", func() bool { return h.shown("report.dat") == engine.Canceled })
+	h.waitFor("the job to be canceled", func() bool {
+		return h.shown("report.dat") == engine.Canceled && h.d.lastSummary.Bytes == 0 // the summary may lag a sample
+	})
 	got := h.d.summary.Text
 	if strings.Contains(got, "0 bytes of 0 bytes") || strings.HasPrefix(got, "0 of 1") {
 		t.Errorf("summary after a cancel = %q", got)

@@ -96,7 +96,7 @@ func newJobRow(act rowActions) *jobRow {
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.NewGridWithColumns(2, r.name, r.detail))
+	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
 	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
 	r.content = container.NewStack(r.selected, container.NewThemeOverride(

@@ -182,7 +182,7 @@ func (d *desk) build() {
 	if d.sandbox != nil {
 		d.sandboxPanel = newSandboxPanel(d)
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
-		split.Offset = 0.5
+		split.Offset = 0.6
 		side = split
 	}
 	middle := container.NewHSplit(center, side)
