@@ -71,6 +71,7 @@ type desk struct {
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
 	dialogs  []hideable // open dialogs, the top one last
+	choose   chooseFunc // the system's file dialog; nil: the desktop's portal
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -558,32 +559,6 @@ func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
 		}
 	}
 	d.add(paths)
-}
-
-// pickFiles opens the file dialog; files and folders are both accepted.
-func (d *desk) pickFiles() {
-	open := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		d.add([]string{path})
-	}, d.win)
-	open.Resize(d.fit(fyne.NewSize(800, 560)))
-	d.open(open)
-}
-
-// pickFolder opens the folder dialog; the folder's files are added.
-func (d *desk) pickFolder() {
-	open := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil || u == nil {
-			return
-		}
-		d.add([]string{u.Path()})
-	}, d.win)
-	open.Resize(d.fit(fyne.NewSize(800, 560)))
-	d.open(open)
 }
 
 // destinationChanged is called when the user picks another destination.

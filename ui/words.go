@@ -212,3 +212,9 @@ func removedWords(n int, first string) string {
 	}
 	return fmt.Sprintf("Removed %d files.", n)
 }
+
+// The titles of the system's file dialog.
+const (
+	pickFilesTitle  = "Add files to Hoist"
+	pickFolderTitle = "Add folders to Hoist"
+)
