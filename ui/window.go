@@ -70,8 +70,10 @@ type desk struct {
 	resample atomic.Bool       // the list must be sampled again though the queue did not change
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
-	dialogs  []hideable // open dialogs, the top one last
-	choose   chooseFunc // the system's file dialog; nil: the desktop's portal
+	dialogs  []hideable       // open dialogs, the top one last
+	choose   chooseFunc       // the system's file dialog; nil: the desktop's portal
+	tray     func(*fyne.Menu) // sets the system tray's menu; nil without a tray
+	hidden   bool             // the window is closed and Hoist works from the tray
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -104,6 +106,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.destinationChanged()
 	d.win.SetOnDropped(d.dropped)
 	d.win.SetCloseIntercept(d.closing)
+	d.useTray()
 	d.win.Resize(d.savedSize())
 	d.shortcuts()
 	return d
@@ -200,7 +203,7 @@ func (d *desk) build() {
 func (d *desk) shortcuts() {
 	c := d.win.Canvas()
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.pickFiles() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.closing() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.askQuit(false) })
 	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.selectAll() })
 	c.SetOnTypedKey(d.typedKey)
 }
@@ -641,8 +644,12 @@ func (d *desk) showDetails(v engine.JobView) {
 }
 
 // closing asks before quitting while files are uploading; on yes it pauses
-// everything, saves the list and quits within two seconds.
-func (d *desk) closing() {
+// everything, saves the list and quits within two seconds. Closing the
+// window (not Ctrl+Q) with the tray at hand and the setting on offers to
+// keep uploading from the tray instead.
+func (d *desk) closing() { d.askQuit(true) }
+
+func (d *desk) askQuit(closingWindow bool) {
 	if d.quitting {
 		return
 	}
@@ -651,14 +658,24 @@ func (d *desk) closing() {
 		d.quit()
 		return
 	}
-	ask := dialog.NewConfirm(quitTitle, quitQuestion(files),
+	background := closingWindow && d.tray != nil && d.settings.Background
+	question := quitQuestion(files)
+	dismiss := quitDismiss
+	if background {
+		question += " " + backgroundHint
+		dismiss = backgroundDismiss
+	}
+	ask := dialog.NewConfirm(quitTitle, question,
 		func(yes bool) {
-			if yes {
+			switch {
+			case yes:
 				d.quit()
+			case background:
+				d.toTray()
 			}
 		}, d.win)
 	ask.SetConfirmText(quitConfirm)
-	ask.SetDismissText(quitDismiss)
+	ask.SetDismissText(dismiss)
 	d.open(ask)
 }
 

@@ -321,7 +321,7 @@ func TestSettingsPersist(t *testing.T) {
 			c.SetChecked(false)
 		}
 	}
-	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15}
+	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15, Background: false}
 	if got := loadSettings(h.app.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}

@@ -218,3 +218,13 @@ const (
 	pickFilesTitle  = "Add files to Hoist"
 	pickFolderTitle = "Add folders to Hoist"
 )
+
+// Keeping on uploading with the window closed, from the system tray.
+const (
+	backgroundSetting = "Keep uploading from the system tray when the window is closed"
+	backgroundHint    = "Or keep uploading with the window closed: Hoist stays in the system tray and tells you when the files are up."
+	backgroundDismiss = "Keep uploading"
+	trayShow          = "Show Hoist"
+	trayPauseAll      = "Pause all"
+	trayQuit          = "Quit"
+)
