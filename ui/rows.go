@@ -81,14 +81,14 @@ func newJobRow(act rowActions) *jobRow {
 			}
 		}
 	}
-	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), do(act.pause))
-	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), do(act.resume))
-	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), do(act.cancel))
-	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), do(act.retry))
-	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), do(act.restart))
-	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), do(act.remove))
-	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
-	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
+	r.pause = widget.NewButtonWithIcon(actionWords[doPause], theme.MediaPauseIcon(), do(act.pause))
+	r.resume = widget.NewButtonWithIcon(actionWords[doResume], theme.MediaPlayIcon(), do(act.resume))
+	r.cancel = widget.NewButtonWithIcon(actionWords[doCancel], theme.CancelIcon(), do(act.cancel))
+	r.retry = widget.NewButtonWithIcon(actionWords[doRetry], theme.ViewRefreshIcon(), do(act.retry))
+	r.restart = widget.NewButtonWithIcon(actionWords[doRestart], theme.MediaReplayIcon(), do(act.restart))
+	r.remove = widget.NewButtonWithIcon(actionWords[doRemove], theme.DeleteIcon(), do(act.remove))
+	r.result = widget.NewButtonWithIcon(actionWords[doResult], theme.InfoIcon(), do(act.result))
+	r.details = widget.NewButtonWithIcon(actionWords[doDetails], theme.InfoIcon(), do(act.details))
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
