@@ -23,17 +23,29 @@ type segment struct {
 }
 
 // visualSegments cuts text into pieces in the order they appear on screen,
-// from left to right.
+// from left to right, in a left-to-right paragraph.
 func visualSegments(text string) []segment {
+	return paragraphSegments(text, false)
+}
+
+// paragraphSegments cuts text into pieces in the order they appear on
+// screen, from left to right, in a paragraph of the given direction (the
+// window's: right to left in Arabic, Persian and Hebrew). Invisible
+// direction marks (LRM, RLM, ALM, isolates) steer the order and are not drawn.
+func paragraphSegments(text string, rtlPara bool) []segment {
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil
 	}
-	if !hasRTL(runes) {
+	if !rtlPara && !hasRTL(runes) && !hasMarks(runes) {
 		return []segment{{text: text}}
 	}
-	levels := bidiLevels(runes)
+	levels := bidiLevels(runes, rtlPara)
 	order := visualOrder(levels)
+	order = slices.DeleteFunc(order, func(k int) bool { return isDirectionMark(runes[k]) })
+	if len(order) == 0 {
+		return nil
+	}
 
 	var segs []segment
 	for i := 0; i < len(order); {
@@ -76,20 +88,56 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 	}
 	if first < 0 {
 		// Only neutrals (spaces, punctuation) resolved right to left: draw them mirrored.
-		return append(segs, segment{text: bidi.ReverseString(string(s))})
+		return append(segs, segment{text: mirrorReverse(string(s))})
 	}
 	// Marks that follow the last letter belong to it.
 	for last+1 < len(s) && isMark(s[last+1]) {
 		last++
 	}
 	if last+1 < len(s) {
-		segs = append(segs, segment{text: bidi.ReverseString(string(s[last+1:]))})
+		segs = append(segs, segment{text: mirrorReverse(string(s[last+1:]))})
 	}
 	segs = append(segs, segment{text: string(s[first : last+1]), rtl: true})
 	if first > 0 {
-		segs = append(segs, segment{text: bidi.ReverseString(string(s[:first]))})
+		segs = append(segs, segment{text: mirrorReverse(string(s[:first]))})
 	}
 	return segs
+}
+
+// mirrorReverse reverses neutrals drawn right to left and gives each
+// mirrored character its mirror image: brackets (as x/text does) and the
+// others a right-to-left reader sees turned, such as « » in «نام».
+func mirrorReverse(s string) string {
+	return strings.Map(func(r rune) rune {
+		if m, ok := mirrors[r]; ok {
+			return m
+		}
+		return r
+	}, bidi.ReverseString(s))
+}
+
+// mirrors are the mirrored characters x/text's ReverseString leaves as
+// they are (it turns paired brackets only).
+var mirrors = map[rune]rune{
+	'«': '»', '»': '«', '‹': '›', '›': '‹', '<': '>', '>': '<', '≤': '≥', '≥': '≤',
+}
+
+// isDirectionMark reports whether r only steers the order of the text
+// around it and has nothing to draw.
+func isDirectionMark(r rune) bool {
+	switch {
+	case r == '\u200e', r == '\u200f', r == '\u061c': // LRM, RLM, ALM
+		return true
+	case r >= '\u202a' && r <= '\u202e': // embeddings and overrides
+		return true
+	case r >= '\u2066' && r <= '\u2069': // isolates
+		return true
+	}
+	return false
+}
+
+func hasMarks(runes []rune) bool {
+	return slices.ContainsFunc(runes, isDirectionMark)
 }
 
 func hasRTL(runes []rune) bool {
@@ -117,10 +165,124 @@ func isMark(r rune) bool {
 }
 
 // bidiLevels resolves the embedding level of every character of a single
-// left-to-right line (rules W1–W7, N1–N2, I1–I2 and L1 of UAX #9). Explicit
-// embeddings and isolates are treated as boundary neutrals: file names and
-// subjects do not use them to mean anything a reader would see.
-func bidiLevels(runes []rune) []uint8 {
+// line in a paragraph of the given direction (UAX #9). Isolates (FSI, LRI,
+// RLI … PDI), which Hoist's sentences put around file names, are resolved
+// on their own and count as one neutral in the text around them, so
+// "דוח 2026.eml" inside a Hebrew sentence keeps its order.
+func bidiLevels(runes []rune, rtlPara bool) []uint8 {
+	spans := isolates(runes)
+	if len(spans) == 0 {
+		return lineLevels(runes, rtlPara)
+	}
+	// The text around the isolates, each isolate one neutral character.
+	var outer []rune
+	at := make([]int, len(spans)) // each isolate's place in outer
+	prev := 0
+	for i, sp := range spans {
+		outer = append(outer, runes[prev:sp.start]...)
+		at[i] = len(outer)
+		outer = append(outer, '\ufffc') // OBJECT REPLACEMENT CHARACTER: a neutral
+		prev = sp.end + 1
+	}
+	outer = append(outer, runes[min(prev, len(runes)):]...)
+	outerLevels := lineLevels(outer, rtlPara)
+
+	levels := make([]uint8, len(runes))
+	k, prev := 0, 0
+	for i, sp := range spans {
+		for j := prev; j < sp.start; j++ {
+			levels[j] = outerLevels[k]
+			k++
+		}
+		lv := outerLevels[at[i]]
+		k++
+		levels[sp.start] = lv
+		if sp.end < len(runes) {
+			levels[sp.end] = lv
+		}
+		inner := runes[sp.start+1 : min(sp.end, len(runes))]
+		innerRTL := isolateRTL(runes[sp.start], inner)
+		base := lv + 1 // the least level above lv of the isolate's direction
+		if (base%2 == 1) != innerRTL {
+			base++
+		}
+		var innerPara uint8
+		if innerRTL {
+			innerPara = 1
+		}
+		for j, l := range bidiLevels(inner, innerRTL) {
+			levels[sp.start+1+j] = l - innerPara + base
+		}
+		prev = sp.end + 1
+	}
+	for j := prev; j < len(runes); j++ {
+		levels[j] = outerLevels[k]
+		k++
+	}
+	return levels
+}
+
+// span is an isolate: its initiator's index and its PDI's (len(runes) when
+// the line ends first).
+type span struct{ start, end int }
+
+// isolates finds the outermost isolates of a line.
+func isolates(runes []rune) []span {
+	var spans []span
+	depth, start := 0, 0
+	for i, r := range runes {
+		switch r {
+		case '\u2066', '\u2067', '\u2068': // LRI, RLI, FSI
+			if depth == 0 {
+				start = i
+			}
+			depth++
+		case '\u2069': // PDI
+			if depth == 0 {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				spans = append(spans, span{start, i})
+			}
+		}
+	}
+	if depth > 0 {
+		spans = append(spans, span{start, len(runes)})
+	}
+	return spans
+}
+
+// isolateRTL is the direction of an isolate: RLI's right to left, LRI's
+// left to right, FSI's that of its first strong letter.
+func isolateRTL(initiator rune, inner []rune) bool {
+	switch initiator {
+	case '\u2067':
+		return true
+	case '\u2066':
+		return false
+	}
+	for _, r := range inner {
+		p, _ := bidi.LookupRune(r)
+		switch p.Class() {
+		case bidi.L:
+			return false
+		case bidi.R, bidi.AL:
+			return true
+		}
+	}
+	return false
+}
+
+// lineLevels resolves the levels of a line without isolates (rules W1–W7,
+// N1–N2, I1–I2 and L1). Explicit embeddings are treated as boundary
+// neutrals: file names and subjects do not use them to mean anything a
+// reader would see.
+func lineLevels(runes []rune, rtlPara bool) []uint8 {
+	sos, para := bidi.L, uint8(0) // the paragraph's direction at both ends of the line
+	if rtlPara {
+		sos, para = bidi.R, 1
+	}
 	n := len(runes)
 	types := make([]bidi.Class, n)
 	orig := make([]bidi.Class, n)
@@ -136,7 +298,7 @@ func bidiLevels(runes []rune) []uint8 {
 	}
 
 	// W1: marks (and boundary neutrals) take the type of what precedes them.
-	prev := bidi.L // sos
+	prev := sos
 	for i, c := range types {
 		if c == bidi.NSM || c == bidi.BN {
 			types[i] = prev
@@ -145,7 +307,7 @@ func bidiLevels(runes []rune) []uint8 {
 		prev = c
 	}
 	// W2, W3: European numbers after Arabic letters are Arabic numbers; AL is R.
-	strong := bidi.L
+	strong := sos
 	for i, c := range types {
 		switch c {
 		case bidi.L, bidi.R, bidi.AL:
@@ -198,7 +360,7 @@ func bidiLevels(runes []rune) []uint8 {
 		}
 	}
 	// W7: European numbers in left-to-right context are left to right.
-	strong = bidi.L
+	strong = sos
 	for i, c := range types {
 		switch c {
 		case bidi.L, bidi.R:
@@ -228,14 +390,14 @@ func bidiLevels(runes []rune) []uint8 {
 		for j < n && dirOf(types[j]) == bidi.ON {
 			j++
 		}
-		before, after := bidi.L, bidi.L // sos and eos of a left-to-right line
+		before, after := sos, sos // sos and eos of the line
 		if i > 0 {
 			before = dirOf(types[i-1])
 		}
 		if j < n {
 			after = dirOf(types[j])
 		}
-		fill := bidi.L
+		fill := sos // the embedding direction
 		if before == after {
 			fill = before
 		}
@@ -244,14 +406,18 @@ func bidiLevels(runes []rune) []uint8 {
 		}
 		i = j
 	}
-	// I1: levels on a left-to-right paragraph.
+	// I1, I2: levels on a left-to-right paragraph (0) or a right-to-left one (1).
 	levels := make([]uint8, n)
 	for i, c := range types {
-		switch c {
-		case bidi.R:
+		switch {
+		case para == 0 && c == bidi.R:
 			levels[i] = 1
-		case bidi.EN, bidi.AN:
+		case para == 0 && (c == bidi.EN || c == bidi.AN):
 			levels[i] = 2
+		case para == 1 && (c == bidi.L || c == bidi.EN || c == bidi.AN):
+			levels[i] = 2
+		default:
+			levels[i] = para
 		}
 	}
 	// L1: trailing white space goes back to the paragraph level.
@@ -260,7 +426,7 @@ func bidiLevels(runes []rune) []uint8 {
 		if c != bidi.WS && c != bidi.S && c != bidi.BN && c != bidi.B {
 			break
 		}
-		levels[i] = 0
+		levels[i] = para
 	}
 	return levels
 }

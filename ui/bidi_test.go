@@ -56,7 +56,7 @@ func TestBidiLevels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			if got := bidiLevels([]rune(tt.text)); !slices.Equal(got, tt.want) {
+			if got := bidiLevels([]rune(tt.text), false); !slices.Equal(got, tt.want) {
 				t.Errorf("bidiLevels(%q) = %v, want %v", tt.text, got, tt.want)
 			}
 		})

@@ -13,11 +13,16 @@ const ellipsis = "…"
 
 // bidiLabel is a one-line label that shows text mixing left-to-right and
 // right-to-left scripts in the right order, drawing one text object per run.
-// Text that does not fit is cut at its logical end with an ellipsis.
+// Text that does not fit is cut at its logical end with an ellipsis. It
+// reads in the window's direction: in Arabic, Persian and Hebrew its
+// paragraph is right to left and its text starts at the right edge.
+// Use it for any text a user wrote or named: file names, subjects, the
+// message line, a dialog's sentence about a file.
 type bidiLabel struct {
 	widget.BaseWidget
 
 	text      string
+	align     fyne.TextAlign // leading is the reading side: right in a right-to-left window
 	style     fyne.TextStyle
 	sizeName  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
@@ -35,6 +40,16 @@ func (l *bidiLabel) SetText(s string) {
 		return
 	}
 	l.text = s
+	l.Refresh()
+}
+
+// SetAlignment places the text: leading (the default) at the reading
+// side, trailing at the other, or centred.
+func (l *bidiLabel) SetAlignment(a fyne.TextAlign) {
+	if a == l.align {
+		return
+	}
+	l.align = a
 	l.Refresh()
 }
 
@@ -67,6 +82,8 @@ type bidiRenderer struct {
 	laidSize  float32
 	laidStyle fyne.TextStyle
 	laidColor color.Color
+	laidRTL   bool
+	laidAlign fyne.TextAlign
 }
 
 func (r *bidiRenderer) textSize() float32 {
@@ -93,18 +110,27 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	avail := size.Width - 2*pad
 	// The height counts too: the text is centred in it.
 	area := fyne.NewSize(avail, size.Height)
-	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor {
+	right := rtl()
+	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor &&
+		right == r.laidRTL && l.align == r.laidAlign {
 		return
 	}
 	r.laidText, r.laidArea, r.laidSize, r.laidStyle, r.laidColor = l.text, area, ts, l.style, fg
+	r.laidRTL, r.laidAlign = right, l.align
 
-	segs := fitSegments(l.text, avail, ts, l.style)
+	segs := fitSegments(l.text, avail, ts, l.style, right)
 	for len(r.texts) < len(segs) {
 		t := canvas.NewText("", fg)
 		r.texts = append(r.texts, t)
 		r.objects = append(r.objects, t)
 	}
-	x := pad
+	widths := make([]float32, len(segs))
+	var total float32
+	for i, sg := range segs {
+		widths[i] = fyne.MeasureText(sg.text, ts, l.style).Width
+		total += widths[i]
+	}
+	x := startX(l.align, right, pad, size.Width, total)
 	h := fyne.MeasureText("Mg", ts, l.style).Height
 	y := (size.Height - h) / 2
 	for i, t := range r.texts {
@@ -116,7 +142,7 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 		t.TextSize = ts
 		t.TextStyle = l.style
 		t.Color = fg
-		w := fyne.MeasureText(t.Text, ts, l.style).Width
+		w := widths[i]
 		t.Move(fyne.NewPos(x, y))
 		t.Resize(fyne.NewSize(w, h))
 		t.Show()
@@ -125,14 +151,26 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	}
 }
 
+// startX is where a line of text of width total starts in a label of the
+// given width: at the reading side for leading text.
+func startX(align fyne.TextAlign, rtlPara bool, pad, width, total float32) float32 {
+	switch {
+	case align == fyne.TextAlignCenter:
+		return max(pad, (width-total)/2)
+	case (align == fyne.TextAlignLeading) == rtlPara:
+		return max(pad, width-pad-total)
+	}
+	return pad
+}
+
 // fitSegments lays out text in visual order, cutting it with an ellipsis at
 // its logical end when it is wider than width.
-func fitSegments(text string, width, size float32, style fyne.TextStyle) []segment {
+func fitSegments(text string, width, size float32, style fyne.TextStyle, rtlPara bool) []segment {
 	if text == "" {
 		return nil
 	}
 	if width <= 0 || fyne.MeasureText(text, size, style).Width <= width {
-		return visualSegments(text)
+		return paragraphSegments(text, rtlPara)
 	}
 	runes := []rune(text)
 	lo, hi := 0, len(runes) // the longest prefix that fits is in [lo, hi)
@@ -144,7 +182,7 @@ func fitSegments(text string, width, size float32, style fyne.TextStyle) []segme
 			hi = mid
 		}
 	}
-	return visualSegments(string(runes[:lo]) + ellipsis)
+	return paragraphSegments(string(runes[:lo])+ellipsis, rtlPara)
 }
 
 func (r *bidiRenderer) Refresh() {

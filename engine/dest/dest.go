@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"hoist/words/digits"
 )
 
 // Kind is a kind of destination.
@@ -66,6 +68,9 @@ type Destination struct {
 // Param is the setting key, trimmed, or the kind's default when it is not set.
 func (d Destination) Param(key string) string {
 	if v := strings.TrimSpace(d.Params[key]); v != "" {
+		if f, ok := d.Kind.field(key); ok && f.Kind == NumberField {
+			return digits.ASCII(v) // typed with Persian or Arabic-Indic digits
+		}
 		return v
 	}
 	if f, ok := d.Kind.field(key); ok {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"hoist/engine/media"
+	"hoist/words/digits"
 )
 
 // ErrInvalid is matched (errors.Is) by FieldErrors.
@@ -102,7 +103,7 @@ func (d Destination) Validate() error {
 func checkField(f Field, v string) string {
 	switch f.Kind {
 	case NumberField:
-		n, err := strconv.ParseInt(v, 10, 64)
+		n, err := strconv.ParseInt(digits.ASCII(v), 10, 64)
 		if err != nil || n <= 0 {
 			return fmt.Sprintf("%s must be a number, like 1234567.", f.Label)
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"hoist/words/digits"
 )
 
 // ErrBadSize is wrapped by ParseSize's errors.
@@ -26,6 +28,17 @@ func FormatSize(n int64) string {
 		}
 		return strconv.FormatInt(n, 10) + " bytes"
 	}
+	shown, unit := RoundSize(n)
+	return strconv.FormatFloat(shown, 'f', -1, 64) + " " + unit
+}
+
+// RoundSize is a size of 1000 bytes or more as it is shown: the value,
+// rounded to a tenth below 10 and to a whole number above, and its decimal
+// unit (KB, MB, GB, TB, PB, EB). Smaller sizes are their byte count, unit "".
+func RoundSize(n int64) (float64, string) {
+	if n < 1000 {
+		return float64(n), ""
+	}
 	v := float64(n)
 	for _, unit := range decimalUnits {
 		v /= 1000
@@ -35,7 +48,7 @@ func FormatSize(n int64) string {
 			shown = math.Round(v*10) / 10
 		}
 		if shown < 1000 || unit == decimalUnits[len(decimalUnits)-1] {
-			return strconv.FormatFloat(shown, 'f', -1, 64) + " " + unit
+			return shown, unit
 		}
 	}
 	panic("unreachable")
@@ -71,7 +84,7 @@ var sizeUnits = map[string]int64{
 // Case and spaces do not matter; fractions are rounded to whole bytes.
 func ParseSize(s string) (int64, error) {
 	bad := func() (int64, error) { return 0, badSize(s) }
-	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), " ", ""))
+	t := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(digits.ASCII(s)), " ", "")) // ۸MiB is 8MiB
 	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
 	if i < 0 {
 		i = len(t)

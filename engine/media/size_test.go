@@ -96,3 +96,11 @@ func TestFormatDuration(t *testing.T) {
 		})
 	}
 }
+
+func TestParseSizePersianAndArabicDigits(t *testing.T) {
+	for in, want := range map[string]int64{"۸MiB": 8 << 20, "١٦MB": 16_000_000, "۱٫۵KB": 1500} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+}

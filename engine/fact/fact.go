@@ -1,0 +1,194 @@
+// Package fact describes what happened to a file or a setting as a typed
+// fact: a stable code and its parameters (the file, a size, a limit, a wait,
+// Google's own message). It holds no words: package words turns a fact into
+// a sentence in the user's language, the same way for the window and the
+// command line. The engine and its packages report facts; the journal keeps
+// them, and still reads the English sentences older versions stored.
+package fact
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Code names a kind of fact. Codes are stable: the journal stores them, and
+// every code has a sentence in each language (key "fact." + code).
+type Code string
+
+// Facts about a file on this computer.
+const (
+	FileMissing      Code = "file.missing"      // File: no longer there
+	FileChanged      Code = "file.changed"      // File: changed since it was added
+	FileNotAllowed   Code = "file.notAllowed"   // File: permissions forbid reading it
+	FolderNotAllowed Code = "folder.notAllowed" // File: a folder that may not be opened
+	FileUnreadable   Code = "file.unreadable"   // File, Google: the system's own reason
+	FileLoop         Code = "file.loop"         // File: a link leading in a circle
+	FileIsFolder     Code = "file.isFolder"     // File
+	FileSpecial      Code = "file.special"      // File, Args["kind"]: pipe, socket, device, link
+	AlreadyListed    Code = "file.listed"       // File, Dest: already in the list for that destination
+)
+
+// Facts about a file a destination refuses before any byte is sent.
+const (
+	NotEmail     Code = "refused.notEmail"     // File, Dest: named or typed as an email, but is not one
+	NotEmailType Code = "refused.notEmailType" // File, Dest: not an email file at all
+	NotImage     Code = "refused.notImage"     // File, Dest
+	Empty        Code = "refused.empty"        // File, Dest
+	WrongType    Code = "refused.type"         // File, Dest, Args["type"], Args["accept"]
+	TooLarge     Code = "refused.tooLarge"     // File, Dest, Size, Limit
+)
+
+// Facts about an upload that stopped, and why.
+const (
+	Canceled        Code = "upload.canceled"
+	Stopped         Code = "upload.stopped"
+	NoSandbox       Code = "upload.noSandbox"
+	AnswerLost      Code = "upload.answerLost"     // Dest
+	SessionExpired  Code = "upload.sessionExpired" // the session on the server expired
+	ForeignHost     Code = "upload.foreignHost"    // the server sent the upload elsewhere
+	Stalled         Code = "upload.stalled"
+	BadResponse     Code = "upload.badResponse" // Dest
+	InvalidSettings Code = "upload.invalid"
+	ServerLimit     Code = "google.limit" // Dest
+	SignInExpired   Code = "google.signInExpired"
+	ServiceOff      Code = "google.serviceOff"    // Google
+	Forbidden       Code = "google.forbidden"     // Dest, Args["advertiser"]
+	NotFound        Code = "google.notFound"      // Dest, Args: user, draft, profile, advertiser, resource
+	ServerTooLarge  Code = "google.tooLarge"      // Dest
+	ServerTrouble   Code = "google.trouble"       // Dest, Status
+	RefusedFile     Code = "google.refusedFile"   // Dest, Status, Google
+	RefusedUpload   Code = "google.refusedUpload" // Dest, Status, Google
+	Failed          Code = "upload.failed"        // Google: the error's own (redacted) words
+	NoServer        Code = "net.noServer"         // the name did not resolve
+	NotVerified     Code = "net.notVerified"      // the server's certificate
+	NothingAnswered Code = "net.nothingAnswered"
+	Unreachable     Code = "net.unreachable"
+	TimedOut        Code = "net.timedOut"
+	Dropped         Code = "net.dropped"
+	KeychainLocked  Code = "auth.keychainLocked"
+	NotSignedIn     Code = "auth.notSignedIn"
+	SignInAgain     Code = "auth.signInAgain"
+	MoreAccess      Code = "auth.moreAccess" // Args["scopes"]
+)
+
+// Facts about signing in to Google.
+const (
+	NoKeychain        Code = "auth.noKeychain"
+	TooBig            Code = "auth.tooBig"
+	NoClient          Code = "auth.noClient"
+	NotDesktopClient  Code = "auth.notDesktopClient"
+	NotClientFile     Code = "auth.notClientFile"
+	BadClient         Code = "auth.badClient"
+	AccessDenied      Code = "auth.accessDenied"
+	SignInTimedOut    Code = "auth.timedOut"
+	SignInCanceled    Code = "auth.canceled"
+	NoRefreshToken    Code = "auth.noRefreshToken"
+	NoIdentity        Code = "auth.noIdentity"
+	GoogleUnreachable Code = "auth.googleUnreachable"
+	NotRevoked        Code = "auth.notRevoked"
+	AdminPolicy       Code = "auth.adminPolicy"
+	OrgInternal       Code = "auth.orgInternal"
+	InvalidScope      Code = "auth.invalidScope"
+	ConsentFailed     Code = "auth.consentFailed" // Google: the OAuth error code
+)
+
+// Next steps, said after a reason.
+const (
+	PressResume     Code = "next.resume"
+	PressRetry      Code = "next.retry"
+	PressRetryAgain Code = "next.retryAgain"
+	PutBack         Code = "next.putBack"
+	StartOver       Code = "next.startOver"
+	UnlockKeychain  Code = "next.unlock"
+	SignInResume    Code = "next.signIn"
+	RetryIn         Code = "next.retryIn" // Wait
+	RestartExpired  Code = "next.restartExpired"
+	RestartLost     Code = "next.restartLost" // Dest: the server no longer had the earlier part
+)
+
+// Facts about the queue as a whole.
+const (
+	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
+)
+
+// Facts about a value typed into a destination's form (Field is its label).
+const (
+	Required      Code = "field.required"
+	NotNumber     Code = "field.notNumber"
+	NotBool       Code = "field.notBool"
+	NotChoice     Code = "field.notChoice" // Args["choices"]
+	NotSize       Code = "field.notSize"
+	BadID         Code = "field.badID"
+	BadVersion    Code = "field.badVersion"
+	BadMediaTypes Code = "field.badMediaTypes" // Google: the value that is not one
+	BadJSON       Code = "field.badJSON"       // Count: the character near the problem
+	NotObject     Code = "field.notObject"
+	ChooseKind    Code = "field.chooseKind"
+	BadURL        Code = "field.badURL"
+	GoogleHTTPS   Code = "field.googleHTTPS"
+	ScopeNeeded   Code = "field.scopeNeeded"
+)
+
+// Fact is one thing that happened, with what a sentence about it needs.
+// Only the parameters its code uses are set.
+type Fact struct {
+	Code   Code          `json:"code"`
+	File   string        `json:"file,omitempty"`   // the file's name (not its path)
+	Field  string        `json:"field,omitempty"`  // a form field's label
+	Dest   string        `json:"dest,omitempty"`   // the destination's kind, e.g. "cm360"
+	Size   int64         `json:"size,omitempty"`   // bytes
+	Limit  int64         `json:"limit,omitempty"`  // bytes
+	Wait   time.Duration `json:"wait,omitempty"`   // before the next try
+	Count  int           `json:"count,omitempty"`  // how many
+	Status int           `json:"status,omitempty"` // the server's HTTP status
+	// Google is the server's or the system's own message, shown as it is
+	// (never translated); it never holds a token or a session address.
+	Google string `json:"google,omitempty"`
+	// GaveUp says Hoist tried several times and stopped trying for now.
+	GaveUp bool `json:"gave_up,omitempty"`
+	// Args holds any other named value of the code (an advertiser's id…).
+	Args map[string]string `json:"args,omitempty"`
+}
+
+// Arg is the named value, or "".
+func (f Fact) Arg(name string) string { return f.Args[name] }
+
+// Said is a reason or next step as kept in the journal: a fact, or the
+// English sentence an older version of Hoist wrote. The zero Said says
+// nothing.
+type Said struct {
+	Fact   *Fact
+	Legacy string
+}
+
+// Of wraps a fact.
+func Of(f Fact) Said { return Said{Fact: &f} }
+
+// IsZero reports whether nothing is said (for omitzero).
+func (s Said) IsZero() bool { return s.Fact == nil && s.Legacy == "" }
+
+// MarshalJSON writes a fact as an object and a legacy sentence as a string,
+// so a journal written now reads the same way as one written before.
+func (s Said) MarshalJSON() ([]byte, error) {
+	if s.Fact != nil {
+		return json.Marshal(s.Fact)
+	}
+	return json.Marshal(s.Legacy)
+}
+
+// UnmarshalJSON reads either form.
+func (s *Said) UnmarshalJSON(b []byte) error {
+	*s = Said{}
+	if len(b) > 0 && b[0] == '"' {
+		return json.Unmarshal(b, &s.Legacy)
+	}
+	if string(b) == "null" {
+		return nil
+	}
+	var f Fact
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	s.Fact = &f
+	return nil
+}

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"embed"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2/lang"
+
+	"hoist/words"
+)
+
+// The window's language: its words, its numbers and its reading direction.
+// It is chosen once, before the window is built (Settings says whether a new
+// choice applies at once or after a restart); every screen reads it through
+// speaking() and rtl().
+
+var speech atomic.Pointer[words.Lang]
+
+// speaking is the window's language (English until UseLanguage is called).
+func speaking() *words.Lang {
+	if l := speech.Load(); l != nil {
+		return l
+	}
+	return words.English()
+}
+
+// rtl reports whether the window reads right to left (Arabic, Persian, Hebrew).
+func rtl() bool { return speaking().RTL() }
+
+// UseLanguage makes l the window's language, for Hoist's words and for the
+// toolkit's own (the file dialog, OK and Cancel, Yes and No, the calendar).
+func UseLanguage(l *words.Lang) error {
+	speech.Store(l)
+	return useToolkitWords(l)
+}
+
+// toolkitWords are the toolkit's own words in Arabic, Persian and Hebrew,
+// under the keys the toolkit looks up (and English, for a choice in Settings
+// that differs from the system's language).
+//
+//go:embed toolkit/*.json
+var toolkitWords embed.FS
+
+// useToolkitWords adds the toolkit's words in the four languages. The
+// toolkit picks its language from the system; when l differs from it, l's
+// words are also registered under the system's language, so the dialogs
+// follow the choice made in Settings.
+func useToolkitWords(l *words.Lang) error {
+	if err := lang.AddTranslationsFS(toolkitWords, "toolkit"); err != nil {
+		return err
+	}
+	system := lang.SystemLocale()
+	if words.New(string(system)).Code() == l.Code() {
+		return nil
+	}
+	data, err := toolkitWords.ReadFile("toolkit/" + l.Code() + ".json")
+	if err != nil {
+		return err
+	}
+	return lang.AddTranslationsForLocale(data, system)
+}

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Right-to-left building blocks. The toolkit lays everything out from the
+// left; in Arabic, Persian and Hebrew the window reads from the right. These
+// pieces put things in reading order, so a screen built from them mirrors
+// as a whole when the language does:
+//
+//	row(a, b, c)                   a b c from the reading side (HBox)
+//	border(top, bottom, start, end, centre...)
+//	                               start on the reading side (Border)
+//	mirrored(anyLayout)            any layout, its children's places mirrored
+//	newProgressBar()               fills from the reading side, its percentage in the language's digits
+//	directionalIcon(res)           an arrow or chevron that points the other way in right to left
+//	newBidiLabel(text)             any text: visual order by UAX #9, aligned to the reading side
+
+// mirrorLayout lays out as its inner layout does, then, in a right-to-left
+// window, moves every child to the mirror place: what was at the left edge
+// is at the right edge.
+type mirrorLayout struct {
+	inner fyne.Layout
+	rtl   func() bool
+}
+
+// mirrored wraps a layout so that it follows the window's reading direction.
+func mirrored(l fyne.Layout) fyne.Layout {
+	if m, ok := l.(*mirrorLayout); ok {
+		return m
+	}
+	return &mirrorLayout{inner: l, rtl: rtl}
+}
+
+func (m *mirrorLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	m.inner.Layout(objects, size)
+	if !m.rtl() {
+		return
+	}
+	for _, o := range objects {
+		if !o.Visible() {
+			continue
+		}
+		p := o.Position()
+		o.Move(fyne.NewPos(size.Width-p.X-o.Size().Width, p.Y))
+	}
+}
+
+func (m *mirrorLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	return m.inner.MinSize(objects)
+}
+
+// row is a horizontal box in reading order: the first object is at the
+// left in English and at the right in Arabic, Persian and Hebrew.
+func row(objects ...fyne.CanvasObject) *fyne.Container {
+	return container.New(mirrored(layout.NewHBoxLayout()), objects...)
+}
+
+// border is a border container whose start side is the reading side: start
+// is at the left in English and at the right in right-to-left languages.
+func border(top, bottom, start, end fyne.CanvasObject, centre ...fyne.CanvasObject) *fyne.Container {
+	c := container.NewBorder(top, bottom, start, end, centre...)
+	c.Layout = mirrored(c.Layout)
+	return c
+}
+
+// progressBar is the toolkit's progress bar, filling from the reading side,
+// with its percentage written in the window's language.
+type progressBar struct {
+	widget.ProgressBar
+}
+
+func newProgressBar() *progressBar {
+	p := &progressBar{}
+	p.Max = 1
+	p.TextFormatter = func() string { return visualText(speaking().Percent(p.ratio()), rtl()) }
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// visualText puts a short text without letters (a percentage, a count) in
+// the order it is seen, for the toolkit's own labels, which draw text as it
+// is: Arabic's ٢٥٪ is seen as ٪٢٥ in a right-to-left window.
+func visualText(s string, rtlPara bool) string {
+	var b strings.Builder
+	for _, sg := range paragraphSegments(s, rtlPara) {
+		b.WriteString(sg.text)
+	}
+	return b.String()
+}
+
+func (p *progressBar) ratio() float64 {
+	if p.Max <= p.Min {
+		return 0
+	}
+	return min(max((p.Value-p.Min)/(p.Max-p.Min), 0), 1)
+}
+
+func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
+	return &fromReadingSide{WidgetRenderer: p.ProgressBar.CreateRenderer(), bar: p}
+}
+
+// fromReadingSide places the toolkit's bar, which it always lays out from
+// x = 0, against the right edge in a right-to-left window. Every part of the
+// toolkit's progress bar starts at x = 0, so the place is the same however
+// often it is laid out.
+type fromReadingSide struct {
+	fyne.WidgetRenderer
+	bar *progressBar
+}
+
+func (r *fromReadingSide) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.place(size)
+}
+
+func (r *fromReadingSide) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.place(r.bar.Size())
+}
+
+func (r *fromReadingSide) place(size fyne.Size) {
+	right := rtl()
+	for _, o := range r.Objects() {
+		x := float32(0)
+		if right {
+			x = size.Width - o.Size().Width
+		}
+		o.Move(fyne.NewPos(x, o.Position().Y))
+	}
+}
+
+// directionalIcon is an icon that shows a direction (back, forward, a
+// chevron that opens a panel): in a right-to-left window it is drawn
+// mirrored, as the reader expects the arrow to point the other way. Icons
+// without a direction (pause, close, a file) are used as they are.
+func directionalIcon(res fyne.Resource) fyne.Resource {
+	if !rtl() || res == nil {
+		return res
+	}
+	return flipIcon(res)
+}
+
+// flipIcon mirrors an icon left to right: an SVG icon (the theme's) by a
+// transform around its drawing, keeping the theme's colours; any other
+// image pixel by pixel. An icon that cannot be read is kept as it is.
+func flipIcon(res fyne.Resource) fyne.Resource {
+	name := "rtl-" + res.Name()
+	content := res.Content()
+	if svg, ok := flipSVG(content); ok {
+		flipped := fyne.NewStaticResource(name, svg)
+		if _, themed := res.(*theme.ThemedResource); themed {
+			return theme.NewThemedResource(flipped)
+		}
+		return flipped
+	}
+	img, _, err := image.Decode(bytes.NewReader(content))
+	if err != nil {
+		return res
+	}
+	b := img.Bounds()
+	out := image.NewNRGBA(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			out.Set(b.Max.X-1-(x-b.Min.X), y, img.At(x, y))
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, out); err != nil {
+		return res
+	}
+	return fyne.NewStaticResource(name+".png", buf.Bytes())
+}
+
+var viewBox = regexp.MustCompile(`viewBox\s*=\s*"\s*([-0-9.]+)[ ,]+[-0-9.]+[ ,]+([0-9.]+)[ ,]+[0-9.]+\s*"`)
+
+// flipSVG wraps an SVG's drawing in a mirror transform about the middle of
+// its view box.
+func flipSVG(content []byte) ([]byte, bool) {
+	s := string(content)
+	start := strings.Index(s, "<svg")
+	if start < 0 {
+		return nil, false
+	}
+	open := strings.Index(s[start:], ">")
+	end := strings.LastIndex(s, "</svg>")
+	if open < 0 || end < 0 {
+		return nil, false
+	}
+	open += start + 1
+	m := viewBox.FindStringSubmatch(s[start:open])
+	if m == nil {
+		return nil, false
+	}
+	x, err1 := strconv.ParseFloat(m[1], 64)
+	w, err2 := strconv.ParseFloat(m[2], 64)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	shift := strconv.FormatFloat(2*x+w, 'f', -1, 64)
+	return []byte(s[:open] + `<g transform="matrix(-1 0 0 1 ` + shift + ` 0)">` + s[open:end] + "</g>" + s[end:]), true
+}

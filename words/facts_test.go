@@ -1,0 +1,158 @@
+package words
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hoist/engine/fact"
+)
+
+// TestFactsInEnglish pins the English sentences: they are the ones the
+// engine writes today, so moving the engine to facts changes no word.
+func TestFactsInEnglish(t *testing.T) {
+	en := English()
+	for _, tc := range []struct {
+		f    fact.Fact
+		want string
+	}{
+		{fact.Fact{Code: fact.FileMissing, File: "a.png"}, "a.png is no longer there (it may have been moved or deleted)."},
+		{fact.Fact{Code: fact.FileChanged, File: "a.png"}, "a.png changed since it was added, so Hoist stopped rather than mix old and new parts."},
+		{fact.Fact{Code: fact.FileSpecial, File: "p", Args: map[string]string{"kind": "pipe"}}, "p is a named pipe, not a regular file, so it cannot be uploaded."},
+		{fact.Fact{Code: fact.TooLarge, File: "big.png", Dest: "playgames", Size: 20_000_000, Limit: 15_000_000}, "big.png is 20 MB; Play Games images can be at most 15 MB."},
+		{fact.Fact{Code: fact.TooLarge, File: "x.eml", Dest: "gmail-send", Size: 35_000_001, Limit: 35_000_000}, "x.eml is 35,000,001 bytes; Gmail can send emails of at most 35,000,000 bytes."},
+		{fact.Fact{Code: fact.TooLarge, File: "x.bin", Dest: "custom", Size: 2_000_000, Limit: 1_000_000, Args: map[string]string{"name": "Archive"}}, "x.bin is 2 MB; Archive takes files of at most 1 MB."},
+		{fact.Fact{Code: fact.Empty, File: "e.eml", Dest: "gmail-insert"}, "e.eml is empty (0 bytes); Gmail cannot take an empty email."},
+		{fact.Fact{Code: fact.Empty, File: "e.png", Dest: "cm360"}, "e.png is empty (0 bytes); Campaign Manager 360 cannot take an empty file."},
+		{fact.Fact{Code: fact.AnswerLost, Dest: "sandbox"}, "The file was sent, but the connection broke before the sandbox answered, so it may or may not have arrived. Check the sandbox before sending it again."},
+		{fact.Fact{Code: fact.BadResponse, Dest: "sandbox"}, "The sandbox gave an answer Hoist could not understand."},
+		{fact.Fact{Code: fact.ServerLimit, Dest: "cm360"}, "Google says this account has hit its upload limit for now. Wait a while before trying again."},
+		{fact.Fact{Code: fact.ServerTrouble, Dest: "custom", Status: 503}, "The server had a problem on its side (error 503). Try again later."},
+		{fact.Fact{Code: fact.RefusedFile, Dest: "cm360", Status: 400, Google: "Invalid asset."}, "Google refused the file: Invalid asset."},
+		{fact.Fact{Code: fact.RefusedFile, Dest: "cm360", Status: 400}, "Google refused the file (error 400)."},
+		{fact.Fact{Code: fact.RefusedUpload, Dest: "custom", Status: 418, Args: map[string]string{"who": "google"}}, "Google refused the upload (error 418)."},
+		{fact.Fact{Code: fact.ServiceOff, Dest: "cm360", Google: "API not enabled."}, "This Google service is not turned on for the app's Google Cloud project. Google says: API not enabled."},
+		{fact.Fact{Code: fact.Forbidden, Dest: "cm360", Args: map[string]string{"advertiser": "42"}}, "This account cannot upload to advertiser 42."},
+		{fact.Fact{Code: fact.NotFound, Dest: "gmail-draft", Args: map[string]string{"draft": "r1", "user": "me"}}, "The draft to update no longer exists."},
+		{fact.Fact{Code: fact.NotFound, Dest: "gmail-draft", Args: map[string]string{"user": "me"}}, "Gmail could not find the mailbox me."},
+		{fact.Fact{Code: fact.Dropped, GaveUp: true}, "The connection dropped. Hoist tried several times and gave up for now."},
+		{fact.Fact{Code: fact.RetryIn, Wait: 8 * time.Second}, "Hoist will try again in 8 seconds."},
+		{fact.Fact{Code: fact.RestartLost, Dest: "playgames"}, "Google no longer had the earlier part, so this file starts again from the beginning."},
+		{fact.Fact{Code: fact.BatchDone, Count: 3, Args: map[string]string{"failed": "1"}}, "3 files uploaded. 1 needs your attention."},
+		{fact.Fact{Code: fact.BatchDone, Count: 1}, "1 file uploaded."},
+		{fact.Fact{Code: fact.NotNumber, Field: "Profile ID"}, "Profile ID must be a number, like 1234567."},
+		{fact.Fact{Code: fact.BadMediaTypes, Field: "Accepted types", Google: "png"}, `Accepted types must be media types like image/* or application/pdf, separated by commas; "png" is not one.`},
+		{fact.Fact{Code: fact.BadJSON, Field: "Metadata", Count: 12}, "Metadata is not valid JSON (the problem is near character 12)."},
+		{fact.Fact{Code: "from.a.newer.hoist"}, "Something happened that this version of Hoist cannot describe (from.a.newer.hoist)."},
+	} {
+		if got := en.Fact(tc.f); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.f.Code, got, tc.want)
+		}
+	}
+}
+
+func TestFactsInPersianArabicHebrew(t *testing.T) {
+	big := fact.Fact{Code: fact.TooLarge, File: "تصویر.png", Dest: "playgames", Size: 20_000_000, Limit: 15_000_000}
+	for _, tc := range []struct {
+		lang string
+		f    fact.Fact
+		want string
+	}{
+		{"fa", big, "«\u2068تصویر.png\u2069» ۲۰ مگابایت است؛ تصویرهای Play Games حداکثر ۱۵ مگابایت می\u200cتوانند باشند."},
+		{"ar", big, "حجم «\u2068تصویر.png\u2069» ٢٠ ميغابايت؛ أقصى حجم لصور Play Games هو ١٥ ميغابايت."},
+		{"he", big, "הגודל של \u2068تصویر.png\u2069 הוא 20 MB; תמונות ב-Play Games יכולות להיות בגודל של עד 15 MB."},
+		{"fa", fact.Fact{Code: fact.RetryIn, Wait: 8 * time.Second}, "Hoist تا ۸ ثانیه دیگر دوباره تلاش می\u200cکند."},
+		{"ar", fact.Fact{Code: fact.BatchDone, Count: 11, Args: map[string]string{"failed": "3"}}, "تم تحميل ١١ ملفًا. ٣ ملفات تحتاج إلى تدخّلك."},
+		{"he", fact.Fact{Code: fact.BatchDone, Count: 2}, "שני קבצים הועלו."},
+	} {
+		if got := New(tc.lang).Fact(tc.f); got != tc.want {
+			t.Errorf("%s %s:\n got %q\nwant %q", tc.lang, tc.f.Code, got, tc.want)
+		}
+	}
+}
+
+// codes lists the constants of type fact.Code declared in engine/fact.
+func codes(t *testing.T) []fact.Code {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "../engine/fact/fact.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []fact.Code
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			v := s.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "Code" {
+				continue
+			}
+			for _, val := range v.Values {
+				lit := val.(*ast.BasicLit)
+				out = append(out, fact.Code(strings.Trim(lit.Value, `"`)))
+			}
+		}
+	}
+	return out
+}
+
+// TestEveryFactSaidInEveryLanguage renders every code, for every kind of
+// destination, with every parameter set, in the four languages.
+func TestEveryFactSaidInEveryLanguage(t *testing.T) {
+	all := codes(t)
+	if len(all) < 50 {
+		t.Fatalf("found only %d codes in engine/fact", len(all))
+	}
+	if got, want := len(all), len(factKeys); got != want {
+		t.Errorf("engine/fact declares %d codes; words says %d", got, want)
+	}
+	kinds := []string{"", "sandbox", "gmail-insert", "gmail-import", "gmail-send", "gmail-draft", "cm360", "playgames", "custom"}
+	for _, code := range Codes {
+		l := New(code)
+		for _, c := range all {
+			if _, ok := factKeys[c]; !ok {
+				t.Errorf("fact %q has no sentence", c)
+				continue
+			}
+			for _, kind := range kinds {
+				f := fact.Fact{Code: c, File: "a.png", Field: "F", Dest: kind, Size: 2e6, Limit: 1e6, Wait: time.Minute,
+					Count: 3, Status: 400, Google: "g", Args: map[string]string{"kind": "pipe", "advertiser": "1", "user": "me",
+						"profile": "2", "resource": "r", "draft": "d", "scopes": "s", "choices": "a, b", "type": "t", "accept": "a",
+						"failed": "2", "name": "N"}}
+				s := l.Fact(f)
+				if s == "" || strings.Contains(s, "<no value>") || strings.Contains(s, "fact.") {
+					t.Errorf("%s: %s (%s) = %q", code, c, kind, s)
+				}
+			}
+		}
+	}
+	// Every destination-specific sentence is reachable.
+	for c, byKind := range destKeys {
+		for _, k := range slices.Sorted(maps.Keys(byKind)) {
+			if _, ok := factKeys[c]; !ok {
+				t.Errorf("%s has sentences per destination (%s) but no sentence of its own", c, k)
+			}
+		}
+	}
+}
+
+func TestSaidFromAnOlderJournal(t *testing.T) {
+	fa := New("fa")
+	legacy := fact.Said{Legacy: "The connection dropped."}
+	if got := fa.Said(legacy); got != "The connection dropped." {
+		t.Errorf("a legacy sentence = %q", got)
+	}
+	if got := fa.Said(fact.Of(fact.Fact{Code: fact.Dropped})); got != "اتصال قطع شد." {
+		t.Errorf("a fact = %q", got)
+	}
+	if got := fa.Said(fact.Said{}); got != "" {
+		t.Errorf("nothing said = %q", got)
+	}
+}
