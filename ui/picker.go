@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
-	"github.com/godbus/dbus/v5"
 
 	"hoist/ui/filechooser"
 )
@@ -17,17 +16,6 @@ import (
 // chooseFunc shows the system's file dialog and returns the chosen paths;
 // filechooser.ErrNoPortal when there is none to show.
 type chooseFunc func(ctx context.Context, o filechooser.Options) ([]string, error)
-
-// systemChooser asks the desktop's file dialog through the portal on the
-// session bus.
-func systemChooser(ctx context.Context, o filechooser.Options) ([]string, error) {
-	conn, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
-	if err != nil {
-		return nil, filechooser.ErrNoPortal // no session bus: no portal either
-	}
-	defer conn.Close()
-	return filechooser.Open(ctx, conn, o)
-}
 
 // pickFiles adds files chosen in the system's dialog, several at once.
 func (d *desk) pickFiles() { d.pick(false) }
