@@ -33,7 +33,9 @@ type Env struct {
 }
 
 const usage = `Hoist uploads files to Google: email files into Gmail, creative assets to
-Campaign Manager 360, game images to Play Games, or any Google upload URL.
+Campaign Manager 360 (API v5), game images to Play Games, or any Google upload URL.
+Google has removed Play Games image uploads from its API: set icons in Play Console
+(the sandbox still imitates the method).
 
 Usage:
   hoist [--sandbox] [FILES...]       open the window (with these files queued)

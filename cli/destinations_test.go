@@ -180,7 +180,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 				t.Errorf("%s did not arrive byte for byte", filepath.Base(p))
 				continue
 			}
-			want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s).\n", filepath.Base(p), obj.ID)
+			want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID)
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, stdout)
 			}
@@ -205,7 +205,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 		stored := l.objectsBySHA()
 		for _, p := range emails {
 			obj, ok := stored[fileSHA(t, p)]
-			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s).\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
+			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
 				t.Errorf("stored %v; stdout lacks %q:\n%s", ok, want, stdout)
 			}
 		}
@@ -232,7 +232,7 @@ func TestSendDoneWhen(t *testing.T) {
 			t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 		}
 		objs := l.srv.Objects()
-		if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets" {
+		if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets" {
 			t.Fatalf("stored %+v", objs)
 		}
 		want := fmt.Sprintf("✓ banner.png: Added to Campaign Manager 360 as asset %s (banner.png).", objs[0].ID)
@@ -341,7 +341,7 @@ func TestSendMethods(t *testing.T) {
 			"/upload/gmail/v1/users/me/drafts", "message/rfc822"},
 		"cm360": {[]string{"--to", "cm360", "--profile", "1", "--advertiser", "2"},
 			func(l *sendLab) string { return l.sized("banner.png", []byte("\x89PNG\r\n\x1a\n"), 700<<10) },
-			"/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets", "image/png"},
+			"/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets", "image/png"},
 		"playgames": {[]string{"--to", "playgames", "--resource", "r1", "--image-type", "ACHIEVEMENT_ICON"},
 			func(l *sendLab) string { return l.sized("icon.png", []byte("\x89PNG\r\n\x1a\n"), 700<<10) },
 			"/upload/games/v1configuration/images/r1/imageType/ACHIEVEMENT_ICON", "image/png"},
@@ -590,7 +590,7 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 	}{
 		{"insufficient permission", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "User does not have permission."},
-			"✗ banner.png: This account cannot upload to advertiser 2. Run \"hoist send --resume\" to try again, or give up on it with: hoist queue remove banner.png"},
+			"✗ banner.png: This account cannot upload to advertiser 2. The server said: “User does not have permission.” Run \"hoist send --resume\" to try again, or give up on it with: hoist queue remove banner.png"},
 		{"quota exceeded", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "quotaExceeded", Message: "Quota exceeded."},
 			"✗ banner.png: The server says this account has hit its upload limit for now. Wait a while before trying again."},
@@ -599,7 +599,7 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 			"✗ banner.png: The server says this account has hit its upload limit for now. Wait a while before trying again. Hoist tried several times and gave up for now."},
 		{"invalid argument", []string{"--to", "playgames", "--resource", "r1", "--image-type", "ACHIEVEMENT_ICON"},
 			emulator.Answer{Status: http.StatusBadRequest, Reason: "invalidArgument", Message: "Image must be at least 512x512 pixels"},
-			"✗ banner.png: The server refused the file: Image must be at least 512x512 pixels."},
+			"✗ banner.png: The server refused the file (error 400). The server said: “Image must be at least 512x512 pixels”"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newSendLab(t, emulator.Options{})
@@ -640,7 +640,7 @@ func TestSendToSavedDestination(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	objs := l.srv.Objects()
-	if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets" {
+	if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets" {
 		t.Fatalf("stored %+v", objs)
 	}
 	if want := "✓ banner.png: Added to Campaign Manager 360 as asset " + objs[0].ID; !strings.Contains(stdout, want) {
@@ -654,7 +654,7 @@ func TestSendToSavedDestination(t *testing.T) {
 		}
 		objs := l.srv.Objects()
 		last := objs[len(objs)-1]
-		if last.Path != "/upload/dfareporting/v4/userprofiles/1/creativeAssets/3/creativeAssets" || !strings.Contains(string(last.Metadata), `"type":"HTML"`) {
+		if last.Path != "/upload/dfareporting/v5/userprofiles/1/creativeAssets/3/creativeAssets" || !strings.Contains(string(last.Metadata), `"type":"HTML"`) {
 			t.Errorf("stored at %s with %s", last.Path, last.Metadata)
 		}
 		if saved, _ := presets.Get("Banners for ACME"); saved.Params["advertiserId"] != "2" {
@@ -817,5 +817,23 @@ func TestSendGoogleURLThroughBaseURL(t *testing.T) {
 	}
 	if want := "✓ brief.pdf: Uploaded as brief.pdf (id acme-briefs/brief.pdf/"; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	if want := "Verified: the server's CRC32C matches the file."; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+}
+
+// TestSendSaysVerified: a done file whose server gave its checksum says it
+// matched, in --json too.
+func TestSendSaysVerified(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	file := l.sized("notes.bin", []byte("notes"), 300<<10)
+	code, stdout, stderr := l.send("--to", l.url+"/upload/sandbox/v1/files?name=notes.bin", "--json", file)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r := results(t, stdout)["notes.bin"]
+	if r.State != "done" || r.Result == nil || r.Result.Verified != "crc32c" {
+		t.Errorf("--json says %s, result %+v", r.State, r.Result)
 	}
 }

@@ -47,7 +47,7 @@ func (h *humanDisplay) update(views []engine.JobView) {
 			continue
 		}
 		h.seen[v.ID] = key
-		fmt.Fprintln(h.w, line(v))
+		fmt.Fprintln(h.w, visible(line(v)))
 	}
 }
 
@@ -77,12 +77,12 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			done++
 			bytes += v.Size
 			if v.Result != nil && v.Result.Summary != "" {
-				fmt.Fprintf(h.w, "✓ %s: %s%s\n", v.Name, v.Result.Summary, fellBackWords(v))
+				fmt.Fprintln(h.w, visible(fmt.Sprintf("✓ %s: %s%s%s", v.Name, v.Result.Summary, verifiedWords(v), fellBackWords(v))))
 			}
 		default:
 			if v.State.Finished() || v.State == engine.Attention {
 				failed++
-				fmt.Fprintf(h.w, "✗ %s: %s\n", v.Name, reasonOf(v))
+				fmt.Fprintln(h.w, visible(fmt.Sprintf("✗ %s: %s", v.Name, reasonOf(v))))
 			}
 		}
 	}
@@ -94,6 +94,20 @@ func (h *humanDisplay) final(views []engine.JobView) {
 }
 
 // fellBackWords says, after a result, that the destination refused a resumable upload.
+// verifiedWords says whether the server's own account of the file matched it.
+func verifiedWords(v engine.JobView) string {
+	if v.Result == nil {
+		return ""
+	}
+	switch v.Result.Verified {
+	case "":
+		return " Not verified: the server gave no size or checksum to compare."
+	case "size":
+		return " Verified by size only."
+	}
+	return " Verified: the server's " + strings.ToUpper(v.Result.Verified) + " matches the file."
+}
+
 func fellBackWords(v engine.JobView) string {
 	if !v.FellBack {
 		return ""
@@ -105,6 +119,9 @@ func reasonOf(v engine.JobView) string {
 	r := v.Reason
 	if r == "" {
 		r = stateWords(v)
+	}
+	if w := v.Said(); w != "" {
+		r += " " + w
 	}
 	if next := nextWords(v); next != "" {
 		r += " " + next
@@ -142,7 +159,7 @@ func bar(v engine.JobView) string {
 		frac = 1
 	}
 	filled := int(frac * width)
-	name := v.Name
+	name := visible(v.Name)
 	if r := []rune(name); len(r) > 28 {
 		name = string(r[:27]) + "…"
 	}
@@ -217,7 +234,7 @@ func stateWords(v engine.JobView) string {
 
 // argWord is s as one argument of a command to type, quoted when it has to be.
 func argWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") {
+	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") || needsEscape(s) {
 		return strconv.Quote(s)
 	}
 	return s
@@ -243,30 +260,34 @@ func newJSONDisplay(w io.Writer) *jsonDisplay {
 
 // jobJSON is the shape of --json output.
 type jobJSON struct {
-	Event     string      `json:"event"`
-	ID        string      `json:"id"`
-	File      string      `json:"file"`
-	Name      string      `json:"name"`
-	Size      int64       `json:"size"`
-	State     string      `json:"state"`
-	Sent      int64       `json:"sent"`
-	Committed int64       `json:"committed"`
-	Speed     float64     `json:"bytesPerSecond,omitempty"`
-	ETA       float64     `json:"secondsLeft,omitempty"`
-	Method    string      `json:"method,omitempty"`
-	FellBack  bool        `json:"fellBackToMultipart,omitempty"`
-	Restarts  int         `json:"restarts,omitempty"`
-	Reason    string      `json:"reason,omitempty"`
-	Next      string      `json:"next,omitempty"`
-	Result    *resultJSON `json:"result,omitempty"`
+	Event     string  `json:"event"`
+	ID        string  `json:"id"`
+	File      string  `json:"file"`
+	Name      string  `json:"name"`
+	Size      int64   `json:"size"`
+	State     string  `json:"state"`
+	Sent      int64   `json:"sent"`
+	Committed int64   `json:"committed"`
+	Speed     float64 `json:"bytesPerSecond,omitempty"`
+	ETA       float64 `json:"secondsLeft,omitempty"`
+	Method    string  `json:"method,omitempty"`
+	FellBack  bool    `json:"fellBackToMultipart,omitempty"`
+	Restarts  int     `json:"restarts,omitempty"`
+	Reason    string  `json:"reason,omitempty"`
+	// GoogleMessage is the server's own words behind Reason (Google's error message).
+	GoogleMessage string      `json:"googleMessage,omitempty"`
+	Next          string      `json:"next,omitempty"`
+	Result        *resultJSON `json:"result,omitempty"`
 }
 
 type resultJSON struct {
-	ID       string          `json:"id,omitempty"`
-	ThreadID string          `json:"threadId,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	URL      string          `json:"url,omitempty"`
-	Summary  string          `json:"summary,omitempty"`
+	ID       string `json:"id,omitempty"`
+	ThreadID string `json:"threadId,omitempty"`
+	Name     string `json:"name,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Summary  string `json:"summary,omitempty"`
+	// Verified names the server's checksum (or size) that matched the file; "" when none was given.
+	Verified string          `json:"verified,omitempty"`
 	Raw      json.RawMessage `json:"response,omitempty"`
 }
 
@@ -275,13 +296,13 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, Next: nextWords(v),
+		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()
 	}
 	if r := v.Result; r != nil {
-		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary}
+		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary, Verified: r.Verified}
 		if json.Valid(r.Raw) {
 			j.Result.Raw = r.Raw
 		}

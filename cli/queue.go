@@ -62,6 +62,9 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	defer q.Close(context.Background())
+	for _, n := range q.Notices() {
+		fmt.Fprintln(stderr, n)
+	}
 
 	if clear {
 		before := len(q.Jobs())
@@ -98,13 +101,16 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			pct = "100%"
 		}
 		details := v.Reason
+		if w := v.Said(); w != "" {
+			details += " " + w
+		}
 		if v.State == engine.Done && v.Result != nil {
 			details = v.Result.Summary
 		}
 		if details == "" {
 			details = nextWords(v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Name, media.FormatSize(v.Size), v.Destination, stateWords(v), pct, details)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", visible(v.Name), media.FormatSize(v.Size), visible(v.Destination), stateWords(v), pct, visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
@@ -124,14 +130,14 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, do
 			}
 			found = true
 			if err := act(v.ID); err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", v.Name, err)
+				fmt.Fprintf(stderr, "%s: %v\n", visible(v.Name), err)
 				code = exitFailed
 				continue
 			}
-			fmt.Fprintf(stdout, done, v.Name)
+			fmt.Fprintf(stdout, done, visible(v.Name))
 		}
 		if !found {
-			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", name)
+			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", visible(name))
 			code = exitFailed
 		}
 	}

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,11 +26,23 @@ const sandboxProbe = "/sandbox/objects"
 // and where `hoist send --to sandbox` looks for it first.
 const DefaultSandboxAddr = "127.0.0.1:8765"
 
+// SandboxAddrEnv names the environment variable that moves the sandbox's
+// default address, e.g. HOIST_SANDBOX_ADDR=127.0.0.1:9000 when 8765 is taken.
+const SandboxAddrEnv = "HOIST_SANDBOX_ADDR"
+
+// defaultSandboxAddr is DefaultSandboxAddr, or the address SandboxAddrEnv names.
+func defaultSandboxAddr() string {
+	if a := strings.TrimSpace(os.Getenv(SandboxAddrEnv)); a != "" && addrProblem(a) == "" {
+		return a
+	}
+	return DefaultSandboxAddr
+}
+
 // Sandbox runs `hoist sandbox`: the emulator on an address, until interrupted.
 func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hoist sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", DefaultSandboxAddr, "address to listen on (loopback)")
+	addr := fs.String("addr", defaultSandboxAddr(), "address to listen on (loopback; the default can be set with "+SandboxAddrEnv+")")
 	store := fs.String("store", "disk", "where received files go: memory, disk or hash (length and SHA-256 only)")
 	data := fs.String("data", "", "folder for the disk store (default: Hoist's data folder)")
 	refuse := fs.String("refuse-resumable", "", "refuse resumable uploads to these destinations, as Google may: cm360, playgames or both (comma-separated); Hoist then falls back to one request")
@@ -44,6 +59,10 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "hoist sandbox: unexpected %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if msg := addrProblem(*addr); msg != "" {
+		fmt.Fprintf(stderr, "hoist sandbox: --addr %s\n", msg)
 		return exitUsage
 	}
 	dir := *data
@@ -105,6 +124,19 @@ func openStore(kind, dir string) (emulator.Store, error) {
 	return nil, fmt.Errorf("unknown store %q (use memory, disk or hash)", kind)
 }
 
+// addrProblem says what is wrong with an address to listen on
+// (HOST:PORT, the port a number from 0 to 65535), or "".
+func addrProblem(addr string) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Sprintf("%q is not an address like 127.0.0.1:8765 (host, colon, port).", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Sprintf("%q has the port %q; a port is a number from 0 to 65535.", addr, port)
+	}
+	return ""
+}
+
 // serveSandbox serves an emulator with store st on addr; stop shuts it down.
 func serveSandbox(addr string, st emulator.Store, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
 	srv, err := emulator.New(emulator.Options{Store: st, RefuseResumable: refuseResumable})
@@ -126,7 +158,7 @@ func serveSandbox(addr string, st emulator.Store, refuseResumable ...emulator.Ki
 // runs at its default address, else an in-process one keeping its data in the
 // user's data folder. stop is nil when the sandbox is not ours.
 func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
-	url = "http://" + DefaultSandboxAddr
+	url = "http://" + defaultSandboxAddr()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
 	if err != nil {
 		return "", nil, err
@@ -140,7 +172,7 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 	}
 	dir := filepath.Join(engine.DataDir(), "sandbox")
 	// The default address keeps session URIs valid for a later --resume.
-	for _, addr := range []string{DefaultSandboxAddr, "127.0.0.1:0"} {
+	for _, addr := range []string{defaultSandboxAddr(), "127.0.0.1:0"} {
 		st, err := emulator.NewDiskStore(dir)
 		if err != nil {
 			return "", nil, err

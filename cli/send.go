@@ -36,9 +36,10 @@ var destFlags = []struct{ flag, param, help string }{
 	{"profile", "profileId", "Campaign Manager 360: user profile id"},
 	{"advertiser", "advertiserId", "Campaign Manager 360: advertiser id"},
 	{"asset-type", "assetType", "Campaign Manager 360: HTML_IMAGE, VIDEO, HTML or AUDIO"},
+	{"api-version", "apiVersion", "Campaign Manager 360: the API version (default " + dest.CM360Version + "; Google switched v4 off)"},
 	{"resource", "resourceId", "Play Games: achievement or leaderboard id"},
-	{"image-type", "imageType", "Play Games: ACHIEVEMENT_ICON or LEADERBOARD_ICON"},
-	{"http-method", "httpMethod", "upload URL: POST (create) or PUT (update)"},
+	{"image-type", "imageType", "Play Games: ACHIEVEMENT_ICON or LEADERBOARD_ICON (Google has removed this method: set icons in Play Console)"},
+	{"http-method", "httpMethod", "upload URL: POST (create), PUT or PATCH (update)"},
 	{"scope", "scope", "upload URL: the OAuth scope it needs"},
 	{"max-size", "maxSize", "upload URL: largest file it takes, e.g. 100MiB"},
 	{"accept", "accept", "upload URL: accepted types, e.g. image/*,video/mp4"},
@@ -100,7 +101,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			o.baseURL, sandbox = url, url
 		}
-		d, err = destination(o)
+		d, err = destination(o, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: %v\n", err)
 			return exitUsage
@@ -143,6 +144,9 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 		return exitFailed
 	}
+	for _, n := range q.Notices() {
+		fmt.Fprintln(stderr, n) // said once, e.g. uploads moved to a current API version
+	}
 
 	ids := map[engine.JobID]bool{}
 	if o.resume {
@@ -156,10 +160,15 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 	}
+	emptyFolders := false
+	paths, emptyFolders = withoutEmptyFolders(paths, stderr)
+	if len(paths) == 0 && emptyFolders && !o.resume {
+		return exitFailed
+	}
 	if len(paths) > 0 {
 		res := q.Add(paths, d)
 		for _, s := range res.Skipped {
-			fmt.Fprintf(stderr, "Skipped %s (%s)\n", s.Path, s.Why)
+			fmt.Fprintln(stderr, visible(fmt.Sprintf("Skipped %s (%s)", s.Path, s.Why)))
 		}
 		for _, p := range res.Problems {
 			var dup *engine.AlreadyQueued
@@ -167,7 +176,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				ids[dup.Job] = true // being resumed already
 				continue
 			}
-			fmt.Fprintf(stderr, "%v\n", p)
+			fmt.Fprintln(stderr, visible(p.Error()))
 		}
 		for _, id := range res.IDs {
 			ids[id] = true
@@ -198,7 +207,28 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	}
+	if emptyFolders {
+		return exitFailed
+	}
 	return exitOK
+}
+
+// withoutEmptyFolders leaves out the folders that hold no file to send,
+// saying so for each; the second result says whether there was one.
+func withoutEmptyFolders(paths []string, stderr io.Writer) ([]string, bool) {
+	out := paths[:0:0]
+	found := false
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if files, _, problems := media.Expand([]string{p}); len(files) == 0 && len(problems) == 0 {
+				fmt.Fprintln(stderr, visible(fmt.Sprintf("hoist send: no files found in %s", p)))
+				found = true
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out, found
 }
 
 func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
@@ -266,7 +296,7 @@ func interleave(args []string, fs *flag.FlagSet) []string {
 }
 
 // destination builds the destination the flags describe.
-func destination(o sendOptions) (dest.Destination, error) {
+func destination(o sendOptions, stderr io.Writer) (dest.Destination, error) {
 	params := map[string]string{}
 	for k, v := range o.params {
 		if *v != "" {
@@ -290,7 +320,7 @@ func destination(o sendOptions) (dest.Destination, error) {
 		params["url"] = o.to
 		d, err = dest.FromFlags(string(dest.Custom), params)
 	} else {
-		d, err = fromPresetOrKind(o.to, params)
+		d, err = fromPresetOrKind(o.to, params, stderr)
 	}
 	if err != nil {
 		return d, err
@@ -308,14 +338,19 @@ func destination(o sendOptions) (dest.Destination, error) {
 }
 
 // fromPresetOrKind builds a destination of the kind named, else finds a
-// saved destination by name, with the flags' settings on top.
-func fromPresetOrKind(name string, params map[string]string) (dest.Destination, error) {
+// saved destination by name, with the flags' settings on top. What the
+// saved destinations have to say once (they moved to a current API
+// version) goes to stderr.
+func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (dest.Destination, error) {
 	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
 		return dest.FromFlags(name, params)
 	}
 	p, err := dest.OpenPresets(dest.DefaultPresetsPath())
 	if err != nil {
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
+	}
+	if n := p.Notice(); n != "" {
+		fmt.Fprintln(stderr, n)
 	}
 	return p.FromFlags(name, params)
 }

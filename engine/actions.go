@@ -151,6 +151,7 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time)
 		state:   Waiting,
 		created: now,
 		method:  q.opts.Method,
+		chunk:   q.chunk, chunkSet: true,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto

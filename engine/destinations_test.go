@@ -586,7 +586,7 @@ func TestCampaignManagerEveryMethod(t *testing.T) {
 				t.Errorf("row says method %s (fell back %v), want %s", v.Method, v.FellBack, want)
 			}
 			obj := checkWire(t, l, want, wire{httpMethod: "POST",
-				path: "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets", contentType: "image/png", metadata: meta}, file)
+				path: "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets", contentType: "image/png", metadata: meta}, file)
 			if r.ID != obj.ID || r.Name != "Spring Sale v2 final.png" {
 				t.Errorf("result asset %q named %q, want %q named %q", r.ID, r.Name, obj.ID, "Spring Sale v2 final.png")
 			}
@@ -627,7 +627,7 @@ func TestCampaignManagerAssets(t *testing.T) {
 				params[k] = v
 			}
 			r := done(t, l.one(dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: params}, path))
-			version := "v4"
+			version := "v5"
 			if tc.params["apiVersion"] != "" {
 				version = tc.params["apiVersion"]
 			}
@@ -688,7 +688,7 @@ func TestFallbackWhenResumableIsRefused(t *testing.T) {
 	}{
 		{"cm360", emulator.KindCampaignManager,
 			dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}},
-			upload.Multipart, "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets"},
+			upload.Multipart, "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets"},
 		{"playgames", emulator.KindPlayGames,
 			dest.Destination{Kind: dest.PlayGames, Params: map[string]string{"resourceId": "r1", "imageType": "LEADERBOARD_ICON"}},
 			upload.Media, "/upload/games/v1configuration/images/r1/imageType/LEADERBOARD_ICON"},
@@ -724,8 +724,9 @@ func TestFallbackWhenResumableIsRefused(t *testing.T) {
 			Action: emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}})
 		file := writeFile(t, dir, "note.eml", emailText("Note", kib))
 		v := l.one(dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url}, file)
-		if v.State != engine.Failed || v.FellBack || v.Reason != "The server refused the file: Resumable uploads are not supported." {
-			t.Errorf("state %s, fell back %v, reason %q", v.State, v.FellBack, v.Reason)
+		if v.State != engine.Failed || v.FellBack || v.Reason != "The server refused the file (error 400)." ||
+			v.Details != "Resumable uploads are not supported." || v.DetailsFrom != "The server" {
+			t.Errorf("state %s, fell back %v, reason %q, details %s: %q", v.State, v.FellBack, v.Reason, v.DetailsFrom, v.Details)
 		}
 	})
 }
@@ -907,7 +908,16 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 			engine.Failed, "This account cannot add emails to that mailbox.", 1},
 		{"400 invalid argument with Google's message", games, banner,
 			emulator.Answer{Status: http.StatusBadRequest, Reason: "invalidArgument", Message: "Image dimensions must be 512x512"}, -1,
-			engine.Failed, "The server refused the file: Image dimensions must be 512x512.", 1},
+			engine.Failed, "The server refused the file (error 400).", 1},
+		{"404 for a Play Games image: Google removed the method", games, banner,
+			emulator.Answer{Status: http.StatusNotFound, Reason: "notFound", Message: "Method not found."}, -1,
+			engine.Failed, dest.PlayGamesGone, 1},
+		{"403 of a switched-off API version", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden", Message: "3140 : Version v5 of the API is no longer supported."}, -1,
+			engine.Failed, "Campaign Manager 360 no longer supports API v5. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again.", 1},
+		{"403 for another reason: Google's words, not the account's access", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "domainPolicy", Message: "The domain administrators have disabled this service."}, -1,
+			engine.Failed, "The server refused the upload (error 403).", 1},
 		{"404 for an advertiser", cm360, banner,
 			emulator.Answer{Status: http.StatusNotFound, Reason: "notFound", Message: "Not Found"}, -1,
 			engine.Failed, "Campaign Manager 360 could not find user profile 1 or advertiser 2.", 1},
@@ -924,6 +934,10 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 			if v.State != tc.state || v.Reason != tc.reason {
 				t.Errorf("state %s, reason %q; want %s, %q", v.State, v.Reason, tc.state, tc.reason)
 			}
+			// The server's own words come with the sentence, never instead of it.
+			if tc.state == engine.Failed && tc.fault.Message != "" && (v.Details != tc.fault.Message || v.DetailsFrom != "The server") {
+				t.Errorf("details %s: %q; want the server's %q", v.DetailsFrom, v.Details, tc.fault.Message)
+			}
 			if n := len(l.srv.Requests()); n != tc.requests || inj.Count() > tc.requests {
 				t.Errorf("%d requests (%d refused), want %d", n, inj.Count(), tc.requests)
 			}
@@ -933,16 +947,16 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 		l := newLab(t, emulator.Options{}, upload.Auto, 0)
 		d := dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url, Params: map[string]string{"labels": "Receipts"}}
 		v := l.one(d, mail)
-		if want := "The server refused the file: Invalid label: Receipts."; v.State != engine.Failed || v.Reason != want {
-			t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
+		if want := "The server refused the file (error 400)."; v.State != engine.Failed || v.Reason != want || v.Details != "Invalid label: Receipts" {
+			t.Errorf("state %s, reason %q, details %q; want %q", v.State, v.Reason, v.Details, want)
 		}
 	})
 	t.Run("sending an email without recipients", func(t *testing.T) {
 		l := newLab(t, emulator.Options{}, upload.Auto, 0)
 		p := writeFile(t, dir, "no-recipients.eml", []byte("From: a@example.com\r\nSubject: Hi\r\n\r\nHello.\r\n"))
 		v := l.one(dest.Destination{Kind: dest.GmailSend, BaseURL: l.url}, p)
-		if want := "The server refused the file: Recipient address required."; v.State != engine.Failed || v.Reason != want {
-			t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
+		if want := "The server refused the file (error 400)."; v.State != engine.Failed || v.Reason != want || v.Details != "Recipient address required" {
+			t.Errorf("state %s, reason %q, details %q; want %q", v.State, v.Reason, v.Details, want)
 		}
 	})
 }
@@ -965,28 +979,9 @@ func TestResultsAndFallbackOutliveARestart(t *testing.T) {
 	path := filepath.Join(dir, "uploads.db")
 
 	open := func() (*journal.Journal, *engine.Queue) {
-		t.Helper()
-		j, err := journal.Open(path, journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Method: upload.Resumable, Backoff: instant{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j, q
+		return openJournaled(t, path, engine.Options{Method: upload.Resumable, Backoff: instant{}})
 	}
-	shut := func(j *journal.Journal, q *engine.Queue) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := q.Close(ctx); err != nil {
-			t.Error(err)
-		}
-		if err := j.Close(); err != nil {
-			t.Error(err)
-		}
-	}
+	shut := func(j *journal.Journal, q *engine.Queue) { shutJournaled(t, j, q) }
 
 	j, q := open()
 	l := &lab{t: t, srv: srv, url: ts.URL, q: q}
@@ -1051,7 +1046,7 @@ func TestSameFileToTwoDestinationsOfOneKind(t *testing.T) {
 		paths[o.Path] = true
 	}
 	for _, adv := range []string{"2", "3"} {
-		if p := "/upload/dfareporting/v4/userprofiles/1/creativeAssets/" + adv + "/creativeAssets"; !paths[p] {
+		if p := "/upload/dfareporting/v5/userprofiles/1/creativeAssets/" + adv + "/creativeAssets"; !paths[p] {
 			t.Errorf("nothing arrived for advertiser %s", adv)
 		}
 	}

@@ -57,7 +57,11 @@ type Result struct {
 	Name     string // CM360 asset name
 	URL      string // Play Games image URL, or a link to the object
 	Summary  string // one plain sentence, e.g. "Saved as message 18c2…"
-	Raw      []byte // the server's JSON
+	Raw      []byte // the server's JSON; an answer that was not JSON is kept as a JSON string of its start
+	// Verified names the server's account of the object that matched the
+	// file ("crc32c", "md5", "sha256" or "size"); "" when the server gave
+	// none, so the upload could not be checked.
+	Verified string
 }
 
 // JobView is a copy of everything shown about a job, taken at one instant.
@@ -73,9 +77,14 @@ type JobView struct {
 	Account     string
 
 	State       State
-	FileChanged bool      // stopped because the file changed since it was added: offer Restart
-	Locked      bool      // stopped because the keychain is locked: unlock it, then resume
-	Reason      string    // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	FileChanged bool   // stopped because the file changed since it was added: offer Restart
+	Locked      bool   // stopped because the keychain is locked: unlock it, then resume
+	Reason      string // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	// Details are the server's own words behind Reason (Google's error
+	// message), shown apart from it; "" when it said nothing.
+	Details string
+	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
+	DetailsFrom string
 	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
 	RetryAt     time.Time // when State is Retrying
 
@@ -92,6 +101,19 @@ type JobView struct {
 	Finished time.Time
 
 	Version uint64 // changes whenever anything above changes
+}
+
+// Said quotes the server's own words behind Reason, e.g.
+// Google said: “The caller does not have permission”; "" when it said none.
+func (v JobView) Said() string {
+	if v.Details == "" {
+		return ""
+	}
+	from := v.DetailsFrom
+	if from == "" {
+		from = "The server"
+	}
+	return from + " said: “" + v.Details + "”"
 }
 
 // Summary is the whole queue at a glance.

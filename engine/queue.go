@@ -56,6 +56,7 @@ type EventKind int
 const (
 	BatchDone      EventKind = iota // nothing is waiting or uploading any more
 	NeedsAttention                  // a job stopped and needs the user
+	SaveFailed                      // the list of uploads could not be written to disk
 )
 
 // Event is something worth telling the user outside the window (a notification).
@@ -96,6 +97,7 @@ type Queue struct {
 	changed  chan struct{} // closed and replaced at every change
 	version  uint64
 	closed   bool
+	notices  []string // said once: see Notices
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
@@ -144,7 +146,9 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		kick:     make(chan struct{}, 1),
 	}
 	if opts.Journal != nil {
-		q.writer = newRecordWriter(opts.Journal, log)
+		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
+			q.emit([]Event{{Kind: SaveFailed, Message: "Hoist could not save its list of uploads: " + err.Error()}})
+		})
 	}
 	if err := q.load(ctx); err != nil {
 		if q.writer != nil {
@@ -180,6 +184,12 @@ func (q *Queue) load(ctx context.Context) error {
 	}
 	var back []*job
 	defer func() { q.persist(back...) }()
+	moved := 0
+	defer func() {
+		if moved > 0 {
+			q.notices = append(q.notices, dest.UpgradeNotice(moved, "listed upload"))
+		}
+	}()
 	for _, rec := range recs {
 		jb, err := jobFromRecord(rec)
 		if err != nil {
@@ -187,6 +197,16 @@ func (q *Queue) load(ctx context.Context) error {
 			continue
 		}
 		q.followSandboxLocked(jb)
+		upgraded := false
+		if jb.state != Done && jb.state != Canceled {
+			jb.dest, upgraded = jb.dest.Upgraded()
+		}
+		if upgraded {
+			moved++
+			if jb.state.Finished() || jb.state == Attention {
+				back = append(back, jb) // the others are saved below
+			}
+		}
 		if !jb.state.Finished() && jb.state != Attention {
 			jb.state = Paused
 			jb.reason = ""
@@ -207,6 +227,17 @@ func (q *Queue) load(ctx context.Context) error {
 	sort.SliceStable(q.order, func(a, b int) bool { return q.jobs[q.order[a]].order < q.jobs[q.order[b]].order })
 	_ = ctx
 	return nil
+}
+
+// Notices are sentences to show the user once after Open, e.g. that
+// uploads in the list moved to a current API version; each call returns
+// them only once.
+func (q *Queue) Notices() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.notices
+	q.notices = nil
+	return out
 }
 
 // Close pauses every running upload, waits (at most until ctx is done) for the

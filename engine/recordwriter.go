@@ -15,6 +15,8 @@ type recordWriter struct {
 	log  *slog.Logger
 	in   chan recordOp
 	done chan struct{}
+	// onFail hears a write that failed even record by record; nil: only logged.
+	onFail func(error)
 }
 
 // recordOp is records to put, ids to delete, or a job's progress.
@@ -24,10 +26,11 @@ type recordOp struct {
 	progress  string // job id whose Committed is updated
 	committed int64
 	written   chan struct{} // closed once written; nil when nobody waits
+	failed    *error        // when set, holds the error of a record that could not be written
 }
 
-func newRecordWriter(j *journal.Journal, log *slog.Logger) *recordWriter {
-	w := &recordWriter{j: j, log: log, in: make(chan recordOp, 1024), done: make(chan struct{})}
+func newRecordWriter(j *journal.Journal, log *slog.Logger, onFail func(error)) *recordWriter {
+	w := &recordWriter{j: j, log: log, in: make(chan recordOp, 1024), done: make(chan struct{}), onFail: onFail}
 	go w.loop()
 	return w
 }
@@ -54,17 +57,26 @@ func (w *recordWriter) loop() {
 
 func (w *recordWriter) write(ops []recordOp) {
 	var recs []journal.Record
+	var owners []int // the op each record came from
 	flush := func() {
 		if len(recs) == 0 {
 			return
 		}
 		if err := w.j.PutAll(recs...); err != nil {
-			w.log.Error("could not save the upload list", "err", err)
+			// One bad record must not keep the others from the disk.
+			for i, rec := range recs {
+				if err := w.putOne(rec); err != nil {
+					w.fail(ops[owners[i]], err)
+				}
+			}
 		}
-		recs = nil
+		recs, owners = nil, nil
 	}
-	for _, op := range ops {
+	for i, op := range ops {
 		recs = append(recs, op.recs...)
+		for range op.recs {
+			owners = append(owners, i)
+		}
 		switch {
 		case len(op.deletes) > 0:
 			flush()
@@ -83,6 +95,33 @@ func (w *recordWriter) write(ops []recordOp) {
 		if op.written != nil {
 			close(op.written)
 		}
+	}
+}
+
+// putOne writes one record; when it cannot be written with the server's
+// answer, it is written without it, so a finished upload is never left
+// looking unfinished.
+func (w *recordWriter) putOne(rec journal.Record) error {
+	err := w.j.PutAll(rec)
+	if err == nil || rec.Result == nil {
+		return err
+	}
+	rec.Result = nil
+	if err2 := w.j.PutAll(rec); err2 != nil {
+		return err2
+	}
+	w.log.Warn("saved an upload without the server's answer", "job", rec.ID, "err", err)
+	return nil
+}
+
+// fail says that op's records could not be written.
+func (w *recordWriter) fail(op recordOp, err error) {
+	w.log.Error("could not save the upload list", "err", err)
+	if op.failed != nil && *op.failed == nil {
+		*op.failed = err
+	}
+	if w.onFail != nil {
+		w.onFail(err)
 	}
 }
 

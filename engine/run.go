@@ -39,6 +39,9 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		q.persist(jb)
 	}
 	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
+	if jb.chunkSet {
+		chunk = jb.chunk // a resumed job goes on as it began
+	}
 	q.mu.Unlock()
 
 	if verify {
@@ -103,9 +106,13 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	var events []Event
 	now := q.opts.Clock.Now()
 	written := false
+	var saveErr error
+	var result *Result
 	if err == nil && res != nil {
+		result = resultFrom(jb.dest, res.Body)
+		result.Verified = res.Verified
 		// The journal has the finished record before anyone sees the job done.
-		written = q.writeDone(jb, res, now)
+		written, saveErr = q.writeDone(jb, res.Method, result, now)
 	}
 	q.mu.Lock()
 	jb.cancel = nil
@@ -127,7 +134,11 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if res.Method != "" {
 			jb.method = res.Method
 		}
-		jb.result = resultFrom(jb.dest, res.Body)
+		jb.result = result
+		if saveErr != nil {
+			// Written again below; the row says so rather than only the log.
+			jb.next = "Uploaded, but Hoist could not note it in its list of uploads: " + saveErr.Error() + "."
+		}
 		q.batch.done++
 	case errors.Is(cause, errRemoved):
 		removed = true
@@ -180,6 +191,12 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
+	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
+		// The server made an object of other bytes: resuming its session would only hear so again.
+		jb.state = Failed
+		jb.reason = capitalized(err.Error()) + "."
+		jb.next = "Check what " + serverName(jb.dest) + " holds, then press Retry to send the file again."
+		jb.session = upload.Session{}
 	case errors.As(err, &refusal):
 		jb.state = Refused
 		jb.reason = refusal.Error()
@@ -195,7 +212,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.next = "Sign in again, then press Resume."
 	default:
 		jb.state = Failed
-		jb.reason = dest.Explain(jb.dest, err)
+		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
@@ -264,33 +281,35 @@ func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
 
 // writeDone writes jb's finished record and waits until it is on disk, without
 // holding Queue.mu, so that jobs finishing together share one write; false
-// when there is no journal to write to.
-func (q *Queue) writeDone(jb *job, res *upload.Result, now time.Time) bool {
+// when there is no journal to write to or the write failed (then err says why).
+func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
 	q.mu.Lock()
 	if q.writer == nil || q.writerClosed {
 		q.mu.Unlock()
-		return false
+		return false, nil
 	}
 	rec, err := jb.recordLocked()
 	if err != nil {
 		q.mu.Unlock()
-		return false
+		return false, err
 	}
 	rec.State = string(Done)
 	rec.Finished = now
 	rec.SessionURI, rec.SessionStarted = "", time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
-	if res.Method != "" {
-		rec.Method = string(res.Method)
+	if method != "" {
+		rec.Method = string(method)
 	}
-	if r := resultFrom(jb.dest, res.Body); r != nil {
-		rec.Result, rec.ResultSummary = r.Raw, r.Summary
-	}
-	written := q.writer.send(recordOp{recs: []journal.Record{rec}}, true)
+	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
+	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
+	written := q.writer.send(op, true)
 	q.mu.Unlock()
 	<-written
-	return true
+	if *op.failed != nil {
+		return false, *op.failed
+	}
+	return true, nil
 }
 
 // observer hears one job's upload and keeps its counters.
@@ -379,7 +398,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	defer o.q.mu.Unlock()
 	o.jb.state = Retrying
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
-	o.jb.reason = dest.Explain(o.jb.dest, cause)
+	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
 	o.jb.bump()
 	o.q.notifyLocked()

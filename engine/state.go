@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,15 +19,20 @@ import (
 // the progress counters are atomics so the uploading goroutine never waits for
 // a reader of the list.
 type job struct {
-	id      JobID
-	order   int64
-	info    media.Info
-	dest    dest.Destination
-	state   State
-	reason  string
-	next    string
-	retryAt time.Time
-	session upload.Session
+	id     JobID
+	order  int64
+	info   media.Info
+	dest   dest.Destination
+	state  State
+	reason string
+	next   string
+	// details are the server's own words behind reason (Google's error
+	// message); they hold only while reason is still detailsFor.
+	details, detailsFor string
+	chunk               int64 // bytes per request; kept so a resume sends as the job began
+	chunkSet            bool  // chunk was chosen (0 is a choice: the whole file at once)
+	retryAt             time.Time
+	session             upload.Session
 
 	method   upload.Method
 	fellBack bool
@@ -50,6 +56,21 @@ type job struct {
 
 func (jb *job) bump() { jb.ver.Add(1) }
 
+// explainLocked sets the job's reason to err in plain words, with the
+// server's own words as its details; Queue.mu must be held.
+func (jb *job) explainLocked(err error) {
+	jb.reason = dest.Explain(jb.dest, err)
+	jb.details, jb.detailsFor = dest.GoogleWords(err), jb.reason
+}
+
+// currentDetails are the details of the reason shown now, or "".
+func (jb *job) currentDetails() string {
+	if jb.reason == "" || jb.reason != jb.detailsFor {
+		return ""
+	}
+	return jb.details
+}
+
 // viewLocked copies what is shown about jb; Queue.mu must be held.
 func (jb *job) viewLocked(now time.Time) JobView {
 	v := JobView{
@@ -65,6 +86,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		FileChanged: jb.changed,
 		Locked:      jb.locked && jb.state == Attention,
 		Reason:      jb.reason,
+		Details:     jb.currentDetails(),
 		Next:        jb.next,
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
@@ -77,6 +99,9 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Finished:    jb.finished,
 		Version:     jb.ver.Load(),
 		ETA:         -1,
+	}
+	if v.Details != "" {
+		v.DetailsFrom = jb.dest.Speaker()
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
@@ -120,14 +145,20 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason,
+		Details:        jb.currentDetails(),
 		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
 		Finished:       jb.finished,
 	}
+	if jb.chunkSet {
+		chunk := jb.chunk
+		rec.ChunkSize = &chunk
+	}
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
 		rec.ResultSummary = jb.result.Summary
+		rec.Verified = jb.result.Verified
 	}
 	return rec, nil
 }
@@ -152,17 +183,22 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 			Fingerprint: rec.Fingerprint,
 			MIME:        rec.MIME,
 		},
-		dest:     d,
-		state:    State(rec.State),
-		reason:   rec.LastError,
-		changed:  rec.FileChanged,
-		verify:   rec.FileChanged,
-		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
-		method:   upload.Method(rec.Method),
-		fellBack: rec.FellBack,
-		restarts: rec.Restarts,
-		created:  rec.Created,
-		finished: rec.Finished,
+		dest:       d,
+		state:      State(rec.State),
+		reason:     rec.LastError,
+		details:    rec.Details,
+		detailsFor: rec.LastError,
+		changed:    rec.FileChanged,
+		verify:     rec.FileChanged,
+		session:    upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		method:     upload.Method(rec.Method),
+		fellBack:   rec.FellBack,
+		restarts:   rec.Restarts,
+		created:    rec.Created,
+		finished:   rec.Finished,
+	}
+	if rec.ChunkSize != nil {
+		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
 	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
@@ -171,6 +207,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		if rec.ResultSummary != "" {
 			jb.result.Summary = rec.ResultSummary
 		}
+		jb.result.Verified = rec.Verified
 	}
 	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
 		// Subject and From are shown on the row; read them again from the file.
@@ -193,11 +230,30 @@ func (jb *job) left() int64 {
 
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }
 
-// resultFrom turns the server's answer into what the row shows.
+// maxKeptAnswer bounds what is kept of an answer that is not JSON; an
+// answer over maxReadAnswer is not read as a resource at all.
+const (
+	maxKeptAnswer = 4 << 10
+	maxReadAnswer = 1 << 20
+)
+
+// resultFrom turns the server's answer into what the row shows. An answer
+// that is not JSON (an HTML page, JSON cut short or over the size kept) is
+// kept as a JSON string of its start, so the record holding it can always
+// be written.
 func resultFrom(d dest.Destination, body []byte) *Result {
 	r := &Result{Raw: body}
 	if len(body) == 0 {
 		return r
+	}
+	if len(body) > maxReadAnswer {
+		// No destination's resource is this large: it is not the answer Hoist knows.
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
+		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
+		return r
+	}
+	if !json.Valid(body) {
+		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:min(len(body), maxKeptAnswer)]), "\uFFFD"))
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {

@@ -244,9 +244,9 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		edited.Params = map[string]string{}
 	}
 
-	var items []*widget.FormItem
-	var checks []func() // says again what is wrong with each field, after any change
-	submitted := false  // after a try to save, every field says what is wrong with it
+	var items, advanced []*widget.FormItem // advanced: rarely changed, folded away
+	var checks []func()                    // says again what is wrong with each field, after any change
+	submitted := false                     // after a try to save, every field says what is wrong with it
 	revalidate := func() {
 		for _, c := range checks {
 			c()
@@ -333,6 +333,10 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		if f.Required {
 			label += " *"
 		}
+		if f.Advanced {
+			advanced = append(advanced, withNote(label, w, note))
+			continue
+		}
 		items = append(items, withNote(label, w, note))
 	}
 	// A whole-destination problem (e.g. the account) has no field of its own.
@@ -367,7 +371,18 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	if !choosing {
 		form.SubmitText = "Save"
 	}
-	content := container.NewVBox(widget.NewLabel("Takes "+info.Accepts+"."), form, overall)
+	content := container.NewVBox(widget.NewLabel("Takes " + info.Accepts + "."))
+	if info.Note != "" {
+		note := widget.NewLabel(info.Note) // e.g. Google removed the method
+		note.Importance = widget.WarningImportance
+		note.Wrapping = fyne.TextWrapWord
+		content.Add(note)
+	}
+	content.Add(form)
+	if len(advanced) > 0 {
+		content.Add(widget.NewAccordion(widget.NewAccordionItem("Advanced", widget.NewForm(advanced...))))
+	}
+	content.Add(overall)
 	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
 	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
 	b.d.open(dlg)

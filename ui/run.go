@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -104,6 +105,9 @@ func Run(ctx context.Context, cfg Config) int {
 		d.tell(why.Error())
 	}
 	d.sizeToScreen(screenPixels())
+	if n := s.notices(); len(n) > 0 {
+		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+	}
 	d.start()
 	d.add(cfg.Files)
 
@@ -156,6 +160,16 @@ func failWindow(a fyne.App, what string, err error) int {
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1
+}
+
+// notices are the sentences the saved destinations and the queue have to
+// say once at start.
+func (s *session) notices() []string {
+	var out []string
+	if p, ok := s.presets.(interface{ Notice() string }); ok && p.Notice() != "" {
+		out = append(out, p.Notice())
+	}
+	return append(out, s.queue.Notices()...)
 }
 
 // session is what the window works with, opened before it shows.

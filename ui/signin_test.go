@@ -156,7 +156,7 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	var form *widget.Form
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if f, ok := o.(*widget.Form); ok {
+			if f, ok := o.(*widget.Form); ok && form == nil { // the main form; Advanced has its own
 				form = f
 			}
 		})

@@ -503,7 +503,7 @@ func (d *desk) tell(msg string) {
 // notify tells the user outside the window that a batch ended or a file needs them.
 func (d *desk) notify(ev engine.Event) {
 	title := "Hoist"
-	if ev.Kind == engine.NeedsAttention {
+	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = "Hoist needs you"
 		d.tell(ev.Message)
 	}
@@ -632,6 +632,9 @@ func idLabel(v engine.JobView) string {
 // showDetails shows a row's whole state, which the row may have cut short.
 func (d *desk) showDetails(v engine.JobView) {
 	text := stateWords(v, d.now())
+	if g := googleWords(v); g != "" {
+		text += "\n\n" + g
+	}
 	if p := progressWords(v); p != "" {
 		text += "\n\n" + p
 	}

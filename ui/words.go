@@ -58,6 +58,16 @@ func stateWords(v engine.JobView, now time.Time) string {
 	return string(v.State)
 }
 
+// googleWords are the server's own words behind a row's reason, under
+// "Details", e.g. Details — Google said: “The caller does not have
+// permission”; "" when it said none.
+func googleWords(v engine.JobView) string {
+	if s := v.Said(); s != "" {
+		return "Details — " + s
+	}
+	return ""
+}
+
 // serverName is who a resuming upload asks where it stands.
 func serverName(kind string) string {
 	if dest.Kind(kind) == dest.Sandbox {

@@ -227,6 +227,10 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	rep.Finished = time.Now().UTC()
 	rep.Seconds = time.Since(started).Seconds()
 	rep.Targets = evaluate(rep)
+	if cfg.ResultsDir != "" {
+		// The run before, to show the throughput against it; none on a first run.
+		rep.Previous, _ = ReadReport(filepath.Join(cfg.ResultsDir, "latest.json"))
+	}
 	if err := rep.write(cfg, started); err != nil {
 		return rep, err
 	}

@@ -35,6 +35,15 @@ const (
 	PlayGamesMaxSize int64 = 15 << 20
 )
 
+// CM360Version is the Campaign Manager 360 API version Hoist uses unless a
+// destination says otherwise. Google switched v4 off on 26 February 2026.
+const CM360Version = "v5"
+
+// PlayGamesRemoved says, where a user picks Play Games, that Google removed
+// the method behind it.
+const PlayGamesRemoved = "Google has removed image uploads from the Play Games Services Publishing API: " +
+	"uploads to Google fail, so set icons in Play Console. The sandbox still imitates the method."
+
 // SandboxPath is where the sandbox takes uploads, under its base URL.
 const SandboxPath = "/upload/sandbox/v1/files"
 
@@ -112,6 +121,8 @@ type Field struct {
 	Words    []string // the same choices in plain words, for forms; nil: the values themselves
 	Default  string
 	Kind     FieldKind
+	// Advanced settings are rarely changed: forms keep them out of the way.
+	Advanced bool
 }
 
 // ChoiceWords is how a form shows the choice v: its plain words, or v.
@@ -138,6 +149,9 @@ type KindInfo struct {
 	Fields  []Field
 	Accepts string // in plain words, e.g. "email files (.eml)"
 	MaxSize int64  // 0 when there is no limit
+	// Note is what a user must know before picking the kind, e.g. that
+	// Google has removed the method; "" when nothing.
+	Note string
 }
 
 // Kinds lists every kind of destination, in the order a form offers them.
@@ -312,8 +326,8 @@ var kinds = map[Kind]spec{
 					Help:    "Leave empty to choose from each file: videos as VIDEO, audio as AUDIO, HTML pages and zips as HTML, everything else as HTML_IMAGE.",
 				},
 				{
-					Key: "apiVersion", Label: "API version", Default: "v4", Kind: TextField,
-					Help: "The Campaign Manager 360 API version, e.g. v4 or v5.",
+					Key: "apiVersion", Label: "API version", Default: CM360Version, Kind: TextField, Advanced: true,
+					Help: "The Campaign Manager 360 API version. Leave " + CM360Version + " unless Google announces a newer one: Google switches old versions off (v4 on 26 February 2026).",
 				},
 			},
 		},
@@ -324,6 +338,7 @@ var kinds = map[Kind]spec{
 		info: KindInfo{
 			Label:   "Play Games — achievement and leaderboard icons",
 			Accepts: "images",
+			Note:    PlayGamesRemoved,
 			MaxSize: PlayGamesMaxSize,
 			Fields: []Field{
 				{
@@ -353,12 +368,12 @@ var kinds = map[Kind]spec{
 				},
 				{
 					Key: "httpMethod", Label: "HTTP method", Default: "POST", Kind: ChoiceField,
-					Choices: []string{"POST", "PUT"},
-					Help:    "POST makes something new; PUT replaces something that exists.",
+					Choices: []string{"POST", "PUT", "PATCH"},
+					Help:    "POST makes something new; PUT or PATCH updates something that exists (Drive's files.update is PATCH).",
 				},
 				{
 					Key: "metadata", Label: "Metadata (JSON)", Kind: JSONField,
-					Help: "A JSON object sent with each file, e.g. {\"name\": \"photo.png\"}. Optional.",
+					Help: "A JSON object sent with each file, e.g. {\"name\": \"photo.png\"}. Optional. A contentType (or mimeType) in it is the type the file is sent as.",
 				},
 				{
 					Key: "scope", Label: "Permission (scope)", Kind: TextField,

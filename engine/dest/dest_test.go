@@ -140,12 +140,19 @@ func TestValidate(t *testing.T) {
 		}},
 		{"custom other host needs no scope", Destination{Kind: Custom, Params: map[string]string{"url": "https://uploads.example.com/in"}}, nil},
 		{"custom bad metadata, size, types, method", Destination{Kind: Custom, Params: map[string]string{
-			"url": "http://127.0.0.1:9/u", "metadata": `{"name": "x",}`, "maxSize": "big", "accept": "image/*, pictures", "httpMethod": "PATCH",
+			"url": "http://127.0.0.1:9/u", "metadata": `{"name": "x",}`, "maxSize": "big", "accept": "image/*, pictures", "httpMethod": "DELETE",
 		}}, map[string]string{
 			"metadata":   "Metadata (JSON) is not valid JSON (the problem is near character 14).",
 			"maxSize":    "Largest file must be a size like 8MiB, 16MB or 1048576.",
 			"accept":     `Accepted types must be media types like image/* or application/pdf, separated by commas; "pictures" is not one.`,
-			"httpMethod": "HTTP method must be one of POST, PUT.",
+			"httpMethod": "HTTP method must be one of POST, PUT, PATCH.",
+		}},
+		{"ports out of range", Destination{Kind: Custom, BaseURL: "http://127.0.0.1:0", Params: map[string]string{"url": "http://127.0.0.1:99999/upload/x"}}, map[string]string{
+			"url":     "Upload URL has the port 99999; a port is a number from 1 to 65535.",
+			"baseURL": "Server address has the port 0; a port is a number from 1 to 65535.",
+		}},
+		{"custom metadata names a type that is not one", Destination{Kind: Custom, Params: map[string]string{"url": "http://127.0.0.1:9/u", "metadata": `{"contentType": "pictures"}`}}, map[string]string{
+			"metadata": `Metadata (JSON) names the type "pictures", which is not a media type like image/png.`,
 		}},
 		{"custom metadata not an object", Destination{Kind: Custom, Params: map[string]string{"url": "http://127.0.0.1:9/u", "metadata": `["a"]`}}, map[string]string{
 			"metadata": `Metadata (JSON) must be a JSON object, like {"name": "photo.png"}.`,

@@ -114,52 +114,81 @@ func explainNetwork(err error) string {
 	return ""
 }
 
-// Reasons Google gives for a rate or quota limit.
-var limitReasons = map[string]bool{
-	"ratelimitexceeded": true, "userratelimitexceeded": true, "quotaexceeded": true,
-	"dailylimitexceeded": true, "resource_exhausted": true, "uploadlimitexceeded": true,
-	"variableterminlimitexceeded": true,
-}
-
-// Reasons for a request Google found wrong.
-var refusedReasons = map[string]bool{
-	"invalidargument": true, "invalid_argument": true, "badrequest": true, "invalid": true,
-	"failedprecondition": true, "failed_precondition": true, "invalidparameter": true,
-	"required": true, "parseerror": true, "wrongurlforupload": true,
-}
-
+// explainAPI says in a sentence, per destination, what a refusal means and
+// what to do next. Google's own words are not in it: GoogleWords gives them,
+// to show beside it.
 func explainAPI(d Destination, e *upload.APIError) string {
 	reason := strings.ToLower(e.Reason)
-	message := Redact(strings.TrimSpace(e.Message))
-	switch {
-	case e.Status == http.StatusTooManyRequests || limitReasons[reason]:
+	switch class := e.Class(); {
+	case class == upload.ClassRetired:
+		return d.retired(e.RetiredVersion())
+	case d.Kind == PlayGames && (e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
+		(e.Status == http.StatusBadRequest && d.NeedsAuth())):
+		return PlayGamesGone
+	case class == upload.ClassQuota:
 		return fmt.Sprintf("%s says this account has hit its upload limit for now. Wait a while before trying again.", capital(d.who()))
-	case e.Status == http.StatusUnauthorized || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
+	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
 		return "Your Google sign-in expired. Sign in again to continue."
 	case reason == "accessnotconfigured" || reason == "service_disabled":
-		return withMessage("This Google service is not turned on for the app's Google Cloud project.", message)
-	case e.Status == http.StatusForbidden || reason == "insufficientpermissions" || reason == "forbidden" || reason == "permission_denied":
-		return d.forbidden()
-	case e.Status == http.StatusNotFound || e.Status == http.StatusGone:
+		return "This Google service is not turned on for the app's Google Cloud project."
+	case class == upload.ClassPermission:
+		return d.forbidden(reason)
+	case class == upload.ClassNotFound:
 		return d.notFound()
-	case e.Status == http.StatusRequestEntityTooLarge || reason == "uploadtoolarge":
+	case class == upload.ClassTooLarge || reason == "uploadtoolarge":
 		return fmt.Sprintf("%s says the file is too large for %s.", capital(d.who()), d.where())
-	case e.Status >= 500:
+	case class == upload.ClassServer:
 		return fmt.Sprintf("%s had a problem on its side (error %d). Try again later.", capital(d.who()), e.Status)
-	case refusedReasons[reason] || e.Status == http.StatusBadRequest:
-		if message == "" {
-			return fmt.Sprintf("%s refused the file (error %d).", capital(d.who()), e.Status)
-		}
-		return fmt.Sprintf("%s refused the file: %s", capital(d.who()), sentence(message))
+	case e.Status == http.StatusBadRequest || e.Status == http.StatusPreconditionFailed:
+		return fmt.Sprintf("%s refused the file (error %d).", capital(d.who()), e.Status)
 	}
-	if message == "" {
-		return fmt.Sprintf("%s refused the upload (error %d).", capital(d.who()), e.Status)
-	}
-	return fmt.Sprintf("%s refused the upload (error %d): %s", capital(d.who()), e.Status, sentence(message))
+	return fmt.Sprintf("%s refused the upload (error %d).", capital(d.who()), e.Status)
 }
 
-// forbidden says, per destination, what the account may not do.
-func (d Destination) forbidden() string {
+// PlayGamesGone is what Google's refusal of a Play Games image means.
+const PlayGamesGone = "Google no longer accepts Play Games images through its API; set the icon in Play Console."
+
+// GoogleWords is the server's own explanation carried by err (the message
+// of Google's JSON error, or a short plain-text answer), made safe to show;
+// "" when there is none. It goes beside Explain's sentence, never instead.
+func GoogleWords(err error) string {
+	var api *upload.APIError
+	if !errors.As(err, &api) {
+		return ""
+	}
+	return Redact(strings.TrimSpace(api.Message))
+}
+
+// Speaker names who said GoogleWords: Google, the sandbox or the server.
+func (d Destination) Speaker() string { return capital(d.who()) }
+
+// retired says that the API version is gone, with the next step.
+func (d Destination) retired(version string) string {
+	if version == "" {
+		version = "this version"
+	}
+	if d.Kind == CM360 && version == CM360Version {
+		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again.", version)
+	}
+	if d.Kind == CM360 {
+		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to %s (under Advanced; --api-version on the command line) and send the file again.",
+			version, CM360Version)
+	}
+	return fmt.Sprintf("%s no longer supports API %s, which the upload address uses. Change the version in the address to a current one and send the file again.",
+		capital(d.who()), version)
+}
+
+// forbidden says, per destination, what the account may not do. Only a
+// refusal that says so is blamed on the account's access.
+func (d Destination) forbidden(reason string) string {
+	if d.Kind == Sandbox {
+		return "The sandbox refused the upload."
+	}
+	switch reason {
+	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
+	default:
+		return fmt.Sprintf("%s refused the upload (error 403).", capital(d.who()))
+	}
 	switch d.Kind {
 	case GmailInsert, GmailImport:
 		return "This account cannot add emails to that mailbox."
@@ -228,21 +257,6 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func withMessage(s, message string) string {
-	if message == "" {
-		return s
-	}
-	return s + " Google says: " + sentence(message)
-}
-
-// sentence ends a server's message with a full stop.
-func sentence(s string) string {
-	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
-		return s
-	}
-	return s + "."
 }
 
 // urlPattern finds web addresses, whose queries are left out of what is shown.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -62,6 +63,9 @@ var ErrNoSandbox = errors.New("the sandbox is not running, so there is nowhere t
 func (d Destination) Plan(info media.Info) (Plan, error) {
 	if err := d.Validate(); err != nil {
 		return Plan{}, err
+	}
+	if named := d.namedType(); named != "" {
+		info.MIME = named // the metadata's word wins over what the content looks like
 	}
 	if err := d.check(info); err != nil {
 		return Plan{}, err
@@ -144,6 +148,40 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 		t.HTTPMethod = "POST"
 	}
 	return p, nil
+}
+
+// namedType is the media type the metadata JSON of a custom destination
+// names (contentType as Cloud Storage spells it, or mimeType as Drive does),
+// lower-cased and without parameters; "" when it names none.
+func (d Destination) namedType() string {
+	if d.Kind != Custom {
+		return ""
+	}
+	return MetadataType([]byte(d.Param("metadata")))
+}
+
+// MetadataType is the media type metadata JSON names in contentType or
+// mimeType (the first of them that is set), without parameters; "" when
+// it names none or the JSON cannot be read.
+func MetadataType(metadata []byte) string {
+	var fields struct {
+		ContentType any `json:"contentType"`
+		MimeType    any `json:"mimeType"`
+	}
+	if len(bytes.TrimSpace(metadata)) == 0 || json.Unmarshal(metadata, &fields) != nil {
+		return ""
+	}
+	for _, v := range []any{fields.ContentType, fields.MimeType} {
+		s, _ := v.(string)
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		if mt, _, err := mime.ParseMediaType(s); err == nil {
+			return mt
+		}
+		return strings.ToLower(s)
+	}
+	return ""
 }
 
 // MetadataMatters reports whether metadata says anything: a simple upload

@@ -38,9 +38,10 @@ func DefaultPresetsPath() string {
 // atomically with mode 0600. Every change reads the file again first, so the
 // window and the command line can both change it. Safe for concurrent use.
 type Presets struct {
-	path string
-	mu   sync.Mutex
-	list []Destination
+	path   string
+	mu     sync.Mutex
+	list   []Destination
+	notice string
 }
 
 // presetsFile is the file's layout.
@@ -62,8 +63,26 @@ func OpenPresets(path string) (*Presets, error) {
 		return nil, err
 	}
 	p.list = list
+	p.upgrade(countUpgrades(list))
 	return p, nil
 }
+
+// upgrade saves the saved destinations that load moved off API versions
+// Google switched off, and keeps a notice to show once.
+func (p *Presets) upgrade(moved int) {
+	if moved == 0 {
+		return
+	}
+	if err := p.change(func(list []Destination) ([]Destination, error) { return list, nil }); err != nil {
+		// Still used upgraded (load upgrades them); saved at the next change.
+		p.list = upgradeAll(p.list)
+	}
+	p.notice = UpgradeNotice(moved, "saved destination")
+}
+
+// Notice is a sentence to show the user once after OpenPresets, e.g. that
+// saved destinations moved to a current API version; "" when none.
+func (p *Presets) Notice() string { return p.notice }
 
 // Path is the file the presets are kept in.
 func (p *Presets) Path() string { return p.path }
@@ -160,7 +179,7 @@ func (p *Presets) change(edit func([]Destination) ([]Destination, error)) error 
 	if err != nil {
 		return err
 	}
-	list, err = edit(list)
+	list, err = edit(upgradeAll(list))
 	if err != nil {
 		return err
 	}
@@ -189,6 +208,25 @@ func (p *Presets) load() ([]Destination, error) {
 	}
 	sortByName(f.Destinations)
 	return f.Destinations, nil
+}
+
+// countUpgrades counts the destinations Upgraded would move.
+func countUpgrades(list []Destination) int {
+	n := 0
+	for _, d := range list {
+		if _, ok := d.Upgraded(); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// upgradeAll moves every destination off API versions Google switched off.
+func upgradeAll(list []Destination) []Destination {
+	for i, d := range list {
+		list[i], _ = d.Upgraded()
+	}
+	return list
 }
 
 // save writes the list to a temporary file beside the real one and renames

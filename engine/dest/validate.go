@@ -120,7 +120,9 @@ func checkField(f Field, v string) string {
 			return fmt.Sprintf("%s must be a size like 8MiB, 16MB or 1048576.", f.Label)
 		}
 	case JSONField:
-		return checkJSONObject(f.Label, v)
+		if msg := checkJSONObject(f.Label, v); msg != "" {
+			return msg
+		}
 	}
 	switch f.Key {
 	case "user", "threadId", "draftId", "resourceId":
@@ -130,6 +132,10 @@ func checkField(f Field, v string) string {
 	case "apiVersion":
 		if !apiVersion.MatchString(v) {
 			return fmt.Sprintf("%s must look like v4.", f.Label)
+		}
+	case "metadata":
+		if mt := MetadataType([]byte(v)); mt != "" && (!mediaRange.MatchString(mt) || strings.Contains(mt, "*")) {
+			return fmt.Sprintf("%s names the type %q, which is not a media type like image/png.", f.Label, mt)
 		}
 	case "accept":
 		for _, p := range splitList(v) {
@@ -168,6 +174,10 @@ func (d Destination) checkKind() FieldErrors {
 			errs = append(errs, FieldError{"url", "Upload URL must be a web address starting with https:// (or http:// for a server on this computer or network)."})
 			break
 		}
+		if msg := hostProblem(u); msg != "" {
+			errs = append(errs, FieldError{"url", "Upload URL " + msg})
+			break
+		}
 		if googleHost(u.Hostname()) {
 			if u.Scheme != "https" {
 				errs = append(errs, FieldError{"url", "Upload URL must start with https:// for a Google address."})
@@ -196,8 +206,25 @@ func baseProblem(raw string) string {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return "must be a web address starting with https:// or http://, like http://127.0.0.1:8080."
 	}
+	if msg := hostProblem(u); msg != "" {
+		return msg
+	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return "must not have anything after ? or #."
+	}
+	return ""
+}
+
+// hostProblem says what is wrong with a web address's host and port, as
+// the end of a sentence, or "": a port is a number from 1 to 65535.
+func hostProblem(u *url.URL) string {
+	if u.Hostname() == "" {
+		return "has no server name or address."
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("has the port %s; a port is a number from 1 to 65535.", p)
+		}
 	}
 	return ""
 }

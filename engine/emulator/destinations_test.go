@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -216,9 +217,54 @@ func TestGmailRefusesBytesAtCompletion(t *testing.T) {
 	wantError(t, resp, body, http.StatusBadRequest, "not an RFC 822")
 }
 
-const cmPath = "/upload/dfareporting/v4/userprofiles/123456/creativeAssets/7890/creativeAssets"
+const cmPath = "/upload/dfareporting/v5/userprofiles/123456/creativeAssets/7890/creativeAssets"
 
 var int64ID = regexp.MustCompile(`^[1-9][0-9]{9,10}$`)
+
+// Version v4 answers as Google's switched-off versions do: 403 in Google's
+// JSON error shape, saying the version is no longer supported, whatever
+// way the file comes.
+func TestCampaignManagerV4IsSwitchedOff(t *testing.T) {
+	img := pngBytes(t)
+	h := newHarness(t, Options{})
+	v4 := strings.Replace(cmPath, "/v5/", "/v4/", 1)
+	meta := `{"assetIdentifier":{"name":"a.png","type":"HTML_IMAGE"}}`
+	for _, uploadType := range []string{"multipart", "resumable"} {
+		t.Run(uploadType, func(t *testing.T) {
+			var resp *http.Response
+			var body []byte
+			if uploadType == "resumable" {
+				resp, body = h.do(http.MethodPost, withQuery(v4, "uploadType", "resumable"), hdr("Content-Type", "application/json"), []byte(meta))
+			} else {
+				resp, body = h.upload(http.MethodPost, v4, "image/png", meta, img)
+			}
+			if resp.StatusCode != http.StatusForbidden {
+				t.Fatalf("status %d, want 403; body %s", resp.StatusCode, body)
+			}
+			var got struct {
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+					Status  string `json:"status"`
+					Errors  []struct {
+						Message, Domain, Reason string
+					} `json:"errors"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatalf("not Google's JSON error: %s", body)
+			}
+			e := got.Error
+			if e.Code != 403 || e.Status != "PERMISSION_DENIED" || !strings.HasPrefix(e.Message, "3140 : Version v4 of the ") ||
+				!strings.Contains(e.Message, "API is no longer supported") || len(e.Errors) != 1 || e.Errors[0].Message != e.Message {
+				t.Errorf("error %+v", e)
+			}
+		})
+	}
+	if n := len(h.srv.Objects()); n != 0 {
+		t.Errorf("%d objects stored through v4", n)
+	}
+}
 
 func TestCampaignManager(t *testing.T) {
 	img := pngBytes(t)
@@ -227,8 +273,8 @@ func TestCampaignManager(t *testing.T) {
 		name, path, asset, typ string
 		resumable              bool
 	}{
-		{"multipart v4", cmPath, "Spring sale-banner_1.png", "HTML_IMAGE", false},
-		{"resumable v5", strings.Replace(cmPath, "/v4/", "/v5/", 1), "spot 30s.mp4", "VIDEO", true},
+		{"multipart", cmPath, "Spring sale-banner_1.png", "HTML_IMAGE", false},
+		{"resumable", cmPath, "spot 30s.mp4", "VIDEO", true},
 		{"letters of any script", cmPath, "لافتة الربيع.png", "HTML_IMAGE", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,7 +329,7 @@ func TestCampaignManagerRules(t *testing.T) {
 		{name: "unknown field", path: cmPath, meta: `{"assetIdentifier":{"name":"a","type":"HTML"},"size":3}`, want: `Unknown name "size"`},
 		{name: "unknown identifier field", path: cmPath, meta: `{"assetIdentifier":{"name":"a","type":"HTML","id":1}}`, want: `Unknown name "assetIdentifier.id"`},
 		{name: "PUT", method: "PUT", path: cmPath, meta: asset("a", "HTML"), want: "Method not found", status: 404},
-		{name: "v3", path: strings.Replace(cmPath, "/v4/", "/v3/", 1), meta: asset("a", "HTML"), want: "Method not found", status: 404},
+		{name: "v3", path: strings.Replace(cmPath, "/v5/", "/v3/", 1), meta: asset("a", "HTML"), want: "Method not found", status: 404},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Options{})
@@ -460,4 +506,32 @@ func TestSizeLimitOnBytes(t *testing.T) {
 		resp, body := h.chunk(session, make([]byte, 16<<20), 0, -1)
 		wantError(t, resp, body, http.StatusRequestEntityTooLarge, "15728640 bytes")
 	})
+}
+
+// A multipart upload whose metadata names a contentType other than the media
+// part's is refused as Google's Cloud Storage emulator refuses it; when they
+// agree, the object has that type.
+func TestMultipartContentTypeMustAgree(t *testing.T) {
+	h := newHarness(t, Options{})
+	const bucket = "/upload/storage/v1/b/test/o"
+	resp, body := h.upload(http.MethodPost, bucket, "text/plain", `{"name":"a.csv","contentType":"text/csv"}`, []byte("a,b\n"))
+	wantError(t, resp, body, http.StatusPreconditionFailed, "Content-Type validation failed")
+	resp, body = h.upload(http.MethodPost, bucket, "text/csv", `{"name":"a.csv","contentType":"text/csv"}`, []byte("a,b\n"))
+	wantStatus(t, resp, body, http.StatusOK)
+	if m := decode(t, body); m["contentType"] != "text/csv" || m["name"] != "a.csv" {
+		t.Errorf("object %v", m)
+	}
+}
+
+// Cloud Storage takes the object's name from the name query parameter when
+// the metadata names none.
+func TestStorageNameFromQuery(t *testing.T) {
+	h := newHarness(t, Options{})
+	resp, body := h.uploadResumable(http.MethodPost, withQuery("/upload/storage/v1/b/test/o", "name", "big.iso"), "application/octet-stream", "", []byte("iso"))
+	wantStatus(t, resp, body, http.StatusCreated)
+	if m := decode(t, body); m["name"] != "big.iso" || m["bucket"] != "test" {
+		t.Errorf("object %v", m)
+	}
+	resp, body = h.upload(http.MethodPost, "/upload/storage/v1/b/test/o", "application/octet-stream", `{"size":"3"}`, []byte("iso"))
+	wantError(t, resp, body, http.StatusBadRequest, "Required")
 }

@@ -43,7 +43,7 @@ type Kind string
 
 const (
 	KindGmail           Kind = "gmail"     // /upload/gmail/v1/users/{userId}/...
-	KindCampaignManager Kind = "cm360"     // /upload/dfareporting/v4|v5/userprofiles/.../creativeAssets
+	KindCampaignManager Kind = "cm360"     // /upload/dfareporting/v5/userprofiles/.../creativeAssets (v4: 403, switched off)
 	KindPlayGames       Kind = "playgames" // /upload/games/v1configuration/images/...
 	KindGeneric         Kind = "generic"   // any other /upload/ path
 )

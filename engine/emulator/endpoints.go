@@ -66,7 +66,7 @@ type endpoint interface {
 
 // resolve finds the method served at an upload path.
 func resolve(method, path string) (endpoint, *apiError) {
-	if method != http.MethodPost && method != http.MethodPut {
+	if method != http.MethodPost && method != http.MethodPut && method != http.MethodPatch {
 		return nil, methodNotFound()
 	}
 	seg := strings.Split(strings.TrimPrefix(path, "/upload/"), "/")
@@ -378,14 +378,36 @@ type campaignManagerEndpoint struct {
 	profile, advertiser string
 }
 
+// campaignManagerVersion is the API version Campaign Manager 360 serves;
+// campaignManagerSunset the one Google switched off on 26 February 2026,
+// which answers as Google's sunset versions do at first: 403 and why.
+const (
+	campaignManagerVersion = "v5"
+	campaignManagerSunset  = "v4"
+)
+
 // resolveCampaignManager maps
-// /upload/dfareporting/v4|v5/userprofiles/{profileId}/creativeAssets/{advertiserId}/creativeAssets.
+// /upload/dfareporting/v5/userprofiles/{profileId}/creativeAssets/{advertiserId}/creativeAssets.
 func resolveCampaignManager(method string, seg []string) (endpoint, *apiError) {
-	if len(seg) != 7 || (seg[1] != "v4" && seg[1] != "v5") || seg[2] != "userprofiles" ||
+	if len(seg) != 7 || seg[2] != "userprofiles" ||
 		seg[4] != "creativeAssets" || seg[6] != "creativeAssets" || method != http.MethodPost {
 		return nil, methodNotFound()
 	}
+	switch seg[1] {
+	case campaignManagerVersion:
+	case campaignManagerSunset:
+		return nil, versionSunset(seg[1])
+	default:
+		return nil, methodNotFound()
+	}
 	return &campaignManagerEndpoint{profile: seg[3], advertiser: seg[5]}, nil
+}
+
+// versionSunset is Google's answer to a request to an API version it has
+// switched off.
+func versionSunset(version string) *apiError {
+	return newError(http.StatusForbidden, "forbidden",
+		"3140 : Version %s of the DCM/DFA Reporting And Trafficking API is no longer supported. Please migrate to a supported version of the API.", version)
 }
 
 func (c *campaignManagerEndpoint) kind() Kind      { return KindCampaignManager }

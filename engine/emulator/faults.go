@@ -63,7 +63,8 @@ type Fault struct {
 }
 
 // Action is what a fault does to a request: Answer, CutBody, DropAnswer,
-// Stall, KeepLess, ExpireSession, GarbageRange, ForeignLocation or NoLocation.
+// Stall, KeepLess, ExpireSession, GarbageRange, ForeignLocation, NoLocation,
+// FinishEarly, FinishOnQuery, BadSuccess, Forget or SlowRead.
 type Action interface {
 	// applies tells whether the action can act on a request of this stage.
 	applies(Stage) bool
@@ -126,6 +127,42 @@ type ForeignLocation struct{ Host string }
 // NoLocation answers a session start 200 without a Location header.
 type NoLocation struct{}
 
+// FinishEarly persists a chunk, then makes the object from the bytes the
+// session holds so far, as if the file were complete, and answers 200/201
+// with it: a premature claim of completion (the object's size says how
+// many bytes it has). Later requests to the session get the same answer.
+type FinishEarly struct{}
+
+// FinishOnQuery answers a status query by making the object from the bytes
+// the session holds so far and answering 200/201 with it, as some servers
+// finalise a truncated upload when asked where it stands.
+type FinishOnQuery struct{}
+
+// Success bodies a BadSuccess fault answers.
+type Success string
+
+const (
+	SuccessHTML    Success = "html"  // an HTML page
+	SuccessCutJSON Success = "cut"   // the resource's JSON cut in half
+	SuccessHuge    Success = "huge"  // a JSON document over 16 MiB
+	SuccessEmpty   Success = "empty" // no body at all
+)
+
+// BadSuccess processes the request normally, but a 200/201 it answers
+// carries Body instead of the resource's JSON.
+type BadSuccess struct{ Body Success }
+
+// Forget loses the last Bytes a session had persisted (and confirmed)
+// before this chunk, keeps none of the chunk, and answers 308 with the
+// shorter Range: a server that keeps a chunk, then forgets it. It needs a
+// store that keeps bytes (NewMemoryStore); other stores only keep none of
+// the chunk.
+type Forget struct{ Bytes int64 }
+
+// SlowRead reads the request body at most BytesPerSecond, as a server at
+// the end of a slow link.
+type SlowRead struct{ BytesPerSecond int64 }
+
 func (Answer) applies(Stage) bool { return true }
 func (a Answer) name() string     { return fmt.Sprintf("answer %d", a.Status) }
 
@@ -153,6 +190,23 @@ func (GarbageRange) name() string          { return "garbage Range" }
 
 func (ForeignLocation) applies(st Stage) bool { return st == StageStart }
 func (ForeignLocation) name() string          { return "foreign Location" }
+
+func (FinishEarly) applies(st Stage) bool { return st == StageChunk }
+func (FinishEarly) name() string          { return "finish early" }
+
+func (FinishOnQuery) applies(st Stage) bool { return st == StageQuery }
+func (FinishOnQuery) name() string          { return "finish on status query" }
+
+func (BadSuccess) applies(st Stage) bool {
+	return st == StageUpload || st == StageChunk || st == StageQuery
+}
+func (b BadSuccess) name() string { return "bad success answer (" + string(b.Body) + ")" }
+
+func (Forget) applies(st Stage) bool { return st == StageChunk }
+func (f Forget) name() string        { return fmt.Sprintf("forget %d bytes", f.Bytes) }
+
+func (SlowRead) applies(st Stage) bool { return st == StageUpload || st == StageChunk }
+func (s SlowRead) name() string        { return fmt.Sprintf("read %d bytes/s", s.BytesPerSecond) }
 
 func (NoLocation) applies(st Stage) bool { return st == StageStart }
 func (NoLocation) name() string          { return "no Location" }

@@ -83,7 +83,7 @@ func TestHTMLErrorFault(t *testing.T) {
 
 func TestRefuseSessionStartFault(t *testing.T) {
 	h := newHarness(t, Options{})
-	path := "/upload/dfareporting/v4/userprofiles/1/creativeAssets/2/creativeAssets"
+	path := "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets"
 	inj := h.srv.Inject(Fault{Match: Match{Stage: StageStart, Path: "/upload/dfareporting/"}, Times: -1,
 		Action: Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}})
 	meta := `{"assetIdentifier":{"name":"banner","type":"HTML_IMAGE"}}`

@@ -42,11 +42,12 @@ func TestMediaUpload(t *testing.T) {
 
 func TestPutCreatesOrUpdates(t *testing.T) {
 	h := newHarness(t, Options{})
-	for _, method := range []string{http.MethodPost, http.MethodPut} {
+	// PATCH updates, as Drive's files.update does.
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch} {
 		resp, body := h.do(method, withQuery(genericPath, "uploadType", "media"), hdr("Content-Type", "text/plain"), []byte("x"))
 		wantStatus(t, resp, body, http.StatusOK)
 	}
-	resp, body := h.do(http.MethodPatch, withQuery(genericPath, "uploadType", "media"), nil, []byte("x"))
+	resp, body := h.do(http.MethodDelete, withQuery(genericPath, "uploadType", "media"), nil, []byte("x"))
 	wantError(t, resp, body, http.StatusNotFound, "Method not found")
 }
 
@@ -551,13 +552,13 @@ func TestSessionStartRules(t *testing.T) {
 		{"metadata of another type", hdr("Content-Type", "text/plain"), []byte(`{"name":"a"}`), 400, "must be the JSON metadata"},
 		{"metadata not JSON", hdr("Content-Type", "application/json"), []byte(`name=a`), 400, "Invalid JSON payload"},
 		{"metadata too large", hdr("Content-Type", "application/json"), bytes.Repeat([]byte(" "), metadataLimit+1), 400, "larger than"},
-		{"PATCH", nil, nil, 404, "Method not found"},
+		{"DELETE", nil, nil, 404, "Method not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Options{})
 			method := http.MethodPost
-			if tc.name == "PATCH" {
-				method = http.MethodPatch
+			if tc.name == "DELETE" {
+				method = http.MethodDelete
 			}
 			resp, body := h.do(method, withQuery(genericPath, "uploadType", "resumable"), tc.header, tc.body)
 			wantError(t, resp, body, tc.status, tc.want)

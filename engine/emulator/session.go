@@ -242,7 +242,7 @@ func (s *Server) serveSession(x *exchange) {
 		}
 	}
 	if cr.query {
-		if total >= 0 && persisted == total {
+		if _, early := x.action.(FinishOnQuery); early || (total >= 0 && persisted == total) {
 			s.complete(x, rec, ep)
 			return
 		}
@@ -250,6 +250,10 @@ func (s *Server) serveSession(x *exchange) {
 		return
 	}
 
+	if f, ok := x.action.(Forget); ok {
+		s.forget(x, rec, persisted, f)
+		return
+	}
 	var keep *KeepLess
 	if k, ok := x.action.(KeepLess); ok {
 		keep = &k
@@ -295,11 +299,34 @@ func (s *Server) serveSession(x *exchange) {
 			return
 		}
 	}
-	if total >= 0 && got.end == total {
+	if _, early := x.action.(FinishEarly); early || (total >= 0 && got.end == total) {
 		s.complete(x, rec, ep)
 		return
 	}
 	s.incomplete(x, got.end)
+}
+
+// sessionTruncater is a store that can make a session forget its last bytes.
+type sessionTruncater interface {
+	truncateSession(id string, n int64) error
+}
+
+// forget serves a Forget fault: the session drops back, the chunk is not kept.
+func (s *Server) forget(x *exchange, rec sessionRecord, persisted int64, f Forget) {
+	keep := persisted
+	if t, ok := s.store.(sessionTruncater); ok {
+		want := max(persisted-max(f.Bytes, 0), 0)
+		want -= want % chunkAlign
+		switch err := t.truncateSession(rec.ID, want); {
+		case err == nil:
+			keep = want
+		case !errors.Is(err, errKeepsNoBytes):
+			x.fail(internal("The upload session could not be stored."))
+			s.log.Error("store failed", "err", err)
+			return
+		}
+	}
+	s.incomplete(x, keep)
 }
 
 // contentRange is a request's Content-Range.
@@ -532,7 +559,7 @@ func (s *Server) complete(x *exchange, rec sessionRecord, ep endpoint) {
 		return
 	}
 	x.drain()
-	writeJSON(x.w, doneStatus(rec.Method), obj.Response)
+	s.writeResource(x, doneStatus(rec.Method), obj.Response)
 }
 
 // answerDone repeats the final answer of a finished session.
@@ -543,5 +570,5 @@ func (s *Server) answerDone(x *exchange, rec sessionRecord) {
 		return
 	}
 	x.drain()
-	writeJSON(x.w, doneStatus(rec.Method), obj.Response)
+	s.writeResource(x, doneStatus(rec.Method), obj.Response)
 }

@@ -256,20 +256,60 @@ func (m *memStore) session(id string) (sessionRecord, int64, error) {
 	return s.rec, s.digest.n, nil
 }
 
-func (m *memStore) appendSession(id string, p []byte) error {
+// lockedSession returns session id with its own lock held.
+func (m *memStore) lockedSession(id string) (*memSession, error) {
 	m.mu.Lock()
 	s, ok := m.sessions[id]
 	m.mu.Unlock()
 	if !ok {
-		return ErrNotFound
+		return nil, ErrNotFound
 	}
 	s.mu.Lock()
+	return s, nil
+}
+
+func (m *memStore) appendSession(id string, p []byte) error {
+	s, err := m.lockedSession(id)
+	if err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	if m.keep {
 		s.data.append(p)
 	}
 	_, _ = s.digest.Write(p)
 	return nil
+}
+
+// errKeepsNoBytes: the store cannot forget bytes it never kept.
+var errKeepsNoBytes = errors.New("emulator: this store keeps no bytes to forget")
+
+// truncateSession keeps the first n bytes of a session; only a store that
+// keeps bytes can, since a digest cannot be taken back.
+func (m *memStore) truncateSession(id string, n int64) error {
+	s, err := m.lockedSession(id)
+	if err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if !m.keep {
+		return errKeepsNoBytes
+	}
+	if n >= s.digest.n {
+		return nil
+	}
+	old := s.data
+	s.data, s.digest = memBytes{}, m.newDigest()
+	buf := make([]byte, memBlockSize)
+	r := io.LimitReader(old.reader(), n)
+	for {
+		k, err := r.Read(buf)
+		s.data.append(buf[:k])
+		_, _ = s.digest.Write(buf[:k])
+		if err != nil {
+			return nil
+		}
+	}
 }
 
 func (m *memStore) sessionContent(id string) (content, error) {

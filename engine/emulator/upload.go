@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +37,8 @@ type bodyReader struct {
 	err      error // first error other than EOF: the connection is gone
 	cutAfter int64 // a CutBody fault's limit; negative: none
 	cut      bool
+	rate     int64     // a SlowRead fault's bytes per second; 0: as fast as they come
+	began    time.Time // the first read, when rate is set
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {
@@ -61,6 +65,16 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 		if int64(len(p)) > left {
 			p = p[:left]
 		}
+	}
+	if b.rate > 0 {
+		if b.began.IsZero() {
+			b.began = time.Now()
+		}
+		due := b.began.Add(time.Duration(float64(b.n) / float64(b.rate) * float64(time.Second)))
+		if d := time.Until(due); d > 0 {
+			time.Sleep(d)
+		}
+		p = p[:min(int64(len(p)), max(b.rate/20, 1))]
 	}
 	n, err := b.r.Read(p)
 	b.n += int64(n)
@@ -203,6 +217,8 @@ func (s *Server) before(x *exchange) bool {
 		x.body.cutAfter = max(a.After, 0)
 	case DropAnswer:
 		x.drop = true
+	case SlowRead:
+		x.body.rate = a.BytesPerSecond
 	}
 	return true
 }
@@ -305,6 +321,11 @@ func (s *Server) serveOneShot(x *exchange) {
 			return
 		}
 		u.contentType = part.Header.Get("Content-Type")
+		if named := metadataString(u.metadata, "contentType"); named != "" && mediaType(named) != mediaType(u.contentType) {
+			// As Google's Cloud Storage emulator does: the two must agree.
+			x.fail(newError(http.StatusPreconditionFailed, "conditionNotMet", "Content-Type validation failed"))
+			return
+		}
 		if media, e = decodePart(part); e != nil {
 			x.fail(e)
 			return
@@ -374,7 +395,45 @@ func (s *Server) serveOneShot(x *exchange) {
 		s.log.Error("store failed", "err", err)
 		return
 	}
-	writeJSON(x.w, http.StatusOK, obj.Response)
+	s.writeResource(x, http.StatusOK, obj.Response)
+}
+
+// hugeAnswer is the size of a SuccessHuge body: past what clients keep of an answer.
+const hugeAnswer = 16<<20 + 1<<10
+
+// writeResource answers a finished upload with its resource, or with the
+// body a BadSuccess fault asks for.
+func (s *Server) writeResource(x *exchange, status int, body []byte) {
+	b, ok := x.action.(BadSuccess)
+	if !ok {
+		writeJSON(x.w, status, body)
+		return
+	}
+	switch b.Body {
+	case SuccessHTML:
+		page := []byte("<!DOCTYPE html>\n<html lang=en><meta charset=utf-8><title>Upload complete</title>\n<p>Your file was received.\n")
+		x.w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		x.w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+		x.w.WriteHeader(status)
+		_, _ = x.w.Write(page)
+	case SuccessCutJSON:
+		writeJSON(x.w, status, body[:len(body)/2])
+	case SuccessHuge:
+		head, tail := []byte(`{"padding":"`), []byte(`"}`)
+		x.w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		x.w.Header().Set("Content-Length", strconv.Itoa(len(head)+hugeAnswer+len(tail)))
+		x.w.WriteHeader(status)
+		_, _ = x.w.Write(head)
+		pad := bytes.Repeat([]byte("a"), 64<<10)
+		for n := 0; n < hugeAnswer; n += len(pad) {
+			if _, err := x.w.Write(pad[:min(len(pad), hugeAnswer-n)]); err != nil {
+				return
+			}
+		}
+		_, _ = x.w.Write(tail)
+	default:
+		writeJSON(x.w, status, nil)
+	}
 }
 
 // recordingWriter tells a store's write error apart from the body's read error.

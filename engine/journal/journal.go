@@ -63,11 +63,16 @@ type Record struct {
 	// Result is the server's JSON answer.
 	Result        json.RawMessage `json:"result,omitempty"`
 	ResultSummary string          `json:"result_summary,omitempty"`
-	LastError     string          `json:"last_error,omitempty"`
-	FileChanged   bool            `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
-	Restarts      int             `json:"restarts,omitempty"`
-	Created       time.Time       `json:"created,omitzero"`
-	Updated       time.Time       `json:"updated,omitzero"`
+	// Verified names the server's checksum (or size) that matched the file.
+	Verified  string `json:"verified,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+	Details   string `json:"details,omitempty"` // the server's own words behind LastError
+	// ChunkSize is the job's bytes per request; nil: the app's setting.
+	ChunkSize   *int64    `json:"chunk_size,omitempty"`
+	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
+	Restarts    int       `json:"restarts,omitempty"`
+	Created     time.Time `json:"created,omitzero"`
+	Updated     time.Time `json:"updated,omitzero"`
 	// Finished, when set, marks the record as history: it no longer moves.
 	Finished time.Time `json:"finished,omitzero"`
 	// Order sorts List; Put assigns the next number when it is 0 for a new id.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"hoist/engine/upload"
 )
@@ -15,6 +16,10 @@ import (
 type File struct {
 	f    *os.File
 	info Info
+	// changed is the file's status change time when opened, where the
+	// system keeps one: a write moves it, and unlike the modification time
+	// it cannot be put back.
+	changed time.Time
 }
 
 // Open opens the file info describes and checks that it has not changed since.
@@ -30,6 +35,9 @@ func Open(info Info) (*File, error) {
 	if err := file.Check(); err != nil {
 		f.Close()
 		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil {
+		file.changed = changeTime(fi)
 	}
 	return file, nil
 }
@@ -66,6 +74,9 @@ func (f *File) Check() error {
 	}
 	if !os.SameFile(open, now) {
 		return changedProblem(f.info, "it was replaced by another file")
+	}
+	if !f.changed.IsZero() && !changeTime(open).Equal(f.changed) {
+		return changedProblem(f.info, writtenWhileSent)
 	}
 	return nil
 }
@@ -123,6 +134,9 @@ func sizesApart(a, b int64) (string, string) {
 	}
 	return fa, fb
 }
+
+// writtenWhileSent is what changed when only the status change time tells.
+const writtenWhileSent = "it was written to while it was being sent"
 
 func changedProblem(info Info, what string) *Problem {
 	return &Problem{

@@ -65,6 +65,11 @@ func Inspect(path string) (Info, error) {
 	info.MIME = detectType(info.Name, head)
 
 	isEml := strings.EqualFold(filepath.Ext(info.Name), ".eml")
+	if info.Size == 0 && hasContent(f) {
+		// Files like those in /proc say 0 bytes but have content: what is
+		// sent could not be checked against a size, nor resumed.
+		return Info{}, unknownSizeProblem(path)
+	}
 	if info.Size == 0 {
 		if isEml {
 			info.MIME = emailType
@@ -137,6 +142,13 @@ func fingerprint(r io.ReaderAt, size int64, keep int) (head []byte, sum string, 
 		}
 	}
 	return head, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hasContent reports whether a file that says it is empty gives bytes when read.
+func hasContent(f *os.File) bool {
+	var one [1]byte
+	n, _ := f.ReadAt(one[:], 0)
+	return n > 0
 }
 
 // hashRange adds bytes [from, to) of r to w.

@@ -287,6 +287,7 @@ func TestOpenCheckVerify(t *testing.T) {
 				os.Chtimes(p, then, then)
 			},
 			kinds:  []error{errFileChanged},
+			check:  editedInPlace,
 			verify: "report.eml.bin changed since it was added: its contents are different.",
 		},
 		{
@@ -353,7 +354,8 @@ func TestOpenCheckVerify(t *testing.T) {
 			assert("Check", f.Check(), tt.check)
 			assert("Verify", Verify(info), tt.verify)
 			// Open knows only the inspected size and time: a same-looking replacement opens fine.
-			if tt.check != "" && tt.name != "replaced" {
+			// Nor can it tell a write whose time was put back before it opened the file.
+			if tt.check != "" && tt.name != "replaced" && tt.check != editedInPlace {
 				if _, err := Open(info); err == nil || err.Error() != tt.check {
 					t.Errorf("Open after the change: %v, want %q", err, tt.check)
 				}

@@ -46,6 +46,10 @@ func folderProblem(path string) *Problem {
 	return &Problem{Path: path, Message: fmt.Sprintf("%s is a folder, not a file.", displayName(path)), kind: ErrIsFolder}
 }
 
+func unknownSizeProblem(path string) *Problem {
+	return &Problem{Path: path, Message: fmt.Sprintf("%s is not a regular file with a known size (it says 0 bytes but has content, like the files in /proc), so it cannot be uploaded.", displayName(path)), kind: ErrNotRegular}
+}
+
 func notRegularProblem(path string, mode fs.FileMode) *Problem {
 	return &Problem{Path: path, Message: fmt.Sprintf("%s is a %s, not a regular file, so it cannot be uploaded.", displayName(path), specialKind(mode)), kind: ErrNotRegular}
 }

@@ -103,6 +103,10 @@ type Result struct {
 	Status int
 	Body   []byte // the resource JSON
 	Method Method // the method that finished the upload
+	// Verified names the server's account of the object that matched the
+	// file: VerifiedCRC32C, VerifiedMD5, VerifiedSHA256 or VerifiedSize; ""
+	// when the answer gave neither a size nor a checksum.
+	Verified string
 }
 
 // Uploader uploads one file at a time per call; it is safe for concurrent use.

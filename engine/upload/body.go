@@ -81,11 +81,13 @@ type payload struct {
 	head, tail []byte // multipart framing, nil for raw bytes
 	obs        Observer
 	watch      *watch
+	sum        *fileSum // follows the file's bytes as they are read; nil: none
 
 	mu        sync.Mutex
 	detached  bool
 	srcErr    error // reading the file failed; set under mu
 	delivered bool  // a reader handed out the last byte; set under mu
+	handed    int64 // the end of the file's bytes handed out, as an offset in the file; set under mu
 }
 
 func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p.tail)) }
@@ -94,12 +96,13 @@ func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p
 // another one (GetBody) to replay the request.
 func (p *payload) open() io.ReadCloser { return &payloadReader{p: p} }
 
-// detach ends every reader of p and reports what happened to the body.
-func (p *payload) detach() (delivered bool, srcErr error) {
+// detach ends every reader of p and reports what happened to the body:
+// whether all of it went out, how far into the file, and a read error.
+func (p *payload) detach() (delivered bool, handed int64, srcErr error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.detached = true
-	return p.delivered, p.srcErr
+	return p.delivered, p.handed, p.srcErr
 }
 
 // payloadReader reads the body from its start: the framing's head, the
@@ -132,6 +135,9 @@ func (r *payloadReader) Read(b []byte) (int, error) {
 		n, err = p.src.ReadAt(b[:want], p.off+r.pos-head)
 		if int64(n) == want {
 			err = nil
+			if p.sum != nil {
+				p.sum.add(p.off+r.pos-head, b[:n])
+			}
 		} else if err = p.fileFailed(err); err != nil {
 			r.pos += int64(n)
 			return n, err
@@ -153,7 +159,9 @@ func (r *payloadReader) advanceLocked(n int64) {
 	}
 	head := int64(len(p.head))
 	if r.pos > head && before < head+p.n {
-		p.obs.Sent(p.off + min(r.pos, head+p.n) - head)
+		at := p.off + min(r.pos, head+p.n) - head
+		p.handed = max(p.handed, at)
+		p.obs.Sent(at)
 	}
 }
 

@@ -46,7 +46,7 @@ func TestPayloadReadsFramingAndSection(t *testing.T) {
 			if int64(len(want)) != p.length() {
 				t.Fatalf("%s: length %d, body %d bytes", tc.name, p.length(), len(want))
 			}
-			if delivered, srcErr := p.detach(); !delivered || srcErr != nil {
+			if delivered, _, srcErr := p.detach(); !delivered || srcErr != nil {
 				t.Fatalf("%s: detach = %v, %v", tc.name, delivered, srcErr)
 			}
 			if tc.n > 0 {
@@ -79,7 +79,7 @@ func TestPayloadFileShorterThanQueued(t *testing.T) {
 	if !errors.Is(err, ErrFileChanged) {
 		t.Fatalf("err %v, want a file-changed error", err)
 	}
-	if delivered, srcErr := p.detach(); delivered || !errors.Is(srcErr, ErrFileChanged) {
+	if delivered, _, srcErr := p.detach(); delivered || !errors.Is(srcErr, ErrFileChanged) {
 		t.Fatalf("detach = %v, %v; want not delivered and the file-changed error", delivered, srcErr)
 	}
 	if _, err := p.open().Read(make([]byte, 4)); !errors.Is(err, errDetached) {

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,6 +53,21 @@ type fault struct {
 	// sessionOnly: the faults act on sessions only, so media and multipart
 	// uploads never meet them.
 	sessionOnly bool
+	// only, when set, picks the flows the fault means something for.
+	only func(f flow) bool
+	// wrongObject: the server makes an object of the wrong bytes on its own;
+	// the upload must then fail, never be done.
+	wrongObject bool
+	// unreadable: the final answer is not the resource, so nothing can be verified.
+	unreadable bool
+}
+
+func chunked(f flow) bool { return f.chunk > 0 }
+
+// everyOther matches every second request it is asked about.
+func everyOther() func(*http.Request) bool {
+	var n atomic.Int64
+	return func(*http.Request) bool { return n.Add(1)%2 == 0 }
 }
 
 func one(a emulator.Action, st emulator.Stage) []emulator.Fault {
@@ -139,6 +155,30 @@ var faults = []fault{
 	{name: "resumable refused", faults: func(_ flow, _ emulator.Stage) []emulator.Fault {
 		return one(emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}, emulator.StageStart)
 	}, wantErr: resumableOnly(&upload.APIError{})},
+	{name: "finish early", sessionOnly: true, only: chunked, wrongObject: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return one(emulator.FinishEarly{}, st)
+	}, wantErr: func(flow) error { return upload.ErrIncomplete }},
+	{name: "finish on status query", wrongObject: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{
+			{Match: emulator.Match{Stage: st}, Action: emulator.CutBody{After: 10_000}},
+			{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.FinishOnQuery{}},
+		}
+	}, wantErr: resumableOnly(upload.ErrIncomplete)},
+	{name: "HTML success", unreadable: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: -1, Action: emulator.BadSuccess{Body: emulator.SuccessHTML}}}
+	}},
+	{name: "cut JSON success", unreadable: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: -1, Action: emulator.BadSuccess{Body: emulator.SuccessCutJSON}}}
+	}},
+	{name: "huge success", unreadable: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: -1, Action: emulator.BadSuccess{Body: emulator.SuccessHuge}}}
+	}},
+	{name: "keeps a chunk, then forgets it", sessionOnly: true, only: chunked, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st, Func: everyOther()}, Times: -1, Action: emulator.Forget{Bytes: 1024 * kib}}}
+	}, wantErr: func(flow) error { return upload.ErrTooManyRetries }},
+	{name: "slow reader", faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: -1, Action: emulator.SlowRead{BytesPerSecond: 4096 * kib}}}
+	}},
 }
 
 func TestFaultMatrix(t *testing.T) {
@@ -153,6 +193,9 @@ func TestFaultMatrix(t *testing.T) {
 	for _, f := range flows {
 		for _, fl := range faults {
 			t.Run(f.name+"/"+fl.name, func(t *testing.T) {
+				if fl.only != nil && !fl.only(f) {
+					t.Skip("the fault means nothing to this flow")
+				}
 				srv, err := emulator.New(fl.opts)
 				if err != nil {
 					t.Fatal(err)
@@ -186,7 +229,7 @@ func TestFaultMatrix(t *testing.T) {
 					Client:       client,
 					ChunkSize:    f.chunk,
 					Clock:        &instantClock{now: time.Now()},
-					StallTimeout: 300 * time.Millisecond,
+					StallTimeout: time.Second, // a stall, yet room for a loaded 2-CPU machine
 				}
 				target := upload.Target{
 					URL:                 ts.URL + "/upload/files/v1/things?name=report.png",
@@ -198,8 +241,8 @@ func TestFaultMatrix(t *testing.T) {
 
 				objects := srv.Objects()
 				for _, o := range objects {
-					if o.SHA256 != want || o.Size != int64(len(file)) {
-						t.Errorf("the emulator holds a wrong object: %d bytes, sha256 %s", o.Size, o.SHA256)
+					if (o.SHA256 != want || o.Size != int64(len(file))) && (!fl.wrongObject || err == nil) {
+						t.Errorf("the emulator holds a wrong object: %d bytes, sha256 %s (err %v)", o.Size, o.SHA256, err)
 					}
 				}
 				if len(objects) > 1 {
@@ -229,11 +272,21 @@ func TestFaultMatrix(t *testing.T) {
 				if len(objects) != 1 {
 					t.Fatalf("done, but the emulator holds %d objects", len(objects))
 				}
+				if fl.unreadable && !json.Valid(res.Body) {
+					// (A status query after an answer that broke off may get the resource itself.)
+					if res.Verified != "" {
+						t.Errorf("verified %q by an answer that is not the resource: %.200s (%d bytes)", res.Verified, res.Body, len(res.Body))
+					}
+					return
+				}
 				var got struct {
 					SHA256 string `json:"sha256Hash"`
 				}
 				if err := json.Unmarshal(res.Body, &got); err != nil || got.SHA256 != want {
 					t.Errorf("result %s does not describe the file (%v)", res.Body, err)
+				}
+				if res.Verified != upload.VerifiedCRC32C {
+					t.Errorf("verified %q, want the server's crc32c", res.Verified)
 				}
 			})
 		}

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,6 +45,9 @@ var (
 
 // errNoProgress is the cause of a retry when the server kept none of a chunk.
 var errNoProgress = errors.New("the server kept none of the bytes just sent")
+
+// errForgot is the cause of a retry when the server lost bytes it had confirmed.
+var errForgot = errors.New("the server lost bytes it had confirmed")
 
 // APIError is a refusal from the server, with Google's own explanation when
 // the answer carried one in its JSON error body.
@@ -82,7 +86,7 @@ func Retryable(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid} {
+	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid, ErrIncomplete, ErrMismatch} {
 		if errors.Is(err, final) {
 			return false
 		}
@@ -93,9 +97,12 @@ func Retryable(err error) bool {
 	}
 	var api *APIError
 	if errors.As(err, &api) {
+		if api.Class() == ClassRetired {
+			return false // no later attempt reaches a version that is gone
+		}
 		return retryableStatus(api.Status) || rateLimited(api) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
 	}
-	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress} {
+	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress, errForgot} {
 		if errors.Is(err, again) {
 			return true
 		}
@@ -249,4 +256,76 @@ func scrub(err error, secrets []string) error {
 		return err
 	}
 	return &scrubbed{text: text, err: err}
+}
+
+// Class says what kind of refusal an APIError is, by what can mend it.
+type Class int
+
+const (
+	ClassOther      Class = iota // none of the below
+	ClassAuth                    // 401: the sign-in is not (or no longer) valid
+	ClassPermission              // 403: the account may not do this
+	ClassRetired                 // 403, 404 or 410 saying the API version is no longer supported
+	ClassNotFound                // 404, 410: nothing at that address
+	ClassQuota                   // 429 or a rate or quota reason: too much for now
+	ClassTooLarge                // 413: over the method's limit
+	ClassInvalid                 // 400 about what was sent: the metadata or a value in it
+	ClassProtocol                // 400, 405, 501 refusing how it was sent: the upload protocol
+	ClassServer                  // 5xx: trouble on the server's side
+)
+
+// Reasons Google gives for a rate or quota limit, lower-cased.
+var quotaReasons = map[string]bool{
+	"ratelimitexceeded": true, "userratelimitexceeded": true, "quotaexceeded": true,
+	"dailylimitexceeded": true, "resource_exhausted": true, "uploadlimitexceeded": true,
+	"variableterminlimitexceeded": true,
+}
+
+// Reasons of a 400 that find fault with what was sent rather than how.
+var invalidReasons = map[string]bool{
+	"invalid": true, "required": true, "parseerror": true, "invalidparameter": true,
+	"invalidvalue": true, "badcontent": true, "conditionnotmet": true, "failedprecondition": true,
+	"failed_precondition": true, "invalidargument": true,
+}
+
+// retiredVersion finds Google's "Version v4 of the … API is no longer supported"
+// (and "has been sunset" or "is deprecated and turned down") in a message.
+var retiredVersion = regexp.MustCompile(`(?i)\bversion\s+(v[0-9][0-9a-z]*)\b.*\b(no longer (supported|available)|(has been|was) (sunset|turned down|shut down|switched off))`)
+
+// Class classifies the refusal by its status, Google's reason and, for a
+// retired API version, Google's message.
+func (e *APIError) Class() Class {
+	reason := strings.ToLower(e.Reason)
+	switch {
+	case e.RetiredVersion() != "" && (e.Status == http.StatusForbidden || e.Status == http.StatusNotFound || e.Status == http.StatusGone):
+		return ClassRetired
+	case e.Status == http.StatusTooManyRequests || quotaReasons[reason]:
+		return ClassQuota
+	case e.Status == http.StatusUnauthorized:
+		return ClassAuth
+	case e.Status == http.StatusForbidden:
+		return ClassPermission
+	case e.Status == http.StatusNotFound || e.Status == http.StatusGone:
+		return ClassNotFound
+	case e.Status == http.StatusRequestEntityTooLarge:
+		return ClassTooLarge
+	case e.Status >= 500 && e.Status != http.StatusNotImplemented:
+		return ClassServer
+	case e.Status == http.StatusMethodNotAllowed || e.Status == http.StatusNotImplemented:
+		return ClassProtocol
+	case e.Status == http.StatusBadRequest && invalidReasons[reason]:
+		return ClassInvalid
+	case e.Status == http.StatusBadRequest:
+		return ClassProtocol
+	}
+	return ClassOther
+}
+
+// RetiredVersion is the API version Google's message says is no longer
+// supported, e.g. "v4"; "" when the message says no such thing.
+func (e *APIError) RetiredVersion() string {
+	if m := retiredVersion.FindStringSubmatch(e.Message); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
@@ -95,11 +96,14 @@ type run struct {
 
 	session   *Session
 	committed int64 // bytes the server confirmed in this session
+	best      int64 // the most bytes the server ever confirmed in this session
 	sentMax   int64 // end of the furthest request sent in this session
+	handed    int64 // end of the file's bytes handed to the network in this session
 	failures  int   // connection errors and 5xx since the last progress
 	others    int   // other retried answers since the last progress
 	restarts  int
 	secrets   []string // texts errors must not show
+	sum       fileSum  // CRC32C of the file's bytes as they are read
 }
 
 func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
@@ -289,9 +293,12 @@ func (a *answer) retryAfter(now time.Time) (time.Duration, bool) {
 func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, error) {
 	rctx, w := startWatch(ctx, r.stall)
 	defer w.stop()
-	req = req.WithContext(rctx)
+	req = req.WithContext(httptrace.WithClientTrace(rctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) { w.follow(info.Conn) },
+	}))
 	if pl != nil {
 		pl.watch = w
+		pl.sum = &r.sum
 		req.Body = pl.open()
 		req.GetBody = func() (io.ReadCloser, error) { return pl.open(), nil }
 		req.ContentLength = pl.length()
@@ -303,7 +310,9 @@ func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, 
 	delivered := false
 	var srcErr error
 	if pl != nil {
-		delivered, srcErr = pl.detach()
+		var handed int64
+		delivered, handed, srcErr = pl.detach()
+		r.handed = max(r.handed, handed)
 	}
 	if err != nil {
 		switch {
@@ -408,9 +417,40 @@ func (r *run) wait(ctx context.Context, cause error, other bool, after time.Dura
 	return nil
 }
 
-// progressed resets the retry budgets once the server confirms new bytes.
-func (r *run) progressed() {
+// progressed resets the retry budgets once the server confirms bytes past
+// the most it ever confirmed: a server that keeps a chunk and then forgets
+// it does not buy itself new attempts each time it keeps it again.
+func (r *run) progressed(next int64) bool {
+	if next <= r.best {
+		return false
+	}
+	r.best = next
 	r.failures, r.others = 0, 0
+	return true
+}
+
+// accept checks a final answer before the upload is called done: the file
+// is still the one queued after its last byte, and the server's own account
+// of the object (size, checksum), when it gives one, matches the file.
+func (r *run) accept(res *Result) (*Result, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	verified, err := r.verify(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	res.Verified = verified
+	return res, nil
+}
+
+// received is what the server can hold when it claims the whole file too
+// early: the size its answer gives, else the bytes handed to the network.
+func (r *run) received(body []byte) int64 {
+	if a := readAccount(body); a.Size >= 0 {
+		return int64(a.Size)
+	}
+	return r.handed
 }
 
 // refusal turns an error answer into an error, and says whether trying
@@ -440,6 +480,15 @@ func (r *run) refuse(a *answer) refusal {
 		f.retry = rateLimited(api)
 	}
 	return f
+}
+
+// refusesProtocol reports a refusal of the upload protocol itself (the
+// method takes no resumable sessions): only then can the same file sent in
+// one request succeed. A permission, version, not-found or quota refusal
+// would refuse the whole file just the same.
+func refusesProtocol(err error) bool {
+	var api *APIError
+	return errors.As(err, &api) && api.Class() == ClassProtocol
 }
 
 // rateLimited reports Google's 403 rate limits, which lift within seconds and
@@ -472,6 +521,7 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
+		r.handed = 0
 		req, err := newRequest(r.t.HTTPMethod, target)
 		if err != nil {
 			return nil, err
@@ -493,9 +543,16 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			continue
 		}
 		if a.status/100 == 2 {
+			if r.handed < r.size {
+				return nil, &IncompleteError{Received: min(r.received(a.body), r.size), Size: r.size}
+			}
 			// Done even if the answer's body broke off: sending again would make a copy.
+			res, err := r.accept(&Result{Status: a.status, Body: a.body, Method: m})
+			if err != nil {
+				return nil, err
+			}
 			r.obs.Committed(r.size)
-			return &Result{Status: a.status, Body: a.body, Method: m}, nil
+			return res, nil
 		}
 		f := r.refuse(a)
 		if !f.retry {
@@ -523,6 +580,7 @@ const (
 	stepStarted  stepKind = iota // a new session
 	stepAt                       // the server said where it stands
 	stepDone                     // the server has the whole file
+	stepEarly                    // the server claims the whole file, but was not sent it all
 	stepRestart                  // the session is gone: start again from byte 0
 	stepRetry                    // wait, then ask for status (or start again)
 	stepFail                     // stop with err
@@ -547,11 +605,12 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		} else {
 			s := *resume
 			r.session = &s
-			r.sentMax = r.size // what an earlier run sent is unknown
+			r.sentMax, r.handed = r.size, r.size // what an earlier run sent is unknown
 			needStatus = true
 		}
 	}
-	var next int64 // the first byte the server has not persisted
+	var next int64   // the first byte the server has not persisted
+	doubted := false // a claim of completion came too early; the server was asked again
 	for {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx)
@@ -569,15 +628,30 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		case stepStarted:
 			next, needStatus = 0, false
 		case stepDone:
+			res, err := r.accept(s.result)
+			if err != nil {
+				return nil, err
+			}
 			r.obs.Committed(r.size)
-			return s.result, nil
+			return res, nil
+		case stepEarly:
+			if doubted {
+				return nil, &IncompleteError{Received: min(r.received(s.result.Body), r.size), Size: r.size}
+			}
+			doubted, needStatus = true, true
 		case stepAt:
-			gained := s.next > r.committed
+			forgot := s.next < r.committed
+			kept := s.next > r.committed
 			r.committed, next, needStatus = s.next, s.next, false
 			r.obs.Committed(s.next)
-			if gained {
-				r.progressed()
-			} else if !s.query {
+			switch {
+			case r.progressed(s.next):
+				doubted = false
+			case forgot:
+				if err := r.wait(ctx, errForgot, false, 0, false); err != nil {
+					return nil, err
+				}
+			case !kept && !s.query:
 				if err := r.wait(ctx, errNoProgress, false, 0, false); err != nil {
 					return nil, err
 				}
@@ -610,7 +684,7 @@ func (r *run) restart(reason error) error {
 	if r.restarts > MaxRestarts {
 		return fmt.Errorf("%w (%d restarts): %w", ErrTooManyRetries, r.restarts-1, reason)
 	}
-	r.session, r.committed, r.sentMax = nil, 0, 0
+	r.session, r.committed, r.best, r.sentMax, r.handed = nil, 0, 0, 0, 0
 	r.obs.Restarted(scrub(reason, r.secrets))
 	return nil
 }
@@ -642,7 +716,7 @@ func (r *run) start(ctx context.Context) step {
 		switch {
 		case f.retry:
 			return step{kind: stepRetry, err: f.err, f: f}
-		case r.t.FallbackToMultipart && a.status/100 == 4 && a.status != http.StatusUnauthorized:
+		case r.t.FallbackToMultipart && refusesProtocol(f.err):
 			return step{kind: stepFallback, err: f.err}
 		}
 		return step{kind: stepFail, err: f.err}
@@ -654,7 +728,7 @@ func (r *run) start(ctx context.Context) step {
 	}
 	s := Session{URI: loc, Started: r.clock.Now()}
 	r.session = &s
-	r.committed, r.sentMax = 0, 0
+	r.committed, r.best, r.sentMax, r.handed = 0, 0, 0, 0
 	r.obs.SessionStarted(s)
 	return step{kind: stepStarted}
 }
@@ -713,7 +787,11 @@ func (r *run) sessionAnswer(a *answer, query bool) step {
 		if a.bodyErr != nil {
 			return retryStep(&connError{err: a.bodyErr})
 		}
-		return step{kind: stepDone, result: &Result{Status: a.status, Body: a.body, Method: Resumable}}
+		res := &Result{Status: a.status, Body: a.body, Method: Resumable}
+		if r.handed < r.size {
+			return step{kind: stepEarly, result: res}
+		}
+		return step{kind: stepDone, result: res}
 	case StatusResumeIncomplete:
 		next, _, err := ParseRange(a.header.Get("Range"))
 		switch {

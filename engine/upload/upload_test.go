@@ -969,7 +969,7 @@ func TestFallBack(t *testing.T) {
 		}
 	})
 	t.Run("to media without metadata", func(t *testing.T) {
-		h := newHarness(t, startX(nil, 1000).answer(http.StatusForbidden).withBody(refused), mediaX(file).answer(http.StatusOK).withBody(okJSON))
+		h := newHarness(t, startX(nil, 1000).answer(http.StatusBadRequest).withBody(refused), mediaX(file).answer(http.StatusOK).withBody(okJSON))
 		obs := newRecorder(t, 1000, false)
 		res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, FallbackToMultipart: true}, &memFile{data: file}, Resumable, nil, obs)
 		if err != nil || res.Method != Media || fmt.Sprint(obs.fellBack) != "[resumable→media]" {
@@ -984,6 +984,40 @@ func TestFallBack(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	// Only a refusal of the protocol itself is worth sending the whole file
+	// again in one request: these refuse the file whatever way it comes.
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		class  Class
+	}{
+		{"not on a version switched off", http.StatusForbidden,
+			`{"error":{"code":403,"message":"3140 : Version v4 of the Campaign Manager 360 API is no longer supported.","errors":[{"message":"3140 : Version v4 of the Campaign Manager 360 API is no longer supported.","domain":"global","reason":"forbidden"}],"status":"PERMISSION_DENIED"}}`,
+			ClassRetired},
+		{"not on a version gone for good", http.StatusNotFound,
+			`{"error":{"code":404,"message":"Version v4 of the API is no longer supported."}}`, ClassRetired},
+		{"not on permission", http.StatusForbidden,
+			`{"error":{"code":403,"message":"The caller does not have permission","status":"PERMISSION_DENIED"}}`, ClassPermission},
+		{"not on not found", http.StatusNotFound, `{"error":{"code":404,"message":"Not Found","status":"NOT_FOUND"}}`, ClassNotFound},
+		{"not on quota", http.StatusForbidden,
+			`{"error":{"code":403,"message":"Quota exceeded","errors":[{"reason":"quotaExceeded"}]}}`, ClassQuota},
+		{"not on invalid metadata", http.StatusBadRequest,
+			`{"error":{"code":400,"message":"assetIdentifier.name is required.","errors":[{"reason":"invalid"}]}}`, ClassInvalid},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, startX(nil, 1000).answer(tc.status).withBody(tc.body))
+			obs := newRecorder(t, 1000, false)
+			_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, FallbackToMultipart: true}, &memFile{data: file}, Resumable, nil, obs)
+			var api *APIError
+			if !errors.As(err, &api) || api.Status != tc.status || api.Class() != tc.class {
+				t.Fatalf("err = %v (class %v), want %d of class %v", err, api.Class(), tc.status, tc.class)
+			}
+			if len(obs.fellBack) != 0 {
+				t.Errorf("fell back %v", obs.fellBack)
+			}
+		})
+	}
 	t.Run("not when not asked", func(t *testing.T) {
 		h := newHarness(t, startX(nil, 1000).answer(http.StatusBadRequest).withBody(refused))
 		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Resumable, nil, nil)

@@ -4,14 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // watch cancels one request's context when neither its body nor its answer
-// has moved for the stall timeout. It runs on the wall clock: it watches the
-// real network, and a fake clock must not make healthy requests look stalled.
+// has moved for the stall timeout. Where the system tells how many bytes the
+// peer acknowledged (TCP_INFO on Linux), those count as progress too: the
+// kernel takes a body's last megabytes at once, and on a slow link the
+// server may need minutes to receive them, so bytes handed to the kernel
+// alone would call a slow link stalled. It runs on the wall clock: it
+// watches the real network, and a fake clock must not make healthy
+// requests look stalled.
 type watch struct {
 	timeout time.Duration
 	start   time.Time
@@ -21,6 +27,48 @@ type watch struct {
 	mu      sync.Mutex
 	timer   *time.Timer
 	stopped bool
+	acked   func() (uint64, bool) // bytes the peer acknowledged on the connection; nil: unknown
+	seen    uint64                // acked's value when last asked
+}
+
+// follow starts counting the bytes the peer acknowledges on conn.
+func (w *watch) follow(conn net.Conn) {
+	probe := ackedBytes(conn)
+	if probe == nil {
+		return
+	}
+	n, ok := probe()
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.acked, w.seen = probe, n
+	if w.timer != nil && !w.stopped {
+		w.timer.Reset(w.every())
+	}
+}
+
+// every is how often the watch looks: often enough to notice, within the
+// timeout, acknowledgements that stopped.
+func (w *watch) every() time.Duration {
+	if w.acked != nil {
+		return max(w.timeout/4, time.Millisecond)
+	}
+	return w.timeout
+}
+
+// peerMoved reports whether the peer acknowledged bytes since last asked.
+func (w *watch) peerMoved() bool {
+	if w.acked == nil {
+		return false
+	}
+	n, ok := w.acked()
+	if !ok || n == w.seen {
+		return false
+	}
+	w.seen = n
+	return true
 }
 
 // startWatch derives the request's context from ctx. A timeout <= 0 means
@@ -49,9 +97,12 @@ func (w *watch) fire() {
 	if w.stopped {
 		return
 	}
+	if w.peerMoved() {
+		w.touch()
+	}
 	idle := time.Since(w.start) - time.Duration(w.last.Load())
 	if idle < w.timeout {
-		w.timer.Reset(w.timeout - idle)
+		w.timer.Reset(min(w.timeout-idle, w.every()))
 		return
 	}
 	w.stopped = true

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+)
+
+// Google's own words come with the reason, under Details, never instead of it.
+func TestGoogleWordsUnderDetails(t *testing.T) {
+	v := engine.JobView{State: engine.Failed, Reason: "This account cannot upload to advertiser 2.",
+		Details: "User does not have permission.", DetailsFrom: "Google"}
+	if got, want := googleWords(v), "Details — Google said: “User does not have permission.”"; got != want {
+		t.Errorf("googleWords = %q, want %q", got, want)
+	}
+	v.Details = ""
+	if got := googleWords(v); got != "" {
+		t.Errorf("words where Google said none: %q", got)
+	}
+}
+
+// The API version is a setting out of the way: under Advanced, folded.
+func TestAPIVersionUnderAdvanced(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	var forms []*widget.Form
+	var accordion *widget.Accordion
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Form:
+				forms = append(forms, x)
+			case *widget.Accordion:
+				accordion = x
+			}
+		})
+	}
+	labels := func(f *widget.Form) []string {
+		var out []string
+		for _, it := range f.Items {
+			out = append(out, it.Text)
+		}
+		return out
+	}
+	if len(forms) != 2 || accordion == nil || len(accordion.Items) != 1 || accordion.Items[0].Title != "Advanced" || accordion.Items[0].Open {
+		t.Fatalf("%d forms, accordion %+v; want the settings and a folded Advanced part", len(forms), accordion)
+	}
+	if main := labels(forms[0]); slices.Contains(main, "API version") {
+		t.Errorf("the API version is among the main settings: %q", main)
+	}
+	if adv := labels(forms[1]); !slices.Equal(adv, []string{"API version"}) {
+		t.Errorf("Advanced holds %q, want the API version", adv)
+	}
+}
+
+// Where a user picks Play Games, the form says Google removed the method.
+func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.bar.showForm(dest.Destination{Kind: dest.PlayGames}, true)
+	found := false
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && l.Text == dest.PlayGamesRemoved {
+				found = true
+			}
+		})
+	}
+	if !found {
+		t.Error("the Play Games form does not say that Google removed the method")
+	}
+}
