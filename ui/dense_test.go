@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,4 +88,14 @@ func TestDenseList(t *testing.T) {
 		t.Error("a failed file's details should offer Retry, not Pause")
 	}
 	test.AssertImageMatches(t, "list_selected_details.png", h.d.win.Canvas().Capture())
+}
+
+// TestDetailsShowGooglesWords: the selection's details carry the server's
+// own words, in full.
+func TestDetailsShowGooglesWords(t *testing.T) {
+	v := engine.JobView{ID: "j", Name: "a.eml", State: engine.Failed, Reason: "Google refused the message", Details: "Invalid To header", Version: 1}
+	got := detailsWords(v, time.Now())
+	if g := googleWords(v); g == "" || !strings.Contains(got, g) {
+		t.Errorf("details %q lack Google's words %q", got, g)
+	}
 }

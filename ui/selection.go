@@ -150,6 +150,9 @@ func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 func detailsWords(v engine.JobView, now time.Time) string {
 	var lines []string
 	lines = append(lines, stateWords(v, now))
+	if g := googleWords(v); g != "" {
+		lines = append(lines, g)
+	}
 	if p := progressWords(v); p != "" {
 		lines = append(lines, p)
 	}
