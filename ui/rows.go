@@ -21,7 +21,8 @@ import (
 
 // rowActions are what a row's buttons do; the window supplies them.
 type rowActions struct {
-	pause, resume, cancel, retry, restart, remove, result, details func(engine.JobView)
+	do              func(engine.JobView, engine.Action) // what the job allows: JobView.Actions
+	result, details func(engine.JobView)
 	// thumbnail gives a picture's thumbnail; done is false while it is being made.
 	thumbnail func(engine.JobView) (img image.Image, done bool)
 }
@@ -51,7 +52,8 @@ type jobRow struct {
 	progress *widget.Label
 	selected *canvas.Rectangle // the selection's background
 
-	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
+	byAction                                                               map[engine.Action]*widget.Button
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
@@ -81,21 +83,33 @@ func newJobRow(act rowActions) *jobRow {
 			}
 		}
 	}
-	r.pause = widget.NewButtonWithIcon(actionWords[doPause], theme.MediaPauseIcon(), do(act.pause))
-	r.resume = widget.NewButtonWithIcon(actionWords[doResume], theme.MediaPlayIcon(), do(act.resume))
-	r.cancel = widget.NewButtonWithIcon(actionWords[doCancel], theme.CancelIcon(), do(act.cancel))
-	r.retry = widget.NewButtonWithIcon(actionWords[doRetry], theme.ViewRefreshIcon(), do(act.retry))
-	r.restart = widget.NewButtonWithIcon(actionWords[doRestart], theme.MediaReplayIcon(), do(act.restart))
-	r.remove = widget.NewButtonWithIcon(actionWords[doRemove], theme.DeleteIcon(), do(act.remove))
-	r.result = widget.NewButtonWithIcon(actionWords[doResult], theme.InfoIcon(), do(act.result))
-	r.details = widget.NewButtonWithIcon(actionWords[doDetails], theme.InfoIcon(), do(act.details))
+	action := func(a engine.Action) func() {
+		return func() {
+			if act.do != nil {
+				act.do(r.view, a)
+			}
+		}
+	}
+	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), action(engine.Pause))
+	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), action(engine.Resume))
+	r.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), action(engine.SignIn))
+	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), action(engine.Cancel))
+	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), action(engine.Retry))
+	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), action(engine.Restart))
+	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), action(engine.Remove))
+	r.byAction = map[engine.Action]*widget.Button{
+		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
+		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
+	}
+	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
+	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
 	}
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
 	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
@@ -121,7 +135,7 @@ func (r *jobRow) setSelected(on bool) {
 const thumbSize = 36
 
 func (r *jobRow) buttons() []*widget.Button {
-	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+	return []*widget.Button{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -301,15 +315,24 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 	return theme.ColorNameForeground
 }
 
-// showButtons shows the actions that make sense for v's state, and reports
-// whether any button came or went.
+// showButtons shows the actions the engine says v's job allows, with the
+// result of a finished job and the details of one that did not go, and
+// reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	want := actionsFor(v)
-	for a, b := range map[jobAction]*widget.Button{
-		doPause: r.pause, doResume: r.resume, doCancel: r.cancel, doRetry: r.retry,
-		doRestart: r.restart, doRemove: r.remove, doResult: r.result, doDetails: r.details,
-	} {
-		on := slices.Contains(want, a)
+	want := make([]*widget.Button, 0, len(v.Actions)+1)
+	for _, a := range v.Actions {
+		if b := r.byAction[a]; b != nil {
+			want = append(want, b)
+		}
+	}
+	switch v.State {
+	case engine.Done:
+		want = append(want, r.result)
+	case engine.Failed, engine.Refused:
+		want = append(want, r.details)
+	}
+	for _, b := range r.buttons() {
+		on := slices.Contains(want, b)
 		if on && !b.Visible() {
 			b.Show()
 			changed = true

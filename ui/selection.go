@@ -77,7 +77,7 @@ func newSelectionPanel(do func(jobAction, []engine.JobView)) *selectionPanel {
 	p.body.Selectable = true
 	box := container.NewVBox()
 	for _, a := range []jobAction{doPause, doResume, doRetry, doRestart, doResult, doCancel, doRemove} {
-		b := widget.NewButtonWithIcon(actionWords[a], actionIcon(a), func() {
+		b := widget.NewButtonWithIcon(buttonWords[a], actionIcon(a), func() {
 			if len(p.views) > 0 {
 				do(a, slices.Clone(p.views))
 			}
@@ -291,10 +291,7 @@ func (d *desk) doSelected(a jobAction, views []engine.JobView) {
 		d.showDetails(some[0])
 		return
 	}
-	f := map[jobAction]func(engine.JobID) error{
-		doPause: d.q.Pause, doResume: d.q.Resume, doCancel: d.q.Cancel, doRetry: d.q.Retry, doRestart: d.q.Restart,
-	}[a]
 	for _, v := range some {
-		d.act(actionVerb[a], v, f)
+		d.act(engineAction[a], v)
 	}
 }

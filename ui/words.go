@@ -197,12 +197,12 @@ func quitQuestion(files int) string {
 
 // The names of what can be done to a job, on buttons, and as verbs in "Could not … ".
 var (
-	actionWords = map[jobAction]string{
+	buttonWords = map[jobAction]string{
 		doPause: "Pause", doResume: "Resume", doCancel: "Cancel", doRetry: "Retry",
 		doRestart: "Start over", doRemove: "Remove", doResult: "Show result", doDetails: "Details",
 	}
-	actionVerb = map[jobAction]string{
-		doPause: "pause", doResume: "resume", doCancel: "cancel", doRetry: "retry", doRestart: "start over", doRemove: "remove",
+	engineAction = map[jobAction]engine.Action{
+		doPause: engine.Pause, doResume: engine.Resume, doCancel: engine.Cancel, doRetry: engine.Retry, doRestart: engine.Restart, doRemove: engine.Remove,
 	}
 )
 
