@@ -400,8 +400,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
 	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
-	dlg.Resize(fyne.NewSize(560, 520))
-	dlg.Show()
+	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
+	b.d.open(dlg)
 	revalidate()
 }
 
@@ -462,7 +462,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
 		b.d.win)
 	wait.SetOnClosed(cancel)
-	wait.Show()
+	b.d.open(wait)
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
 		auth.WaitingAtMost(b.d.settings.signInWait()),
@@ -501,7 +501,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
 func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
-	dialog.ShowConfirm("No keychain on this computer",
+	b.d.open(dialog.NewConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
@@ -509,7 +509,7 @@ func (b *destBar) offerFile(account string, scopes []string, adopt bool, then fu
 			if yes {
 				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
 			}
-		}, b.d.win)
+		}, b.d.win))
 }
 
 // showAddress gives the sign-in page's address to open by hand, when no
@@ -521,11 +521,11 @@ func (b *destBar) showAddress(url string) {
 	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
 		b.d.app.Clipboard().SetContent(url)
 	})
-	dialog.ShowCustom("Open this address in your browser", "Close", container.NewVBox(
+	b.d.open(dialog.NewCustom("Open this address in your browser", "Close", container.NewVBox(
 		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
 		address,
 		copyButton,
-	), b.d.win)
+	), b.d.win))
 }
 
 func (b *destBar) logout() {
@@ -533,7 +533,7 @@ func (b *destBar) logout() {
 	if b.d.auth == nil || account == "" {
 		return
 	}
-	dialog.ShowConfirm("Sign out?",
+	b.d.open(dialog.NewConfirm("Sign out?",
 		fmt.Sprintf("Hoist will forget the sign-in of %s on this computer. Uploads to Google with it stop until you sign in again.", account),
 		func(yes bool) {
 			if !yes {
@@ -553,7 +553,7 @@ func (b *destBar) logout() {
 					b.refreshAccounts()
 				})
 			})
-		}, b.d.win)
+		}, b.d.win))
 }
 
 // importClient opens the guided set-up of Google sign-in (setup.go).

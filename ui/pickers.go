@@ -127,8 +127,8 @@ func (d *desk) openPicker(kind listKind, target dest.Destination, current string
 		container.NewVBox(p.search, p.status, container.NewHBox(p.signIn)),
 		container.NewHBox(done), nil, nil, p.list)
 	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.win)
-	p.dlg.Resize(fyne.NewSize(520, 480))
-	p.dlg.Show()
+	p.dlg.Resize(d.fit(fyne.NewSize(520, 480)))
+	d.open(p.dlg)
 	d.win.Canvas().Focus(p.search)
 	p.load()
 	return p

@@ -108,6 +108,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if alone != nil {
 		d.tell(aloneNote)
 	}
+	d.sizeToScreen(screenPixels())
 	if n := s.notices(); len(n) > 0 {
 		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}

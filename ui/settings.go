@@ -26,6 +26,7 @@ const (
 	prefHistory    = "historyDays"
 	prefTheme      = "theme"
 	prefSignInWait = "signInMinutes"
+	prefBackground = "keepUploadingClosed"
 )
 
 // settings are the user's choices, kept in Fyne's preferences.
@@ -36,7 +37,8 @@ type settings struct {
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
 	Theme       string
-	SignInWait  int // minutes the sign-in waits for the browser to come back
+	SignInWait  int  // minutes the sign-in waits for the browser to come back
+	Background  bool // closing the window while files upload keeps them uploading, from the system tray
 }
 
 var defaultSettings = settings{
@@ -46,6 +48,7 @@ var defaultSettings = settings{
 	HistoryDays: 30,
 	Theme:       themeSystem,
 	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
+	Background:  true,
 }
 
 // The choices the settings offer.
@@ -67,6 +70,7 @@ func loadSettings(p fyne.Preferences) settings {
 		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
 		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
 		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
+		Background:  p.BoolWithFallback(prefBackground, defaultSettings.Background),
 	}
 	// A hand-edited or old preferences file must not break uploads.
 	if s.Parallel < 1 || s.Parallel > 64 {
@@ -98,6 +102,7 @@ func (s settings) save(p fyne.Preferences) {
 	p.SetInt(prefHistory, s.HistoryDays)
 	p.SetString(prefTheme, s.Theme)
 	p.SetInt(prefSignInWait, s.SignInWait)
+	p.SetBool(prefBackground, s.Background)
 }
 
 // signInWait is how long a sign-in waits for the browser, for auth.
@@ -222,6 +227,10 @@ func (d *desk) settingsForm() *widget.Form {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
+	background := widget.NewCheck(backgroundSetting, func(on bool) {
+		change(func(s *settings) { s.Background = on })
+	})
+	background.SetChecked(s.Background)
 	where := widget.NewLabel(d.journal)
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
@@ -231,6 +240,7 @@ func (d *desk) settingsForm() *widget.Form {
 		withNote("Piece size", chunk, newFieldNote("Big files go up in pieces of this size. Smaller pieces lose less on a bad connection.")),
 		withNote("Speed limit", bandwidth, newFieldNote("Leave room on the connection for others.")),
 		&widget.FormItem{Text: "On start", Widget: resume},
+		&widget.FormItem{Text: "On closing", Widget: background},
 		withNote("Forget finished uploads after", history, newFieldNote("Takes effect the next time Hoist starts.")),
 		&widget.FormItem{Text: "Appearance", Widget: look},
 		withNote("Wait for the sign-in", signIn, newFieldNote("How long Hoist waits for you to finish signing in with Google in the browser.")),
@@ -243,21 +253,21 @@ func (d *desk) showSettings() {
 	reset.Importance = widget.DangerImportance
 	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
 	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(content), d.win)
-	dlg.Resize(fyne.NewSize(620, 560))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
+	d.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
 // destinations and restores the default settings.
 func (d *desk) confirmReset() {
-	dialog.ShowConfirm("Reset everything?",
+	d.open(dialog.NewConfirm("Reset everything?",
 		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
 			"Files already uploaded stay where they are, and Google accounts stay signed in.",
 		func(yes bool) {
 			if yes {
 				d.reset()
 			}
-		}, d.win)
+		}, d.win))
 }
 
 func (d *desk) reset() {

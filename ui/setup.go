@@ -56,8 +56,8 @@ func (d *desk) showSetup() {
 	d.setup = p
 	p.dlg = dialog.NewCustomWithoutButtons("Set up Google sign-in", container.NewVScroll(p.content), d.win)
 	p.dlg.SetOnClosed(func() { d.setup = nil })
-	p.dlg.Resize(fyne.NewSize(640, 600))
-	p.dlg.Show()
+	p.dlg.Resize(d.fit(fyne.NewSize(640, 600)))
+	d.open(p.dlg)
 }
 
 func newSetupPanel(d *desk) *setupPanel {
