@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hoist/dirs"
 	"io"
 	"net/http"
 	"os"
@@ -13,14 +14,13 @@ import (
 	"sync"
 
 	"hoist/auth"
-	"hoist/engine"
 )
 
 // NewAuthService is the sign-in service of the command line: the imported
 // client and the account list in Hoist's config folder, grants in the
 // keychain, warnings (scrubbed of secrets) on stderr.
 func NewAuthService(stderr io.Writer) *auth.Service {
-	return &auth.Service{Logger: logger(stderr), SystemDir: engine.SystemConfigDir()}
+	return &auth.Service{Logger: logger(stderr), SystemDir: dirs.System()}
 }
 
 // sharedAuth is the one service behind every upload of this process, so

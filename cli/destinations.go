@@ -5,12 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hoist/dirs"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"hoist/engine"
 	"hoist/engine/dest"
 )
 
@@ -18,7 +18,7 @@ import (
 // organisation's (from the system-wide folder) and the user's saved ones.
 // Problems with the organisation's file are said on stderr; the rest is used.
 func openLibrary(stderr io.Writer) (*dest.Library, error) {
-	managed, problems := dest.LoadManaged(engine.SystemConfigDir())
+	managed, problems := dest.LoadManaged(dirs.System())
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "hoist: %s\n", p)
 	}

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"hoist/dirs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
@@ -20,7 +20,7 @@ func destinationsLab(t *testing.T) (saved *dest.Presets, work string) {
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	system := filepath.Join(home, "system")
 	os.MkdirAll(system, 0o755)
-	t.Setenv(engine.SystemConfigEnv, system)
+	t.Setenv(dirs.SystemEnv, system)
 	os.WriteFile(filepath.Join(system, dest.ManagedFile), []byte(`{"version":1,"destinations":[
 		{"name":"Team archive","kind":"gmail-insert","params":{"labels":"Label_1"}},
 		{"name":"Broken","kind":"cm360"}]}`), 0o644)

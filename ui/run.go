@@ -249,7 +249,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 		s.close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
 	}
-	system := engine.SystemConfigDir()
+	system := dirs.System()
 	s.presets, s.problems, err = openLibrary(f.Config, system)
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
