@@ -40,9 +40,9 @@ func stateWords(v engine.JobView, now time.Time) string {
 	case engine.Attention:
 		return "Needs you: " + joinSentences(v.Reason, v.Next)
 	case engine.Done:
-		done := "Done"
+		done := "Done, " + checkedWords(v.Result)
 		if v.FellBack {
-			done = "Done (sent in one piece: this destination does not take uploads in parts)"
+			done += " (sent in one piece: this destination does not take uploads in parts)"
 		}
 		if r := resultWords(v.Result); r != "" {
 			return done + ". " + sentence(r)
@@ -238,3 +238,15 @@ const (
 	trayPauseAll      = "Pause all"
 	trayQuit          = "Quit"
 )
+
+// checkedWords says whether the server's own account of the stored file
+// (its size or checksum) was compared with the file and matched.
+func checkedWords(r *engine.Result) string {
+	switch {
+	case r == nil || r.Verified == "":
+		return "unchecked (the server gave no checksum)"
+	case r.Verified == "size":
+		return "size matched"
+	}
+	return "checksum matched (" + strings.ToUpper(r.Verified) + ")"
+}

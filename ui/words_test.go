@@ -48,7 +48,11 @@ func TestStateWords(t *testing.T) {
 		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Press Sign in to sign in again; the upload then goes on."},
 			"Needs you: Your Google sign-in expired. Press Sign in to sign in again; the upload then goes on."},
 		{"refused", engine.JobView{State: engine.Refused, Reason: "photo.png is not an email file"}, "Refused: photo.png is not an email file."},
-		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}}, "Done. Saved as message 18c2."},
+		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}},
+			"Done, unchecked (the server gave no checksum). Saved as message 18c2."},
+		{"done and verified", engine.JobView{State: engine.Done, Result: &engine.Result{Verified: "crc32c"}},
+			"Done, checksum matched (CRC32C)"},
+		{"done, size only", engine.JobView{State: engine.Done, Result: &engine.Result{Verified: "size"}}, "Done, size matched"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
