@@ -10,20 +10,27 @@ import (
 	"text/tabwriter"
 
 	"hoist/engine"
-	"hoist/engine/media"
+	"hoist/words"
 )
+
+// queueCommands are the forms of `hoist queue`, with what each does.
+var queueCommands = []command{
+	{"hoist queue [--json]", "cli.help.queue"},
+	{"hoist queue clear --done", "cli.help.clear"},
+	{"hoist queue restart FILE...", "cli.help.restart"},
+	{"hoist queue remove FILE...", "cli.help.remove"},
+}
 
 // Queue runs `hoist queue` (list every upload) and `hoist queue clear --done`.
 func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	fs := flag.NewFlagSet("hoist queue", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per upload")
 	journalPath := fs.String("journal", "", "the upload list file (default: in Hoist's config folder)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist queue [--json]            list uploads with their state and progress")
-		fmt.Fprintln(stderr, "       hoist queue clear --done        forget finished uploads")
-		fmt.Fprintln(stderr, "       hoist queue restart FILE...     upload these again from the start (a file that changed)")
-		fmt.Fprintln(stderr, "       hoist queue remove FILE...      take these off the list")
+		fmt.Fprintln(stderr, usageLine(l, ""))
+		printCommands(stderr, l, queueCommands)
 	}
 	var clear, done, restart, remove bool
 	if len(args) > 0 && args[0] == "clear" {
@@ -50,7 +57,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	j, err := openJournal(*journalPath, stderr)
+	j, err := openJournal(*journalPath, l, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist queue: %v\n", err)
 		return exitFailed
@@ -70,14 +77,14 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		before := len(q.Jobs())
 		q.ClearFinished()
 		n := before - len(q.Jobs())
-		fmt.Fprintf(stdout, "Forgot %d finished %s.\n", n, pluralize(n, "upload", "uploads"))
+		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
 		return exitOK
 	}
 	if restart {
-		return eachNamed(q, fs.Args(), q.Restart, "%s will be uploaded again from the start: run \"hoist send --resume\".\n", stdout, stderr)
+		return eachNamed(q, fs.Args(), q.Restart, l, "cli.queue.restarted", stdout, stderr)
 	}
 	if remove {
-		return eachNamed(q, fs.Args(), q.Remove, "%s is off the list.\n", stdout, stderr)
+		return eachNamed(q, fs.Args(), q.Remove, l, "cli.queue.removed", stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -88,44 +95,41 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(views) == 0 {
-		fmt.Fprintln(stdout, "No uploads. Add some with \"hoist send\" or the window.")
+		say(stdout, l, "cli.queue.empty", words.Args{"Send": cmdWords(l, "hoist send")})
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tSIZE\tDESTINATION\tSTATE\tPROGRESS\tDETAILS")
+	say(tw, l, "cli.queue.head", nil)
 	for _, v := range views {
 		pct := "—"
 		if v.Size > 0 {
-			pct = fmt.Sprintf("%d%%", v.Committed*100/v.Size)
+			pct = percent(l, int(v.Committed*100/v.Size))
 		} else if v.State == engine.Done {
-			pct = "100%"
+			pct = percent(l, 100)
 		}
-		details := v.Reason
-		if w := v.Said(); w != "" {
-			details += " " + w
-		}
+		details := l.Join(reasonWords(l, v), saidWords(l, v))
 		if v.State == engine.Done && v.Result != nil {
-			details = v.Result.Summary
+			details = resultWords(l, v.Result)
 		}
 		if details == "" {
-			details = nextWords(v)
+			details = nextWords(l, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", visible(v.Name), media.FormatSize(v.Size), visible(v.Destination), stateWords(v), pct, visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), name(l, v.Destination), stateWords(l, v), pct, visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
-	fmt.Fprintf(stdout, "%d of %d %s done, %s of %s.\n", s.Done, s.Files, pluralize(s.Files, "file", "files"), media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	say(stdout, l, "cli.queue.summary", words.Args{"Done": s.Done, "Files": l.Count(s.Files), "SizeDone": l.Size(s.BytesDone), "Size": l.Size(s.Bytes)})
 	return exitOK
 }
 
 // eachNamed applies act to the named uploads (by file name, path or id) and
-// says done, a format taking the file's name, for each.
-func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, done string, stdout, stderr io.Writer) int {
+// says the sentence with the key done (of File and Cmd) for each.
+func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l *words.Lang, done string, stdout, stderr io.Writer) int {
 	code := exitOK
-	for _, name := range names {
+	for _, n := range names {
 		found := false
 		for _, v := range q.Jobs() {
-			if v.Name != name && v.Path != name && string(v.ID) != name && !samePath(v.Path, name) {
+			if v.Name != n && v.Path != n && string(v.ID) != n && !samePath(v.Path, n) {
 				continue
 			}
 			found = true
@@ -134,10 +138,10 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, do
 				code = exitFailed
 				continue
 			}
-			fmt.Fprintf(stdout, done, visible(v.Name))
+			say(stdout, l, done, words.Args{"File": name(l, v.Name), "Cmd": cmdWords(l, "hoist send --resume")})
 		}
 		if !found {
-			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", visible(name))
+			say(stderr, l, "cli.queue.notListed", words.Args{"File": visible(l.Isolate(n))})
 			code = exitFailed
 		}
 	}

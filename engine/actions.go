@@ -68,6 +68,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		if err != nil {
 			jb.state = Refused
 			jb.reason = refusalText(err)
+			jb.setReasonFact(refusedFact(jb, err))
 		}
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
@@ -351,6 +352,7 @@ func (q *Queue) reinspectLocked(jb *job) bool {
 	if err != nil {
 		jb.state = Refused
 		jb.reason = refusalText(err)
+		jb.setReasonFact(refusedFact(jb, err))
 		return false
 	}
 	return true

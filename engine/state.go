@@ -29,8 +29,9 @@ type job struct {
 	// details are the server's own words behind reason (Google's error
 	// message); they hold only while reason is still detailsFor.
 	details, detailsFor string
-	chunk               int64 // bytes per request; kept so a resume sends as the job began
-	chunkSet            bool  // chunk was chosen (0 is a choice: the whole file at once)
+	facts               saidFacts // the reason and next step as facts
+	chunk               int64     // bytes per request; kept so a resume sends as the job began
+	chunkSet            bool      // chunk was chosen (0 is a choice: the whole file at once)
 	retryAt             time.Time
 	session             upload.Session
 
@@ -88,6 +89,8 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Reason:      jb.reason,
 		Details:     jb.currentDetails(),
 		Next:        jb.next,
+		Fact:        jb.reasonFact(),
+		NextFact:    jb.nextFact(),
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
