@@ -181,16 +181,16 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
 	switch {
-	case v.State == engine.Paused:
+	case v.Allows(engine.Restart):
+		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
+	case v.Allows(engine.SignIn):
+		return l.Say("cli.next.signIn", words.Args{"Cmd": resume, "Login": cmdWords(l, "hoist login")})
+	case v.Allows(engine.Resume) && v.Locked:
+		return l.Say("cli.next.locked", words.Args{"Cmd": resume})
+	case v.Allows(engine.Resume):
 		return l.Say("cli.next.paused", words.Args{"Cmd": resume})
 	case v.State == engine.Failed:
 		return l.Say("cli.next.failed", words.Args{"Cmd": resume, "Remove": cmdWords(l, "hoist queue remove "+argWord(v.Name))})
-	case v.State == engine.Attention && v.FileChanged:
-		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
-	case v.State == engine.Attention && v.Locked:
-		return l.Say("cli.next.locked", words.Args{"Cmd": resume})
-	case v.State == engine.Attention:
-		return l.Say("cli.next.signIn", words.Args{"Cmd": resume, "Login": cmdWords(l, "hoist login")})
 	case v.State == engine.Canceled:
 		return l.Say("cli.next.canceled", words.Args{"Send": cmdWords(l, "hoist send")})
 	case v.State == engine.Retrying && !v.RetryAt.IsZero() && l.Code() != "en":
@@ -319,6 +319,7 @@ type jobJSON struct {
 	// GoogleMessage is the server's own words behind Reason (Google's error message).
 	GoogleMessage string      `json:"googleMessage,omitempty"`
 	Next          string      `json:"next,omitempty"`
+	Actions       []string    `json:"actions"` // what the engine allows now: "hoist queue ACTION FILE"
 	Result        *resultJSON `json:"result,omitempty"`
 }
 
@@ -338,7 +339,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(words.English(), v),
+		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()
@@ -350,6 +351,16 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		}
 	}
 	return j
+}
+
+// actionNames are the actions the engine allows v's job, as the words of
+// "hoist queue ACTION FILE".
+func actionNames(v engine.JobView) []string {
+	out := make([]string, len(v.Actions))
+	for i, a := range v.Actions {
+		out[i] = string(a)
+	}
+	return out
 }
 
 func (d *jsonDisplay) update(views []engine.JobView) {

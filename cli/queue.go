@@ -7,19 +7,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"hoist/engine"
 	"hoist/words"
 )
-
-// queueCommands are the forms of `hoist queue`, with what each does.
-var queueCommands = []command{
-	{"hoist queue [--json]", "cli.help.queue"},
-	{"hoist queue clear --done", "cli.help.clear"},
-	{"hoist queue restart FILE...", "cli.help.restart"},
-	{"hoist queue remove FILE...", "cli.help.remove"},
-}
 
 // Queue runs `hoist queue` (list every upload) and `hoist queue clear --done`.
 func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -31,20 +24,22 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, usageLine(l, ""))
 		printCommands(stderr, l, queueCommands)
+		for _, a := range engine.AllActions() {
+			fmt.Fprintf(stderr, "      %-9s %s\n", a, l.Say(queueActions[a].help, words.Args{"Login": cmdWords(l, "hoist login")}))
+		}
 	}
-	var clear, done, restart, remove bool
+	var clear, done bool
+	var action engine.Action
 	if len(args) > 0 && args[0] == "clear" {
 		clear = true
 		args = args[1:]
 		fs.BoolVar(&done, "done", false, "forget finished uploads (done, canceled, refused)")
 	}
-	if len(args) > 0 && args[0] == "restart" {
-		restart = true
-		args = args[1:]
-	}
-	if len(args) > 0 && args[0] == "remove" {
-		remove = true
-		args = args[1:]
+	if len(args) > 0 {
+		if _, ok := queueActions[engine.Action(args[0])]; ok {
+			action = engine.Action(args[0])
+			args = args[1:]
+		}
 	}
 	if err := fs.Parse(interleave(args, fs)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -52,7 +47,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	named := restart || remove
+	named := action != ""
 	if (fs.NArg() > 0 && !named) || (named && fs.NArg() == 0) || (clear && !done) {
 		fs.Usage()
 		return exitUsage
@@ -80,11 +75,9 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
 		return exitOK
 	}
-	if restart {
-		return eachNamed(q, fs.Args(), q.Restart, l, "cli.queue.restarted", stdout, stderr)
-	}
-	if remove {
-		return eachNamed(q, fs.Args(), q.Remove, l, "cli.queue.removed", stdout, stderr)
+	if named {
+		do := func(id engine.JobID) error { return q.Do(id, action) }
+		return eachNamed(q, fs.Args(), do, l, queueActions[action].done, stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -114,12 +107,31 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if details == "" {
 			details = nextWords(l, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), name(l, v.Destination), stateWords(l, v), pct, visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), name(l, v.Destination), stateWords(l, v), pct, strings.Join(actionNames(v), ","), visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
 	say(stdout, l, "cli.queue.summary", words.Args{"Done": s.Done, "Files": l.Count(s.Files), "SizeDone": l.Size(s.BytesDone), "Size": l.Size(s.Bytes)})
 	return exitOK
+}
+
+// queueCommands are the forms of `hoist queue`, with what each does.
+var queueCommands = []command{
+	{"hoist queue [--json]", "cli.help.queue"},
+	{"hoist queue clear --done", "cli.help.clear"},
+	{"hoist queue ACTION FILE...", "cli.help.action"},
+}
+
+// queueActions are the keys of the words of "hoist queue ACTION": what
+// each does, and what is said when it is done (of File and Cmd).
+var queueActions = map[engine.Action]struct{ help, done string }{
+	engine.Pause:   {"cli.queue.pause", "cli.queue.paused"},
+	engine.Resume:  {"cli.queue.resume", "cli.queue.resumed"},
+	engine.SignIn:  {"cli.queue.signIn", "cli.queue.signedIn"},
+	engine.Retry:   {"cli.queue.retry", "cli.queue.retried"},
+	engine.Restart: {"cli.help.restart", "cli.queue.restarted"},
+	engine.Cancel:  {"cli.queue.cancel", "cli.queue.canceled"},
+	engine.Remove:  {"cli.help.remove", "cli.queue.removed"},
 }
 
 // eachNamed applies act to the named uploads (by file name, path or id) and

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 
-	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/media"
@@ -52,7 +51,7 @@ func (jb *job) nextFact() *fact.Fact {
 // stopFacts are the facts of a stopped upload, as failLocked words them:
 // the reason and the next step; nil where no fact says it yet (the English
 // sentence is shown then).
-func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
+func stopFacts(jb *job, err error, acc Accounts) (reason, next *fact.Fact) {
 	var refusal *dest.Refusal
 	var needsUser interface {
 		error
@@ -67,10 +66,10 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 		return nil, nil
 	case errors.As(err, &refusal):
 		return refusalFact(jb, refusal), nil
-	case errors.Is(err, auth.ErrKeychainLocked):
+	case acc != nil && acc.KeychainLocked(err):
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
-	case errors.As(err, &needsUser) && !needsUser.Retryable():
-		return jb.fact(fact.SignInAgain), &fact.Fact{Code: fact.SignInResume}
+	case acc != nil && acc.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
+		return jb.fact(fact.SignInAgain), nil // the next step names the Sign in action: its sentence
 	}
 	f := failFact(jb, err)
 	if f != nil {
@@ -189,11 +188,16 @@ func restartFact(jb *job, reason error) *fact.Fact {
 	return jb.fact(fact.RestartLost)
 }
 
-// refusedFact is the fact of a file refused before any byte was sent, or nil.
-func refusedFact(jb *job, err error) *fact.Fact {
+// refusedFact is the fact of a file refused before any byte was sent, as
+// look found it, or nil.
+func refusedFact(jb *job, look *inspection) *fact.Fact {
 	var refusal *dest.Refusal
-	if errors.As(err, &refusal) {
-		return refusalFact(jb, refusal)
+	if !errors.As(look.err, &refusal) {
+		return nil
 	}
-	return nil
+	f := refusalFact(jb, refusal)
+	if f != nil && look.read {
+		f.Size = look.info.Size
+	}
+	return f
 }
