@@ -48,28 +48,24 @@ func (jb *job) nextFact() *fact.Fact {
 	return jb.facts.next
 }
 
-// stopFacts are the facts of a stopped upload, as failLocked words them:
-// the reason and the next step; nil where no fact says it yet (the English
-// sentence is shown then).
-func stopFacts(jb *job, err error, acc Accounts) (reason, next *fact.Fact) {
+// stopFacts are the facts of an upload failLocked has just stopped for
+// err, read from what it decided: the reason and the next step; nil where
+// no fact says it yet (the English sentence is shown then).
+func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 	var refusal *dest.Refusal
-	var needsUser interface {
-		error
-		Retryable() bool
-	}
 	switch {
+	case jb.changed:
+		return jb.fact(fact.FileChanged), &fact.Fact{Code: fact.StartOver}
+	case jb.locked:
+		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
+	case jb.state == Attention:
+		return jb.fact(fact.SignInAgain), nil // the next step names the Sign in action: its sentence
+	case jb.state == Refused && errors.As(err, &refusal):
+		return refusalFact(jb, refusal), nil
+	case jb.state != Failed, errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
+		return nil, nil
 	case errors.Is(err, media.ErrMissing):
 		return jb.fact(fact.FileMissing), &fact.Fact{Code: fact.PutBack}
-	case errors.Is(err, upload.ErrFileChanged):
-		return jb.fact(fact.FileChanged), &fact.Fact{Code: fact.StartOver}
-	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		return nil, nil
-	case errors.As(err, &refusal):
-		return refusalFact(jb, refusal), nil
-	case acc != nil && acc.KeychainLocked(err):
-		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
-	case acc != nil && acc.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
-		return jb.fact(fact.SignInAgain), nil // the next step names the Sign in action: its sentence
 	}
 	f := failFact(jb, err)
 	if f != nil {
@@ -116,37 +112,38 @@ func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
 	return nil
 }
 
+// failCodes are the facts of errors that end an upload, checked in order.
+var failCodes = []struct {
+	errs []error
+	code fact.Code
+}{
+	{[]error{dest.ErrNoSandbox}, fact.NoSandbox},
+	{[]error{upload.ErrAnswerLost}, fact.AnswerLost},
+	{[]error{upload.ErrSessionExpired}, fact.SessionExpired},
+	{[]error{upload.ErrForeignHost}, fact.ForeignHost},
+	{[]error{upload.ErrStalled}, fact.Stalled},
+	{[]error{upload.ErrBadResponse}, fact.BadResponse},
+	{[]error{upload.ErrInvalid}, fact.InvalidSettings},
+	{[]error{context.Canceled}, fact.Stopped},
+	{[]error{syscall.ECONNREFUSED}, fact.NothingAnswered},
+	{[]error{syscall.ENETUNREACH, syscall.EHOSTUNREACH}, fact.Unreachable},
+	{[]error{context.DeadlineExceeded}, fact.TimedOut},
+	{[]error{syscall.ECONNRESET, syscall.EPIPE}, fact.Dropped},
+}
+
 // failFact is the fact of an upload that failed and may be tried again, or
 // nil where only the English sentence says it.
 func failFact(jb *job, err error) *fact.Fact {
 	var api *upload.APIError
-	switch {
-	case errors.Is(err, dest.ErrNoSandbox):
-		return jb.fact(fact.NoSandbox)
-	case errors.As(err, &api):
+	if errors.As(err, &api) && !errors.Is(err, dest.ErrNoSandbox) {
 		return apiFact(jb, api)
-	case errors.Is(err, upload.ErrAnswerLost):
-		return jb.fact(fact.AnswerLost)
-	case errors.Is(err, upload.ErrSessionExpired):
-		return jb.fact(fact.SessionExpired)
-	case errors.Is(err, upload.ErrForeignHost):
-		return jb.fact(fact.ForeignHost)
-	case errors.Is(err, upload.ErrStalled):
-		return jb.fact(fact.Stalled)
-	case errors.Is(err, upload.ErrBadResponse):
-		return jb.fact(fact.BadResponse)
-	case errors.Is(err, upload.ErrInvalid):
-		return jb.fact(fact.InvalidSettings)
-	case errors.Is(err, context.Canceled):
-		return jb.fact(fact.Stopped)
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return jb.fact(fact.NothingAnswered)
-	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
-		return jb.fact(fact.Unreachable)
-	case errors.Is(err, context.DeadlineExceeded):
-		return jb.fact(fact.TimedOut)
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
-		return jb.fact(fact.Dropped)
+	}
+	for _, c := range failCodes {
+		for _, e := range c.errs {
+			if errors.Is(err, e) {
+				return jb.fact(c.code)
+			}
+		}
 	}
 	return nil
 }

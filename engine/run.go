@@ -236,7 +236,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
-	reason, next := stopFacts(jb, err, q.opts.Accounts)
+	reason, next := stopFacts(jb, err)
 	jb.setReasonFact(reason)
 	jb.setNextFact(next)
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
