@@ -86,6 +86,13 @@ func TestSendSpeaksTheLanguage(t *testing.T) {
 				}
 			}
 
+			_, stdout, _ = hoistIn(t, loc.locale, "queue", "--journal", l.journal)
+			head := strings.Fields(lang.Say("cli.queue.head", nil))[0]
+			listed := lang.Say("cli.queue.summary", words.Args{"Done": 3, "Files": lang.Count(3), "SizeDone": lang.Size(size), "Size": lang.Size(size)})
+			if !strings.HasPrefix(stdout, head) || !strings.Contains(stdout, listed) || !strings.Contains(stdout, lang.Isolate("نامه مشتری.png")) {
+				t.Errorf("hoist queue does not speak %s (want %q and %q):\n%s", loc.code, head, listed, stdout)
+			}
+
 			big := l.sized("icon.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"), 20_000_000)
 			code, stdout, _ = hoistIn(t, loc.locale, "send", "--journal", l.journal, "--to", "playgames",
 				"--resource", "r1", "--image-type", "ACHIEVEMENT_ICON", "--base-url", l.url, big)
