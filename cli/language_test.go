@@ -110,6 +110,10 @@ func TestSendSpeaksTheLanguage(t *testing.T) {
 			if loc.code != "en" && strings.Contains(stdout, "Play Games images") {
 				t.Errorf("the refusal is in English:\n%s", stdout)
 			}
+			// Another process reads the refusal from the list of uploads.
+			if _, stdout, _ = hoistIn(t, loc.locale, "queue", "--journal", l.journal); !strings.Contains(stdout, refused) {
+				t.Errorf("hoist queue lacks the refusal %q:\n%s", refused, stdout)
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -197,4 +198,29 @@ func refusedFact(jb *job, look *inspection) *fact.Fact {
 		f.Size = look.info.Size
 	}
 	return f
+}
+
+// factJSON is f as the journal keeps it; nil for no fact.
+func factJSON(f *fact.Fact) json.RawMessage {
+	if f == nil {
+		return nil
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// factFrom reads a fact the journal kept; nil for none, or for one this
+// version cannot read (its sentence is shown then).
+func factFrom(b json.RawMessage) *fact.Fact {
+	if len(b) == 0 {
+		return nil
+	}
+	var f fact.Fact
+	if json.Unmarshal(b, &f) != nil || f.Code == "" {
+		return nil
+	}
+	return &f
 }

@@ -13,7 +13,8 @@ import (
 
 // TestReasonsCarryFacts: a refused file and a file gone before its upload
 // carry their reason as a fact beside the English sentence, for the window
-// and the command line to say in the user's language.
+// and the command line to say in the user's language, and keep it in the
+// list of uploads.
 func TestReasonsCarryFacts(t *testing.T) {
 	r := newRig(t, emulator.Options{}, engine.Options{})
 	big, _ := r.file("big.bin", 3000)
@@ -43,5 +44,15 @@ func TestReasonsCarryFacts(t *testing.T) {
 	}
 	if v.NextFact == nil || v.NextFact.Code != fact.PutBack {
 		t.Errorf("missing file: next fact %+v, next %q", v.NextFact, v.Next)
+	}
+
+	// The list of uploads keeps the facts: a restart says them again.
+	r.close()
+	r.open()
+	for _, v := range r.q.Jobs() {
+		want := map[string]fact.Code{"big.bin": fact.TooLarge, "gone.bin": fact.FileMissing}[v.Name]
+		if v.Fact == nil || v.Fact.Code != want || v.Reason == "" {
+			t.Errorf("%s after a restart: fact %+v, reason %q; want %s", v.Name, v.Fact, v.Reason, want)
+		}
 	}
 }
