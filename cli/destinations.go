@@ -64,7 +64,7 @@ func listDestinations(args []string, stdout, stderr io.Writer) int {
 	}
 	lib, err := openLibrary(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations: %s\n", sentence(err))
+		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(err))
 	}
 	list := lib.List()
 	if len(list) == 0 {
@@ -119,7 +119,7 @@ func exportDestination(args []string, stdout, stderr io.Writer) int {
 	}
 	lib, err := openLibrary(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations: %s\n", sentence(err))
+		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(err))
 		return exitFailed
 	}
 	d, ok := lib.Get(name)
@@ -129,7 +129,7 @@ func exportDestination(args []string, stdout, stderr io.Writer) int {
 	}
 	data, err := dest.Export(d)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations export: %s\n", sentence(err))
+		fmt.Fprintf(stderr, "hoist destinations export: %s\n", capitalised(err))
 		return exitFailed
 	}
 	if *out == "-" {
@@ -183,7 +183,7 @@ func importDestination(args []string, stdout, stderr io.Writer) int {
 	}
 	d, err := dest.Import(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations import: %s: %s\n", filepath.Base(path), sentence(err))
+		fmt.Fprintf(stderr, "hoist destinations import: %s: %s\n", filepath.Base(path), capitalised(err))
 		return exitFailed
 	}
 	lib, err := openLibrary(stderr)
@@ -191,15 +191,15 @@ func importDestination(args []string, stdout, stderr io.Writer) int {
 		err = lib.Add(d)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations import: %s\n", sentence(err))
+		fmt.Fprintf(stderr, "hoist destinations import: %s\n", capitalised(err))
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "Imported %s (%s). Send files to it with: hoist send --to %q FILES\n", d.Name, d.Kind.Info().Label, d.Name)
 	return exitOK
 }
 
-// sentence is err's message with a capital and a full stop.
-func sentence(err error) string {
+// capitalised is err's message with a capital and a full stop.
+func capitalised(err error) string {
 	s := strings.TrimSpace(err.Error())
 	if s == "" {
 		return s

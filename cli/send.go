@@ -19,6 +19,7 @@ import (
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 // destFlags are the destination parameters `hoist send` takes, by flag name
@@ -53,27 +54,28 @@ type sendOptions struct {
 
 // Send runs `hoist send`: uploads files or folders without a window.
 func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o, paths, code := parseSend(args, stderr)
+	l := lang()
+	o, paths, code := parseSend(args, l, stderr)
 	if code >= 0 {
 		return code
 	}
 	if len(paths) == 0 && !o.resume {
-		fmt.Fprintln(stderr, "hoist send: name at least one file or folder (or use --resume).")
+		complain(stderr, l, "hoist send", "cli.send.noPaths", words.Args{"Flag": "--resume"})
 		return exitUsage
 	}
 	method := upload.Method(o.method)
 	switch method {
 	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
 	default:
-		fmt.Fprintf(stderr, "hoist send: --method must be auto, media, multipart or resumable, not %q\n", o.method)
+		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": name(l, strconv.Quote(o.method))})
 		return exitUsage
 	}
-	chunk, ok := chunkSize(o.chunk, stderr)
+	chunk, ok := chunkSize(o.chunk, l, stderr)
 	if !ok {
 		return exitUsage
 	}
 	if o.parallel < 1 {
-		fmt.Fprintln(stderr, "hoist send: --parallel must be at least 1")
+		complain(stderr, l, "hoist send", "cli.send.parallel", words.Args{"Flag": "--parallel"})
 		return exitUsage
 	}
 
@@ -82,13 +84,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
 		if o.to == "" {
-			fmt.Fprintln(stderr, "hoist send: say where the files go with --to (sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL or a saved destination's name).")
+			complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": "sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames"})
 			return exitUsage
 		}
 		if o.baseURL == "sandbox" {
 			url, stop, err := sandboxURL(ctx)
 			if err != nil {
-				fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+				complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
 				return exitFailed
 			}
 			if stop != nil {
@@ -110,7 +112,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	j, err := openJournal(o.journalPath, stderr)
+	j, err := openJournal(o.journalPath, l, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 		return exitFailed
@@ -121,7 +123,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if sandbox == "" && ((d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinishedForSandbox(j))) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
-			fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+			complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
 			return exitFailed
 		}
 		if stop != nil {
@@ -161,19 +163,19 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if len(ids) == 0 && len(paths) == 0 {
-			fmt.Fprintln(stdout, "Nothing to resume: every upload has finished.")
+			say(stdout, l, "cli.send.nothing", nil)
 			return exitOK
 		}
 	}
 	emptyFolders := false
-	paths, emptyFolders = withoutEmptyFolders(paths, stderr)
+	paths, emptyFolders = withoutEmptyFolders(paths, l, stderr)
 	if len(paths) == 0 && emptyFolders && !o.resume {
 		return exitFailed
 	}
 	if len(paths) > 0 {
 		res := q.Add(paths, d)
 		for _, s := range res.Skipped {
-			fmt.Fprintln(stderr, visible(fmt.Sprintf("Skipped %s (%s)", s.Path, s.Why)))
+			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": visible(s.Why)})
 		}
 		for _, p := range res.Problems {
 			var dup *engine.AlreadyQueued
@@ -192,7 +194,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if o.json {
 		show = newJSONDisplay(stdout)
 	} else {
-		show = newHumanDisplay(stdout, isTerminal(stdout))
+		show = newHumanDisplay(stdout, l, isTerminal(stdout))
 	}
 	interrupted := watch(ctx, q, ids, show)
 
@@ -204,7 +206,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	views := pick(q.Jobs(), ids)
 	show.final(views)
 	if interrupted {
-		fmt.Fprintln(stderr, "Paused. Run \"hoist send --resume\" to continue from where the server stands.")
+		say(stderr, l, "cli.send.paused", words.Args{"Cmd": cmdWords(l, "hoist send --resume")})
 		return exitFailed
 	}
 	for _, v := range views {
@@ -220,13 +222,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // withoutEmptyFolders leaves out the folders that hold no file to send,
 // saying so for each; the second result says whether there was one.
-func withoutEmptyFolders(paths []string, stderr io.Writer) ([]string, bool) {
+func withoutEmptyFolders(paths []string, l *words.Lang, stderr io.Writer) ([]string, bool) {
 	out := paths[:0:0]
 	found := false
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			if files, _, problems := media.Expand([]string{p}); len(files) == 0 && len(problems) == 0 {
-				fmt.Fprintln(stderr, visible(fmt.Sprintf("hoist send: no files found in %s", p)))
+				complain(stderr, l, "hoist send", "cli.send.emptyFolder", words.Args{"File": name(l, p)})
 				found = true
 				continue
 			}
@@ -236,7 +238,7 @@ func withoutEmptyFolders(paths []string, stderr io.Writer) ([]string, bool) {
 	return out, found
 }
 
-func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
+func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []string, int) {
 	fs := flag.NewFlagSet("hoist send", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o sendOptions
@@ -258,8 +260,8 @@ func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
 		o.params[f.param] = fs.String(f.flag, "", f.help)
 	}
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist send [flags] PATH...")
-		fmt.Fprintln(stderr, "Uploads files and folders (their files) without a window.")
+		fmt.Fprintln(stderr, usageLine(l, "hoist send [flags] PATH..."))
+		say(stderr, l, "cli.send.about", nil)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(interleave(args, fs)); err != nil {
@@ -303,17 +305,17 @@ func interleave(args []string, fs *flag.FlagSet) []string {
 }
 
 // chunkSize reads --chunk-size: "auto", 0 or a multiple of 256 KiB.
-func chunkSize(s string, stderr io.Writer) (int64, bool) {
+func chunkSize(s string, l *words.Lang, stderr io.Writer) (int64, bool) {
 	if strings.EqualFold(strings.TrimSpace(s), "auto") {
 		return upload.ChunkAuto, true
 	}
 	chunk, err := media.ParseSize(s)
 	if err != nil || chunk < 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size: %q is not auto or a size such as 256KiB or 8MiB\n", s)
+		complain(stderr, l, "hoist send", "cli.send.badChunk", words.Args{"Flag": "--chunk-size", "Value": name(l, strconv.Quote(s)), "Example": either(l, "auto", "256KiB", "8MiB")})
 		return 0, false
 	}
 	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size must be auto, a multiple of 256KiB, or 0 for the whole file in one request\n")
+		complain(stderr, l, "hoist send", "cli.send.chunkAlign", words.Args{"Flag": "--chunk-size", "Size": "256KiB"})
 		return 0, false
 	}
 	return chunk, true
@@ -382,13 +384,13 @@ func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (
 }
 
 // openJournal opens the upload list, saying once if a damaged one was set aside.
-func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
+func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal, error) {
 	if path == "" {
 		path = journal.DefaultPath()
 	}
 	j, err := journal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrInUse) {
-		return nil, errors.New("Hoist is already running (the window or another \"hoist send\") and is using the upload list. Close it or wait for it to finish, then try again.")
+		return nil, errors.New(l.Say("cli.inUse", words.Args{"Send": cmdWords(l, "hoist send")}))
 	}
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -232,6 +233,9 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
+	reason, next := stopFacts(jb, err)
+	jb.setReasonFact(reason)
+	jb.setNextFact(next)
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
 }
 
@@ -411,6 +415,7 @@ func (o *observer) Restarted(reason error) {
 	} else {
 		o.jb.next = capitalized(serverName(o.jb.dest)) + " no longer had the earlier part, so this file starts again from the beginning."
 	}
+	o.jb.setNextFact(restartFact(o.jb, reason))
 	o.jb.bump()
 	o.q.persist(o.jb)
 	o.q.notifyLocked()
@@ -423,6 +428,8 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
+	o.jb.setReasonFact(failFact(o.jb, cause))
+	o.jb.setNextFact(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()
 	o.q.notifyLocked()
 }

@@ -29,8 +29,9 @@ type job struct {
 	// details are the server's own words behind reason (Google's error
 	// message); they hold only while reason is still detailsFor.
 	details, detailsFor string
-	chunk               int64 // bytes per request; kept so a resume sends as the job began
-	chunkSet            bool  // chunk was chosen (0 is a choice: the whole file at once)
+	facts               saidFacts // the reason and next step as facts
+	chunk               int64     // bytes per request; kept so a resume sends as the job began
+	chunkSet            bool      // chunk was chosen (0 is a choice: the whole file at once)
 	retryAt             time.Time
 	session             upload.Session
 
@@ -94,6 +95,8 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Reason:      jb.reason,
 		Details:     jb.currentDetails(),
 		Next:        jb.next,
+		Fact:        jb.reasonFact(),
+		NextFact:    jb.nextFact(),
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
@@ -155,6 +158,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		State:          string(jb.state),
 		LastError:      jb.reason,
 		Details:        jb.currentDetails(),
+		LastFact:       factJSON(jb.reasonFact()),
 		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
@@ -197,6 +201,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		reason:     rec.LastError,
 		details:    rec.Details,
 		detailsFor: rec.LastError,
+		facts:      saidFacts{reason: factFrom(rec.LastFact), reasonFor: rec.LastError},
 		changed:    rec.FileChanged,
 		verify:     rec.FileChanged,
 		session:    upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
