@@ -4,40 +4,18 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
+
+	"hoist/redact"
 )
 
 // redacted replaces every secret.
-const redacted = "[redacted]"
-
-// Each pattern finds a secret by its shape or by the name before it.
-var (
-	bearerPattern  = regexp.MustCompile(`(?i)\b(bearer)(\s+|%20|\+)[A-Za-z0-9\-._~+/]+=*`)
-	accessPattern  = regexp.MustCompile(`ya29\.[A-Za-z0-9_\-.]+`)
-	refreshPattern = regexp.MustCompile(`\b1//[A-Za-z0-9_\-]+`)
-	jwtPattern     = regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*`)
-	secretPattern  = regexp.MustCompile(`GOCSPX-[A-Za-z0-9_\-]+`)
-	namedPattern   = regexp.MustCompile(
-		`(?i)(^|[^a-z0-9_]|%3f|%26)` + // a name starts here, also inside an escaped URL
-			`(client_secret|access_token|refresh_token|id_token|code_verifier|upload_id|x-goog-signature|signature|sig|key|code|token|authorization)` +
-			`(\\?"?\s*(?:[:=]|%3D)\s*\\?"?)` +
-			`((?:bearer|basic)\s+)?` +
-			`[^&\s"'\\,;}\[\])<>]+`)
-)
+const redacted = redact.Mark
 
 // Redact removes access tokens, refresh tokens, ID tokens, client secrets,
 // authorization header values, authorization codes and upload session ids
 // from s. Use it on any text about to be shown or logged.
-func Redact(s string) string {
-	s = namedPattern.ReplaceAllString(s, "${1}${2}${3}"+redacted)
-	s = bearerPattern.ReplaceAllString(s, "$1 "+redacted)
-	s = accessPattern.ReplaceAllString(s, redacted)
-	s = refreshPattern.ReplaceAllString(s, redacted)
-	s = jwtPattern.ReplaceAllString(s, redacted)
-	s = secretPattern.ReplaceAllString(s, redacted)
-	return s
-}
+func Redact(s string) string { return redact.Text(s) }
 
 // sensitiveKeys are attribute names whose values are dropped whole, written
 // lower-case without separators.

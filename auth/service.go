@@ -349,6 +349,16 @@ func (s *Service) newSource(ctx context.Context, account string, cfg *oauth2.Con
 	return ts, nil
 }
 
+// NeedsSignIn reports whether err is mended only by signing the account in
+// again: its grant is gone, withdrawn, expired or lacks scopes, or it was
+// never signed in.
+func (s *Service) NeedsSignIn(err error) bool {
+	return errors.Is(err, ErrSignInAgain) || errors.Is(err, ErrNotSignedIn)
+}
+
+// KeychainLocked reports whether err is mended by unlocking the keychain.
+func (s *Service) KeychainLocked(err error) bool { return errors.Is(err, ErrKeychainLocked) }
+
 // Client gives an HTTP client that sends account's access token to
 // Google's API hosts (and AllowedHosts) only. See TokenSource for errors.
 func (s *Service) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {

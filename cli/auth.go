@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"hoist/auth"
-	"hoist/engine/dest"
 )
 
 // NewAuthService is the sign-in service of the command line: the imported
@@ -27,11 +26,13 @@ func NewAuthService(stderr io.Writer) *auth.Service {
 // that concurrent uploads of an account share one token and one refresh.
 var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.Stderr) })
 
-// authorizedClient gives an HTTP client signed in as d's account, or as
-// the only account signed in when d names none.
-func authorizedClient(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	svc := sharedAuth()
-	account := d.Account
+// accounts hand the queue the sign-in of this process's service.
+type accounts struct{ *auth.Service }
+
+// Client gives an HTTP client signed in as account, or as the only account
+// signed in when account is "".
+func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
+	svc := a.Service
 	if account == "" {
 		list, err := svc.Accounts(ctx)
 		if err != nil {
@@ -46,7 +47,7 @@ func authorizedClient(ctx context.Context, d dest.Destination) (*http.Client, er
 			return nil, fmt.Errorf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(emails(list), ", "))
 		}
 	}
-	return svc.Client(ctx, account, d.Scopes())
+	return svc.Client(ctx, account, scopes)
 }
 
 // authFlags are the flags the sign-in commands share.

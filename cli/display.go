@@ -133,16 +133,16 @@ func reasonOf(v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(v engine.JobView) string {
 	switch {
-	case v.State == engine.Paused:
+	case v.Allows(engine.Restart):
+		return fmt.Sprintf("To send it as it is now, run hoist queue restart %s, then hoist send --resume.", argWord(v.Path))
+	case v.Allows(engine.SignIn):
+		return `Sign in again with "hoist login", then run "hoist send --resume".`
+	case v.Allows(engine.Resume) && v.Locked:
+		return `Unlock the keychain, then run "hoist send --resume".`
+	case v.Allows(engine.Resume):
 		return `Run "hoist send --resume" to continue from where the server stands.`
 	case v.State == engine.Failed:
 		return `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove ` + argWord(v.Name)
-	case v.State == engine.Attention && v.FileChanged:
-		return fmt.Sprintf("To send it as it is now, run hoist queue restart %s, then hoist send --resume.", argWord(v.Path))
-	case v.State == engine.Attention && v.Locked:
-		return `Unlock the keychain, then run "hoist send --resume".`
-	case v.State == engine.Attention:
-		return `Sign in again with "hoist login", then run "hoist send --resume".`
 	case v.State == engine.Canceled:
 		return `To upload it again, send it again with "hoist send".`
 	}
@@ -277,6 +277,7 @@ type jobJSON struct {
 	// GoogleMessage is the server's own words behind Reason (Google's error message).
 	GoogleMessage string      `json:"googleMessage,omitempty"`
 	Next          string      `json:"next,omitempty"`
+	Actions       []string    `json:"actions"` // what the engine allows now: "hoist queue ACTION FILE"
 	Result        *resultJSON `json:"result,omitempty"`
 }
 
@@ -296,7 +297,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(v),
+		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(v), Actions: actionNames(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()
@@ -308,6 +309,16 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		}
 	}
 	return j
+}
+
+// actionNames are the actions the engine allows v's job, as the words of
+// "hoist queue ACTION FILE".
+func actionNames(v engine.JobView) []string {
+	out := make([]string, len(v.Actions))
+	for i, a := range v.Actions {
+		out[i] = string(a)
+	}
+	return out
 }
 
 func (d *jsonDisplay) update(views []engine.JobView) {

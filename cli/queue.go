@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"hoist/engine"
@@ -22,22 +23,23 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: hoist queue [--json]            list uploads with their state and progress")
 		fmt.Fprintln(stderr, "       hoist queue clear --done        forget finished uploads")
-		fmt.Fprintln(stderr, "       hoist queue restart FILE...     upload these again from the start (a file that changed)")
-		fmt.Fprintln(stderr, "       hoist queue remove FILE...      take these off the list")
+		fmt.Fprintln(stderr, "       hoist queue ACTION FILE...      do ACTION to these uploads, where the list allows it:")
+		for _, a := range engine.AllActions() {
+			fmt.Fprintf(stderr, "         %-9s %s\n", a, queueActions[a].help)
+		}
 	}
-	var clear, done, restart, remove bool
+	var clear, done bool
+	var action engine.Action
 	if len(args) > 0 && args[0] == "clear" {
 		clear = true
 		args = args[1:]
 		fs.BoolVar(&done, "done", false, "forget finished uploads (done, canceled, refused)")
 	}
-	if len(args) > 0 && args[0] == "restart" {
-		restart = true
-		args = args[1:]
-	}
-	if len(args) > 0 && args[0] == "remove" {
-		remove = true
-		args = args[1:]
+	if len(args) > 0 {
+		if _, ok := queueActions[engine.Action(args[0])]; ok {
+			action = engine.Action(args[0])
+			args = args[1:]
+		}
 	}
 	if err := fs.Parse(interleave(args, fs)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -45,7 +47,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	named := restart || remove
+	named := action != ""
 	if (fs.NArg() > 0 && !named) || (named && fs.NArg() == 0) || (clear && !done) {
 		fs.Usage()
 		return exitUsage
@@ -73,11 +75,9 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "Forgot %d finished %s.\n", n, pluralize(n, "upload", "uploads"))
 		return exitOK
 	}
-	if restart {
-		return eachNamed(q, fs.Args(), q.Restart, "%s will be uploaded again from the start: run \"hoist send --resume\".\n", stdout, stderr)
-	}
-	if remove {
-		return eachNamed(q, fs.Args(), q.Remove, "%s is off the list.\n", stdout, stderr)
+	if named {
+		do := func(id engine.JobID) error { return q.Do(id, action) }
+		return eachNamed(q, fs.Args(), do, queueActions[action].done, stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -92,7 +92,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tSIZE\tDESTINATION\tSTATE\tPROGRESS\tDETAILS")
+	fmt.Fprintln(tw, "FILE\tSIZE\tDESTINATION\tSTATE\tPROGRESS\tACTIONS\tDETAILS")
 	for _, v := range views {
 		pct := "—"
 		if v.Size > 0 {
@@ -110,12 +110,24 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if details == "" {
 			details = nextWords(v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", visible(v.Name), media.FormatSize(v.Size), visible(v.Destination), stateWords(v), pct, visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(v.Name), media.FormatSize(v.Size), visible(v.Destination), stateWords(v), pct, strings.Join(actionNames(v), ","), visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
 	fmt.Fprintf(stdout, "%d of %d %s done, %s of %s.\n", s.Done, s.Files, pluralize(s.Files, "file", "files"), media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
 	return exitOK
+}
+
+// queueActions are the words of "hoist queue ACTION": what each does, and
+// what is said when it is done (a format taking the file's name).
+var queueActions = map[engine.Action]struct{ help, done string }{
+	engine.Pause:   {"stop a waiting upload from starting", "%s is paused.\n"},
+	engine.Resume:  {"let a paused upload go on", "%s will go on: run \"hoist send --resume\".\n"},
+	engine.SignIn:  {"let an upload go on after \"hoist login\"", "%s will go on with the new sign-in: run \"hoist send --resume\".\n"},
+	engine.Retry:   {"try a failed, canceled or refused upload again", "%s will be tried again: run \"hoist send --resume\".\n"},
+	engine.Restart: {"upload these again from the start (a file that changed)", "%s will be uploaded again from the start: run \"hoist send --resume\".\n"},
+	engine.Cancel:  {"stop these for good", "%s is canceled.\n"},
+	engine.Remove:  {"take these off the list", "%s is off the list.\n"},
 }
 
 // eachNamed applies act to the named uploads (by file name, path or id) and

@@ -3,14 +3,18 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
@@ -154,4 +158,89 @@ func TestQueueRemoveGivesUpOnAnUpload(t *testing.T) {
 	if code, stdout, _ := l.send("--resume", "--no-auth"); code != exitOK || !strings.Contains(stdout, "Nothing to resume") {
 		t.Errorf("resume after removing: exit %d:\n%s", code, stdout)
 	}
+}
+
+// TestQueueShowsAndDoesTheEnginesActions: "hoist queue" lists, for each
+// upload, exactly the actions the engine's table allows in its state (in the
+// table and in --json), "hoist queue ACTION FILE" does them, and an action
+// the table does not allow is refused in a sentence and changes nothing.
+func TestQueueShowsAndDoesTheEnginesActions(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	fault := l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Times: -1,
+		Action: emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden"}})
+	failed := l.file("plan.txt", []byte("plan"))
+	if code, stdout, stderr := l.send("--to", l.url+dest.SandboxPath, "--no-auth", failed); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
+	}
+	fault.Remove()
+	if code, stdout, stderr := l.send("--to", l.url+dest.SandboxPath, "--no-auth", l.file("done.txt", []byte("done"))); code != exitOK {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	queue := func(args ...string) (code int, stdout, stderr string) {
+		var out, errOut bytes.Buffer
+		code = Queue(context.Background(), append(args, "--journal", l.journal), &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	// check lists the uploads and compares their actions with the table's.
+	check := func(want map[string]engine.State) {
+		t.Helper()
+		_, stdout, _ := queue("--json")
+		seen := 0
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			if line == "" {
+				continue
+			}
+			var j jobJSON
+			if err := json.Unmarshal([]byte(line), &j); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			if j.State != string(want[j.Name]) {
+				t.Errorf("%s is %s, want %s", j.Name, j.State, want[j.Name])
+			}
+			var table []string
+			for _, a := range engine.ActionsFor(engine.State(j.State), engine.Facts{}) {
+				table = append(table, string(a))
+			}
+			if !slices.Equal(j.Actions, table) {
+				t.Errorf("%s (%s): --json actions %v, the table's %v", j.Name, j.State, j.Actions, table)
+			}
+			seen++
+		}
+		if seen != len(want) {
+			t.Errorf("%d uploads listed, want %d", seen, len(want))
+		}
+		_, stdout, _ = queue()
+		for name, s := range want {
+			var table []string
+			for _, a := range engine.ActionsFor(s, engine.Facts{}) {
+				table = append(table, string(a))
+			}
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s.*\s` + regexp.QuoteMeta(strings.Join(table, ",")) + `\s`).MatchString(stdout) {
+				t.Errorf("the list does not give %s the actions %v:\n%s", name, table, stdout)
+			}
+		}
+	}
+	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})
+
+	if code, stdout, stderr := queue("pause", "plan.txt"); code != exitFailed || stdout != "" || stderr != "plan.txt: An upload that is failed cannot be paused.\n" {
+		t.Errorf("pause of a failed upload: exit %d, %q%q", code, stdout, stderr)
+	}
+	if code, _, stderr := queue("retry", "done.txt"); code != exitFailed || !strings.Contains(stderr, "done cannot be tried again") {
+		t.Errorf("retry of a finished upload: exit %d, %q", code, stderr)
+	}
+	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})
+
+	if code, stdout, stderr := queue("retry", "plan.txt"); code != exitOK || !strings.Contains(stdout, "plan.txt will be tried again") {
+		t.Errorf("retry: exit %d, %q%q", code, stdout, stderr)
+	}
+	// Opened again, an upload that was waiting comes back paused.
+	check(map[string]engine.State{"plan.txt": engine.Paused, "done.txt": engine.Done})
+	if code, stdout, stderr := queue("cancel", "plan.txt"); code != exitOK || stdout != "plan.txt is canceled.\n" {
+		t.Errorf("cancel: exit %d, %q%q", code, stdout, stderr)
+	}
+	check(map[string]engine.State{"plan.txt": engine.Canceled, "done.txt": engine.Done})
+	if code, stdout, stderr := queue("remove", "plan.txt", "done.txt"); code != exitOK {
+		t.Errorf("remove: exit %d, %q%q", code, stdout, stderr)
+	}
+	check(map[string]engine.State{})
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -110,7 +109,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	q, err := engine.Open(ctx, engine.Options{
 		Journal:    j,
-		Client:     clientFor(o.noAuth),
+		Accounts:   accountsFor(o.noAuth),
 		SandboxURL: sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
@@ -352,18 +351,21 @@ func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
 	return j, nil
 }
 
-// resumeJob lets an upload from earlier go on, and says whether it is one
-// of this run's: a paused or waiting one, one stopped for a sign-in, and one
+// resumeJob lets an upload from earlier go on, as the engine allows it, and
+// says whether it is one of this run's: a paused or waiting one, one stopped
+// for a sign-in ("hoist login" came first) or a locked keychain, and one
 // that failed (its session, if kept, is asked first). A file that changed is
 // only shown, with how to send it again: it waits for "hoist queue restart".
 func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	switch {
-	case v.State == engine.Waiting, v.State == engine.Attention && v.FileChanged:
+	case v.State == engine.Waiting, v.Allows(engine.Restart):
 		return true
-	case v.State == engine.Paused, v.State == engine.Attention && !v.FileChanged:
-		return q.Resume(v.ID) == nil
+	case v.Allows(engine.Resume):
+		return q.Do(v.ID, engine.Resume) == nil
+	case v.Allows(engine.SignIn):
+		return q.Do(v.ID, engine.SignIn) == nil
 	case v.State == engine.Failed:
-		return q.Retry(v.ID) == nil
+		return q.Do(v.ID, engine.Retry) == nil
 	}
 	return false
 }
@@ -389,12 +391,12 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	return false
 }
 
-// clientFor gives the queue its source of authorized HTTP clients.
-func clientFor(noAuth bool) func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+// accountsFor gives the queue its source of authorized HTTP clients.
+func accountsFor(noAuth bool) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return authorizedClient
+	return accounts{sharedAuth()}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,11 +31,33 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	files, skipped, problems := media.Expand(paths)
 	res.Skipped = skipped
 	now := q.opts.Clock.Now()
+	method := q.opts.Method
+	if method == "" {
+		method = upload.Auto
+	}
+	// An upload of one of these files that is unfinished now is not doubled,
+	// even if it finishes while the files are read.
+	q.mu.Lock()
+	queued := make(map[string]JobID)
+	for _, path := range files {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs // as media.Inspect gives it
+		}
+		if dup := q.duplicateLocked(path, d); dup != "" {
+			queued[path] = dup
+		}
+	}
+	q.mu.Unlock()
+	// Reading and hashing the files happens without the queue's lock: the
+	// list and the uploads under way never wait for it.
+	looks := make([]*inspection, len(files))
+	for i, path := range files {
+		looks[i] = inspect(path, d, method)
+	}
 
 	q.mu.Lock()
-	defer q.poke()
-	defer q.mu.Unlock()
 	if q.closed {
+		q.mu.Unlock()
 		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
 		return res
 	}
@@ -41,8 +65,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	for _, p := range problems {
 		var pr *media.Problem
 		if errors.As(p, &pr) && pr.Path != "" {
-			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now)
-			jb.state = Refused
+			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now, stepRefuse)
 			jb.reason = p.Error()
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
@@ -50,32 +73,43 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		}
 		res.Problems = append(res.Problems, p)
 	}
-	for _, path := range files {
-		info, err := media.Inspect(path)
-		if errors.Is(err, media.ErrNotEmail) {
-			err = nil // only a destination that wants emails refuses it, with its own sentence
-		}
-		if err != nil {
+	for i, path := range files {
+		look := looks[i]
+		info := look.info
+		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
-		} else if dup := q.duplicateLocked(info, d); dup != "" {
+		} else if dup := cmp.Or(queued[info.Path], q.duplicateLocked(info.Path, d)); dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
 			continue
 		}
-		jb := q.newJobLocked(info, d, now)
-		if err == nil {
-			err = checkPlan(d, info, jb.method)
+		s := stepAdd
+		if look.err != nil {
+			s = stepRefuse
 		}
-		if err != nil {
-			jb.state = Refused
-			jb.reason = refusalText(err)
+		jb := q.newJobLocked(info, d, now, s)
+		if look.err != nil {
+			jb.reason = refusalText(look.err)
 		}
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
-	if written := q.persistJobs(added, true); written != nil {
-		<-written // one write for the whole batch, before any byte is sent
+	written := q.persistJobs(added, true)
+	for _, jb := range added {
+		jb.held = written != nil
 	}
 	q.notifyLocked()
+	q.mu.Unlock()
+	if written == nil {
+		q.poke()
+		return res
+	}
+	<-written // one write for the whole batch, before any byte is sent, without the lock
+	q.mu.Lock()
+	for _, jb := range added {
+		jb.held = false
+	}
+	q.mu.Unlock()
+	q.poke()
 	return res
 }
 
@@ -114,10 +148,10 @@ func refusalText(err error) string {
 
 // duplicateLocked finds an unfinished job for the same file and destination,
 // so that adding a file twice never uploads it twice.
-func (q *Queue) duplicateLocked(info media.Info, d dest.Destination) JobID {
+func (q *Queue) duplicateLocked(path string, d dest.Destination) JobID {
 	for _, id := range q.order {
 		jb := q.jobs[id]
-		if jb.info.Path == info.Path && sameDestination(jb.dest, d) && !jb.state.Finished() {
+		if jb.info.Path == path && sameDestination(jb.dest, d) && !jb.state.Finished() {
 			return id
 		}
 	}
@@ -141,14 +175,15 @@ func setParams(p map[string]string) map[string]string {
 	return out
 }
 
-func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time) *job {
+// newJobLocked puts a new job on the list, waiting (stepAdd) or refused
+// (stepRefuse); Queue.mu must be held.
+func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
 	q.seq++
 	jb := &job{
 		id:      newID(),
 		order:   q.seq,
 		info:    info,
 		dest:    d,
-		state:   Waiting,
 		created: now,
 		method:  q.opts.Method,
 		chunk:   q.chunk, chunkSet: true,
@@ -156,6 +191,7 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time)
 	if jb.method == "" {
 		jb.method = upload.Auto
 	}
+	q.moveLocked(jb, s)
 	jb.bump()
 	q.jobs[jb.id] = jb
 	q.order = append(q.order, jb.id)
@@ -237,165 +273,151 @@ func (q *Queue) Summary() Summary {
 	return s
 }
 
-// act runs f on job id under the lock, then records and announces the change.
-func (q *Queue) act(id JobID, f func(jb *job) error) error {
+// Do does a to job id, as the table in lifecycle.go allows: an action the
+// job's state does not allow is refused with a *NotAllowedError and changes
+// nothing. A job that holds an upload slot stops within a second and then
+// takes the state the table gives; the others take it at once. Retry of a
+// refused file and Restart look at the file again, without holding the
+// queue's lock; a file that now breaks a rule stays (or becomes) Refused.
+func (q *Queue) Do(id JobID, a Action) error {
 	q.mu.Lock()
-	defer q.poke()
-	defer q.mu.Unlock()
 	jb, ok := q.jobs[id]
 	if !ok {
+		q.mu.Unlock()
 		return ErrNoJob
 	}
-	if err := f(jb); err != nil {
+	if _, err := allowLocked(jb, a); err != nil {
+		q.mu.Unlock()
 		return err
 	}
+	var look *inspection
+	if a == Restart || a == Retry && jb.state == Refused {
+		path, d, method := jb.info.Path, jb.dest, jb.method
+		q.mu.Unlock()
+		look = inspect(path, d, method) // reads and hashes the file: never under the lock
+		q.mu.Lock()
+		if jb, ok = q.jobs[id]; !ok {
+			q.mu.Unlock()
+			return ErrNoJob
+		}
+	}
+	defer q.poke()
+	defer q.mu.Unlock()
+	// The job may have moved while its file was read: the table is asked again.
+	to, err := allowLocked(jb, a)
+	if err != nil {
+		return err
+	}
+	if a == Remove {
+		if jb.cancel != nil {
+			jb.cancel(errRemoved)
+		}
+		q.removeLocked(id)
+		q.notifyLocked()
+		return nil
+	}
+	q.doLocked(jb, a, to, look)
 	jb.bump()
 	q.persist(jb)
 	q.notifyLocked()
 	return nil
 }
 
-// Pause stops a job's bytes within a second and keeps its session, so Resume
-// continues from where the server stands.
-func (q *Queue) Pause(id JobID) error {
-	return q.act(id, q.pauseLocked)
-}
-
-func (q *Queue) pauseLocked(jb *job) error {
-	switch {
-	case jb.cancel != nil:
-		jb.cancel(errPaused) // the worker records Paused when it stops
-		return nil
-	case jb.state == Waiting:
-		jb.state = Paused
-		jb.next = "Press Resume to start it."
-		return nil
-	}
-	return ErrNotNow
-}
-
-// Resume lets a paused job (or one waiting for sign-in) go on; it first asks
-// the server where the upload stands.
-func (q *Queue) Resume(id JobID) error {
-	return q.act(id, q.resumeLocked)
-}
-
-func (q *Queue) resumeLocked(jb *job) error {
+// doLocked carries out a, which the table allows and which leads to state
+// to; Queue.mu must be held.
+func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	if jb.cancel != nil {
-		return ErrNotNow
+		// The worker takes the job to its next state when the upload has stopped.
+		jb.cancel(stopCause[a])
+		return
 	}
-	switch jb.state {
-	case Paused, Attention:
-		jb.state = Waiting
-		jb.reason, jb.next = "", ""
-		return nil
-	}
-	return ErrNotNow
-}
-
-// Cancel stops a job for good and forgets its session.
-func (q *Queue) Cancel(id JobID) error {
-	return q.act(id, func(jb *job) error {
-		if jb.cancel != nil {
-			jb.cancel(errCanceled)
-			return nil
+	if look != nil {
+		if look.err != nil {
+			jb.reason, jb.next = refusalText(look.err), ""
+			q.moveLocked(jb, stepRefuse)
+			return
 		}
-		if jb.state.Finished() {
-			return ErrNotNow
-		}
-		jb.state = Canceled
-		jb.session = upload.Session{}
-		jb.reason = "Canceled."
-		jb.next = "Press Retry to upload it again."
-		return nil
-	})
-}
-
-// Retry queues a failed or canceled job again. A kept session is resumed
-// (the server is asked first); otherwise the upload starts from byte 0.
-func (q *Queue) Retry(id JobID) error {
-	return q.act(id, q.retryLocked)
-}
-
-func (q *Queue) retryLocked(jb *job) error {
-	if jb.cancel != nil {
-		return ErrNotNow
+		jb.info = look.info
 	}
-	switch jb.state {
-	case Failed, Canceled, Attention:
-	case Refused:
-		// The file may have been fixed since; check it again.
-		if !q.reinspectLocked(jb) {
-			return nil
-		}
-	default:
-		return ErrNotNow
-	}
-	jb.state = Waiting
-	jb.verify = true
-	jb.reason, jb.next = "", ""
-	return nil
-}
-
-// reinspectLocked looks at jb's file again and checks it against the
-// destination's rules; a file that fails either is Refused with the reason.
-func (q *Queue) reinspectLocked(jb *job) bool {
-	info, err := media.Inspect(jb.info.Path)
-	if errors.Is(err, media.ErrNotEmail) {
-		err = nil // the destination decides whether it needs an email
-	}
-	if err == nil {
-		jb.info = info
-		err = checkPlan(jb.dest, info, jb.method)
-	}
-	if err != nil {
-		jb.state = Refused
-		jb.reason = refusalText(err)
-		return false
-	}
-	return true
-}
-
-// Restart uploads the file again from byte 0 as it is now, under a new session:
-// the answer to "this file changed since it was added".
-func (q *Queue) Restart(id JobID) error {
-	return q.act(id, func(jb *job) error {
-		if jb.cancel != nil {
-			return ErrNotNow
-		}
-		if !q.reinspectLocked(jb) {
-			return nil
-		}
+	if a == Restart {
 		jb.session = upload.Session{}
 		jb.committed.Store(0)
 		jb.sent.Store(0)
 		jb.restarts++
 		jb.result = nil
 		jb.finished = time.Time{}
-		jb.verify = false
 		jb.changed = false
-		jb.state = Waiting
-		jb.reason, jb.next = "", ""
-		return nil
-	})
+	}
+	q.setStateLocked(jb, to)
+	q.wordsLocked(jb)
+	switch a {
+	case Retry:
+		jb.verify = true
+	case Restart:
+		jb.verify = false
+	case Cancel:
+		jb.session = upload.Session{}
+	}
 }
 
-// Remove takes a job off the list (stopping it first) and out of the journal.
-func (q *Queue) Remove(id JobID) error {
-	q.mu.Lock()
-	defer q.poke()
-	defer q.mu.Unlock()
-	jb, ok := q.jobs[id]
-	if !ok {
-		return ErrNoJob
+// wordsLocked puts the reason and next step of the state jb has just taken
+// by the user's action; Queue.mu must be held.
+func (q *Queue) wordsLocked(jb *job) {
+	switch jb.state {
+	case Paused:
+		jb.next = "Press Resume to start it."
+	case Canceled:
+		jb.reason = "Canceled."
+		jb.next = "Press Retry to upload it again."
+	default:
+		jb.reason, jb.next = "", ""
 	}
-	if jb.cancel != nil {
-		jb.cancel(errRemoved)
-	}
-	q.removeLocked(id)
-	q.notifyLocked()
-	return nil
 }
+
+// stopCause tells a running job's worker which action stopped it.
+var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
+
+// inspection is what looking at a file found.
+type inspection struct {
+	info media.Info
+	read bool  // info was read from the file
+	err  error // the file is gone, unreadable or breaks a rule of the destination
+}
+
+// inspect looks at the file at path and checks it against d's rules.
+func inspect(path string, d dest.Destination, method upload.Method) *inspection {
+	info, err := media.Inspect(path)
+	if errors.Is(err, media.ErrNotEmail) {
+		err = nil // the destination decides whether it needs an email
+	}
+	if err != nil {
+		return &inspection{err: err}
+	}
+	return &inspection{info: info, read: true, err: checkPlan(d, info, method)}
+}
+
+// Pause stops a job's bytes within a second and keeps its session, so Resume
+// continues from where the server stands.
+func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
+
+// Resume lets a paused job (or one stopped by a locked keychain) go on; it
+// first asks the server where the upload stands.
+func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
+
+// Cancel stops a job for good and forgets its session.
+func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
+
+// Retry queues a failed, canceled or refused job again. A kept session is
+// resumed (the server is asked first); otherwise the upload starts from
+// byte 0. A refused file is checked again first.
+func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
+
+// Restart uploads the file again from byte 0 as it is now, under a new session:
+// the answer to "this file changed since it was added".
+func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
+
+// Remove takes a job off the list (stopping it first) and out of the journal.
+func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
 
 func (q *Queue) removeLocked(ids ...JobID) {
 	drop := make(map[JobID]bool, len(ids))
@@ -419,45 +441,39 @@ func (q *Queue) removeLocked(ids ...JobID) {
 	}
 }
 
-// each applies f to every job under one lock and announces the change once.
-func (q *Queue) each(f func(jb *job) error) {
+// doAll does a to every job in state from that allows it, under one lock,
+// and announces the change once. It is for actions that need no second look
+// at the file.
+func (q *Queue) doAll(a Action, from ...State) {
 	q.mu.Lock()
 	defer q.poke()
 	defer q.mu.Unlock()
 	var changed []*job
 	for _, id := range q.order {
 		jb := q.jobs[id]
-		if f(jb) == nil {
-			jb.bump()
-			changed = append(changed, jb)
+		if len(from) > 0 && !slices.Contains(from, jb.state) {
+			continue
 		}
+		to, err := allowLocked(jb, a)
+		if err != nil {
+			continue
+		}
+		q.doLocked(jb, a, to, nil)
+		jb.bump()
+		changed = append(changed, jb)
 	}
 	q.persist(changed...)
 	q.notifyLocked()
 }
 
 // PauseAll pauses every waiting or running job.
-func (q *Queue) PauseAll() { q.each(q.pauseLocked) }
+func (q *Queue) PauseAll() { q.doAll(Pause) }
 
 // ResumeAll resumes every paused job.
-func (q *Queue) ResumeAll() {
-	q.each(func(jb *job) error {
-		if jb.state != Paused {
-			return ErrNotNow
-		}
-		return q.resumeLocked(jb)
-	})
-}
+func (q *Queue) ResumeAll() { q.doAll(Resume, Paused) }
 
 // RetryFailed retries every failed job.
-func (q *Queue) RetryFailed() {
-	q.each(func(jb *job) error {
-		if jb.state != Failed {
-			return ErrNotNow
-		}
-		return q.retryLocked(jb)
-	})
-}
+func (q *Queue) RetryFailed() { q.doAll(Retry, Failed) }
 
 // ClearFinished forgets done, canceled and refused jobs (history included).
 func (q *Queue) ClearFinished() {
@@ -465,9 +481,12 @@ func (q *Queue) ClearFinished() {
 	defer q.mu.Unlock()
 	var ids []JobID
 	for _, id := range q.order {
-		switch q.jobs[id].state {
+		jb := q.jobs[id]
+		switch jb.state {
 		case Done, Canceled, Refused:
-			ids = append(ids, id)
+			if _, err := allowLocked(jb, Remove); err == nil {
+				ids = append(ids, id)
+			}
 		}
 	}
 	if len(ids) > 0 {

@@ -78,9 +78,12 @@ type JobView struct {
 	Account     string
 
 	State       State
-	FileChanged bool   // stopped because the file changed since it was added: offer Restart
-	Locked      bool   // stopped because the keychain is locked: unlock it, then resume
-	Reason      string // for Failed, Refused, Attention, Paused-by-error: a plain sentence
+	FileChanged bool     // stopped because the file changed since it was added: offer Restart
+	Locked      bool     // stopped because the keychain is locked: unlock it, then resume
+	NeedsSignIn bool     // stopped because the account must sign in again: sign in, then SignIn
+	Actions     []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
+	Scopes      []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
+	Reason      string   // for Failed, Refused, Attention, Paused-by-error: a plain sentence
 	// Details are the server's own words behind Reason (Google's error
 	// message), shown apart from it; "" when it said nothing.
 	Details string

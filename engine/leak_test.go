@@ -176,7 +176,7 @@ func TestLockedKeychainAsksToUnlock(t *testing.T) {
 	p, _ := r.file("report.bin", 1000)
 	id := q.Add([]string{p}, d).IDs[0]
 	v := r.state(id, engine.Attention)
-	if !v.Locked || v.Reason != auth.ErrKeychainLocked.Error() || v.Next != "Unlock the keychain, then press Resume." {
+	if !v.Locked || !strings.HasSuffix(v.Reason, auth.ErrKeychainLocked.Error()) || v.Next != "Unlock the keychain, then press Resume." {
 		t.Errorf("locked: %+v; want a request to unlock the keychain", v)
 	}
 	locked.Store(false)
@@ -210,9 +210,9 @@ func googleLab(t *testing.T, eo emulator.Options, opts engine.Options, client fu
 	}
 	t.Cleanup(func() { j.Close() })
 	opts.Journal = j
-	opts.Client = func(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	opts.Accounts = labAccounts(func() (*http.Client, error) {
 		return client(&http.Client{Transport: bearer{engine.DefaultTransport(), emuURL}})
-	}
+	})
 	q, err := engine.Open(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -224,3 +224,11 @@ func googleLab(t *testing.T, eo emulator.Options, opts engine.Options, client fu
 	}
 	return &rig{t: t, emu: emu, url: ts.URL, dir: dir, q: q, j: j}, d
 }
+
+// labAccounts hands the queue the lab's client, and reads failures as auth
+// words them, as the window and the command line wire it.
+type labAccounts func() (*http.Client, error)
+
+func (l labAccounts) Client(context.Context, string, []string) (*http.Client, error) { return l() }
+func (labAccounts) NeedsSignIn(err error) bool                                       { return errors.Is(err, auth.ErrSignInAgain) }
+func (labAccounts) KeychainLocked(err error) bool                                    { return errors.Is(err, auth.ErrKeychainLocked) }

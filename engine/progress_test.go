@@ -48,7 +48,7 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 	const size = 7_000_000
 	const rate = 512 << 10 // the bandwidth limit, bytes per second
 	q.mu.Lock()
-	jb := q.newJobLocked(media.Info{Path: "/p/holiday.jpg", Name: "holiday.jpg", Size: size}, dest.Destination{Kind: dest.Sandbox}, clock.Now())
+	jb := q.newJobLocked(media.Info{Path: "/p/holiday.jpg", Name: "holiday.jpg", Size: size}, dest.Destination{Kind: dest.Sandbox}, clock.Now(), stepAdd)
 	jb.state = Uploading
 	q.running++
 	q.mu.Unlock()

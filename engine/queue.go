@@ -23,9 +23,10 @@ import (
 type Options struct {
 	// Journal keeps jobs across quit, crash and restart; nil keeps them in memory only.
 	Journal *journal.Journal
-	// Client gives the HTTP client (carrying the account's authorization) for a
-	// destination that needs sign-in. Destinations that need none get a plain client.
-	Client func(ctx context.Context, d dest.Destination) (*http.Client, error)
+	// Accounts give the HTTP client (carrying the account's authorization)
+	// for a destination that needs sign-in, and say what its failures mean.
+	// Destinations that need none get a plain client.
+	Accounts Accounts
 	// SandboxURL is the base URL of the built-in sandbox, for sandbox destinations
 	// that name none.
 	SandboxURL string
@@ -208,11 +209,11 @@ func (q *Queue) load(ctx context.Context) error {
 			}
 		}
 		if !jb.state.Finished() && jb.state != Attention {
-			jb.state = Paused
+			q.moveLocked(jb, stepReopen)
 			jb.reason = ""
 			jb.next = resumeWords(jb.dest)
 			if q.opts.AutoResume {
-				jb.state = Waiting
+				q.moveLocked(jb, stepReopenGo)
 				jb.next = ""
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
@@ -360,7 +361,7 @@ func (q *Queue) schedule(ctx context.Context) {
 					break
 				}
 				jb := q.jobs[id]
-				if jb.state != Waiting || jb.cancel != nil {
+				if jb.state != Waiting || jb.cancel != nil || jb.held {
 					continue
 				}
 				q.startLocked(ctx, jb)
@@ -382,9 +383,9 @@ func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	jb.attempt++
 	q.running++
 	if jb.session.URI != "" {
-		jb.state = Checking
+		q.moveLocked(jb, stepCheck)
 	} else {
-		jb.state = Uploading
+		q.moveLocked(jb, stepStart)
 	}
 	jb.reason, jb.next = "", ""
 	jb.bump()

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/journal"
 	"hoist/engine/media"
@@ -95,8 +94,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
 func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	if d.NeedsAuth() && q.opts.Client != nil {
-		return q.opts.Client(ctx, d)
+	if d.NeedsAuth() && q.opts.Accounts != nil {
+		return q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
 	}
 	return &http.Client{Transport: q.opts.Transport}, nil
 }
@@ -125,7 +124,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	removed := false
 	switch {
 	case err == nil && res != nil:
-		jb.state = Done
+		q.moveLocked(jb, stepDone)
 		jb.finished = now
 		jb.session = upload.Session{}
 		jb.committed.Store(jb.info.Size)
@@ -143,11 +142,15 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	case errors.Is(cause, errRemoved):
 		removed = true
 	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
-		jb.state = Paused
+		if errors.Is(cause, errPaused) {
+			q.stoppedByLocked(jb, Pause)
+		} else {
+			q.moveLocked(jb, stepClosing)
+		}
 		jb.reason = ""
 		jb.next = resumeWords(jb.dest)
 	case errors.Is(cause, errCanceled):
-		jb.state = Canceled
+		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
 		jb.reason = "Canceled."
 		jb.next = "Press Retry to upload it again."
@@ -171,6 +174,20 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	q.emit(events)
 }
 
+// stoppedByLocked takes a job whose upload the user stopped with a to the
+// state the table gives; Queue.mu must be held.
+func (q *Queue) stoppedByLocked(jb *job, a Action) {
+	to, err := allowLocked(jb, a)
+	if err != nil {
+		if strictSteps {
+			panic(err)
+		}
+		q.log.Error("job state", "job", jb.id, "action", a, "err", err)
+		to = map[Action]State{Pause: Paused, Cancel: Canceled}[a]
+	}
+	q.setStateLocked(jb, to)
+}
+
 // failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
 func (q *Queue) failLocked(jb *job, err error) {
 	jb.locked = false
@@ -181,11 +198,11 @@ func (q *Queue) failLocked(jb *job, err error) {
 	}
 	switch {
 	case errors.Is(err, media.ErrMissing):
-		jb.state = Failed
+		q.moveLocked(jb, stepFail)
 		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
 		jb.next = "Put the file back and press Retry, or remove it from the list."
 	case errors.Is(err, upload.ErrFileChanged):
-		jb.state = Attention
+		q.moveLocked(jb, stepNeedsUser)
 		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
 		jb.next = "Upload it again from the start to send the file as it is now."
 		jb.session = upload.Session{}
@@ -193,25 +210,28 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.changed = true
 	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
 		// The server made an object of other bytes: resuming its session would only hear so again.
-		jb.state = Failed
+		q.moveLocked(jb, stepFail)
 		jb.reason = capitalized(err.Error()) + "."
 		jb.next = "Check what " + jb.dest.ServerName() + " holds, then press Retry to send the file again."
 		jb.session = upload.Session{}
 	case errors.As(err, &refusal):
-		jb.state = Refused
+		q.moveLocked(jb, stepRefuse)
 		jb.reason = refusal.Error()
 		jb.next = ""
-	case errors.Is(err, auth.ErrKeychainLocked):
-		jb.state = Attention
-		jb.reason = auth.ErrKeychainLocked.Error()
+	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
+		q.moveLocked(jb, stepNeedsUser)
+		jb.reason = err.Error() // the sign-in's own sentence
 		jb.next = "Unlock the keychain, then press Resume."
 		jb.locked = true
-	case errors.As(err, &needsUser) && !needsUser.Retryable():
-		jb.state = Attention
-		jb.reason = needsUser.Error() // its own sentence, without the request's URL
-		jb.next = "Sign in again, then press Resume."
+	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
+		q.moveLocked(jb, stepNeedsUser)
+		jb.reason = err.Error()
+		if errors.As(err, &needsUser) {
+			jb.reason = needsUser.Error() // its own sentence, without the request's URL
+		}
+		jb.next = "Press Sign in to sign in again; the upload then goes on."
 	default:
-		jb.state = Failed
+		q.moveLocked(jb, stepFail)
 		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
@@ -358,10 +378,13 @@ func (o *observer) Committed(offset int64) {
 
 // moving switches a checking or retrying job to uploading once bytes flow again.
 func (o *observer) moving() {
+	if !o.jb.wake.Load() {
+		return // every body read comes here: the queue's lock only when the state changes
+	}
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
 	if o.jb.state == Checking || o.jb.state == Retrying {
-		o.jb.state = Uploading
+		o.q.moveLocked(o.jb, stepMoving)
 		o.jb.reason, o.jb.next = "", ""
 		o.jb.retryAt = time.Time{}
 		o.jb.bump()
@@ -380,7 +403,7 @@ func (o *observer) Restarted(reason error) {
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
 	o.jb.meter.reset()
-	o.jb.state = Uploading
+	o.q.moveLocked(o.jb, stepRestarted)
 	o.jb.reason = ""
 	o.jb.retryAt = time.Time{}
 	if errors.Is(reason, upload.ErrSessionExpired) {
@@ -396,7 +419,7 @@ func (o *observer) Restarted(reason error) {
 func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
-	o.jb.state = Retrying
+	o.q.moveLocked(o.jb, stepWait)
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))

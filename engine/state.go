@@ -46,6 +46,9 @@ type job struct {
 	verify  bool // check the file against its fingerprint before the next start
 	changed bool // stopped because the file changed; only Restart sends it again
 	locked  bool // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	held    bool // added, and not yet in the journal: it does not start
+
+	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
 
 	sent      atomic.Int64
 	committed atomic.Int64
@@ -73,6 +76,7 @@ func (jb *job) currentDetails() string {
 
 // viewLocked copies what is shown about jb; Queue.mu must be held.
 func (jb *job) viewLocked(now time.Time) JobView {
+	facts := jb.factsLocked()
 	v := JobView{
 		ID:          jb.id,
 		Path:        jb.info.Path,
@@ -86,6 +90,8 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		State:       jb.state,
 		FileChanged: jb.changed,
 		Locked:      jb.locked && jb.state == Attention,
+		NeedsSignIn: facts.NeedsSignIn,
+		Actions:     ActionsFor(jb.state, facts),
 		Reason:      jb.reason,
 		Details:     jb.currentDetails(),
 		Next:        jb.next,
@@ -106,6 +112,9 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
+	}
+	if facts.NeedsSignIn {
+		v.Scopes = jb.dest.Scopes()
 	}
 	if e := jb.info.Email; e != nil {
 		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}

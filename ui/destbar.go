@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/engine"
 	"hoist/engine/dest"
 )
 
@@ -420,9 +421,15 @@ func (b *destBar) refreshAccounts() {
 // login signs an account in through the browser, for the current
 // destination's scopes. An account already signed in is asked only for
 // what it lacks. Without a keychain, the user may choose a file instead.
-func (b *destBar) login() { b.loginWith() }
+func (b *destBar) login() { b.loginWith(b.current.Account, b.current.Scopes(), true) }
 
-func (b *destBar) loginWith(extra ...auth.LoginOption) {
+// signInFor signs a job's account in again, for its destination's scopes;
+// the account's uploads that waited for it then go on.
+func (b *destBar) signInFor(v engine.JobView) { b.loginWith(v.Account, v.Scopes, false) }
+
+// loginWith signs account in for scopes; with adopt set the account becomes
+// the destination's. The account's uploads that waited for a sign-in go on.
+func (b *destBar) loginWith(account string, scopes []string, adopt bool, extra ...auth.LoginOption) {
 	if b.d.auth == nil {
 		return
 	}
@@ -433,13 +440,12 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 		b.d.win)
 	wait.SetOnClosed(cancel)
 	wait.Show()
-	scopes := b.current.Scopes()
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
 		auth.WaitingAtMost(b.d.settings.signInWait()),
 	}, extra...)
-	if a := b.current.Account; a != "" && slices.Contains(b.known, a) {
-		opts = append(opts, auth.ForAccount(a))
+	if account != "" && slices.Contains(b.known, account) {
+		opts = append(opts, auth.ForAccount(account))
 	}
 	b.d.background(func(context.Context) {
 		acct, err := b.d.auth.Login(ctx, scopes, opts...)
@@ -448,7 +454,7 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 			wait.Hide()
 			switch {
 			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile()
+				b.offerFile(account, scopes, adopt)
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -456,24 +462,27 @@ func (b *destBar) loginWith(extra ...auth.LoginOption) {
 				b.d.tell(err.Error())
 				return
 			}
-			b.current.Account = acct.Email
-			b.remember()
+			if adopt {
+				b.current.Account = acct.Email
+				b.remember()
+			}
 			b.refreshAccounts()
-			b.d.tell("Signed in as " + acct.Email + ". Uploads that were waiting for the sign-in continue when you press Resume.")
+			b.d.tell("Signed in as " + acct.Email + ".")
+			b.d.signedIn(acct.Email)
 		})
 	})
 }
 
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
-func (b *destBar) offerFile() {
+func (b *destBar) offerFile(account string, scopes []string, adopt bool) {
 	dialog.ShowConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
 		func(yes bool) {
 			if yes {
-				b.loginWith(auth.AllowingFileStore())
+				b.loginWith(account, scopes, adopt, auth.AllowingFileStore())
 			}
 		}, b.d.win)
 }

@@ -20,7 +20,8 @@ import (
 
 // rowActions are what a row's buttons do; the window supplies them.
 type rowActions struct {
-	pause, resume, cancel, retry, restart, remove, result, details func(engine.JobView)
+	do              func(engine.JobView, engine.Action) // what the job allows: JobView.Actions
+	result, details func(engine.JobView)
 	// thumbnail gives a picture's thumbnail; done is false while it is being made.
 	thumbnail func(engine.JobView) (img image.Image, done bool)
 }
@@ -48,7 +49,8 @@ type jobRow struct {
 	status   *bidiLabel
 	progress *widget.Label
 
-	pause, resume, cancel, retry, restart, remove, result, details *widget.Button
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
+	byAction                                                               map[engine.Action]*widget.Button
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
@@ -78,12 +80,24 @@ func newJobRow(act rowActions) *jobRow {
 			}
 		}
 	}
-	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), do(act.pause))
-	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), do(act.resume))
-	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), do(act.cancel))
-	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), do(act.retry))
-	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), do(act.restart))
-	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), do(act.remove))
+	action := func(a engine.Action) func() {
+		return func() {
+			if act.do != nil {
+				act.do(r.view, a)
+			}
+		}
+	}
+	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), action(engine.Pause))
+	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), action(engine.Resume))
+	r.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), action(engine.SignIn))
+	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), action(engine.Cancel))
+	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), action(engine.Retry))
+	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), action(engine.Restart))
+	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), action(engine.Remove))
+	r.byAction = map[engine.Action]*widget.Button{
+		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
+		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
+	}
 	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
 	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
 	for _, b := range r.buttons() {
@@ -92,7 +106,7 @@ func newJobRow(act rowActions) *jobRow {
 	}
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := container.NewHBox(r.pause, r.resume, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = container.NewBorder(nil, nil, nil, buttons, r.name)
 	detailLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.detail)
 	r.statusLine = container.NewBorder(nil, nil, nil, r.progress, r.status)
@@ -106,7 +120,7 @@ func newJobRow(act rowActions) *jobRow {
 const thumbSize = 48
 
 func (r *jobRow) buttons() []*widget.Button {
-	return []*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+	return []*widget.Button{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -261,30 +275,23 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 	return theme.ColorNameForeground
 }
 
-// showButtons shows the actions that make sense for v's state, and reports
-// whether any button came or went.
+// showButtons shows the actions the engine says v's job allows, with the
+// result of a finished job and the details of one that did not go, and
+// reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	var want []*widget.Button
-	switch v.State {
-	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
-		want = []*widget.Button{r.pause, r.cancel}
-	case engine.Paused:
-		want = []*widget.Button{r.resume, r.cancel}
-	case engine.Attention:
-		want = []*widget.Button{r.resume, r.restart, r.remove}
-		if v.FileChanged {
-			want = []*widget.Button{r.restart, r.remove} // resuming would only stop again
+	want := make([]*widget.Button, 0, len(v.Actions)+1)
+	for _, a := range v.Actions {
+		if b := r.byAction[a]; b != nil {
+			want = append(want, b)
 		}
-	case engine.Done:
-		want = []*widget.Button{r.result, r.remove}
-	case engine.Failed:
-		want = []*widget.Button{r.retry, r.details, r.remove}
-	case engine.Refused:
-		want = []*widget.Button{r.details, r.remove}
-	case engine.Canceled:
-		want = []*widget.Button{r.retry, r.remove}
 	}
-	for _, b := range [...]*widget.Button{r.pause, r.resume, r.cancel, r.retry, r.restart, r.remove, r.result, r.details} {
+	switch v.State {
+	case engine.Done:
+		want = append(want, r.result)
+	case engine.Failed, engine.Refused:
+		want = append(want, r.details)
+	}
+	for _, b := range r.buttons() {
 		on := slices.Contains(want, b)
 		if on && !b.Visible() {
 			b.Show()

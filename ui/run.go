@@ -22,7 +22,6 @@ import (
 
 	"hoist/auth"
 	"hoist/engine"
-	"hoist/engine/dest"
 	"hoist/engine/journal"
 )
 
@@ -206,7 +205,7 @@ func openSession(ctx context.Context, cfg Config, dir string, log *slog.Logger) 
 	set := loadSettings(fyne.CurrentApp().Preferences())
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Journal:        s.journal,
-		Client:         s.client,
+		Accounts:       accounts{s.auth},
 		SandboxURL:     s.sandbox.url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
@@ -228,11 +227,14 @@ func openSession(ctx context.Context, cfg Config, dir string, log *slog.Logger) 
 	return s, nil
 }
 
-// client gives the queue an HTTP client signed in as the destination's account.
-func (s *session) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	account := d.Account
+// accounts hand the queue the window's sign-in.
+type accounts struct{ *auth.Service }
+
+// Client gives the queue an HTTP client signed in as account, or as the
+// only account signed in when account is "".
+func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
 	if account == "" {
-		list, err := s.auth.Accounts(ctx)
+		list, err := a.Accounts(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +243,7 @@ func (s *session) client(ctx context.Context, d dest.Destination) (*http.Client,
 		}
 		account = list[0].Email
 	}
-	return s.auth.Client(ctx, account, d.Scopes())
+	return a.Service.Client(ctx, account, scopes)
 }
 
 func (s *session) close(log *slog.Logger) {

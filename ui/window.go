@@ -118,19 +118,20 @@ func (d *desk) build() {
 	d.bar = newDestBar(d)
 	d.thumbs = newThumbnails()
 	d.list = newQueueList(rowActions{
-		pause:   func(v engine.JobView) { d.act("pause", v, d.q.Pause) },
-		resume:  func(v engine.JobView) { d.act("resume", v, d.q.Resume) },
-		cancel:  func(v engine.JobView) { d.act("cancel", v, d.q.Cancel) },
-		retry:   func(v engine.JobView) { d.act("retry", v, d.q.Retry) },
-		restart: func(v engine.JobView) { d.act("start over", v, d.q.Restart) },
-		remove:  func(v engine.JobView) { d.act("remove", v, d.q.Remove) },
+		do: func(v engine.JobView, a engine.Action) {
+			if a == engine.SignIn {
+				d.bar.signInFor(v) // the engine's part follows the browser's
+				return
+			}
+			d.act(a, v)
+		},
 		result:  d.showResult,
 		details: d.showDetails,
 		thumbnail: func(v engine.JobView) (image.Image, bool) {
 			return d.thumbs.get(v)
 		},
 	}, func() time.Time { return d.now() })
-	d.list.onDelete = func(v engine.JobView) { d.act("remove", v, d.q.Remove) }
+	d.list.onDelete = func(v engine.JobView) { d.act(engine.Remove, v) }
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -350,16 +351,31 @@ func enable(b *widget.Button, on bool) {
 	}
 }
 
-// act runs a job action off the UI goroutine; a refusal is said in words.
-func (d *desk) act(what string, v engine.JobView, f func(engine.JobID) error) {
+// act does a job action off the UI goroutine; a refusal is said in words.
+func (d *desk) act(a engine.Action, v engine.JobView) {
 	d.background(func(context.Context) {
-		err := f(v.ID)
+		err := d.q.Do(v.ID, a)
 		if err == nil || errors.Is(err, engine.ErrNoJob) {
 			return
 		}
-		d.log.Info("action refused", "action", what, "job", v.ID, "err", err)
-		d.later(func() { d.tell(fmt.Sprintf("Could not %s %s: %v.", what, v.Name, err)) })
+		d.log.Info("action refused", "action", a, "job", v.ID, "err", err)
+		d.later(func() { d.tell(fmt.Sprintf("Could not %s %s: %v", actionWords[a], v.Name, err)) })
 	})
+}
+
+// signedIn lets the uploads of account that waited for its sign-in go on.
+func (d *desk) signedIn(account string) {
+	for _, v := range d.q.Jobs() {
+		if v.NeedsSignIn && v.Account == account {
+			d.act(engine.SignIn, v)
+		}
+	}
+}
+
+// actionWords say an action after "Could not".
+var actionWords = map[engine.Action]string{
+	engine.Pause: "pause", engine.Resume: "resume", engine.SignIn: "go on with", engine.Retry: "retry",
+	engine.Restart: "start over", engine.Cancel: "cancel", engine.Remove: "remove",
 }
 
 func (d *desk) actAll(f func()) {

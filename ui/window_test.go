@@ -272,8 +272,8 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 		if !strings.HasPrefix(got, "Refused: ") || !strings.Contains(got, why) {
 			t.Errorf("%s status = %q, want it to say it %s", name, got, why)
 		}
-		if !r.remove.Visible() || !r.details.Visible() || r.retry.Visible() {
-			t.Errorf("%s: a refused row should offer Details and Remove, not Retry", name)
+		if !r.remove.Visible() || !r.details.Visible() || !r.retry.Visible() || r.resume.Visible() {
+			t.Errorf("%s: a refused row should offer Details, Retry (a second look at the file) and Remove", name)
 		}
 	}
 	if n := len(h.sb.srv.Requests()); n != 0 {
@@ -477,6 +477,7 @@ func TestRowGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := tt.view
 			tt.edit(&v)
+			v.Actions = engine.ActionsFor(v.State, engine.Facts{})
 			r := newJobRow(rowActions{})
 			w := test.NewTempWindow(t, r)
 			w.Resize(fyne.NewSize(820, r.MinSize().Height+8))

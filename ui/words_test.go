@@ -41,8 +41,8 @@ func TestStateWords(t *testing.T) {
 		{"checking with the sandbox", engine.JobView{State: engine.Checking, DestKind: "sandbox", Server: "the sandbox"}, "Resuming — checking with the sandbox"},
 		{"retrying counts down", engine.JobView{State: engine.Retrying, Reason: "The connection dropped", RetryAt: now.Add(8 * time.Second)},
 			"The connection dropped. Hoist will try again in 8 seconds."},
-		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Sign in again, then press Resume."},
-			"Needs you: Your Google sign-in expired. Sign in again, then press Resume."},
+		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Press Sign in to sign in again; the upload then goes on."},
+			"Needs you: Your Google sign-in expired. Press Sign in to sign in again; the upload then goes on."},
 		{"refused", engine.JobView{State: engine.Refused, Reason: "photo.png is not an email file"}, "Refused: photo.png is not an email file."},
 		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}}, "Done. Saved as message 18c2."},
 	}

@@ -6,7 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"hoist/auth"
+	"hoist/redact"
 	"io"
 	"net"
 	"net/http"
@@ -233,5 +233,5 @@ func Redact(text string) string {
 		}
 		return u
 	})
-	return auth.Redact(text) // the one place that knows what a secret looks like
+	return redact.Text(text) // the one place that knows what a secret looks like
 }

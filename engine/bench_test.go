@@ -1,0 +1,193 @@
+package engine_test
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/journal"
+	"hoist/engine/upload"
+)
+
+// BenchmarkAddWhileUploading adds 300 files of 2 MiB (each read and hashed)
+// while an upload to the emulator runs, and reports the longest wait of a
+// snapshot of the list (Jobs and Summary, as the window's ticker takes it)
+// and the longest pause of the running upload, measured where the server
+// reads its body. Goals: snapshot ≤ 50 ms, upload pause ≤ 100 ms. The
+// control is the longest pause of the upload while the same files are read
+// and hashed beside it without the queue: the part of the pause that is the
+// machine's (two CPUs shared), not the queue's.
+func BenchmarkAddWhileUploading(b *testing.B) {
+	const files, fileSize = 300, 2 << 20
+	dir := b.TempDir()
+	var paths []string
+	buf := make([]byte, fileSize)
+	for i := range files {
+		rand.Read(buf)
+		p := filepath.Join(dir, fmt.Sprintf("photo-%03d.bin", i))
+		if err := os.WriteFile(p, buf, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	big := filepath.Join(dir, "film.bin") // sparse: it costs no disk
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Truncate(big, 8<<30); err != nil {
+		b.Fatal(err)
+	}
+
+	emu, err := emulator.New(emulator.Options{Store: emulator.NewHashStore()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reads := &readClock{}
+	ts := httptest.NewServer(reads.wrap(emu))
+	b.Cleanup(func() { ts.Close(); emu.Close() })
+
+	var snapshotMax, pauseMax, controlMax, addTotal time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		j, err := journal.Open(filepath.Join(dir, fmt.Sprintf("journal-%d.db", i)), journal.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err := engine.Open(context.Background(), engine.Options{
+			Journal: j, SandboxURL: ts.URL, Parallel: 1, Method: upload.Resumable,
+			ChunkSize: 8 << 20, BandwidthLimit: 200 << 20,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := dest.Destination{Kind: dest.Sandbox}
+		film := q.Add([]string{big}, d).IDs[0]
+		for v, _ := q.Job(film); v.Committed < 16<<20; v, _ = q.Job(film) {
+			time.Sleep(5 * time.Millisecond)
+		}
+
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var snapshot atomic.Int64
+		wg.Add(1)
+		go func() { // the window's ticker, ten times faster
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(10 * time.Millisecond):
+				}
+				t0 := time.Now()
+				q.Jobs()
+				q.Summary()
+				if w := int64(time.Since(t0)); w > snapshot.Load() {
+					snapshot.Store(w)
+				}
+			}
+		}()
+		reads.start()
+		t0 := time.Now()
+		if res := q.Add(paths, d); len(res.IDs) != files {
+			b.Fatalf("%d of %d files added: %v", len(res.IDs), files, res.Problems)
+		}
+		addTotal += time.Since(t0)
+		close(stop)
+		wg.Wait()
+		pause := reads.stop()
+		if v, _ := q.Job(film); v.State != engine.Uploading {
+			b.Fatalf("the upload was %s, not uploading, by the end of the adding", v.State)
+		}
+		// The control: the same reading and hashing beside the upload, without
+		// the queue. What pause it causes is the machine's, not the queue's.
+		reads.start()
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sha256.Sum256(data)
+		}
+		control := reads.stop()
+		snapshotMax = max(snapshotMax, time.Duration(snapshot.Load()))
+		pauseMax = max(pauseMax, pause)
+		controlMax = max(controlMax, control)
+
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := q.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+		cancel()
+		j.Close()
+	}
+	b.ReportMetric(float64(snapshotMax)/float64(time.Millisecond), "snapshot-max-ms")
+	b.ReportMetric(float64(pauseMax)/float64(time.Millisecond), "upload-pause-max-ms")
+	b.ReportMetric(float64(controlMax)/float64(time.Millisecond), "control-pause-max-ms")
+	b.ReportMetric(float64(addTotal)/float64(b.N)/float64(time.Millisecond), "add-ms")
+}
+
+// readClock measures the longest time between two reads of any request
+// body the server takes, while it is started.
+type readClock struct {
+	mu      sync.Mutex
+	on      bool
+	last    time.Time
+	longest time.Duration
+}
+
+func (c *readClock) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = &clockedBody{ReadCloser: r.Body, c: c}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (c *readClock) tick() {
+	now := time.Now()
+	c.mu.Lock()
+	if c.on {
+		c.longest = max(c.longest, now.Sub(c.last))
+	}
+	c.last = now
+	c.mu.Unlock()
+}
+
+func (c *readClock) start() {
+	c.mu.Lock()
+	c.on, c.last, c.longest = true, time.Now(), 0
+	c.mu.Unlock()
+}
+
+func (c *readClock) stop() time.Duration {
+	c.tick()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.on = false
+	return c.longest
+}
+
+type clockedBody struct {
+	io.ReadCloser
+	c *readClock
+}
+
+func (b *clockedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.c.tick()
+	}
+	return n, err
+}
