@@ -256,7 +256,7 @@ func writeExampleFiles(t *testing.T, dir string) {
 		iso[i] = byte(i * 7)
 	}
 	files := map[string][]byte{
-		"photo.png": pic.Bytes(), "banner.png": pic.Bytes(), "icon.png": pic.Bytes(),
+		"photo.png": pic.Bytes(), "photo.jpg": pic.Bytes(), "banner.png": pic.Bytes(), "icon.png": pic.Bytes(),
 		"mail.eml": email("Hello"), "mail/a.eml": email("First"), "mail/b.eml": email("Second"),
 		"big.iso": iso,
 	}

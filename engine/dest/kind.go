@@ -64,6 +64,7 @@ var registry = []kind{
 	gmailKind{GmailInsert}, gmailKind{GmailImport}, gmailKind{GmailSend}, gmailKind{GmailDraft},
 	cm360Kind{},
 	playGamesKind{},
+	driveKind{},
 	customKind{},
 }
 

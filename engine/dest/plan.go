@@ -254,6 +254,8 @@ func sizesApart(size, limit int64) (string, string) {
 // formatLimit writes a limit as Google's documentation does: 150 MiB is "150 MB".
 func formatLimit(n int64) string {
 	switch {
+	case n >= 1<<40 && n%(1<<40) == 0:
+		return fmt.Sprintf("%d TB", n>>40)
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:

@@ -72,6 +72,7 @@ var services = map[string]func(method string, seg []string) (endpoint, *apiError
 	"gmail":        resolveGmail,
 	"dfareporting": resolveCampaignManager,
 	"games":        resolvePlayGames,
+	"drive":        resolveDrive,
 }
 
 func randomHex(n int) string {
