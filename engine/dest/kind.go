@@ -65,6 +65,7 @@ var registry = []kind{
 	cm360Kind{},
 	playGamesKind{},
 	driveKind{},
+	youTubeKind{},
 	customKind{},
 }
 

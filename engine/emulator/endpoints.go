@@ -73,6 +73,7 @@ var services = map[string]func(method string, seg []string) (endpoint, *apiError
 	"dfareporting": resolveCampaignManager,
 	"games":        resolvePlayGames,
 	"drive":        resolveDrive,
+	"youtube":      resolveYouTube,
 }
 
 func randomHex(n int) string {
