@@ -199,6 +199,8 @@ func (d Destination) who() string {
 	switch w := d.of().words(d); {
 	case w.server != "":
 		return w.server
+	case d.BuiltinSandbox:
+		return "the sandbox"
 	case d.NeedsAuth():
 		return "Google"
 	}
