@@ -2,6 +2,7 @@ package auth
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 )
 
@@ -11,9 +12,9 @@ var (
 	// ErrNotSignedIn: no grant is held for the account.
 	ErrNotSignedIn = errors.New("This Google account is not signed in to Hoist. Sign in first.")
 	// ErrKeychainLocked: the keychain refused, stayed locked or did not answer in time.
-	ErrKeychainLocked = errors.New("The keychain is locked or did not answer. Unlock it (for example by signing in to your computer again) and try again.")
+	ErrKeychainLocked = errors.New(lockedKeychainWords)
 	// ErrNoKeychain: the computer has no keychain service at all.
-	ErrNoKeychain = errors.New("This computer has no keychain where Hoist can keep your Google sign-in safe.")
+	ErrNoKeychain = errors.New(noKeychainWords)
 	// ErrTooBig: a grant does not fit in one keychain entry.
 	ErrTooBig = errors.New("The Google sign-in is too large to keep in the keychain.")
 
@@ -41,6 +42,9 @@ var (
 	// ErrNotRevoked: signed out locally, but Google was not told.
 	ErrNotRevoked = errors.New("You are signed out on this computer, but Hoist could not tell Google to withdraw its access. You can remove Hoist at https://myaccount.google.com/permissions.")
 )
+
+// This system's words for its keychain (keychain_words.go).
+var noKeychainWords, lockedKeychainWords = keychainWords(runtime.GOOS)
 
 // plainError carries a user-facing message and, for errors.Is/As, the kind
 // of failure and its technical cause. The cause never shows in the message.

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"hoist/dirs"
 )
 
 // DefaultConsentTimeout is how long Login waits for the browser to come back.
@@ -27,9 +29,6 @@ const DefaultConsentTimeout = 5 * time.Minute
 
 // DefaultRefreshEarly is how long before expiry an access token is renewed.
 const DefaultRefreshEarly = time.Minute
-
-// ConfigDirName is Hoist's folder inside the user's config directory.
-const ConfigDirName = "Hoist"
 
 const (
 	accountsFileName = "accounts.json" // the account index: emails and scopes, no secrets
@@ -45,7 +44,7 @@ type Service struct {
 	// ConfigDir) when the computer has no keychain. Ask before setting it.
 	AllowFileStore bool
 	// ConfigDir holds the imported client, the account index and, if
-	// allowed, the token file; "" means os.UserConfigDir()/Hoist.
+	// allowed, the token file; "" means Hoist's settings folder (dirs).
 	ConfigDir string
 	// ClientJSON is a client_secret JSON given directly; it takes
 	// precedence over an imported or built-in client.
@@ -114,11 +113,11 @@ func (s *Service) configDir() (string, error) {
 	if s.ConfigDir != "" {
 		return s.ConfigDir, nil
 	}
-	base, err := os.UserConfigDir()
+	dir, err := dirs.Config()
 	if err != nil {
 		return "", plain("Hoist could not find the folder for its settings.", err)
 	}
-	return filepath.Join(base, ConfigDirName), nil
+	return dir, nil
 }
 
 // grantLock is account's lock over the writes of its grant.

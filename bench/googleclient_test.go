@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	dfareporting "google.golang.org/api/dfareporting/v4"
+	dfareporting "google.golang.org/api/dfareporting/v5"
 	gmail "google.golang.org/api/gmail/v1"
 	"google.golang.org/api/googleapi"
 	"google.golang.org/api/option"
@@ -202,7 +202,7 @@ func TestGmailClientUploads(t *testing.T) {
 func TestCampaignManagerClientUploads(t *testing.T) {
 	srv, ts := sandbox(t)
 	ctx := context.Background()
-	svc, err := dfareporting.NewService(ctx, option.WithEndpoint(ts.URL+"/dfareporting/v4/"), option.WithoutAuthentication())
+	svc, err := dfareporting.NewService(ctx, option.WithEndpoint(ts.URL+"/dfareporting/v5/"), option.WithoutAuthentication())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"hoist/auth/authtest"
+	"hoist/dirs"
 )
 
 // addressWatcher is a stdout that hands over the first sign-in address printed.
@@ -62,11 +63,11 @@ func newAuthCLI(t *testing.T) *authCLI {
 	if err := os.WriteFile(c.clientFile, c.srv.ClientJSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.UserConfigDir()
+	dir, err := dirs.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.config = filepath.Join(dir, "Hoist")
+	c.config = dir
 	return c
 }
 

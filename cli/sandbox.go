@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"hoist/engine"
+	"hoist/dirs"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
@@ -67,7 +67,12 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	dir := *data
 	if dir == "" {
-		dir = filepath.Join(engine.DataDir(), "sandbox")
+		data, err := dirs.Data()
+		if err != nil {
+			fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
+			return exitFailed
+		}
+		dir = filepath.Join(data, "sandbox")
 	}
 	refused, err := refusedKinds(*refuse)
 	if err != nil {
@@ -170,7 +175,11 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 			return url, nil, nil
 		}
 	}
-	dir := filepath.Join(engine.DataDir(), "sandbox")
+	data, err := dirs.Data()
+	if err != nil {
+		return "", nil, err
+	}
+	dir := filepath.Join(data, "sandbox")
 	// The default address keeps session URIs valid for a later --resume.
 	for _, addr := range []string{defaultSandboxAddr(), "127.0.0.1:0"} {
 		st, err := emulator.NewDiskStore(dir)

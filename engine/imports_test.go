@@ -43,7 +43,7 @@ func TestImportsPointOneWay(t *testing.T) {
 	isAuth := func(p string) bool { return p == "hoist/auth" || strings.HasPrefix(p, "hoist/auth/") }
 	never(isEngine, "hoist/auth", "hoist/ui", "hoist/cli", "hoist/words", "fyne.io/")
 	never(isAuth, "hoist/engine", "hoist/ui", "hoist/cli", "hoist/words", "fyne.io/")
-	never(func(p string) bool { return p == "hoist/redact" || p == "hoist/words/digits" }, "hoist/")
+	never(func(p string) bool { return p == "hoist/redact" || p == "hoist/words/digits" || p == "hoist/dirs" }, "hoist/")
 
 	for pkg, deps := range graph {
 		for _, dep := range deps {
@@ -56,9 +56,9 @@ func TestImportsPointOneWay(t *testing.T) {
 	only := map[string][]string{
 		"hoist/engine/upload":   {"hoist/words/digits"},
 		"hoist/engine/media":    {"hoist/engine/upload", "hoist/words/digits"},
-		"hoist/engine/journal":  {"hoist/engine/upload", "hoist/words/digits"},
+		"hoist/engine/journal":  {"hoist/engine/upload", "hoist/words/digits", "hoist/dirs"},
 		"hoist/engine/emulator": {"hoist/engine/upload", "hoist/words/digits"},
-		"hoist/engine/dest":     {"hoist/engine/upload", "hoist/engine/media", "hoist/words/digits", "hoist/redact"},
+		"hoist/engine/dest":     {"hoist/engine/upload", "hoist/engine/media", "hoist/words/digits", "hoist/redact", "hoist/dirs"},
 	}
 	for pkg, allowed := range only {
 		for _, dep := range graph[pkg] {

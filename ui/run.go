@@ -21,8 +21,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/dirs"
 	"hoist/engine"
 	"hoist/engine/journal"
+	"hoist/ui/handover"
 )
 
 // AppID is the application's identifier (preferences, notifications, desktop file).
@@ -39,7 +41,7 @@ type Config struct {
 	// standard error at level Info.
 	Logger *slog.Logger
 	// Dir holds the upload list, saved destinations and Google sign-in
-	// settings; "" means Hoist's folder in the user's config directory.
+	// settings; "" means Hoist's folders on this system (dirs).
 	Dir string
 	// SandboxDir keeps the built-in sandbox's files; "" means Hoist's data
 	// folder.
@@ -66,28 +68,27 @@ func Run(ctx context.Context, cfg Config) int {
 		stderr = os.Stderr
 	}
 	log := windowLogger(cfg.Logger, stderr)
-	dir := cfg.Dir
-	if dir == "" {
-		d, err := journal.DefaultDir()
-		if err != nil {
-			fmt.Fprintf(stderr, "hoist: %v\n", err)
-			return 1
-		}
-		dir = d
+	where, err := sessionFolders(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist: %v\n", err)
+		return 1
 	}
 
-	inst, err := journal.Listen(dir)
-	if errors.Is(err, journal.ErrInUse) {
-		return handOver(ctx, dir, cfg.Files, stderr)
+	claim, other, alone := claimWindow(handover.Listen, where.Config)
+	if other {
+		return handOver(ctx, where.Config, cfg.Files, stderr)
+	}
+	if alone != nil {
+		// Without the hand-over this window still works; only files opened
+		// while it runs start another Hoist, which then says Hoist is running.
+		log.Warn("other Hoist windows cannot hand files to this one", "err", alone)
+	} else {
+		defer claim.Close()
 	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
-	if err != nil {
-		return failWindow(a, "Hoist could not start, because it could not claim its settings folder.", err)
-	}
-	defer inst.Close()
 
-	s, err := openSession(ctx, cfg, dir, log)
+	s, err := openSession(ctx, cfg, where, log)
 	if err != nil {
 		return failWindow(a, "Hoist could not start.", err)
 	}
@@ -103,6 +104,9 @@ func Run(ctx context.Context, cfg Config) int {
 		// have been set aside, or only some damaged uploads left out.
 		d.tell(why.Error())
 	}
+	if alone != nil {
+		d.tell(aloneNote)
+	}
 	if n := s.notices(); len(n) > 0 {
 		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
@@ -113,7 +117,10 @@ func Run(ctx context.Context, cfg Config) int {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		err := inst.Serve(serveCtx, func(paths []string) {
+		if claim == nil {
+			return
+		}
+		err := claim.Serve(serveCtx, func(paths []string) {
 			d.later(func() {
 				d.add(paths)
 				d.win.RequestFocus()
@@ -135,12 +142,58 @@ func Run(ctx context.Context, cfg Config) int {
 	return 0
 }
 
+// aloneNote tells the user that this window cannot take files from another
+// Hoist (the hand-over failed to start), so it runs on its own.
+const aloneNote = "Hoist runs on its own: files opened from the file manager while this window is open cannot be added to it. Drop them on the window instead."
+
+// folders are where one window's files live.
+type folders struct {
+	Config  string // settings, saved destinations, sign-in, the hand-over
+	Journal string // the upload list
+	Sandbox string // the built-in sandbox's received files
+}
+
+// sessionFolders are cfg's folders: all in cfg.Dir when it is given,
+// otherwise this system's (dirs).
+func sessionFolders(cfg Config) (folders, error) {
+	f := folders{Config: cfg.Dir, Journal: cfg.Dir, Sandbox: cfg.SandboxDir}
+	if f.Config != "" && f.Sandbox != "" {
+		return f, nil
+	}
+	sys, err := dirs.Current()
+	if err != nil {
+		return folders{}, err
+	}
+	if f.Config == "" {
+		f.Config, f.Journal = sys.Config, sys.Journal
+	}
+	if f.Sandbox == "" {
+		f.Sandbox = filepath.Join(sys.Data, "sandbox")
+	}
+	return f, nil
+}
+
+// claimWindow makes this process the window other Hoists hand their files
+// to, with listen (handover.Listen). other: another window holds the claim,
+// so the files go to it. alone: the hand-over could not start (no socket,
+// no port), which never stops the window: it runs on its own.
+func claimWindow(listen func(dir string) (*handover.Claim, error), dir string) (c *handover.Claim, other bool, alone error) {
+	c, err := listen(dir)
+	switch {
+	case errors.Is(err, handover.ErrInUse):
+		return nil, true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return c, false, nil
+}
+
 // handOver gives the files to the Hoist window already open.
 func handOver(ctx context.Context, dir string, files []string, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := journal.Hand(ctx, dir, files); err != nil {
-		fmt.Fprintf(stderr, "hoist: %v\n", journal.ErrInUse)
+	if err := handover.Hand(ctx, dir, files); err != nil {
+		fmt.Fprintf(stderr, "hoist: %v\n", handover.ErrInUse)
 		return 1
 	}
 	if len(files) > 0 {
@@ -180,27 +233,23 @@ type session struct {
 	events  chan engine.Event
 }
 
-func openSession(ctx context.Context, cfg Config, dir string, log *slog.Logger) (*session, error) {
+func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
 	s := &session{events: make(chan engine.Event, 16)}
 	var err error
-	s.journal, err = journal.Open(filepath.Join(dir, journal.FileName), journal.Options{})
+	s.journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{})
 	if err != nil {
 		return nil, err
 	}
-	sandboxDir := cfg.SandboxDir
-	if sandboxDir == "" {
-		sandboxDir = filepath.Join(engine.DataDir(), "sandbox")
-	}
-	s.sandbox, err = startSandbox(ctx, sandboxDir, SandboxAddr, log.With("part", "sandbox"))
+	s.sandbox, err = startSandbox(ctx, f.Sandbox, SandboxAddr, log.With("part", "sandbox"))
 	if err != nil {
 		s.close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
 	}
-	s.presets, err = openPresets(dir)
+	s.presets, err = openPresets(f.Config)
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
 	}
-	s.auth = &auth.Service{ConfigDir: dir, Logger: log.With("part", "auth")}
+	s.auth = &auth.Service{ConfigDir: f.Config, Logger: log.With("part", "auth")}
 
 	set := loadSettings(fyne.CurrentApp().Preferences())
 	s.queue, err = engine.Open(ctx, engine.Options{

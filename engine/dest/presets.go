@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"hoist/dirs"
 )
 
 // PresetsFile is the name of the saved destinations file in Hoist's config folder.
@@ -24,14 +26,14 @@ var ErrNoPreset = errors.New("there is no saved destination with that name")
 var ErrDamaged = errors.New("the saved destinations file is damaged")
 
 // DefaultPresetsPath is where the saved destinations live:
-// os.UserConfigDir()/Hoist/destinations.json; "" when the system has no
-// folder for settings (OpenPresets then refuses).
+// destinations.json in Hoist's settings folder (see dirs); "" when the
+// system has no folder for settings (OpenPresets then refuses).
 func DefaultPresetsPath() string {
-	dir, err := os.UserConfigDir()
+	dir, err := dirs.Config()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "Hoist", PresetsFile)
+	return filepath.Join(dir, PresetsFile)
 }
 
 // Presets are the user's saved destinations, kept in a JSON file written

@@ -26,9 +26,6 @@ func tryLock(f *os.File) (bool, error) {
 	}
 }
 
-// isRefused reports a socket nobody listens on (left by a crashed process).
-func isRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
-
 func unlock(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }

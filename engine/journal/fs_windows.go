@@ -24,9 +24,6 @@ func tryLock(f *os.File) (bool, error) {
 	return false, err
 }
 
-// isRefused reports a socket nobody listens on (left by a crashed process).
-func isRefused(err error) bool { return errors.Is(err, windows.WSAECONNREFUSED) }
-
 func unlock(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }

@@ -3,8 +3,8 @@
 // reboot. Every change is one fsync'd transaction; there is no cache that
 // could diverge from the file. One process at a time holds a journal.
 //
-// The package also keeps Hoist to one window: Listen claims it, and a second
-// Hoist hands the files it was given to that window with Hand.
+// LockFile lends the same kind of lock to other parts of Hoist (the window's
+// single-window claim, in ui/handover).
 package journal
 
 import (
@@ -12,13 +12,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"hoist/dirs"
 )
 
 // FileName is the journal's file name inside Hoist's settings folder.
@@ -112,13 +113,13 @@ type Journal struct {
 	recovered error
 }
 
-// DefaultDir is the folder where Hoist keeps its journal and settings.
+// DefaultDir is the folder where Hoist keeps its journal (see dirs).
 func DefaultDir() (string, error) {
-	base, err := os.UserConfigDir()
+	dir, err := dirs.Journal()
 	if err != nil {
-		return "", fmt.Errorf("finding the settings folder: %w", err)
+		return "", fmt.Errorf("finding the folder for the list of uploads: %w", err)
 	}
-	return filepath.Join(base, "Hoist"), nil
+	return dir, nil
 }
 
 // DefaultPath is where the journal lives unless the caller says otherwise.

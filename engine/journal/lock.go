@@ -52,3 +52,24 @@ func (l *fileLock) release() error {
 	}
 	return err
 }
+
+// Lock is an exclusive lock on a file of its own, held until Release or the
+// process's end (a crash never leaves it behind).
+type Lock struct{ l *fileLock }
+
+// LockFile takes path's lock without waiting, making the file (0600) if
+// needed; ErrInUse when another open file holds it. Other parts of Hoist use
+// it to claim something for one process, as the journal does for itself.
+func LockFile(path string) (*Lock, error) {
+	l, err := acquireLock(path, 0)
+	if errors.Is(err, errLocked) {
+		return nil, ErrInUse
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Lock{l: l}, nil
+}
+
+// Release gives the lock up.
+func (l *Lock) Release() error { return l.l.release() }

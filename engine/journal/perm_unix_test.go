@@ -94,18 +94,4 @@ func TestPermissions(t *testing.T) {
 			t.Errorf("new journal mode %o, want 600", got)
 		}
 	})
-
-	t.Run("the window socket is private", func(t *testing.T) {
-		dir := filepath.Join(shortTempDir(t), "Hoist")
-		in, err := Listen(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer in.Close()
-		for p, want := range map[string]fs.FileMode{dir: 0o700, filepath.Join(dir, SocketName): 0o600} {
-			if got := mode(t, p); got != want {
-				t.Errorf("%s: mode %o, want %o", filepath.Base(p), got, want)
-			}
-		}
-	})
 }

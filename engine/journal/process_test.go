@@ -2,7 +2,6 @@ package journal
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,40 +107,6 @@ func runHelper(part, dir string) int {
 			}
 		}
 
-	case "listen":
-		in, err := Listen(dir)
-		if err != nil {
-			say("error %v", err)
-			return 1
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			done <- in.Serve(ctx, func(paths []string) {
-				b, _ := json.Marshal(paths)
-				say("got %s", b)
-			})
-		}()
-		say("listening")
-		waitForStdin()
-		cancel()
-		if err := <-done; err != nil {
-			say("error %v", err)
-		}
-		_ = in.Close()
-		return 0
-
-	case "hand":
-		err := Hand(context.Background(), dir, []string{"relative.eml", "/abs/photo.png"})
-		switch {
-		case errors.Is(err, ErrNotRunning):
-			say("not running")
-		case err != nil:
-			say("error %v", err)
-		default:
-			say("handed")
-		}
-		return 0
 	}
 	say("error unknown part %q", part)
 	return 2
@@ -359,49 +324,5 @@ func TestCrashConsistency(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-	}
-}
-
-func TestHandOffBetweenProcesses(t *testing.T) {
-	dir := shortTempDir(t)
-	h := startHelper(t, "listen", dir)
-	h.expect(t, "listening")
-
-	if _, err := Listen(dir); !errors.Is(err, ErrInUse) {
-		t.Fatalf("Listen while another process listens = %v, want ErrInUse", err)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths := []string{"/home/ana/Facturas/marzo.eml", "fotos/logo.png"}
-	if err := Hand(context.Background(), dir, paths); err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal([]string{paths[0], filepath.Join(wd, paths[1])})
-	h.expect(t, "got "+string(want))
-
-	// A crashed window leaves its socket file; nobody answers it.
-	h.kill(t)
-	if err := Hand(context.Background(), dir, paths); !errors.Is(err, ErrNotRunning) {
-		t.Fatalf("Hand to a killed window = %v, want ErrNotRunning", err)
-	}
-
-	// This process takes over, and the other hands its files to it.
-	in, err := Listen(dir)
-	if err != nil {
-		t.Fatalf("Listen after the other window was killed: %v", err)
-	}
-	got := serve(t, in)
-	hand := startHelper(t, "hand", dir)
-	hand.expect(t, "handed")
-	hand.finish(t)
-	select {
-	case p := <-got:
-		if len(p) != 2 || p[1] != "/abs/photo.png" || !filepath.IsAbs(p[0]) || filepath.Base(p[0]) != "relative.eml" {
-			t.Errorf("received %v", p)
-		}
-	default:
-		t.Fatal("the other process was told its files were taken, but none arrived")
 	}
 }

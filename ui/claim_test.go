@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"hoist/ui/handover"
+)
+
+func TestAFailedHandOverLeavesTheWindowRunningAlone(t *testing.T) {
+	refused := fmt.Errorf("handover: opening the socket for other Hoist windows: %w",
+		errors.New("listen unix hoist.sock: socket: winapi error #10047"))
+	c, other, alone := claimWindow(func(string) (*handover.Claim, error) { return nil, refused }, t.TempDir())
+	if c != nil || other || !errors.Is(alone, refused) {
+		t.Errorf("claimWindow with a failing channel = %v, %v, %v; want no claim, no other window, and the reason", c, other, alone)
+	}
+	if strings.Contains(aloneNote, "could not start") {
+		t.Errorf("the note %q reads as if Hoist had not started", aloneNote)
+	}
+
+	// A real failure on Unix: a settings folder too long a path for a socket.
+	if runtime.GOOS == "windows" {
+		return
+	}
+	long := filepath.Join(t.TempDir(), strings.Repeat("d", 120))
+	c, other, alone = claimWindow(handover.Listen, long)
+	if c != nil {
+		_ = c.Close()
+	}
+	if c != nil || other || alone == nil || !strings.Contains(alone.Error(), "too long") {
+		t.Errorf("claimWindow in a folder too long for a socket = %v, %v, %v; want the window alone, saying why", c, other, alone)
+	}
+}
+
+func TestASecondWindowHandsItsFilesOver(t *testing.T) {
+	dir, err := os.MkdirTemp("", "hc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	first, other, alone := claimWindow(handover.Listen, dir)
+	if first == nil || other || alone != nil {
+		t.Fatalf("first claimWindow = %v, %v, %v; want the claim", first, other, alone)
+	}
+	defer first.Close()
+	if c, other, alone := claimWindow(handover.Listen, dir); c != nil || !other || alone != nil {
+		t.Errorf("second claimWindow = %v, %v, %v; want the files handed to the other window", c, other, alone)
+	}
+}
