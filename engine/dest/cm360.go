@@ -137,3 +137,14 @@ func (cm360Kind) refused(_ Destination, e *upload.APIError) string {
 	return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to %s (under Advanced; --api-version on the command line) and send the file again.",
 		version, CM360Version)
 }
+
+// upgraded moves a version Google switched off to CM360Version.
+func (cm360Kind) upgraded(d Destination) (Destination, bool) {
+	v := strings.TrimSpace(d.Params["apiVersion"])
+	if v == "" || !retiredCM360Version(v) {
+		return d, false
+	}
+	d = d.clone()
+	d.Params["apiVersion"] = CM360Version
+	return d, true
+}

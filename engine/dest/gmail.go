@@ -248,3 +248,5 @@ func (g gmailKind) words(d Destination) kindWords {
 }
 
 func (gmailKind) refused(Destination, *upload.APIError) string { return "" }
+
+func (gmailKind) upgraded(d Destination) (Destination, bool) { return d, false }

@@ -46,6 +46,9 @@ type kind interface {
 	// better than the common sentences (a method Google removed, a version
 	// switched off); "" otherwise.
 	refused(d Destination, e *upload.APIError) string
+	// upgraded moves settings off an API version Google switched off; ok
+	// false when nothing changed.
+	upgraded(d Destination) (moved Destination, ok bool)
 }
 
 // kindWords are a kind's own sentences. Empty ones fall back to words that
@@ -109,6 +112,7 @@ func (base) target(Destination, media.Info, *upload.Target) error { return nil }
 func (base) words(Destination) kindWords                          { return kindWords{} }
 func (base) refused(Destination, *upload.APIError) string         { return "" }
 func (base) emptyAnswer(Destination) (Result, bool)               { return Result{}, false }
+func (base) upgraded(d Destination) (Destination, bool)           { return d, false }
 
 func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
 
