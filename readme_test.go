@@ -65,6 +65,8 @@ func TestReadmeCommands(t *testing.T) {
 		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
 		"HOIST_SANDBOX_ADDR="+addr,
 		"TERM=dumb",
+		// The README shows the command line's English.
+		"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=C.UTF-8",
 	)
 
 	ran := 0

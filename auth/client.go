@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,20 +36,9 @@ const maxClientFileSize = 64 << 10
 // Google Cloud Console and copies it, readable only by the user, into the
 // config directory, where later runs find it.
 func (s *Service) ImportClientSecret(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return plain(fmt.Sprintf("There is no file %s. Check the name and folder of the client file and try again.", path), err)
-	}
+	data, err := readClientFile(path)
 	if err != nil {
-		return plain(fmt.Sprintf("Hoist could not open the client file %s. Check that you may read it and try again.", path), err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxClientFileSize+1))
-	if err != nil {
-		return plain(fmt.Sprintf("Hoist could not read the client file %s. Choose the JSON file downloaded from Google Cloud Console.", path), err)
-	}
-	if len(data) > maxClientFileSize {
-		return ErrNotClientFile
+		return err
 	}
 	if err := checkClientJSON(data); err != nil {
 		return err
@@ -67,20 +54,25 @@ func (s *Service) ImportClientSecret(path string) error {
 	return nil
 }
 
-// HasClient reports whether an OAuth client is available, imported or built in.
+// HasClient reports whether an OAuth client is available: imported,
+// provided by the organisation or built in.
 func (s *Service) HasClient() bool {
 	_, err := s.clientJSON()
 	return err == nil
 }
 
-// clientJSON finds the client: given directly, imported, or built in.
+// clientJSON finds the client: given directly, imported by the user,
+// provided by the organisation (SystemDir), or built in. A broken file of
+// the organisation's is passed over for the built-in client, if any.
 func (s *Service) clientJSON() ([]byte, error) {
 	if len(s.ClientJSON) > 0 {
 		return s.ClientJSON, checkClientJSON(s.ClientJSON)
 	}
-	var imported []byte
-	if dir, err := s.configDir(); err == nil {
-		imported, _ = os.ReadFile(filepath.Join(dir, clientFileName))
+	imported := s.importedClient()
+	if len(imported) == 0 {
+		if b, err := s.systemClient(); err == nil && b != nil {
+			return b, nil
+		}
 	}
 	return chooseClient(imported, embeddedClient, embeddedFiles)
 }

@@ -46,6 +46,11 @@ type Service struct {
 	// ConfigDir holds the imported client, the account index and, if
 	// allowed, the token file; "" means Hoist's settings folder (dirs).
 	ConfigDir string
+	// SystemDir is the organisation's configuration folder, which may hold
+	// a client_secret*.json for everyone on the computer; "" means none.
+	// The user's own import takes precedence over it, and it over a
+	// built-in client.
+	SystemDir string
 	// ClientJSON is a client_secret JSON given directly; it takes
 	// precedence over an imported or built-in client.
 	ClientJSON []byte

@@ -5,21 +5,25 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hoist/dirs"
 	"io"
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"hoist/auth"
+	"hoist/engine/fact"
+	"hoist/words"
 )
 
 // NewAuthService is the sign-in service of the command line: the imported
 // client and the account list in Hoist's config folder, grants in the
 // keychain, warnings (scrubbed of secrets) on stderr.
 func NewAuthService(stderr io.Writer) *auth.Service {
-	return &auth.Service{Logger: logger(stderr)}
+	return &auth.Service{Logger: logger(stderr), SystemDir: dirs.System()}
 }
 
 // sharedAuth is the one service behind every upload of this process, so
@@ -58,12 +62,12 @@ type authFlags struct {
 // hiddenFlags are left out of the help text.
 var hiddenFlags = map[string]bool{"endpoint": true}
 
-func newAuthFlagSet(name, usageLine, about string, stderr io.Writer, o *authFlags) *flag.FlagSet {
+func newAuthFlagSet(l *words.Lang, name, form, about string, stderr io.Writer, o *authFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.endpoint, "endpoint", "", "base URL of a local OAuth server, instead of Google's")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s\n%s\n", usageLine, about)
+		fmt.Fprintf(stderr, "%s\n%s\n", usageLine(l, form), l.Say(about, nil))
 		fs.VisitAll(func(f *flag.Flag) {
 			if hiddenFlags[f.Name] {
 				return
@@ -98,9 +102,9 @@ func parseAuthFlags(fs *flag.FlagSet, args []string) (rest []string, status int)
 // Login runs "hoist login [--client-secret FILE] [flags]": it imports the
 // OAuth client if given, then signs a Google account in through the browser.
 func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	var o authFlags
-	fs := newAuthFlagSet("hoist login", "hoist login [--client-secret FILE] [flags]",
-		"Signs in with Google in your browser. Hoist keeps the sign-in in the keychain.", stderr, &o)
+	fs := newAuthFlagSet(l, "hoist login", "hoist login [--client-secret FILE] [flags]", "cli.login.about", stderr, &o)
 	clientFile := fs.String("client-secret", "", "the client_secret….json of a \u201cDesktop app\u201d OAuth client, from Google Cloud Console")
 	scopeList := fs.String("scopes", "", "extra access to ask for, comma-separated (e.g. gmail.insert,dfatrafficking); by default only your email address")
 	account := fs.String("account", "", "the account to sign in as again, adding the new access to what it has")
@@ -112,12 +116,12 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "hoist login: unexpected %q\n", rest[0])
+		complain(stderr, l, "hoist login", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(rest[0]))})
 		fs.Usage()
 		return exitUsage
 	}
 	if *wait <= 0 {
-		fmt.Fprintln(stderr, "hoist login: --timeout must be longer than zero, e.g. 5m")
+		complain(stderr, l, "hoist login", "cli.login.timeout", words.Args{"Flag": "--timeout", "Example": "5m"})
 		return exitUsage
 	}
 
@@ -126,10 +130,14 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err := svc.ImportClientSecret(*clientFile); err != nil {
 			return authFailed(stderr, "login", err)
 		}
-		fmt.Fprintf(stdout, "Imported the Google client from %s.\n", *clientFile)
+		say(stdout, l, "cli.login.imported", words.Args{"File": name(l, *clientFile)})
 	}
 	if !svc.HasClient() {
-		fmt.Fprintf(stderr, "hoist login: %s\nRun: hoist login --client-secret FILE\n", auth.ErrNoClient)
+		for _, p := range svc.ClientProblems() {
+			fmt.Fprintf(stderr, "hoist login: %s\n", p)
+		}
+		fmt.Fprintf(stderr, "hoist login: %s\n", l.Fact(fact.Fact{Code: fact.NoClient}))
+		say(stderr, l, "cli.run", words.Args{"Cmd": cmdWords(l, "hoist login --client-secret FILE")})
 		return exitFailed
 	}
 	if *inFile {
@@ -141,13 +149,13 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	svc.ConsentTimeout = *wait
 	svc.ShowURL = func(u string) {
-		fmt.Fprintf(stdout, "Open this address in your browser to sign in with Google:\n\n    %s\n\n", u)
+		fmt.Fprintf(stdout, "%s\n\n    %s\n\n", l.Say("cli.login.open", nil), u)
 	}
 	svc.OpenBrowser = func(u string) error {
 		if *noBrowser {
 			return errors.New("not wanted")
 		}
-		fmt.Fprintln(stdout, "Opening Google's sign-in page in your browser…")
+		say(stdout, l, "cli.login.opening", nil)
 		return auth.OpenSystemBrowser(u)
 	}
 
@@ -163,15 +171,16 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	acct, err := svc.Login(ctx, scopes, opts...)
 	if errors.Is(err, auth.ErrNoKeychain) || errors.Is(err, auth.ErrKeychainLocked) {
-		fmt.Fprintf(stderr, "hoist login: %s\nTo keep the sign-in in a file only you can read instead (less safe), run: hoist login --store-in-file\n", err)
+		fmt.Fprintf(stderr, "hoist login: %s\n", keychainWords(l, err))
+		say(stderr, l, "cli.login.inFile", words.Args{"Cmd": cmdWords(l, "hoist login --store-in-file")})
 		return exitFailed
 	}
 	if err != nil {
 		return authFailed(stderr, "login", err)
 	}
-	fmt.Fprintf(stdout, "Signed in as %s (%s).\n", acct.Email, strings.Join(scopeNames(acct.Scopes), ", "))
+	say(stdout, l, "cli.login.signedIn", words.Args{"Account": l.Isolate(acct.Email), "Scopes": l.Isolate(strings.Join(scopeNames(acct.Scopes), ", "))})
 	if acct.LessSafe {
-		fmt.Fprintln(stdout, "The sign-in is stored in a file only you can read (less safe than the keychain).")
+		say(stdout, l, "cli.login.lessSafe", nil)
 	}
 	return exitOK
 }
@@ -179,15 +188,15 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Logout runs "hoist logout [ACCOUNT]": it forgets the account's sign-in
 // and asks Google to withdraw it.
 func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	var o authFlags
-	fs := newAuthFlagSet("hoist logout", "hoist logout [ACCOUNT]",
-		"Signs a Google account out of Hoist and withdraws Hoist's access to it.", stderr, &o)
+	fs := newAuthFlagSet(l, "hoist logout", "hoist logout [ACCOUNT]", "cli.logout.about", stderr, &o)
 	rest, status := parseAuthFlags(fs, args)
 	if status >= 0 {
 		return status
 	}
 	if len(rest) > 1 {
-		fmt.Fprintln(stderr, "hoist logout: name one account at a time.")
+		complain(stderr, l, "hoist logout", "cli.logout.one", nil)
 		fs.Usage()
 		return exitUsage
 	}
@@ -202,13 +211,13 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		switch len(list) {
 		case 0:
-			fmt.Fprintln(stderr, "hoist logout: No Google account is signed in.")
+			complain(stderr, l, "hoist logout", "cli.logout.none", nil)
 			return exitFailed
 		case 1:
 			account = list[0].Email
 		default:
-			fmt.Fprintf(stderr, "hoist logout: Several Google accounts are signed in (%s). Say which one: hoist logout ACCOUNT\n",
-				strings.Join(emails(list), ", "))
+			complain(stderr, l, "hoist logout", "cli.logout.several", words.Args{
+				"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Cmd": cmdWords(l, "hoist logout ACCOUNT")})
 			return exitUsage
 		}
 	}
@@ -216,7 +225,7 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil && !errors.Is(err, auth.ErrNotRevoked) {
 		return authFailed(stderr, "logout", err)
 	}
-	fmt.Fprintf(stdout, "Signed out %s.\n", account)
+	say(stdout, l, "cli.logout.done", words.Args{"Account": name(l, account)})
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist logout: %s\n", auth.Redact(err.Error()))
 	}
@@ -226,14 +235,15 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Accounts runs "hoist accounts": the signed-in accounts, their access and
 // where each sign-in is kept.
 func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	var o authFlags
-	fs := newAuthFlagSet("hoist accounts", "hoist accounts", "Lists the Google accounts signed in to Hoist.", stderr, &o)
+	fs := newAuthFlagSet(l, "hoist accounts", "hoist accounts", "cli.accounts.about", stderr, &o)
 	rest, status := parseAuthFlags(fs, args)
 	if status >= 0 {
 		return status
 	}
 	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "hoist accounts: unexpected %q\n", rest[0])
+		complain(stderr, l, "hoist accounts", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(rest[0]))})
 		fs.Usage()
 		return exitUsage
 	}
@@ -242,17 +252,30 @@ func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return authFailed(stderr, "accounts", err)
 	}
 	if len(list) == 0 {
-		fmt.Fprintln(stdout, "No Google account is signed in. Run \"hoist login\" to sign in.")
+		say(stdout, l, "cli.accounts.none", words.Args{"Cmd": cmdWords(l, "hoist login")})
 		return exitOK
 	}
 	for _, a := range list {
-		where := "stored in the keychain"
+		where := l.Say("cli.accounts.keychain", nil)
 		if a.LessSafe {
-			where = "stored in a file (less safe)"
+			where = l.Say("cli.accounts.file", nil)
 		}
-		fmt.Fprintf(stdout, "%s \u2014 %s\n    scopes: %s\n", a.Email, where, strings.Join(scopeNames(a.Scopes), ", "))
+		fmt.Fprintf(stdout, "%s \u2014 %s\n    %s\n", l.Isolate(a.Email), where,
+			l.Say("cli.accounts.scopes", words.Args{"Scopes": l.Isolate(strings.Join(scopeNames(a.Scopes), ", "))}))
 	}
 	return exitOK
+}
+
+// keychainWords says that the keychain is missing or locked, in the
+// user's language.
+func keychainWords(l *words.Lang, err error) string {
+	switch {
+	case l.Code() == "en":
+		return err.Error()
+	case errors.Is(err, auth.ErrKeychainLocked):
+		return l.Fact(fact.Fact{Code: fact.KeychainLocked})
+	}
+	return l.Fact(fact.Fact{Code: fact.NoKeychain})
 }
 
 // authFailed prints err as a plain sentence, scrubbed of secrets.

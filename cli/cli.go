@@ -12,7 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+
+	"hoist/engine/dest"
+	"hoist/words"
 )
 
 // Version is the app's version, set at build time.
@@ -32,27 +36,54 @@ type Env struct {
 	Window func(ctx context.Context, files []string, sandbox bool) int
 }
 
-const usage = `Hoist uploads files to Google: email files into Gmail, creative assets to
-Campaign Manager 360 (API v5), game images to Play Games, or any Google upload URL.
-Google has removed Play Games image uploads from its API: set icons in Play Console
-(the sandbox still imitates the method).
+// command is a form of a command, with the key of what it does.
+type command struct{ form, key string }
 
-Usage:
-  hoist [--sandbox] [FILES...]       open the window (with these files queued)
-  hoist send [flags] PATH...         upload files or folders without a window
-  hoist send --resume                continue every unfinished upload (and retry failed ones)
-  hoist queue                        list uploads with their state and progress
-  hoist queue clear --done           forget finished uploads
-  hoist queue restart FILE...        upload these again from the start (a file that changed)
-  hoist queue remove FILE...         take these off the list
-  hoist sandbox [flags]              run the built-in sandbox server
-  hoist login [--client-secret FILE] sign in with Google
-  hoist logout [ACCOUNT]             sign out and forget the account's tokens
-  hoist accounts                     list signed-in accounts
-  hoist version                      print the version
+// commands are the forms the usage lists.
+var commands = []command{
+	{"hoist [--sandbox] [FILES...]", "cli.help.window"},
+	{"hoist send [flags] PATH...", "cli.help.send"},
+	{"hoist send --resume", "cli.help.resume"},
+	{"hoist queue", "cli.help.queue"},
+	{"hoist queue clear --done", "cli.help.clear"},
+	{"hoist queue restart FILE...", "cli.help.restart"},
+	{"hoist queue remove FILE...", "cli.help.remove"},
+	{"hoist sandbox [flags]", "cli.help.sandbox"},
+	{"hoist login [--client-secret FILE]", "cli.help.login"},
+	{"hoist logout [ACCOUNT]", "cli.help.logout"},
+	{"hoist accounts", "cli.help.accounts"},
+	{"hoist destinations list", "cli.help.destList"},
+	{"hoist destinations export NAME", "cli.help.destExport"},
+	{"hoist destinations import FILE", "cli.help.destImport"},
+	{"hoist version", "cli.help.version"},
+}
 
-Run "hoist send --help", "hoist queue --help" or "hoist sandbox --help" for their flags.
-`
+// printCommands lists command forms in a column, each with what it does.
+func printCommands(w io.Writer, l *words.Lang, list []command) {
+	width := 0
+	for _, c := range list {
+		width = max(width, len(c.form))
+	}
+	for _, c := range list {
+		fmt.Fprintf(w, "  %-*s %s\n", width, c.form, l.Say(c.key, nil))
+	}
+}
+
+// usage is what `hoist help` prints, in the user's language.
+func usage(l *words.Lang) string {
+	var b strings.Builder
+	b.WriteString(l.Say("cli.about", words.Args{"Version": dest.CM360Version}))
+	b.WriteString("\n\n")
+	b.WriteString(usageLine(l, ""))
+	b.WriteString("\n")
+	printCommands(&b, l, commands)
+	b.WriteString("\n")
+	b.WriteString(l.Say("cli.help.more", words.Args{
+		"Send": cmdWords(l, "hoist send --help"), "Queue": cmdWords(l, "hoist queue --help"), "Sandbox": cmdWords(l, "hoist sandbox --help"),
+	}))
+	b.WriteString("\n")
+	return b.String()
+}
 
 // Run runs the command line and returns the process's exit status.
 func Run(ctx context.Context, args []string, env Env) int {
@@ -77,11 +108,13 @@ func Run(ctx context.Context, args []string, env Env) int {
 			return Logout(ctx, rest, env.Stdout, env.Stderr)
 		case "accounts":
 			return Accounts(ctx, rest, env.Stdout, env.Stderr)
+		case "destinations":
+			return Destinations(ctx, rest, env.Stdout, env.Stderr)
 		case "version", "--version":
 			fmt.Fprintf(env.Stdout, "Hoist %s (%s/%s)\n", Version, runtime.GOOS, runtime.GOARCH)
 			return exitOK
 		case "help", "-h", "--help", "-help":
-			fmt.Fprint(env.Stdout, usage)
+			fmt.Fprint(env.Stdout, usage(lang()))
 			return exitOK
 		}
 	}
@@ -90,22 +123,24 @@ func Run(ctx context.Context, args []string, env Env) int {
 
 // window opens the desktop window with the files named on the command line.
 func window(ctx context.Context, args []string, env Env) int {
+	l := lang()
 	fs := flag.NewFlagSet("hoist", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	sandbox := fs.Bool("sandbox", false, "open in sandbox mode")
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(env.Stderr, "hoist: %v\n\n%s", err, usage)
+		fmt.Fprintf(env.Stderr, "hoist: %v\n\n%s", err, usage(l))
 		return exitUsage
 	}
 	files := fs.Args()
 	for _, f := range files {
 		if looksLikeCommand(f) {
-			fmt.Fprintf(env.Stderr, "hoist: %q is not a command or a file.\n\n%s", f, usage)
+			complain(env.Stderr, l, "hoist", "cli.notCommand", words.Args{"Value": name(l, strconv.Quote(f))})
+			fmt.Fprintf(env.Stderr, "\n%s", usage(l))
 			return exitUsage
 		}
 	}
 	if env.Window == nil {
-		fmt.Fprintln(env.Stderr, "hoist: this build has no window; use \"hoist send\" to upload files.")
+		complain(env.Stderr, l, "hoist", "cli.noWindow", words.Args{"Send": cmdWords(l, "hoist send")})
 		return exitFailed
 	}
 	abs := make([]string, 0, len(files))

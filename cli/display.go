@@ -6,9 +6,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"hoist/engine"
-	"hoist/engine/media"
+	"hoist/engine/fact"
+	"hoist/words"
 )
 
 // display shows the uploads of one `hoist send`.
@@ -18,16 +20,18 @@ type display interface {
 }
 
 // humanDisplay draws a bar per file on a terminal, or prints a line at each
-// change of state (and every 10 %) when the output is a file or a pipe.
+// change of state (and every 10 %) when the output is a file or a pipe, in
+// the user's language.
 type humanDisplay struct {
 	w     io.Writer
+	l     *words.Lang
 	tty   bool
 	lines int                     // lines drawn last time, to redraw in place
 	seen  map[engine.JobID]string // last thing printed per job, without a terminal
 }
 
-func newHumanDisplay(w io.Writer, tty bool) *humanDisplay {
-	return &humanDisplay{w: w, tty: tty, seen: map[engine.JobID]string{}}
+func newHumanDisplay(w io.Writer, l *words.Lang, tty bool) *humanDisplay {
+	return &humanDisplay{w: w, l: l, tty: tty, seen: map[engine.JobID]string{}}
 }
 
 func (h *humanDisplay) update(views []engine.JobView) {
@@ -47,7 +51,7 @@ func (h *humanDisplay) update(views []engine.JobView) {
 			continue
 		}
 		h.seen[v.ID] = key
-		fmt.Fprintln(h.w, visible(line(v)))
+		fmt.Fprintln(h.w, line(h.l, v))
 	}
 }
 
@@ -58,7 +62,7 @@ func (h *humanDisplay) redraw(views []engine.JobView) {
 	}
 	for _, v := range views {
 		b.WriteString("\x1b[2K")
-		b.WriteString(bar(v))
+		b.WriteString(bar(h.l, v))
 		b.WriteByte('\n')
 	}
 	h.lines = len(views)
@@ -69,6 +73,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 	if h.tty {
 		h.redraw(views)
 	}
+	l := h.l
 	var done, failed int
 	var bytes int64
 	for _, v := range views {
@@ -77,80 +82,127 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			done++
 			bytes += v.Size
 			if v.Result != nil && v.Result.Summary != "" {
-				fmt.Fprintln(h.w, visible(fmt.Sprintf("✓ %s: %s%s%s", v.Name, v.Result.Summary, verifiedWords(v), fellBackWords(v))))
+				fmt.Fprintln(h.w, "✓ "+fileLine(l, v.Name, l.Join(l.Join(resultWords(l, v.Result), verifiedWords(l, v)), fellBackWords(l, v))))
 			}
 		default:
 			if v.State.Finished() || v.State == engine.Attention {
 				failed++
-				fmt.Fprintln(h.w, visible(fmt.Sprintf("✗ %s: %s", v.Name, reasonOf(v))))
+				fmt.Fprintln(h.w, "✗ "+fileLine(l, v.Name, reasonOf(l, v)))
 			}
 		}
 	}
-	fmt.Fprintf(h.w, "%d of %d %s uploaded (%s).", done, len(views), pluralize(len(views), "file", "files"), media.FormatSize(bytes))
+	s := l.Say("cli.summary", words.Args{"Done": done, "Files": l.Count(len(views)), "Size": l.Size(bytes)})
 	if failed > 0 {
-		fmt.Fprintf(h.w, " %d did not upload.", failed)
+		s = l.Join(s, l.Say("cli.summary.failed", words.Args{"N": failed}))
 	}
-	fmt.Fprintln(h.w)
+	fmt.Fprintln(h.w, s)
 }
 
-// fellBackWords says, after a result, that the destination refused a resumable upload.
+// fileLine is a line about one file: its name, then what there is to say.
+func fileLine(l *words.Lang, file, text string) string {
+	return l.Say("cli.fileLine", words.Args{"File": name(l, file), "Text": text})
+}
+
+// resultWords says what the server made of the file: the engine's English
+// summary, or in another language that it was uploaded, with the id the
+// server gave it.
+func resultWords(l *words.Lang, r *engine.Result) string {
+	switch {
+	case l.Code() == "en":
+		return visible(r.Summary)
+	case r.ID != "":
+		return l.Say("cli.uploadedAs", words.Args{"ID": l.Isolate(visible(r.ID))})
+	}
+	return l.Say("cli.uploaded", nil)
+}
+
 // verifiedWords says whether the server's own account of the file matched it.
-func verifiedWords(v engine.JobView) string {
+func verifiedWords(l *words.Lang, v engine.JobView) string {
 	if v.Result == nil {
 		return ""
 	}
 	switch v.Result.Verified {
 	case "":
-		return " Not verified: the server gave no size or checksum to compare."
+		return l.Say("cli.verified.none", nil)
 	case "size":
-		return " Verified by size only."
+		return l.Say("cli.verified.size", nil)
 	}
-	return " Verified: the server's " + strings.ToUpper(v.Result.Verified) + " matches the file."
+	return l.Say("cli.verified.sum", words.Args{"Sum": strings.ToUpper(v.Result.Verified)})
 }
 
-func fellBackWords(v engine.JobView) string {
+// fellBackWords says, after a result, that the destination refused a resumable upload.
+func fellBackWords(l *words.Lang, v engine.JobView) string {
 	if !v.FellBack {
 		return ""
 	}
-	return " Sent in one piece: this destination does not take uploads in parts."
+	return l.Say("cli.fellBack", nil)
 }
 
-func reasonOf(v engine.JobView) string {
-	r := v.Reason
+// reasonOf is why a job stopped, with the server's own words and the
+// command to run next.
+func reasonOf(l *words.Lang, v engine.JobView) string {
+	r := reasonWords(l, v)
 	if r == "" {
-		r = stateWords(v)
+		r = stateWords(l, v)
 	}
-	if w := v.Said(); w != "" {
-		r += " " + w
+	r = l.Join(r, saidWords(l, v))
+	return l.Join(r, nextWords(l, v))
+}
+
+// reasonWords is the job's reason: its fact in the user's language, or the
+// sentence the engine (or an older journal) holds, which is English's.
+func reasonWords(l *words.Lang, v engine.JobView) string {
+	if v.Fact != nil && l.Code() != "en" {
+		return l.Fact(*v.Fact)
 	}
-	if next := nextWords(v); next != "" {
-		r += " " + next
+	return visible(v.Reason)
+}
+
+// saidWords quotes the server's own words behind the reason, as they are.
+func saidWords(l *words.Lang, v engine.JobView) string {
+	if v.Details == "" {
+		return ""
 	}
-	return r
+	if l.Code() == "en" {
+		return visible(v.Said())
+	}
+	who := "who.server"
+	switch v.DetailsFrom {
+	case "Google":
+		who = "who.google"
+	case "The sandbox":
+		who = "who.sandbox"
+	}
+	return l.Say("cli.said", words.Args{"Who": l.Say(who, nil), "Google": l.Isolate(visible(v.Details))})
 }
 
 // nextWords is a stopped job's next step in command-line terms: the queue
 // words it for the window's buttons.
-func nextWords(v engine.JobView) string {
+func nextWords(l *words.Lang, v engine.JobView) string {
+	resume := cmdWords(l, "hoist send --resume")
 	switch {
 	case v.Allows(engine.Restart):
-		return fmt.Sprintf("To send it as it is now, run hoist queue restart %s, then hoist send --resume.", argWord(v.Path))
+		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
 	case v.Allows(engine.SignIn):
-		return `Sign in again with "hoist login", then run "hoist send --resume".`
+		return l.Say("cli.next.signIn", words.Args{"Cmd": resume, "Login": cmdWords(l, "hoist login")})
 	case v.Allows(engine.Resume) && v.Locked:
-		return `Unlock the keychain, then run "hoist send --resume".`
+		return l.Say("cli.next.locked", words.Args{"Cmd": resume})
 	case v.Allows(engine.Resume):
-		return `Run "hoist send --resume" to continue from where the server stands.`
+		return l.Say("cli.next.paused", words.Args{"Cmd": resume})
 	case v.State == engine.Failed:
-		return `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove ` + argWord(v.Name)
+		return l.Say("cli.next.failed", words.Args{"Cmd": resume, "Remove": cmdWords(l, "hoist queue remove "+argWord(v.Name))})
 	case v.State == engine.Canceled:
-		return `To upload it again, send it again with "hoist send".`
+		return l.Say("cli.next.canceled", words.Args{"Send": cmdWords(l, "hoist send")})
+	case v.State == engine.Retrying && !v.RetryAt.IsZero() && l.Code() != "en":
+		return l.Fact(fact.Fact{Code: fact.RetryIn, Wait: max(time.Until(v.RetryAt), 0)})
+	case v.NextFact != nil && l.Code() != "en":
+		return l.Fact(*v.NextFact)
 	}
-	return v.Next
+	return visible(v.Next)
 }
 
 // bar is one file's line on a terminal: name, bar, percent, speed, time left.
-func bar(v engine.JobView) string {
+func bar(l *words.Lang, v engine.JobView) string {
 	const width = 24
 	frac := 0.0
 	if v.Size > 0 {
@@ -159,75 +211,72 @@ func bar(v engine.JobView) string {
 		frac = 1
 	}
 	filled := int(frac * width)
-	name := visible(v.Name)
-	if r := []rune(name); len(r) > 28 {
-		name = string(r[:27]) + "…"
+	nm := visible(v.Name)
+	if r := []rune(nm); len(r) > 28 {
+		nm = string(r[:27]) + "…"
 	}
-	s := fmt.Sprintf("%-28s [%s%s] %3d%% %9s", name, strings.Repeat("█", filled), strings.Repeat("░", width-filled), int(frac*100), media.FormatSize(v.Size))
+	pad := 28 - len([]rune(nm))
+	s := l.Isolate(nm) + strings.Repeat(" ", max(pad, 0))
+	s += fmt.Sprintf(" [%s%s] %4s %9s", strings.Repeat("█", filled), strings.Repeat("░", width-filled), percent(l, int(frac*100)), l.Size(v.Size))
 	switch {
 	case v.State == engine.Uploading && v.Speed > 0:
-		s += fmt.Sprintf("  %s/s", media.FormatSize(int64(v.Speed)))
+		s += "  " + l.Speed(v.Speed)
 		if v.ETA >= 0 {
-			s += "  " + media.FormatDuration(v.ETA) + " left"
+			s += "  " + l.TimeLeft(v.ETA)
 		}
 	default:
-		s += "  " + stateWords(v)
+		s += "  " + stateWords(l, v)
 	}
 	return s
 }
 
+// percent is a whole percentage, never rounded up to 100 before the end.
+func percent(l *words.Lang, pct int) string {
+	return l.Percent(float64(pct) / 100)
+}
+
 // line is one file's progress as a plain line, for logs and pipes.
-func line(v engine.JobView) string {
+func line(l *words.Lang, v engine.JobView) string {
 	switch v.State {
 	case engine.Uploading:
 		pct := 0
 		if v.Size > 0 {
 			pct = int(v.Committed * 100 / v.Size)
 		}
-		s := fmt.Sprintf("%s: uploading, %d%% of %s", v.Name, pct, media.FormatSize(v.Size))
-		if v.Next != "" {
-			s += ". " + v.Next
+		s := l.Say("cli.uploading", words.Args{"File": name(l, v.Name), "Percent": percent(l, pct), "Size": l.Size(v.Size)})
+		if next := nextWords(l, v); next != "" {
+			s += ". " + next
 		}
 		return s
 	case engine.Done, engine.Failed, engine.Refused, engine.Attention, engine.Retrying:
-		return fmt.Sprintf("%s: %s", v.Name, reasonOrState(v))
+		return fileLine(l, v.Name, reasonOrState(l, v))
 	}
-	return fmt.Sprintf("%s: %s", v.Name, stateWords(v))
+	return fileLine(l, v.Name, stateWords(l, v))
 }
 
-func reasonOrState(v engine.JobView) string {
+func reasonOrState(l *words.Lang, v engine.JobView) string {
 	if v.State == engine.Done {
 		if v.Result != nil && v.Result.Summary != "" {
-			return "done. " + v.Result.Summary
+			return l.Say("cli.doneWith", words.Args{"Summary": resultWords(l, v.Result)})
 		}
-		return "done"
+		return stateWords(l, v)
 	}
-	return stateWords(v) + ": " + reasonOf(v)
+	return l.Say("cli.stateWith", words.Args{"State": stateWords(l, v), "Reason": reasonOf(l, v)})
+}
+
+// stateKeys are the command line's words for each state.
+var stateKeys = map[engine.State]string{
+	engine.Waiting: "cli.state.waiting", engine.Checking: "cli.state.checking",
+	engine.Uploading: "cli.state.uploading", engine.Retrying: "cli.state.retrying",
+	engine.Paused: "cli.state.paused", engine.Attention: "cli.state.attention",
+	engine.Done: "cli.state.done", engine.Failed: "cli.state.failed",
+	engine.Refused: "cli.state.refused", engine.Canceled: "cli.state.canceled",
 }
 
 // stateWords is a state in plain words.
-func stateWords(v engine.JobView) string {
-	switch v.State {
-	case engine.Waiting:
-		return "waiting"
-	case engine.Checking:
-		return "resuming, checking with the server"
-	case engine.Uploading:
-		return "uploading"
-	case engine.Retrying:
-		return "waiting to try again"
-	case engine.Paused:
-		return "paused"
-	case engine.Attention:
-		return "needs you"
-	case engine.Done:
-		return "done"
-	case engine.Failed:
-		return "failed"
-	case engine.Refused:
-		return "refused"
-	case engine.Canceled:
-		return "canceled"
+func stateWords(l *words.Lang, v engine.JobView) string {
+	if k, ok := stateKeys[v.State]; ok {
+		return l.Say(k, nil)
 	}
 	return string(v.State)
 }
@@ -238,13 +287,6 @@ func argWord(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
-}
-
-func pluralize(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a
@@ -297,7 +339,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(v), Actions: actionNames(v),
+		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()

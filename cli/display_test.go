@@ -6,6 +6,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/emulator"
+	"hoist/words"
 )
 
 // TestNextStepsInCommandLineWords: a stopped upload names what to run, never
@@ -22,7 +23,7 @@ func TestNextStepsInCommandLineWords(t *testing.T) {
 		{engine.JobView{State: engine.Attention}, `Sign in again with "hoist login"`},
 	} {
 		tc.v.Actions = engine.ActionsFor(tc.v.State, engine.Facts{FileChanged: tc.v.FileChanged, Locked: tc.v.Locked})
-		got := nextWords(tc.v)
+		got := nextWords(words.English(), tc.v)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s (locked %v, changed %v): %q, want it to contain %q", tc.v.State, tc.v.Locked, tc.v.FileChanged, got, tc.want)
 		}

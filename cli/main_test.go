@@ -19,5 +19,11 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
+	// The tests read the command line's English; a test of another
+	// language sets the locale of the process it starts.
+	for _, v := range []string{"LANGUAGE", "LC_ALL", "LC_MESSAGES"} {
+		os.Unsetenv(v)
+	}
+	os.Setenv("LANG", "C.UTF-8")
 	os.Exit(m.Run())
 }

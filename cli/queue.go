@@ -11,21 +11,21 @@ import (
 	"text/tabwriter"
 
 	"hoist/engine"
-	"hoist/engine/media"
+	"hoist/words"
 )
 
 // Queue runs `hoist queue` (list every upload) and `hoist queue clear --done`.
 func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	fs := flag.NewFlagSet("hoist queue", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "one JSON object per upload")
 	journalPath := fs.String("journal", "", "the upload list file (default: in Hoist's config folder)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist queue [--json]            list uploads with their state and progress")
-		fmt.Fprintln(stderr, "       hoist queue clear --done        forget finished uploads")
-		fmt.Fprintln(stderr, "       hoist queue ACTION FILE...      do ACTION to these uploads, where the list allows it:")
+		fmt.Fprintln(stderr, usageLine(l, ""))
+		printCommands(stderr, l, queueCommands)
 		for _, a := range engine.AllActions() {
-			fmt.Fprintf(stderr, "         %-9s %s\n", a, queueActions[a].help)
+			fmt.Fprintf(stderr, "      %-9s %s\n", a, l.Say(queueActions[a].help, words.Args{"Login": cmdWords(l, "hoist login")}))
 		}
 	}
 	var clear, done bool
@@ -52,7 +52,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	j, err := openJournal(*journalPath, stderr)
+	j, err := openJournal(*journalPath, l, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist queue: %v\n", err)
 		return exitFailed
@@ -72,12 +72,12 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		before := len(q.Jobs())
 		q.ClearFinished()
 		n := before - len(q.Jobs())
-		fmt.Fprintf(stdout, "Forgot %d finished %s.\n", n, pluralize(n, "upload", "uploads"))
+		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
 		return exitOK
 	}
 	if named {
 		do := func(id engine.JobID) error { return q.Do(id, action) }
-		return eachNamed(q, fs.Args(), do, queueActions[action].done, stdout, stderr)
+		return eachNamed(q, fs.Args(), do, l, queueActions[action].done, stdout, stderr)
 	}
 	views := q.Jobs()
 	if *asJSON {
@@ -88,56 +88,60 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(views) == 0 {
-		fmt.Fprintln(stdout, "No uploads. Add some with \"hoist send\" or the window.")
+		say(stdout, l, "cli.queue.empty", words.Args{"Send": cmdWords(l, "hoist send")})
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tSIZE\tDESTINATION\tSTATE\tPROGRESS\tACTIONS\tDETAILS")
+	say(tw, l, "cli.queue.head", nil)
 	for _, v := range views {
 		pct := "—"
 		if v.Size > 0 {
-			pct = fmt.Sprintf("%d%%", v.Committed*100/v.Size)
+			pct = percent(l, int(v.Committed*100/v.Size))
 		} else if v.State == engine.Done {
-			pct = "100%"
+			pct = percent(l, 100)
 		}
-		details := v.Reason
-		if w := v.Said(); w != "" {
-			details += " " + w
-		}
+		details := l.Join(reasonWords(l, v), saidWords(l, v))
 		if v.State == engine.Done && v.Result != nil {
-			details = v.Result.Summary
+			details = resultWords(l, v.Result)
 		}
 		if details == "" {
-			details = nextWords(v)
+			details = nextWords(l, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", visible(v.Name), media.FormatSize(v.Size), visible(v.Destination), stateWords(v), pct, strings.Join(actionNames(v), ","), visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), name(l, v.Destination), stateWords(l, v), pct, strings.Join(actionNames(v), ","), visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
-	fmt.Fprintf(stdout, "%d of %d %s done, %s of %s.\n", s.Done, s.Files, pluralize(s.Files, "file", "files"), media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	say(stdout, l, "cli.queue.summary", words.Args{"Done": s.Done, "Files": l.Count(s.Files), "SizeDone": l.Size(s.BytesDone), "Size": l.Size(s.Bytes)})
 	return exitOK
 }
 
-// queueActions are the words of "hoist queue ACTION": what each does, and
-// what is said when it is done (a format taking the file's name).
+// queueCommands are the forms of `hoist queue`, with what each does.
+var queueCommands = []command{
+	{"hoist queue [--json]", "cli.help.queue"},
+	{"hoist queue clear --done", "cli.help.clear"},
+	{"hoist queue ACTION FILE...", "cli.help.action"},
+}
+
+// queueActions are the keys of the words of "hoist queue ACTION": what
+// each does, and what is said when it is done (of File and Cmd).
 var queueActions = map[engine.Action]struct{ help, done string }{
-	engine.Pause:   {"stop a waiting upload from starting", "%s is paused.\n"},
-	engine.Resume:  {"let a paused upload go on", "%s will go on: run \"hoist send --resume\".\n"},
-	engine.SignIn:  {"let an upload go on after \"hoist login\"", "%s will go on with the new sign-in: run \"hoist send --resume\".\n"},
-	engine.Retry:   {"try a failed, canceled or refused upload again", "%s will be tried again: run \"hoist send --resume\".\n"},
-	engine.Restart: {"upload these again from the start (a file that changed)", "%s will be uploaded again from the start: run \"hoist send --resume\".\n"},
-	engine.Cancel:  {"stop these for good", "%s is canceled.\n"},
-	engine.Remove:  {"take these off the list", "%s is off the list.\n"},
+	engine.Pause:   {"cli.queue.pause", "cli.queue.paused"},
+	engine.Resume:  {"cli.queue.resume", "cli.queue.resumed"},
+	engine.SignIn:  {"cli.queue.signIn", "cli.queue.signedIn"},
+	engine.Retry:   {"cli.queue.retry", "cli.queue.retried"},
+	engine.Restart: {"cli.help.restart", "cli.queue.restarted"},
+	engine.Cancel:  {"cli.queue.cancel", "cli.queue.canceled"},
+	engine.Remove:  {"cli.help.remove", "cli.queue.removed"},
 }
 
 // eachNamed applies act to the named uploads (by file name, path or id) and
-// says done, a format taking the file's name, for each.
-func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, done string, stdout, stderr io.Writer) int {
+// says the sentence with the key done (of File and Cmd) for each.
+func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l *words.Lang, done string, stdout, stderr io.Writer) int {
 	code := exitOK
-	for _, name := range names {
+	for _, n := range names {
 		found := false
 		for _, v := range q.Jobs() {
-			if v.Name != name && v.Path != name && string(v.ID) != name && !samePath(v.Path, name) {
+			if v.Name != n && v.Path != n && string(v.ID) != n && !samePath(v.Path, n) {
 				continue
 			}
 			found = true
@@ -146,10 +150,10 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, do
 				code = exitFailed
 				continue
 			}
-			fmt.Fprintf(stdout, done, visible(v.Name))
+			say(stdout, l, done, words.Args{"File": name(l, v.Name), "Cmd": cmdWords(l, "hoist send --resume")})
 		}
 		if !found {
-			fmt.Fprintf(stderr, "%s is not in the list of uploads.\n", visible(name))
+			say(stderr, l, "cli.queue.notListed", words.Args{"File": visible(l.Isolate(n))})
 			code = exitFailed
 		}
 	}

@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"hoist/dirs"
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/words"
 )
 
 // sandboxProbe is a sandbox page that answers 200 with JSON, to recognise one.
@@ -32,7 +34,7 @@ const SandboxAddrEnv = "HOIST_SANDBOX_ADDR"
 
 // defaultSandboxAddr is DefaultSandboxAddr, or the address SandboxAddrEnv names.
 func defaultSandboxAddr() string {
-	if a := strings.TrimSpace(os.Getenv(SandboxAddrEnv)); a != "" && addrProblem(a) == "" {
+	if a := strings.TrimSpace(os.Getenv(SandboxAddrEnv)); a != "" && addrProblem(a) == nil {
 		return a
 	}
 	return DefaultSandboxAddr
@@ -40,15 +42,18 @@ func defaultSandboxAddr() string {
 
 // Sandbox runs `hoist sandbox`: the emulator on an address, until interrupted.
 func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	fs := flag.NewFlagSet("hoist sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", defaultSandboxAddr(), "address to listen on (loopback; the default can be set with "+SandboxAddrEnv+")")
 	store := fs.String("store", "disk", "where received files go: memory, disk or hash (length and SHA-256 only)")
 	data := fs.String("data", "", "folder for the disk store (default: Hoist's data folder)")
+	useTLS := fs.Bool("tls", false, "serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate made at start; its authority is written to --ca-out")
+	caOut := fs.String("ca-out", "", "with --tls: where to write the authority's certificate for clients to trust (default: sandbox-ca.pem in the data folder); hoist send takes it with --ca-file or $"+engine.CAFileEnv)
 	refuse := fs.String("refuse-resumable", "", "refuse resumable uploads to these destinations, as Google may: cm360, playgames or both (comma-separated); Hoist then falls back to one request")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--refuse-resumable cm360,playgames]")
-		fmt.Fprintln(stderr, "Runs the built-in sandbox: a server that speaks Google's upload protocol, for trying Hoist without Google.")
+		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable cm360,playgames]"))
+		say(stderr, l, "cli.sandbox.about", nil)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -58,11 +63,11 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "hoist sandbox: unexpected %q\n", fs.Arg(0))
+		complain(stderr, l, "hoist sandbox", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(fs.Arg(0)))})
 		return exitUsage
 	}
-	if msg := addrProblem(*addr); msg != "" {
-		fmt.Fprintf(stderr, "hoist sandbox: --addr %s\n", msg)
+	if err := addrProblem(*addr); err != nil {
+		fmt.Fprintf(stderr, "hoist sandbox: --addr %s\n", errWords(l, err))
 		return exitUsage
 	}
 	dir := *data
@@ -76,26 +81,39 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	refused, err := refusedKinds(*refuse)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist sandbox: --refuse-resumable: %v\n", err)
+		fmt.Fprintf(stderr, "hoist sandbox: --refuse-resumable: %s\n", errWords(l, err))
 		return exitUsage
 	}
 	st, err := openStore(*store, dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
+		fmt.Fprintf(stderr, "hoist sandbox: %s\n", errWords(l, err))
 		return exitUsage
 	}
-	url, stop, err := serveSandbox(*addr, st, refused...)
+	var ca *emulator.Authority
+	if *useTLS {
+		if ca, err = sandboxAuthority(*caOut, dir); err != nil {
+			fmt.Fprintf(stderr, "hoist sandbox: %v\n", err)
+			return exitFailed
+		}
+	}
+	url, stop, err := serveSandbox(*addr, st, ca, refused...)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist sandbox: cannot serve on %s: %v\n", *addr, err)
+		complain(stderr, l, "hoist sandbox", "cli.sandbox.cannotServe", words.Args{"Addr": l.Isolate(*addr), "Error": err.Error()})
 		return exitFailed
 	}
 	fmt.Fprintln(stdout, url)
-	fmt.Fprintf(stderr, "Upload URL for \"hoist send --to\": %s%s\n", url, dest.SandboxPath)
-	fmt.Fprintf(stderr, "The sandbox is running at %s (store: %s", url, *store)
-	if *store == "disk" {
-		fmt.Fprintf(stderr, ", in %s", dir)
+	if ca != nil {
+		path := caPath(*caOut, dir)
+		say(stderr, l, "cli.sandbox.tls", words.Args{"Cmd": cmdWords(l, "hoist send --ca-file "+path), "Env": cmdWords(l, engine.CAFileEnv+"="+path)})
 	}
-	fmt.Fprintln(stderr, "). Press Ctrl+C to stop it.")
+	say(stderr, l, "cli.sandbox.uploadURL", words.Args{"Cmd": cmdWords(l, "hoist send --to"), "URL": l.Isolate(url + dest.SandboxPath)})
+	running := words.Args{"URL": l.Isolate(url), "Store": l.Isolate(*store), "Keys": "Ctrl+C"}
+	if *store == "disk" {
+		running["Dir"] = name(l, dir)
+		say(stderr, l, "cli.sandbox.runningIn", running)
+	} else {
+		say(stderr, l, "cli.sandbox.running", running)
+	}
 	<-ctx.Done()
 	stop()
 	return exitOK
@@ -111,7 +129,7 @@ func refusedKinds(list string) ([]emulator.Kind, error) {
 		case emulator.KindCampaignManager, emulator.KindPlayGames:
 			kinds = append(kinds, k)
 		default:
-			return nil, fmt.Errorf("%q is not cm360 or playgames (only they fall back when Google refuses a resumable upload)", name)
+			return nil, &sentence{"cli.sandbox.badRefuse", words.Args{"Value": strconv.Quote(name), "First": "cm360", "Second": "playgames"}}
 		}
 	}
 	return kinds, nil
@@ -126,29 +144,61 @@ func openStore(kind, dir string) (emulator.Store, error) {
 	case "disk":
 		return emulator.NewDiskStore(dir)
 	}
-	return nil, fmt.Errorf("unknown store %q (use memory, disk or hash)", kind)
+	return nil, &sentence{"cli.sandbox.badStore", words.Args{"Value": strconv.Quote(kind), "Memory": "memory", "Disk": "disk", "Hash": "hash"}}
 }
 
 // addrProblem says what is wrong with an address to listen on
-// (HOST:PORT, the port a number from 0 to 65535), or "".
-func addrProblem(addr string) string {
+// (HOST:PORT, the port a number from 0 to 65535), or nil.
+func addrProblem(addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Sprintf("%q is not an address like 127.0.0.1:8765 (host, colon, port).", addr)
+		return &sentence{"cli.sandbox.badAddr", words.Args{"Value": strconv.Quote(addr), "Example": "127.0.0.1:8765"}}
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return fmt.Sprintf("%q has the port %q; a port is a number from 0 to 65535.", addr, port)
+		return &sentence{"cli.sandbox.badPort", words.Args{"Value": strconv.Quote(addr), "Port": strconv.Quote(port)}}
 	}
-	return ""
+	return nil
 }
 
-// serveSandbox serves an emulator with store st on addr; stop shuts it down.
-func serveSandbox(addr string, st emulator.Store, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
+// caPath is where the HTTPS sandbox's authority is written.
+func caPath(out, dir string) string {
+	if out != "" {
+		return out
+	}
+	return filepath.Join(dir, "sandbox-ca.pem")
+}
+
+// sandboxAuthority makes the HTTPS sandbox's authority and writes its
+// certificate where clients can find it.
+func sandboxAuthority(out, dir string) (*emulator.Authority, error) {
+	ca, err := emulator.NewAuthority()
+	if err != nil {
+		return nil, err
+	}
+	path := caPath(out, dir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("the certificate cannot be written: %w", err)
+	}
+	if err := ca.WriteCert(path); err != nil {
+		return nil, fmt.Errorf("the certificate cannot be written: %w", err)
+	}
+	return ca, nil
+}
+
+// serveSandbox serves an emulator with store st on addr, over HTTPS with
+// ca's certificate when ca is not nil; stop shuts it down.
+func serveSandbox(addr string, st emulator.Store, ca *emulator.Authority, refuseResumable ...emulator.Kind) (url string, stop func(), err error) {
 	srv, err := emulator.New(emulator.Options{Store: st, RefuseResumable: refuseResumable})
 	if err != nil {
 		return "", nil, err
 	}
-	url, stopServer, err := srv.Start(context.Background(), addr)
+	start := srv.Start
+	if ca != nil {
+		start = func(ctx context.Context, addr string) (string, func() error, error) {
+			return srv.StartTLS(ctx, addr, ca)
+		}
+	}
+	url, stopServer, err := start(context.Background(), addr)
 	if err != nil {
 		srv.Close()
 		return "", nil, err
@@ -186,7 +236,7 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		if err != nil {
 			return "", nil, err
 		}
-		if url, stop, err = serveSandbox(addr, st); err == nil {
+		if url, stop, err = serveSandbox(addr, st, nil); err == nil {
 			return url, stop, nil
 		}
 	}

@@ -19,57 +19,55 @@ import (
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 type sendOptions struct {
-	to, method, metadata, chunk, account, baseURL, journalPath string
-	parallel                                                   int
-	noAuth, json, resume                                       bool
-	params                                                     map[string]*string
+	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
+	parallel                                                           int
+	noAuth, json, resume, http2                                        bool
+	params                                                             map[string]*string
 }
 
 // Send runs `hoist send`: uploads files or folders without a window.
 func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o, paths, code := parseSend(args, stderr)
+	l := lang()
+	o, paths, code := parseSend(args, l, stderr)
 	if code >= 0 {
 		return code
 	}
 	if len(paths) == 0 && !o.resume {
-		fmt.Fprintln(stderr, "hoist send: name at least one file or folder (or use --resume).")
+		complain(stderr, l, "hoist send", "cli.send.noPaths", words.Args{"Flag": "--resume"})
 		return exitUsage
 	}
 	method := upload.Method(o.method)
 	switch method {
 	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
 	default:
-		fmt.Fprintf(stderr, "hoist send: --method must be auto, media, multipart or resumable, not %q\n", o.method)
+		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": name(l, strconv.Quote(o.method))})
 		return exitUsage
 	}
-	chunk, err := media.ParseSize(o.chunk)
-	if err != nil || chunk < 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size: %q is not a size such as 256KiB or 8MiB\n", o.chunk)
-		return exitUsage
-	}
-	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
-		fmt.Fprintf(stderr, "hoist send: --chunk-size must be a multiple of 256KiB (or 0 for the whole file in one request)\n")
+	chunk, ok := chunkSize(o.chunk, l, stderr)
+	if !ok {
 		return exitUsage
 	}
 	if o.parallel < 1 {
-		fmt.Fprintln(stderr, "hoist send: --parallel must be at least 1")
+		complain(stderr, l, "hoist send", "cli.send.parallel", words.Args{"Flag": "--parallel"})
 		return exitUsage
 	}
 
 	var d dest.Destination
+	var err error
 	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
 		if o.to == "" {
-			fmt.Fprintln(stderr, "hoist send: say where the files go with --to ("+dest.KindNames()+", an upload URL or a saved destination's name).")
+			complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": dest.KindNames()})
 			return exitUsage
 		}
 		if o.baseURL == "sandbox" {
 			url, stop, err := sandboxURL(ctx)
 			if err != nil {
-				fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+				complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
 				return exitFailed
 			}
 			if stop != nil {
@@ -85,9 +83,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
 		d.BuiltinSandbox = sandbox != ""
+		if err := resolveLabelNames(ctx, &d, o.noAuth); err != nil {
+			fmt.Fprintf(stderr, "hoist send: %v\n", err)
+			return exitFailed
+		}
 	}
 
-	j, err := openJournal(o.journalPath, stderr)
+	j, err := openJournal(o.journalPath, l, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 		return exitFailed
@@ -98,7 +100,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if sandbox == "" && ((d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinishedForSandbox(j))) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
-			fmt.Fprintf(stderr, "hoist send: the sandbox could not start: %v\n", err)
+			complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
 			return exitFailed
 		}
 		if stop != nil {
@@ -107,7 +109,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		sandbox = url
 	}
 
+	transport, err := engine.TrustingTransport(o.caFile, o.http2)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist send: --ca-file: %v\n", err)
+		return exitUsage
+	}
 	q, err := engine.Open(ctx, engine.Options{
+		Transport:  transport,
 		Journal:    j,
 		Accounts:   accountsFor(o.noAuth),
 		SandboxURL: sandbox,
@@ -132,19 +140,19 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		if len(ids) == 0 && len(paths) == 0 {
-			fmt.Fprintln(stdout, "Nothing to resume: every upload has finished.")
+			say(stdout, l, "cli.send.nothing", nil)
 			return exitOK
 		}
 	}
 	emptyFolders := false
-	paths, emptyFolders = withoutEmptyFolders(paths, stderr)
+	paths, emptyFolders = withoutEmptyFolders(paths, l, stderr)
 	if len(paths) == 0 && emptyFolders && !o.resume {
 		return exitFailed
 	}
 	if len(paths) > 0 {
 		res := q.Add(paths, d)
 		for _, s := range res.Skipped {
-			fmt.Fprintln(stderr, visible(fmt.Sprintf("Skipped %s (%s)", s.Path, s.Why)))
+			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": visible(s.Why)})
 		}
 		for _, p := range res.Problems {
 			var dup *engine.AlreadyQueued
@@ -163,7 +171,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if o.json {
 		show = newJSONDisplay(stdout)
 	} else {
-		show = newHumanDisplay(stdout, isTerminal(stdout))
+		show = newHumanDisplay(stdout, l, isTerminal(stdout))
 	}
 	interrupted := watch(ctx, q, ids, show)
 
@@ -175,7 +183,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	views := pick(q.Jobs(), ids)
 	show.final(views)
 	if interrupted {
-		fmt.Fprintln(stderr, "Paused. Run \"hoist send --resume\" to continue from where the server stands.")
+		say(stderr, l, "cli.send.paused", words.Args{"Cmd": cmdWords(l, "hoist send --resume")})
 		return exitFailed
 	}
 	for _, v := range views {
@@ -191,13 +199,13 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // withoutEmptyFolders leaves out the folders that hold no file to send,
 // saying so for each; the second result says whether there was one.
-func withoutEmptyFolders(paths []string, stderr io.Writer) ([]string, bool) {
+func withoutEmptyFolders(paths []string, l *words.Lang, stderr io.Writer) ([]string, bool) {
 	out := paths[:0:0]
 	found := false
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 			if files, _, problems := media.Expand([]string{p}); len(files) == 0 && len(problems) == 0 {
-				fmt.Fprintln(stderr, visible(fmt.Sprintf("hoist send: no files found in %s", p)))
+				complain(stderr, l, "hoist send", "cli.send.emptyFolder", words.Args{"File": name(l, p)})
 				found = true
 				continue
 			}
@@ -207,28 +215,30 @@ func withoutEmptyFolders(paths []string, stderr io.Writer) ([]string, bool) {
 	return out, found
 }
 
-func parseSend(args []string, stderr io.Writer) (sendOptions, []string, int) {
+func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []string, int) {
 	fs := flag.NewFlagSet("hoist send", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o sendOptions
 	fs.StringVar(&o.to, "to", "", "where the files go: "+dest.KindNames()+", an upload URL, or a saved destination's name")
 	fs.StringVar(&o.method, "method", "auto", "auto, media, multipart or resumable")
 	fs.StringVar(&o.metadata, "metadata", "", "metadata JSON, or @FILE to read it from a file")
-	fs.StringVar(&o.chunk, "chunk-size", "8MiB", "bytes per request of a resumable upload, e.g. 256KiB, 8MiB; 0 = the whole file in one request")
+	fs.StringVar(&o.chunk, "chunk-size", "auto", "bytes per request of a resumable upload: auto (sized by the link), a size such as 256KiB or 8MiB, or 0 for the whole file in one request")
 	fs.IntVar(&o.parallel, "parallel", 4, "uploads at once")
 	fs.BoolVar(&o.noAuth, "no-auth", false, "send no Authorization header (local test servers)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per line: progress and results")
 	fs.BoolVar(&o.resume, "resume", false, "also continue every unfinished upload from earlier")
 	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
 	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's: a URL, or \"sandbox\" for the built-in sandbox")
+	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), "also trust the certificates in this PEM file, e.g. the HTTPS sandbox's (default: $"+engine.CAFileEnv+")")
+	fs.BoolVar(&o.http2, "http2", false, "speak HTTP/2 where the server offers it (one connection for every upload at once; slower on far links)")
 	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
 	o.params = map[string]*string{}
 	for _, f := range dest.Flags() { // made from the kinds' fields
 		o.params[f.Key] = fs.String(f.Name, "", f.Help)
 	}
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: hoist send [flags] PATH...")
-		fmt.Fprintln(stderr, "Uploads files and folders (their files) without a window.")
+		fmt.Fprintln(stderr, usageLine(l, "hoist send [flags] PATH..."))
+		say(stderr, l, "cli.send.about", nil)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(interleave(args, fs)); err != nil {
@@ -269,6 +279,23 @@ func interleave(args []string, fs *flag.FlagSet) []string {
 		}
 	}
 	return append(append(flags, "--"), rest...)
+}
+
+// chunkSize reads --chunk-size: "auto", 0 or a multiple of 256 KiB.
+func chunkSize(s string, l *words.Lang, stderr io.Writer) (int64, bool) {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		return upload.ChunkAuto, true
+	}
+	chunk, err := media.ParseSize(s)
+	if err != nil || chunk < 0 {
+		complain(stderr, l, "hoist send", "cli.send.badChunk", words.Args{"Flag": "--chunk-size", "Value": name(l, strconv.Quote(s)), "Example": either(l, "auto", "256KiB", "8MiB")})
+		return 0, false
+	}
+	if chunk > 0 && chunk%upload.ChunkAlign != 0 {
+		complain(stderr, l, "hoist send", "cli.send.chunkAlign", words.Args{"Flag": "--chunk-size", "Size": "256KiB"})
+		return 0, false
+	}
+	return chunk, true
 }
 
 // destination builds the destination the flags describe.
@@ -321,24 +348,26 @@ func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (
 	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
 		return dest.FromFlags(name, params)
 	}
-	p, err := dest.OpenPresets(dest.DefaultPresetsPath())
-	if err != nil {
+	lib, err := openLibrary(io.Discard)
+	if err != nil && !lib.IsManaged(name) {
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
 	}
-	if n := p.Notice(); n != "" {
-		fmt.Fprintln(stderr, n)
+	if lib.Saved != nil {
+		if n := lib.Saved.Notice(); n != "" {
+			fmt.Fprintln(stderr, n)
+		}
 	}
-	return p.FromFlags(name, params)
+	return lib.FromFlags(name, params)
 }
 
 // openJournal opens the upload list, saying once if a damaged one was set aside.
-func openJournal(path string, stderr io.Writer) (*journal.Journal, error) {
+func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal, error) {
 	if path == "" {
 		path = journal.DefaultPath()
 	}
 	j, err := journal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrInUse) {
-		return nil, errors.New("Hoist is already running (the window or another \"hoist send\") and is using the upload list. Close it or wait for it to finish, then try again.")
+		return nil, errors.New(l.Say("cli.inUse", words.Args{"Send": cmdWords(l, "hoist send")}))
 	}
 	if err != nil {
 		return nil, err

@@ -191,3 +191,36 @@ func Data() (string, error) {
 	f, err := Current()
 	return f.Data, err
 }
+
+// SystemEnv names a variable that, when set, replaces the system-wide folder
+// (for administrators trying a set-up, and for tests).
+const SystemEnv = "HOIST_SYSTEM_CONFIG"
+
+// System is the organisation's folder for Hoist on this computer, the same for
+// everyone: the OAuth client file and managed destinations an administrator
+// deploys. It is the first of Folders.System that exists, else the first one;
+// the folder may not exist.
+func System() string {
+	if d := os.Getenv(SystemEnv); d != "" {
+		return d
+	}
+	f, _ := Current() // the system-wide folders do not depend on a home folder
+	return firstExisting(f.System, exists)
+}
+
+func firstExisting(folders []string, exists func(string) bool) string {
+	for _, d := range folders {
+		if exists(d) {
+			return d
+		}
+	}
+	if len(folders) == 0 {
+		return ""
+	}
+	return folders[0]
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -89,6 +89,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		jb := q.newJobLocked(info, d, now, s)
 		if look.err != nil {
 			jb.reason = refusalText(look.err)
+			jb.setReasonFact(refusedFact(jb, look))
 		}
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
@@ -261,7 +262,7 @@ func (q *Queue) Summary() Summary {
 		}
 		s.BytesDone += c
 		if jb.state == Waiting || jb.state.Active() {
-			left += jb.left()
+			left += jb.left(now)
 		}
 	}
 	s.ETA = -1
@@ -334,6 +335,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	if look != nil {
 		if look.err != nil {
 			jb.reason, jb.next = refusalText(look.err), ""
+			jb.setReasonFact(refusedFact(jb, look))
 			q.moveLocked(jb, stepRefuse)
 			return
 		}

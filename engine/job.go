@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -89,8 +90,12 @@ type JobView struct {
 	Details string
 	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
 	DetailsFrom string
-	Next        string    // the next step, e.g. "Hoist will try again in 8 seconds."
-	RetryAt     time.Time // when State is Retrying
+	Next        string // the next step, e.g. "Hoist will try again in 8 seconds."
+	// Fact and NextFact say Reason and Next in no language, for the
+	// window and the command line to word; nil where only the sentence says
+	// it (and for uploads read back from the list of uploads).
+	Fact, NextFact *fact.Fact
+	RetryAt        time.Time // when State is Retrying
 
 	Sent      int64         // bytes written to the wire, in the current attempt
 	Committed int64         // bytes the server has confirmed

@@ -149,8 +149,8 @@ func TestNoSecretLeaks(t *testing.T) {
 			t.Errorf("%s contain an upload id", what)
 		}
 	}
-	if v, _ := q.Job(ids[len(ids)-1]); v.State != engine.Attention || !strings.Contains(v.Reason, "Sign in again") {
-		t.Errorf("a sign-in failure: %s %q, want attention asking to sign in again", v.State, v.Reason)
+	if v, _ := q.Job(ids[len(ids)-1]); v.State != engine.Attention || !v.NeedsSignIn || v.Reason != engine.SignInReason {
+		t.Errorf("a sign-in failure: %s %q, want attention asking to sign in", v.State, v.Reason)
 	}
 	for _, v := range q.Jobs() {
 		t.Logf("%s: %s %q", v.Name, v.State, v.Reason)

@@ -33,7 +33,7 @@ type Options struct {
 
 	Method          upload.Method // the upload type new jobs use; "" or Auto chooses by size
 	Parallel        int           // uploads at once; default 4
-	ChunkSize       int64         // bytes per request of a resumable upload; 0 = whole file; default 8 MiB
+	ChunkSize       int64         // bytes per request of a resumable upload; 0 = whole file; upload.ChunkAuto = sized by the link
 	Threshold       int64         // files under this go in one request; default 5 MiB
 	BandwidthLimit  int64         // bytes per second across all uploads; 0 = no limit
 	AutoResume      bool          // unfinished jobs from the journal start again by themselves

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -225,16 +226,16 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.locked = true
 	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
 		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = err.Error()
-		if errors.As(err, &needsUser) {
-			jb.reason = needsUser.Error() // its own sentence, without the request's URL
-		}
-		jb.next = "Press Sign in to sign in again; the upload then goes on."
+		jb.reason = SignInReason // one sentence, whether never signed in, expired or withdrawn
+		jb.next = ""
 	default:
 		q.moveLocked(jb, stepFail)
 		jb.explainLocked(err)
 		jb.next = "Press Retry to try again."
 	}
+	reason, next := stopFacts(jb, err)
+	jb.setReasonFact(reason)
+	jb.setNextFact(next)
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
 }
 
@@ -352,13 +353,16 @@ func (o *observer) SessionStarted(s upload.Session) {
 
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
-	o.jb.meter.add(o.q.opts.Clock.Now(), offset)
+	now := o.q.opts.Clock.Now()
+	o.jb.meter.begin(now, o.jb.committed.Load())
+	o.jb.meter.add(now, offset)
 	o.jb.bump()
 	o.moving()
 }
 
 func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
+	o.jb.meter.confirm(o.q.opts.Clock.Now(), offset)
 	o.jb.bump()
 	o.moving()
 	if offset >= o.size {
@@ -411,6 +415,7 @@ func (o *observer) Restarted(reason error) {
 	} else {
 		o.jb.next = capitalized(o.jb.dest.ServerName()) + " no longer had the earlier part, so this file starts again from the beginning."
 	}
+	o.jb.setNextFact(restartFact(o.jb, reason))
 	o.jb.bump()
 	o.q.persist(o.jb)
 	o.q.notifyLocked()
@@ -423,6 +428,8 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
+	o.jb.setReasonFact(failFact(o.jb, cause))
+	o.jb.setNextFact(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()
 	o.q.notifyLocked()
 }

@@ -29,8 +29,9 @@ type job struct {
 	// details are the server's own words behind reason (Google's error
 	// message); they hold only while reason is still detailsFor.
 	details, detailsFor string
-	chunk               int64 // bytes per request; kept so a resume sends as the job began
-	chunkSet            bool  // chunk was chosen (0 is a choice: the whole file at once)
+	facts               saidFacts // the reason and next step as facts
+	chunk               int64     // bytes per request; kept so a resume sends as the job began
+	chunkSet            bool      // chunk was chosen (0 is a choice: the whole file at once)
 	retryAt             time.Time
 	session             upload.Session
 
@@ -95,6 +96,8 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Reason:      jb.reason,
 		Details:     jb.currentDetails(),
 		Next:        jb.next,
+		Fact:        jb.reasonFact(),
+		NextFact:    jb.nextFact(),
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
@@ -122,7 +125,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if jb.state.Active() {
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
-			v.ETA = time.Duration(float64(jb.left()) / v.Speed * float64(time.Second))
+			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
@@ -156,6 +159,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		State:          string(jb.state),
 		LastError:      jb.reason,
 		Details:        jb.currentDetails(),
+		LastFact:       factJSON(jb.reasonFact()),
 		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
@@ -198,6 +202,7 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		reason:     rec.LastError,
 		details:    rec.Details,
 		detailsFor: rec.LastError,
+		facts:      saidFacts{reason: factFrom(rec.LastFact), reasonFor: rec.LastError},
 		changed:    rec.FileChanged,
 		verify:     rec.FileChanged,
 		session:    upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
@@ -233,8 +238,8 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 // which shows only what the server confirmed, it would stand still for a whole
 // chunk. A range sent again after an interruption moves Sent back, never
 // below what the server confirmed.
-func (jb *job) left() int64 {
-	done := max(jb.sent.Load(), jb.committed.Load())
+func (jb *job) left(now time.Time) int64 {
+	done := max(jb.meter.delivered(now, jb.sent.Load()), jb.committed.Load())
 	return max(jb.info.Size-done, 0)
 }
 
@@ -281,6 +286,15 @@ type meter struct {
 	bytes int64
 	last  int64 // the latest offset heard
 	rateV float64
+	// The rate at which the server confirms bytes, since the run's first
+	// byte: the bytes written to the connection run ahead of the link by
+	// what its buffers hold, which on a slow link is seconds of bytes, so
+	// the rate shown never exceeds this one once it is known.
+	start     time.Time
+	startOff  int64
+	confirmed float64
+	confAt    time.Time // when the server last confirmed bytes
+	confOff   int64     // up to where
 }
 
 const meterWindow = 500 * time.Millisecond
@@ -291,6 +305,14 @@ func (m *meter) add(now time.Time, offset int64) {
 	defer m.mu.Unlock()
 	back := offset < m.last // a range sent again: measure from where it starts
 	m.last = offset
+	if m.start.IsZero() {
+		m.start, m.startOff = now, offset
+	}
+	if back {
+		// After an interruption the confirmed rate says what was lost, not
+		// how fast the link is: measure it afresh from the next byte.
+		m.start, m.confirmed, m.confAt = time.Time{}, 0, time.Time{}
+	}
 	if m.at.IsZero() || back {
 		m.at, m.bytes = now, offset
 		return
@@ -315,14 +337,54 @@ func (m *meter) rate(now time.Time) float64 {
 	if m.at.IsZero() {
 		return 0
 	}
-	if idle := now.Sub(m.at); idle > 3*meterWindow {
-		return m.rateV * float64(3*meterWindow) / float64(idle)
+	r := m.rateV
+	if m.confirmed > 0 && m.confirmed < r {
+		r = m.confirmed
 	}
-	return m.rateV
+	if idle := now.Sub(m.at); idle > 3*meterWindow {
+		return r * float64(3*meterWindow) / float64(idle)
+	}
+	return r
+}
+
+// begin marks where the run's bytes start (the offset the server had
+// confirmed when they did), unless it is marked already.
+func (m *meter) begin(now time.Time, from int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.start.IsZero() {
+		m.start, m.startOff = now, from
+	}
+}
+
+// confirm records that the server has confirmed the bytes up to offset at now.
+func (m *meter) confirm(now time.Time, offset int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.start.IsZero() || offset <= m.startOff {
+		return
+	}
+	if dt := now.Sub(m.start); dt > 0 {
+		m.confirmed = float64(offset-m.startOff) / dt.Seconds()
+		m.confAt, m.confOff = now, offset
+	}
+}
+
+// delivered estimates how far the bytes have crossed the link: sent, but
+// no further than the last confirmed offset plus what the confirmed rate
+// has carried since.
+func (m *meter) delivered(now time.Time, sent int64) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.confirmed <= 0 {
+		return sent
+	}
+	return min(sent, m.confOff+int64(m.confirmed*now.Sub(m.confAt).Seconds()))
 }
 
 func (m *meter) reset() {
 	m.mu.Lock()
 	m.at, m.bytes, m.last, m.rateV = time.Time{}, 0, 0, 0
+	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0
 	m.mu.Unlock()
 }

@@ -11,6 +11,10 @@
 # received: name, size, SHA-256 — written by the app because the environment
 # variable HOIST_SANDBOX_RECEIPTS names that file).
 #
+# SMOKE_SCREEN sets the virtual screen (default 1280x800) and SMOKE_NAME the
+# outputs' name (default smoke): SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600
+# tries a small laptop's screen.
+#
 # Needs: Xvfb (package xvfb), ImageMagick's import, identify and convert
 # (package imagemagick), sha256sum. Exits non-zero on any failure.
 set -euo pipefail
@@ -18,6 +22,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${SMOKE_OUT:-$root/build}
 timeout_s=${SMOKE_TIMEOUT:-90}
+screen=${SMOKE_SCREEN:-1280x800}
+name=${SMOKE_NAME:-smoke}
 mkdir -p "$out"
 
 fail() {
@@ -89,7 +95,7 @@ expected=$(find "$files" -type f | wc -l)
 
 # A display of our own; -displayfd picks a free number.
 exec 3>"$work/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 "${screen}x24" -nolisten tcp >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 exec 3>&-
 for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
@@ -99,9 +105,10 @@ display=:$(head -n1 "$work/display")
 home=$work/home
 mkdir -p "$home/.config" "$home/.local/share" "$home/.cache" "$home/run"
 chmod 700 "$home/run"
-receipts=$out/smoke-receipts.tsv
-log=$out/smoke.log
-rm -f "$receipts" "$log" "$out/smoke.png"
+receipts=$out/$name-receipts.tsv
+log=$out/$name.log
+shot=$out/$name.png
+rm -f "$receipts" "$log" "$shot"
 
 (
 	cd "$work"
@@ -134,10 +141,10 @@ $(cat "$receipts")"
 done
 
 sleep 1.5 # the window samples the queue ten times a second; let it draw the finished rows
-DISPLAY=$display import -window root "$out/smoke.png" || fail "could not take a screenshot"
+DISPLAY=$display import -window root "$shot" || fail "could not take a screenshot"
 
-colors=$(identify -format '%k' "$out/smoke.png")
-spread=$(identify -format '%[fx:standard_deviation]' "$out/smoke.png")
+colors=$(identify -format '%k' "$shot")
+spread=$(identify -format '%[fx:standard_deviation]' "$shot")
 echo "xvfb-smoke: screenshot has $colors colours, standard deviation $spread"
 [ "$colors" -gt 64 ] || fail "the screenshot looks blank ($colors colours)"
 awk -v s="$spread" 'BEGIN { exit !(s > 0.02) }' || fail "the screenshot looks blank (standard deviation $spread)"
@@ -160,4 +167,4 @@ kill -0 "$app_pid" 2>/dev/null && fail "Hoist did not quit within 5 seconds of S
 wait "$app_pid" || fail "Hoist exited with status $? after SIGTERM"
 app_pid=""
 
-echo "xvfb-smoke: ok — $expected files received, screenshot in $out/smoke.png"
+echo "xvfb-smoke: ok — $expected files received, screenshot in $shot"

@@ -139,13 +139,16 @@ func (b *destBar) refreshChoices() {
 	}
 	labels := make([]string, len(b.choices))
 	for i, c := range b.choices {
-		labels[i] = choiceLabel(c)
+		labels[i] = b.choiceLabel(c)
 	}
 	b.picker.SetOptions(labels)
 	b.showCurrent()
 }
 
-func choiceLabel(d dest.Destination) string {
+func (b *destBar) choiceLabel(d dest.Destination) string {
+	if b.d.managed(d.Name) {
+		return d.Title() + " (from your organisation)"
+	}
 	if strings.TrimSpace(d.Name) != "" {
 		return d.Title() + " (saved)"
 	}
@@ -155,7 +158,7 @@ func choiceLabel(d dest.Destination) string {
 // showCurrent puts the current destination on the picker and shows the
 // account controls it needs.
 func (b *destBar) showCurrent() {
-	label := choiceLabel(b.current)
+	label := b.choiceLabel(b.current)
 	if !slices.Contains(b.picker.Options, label) {
 		b.picker.SetOptions(append(slices.Clone(b.picker.Options), label))
 	}
@@ -204,11 +207,11 @@ func (b *destBar) showFileNote() {
 
 // picked is the picker's choice; kinds with settings to fill in open the form.
 func (b *destBar) picked(label string) {
-	if label == choiceLabel(b.current) {
+	if label == b.choiceLabel(b.current) {
 		return
 	}
 	for _, c := range b.choices {
-		if choiceLabel(c) != label {
+		if b.choiceLabel(c) != label {
 			continue
 		}
 		if c.Account == "" {
@@ -327,7 +330,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 					note.show(err)
 				}
 			}
-			w = e
+			w = b.withPicker(f, e, &edited) // "Choose…" from Google's list, where there is one
 		}
 		checks = append(checks, check)
 		label := f.Label
@@ -352,6 +355,17 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	form.CancelText = "Cancel"
 	form.OnCancel = func() { dlg.Hide() }
 	form.OnSubmit = func() {
+		if labelsToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
+			b.d.resolveLabels(edited, func(ids string, err error) {
+				if err != nil {
+					overall.SetText(sentence(err.Error()))
+					return
+				}
+				edited.Params["labels"] = ids
+				form.OnSubmit()
+			})
+			return
+		}
 		err := edited.Validate()
 		if err != nil {
 			submitted = true
@@ -384,9 +398,10 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		content.Add(widget.NewAccordion(widget.NewAccordionItem("Advanced", widget.NewForm(advanced...))))
 	}
 	content.Add(overall)
+	content.Add(b.d.formExtras(d))
 	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
-	dlg.Resize(fyne.NewSize(560, 520))
-	dlg.Show()
+	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
+	b.d.open(dlg)
 	revalidate()
 }
 
@@ -421,15 +436,23 @@ func (b *destBar) refreshAccounts() {
 // login signs an account in through the browser, for the current
 // destination's scopes. An account already signed in is asked only for
 // what it lacks. Without a keychain, the user may choose a file instead.
-func (b *destBar) login() { b.loginWith(b.current.Account, b.current.Scopes(), true) }
+func (b *destBar) login() { b.loginWith(b.current.Account, b.current.Scopes(), true, nil) }
 
 // signInFor signs a job's account in again, for its destination's scopes;
-// the account's uploads that waited for it then go on.
-func (b *destBar) signInFor(v engine.JobView) { b.loginWith(v.Account, v.Scopes, false) }
+// the account's uploads that waited for it then go on. Without a client,
+// it opens the guided set-up first.
+func (b *destBar) signInFor(v engine.JobView) {
+	if b.d.auth != nil && !b.d.auth.HasClient() {
+		b.d.showSetup()
+		return
+	}
+	b.loginWith(v.Account, v.Scopes, false, nil)
+}
 
-// loginWith signs account in for scopes; with adopt set the account becomes
-// the destination's. The account's uploads that waited for a sign-in go on.
-func (b *destBar) loginWith(account string, scopes []string, adopt bool, extra ...auth.LoginOption) {
+// loginWith signs account in for scopes; with adopt set (or no account
+// chosen yet) the account becomes the destination's. The account's uploads
+// that waited for a sign-in go on; then, if set, runs after the sign-in.
+func (b *destBar) loginWith(account string, scopes []string, adopt bool, then func(auth.Account), extra ...auth.LoginOption) {
 	if b.d.auth == nil {
 		return
 	}
@@ -439,7 +462,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, extra .
 		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
 		b.d.win)
 	wait.SetOnClosed(cancel)
-	wait.Show()
+	b.d.open(wait)
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
 		auth.WaitingAtMost(b.d.settings.signInWait()),
@@ -454,7 +477,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, extra .
 			wait.Hide()
 			switch {
 			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile(account, scopes, adopt)
+				b.offerFile(account, scopes, adopt, then)
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -462,29 +485,31 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, extra .
 				b.d.tell(err.Error())
 				return
 			}
-			if adopt {
+			if adopt || b.current.Account == "" {
 				b.current.Account = acct.Email
 				b.remember()
 			}
 			b.refreshAccounts()
-			b.d.tell("Signed in as " + acct.Email + ".")
 			b.d.signedIn(acct.Email)
+			if then != nil {
+				then(acct)
+			}
 		})
 	})
 }
 
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
-func (b *destBar) offerFile(account string, scopes []string, adopt bool) {
-	dialog.ShowConfirm("No keychain on this computer",
+func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
+	b.d.open(dialog.NewConfirm("No keychain on this computer",
 		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
 			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
 			"Keep the sign-in in a file?",
 		func(yes bool) {
 			if yes {
-				b.loginWith(account, scopes, adopt, auth.AllowingFileStore())
+				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
 			}
-		}, b.d.win)
+		}, b.d.win))
 }
 
 // showAddress gives the sign-in page's address to open by hand, when no
@@ -496,11 +521,11 @@ func (b *destBar) showAddress(url string) {
 	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
 		b.d.app.Clipboard().SetContent(url)
 	})
-	dialog.ShowCustom("Open this address in your browser", "Close", container.NewVBox(
+	b.d.open(dialog.NewCustom("Open this address in your browser", "Close", container.NewVBox(
 		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
 		address,
 		copyButton,
-	), b.d.win)
+	), b.d.win))
 }
 
 func (b *destBar) logout() {
@@ -508,7 +533,7 @@ func (b *destBar) logout() {
 	if b.d.auth == nil || account == "" {
 		return
 	}
-	dialog.ShowConfirm("Sign out?",
+	b.d.open(dialog.NewConfirm("Sign out?",
 		fmt.Sprintf("Hoist will forget the sign-in of %s on this computer. Uploads to Google with it stop until you sign in again.", account),
 		func(yes bool) {
 			if !yes {
@@ -528,26 +553,13 @@ func (b *destBar) logout() {
 					b.refreshAccounts()
 				})
 			})
-		}, b.d.win)
+		}, b.d.win))
 }
 
-// importClient takes the OAuth client file from Google Cloud Console.
+// importClient opens the guided set-up of Google sign-in (setup.go).
 func (b *destBar) importClient() {
 	if b.d.auth == nil {
 		return
 	}
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		if err := b.d.auth.ImportClientSecret(path); err != nil {
-			b.d.tell(err.Error())
-			return
-		}
-		b.d.tell("Google sign-in is set up. Choose a destination and sign in.")
-		b.showCurrent()
-		b.refreshAccounts()
-	}, b.d.win)
+	b.d.showSetup()
 }

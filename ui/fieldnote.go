@@ -77,7 +77,7 @@ func withNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.Fo
 // noteField is the field of a form item made by withNote.
 func noteField(it *widget.FormItem) fyne.CanvasObject {
 	if c, ok := it.Widget.(*fyne.Container); ok && len(c.Objects) == 2 {
-		return c.Objects[0]
+		return pickerEntry(c.Objects[0])
 	}
 	return it.Widget
 }

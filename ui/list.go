@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
@@ -17,14 +18,23 @@ type queueList struct {
 	views    []engine.JobView
 	index    map[engine.JobID]int
 	rowAt    map[int]*jobRow // the row object last given each index
-	selected engine.JobID
+	selected map[engine.JobID]bool
+	anchor   engine.JobID // where a Shift+click range starts
 	now      func() time.Time
 
-	onDelete func(engine.JobView) // the Delete key on the selected row
+	onDelete    func([]engine.JobView) // the Delete key on the selected rows
+	onSelection func()                 // the selection changed
+	modifiers   func() fyne.KeyModifier
 }
 
 func newQueueList(act rowActions, now func() time.Time) *queueList {
-	l := &queueList{index: map[engine.JobID]int{}, rowAt: map[int]*jobRow{}, now: now}
+	l := &queueList{index: map[engine.JobID]int{}, rowAt: map[int]*jobRow{}, selected: map[engine.JobID]bool{}, now: now}
+	l.modifiers = func() fyne.KeyModifier {
+		if dd, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+			return dd.CurrentKeyModifiers()
+		}
+		return 0
+	}
 	l.Length = func() int { return len(l.views) }
 	l.CreateItem = func() fyne.CanvasObject { return newJobRow(act) }
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
@@ -38,18 +48,82 @@ func newQueueList(act rowActions, now func() time.Time) *queueList {
 		r.index = id
 		l.rowAt[id] = r
 		r.show(l.views[id], l.now())
+		r.setSelected(l.selected[l.views[id].ID])
 	}
+	// The list's own selection is one row; Hoist keeps its own set of
+	// selected jobs, so that Shift+click and Ctrl+click select several.
 	l.OnSelected = func(id widget.ListItemID) {
-		if id >= 0 && id < len(l.views) {
-			l.selected = l.views[id].ID
-		}
+		l.click(id, l.modifiers())
+		l.UnselectAll()
 	}
-	l.OnUnselected = func(widget.ListItemID) { l.selected = "" }
 	l.ExtendBaseWidget(l)
 	return l
 }
 
-// TypedKey adds Delete (remove the selected row) to the list's own keys.
+// click selects row i as a click with these modifiers would: alone, added
+// or taken away (Ctrl), or the range from the last click (Shift).
+func (l *queueList) click(i int, mods fyne.KeyModifier) {
+	if i < 0 || i >= len(l.views) {
+		return
+	}
+	id := l.views[i].ID
+	switch {
+	case mods&fyne.KeyModifierShift != 0 && l.anchor != "":
+		from, ok := l.index[l.anchor]
+		if !ok {
+			from = i
+		}
+		if mods&fyne.KeyModifierShortcutDefault == 0 {
+			clear(l.selected)
+		}
+		for k := min(from, i); k <= max(from, i); k++ {
+			l.selected[l.views[k].ID] = true
+		}
+	case mods&fyne.KeyModifierShortcutDefault != 0:
+		if l.selected[id] {
+			delete(l.selected, id)
+		} else {
+			l.selected[id] = true
+		}
+		l.anchor = id
+	default:
+		clear(l.selected)
+		l.selected[id] = true
+		l.anchor = id
+	}
+	l.selectionChanged()
+}
+
+// selectAll selects every row.
+func (l *queueList) selectAll() {
+	for _, v := range l.views {
+		l.selected[v.ID] = true
+	}
+	l.selectionChanged()
+}
+
+// clearSelection selects nothing.
+func (l *queueList) clearSelection() {
+	if len(l.selected) == 0 {
+		return
+	}
+	clear(l.selected)
+	l.anchor = ""
+	l.selectionChanged()
+}
+
+func (l *queueList) selectionChanged() {
+	for i, r := range l.rowAt {
+		if i < len(l.views) {
+			r.setSelected(l.selected[l.views[i].ID])
+		}
+	}
+	if l.onSelection != nil {
+		l.onSelection()
+	}
+}
+
+// TypedKey adds Delete (remove the selected rows) to the list's own keys.
 func (l *queueList) TypedKey(e *fyne.KeyEvent) {
 	if e.Name == fyne.KeyDelete || e.Name == fyne.KeyBackspace {
 		l.deleteSelected()
@@ -59,21 +133,23 @@ func (l *queueList) TypedKey(e *fyne.KeyEvent) {
 }
 
 func (l *queueList) deleteSelected() {
-	if l.selected == "" || l.onDelete == nil {
-		return
-	}
-	if i, ok := l.index[l.selected]; ok {
-		l.onDelete(l.views[i])
+	if sel := l.selectedViews(); len(sel) > 0 && l.onDelete != nil {
+		l.onDelete(sel)
 	}
 }
 
-// selectedView is the selected job as last sampled.
-func (l *queueList) selectedView() (engine.JobView, bool) {
-	i, ok := l.index[l.selected]
-	if !ok {
-		return engine.JobView{}, false
+// selectedViews are the selected jobs as last sampled, in the list's order.
+func (l *queueList) selectedViews() []engine.JobView {
+	var out []engine.JobView
+	if len(l.selected) == 0 {
+		return nil
 	}
-	return l.views[i], true
+	for _, v := range l.views {
+		if l.selected[v.ID] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // apply puts a new sample on screen; it runs on the UI goroutine.
@@ -84,11 +160,17 @@ func (l *queueList) apply(u update) {
 		for i, v := range u.views {
 			l.index[v.ID] = i
 		}
-		if _, ok := l.index[l.selected]; !ok && l.selected != "" {
-			l.selected = ""
-			l.UnselectAll()
+		gone := false
+		for id := range l.selected {
+			if _, ok := l.index[id]; !ok {
+				delete(l.selected, id)
+				gone = true
+			}
 		}
 		l.Refresh()
+		if gone && l.onSelection != nil {
+			l.onSelection()
+		}
 		return
 	}
 	// List.RefreshItem redraws the whole list; a changed row is drawn alone.
@@ -113,21 +195,34 @@ type update struct {
 type sampler struct {
 	ids      []engine.JobID
 	versions []uint64
-	summary  uint64
+	summary  summaryMark
 	started  bool
+}
+
+// summaryMark is what of a summary tells that the list changed. The sum of
+// versions alone does not: jobs brought back from the journal are all at
+// version 0, so removing one leaves the sum as it was.
+type summaryMark struct {
+	version                             uint64
+	files, done, failed, active, paused int
+	bytes, bytesDone                    int64
+}
+
+func markOf(s engine.Summary) summaryMark {
+	return summaryMark{s.Version, s.Files, s.Done, s.Failed, s.Active, s.Paused, s.Bytes, s.BytesDone}
 }
 
 // needed tells whether the queue may have changed since the last sample.
 // Rows waiting to retry count down, so they are looked at every second.
 func (s *sampler) needed(sum engine.Summary, retrying bool) bool {
-	return !s.started || sum.Version != s.summary || retrying
+	return !s.started || markOf(sum) != s.summary || retrying
 }
 
 // diff records views as the latest sample and says which rows changed.
 func (s *sampler) diff(views []engine.JobView, sum engine.Summary) update {
 	u := update{views: views, summary: sum}
 	s.started = true
-	s.summary = sum.Version
+	s.summary = markOf(sum)
 	if len(views) != len(s.ids) {
 		u.reshaped = true
 	} else {
@@ -161,6 +256,17 @@ func moving(views []engine.JobView) int {
 	n := 0
 	for i := range views {
 		if views[i].State == engine.Waiting || views[i].State.Active() {
+			n++
+		}
+	}
+	return n
+}
+
+// countState counts the jobs in state s.
+func countState(views []engine.JobView, s engine.State) int {
+	n := 0
+	for i := range views {
+		if views[i].State == s {
 			n++
 		}
 	}

@@ -14,3 +14,18 @@ func openPresets(dir string) (presetStore, error) {
 	}
 	return p, nil
 }
+
+// openLibrary opens the saved destinations kept in dir with the
+// organisation's, from the system-wide folder. Problems with the
+// organisation's file are returned as sentences; the rest is used.
+func openLibrary(dir, systemDir string) (presetStore, []error, error) {
+	managed, problems := dest.LoadManaged(systemDir)
+	p, err := dest.OpenPresets(filepath.Join(dir, dest.PresetsFile))
+	if err != nil {
+		if len(managed) == 0 {
+			return nil, problems, err
+		}
+		return &dest.Library{Managed: managed}, problems, err
+	}
+	return &dest.Library{Saved: p, Managed: managed}, problems, nil
+}

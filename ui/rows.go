@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"image/color"
 	"slices"
 	"strings"
 	"time"
@@ -26,8 +27,10 @@ type rowActions struct {
 	thumbnail func(engine.JobView) (img image.Image, done bool)
 }
 
-// jobRow shows one file of the queue: its picture, name, size, destination,
-// progress of the bytes the server confirmed, state in words and buttons.
+// jobRow shows one file of the queue in two lines: its picture, name and
+// size, with the buttons its state allows, then its state in words with
+// speed and time left, and a slim bar of the bytes the server confirmed.
+// What does not fit is in the selection's details.
 type jobRow struct {
 	widget.BaseWidget
 
@@ -44,10 +47,10 @@ type jobRow struct {
 	name     *bidiLabel
 	detail   *bidiLabel
 	size     *widget.Label
-	dest     *widget.RichText // in the grey of hints
-	bar      *widget.ProgressBar
+	bar      *slimBar
 	status   *bidiLabel
 	progress *widget.Label
+	selected *canvas.Rectangle // the selection's background
 
 	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
 	byAction                                                               map[engine.Action]*widget.Button
@@ -67,11 +70,11 @@ func newJobRow(act rowActions) *jobRow {
 	r.detail.colorName = theme.ColorNamePlaceHolder
 	r.size = widget.NewLabel("")
 	r.size.Alignment = fyne.TextAlignTrailing
-	r.dest = hint("")
-	r.dest.Wrapping = fyne.TextWrapOff
-	r.bar = widget.NewProgressBar()
+	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
 	r.progress = widget.NewLabel("")
+	r.selected = canvas.NewRectangle(color.Transparent)
+	r.selected.CornerRadius = 4
 
 	do := func(f func(engine.JobView)) func() {
 		return func() {
@@ -104,20 +107,33 @@ func newJobRow(act rowActions) *jobRow {
 		b.Importance = widget.LowImportance
 		b.Hide()
 	}
+	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = container.NewBorder(nil, nil, nil, buttons, r.name)
-	detailLine := container.NewBorder(nil, nil, nil, container.NewHBox(r.dest, r.size), r.detail)
-	r.statusLine = container.NewBorder(nil, nil, nil, r.progress, r.status)
-	r.content = container.NewBorder(nil, nil, container.NewCenter(picture), nil,
-		container.NewVBox(r.nameLine, detailLine, r.bar, r.statusLine))
+	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
+	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
+	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
+	r.content = container.NewStack(r.selected, container.NewThemeOverride(
+		container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
 	r.ExtendBaseWidget(r)
 	return r
 }
 
+// setSelected shows whether the row is among the selected ones.
+func (r *jobRow) setSelected(on bool) {
+	c := color.Color(color.Transparent)
+	if on {
+		c = r.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	}
+	if r.selected.FillColor != c {
+		r.selected.FillColor = c
+		r.selected.Refresh()
+	}
+}
+
 // thumbSize is the side of a row's picture, in Fyne units.
-const thumbSize = 48
+const thumbSize = 36
 
 func (r *jobRow) buttons() []*widget.Button {
 	return []*widget.Button{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
@@ -143,7 +159,6 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if !sameJob {
 		r.name.SetText(v.Name)
 		r.size.SetText(media.FormatSize(v.Size))
-		setHint(r.dest, destWords(v))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
 		r.content.Refresh()
@@ -164,6 +179,11 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	}
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
+	}
+	if showsBar(v) {
+		r.bar.Show()
+	} else {
+		r.bar.Hide()
 	}
 	if r.showButtons(v) {
 		r.nameLine.Refresh()
@@ -261,6 +281,18 @@ func destWords(v engine.JobView) string {
 		return s
 	}
 	return v.Destination
+}
+
+// showsBar: a bar for files on their way, and for failed ones part-sent;
+// a finished, refused or canceled file has no progress worth a bar.
+func showsBar(v engine.JobView) bool {
+	switch v.State {
+	case engine.Done, engine.Refused, engine.Canceled:
+		return false
+	case engine.Failed:
+		return v.Committed > 0
+	}
+	return true
 }
 
 func stateColor(s engine.State) fyne.ThemeColorName {

@@ -99,6 +99,7 @@ func Run(ctx context.Context, cfg Config) int {
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
 		log: log, journal: s.journal.Path(), events: s.events,
 	})
+	d.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
 	if backup, why := s.journal.Recovered(); backup != "" {
 		// why is a plain sentence that names the backup: the whole list may
 		// have been set aside, or only some damaged uploads left out.
@@ -107,6 +108,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if alone != nil {
 		d.tell(aloneNote)
 	}
+	d.sizeToScreen(screenPixels())
 	if n := s.notices(); len(n) > 0 {
 		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
@@ -231,6 +233,8 @@ type session struct {
 	presets presetStore
 	auth    *auth.Service
 	events  chan engine.Event
+	// problems with the organisation's folder, said when the window opens
+	problems []error
 }
 
 func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
@@ -245,11 +249,12 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 		s.close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
 	}
-	s.presets, err = openPresets(f.Config)
+	system := dirs.System()
+	s.presets, s.problems, err = openLibrary(f.Config, system)
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
 	}
-	s.auth = &auth.Service{ConfigDir: f.Config, Logger: log.With("part", "auth")}
+	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth")}
 
 	set := loadSettings(fyne.CurrentApp().Preferences())
 	s.queue, err = engine.Open(ctx, engine.Options{

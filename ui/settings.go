@@ -14,6 +14,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/media"
+	"hoist/engine/upload"
 )
 
 // Preference keys.
@@ -25,32 +26,35 @@ const (
 	prefHistory    = "historyDays"
 	prefTheme      = "theme"
 	prefSignInWait = "signInMinutes"
+	prefBackground = "keepUploadingClosed"
 )
 
 // settings are the user's choices, kept in Fyne's preferences.
 type settings struct {
 	Parallel    int   // uploads at once
-	ChunkSize   int64 // bytes per request of a resumable upload
+	ChunkSize   int64 // bytes per request of a resumable upload; upload.ChunkAuto: sized by the link
 	AutoResume  bool  // unfinished uploads continue when Hoist starts
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
 	Theme       string
-	SignInWait  int // minutes the sign-in waits for the browser to come back
+	SignInWait  int  // minutes the sign-in waits for the browser to come back
+	Background  bool // closing the window while files upload keeps them uploading, from the system tray
 }
 
 var defaultSettings = settings{
 	Parallel:    6,
-	ChunkSize:   8 << 20,
+	ChunkSize:   upload.ChunkAuto,
 	AutoResume:  true,
 	HistoryDays: 30,
 	Theme:       themeSystem,
 	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
+	Background:  true,
 }
 
 // The choices the settings offer.
 var (
 	parallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
-	chunkChoices     = []int64{256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
+	chunkChoices     = []int64{upload.ChunkAuto, 256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
 	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
 	historyChoices   = []int{1, 7, 30, 90, 365, 0}
 	themeChoices     = []string{themeSystem, themeLight, themeDark}
@@ -66,12 +70,13 @@ func loadSettings(p fyne.Preferences) settings {
 		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
 		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
 		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
+		Background:  p.BoolWithFallback(prefBackground, defaultSettings.Background),
 	}
 	// A hand-edited or old preferences file must not break uploads.
 	if s.Parallel < 1 || s.Parallel > 64 {
 		s.Parallel = defaultSettings.Parallel
 	}
-	if s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0 {
+	if s.ChunkSize != upload.ChunkAuto && (s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0) {
 		s.ChunkSize = defaultSettings.ChunkSize
 	}
 	if s.Bandwidth < 0 {
@@ -97,6 +102,7 @@ func (s settings) save(p fyne.Preferences) {
 	p.SetInt(prefHistory, s.HistoryDays)
 	p.SetString(prefTheme, s.Theme)
 	p.SetInt(prefSignInWait, s.SignInWait)
+	p.SetBool(prefBackground, s.Background)
 }
 
 // signInWait is how long a sign-in waits for the browser, for auth.
@@ -144,6 +150,9 @@ func themeWords(t string) string {
 }
 
 func chunkWords(n int64) string {
+	if n == upload.ChunkAuto {
+		return "Automatic (follows the link)"
+	}
 	if n < 1<<20 {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
@@ -218,6 +227,10 @@ func (d *desk) settingsForm() *widget.Form {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
+	background := widget.NewCheck(backgroundSetting, func(on bool) {
+		change(func(s *settings) { s.Background = on })
+	})
+	background.SetChecked(s.Background)
 	where := widget.NewLabel(d.journal)
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
@@ -227,6 +240,7 @@ func (d *desk) settingsForm() *widget.Form {
 		withNote("Piece size", chunk, newFieldNote("Big files go up in pieces of this size. Smaller pieces lose less on a bad connection.")),
 		withNote("Speed limit", bandwidth, newFieldNote("Leave room on the connection for others.")),
 		&widget.FormItem{Text: "On start", Widget: resume},
+		&widget.FormItem{Text: "On closing", Widget: background},
 		withNote("Forget finished uploads after", history, newFieldNote("Takes effect the next time Hoist starts.")),
 		&widget.FormItem{Text: "Appearance", Widget: look},
 		withNote("Wait for the sign-in", signIn, newFieldNote("How long Hoist waits for you to finish signing in with Google in the browser.")),
@@ -239,21 +253,21 @@ func (d *desk) showSettings() {
 	reset.Importance = widget.DangerImportance
 	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
 	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(content), d.win)
-	dlg.Resize(fyne.NewSize(620, 560))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
+	d.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
 // destinations and restores the default settings.
 func (d *desk) confirmReset() {
-	dialog.ShowConfirm("Reset everything?",
+	d.open(dialog.NewConfirm("Reset everything?",
 		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
 			"Files already uploaded stay where they are, and Google accounts stay signed in.",
 		func(yes bool) {
 			if yes {
 				d.reset()
 			}
-		}, d.win)
+		}, d.win))
 }
 
 func (d *desk) reset() {

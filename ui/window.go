@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,17 +54,27 @@ type desk struct {
 	list                                            *queueList
 	thumbs                                          *thumbnails
 	empty                                           fyne.CanvasObject
-	overall                                         *widget.ProgressBar
+	overall                                         *slimBar
 	summary                                         *widget.Label
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
+	setup                                           *setupPanel   // the guided Google set-up, while open
 	message                                         *widget.Label // the latest thing worth saying
+	selection                                       *selectionPanel
+	undoText                                        *widget.Label
+	undoBar                                         *fyne.Container
+	removal                                         removal
 	lastSummary                                     engine.Summary
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
+	resample atomic.Bool       // the list must be sampled again though the queue did not change
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
+	dialogs  []hideable       // open dialogs, the top one last
+	choose   chooseFunc       // the system's file dialog; nil: the desktop's portal
+	tray     func(*fyne.Menu) // sets the system tray's menu; nil without a tray
+	hidden   bool             // the window is closed and Hoist works from the tray
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -96,7 +107,8 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.destinationChanged()
 	d.win.SetOnDropped(d.dropped)
 	d.win.SetCloseIntercept(d.closing)
-	d.win.Resize(fyne.NewSize(960, 640))
+	d.useTray()
+	d.win.Resize(d.savedSize())
 	d.shortcuts()
 	return d
 }
@@ -123,6 +135,10 @@ func (d *desk) build() {
 				d.bar.signInFor(v) // the engine's part follows the browser's
 				return
 			}
+			if a == engine.Remove {
+				d.removeRows([]engine.JobView{v}) // with an Undo
+				return
+			}
 			d.act(a, v)
 		},
 		result:  d.showResult,
@@ -131,7 +147,12 @@ func (d *desk) build() {
 			return d.thumbs.get(v)
 		},
 	}, func() time.Time { return d.now() })
-	d.list.onDelete = func(v engine.JobView) { d.act(engine.Remove, v) }
+	d.list.onDelete = d.removeRows
+	d.selection = newSelectionPanel(d.doSelected)
+	d.list.onSelection = d.showSelection
+	d.undoText = widget.NewLabel("")
+	d.undoBar = container.NewHBox(d.undoText, widget.NewButtonWithIcon(undoWord, theme.ContentUndoIcon(), d.undoRemoval))
+	d.undoBar.Hide()
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -143,7 +164,7 @@ func (d *desk) build() {
 	addFolder := widget.NewButtonWithIcon("Add a folder…", theme.FolderOpenIcon(), d.pickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(container.NewHBox(addBig, addFolder))))
 
-	d.overall = widget.NewProgressBar()
+	d.overall = newSlimBar()
 	d.summary = widget.NewLabel("No files yet.")
 	d.summary.Wrapping = fyne.TextWrapWord // "— 2 need attention" at its end must show
 	d.pauseAll = widget.NewButtonWithIcon("Pause all", theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
@@ -157,6 +178,7 @@ func (d *desk) build() {
 	top := container.NewVBox(
 		d.bar.content,
 		d.message,
+		d.undoBar,
 		widget.NewSeparator(),
 	)
 	controls := container.NewHBox(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
@@ -166,26 +188,126 @@ func (d *desk) build() {
 		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
-	var middle fyne.CanvasObject = center
+	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
 		d.sandboxPanel = newSandboxPanel(d)
-		split := container.NewHSplit(center, d.sandboxPanel.content)
-		split.Offset = 0.72
-		middle = split
+		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
+		split.Offset = 0.6
+		side = split
 	}
-	d.win.SetContent(container.NewBorder(top, bottom, nil, nil, middle))
+	middle := container.NewHSplit(center, side)
+	middle.Offset = 0.7
+	// In a scroll, the window can be smaller than its controls: on a small
+	// screen or a large scale, everything stays reachable, the status line too.
+	d.win.SetContent(container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle)))
 	d.showSummary(engine.Summary{ETA: -1})
 }
 
-// shortcuts: Ctrl/Cmd+O adds files; Delete removes the selected row.
+// shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
+// question as closing the window, Delete removes the selected rows and
+// Escape closes the dialog on top.
 func (d *desk) shortcuts() {
 	c := d.win.Canvas()
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.pickFiles() })
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if e.Name == fyne.KeyDelete {
-			d.list.deleteSelected()
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.askQuit(false) })
+	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.selectAll() })
+	c.SetOnTypedKey(d.typedKey)
+}
+
+// typedKey handles the keys no focused control took.
+func (d *desk) typedKey(e *fyne.KeyEvent) {
+	switch e.Name {
+	case fyne.KeyEscape:
+		d.closeTopDialog()
+	case fyne.KeyDelete:
+		d.list.deleteSelected()
+	}
+}
+
+// hideable is a dialog of any kind.
+type hideable interface {
+	Show()
+	Hide()
+	SetOnClosed(func())
+}
+
+// open shows a dialog and keeps it on the stack that Escape closes from the top.
+func (d *desk) open(dlg hideable) {
+	d.dialogs = append(d.dialogs, dlg)
+	dlg.SetOnClosed(func() {
+		if i := slices.Index(d.dialogs, dlg); i >= 0 {
+			d.dialogs = slices.Delete(d.dialogs, i, i+1)
 		}
 	})
+	dlg.Show()
+}
+
+// closeTopDialog closes the dialog on top, as its Cancel or Close would.
+func (d *desk) closeTopDialog() bool {
+	if len(d.dialogs) == 0 {
+		return false
+	}
+	d.dialogs[len(d.dialogs)-1].Hide()
+	return true
+}
+
+// Where the window's size is kept from one start to the next.
+const (
+	prefWidth  = "window.width"
+	prefHeight = "window.height"
+)
+
+// defaultSize is the window's size at a first start, on a screen large enough.
+var defaultSize = fyne.NewSize(960, 640)
+
+func (d *desk) savedSize() fyne.Size {
+	p := d.app.Preferences()
+	s := fyne.NewSize(float32(p.FloatWithFallback(prefWidth, float64(defaultSize.Width))), float32(p.FloatWithFallback(prefHeight, float64(defaultSize.Height))))
+	if s.Width < 320 || s.Height < 240 {
+		return defaultSize
+	}
+	return s
+}
+
+func (d *desk) saveSize() {
+	s := d.win.Canvas().Size()
+	if s.Width > 0 && s.Height > 0 {
+		d.app.Preferences().SetFloat(prefWidth, float64(s.Width))
+		d.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+	}
+}
+
+// sizeToScreen makes the window no larger than a screen of w × h pixels
+// (less room for the desktop's panels and the title bar), at the app's scale.
+func (d *desk) sizeToScreen(w, h int) {
+	d.win.Resize(fitScreen(d.savedSize(), w, h, d.app.Settings().Scale()))
+}
+
+// fitScreen is size made to fit a screen of w × h pixels at scale; an
+// unknown screen (zeros) changes nothing.
+func fitScreen(size fyne.Size, w, h int, scale float32) fyne.Size {
+	if w <= 0 || h <= 0 {
+		return size
+	}
+	if scale <= 0 {
+		scale = 1
+	}
+	const panels = 80 // pixels for the desktop's panels and the window's title bar
+	size.Width = min(size.Width, float32(w-16)/scale)
+	size.Height = min(size.Height, float32(h-panels)/scale)
+	return size
+}
+
+// fit shrinks a dialog's size to the window, so that none is larger than it.
+func (d *desk) fit(s fyne.Size) fyne.Size {
+	w := d.win.Canvas().Size()
+	if w.Width > 0 {
+		s.Width = min(s.Width, w.Width-16)
+	}
+	if w.Height > 0 {
+		s.Height = min(s.Height, w.Height-16)
+	}
+	return s
 }
 
 // start begins sampling the queue; it returns at once.
@@ -278,8 +400,8 @@ func (d *desk) collect() func() {
 
 	sum := d.q.Summary()
 	ready := d.thumbs.takeReady()
-	if d.sampler.needed(sum, d.retrying) || len(ready) > 0 {
-		views := d.q.Jobs()
+	if d.sampler.needed(sum, d.retrying) || d.resample.Swap(false) || len(ready) > 0 {
+		views := d.removal.visible(d.q.Jobs())
 		d.retrying = anyRetrying(views)
 		u := d.sampler.diff(views, sum)
 		if len(ready) > 0 && !u.reshaped {
@@ -320,14 +442,25 @@ func (d *desk) apply(u update) {
 		d.list.Show()
 	}
 	d.showSummary(u.summary)
+	if len(d.list.selected) > 0 {
+		d.showSelection()
+	}
+}
+
+// showSelection puts the selected jobs on the selection's panel.
+func (d *desk) showSelection() {
+	d.selection.show(d.list.selectedViews(), d.now())
 }
 
 func (d *desk) showSummary(s engine.Summary) {
 	d.lastSummary = s
-	d.summary.SetText(summaryWords(s))
+	d.summary.SetText(summaryWords(s, countState(d.list.views, engine.Canceled)))
 	value := 0.0
 	if s.Bytes > 0 {
 		value = float64(s.BytesDone) / float64(s.Bytes)
+		d.overall.Show()
+	} else {
+		d.overall.Hide() // nothing to upload: a 0% bar would say nothing
 	}
 	if d.overall.Value != value {
 		d.overall.SetValue(value)
@@ -361,15 +494,6 @@ func (d *desk) act(a engine.Action, v engine.JobView) {
 		d.log.Info("action refused", "action", a, "job", v.ID, "err", err)
 		d.later(func() { d.tell(fmt.Sprintf("Could not %s %s: %v", actionWords[a], v.Name, err)) })
 	})
-}
-
-// signedIn lets the uploads of account that waited for its sign-in go on.
-func (d *desk) signedIn(account string) {
-	for _, v := range d.q.Jobs() {
-		if v.NeedsSignIn && v.Account == account {
-			d.act(engine.SignIn, v)
-		}
-	}
 }
 
 // actionWords say an action after "Could not".
@@ -449,37 +573,13 @@ func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
 			paths = append(paths, u.Path())
 		}
 	}
-	d.add(paths)
-}
-
-// pickFiles opens the file dialog; files and folders are both accepted.
-func (d *desk) pickFiles() {
-	open := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		d.add([]string{path})
-	}, d.win)
-	open.Resize(fyne.NewSize(800, 560))
-	open.Show()
-}
-
-// pickFolder opens the folder dialog; the folder's files are added.
-func (d *desk) pickFolder() {
-	open := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil || u == nil {
-			return
-		}
-		d.add([]string{u.Path()})
-	}, d.win)
-	open.Resize(fyne.NewSize(800, 560))
-	open.Show()
+	d.add(d.takeSettingsFiles(paths)) // shared destinations and client files are not uploads
 }
 
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {
+	d.message.Hide() // it spoke of the last destination
+	d.message.SetText("")
 	if d.sandboxPanel != nil {
 		d.sandboxPanel.refresh()
 	}
@@ -490,7 +590,7 @@ func (d *desk) destinationChanged() {
 func (d *desk) showResult(v engine.JobView) {
 	r := v.Result
 	if r == nil {
-		dialog.ShowInformation(v.Name, "The file was uploaded. The server sent no details.", d.win)
+		d.open(dialog.NewInformation(v.Name, "The file was uploaded. The server sent no details.", d.win))
 		return
 	}
 	rows := container.NewVBox()
@@ -525,8 +625,8 @@ func (d *desk) showResult(v engine.JobView) {
 		}))
 	}
 	dlg := dialog.NewCustom(v.Name, "Close", rows, d.win)
-	dlg.Resize(fyne.NewSize(520, 0))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
+	d.open(dlg)
 }
 
 func idLabel(v engine.JobView) string {
@@ -549,13 +649,17 @@ func (d *desk) showDetails(v engine.JobView) {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
 	dlg := dialog.NewCustom(v.Name, "Close", l, d.win)
-	dlg.Resize(fyne.NewSize(520, 0))
-	dlg.Show()
+	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
+	d.open(dlg)
 }
 
 // closing asks before quitting while files are uploading; on yes it pauses
-// everything, saves the list and quits within two seconds.
-func (d *desk) closing() {
+// everything, saves the list and quits within two seconds. Closing the
+// window (not Ctrl+Q) with the tray at hand and the setting on offers to
+// keep uploading from the tray instead.
+func (d *desk) closing() { d.askQuit(true) }
+
+func (d *desk) askQuit(closingWindow bool) {
 	if d.quitting {
 		return
 	}
@@ -564,18 +668,31 @@ func (d *desk) closing() {
 		d.quit()
 		return
 	}
-	dialog.ShowConfirm("Pause uploads and quit?",
-		fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
-			files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they")),
+	background := closingWindow && d.tray != nil && d.settings.Background
+	question := quitQuestion(files)
+	dismiss := quitDismiss
+	if background {
+		question += " " + backgroundHint
+		dismiss = backgroundDismiss
+	}
+	ask := dialog.NewConfirm(quitTitle, question,
 		func(yes bool) {
-			if yes {
+			switch {
+			case yes:
 				d.quit()
+			case background:
+				d.toTray()
 			}
 		}, d.win)
+	ask.SetConfirmText(quitConfirm)
+	ask.SetDismissText(dismiss)
+	d.open(ask)
 }
 
 // quit pauses every upload, flushes the list and closes the window.
 func (d *desk) quit() {
+	d.commitRemoval()
+	d.saveSize()
 	d.quitting = true
 	d.summary.SetText("Pausing uploads and saving the list…")
 	d.background(func(context.Context) {

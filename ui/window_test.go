@@ -213,7 +213,9 @@ func TestCancelAndRetryFromTheRow(t *testing.T) {
 		t.Errorf("the sandbox holds %+v, want the file whole", objs)
 	}
 	test.Tap(h.row("report.dat").remove)
-	h.waitFor("the row to go", func() bool { return len(h.q.Jobs()) == 0 && len(h.d.list.views) == 0 })
+	h.waitFor("the row to go", func() bool { return len(h.d.list.views) == 0 })
+	h.d.commitRemoval() // as when the Undo goes away
+	h.waitFor("the job to go", func() bool { return len(h.q.Jobs()) == 0 })
 	if !h.d.empty.Visible() {
 		t.Error("with the last row removed, the empty state should show again")
 	}
@@ -285,7 +287,7 @@ func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")), h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")))
 	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
-	h.d.list.Select(h.d.list.index[h.job("a.eml").ID])
+	h.d.list.click(h.d.list.index[h.job("a.eml").ID], 0)
 	h.d.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 	h.waitFor("a.eml to go", func() bool { return len(h.d.list.views) == 1 })
 	if h.d.list.views[0].Name != "b.eml" {
@@ -319,7 +321,7 @@ func TestSettingsPersist(t *testing.T) {
 			c.SetChecked(false)
 		}
 	}
-	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15}
+	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15, Background: false}
 	if got := loadSettings(h.app.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}
@@ -418,7 +420,7 @@ func TestQuitWhileUploading(t *testing.T) {
 	defer close(release)
 
 	h.d.closing()
-	test.Tap(h.button("Yes"))
+	test.Tap(h.button("Pause uploads and quit"))
 	h.waitFor("the queue to pause for quitting", func() bool { return h.d.quitting && h.state("movie.dat") == engine.Paused })
 
 	again := h.openQueue(engineOptionsNoResume())

@@ -39,9 +39,9 @@ func stateWords(v engine.JobView, now time.Time) string {
 	case engine.Attention:
 		return "Needs you: " + joinSentences(v.Reason, v.Next)
 	case engine.Done:
-		done := "Done"
+		done := "Done, " + checkedWords(v.Result)
 		if v.FellBack {
-			done = "Done (sent in one piece: this destination does not take uploads in parts)"
+			done += " (sent in one piece: this destination does not take uploads in parts)"
 		}
 		if r := resultWords(v.Result); r != "" {
 			return done + ". " + sentence(r)
@@ -91,16 +91,20 @@ func progressWords(v engine.JobView) string {
 }
 
 // summaryWords is the whole queue in a line, e.g.
-// "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left".
-func summaryWords(s engine.Summary) string {
+// "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left". Canceled files
+// are not counted among those to upload; they are said apart.
+func summaryWords(s engine.Summary, canceled int) string {
 	if s.Files == 0 {
 		return "No files yet."
 	}
-	files := "files"
-	if s.Files == 1 {
-		files = "file"
+	files := s.Files - canceled
+	if files <= 0 {
+		return fmt.Sprintf("%d %s canceled, nothing left to upload.", canceled, plural(canceled, "file", "files"))
 	}
-	line := fmt.Sprintf("%d of %d %s, %s of %s", s.Done, s.Files, files, media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	line := fmt.Sprintf("%d of %d %s", s.Done, files, plural(files, "file", "files"))
+	if s.Bytes > 0 {
+		line += fmt.Sprintf(", %s of %s", media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+	}
 	switch {
 	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
 		line += ", about " + media.FormatDuration(s.ETA) + " left"
@@ -108,6 +112,9 @@ func summaryWords(s engine.Summary) string {
 		line += ", working it out…"
 	case s.Paused > 0 && s.Done+s.Failed < s.Files:
 		line += ", paused"
+	}
+	if canceled > 0 {
+		line += fmt.Sprintf(" (%d canceled)", canceled)
 	}
 	if s.Failed > 0 {
 		line += fmt.Sprintf(" — %d need%s attention", s.Failed, map[bool]string{true: "s"}[s.Failed == 1])
@@ -165,4 +172,72 @@ func resultWords(r *engine.Result) string {
 		return "Saved as " + r.ID
 	}
 	return ""
+}
+
+// The question asked before quitting while files upload; its buttons say what they do.
+const (
+	quitTitle   = "Pause uploads and quit?"
+	quitConfirm = "Pause uploads and quit"
+	quitDismiss = "Keep uploading"
+)
+
+func quitQuestion(files int) string {
+	return fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
+		files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they"))
+}
+
+// The names of what can be done to a job, on buttons, and as verbs in "Could not … ".
+var (
+	buttonWords = map[jobAction]string{
+		doPause: "Pause", doResume: "Resume", doCancel: "Cancel", doRetry: "Retry",
+		doRestart: "Start over", doRemove: "Remove", doResult: "Show result", doDetails: "Details",
+	}
+	engineAction = map[jobAction]engine.Action{
+		doPause: engine.Pause, doResume: engine.Resume, doCancel: engine.Cancel, doRetry: engine.Retry, doRestart: engine.Restart, doRemove: engine.Remove,
+	}
+)
+
+// The selection's panel, with nothing or several files selected.
+const (
+	noSelectionTitle = "No file selected"
+	noSelectionHint  = "Click a file to see everything about it here. Shift+click or Ctrl+click selects several; Delete removes them, Ctrl+A selects all."
+	undoWord         = "Undo"
+)
+
+func selectedWords(n int) string { return fmt.Sprintf("%d files selected", n) }
+
+// removedWords says what Delete or Remove took off the list.
+func removedWords(n int, first string) string {
+	if n == 1 {
+		return "Removed " + first + "."
+	}
+	return fmt.Sprintf("Removed %d files.", n)
+}
+
+// The titles of the system's file dialog.
+const (
+	pickFilesTitle  = "Add files to Hoist"
+	pickFolderTitle = "Add folders to Hoist"
+)
+
+// Keeping on uploading with the window closed, from the system tray.
+const (
+	backgroundSetting = "Keep uploading from the system tray when the window is closed"
+	backgroundHint    = "Or keep uploading with the window closed: Hoist stays in the system tray and tells you when the files are up."
+	backgroundDismiss = "Keep uploading"
+	trayShow          = "Show Hoist"
+	trayPauseAll      = "Pause all"
+	trayQuit          = "Quit"
+)
+
+// checkedWords says whether the server's own account of the stored file
+// (its size or checksum) was compared with the file and matched.
+func checkedWords(r *engine.Result) string {
+	switch {
+	case r == nil || r.Verified == "":
+		return "unchecked (the server gave no checksum)"
+	case r.Verified == "size":
+		return "size matched"
+	}
+	return "checksum matched (" + strings.ToUpper(r.Verified) + ")"
 }

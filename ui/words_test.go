@@ -9,20 +9,24 @@ import (
 
 func TestSummaryWords(t *testing.T) {
 	tests := []struct {
-		name string
-		s    engine.Summary
-		want string
+		name     string
+		s        engine.Summary
+		canceled int
+		want     string
 	}{
-		{"empty", engine.Summary{ETA: -1}, "No files yet."},
-		{"uploading", engine.Summary{Files: 12, Done: 3, Active: 4, Bytes: 3_400_000_000, BytesDone: 1_200_000_000, Speed: 5e6, ETA: 4 * time.Minute},
+		{"empty", engine.Summary{ETA: -1}, 0, "No files yet."},
+		{"uploading", engine.Summary{Files: 12, Done: 3, Active: 4, Bytes: 3_400_000_000, BytesDone: 1_200_000_000, Speed: 5e6, ETA: 4 * time.Minute}, 0,
 			"3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left"},
-		{"paused with a failure", engine.Summary{Files: 2, Paused: 1, Failed: 1, Bytes: 2000, BytesDone: 500, ETA: -1},
+		{"paused with a failure", engine.Summary{Files: 2, Paused: 1, Failed: 1, Bytes: 2000, BytesDone: 500, ETA: -1}, 0,
 			"0 of 2 files, 500 bytes of 2 KB, paused — 1 needs attention"},
-		{"one file done", engine.Summary{Files: 1, Done: 1, Bytes: 1000, BytesDone: 1000, ETA: -1}, "1 of 1 file, 1 KB of 1 KB"},
+		{"one file done", engine.Summary{Files: 1, Done: 1, Bytes: 1000, BytesDone: 1000, ETA: -1}, 0, "1 of 1 file, 1 KB of 1 KB"},
+		{"one file canceled", engine.Summary{Files: 1, ETA: -1}, 1, "1 file canceled, nothing left to upload."},
+		{"one of three canceled", engine.Summary{Files: 3, Done: 2, Bytes: 2000, BytesDone: 2000, ETA: -1}, 1, "2 of 2 files, 2 KB of 2 KB (1 canceled)"},
+		{"only refused", engine.Summary{Files: 1, Failed: 1, ETA: -1}, 0, "0 of 1 file — 1 needs attention"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := summaryWords(tt.s); got != tt.want {
+			if got := summaryWords(tt.s, tt.canceled); got != tt.want {
 				t.Errorf("summaryWords = %q, want %q", got, tt.want)
 			}
 		})
@@ -44,7 +48,11 @@ func TestStateWords(t *testing.T) {
 		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Press Sign in to sign in again; the upload then goes on."},
 			"Needs you: Your Google sign-in expired. Press Sign in to sign in again; the upload then goes on."},
 		{"refused", engine.JobView{State: engine.Refused, Reason: "photo.png is not an email file"}, "Refused: photo.png is not an email file."},
-		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}}, "Done. Saved as message 18c2."},
+		{"done with result", engine.JobView{State: engine.Done, Result: &engine.Result{Summary: "Saved as message 18c2"}},
+			"Done, unchecked (the server gave no checksum). Saved as message 18c2."},
+		{"done and verified", engine.JobView{State: engine.Done, Result: &engine.Result{Verified: "crc32c"}},
+			"Done, checksum matched (CRC32C)"},
+		{"done, size only", engine.JobView{State: engine.Done, Result: &engine.Result{Verified: "size"}}, "Done, size matched"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

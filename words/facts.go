@@ -243,11 +243,25 @@ func (l *Lang) Join(a, b string) string {
 // sizesApart writes a size and a limit so that they read differently: in
 // exact bytes when rounding makes them look the same.
 func (l *Lang) sizesApart(size, limit int64) (string, string) {
-	s, m := l.Size(size), l.Size(limit)
+	s, m := l.Size(size), l.limit(limit)
 	if s == m {
 		return l.Say("unit.bytes", Args{"N": size}), l.Say("unit.bytes", Args{"N": limit})
 	}
 	return s, m
+}
+
+// limit writes a limit as Google's documentation does, and as the
+// engine's English does: 15 MiB is "15 MB".
+func (l *Lang) limit(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		key   string
+	}{{30, "unit.gb"}, {20, "unit.mb"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return l.Say(u.key, Args{"N": n >> u.shift})
+		}
+	}
+	return l.Size(n)
 }
 
 // family is the kind of destination, without Gmail's ways of adding.

@@ -70,6 +70,7 @@ func (r *Report) drawCharts(dir string) error {
 	errs = append(errs,
 		through.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, ThroughputChart)),
 		memory.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, MemoryChart)))
+	errs = append(errs, r.drawLatencyChart(dir))
 	return errors.Join(errs...)
 }
 

@@ -97,6 +97,7 @@ type Config struct {
 	HoistBin   string   // a hoist binary to use instead of building one
 	BuildFlags []string // extra flags for go build (e.g. -race in tests)
 	Only       string   // when set, only cases whose key contains it
+	Far        FarSizes // far and slow links; zero: not measured
 	Log        io.Writer
 }
 
@@ -148,12 +149,14 @@ func sizeArg(c int64) string {
 
 // env is what runs share.
 type env struct {
-	cfg     Config
-	work    string
-	bins    map[string]string
-	servers map[string]*server
-	proxy   *faultProxy
-	runSeq  int
+	cfg      Config
+	work     string
+	bins     map[string]string
+	servers  map[string]*server
+	proxy    *faultProxy
+	tlsProxy *faultProxy // to the HTTPS emulator
+	caFile   string      // the HTTPS emulator's authority
+	runSeq   int
 }
 
 func (e *env) logf(format string, args ...any) {
@@ -212,6 +215,19 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer e.proxy.close()
+	if cfg.Far.Sweep > 0 {
+		e.caFile = filepath.Join(work, "emulator-ca.pem")
+		s, err := startServerTLS(ctx, e.bins["benchserver"], "hash", "", e.caFile)
+		if err != nil {
+			return nil, err
+		}
+		defer s.stop()
+		e.servers["tls"] = s
+		if e.tlsProxy, err = startProxy(strings.TrimPrefix(s.URL, "https://")); err != nil {
+			return nil, err
+		}
+		defer e.tlsProxy.close()
+	}
 
 	rep := &Report{Started: started.UTC(), Sizes: cfg.Sizes, Runs: cfg.Runs, Machine: machine()}
 	if busy := otherWork(time.Second); busy > 0.1 {
@@ -220,6 +236,14 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	for _, g := range e.groups(sets) {
 		results, err := e.runGroup(ctx, g)
 		rep.Cases = append(rep.Cases, results...)
+		if err != nil {
+			return rep, err
+		}
+	}
+	if cfg.Far.Sweep > 0 {
+		rep.FarSizes = cfg.Far
+		far, err := e.measureFar(ctx)
+		rep.Far = far
 		if err != nil {
 			return rep, err
 		}
@@ -408,12 +432,8 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 				return results, fmt.Errorf("%s: %w", s.key(), err)
 			}
 			results[i].Runs = append(results[i].Runs, r)
-			status := "ok"
-			if r.Error != "" {
-				status = "FAILED: " + firstLine(r.Error)
-			}
 			e.logf("  run %d %-48s %7.2f s %8.1f MiB/s %6.1f MiB RSS  %s", run+1, s.key(), r.Seconds,
-				float64(s.files.Bytes)/(1<<20)/r.Seconds, float64(r.MaxRSSBytes)/(1<<20), status)
+				float64(s.files.Bytes)/(1<<20)/r.Seconds, float64(r.MaxRSSBytes)/(1<<20), status(r.Error))
 		}
 	}
 	for _, r := range results {
@@ -427,6 +447,14 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 var sessionID = regexp.MustCompile(`upload_id=[^&"'\s]+`)
 
 func redact(s string) string { return sessionID.ReplaceAllString(s, "upload_id=redacted") }
+
+// status is how a run ended, in a word or the first line of its error.
+func status(err string) string {
+	if err != "" {
+		return "FAILED: " + firstLine(err)
+	}
+	return "ok"
+}
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")

@@ -43,10 +43,10 @@ func TestTinyBenchmark(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(docs, "benchmarks.md"), []byte("old table\n"+Marker+notes), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
 	defer cancel()
 	rep, err := Measure(ctx, Config{
-		Runs: 1, Sizes: Tiny(), WorkDir: t.TempDir(), RepoDir: filepath.Dir(bench), BenchDir: bench,
+		Runs: 1, Sizes: Tiny(), Far: TinyFar(), WorkDir: t.TempDir(), RepoDir: filepath.Dir(bench), BenchDir: bench,
 		ResultsDir: results, DocsDir: docs, BuildFlags: flags, Log: testLog{t},
 	})
 	if err != nil {
@@ -87,6 +87,25 @@ func TestTinyBenchmark(t *testing.T) {
 			if r.ResentBytes > r.UnconfirmedBytes {
 				t.Fatalf("%s: re-sent %d bytes, more than the %d not confirmed", net, r.ResentBytes, r.UnconfirmedBytes)
 			}
+		}
+	})
+
+	t.Run("far, slow and TLS links: every upload arrived intact", func(t *testing.T) {
+		if len(rep.Far) < 18 {
+			t.Fatalf("%d far cases, want every link × client", len(rep.Far))
+		}
+		for _, f := range rep.Far {
+			if !f.ok() || len(f.Runs) != 1 || f.Runs[0].Error != "" {
+				t.Errorf("%s: %+v", f.Key, f.Runs)
+				continue
+			}
+			if r := f.Runs[0]; len(r.FileSeconds) != f.Files || r.Requests < f.Files {
+				t.Errorf("%s: implausible figures %+v", f.Key, r)
+			}
+		}
+		cut := rep.farFind(farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: TinyFar().Latencies[1]}.key())
+		if !cut.ok() || cut.Runs[0].Resent > cut.Runs[0].Unconfirmed {
+			t.Errorf("auto chunks through cuts: %+v", cut)
 		}
 	})
 

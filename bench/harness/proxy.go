@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,8 @@ type faultProxy struct {
 	waits     time.Duration // from each cut to the client's next request
 	conns     map[*proxyConn]struct{}
 	wg        sync.WaitGroup
+	pace      *pacer        // nil: no bandwidth limit from clients to the server
+	delay     time.Duration // one way, every write, both directions
 }
 
 // proxyStats is what the proxy saw of one run.
@@ -74,6 +77,18 @@ func (p *faultProxy) set(cutEvery int64, latency time.Duration) {
 	p.forwarded, p.nextCut, p.cuts, p.requests, p.waits, p.afterCut = 0, cutEvery, 0, 0, 0, false
 }
 
+// setLink makes the connections opened from now on a link of bps bytes per
+// second from clients to the server (0: unlimited, shared by every
+// connection) on which every write arrives delay later, both ways.
+func (p *faultProxy) setLink(bps int64, delay time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pace, p.delay = nil, delay
+	if bps > 0 {
+		p.pace = &pacer{bps: float64(bps)}
+	}
+}
+
 func (p *faultProxy) stats() proxyStats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -91,9 +106,13 @@ func (p *faultProxy) accept() {
 			_ = c.Close()
 			continue
 		}
-		pc := &proxyConn{client: c, server: u}
+		pc := &proxyConn{client: c, server: u, up: u, down: c}
 		pc.answered.Store(true)
 		p.mu.Lock()
+		if p.pace != nil || p.delay > 0 {
+			pc.upLink, pc.downLink = newLinkWriter(u, p.pace, p.delay), newLinkWriter(c, nil, p.delay)
+			pc.up, pc.down = pc.upLink, pc.downLink
+		}
 		p.conns[pc] = struct{}{}
 		p.mu.Unlock()
 		p.wg.Add(2)
@@ -114,15 +133,33 @@ func (p *faultProxy) accept() {
 
 type proxyConn struct {
 	client, server net.Conn
+	up, down       io.Writer   // to the server, to the client
+	upLink         *linkWriter // set on a far or slow link
+	downLink       *linkWriter
 	answered       atomic.Bool // the server sent bytes since the client last did
 	once           sync.Once
 }
 
 func (c *proxyConn) close() {
 	c.once.Do(func() {
+		if c.upLink != nil {
+			c.upLink.close()
+			c.downLink.close()
+		}
 		_ = c.client.Close()
 		_ = c.server.Close()
 	})
+}
+
+// closeWrite closes the writing side of w's connection (after its delay on a link).
+func closeWrite(l *linkWriter, c net.Conn) {
+	if l != nil {
+		l.CloseWrite()
+		return
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
 }
 
 // upstream forwards the client's bytes, delaying each request and cutting
@@ -141,7 +178,7 @@ func (p *faultProxy) upstream(c *proxyConn) {
 			for len(data) > 0 {
 				k, cut := p.take(int64(len(data)))
 				if k > 0 {
-					if _, werr := c.server.Write(data[:k]); werr != nil {
+					if _, werr := c.up.Write(data[:k]); werr != nil {
 						return
 					}
 				}
@@ -152,9 +189,7 @@ func (p *faultProxy) upstream(c *proxyConn) {
 			}
 		}
 		if err != nil {
-			if tc, ok := c.server.(*net.TCPConn); ok {
-				_ = tc.CloseWrite()
-			}
+			closeWrite(c.upLink, c.server)
 			return
 		}
 	}
@@ -205,15 +240,13 @@ func (p *faultProxy) downstream(c *proxyConn) {
 		n, err := c.server.Read(buf)
 		if n > 0 {
 			c.answered.Store(true)
-			if _, werr := c.client.Write(buf[:n]); werr != nil {
+			if _, werr := c.down.Write(buf[:n]); werr != nil {
 				c.close()
 				return
 			}
 		}
 		if err != nil {
-			if tc, ok := c.client.(*net.TCPConn); ok {
-				_ = tc.CloseWrite()
-			}
+			closeWrite(c.downLink, c.client)
 			return
 		}
 	}

@@ -21,6 +21,8 @@ type Report struct {
 	Machine  Machine       `json:"machine"`
 	Targets  []Target      `json:"targets"`
 	Cases    []*CaseResult `json:"cases"`
+	FarSizes FarSizes      `json:"farSizes"`
+	Far      []*FarResult  `json:"far,omitempty"`
 	// Previous is the run before this one, when its results were kept.
 	Previous *Report `json:"-"`
 }
@@ -192,6 +194,9 @@ func evaluate(r *Report) []Target {
 		r.find(WorkBig, "hash", NetDirect, ClientHoist, z.RefChunk, 1), curl, cpu, 1.5, true)
 	ratio(fmt.Sprintf("%s, whole file: hoist send CPU per GiB ≤ 1.5 × curl's", big),
 		r.find(WorkBig, "hash", NetDirect, ClientHoist, 0, 1), curl, cpu, 1.5, true)
+	if len(r.Far) > 0 {
+		ts = append(ts, evaluateFar(r)...)
+	}
 	return ts
 }
 
@@ -449,6 +454,7 @@ func (r *Report) Markdown(w io.Writer) {
 			freeT, st(c.WaitSeconds, 2), beyond, st(c.Cuts, 0), st(c.ResentMiB, 2), st(c.UnconfMiB, 2), reqText(c))
 		failed(w, c)
 	}
+	r.farMarkdown(w)
 }
 
 // againstPrevious compares Hoist's throughput on one big file with the

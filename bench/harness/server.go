@@ -3,6 +3,8 @@ package harness
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,9 +33,18 @@ type server struct {
 
 // startServer runs bin with the given store and waits for its URL.
 func startServer(ctx context.Context, bin, store, data string) (*server, error) {
+	return startServerTLS(ctx, bin, store, data, "")
+}
+
+// startServerTLS is startServer serving HTTPS when caFile is set, where the
+// server writes the authority its clients must trust.
+func startServerTLS(ctx context.Context, bin, store, data, caFile string) (*server, error) {
 	args := []string{"-store", store}
 	if data != "" {
 		args = append(args, "-data", data)
+	}
+	if caFile != "" {
+		args = append(args, "-tls-ca", caFile)
 	}
 	cmd := exec.Command(bin, args...)
 	stdin, err := cmd.StdinPipe()
@@ -65,11 +76,19 @@ func startServer(ctx context.Context, bin, store, data string) (*server, error) 
 	}()
 	select {
 	case line, ok := <-lines:
-		if !ok || !strings.HasPrefix(line, "http://") {
+		if !ok || !(strings.HasPrefix(line, "http://") || strings.HasPrefix(line, "https://")) {
 			s.stop()
 			return nil, fmt.Errorf("the emulator (%s store) did not start", store)
 		}
 		s.URL = strings.TrimSpace(line)
+		if caFile != "" {
+			tr, err := trusting(caFile)
+			if err != nil {
+				s.stop()
+				return nil, err
+			}
+			s.http.Transport = tr
+		}
 	case <-ctx.Done():
 		s.stop()
 		return nil, ctx.Err()
@@ -192,4 +211,19 @@ func (s *server) forgetBytes() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// trusting is a transport that trusts the certificates in caFile.
+func trusting(caFile string) (*http.Transport, error) {
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("no certificate in %s", caFile)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = &tls.Config{RootCAs: pool}
+	return t, nil
 }

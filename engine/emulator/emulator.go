@@ -84,6 +84,7 @@ type Server struct {
 
 	faults   faultList
 	requests requestLog
+	listed   listsState // what the pickers' list methods answer
 
 	locksMu sync.Mutex
 	locks   map[string]chan struct{} // one request at a time per session
@@ -163,12 +164,22 @@ func (s *Server) Open(id string) (io.ReadCloser, error) { return s.store.Open(id
 // stop is called or the server is closed. It returns the base URL to give
 // clients; stop waits for serving to end.
 func (s *Server) Start(ctx context.Context, addr string) (baseURL string, stop func() error, err error) {
+	return s.start(ctx, addr, nil)
+}
+
+// start is Start, over TLS when ca is not nil.
+func (s *Server) start(ctx context.Context, addr string, ca *Authority) (baseURL string, stop func() error, err error) {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return "", nil, fmt.Errorf("emulator: listen on %s: %w", addr, err)
 	}
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	serve := hs.Serve
+	if ca != nil {
+		ca.configure(hs)
+		serve = func(ln net.Listener) error { return hs.ServeTLS(ln, "", "") }
+	}
 	s.httpMu.Lock()
 	s.https = append(s.https, hs)
 	s.httpMu.Unlock()
@@ -178,7 +189,7 @@ func (s *Server) Start(ctx context.Context, addr string) (baseURL string, stop f
 	go func() {
 		defer s.serving.Done()
 		defer close(done)
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("sandbox server stopped", "err", err)
 		}
 	}()
@@ -200,7 +211,11 @@ func (s *Server) Start(ctx context.Context, addr string) (baseURL string, stop f
 		<-done
 		unwatch()
 	}()
-	return listenerURL(ln.Addr()), stop, nil
+	url := listenerURL(ln.Addr())
+	if ca != nil {
+		url = "https://" + strings.TrimPrefix(url, "http://")
+	}
+	return url, stop, nil
 }
 
 func listenerURL(a net.Addr) string {

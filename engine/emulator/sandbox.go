@@ -21,6 +21,7 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux.HandleFunc("GET /sandbox/objects/{id}/info", s.serveObjectInfo)
 	mux.HandleFunc("GET /sandbox/requests", s.serveRequestList)
 	mux.HandleFunc("GET /games/images/{file}", s.serveGameImage)
+	s.listRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})

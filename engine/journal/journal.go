@@ -68,6 +68,9 @@ type Record struct {
 	Verified  string `json:"verified,omitempty"`
 	LastError string `json:"last_error,omitempty"`
 	Details   string `json:"details,omitempty"` // the server's own words behind LastError
+	// LastFact is LastError as a fact (engine/fact.Fact's JSON), for the
+	// window and the command line to say in the user's language.
+	LastFact json.RawMessage `json:"last_fact,omitempty"`
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`
 	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued

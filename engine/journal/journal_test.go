@@ -77,6 +77,7 @@ func fullRecord(id string) Record {
 		Verified:       "crc32c",
 		LastError:      "The connection dropped.",
 		Details:        "Backend Error",
+		LastFact:       json.RawMessage(`{"code":"net.dropped"}`),
 		ChunkSize:      new(int64(256 << 10)),
 		FileChanged:    true,
 		Restarts:       2,

@@ -116,8 +116,9 @@ type Uploader struct {
 	// its Timeout is ignored: StallTimeout guards each request instead.
 	Client *http.Client
 	// ChunkSize is the most bytes per request of a resumable upload; 0 = the
-	// whole rest in one request. Rounded down to a multiple of ChunkAlign,
-	// at least ChunkAlign; negative is invalid.
+	// whole rest in one request; ChunkAuto = sized by the link, request by
+	// request. Rounded down to a multiple of ChunkAlign, at least
+	// ChunkAlign; other negative sizes are invalid.
 	ChunkSize       int64
 	Threshold       int64         // Auto: below this, one request; 0 means DefaultThreshold
 	Backoff         Backoff       // nil = ExponentialBackoff: 2^n s + up to 1000 ms random, capped under a minute

@@ -181,7 +181,18 @@ var faults = []fault{
 	}},
 }
 
-func TestFaultMatrix(t *testing.T) {
+func TestFaultMatrix(t *testing.T) { faultMatrix(t, flows, plainLoopback) }
+
+// serveFunc serves h on loopback for one case of the matrix and gives its
+// base URL and a client that reaches it, recording hosts in log.
+type serveFunc func(t *testing.T, h http.Handler, log *hostLog) (url string, client *http.Client, stop func())
+
+func plainLoopback(t *testing.T, h http.Handler, log *hostLog) (string, *http.Client, func()) {
+	ts := httptest.NewServer(h)
+	return ts.URL, smallBufferClient(t, log), ts.Close
+}
+
+func faultMatrix(t *testing.T, flows []flow, serve serveFunc) {
 	file := make([]byte, 3*1024*kib+123)
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range file {
@@ -200,12 +211,11 @@ func TestFaultMatrix(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ts := httptest.NewServer(srv)
 				hosts := &hostLog{}
-				client := smallBufferClient(t, hosts)
+				base, client, stop := serve(t, srv, hosts)
 				t.Cleanup(func() {
 					_ = srv.Close() // first: it lets go of stalled requests
-					ts.Close()
+					stop()
 				})
 				data := emulator.StageUpload
 				if f.method == upload.Resumable {
@@ -232,7 +242,7 @@ func TestFaultMatrix(t *testing.T) {
 					StallTimeout: time.Second, // a stall, yet room for a loaded 2-CPU machine
 				}
 				target := upload.Target{
-					URL:                 ts.URL + "/upload/files/v1/things?name=report.png",
+					URL:                 base + "/upload/files/v1/things?name=report.png",
 					ContentType:         "image/png",
 					Metadata:            f.meta,
 					FallbackToMultipart: fl.fall,
@@ -249,7 +259,7 @@ func TestFaultMatrix(t *testing.T) {
 					t.Errorf("%d objects for one file", len(objects))
 				}
 				for _, h := range hosts.list() {
-					if h != strings.TrimPrefix(ts.URL, "http://") {
+					if h != base[strings.Index(base, "://")+3:] {
 						t.Errorf("a request went to %s", h)
 					}
 				}
@@ -358,6 +368,10 @@ func (r recordHosts) RoundTrip(req *http.Request) (*http.Response, error) {
 // smallBufferClient keeps the kernel from swallowing a whole file before a
 // cut connection is noticed, as on a real network.
 func smallBufferClient(t *testing.T, log *hostLog) *http.Client {
+	return &http.Client{Transport: recordHosts{next: smallBufferTransport(t), log: log}}
+}
+
+func smallBufferTransport(t *testing.T) *http.Transport {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
@@ -368,5 +382,5 @@ func smallBufferClient(t *testing.T, log *hostLog) *http.Client {
 		},
 	}
 	t.Cleanup(tr.CloseIdleConnections)
-	return &http.Client{Transport: recordHosts{next: tr, log: log}}
+	return tr
 }

@@ -79,7 +79,7 @@ type run struct {
 	clock      Clock
 	backoff    Backoff
 	obs        Observer
-	chunk      int64 // 0 = the rest in one request
+	chunks     chunker // the size of each request's bytes
 	threshold  int64
 	maxRetries int
 	maxOther   int
@@ -134,10 +134,11 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 	}
 	chunk := u.ChunkSize
 	switch {
+	case chunk == ChunkAuto:
 	case chunk < 0:
 		return nil, fmt.Errorf("%w: negative chunk size", ErrInvalid)
 	case chunk > 0:
-		chunk = max(chunk-chunk%ChunkAlign, ChunkAlign)
+		chunk = align(chunk)
 	}
 	if obs == nil {
 		obs = nopObserver{}
@@ -146,7 +147,7 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 		clock:      u.Clock,
 		backoff:    u.Backoff,
 		obs:        obs,
-		chunk:      chunk,
+		chunks:     newChunker(chunk),
 		threshold:  orDefault(u.Threshold, DefaultThreshold),
 		maxRetries: retries(u.MaxRetries, DefaultMaxRetries),
 		maxOther:   retries(u.MaxOtherRetries, DefaultMaxOtherRetries),
@@ -704,6 +705,7 @@ func (r *run) start(ctx context.Context) step {
 	} else {
 		pl = &payload{src: bytes.NewReader(nil), obs: nopObserver{}}
 	}
+	began := time.Now()
 	a, err := r.do(ctx, req, pl)
 	if err != nil {
 		if errors.As(err, new(*connError)) {
@@ -711,6 +713,7 @@ func (r *run) start(ctx context.Context) step {
 		}
 		return step{kind: stepFail, err: err}
 	}
+	r.chunks.roundTrip(time.Since(began))
 	if a.status/100 != 2 {
 		f := r.refuse(a)
 		switch {
@@ -738,10 +741,7 @@ func (r *run) send(ctx context.Context, next int64) step {
 	if err := r.check(); err != nil {
 		return step{kind: stepFail, err: err}
 	}
-	n := r.size - next
-	if r.chunk > 0 && n > r.chunk {
-		n = r.chunk
-	}
+	n := r.chunks.next(next, r.size)
 	req, err := newRequest(http.MethodPut, r.session.URI)
 	if err != nil {
 		return step{kind: stepFail, err: err}
@@ -749,14 +749,20 @@ func (r *run) send(ctx context.Context, next int64) step {
 	req.Header.Set("Content-Range", ContentRange{First: next, Length: n, Total: r.size}.String())
 	req.Header.Set("Content-Type", r.mediaType)
 	r.sentMax = max(r.sentMax, next+n)
+	began := time.Now() // the chunk rule learns the real link: wall time
 	a, err := r.do(ctx, req, &payload{src: r.src, off: next, n: n, obs: r.obs})
 	if err != nil {
 		if errors.As(err, new(*connError)) {
+			r.chunks.broke(n)
 			return retryStep(err)
 		}
 		return step{kind: stepFail, err: err}
 	}
-	return r.sessionAnswer(a, false)
+	s := r.sessionAnswer(a, false)
+	if s.kind == stepAt {
+		r.chunks.confirmed(n, s.next-next, time.Since(began))
+	}
+	return s
 }
 
 // status asks the server where the session stands.
@@ -766,6 +772,7 @@ func (r *run) status(ctx context.Context) step {
 		return step{kind: stepFail, err: err}
 	}
 	req.Header.Set("Content-Range", ContentRange{Total: r.size}.String())
+	began := time.Now()
 	a, err := r.do(ctx, req, &payload{src: bytes.NewReader(nil), obs: nopObserver{}})
 	if err != nil {
 		if errors.As(err, new(*connError)) {
@@ -773,6 +780,7 @@ func (r *run) status(ctx context.Context) step {
 		}
 		return step{kind: stepFail, err: err}
 	}
+	r.chunks.roundTrip(time.Since(began))
 	return r.sessionAnswer(a, true)
 }
 

@@ -279,11 +279,11 @@ func TestChunkSizeRounding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.chunk != tc.want {
-			t.Errorf("ChunkSize %d → %d, want %d", tc.set, r.chunk, tc.want)
+		if r.chunks.size != tc.want || r.chunks.auto {
+			t.Errorf("ChunkSize %d → %d, want %d", tc.set, r.chunks.size, tc.want)
 		}
 	}
-	_, err := (&Uploader{ChunkSize: -1}).Upload(context.Background(), Target{URL: testBase}, &memFile{}, Auto, nil, nil)
+	_, err := (&Uploader{ChunkSize: -2}).Upload(context.Background(), Target{URL: testBase}, &memFile{}, Auto, nil, nil)
 	if !errors.Is(err, ErrInvalid) || Retryable(err) {
 		t.Errorf("negative chunk size: %v", err)
 	}

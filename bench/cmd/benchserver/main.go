@@ -2,7 +2,7 @@
 // client being measured does not share its CPU time or memory figures, and
 // lets the harness read and clear the request log between runs.
 //
-//	benchserver [-addr 127.0.0.1:0] [-store hash|crc|disk] [-data DIR]
+//	benchserver [-addr 127.0.0.1:0] [-store hash|crc|disk] [-data DIR] [-tls-ca FILE]
 //
 // It prints its base URL on the first line of standard output and serves
 // until it is interrupted or its standard input closes.
@@ -31,14 +31,15 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "address to listen on")
 	store := flag.String("store", "hash", "hash (length and SHA-256 only), crc (length and CRC32C only) or disk")
 	data := flag.String("data", "", "folder of the disk store")
+	caOut := flag.String("tls-ca", "", "serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate made now, writing its authority here")
 	flag.Parse()
-	if err := run(*addr, *store, *data); err != nil {
+	if err := run(*addr, *store, *data, *caOut); err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, kind, data string) error {
+func run(addr, kind, data, caOut string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -105,9 +106,22 @@ func run(addr, kind, data string) error {
 		ReadHeaderTimeout: 30 * time.Second,
 		ErrorLog:          slog.NewLogLogger(slog.DiscardHandler, slog.LevelDebug),
 	}
-	fmt.Printf("http://%s\n", ln.Addr())
+	serve, scheme := hs.Serve, "http"
+	if caOut != "" {
+		ca, err := emulator.NewAuthority()
+		if err != nil {
+			return err
+		}
+		if err := ca.WriteCert(caOut); err != nil {
+			return err
+		}
+		ca.Configure(hs)
+		serve = func(ln net.Listener) error { return hs.ServeTLS(ln, "", "") }
+		scheme = "https"
+	}
+	fmt.Printf("%s://%s\n", scheme, ln.Addr())
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- serve(ln) }()
 	select {
 	case err := <-errc:
 		return err

@@ -11,9 +11,12 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -28,6 +31,7 @@ func main() {
 	chunk := flag.Int("chunk", googleapi.DefaultUploadChunkSize, "bytes per request of a resumable upload; 0 = the whole file in one request")
 	parallel := flag.Int("parallel", 1, "uploads at once")
 	bucket := flag.String("bucket", "bench", "the bucket named in the upload URL")
+	caFile := flag.String("ca", "", "trust the certificates in this PEM file (the HTTPS emulator's)")
 	flag.Parse()
 	if *endpoint == "" || flag.NArg() == 0 || *parallel < 1 || *chunk < 0 {
 		fmt.Fprintln(os.Stderr, "usage: googleupload -endpoint URL [-chunk BYTES] [-parallel N] PATH...")
@@ -39,7 +43,20 @@ func main() {
 		os.Exit(1)
 	}
 	ctx := context.Background()
-	svc, err := storage.NewService(ctx, option.WithEndpoint(*endpoint+"/storage/v1/"), option.WithoutAuthentication())
+	opts := []option.ClientOption{option.WithEndpoint(*endpoint + "/storage/v1/"), option.WithoutAuthentication()}
+	if *caFile != "" {
+		pem, err := os.ReadFile(*caFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "googleupload:", err)
+			os.Exit(1)
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+		opts = append(opts, option.WithHTTPClient(&http.Client{Transport: tr}))
+	}
+	svc, err := storage.NewService(ctx, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "googleupload:", err)
 		os.Exit(1)

@@ -54,15 +54,15 @@ func main() {
 	}
 	benchDir, _ := filepath.Abs(".")
 	repoDir := filepath.Dir(benchDir)
-	sizes := harness.Full()
+	sizes, far := harness.Full(), harness.FullFar()
 	if *tiny {
-		sizes = harness.Tiny()
+		sizes, far = harness.Tiny(), harness.TinyFar()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := harness.Measure(ctx, harness.Config{
 		Runs: *runs, Sizes: sizes, WorkDir: *work, RepoDir: repoDir, BenchDir: benchDir,
-		ResultsDir: *results, DocsDir: *docs, HoistBin: *hoist, Only: *only, Log: os.Stderr,
+		ResultsDir: *results, DocsDir: *docs, HoistBin: *hoist, Only: *only, Far: far, Log: os.Stderr,
 	})
 	if rep != nil && len(rep.Cases) > 0 {
 		fmt.Println()

@@ -1,0 +1,623 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// ChunkAuto is a case's chunk size when hoist sizes chunks by the link.
+const ChunkAuto = -2
+
+// Far-link groups: how the link between client and emulator behaves.
+const (
+	FarSweep = "sweep" // per-request latency from 0 up, by chunk policy
+	FarTLS   = "tls"   // HTTPS straight to the emulator, HTTP/2 and HTTP/1.1
+	FarWide  = "wide"  // HTTPS through a link delaying every packet (a far link)
+	FarSlow  = "slow"  // one upload over a slow link
+	FarFair  = "fair"  // parallel uploads sharing one link
+	FarCut   = "cut"   // per-request latency and a cut every CutEvery bytes
+)
+
+// FarSizes are the far and slow links' dimensions.
+type FarSizes struct {
+	Sweep      int64           `json:"sweep"`     // file through per-request latency
+	Latencies  []time.Duration `json:"latencies"` // per request
+	TLSBig     int64           `json:"tlsBig"`    // file over HTTPS on loopback
+	Wide       int64           `json:"wide"`      // file over the far HTTPS link
+	WideDelay  time.Duration   `json:"wideDelay"` // one way, every packet
+	Slow       int64           `json:"slow"`
+	SlowBPS    int64           `json:"slowBPS"`
+	FairCount  int             `json:"fairCount"`
+	Fair       int64           `json:"fair"`
+	FairBPS    int64           `json:"fairBPS"`
+	SlowRuns   int             `json:"slowRuns"`
+	SweepChunk []int64         `json:"sweepChunks"`
+	CutEvery   int64           `json:"cutEvery"` // the cut cases: the sweep's file, its last latency
+}
+
+// FullFar is what make bench measures.
+func FullFar() FarSizes {
+	return FarSizes{
+		Sweep: 256 << 20, Latencies: []time.Duration{0, 10 * time.Millisecond, 50 * time.Millisecond},
+		TLSBig: 1 << 30, Wide: 128 << 20, WideDelay: 25 * time.Millisecond,
+		Slow: 64 << 20, SlowBPS: 1 << 20, FairCount: 4, Fair: 64 << 20, FairBPS: 20 << 20, SlowRuns: 1,
+		SweepChunk: []int64{8 << 20, ChunkAuto, 0}, CutEvery: 32 << 20,
+	}
+}
+
+// TinyFar keeps the far cases working in tests.
+func TinyFar() FarSizes {
+	return FarSizes{
+		Sweep: 4 << 20, Latencies: []time.Duration{0, 5 * time.Millisecond},
+		TLSBig: 4 << 20, Wide: 2 << 20, WideDelay: 2 * time.Millisecond,
+		Slow: 2 << 20, SlowBPS: 4 << 20, FairCount: 2, Fair: 1 << 20, FairBPS: 8 << 20, SlowRuns: 1,
+		SweepChunk: []int64{1 << 20, ChunkAuto}, CutEvery: 3 << 20,
+	}
+}
+
+// farSpec is one far-link case.
+type farSpec struct {
+	Group   string
+	Client  string
+	Proto   string // "h2", "h1.1", "" for plain HTTP
+	Chunk   int64
+	Latency time.Duration // per request (proxy)
+	Delay   time.Duration // per packet, one way (proxy)
+	BPS     int64         // link bandwidth from client to server; 0 = unlimited
+	Cut     int64         // cut the connection every Cut bytes; 0 = never
+	files   *fileSet
+}
+
+func (s farSpec) key() string {
+	k := fmt.Sprintf("far/%s/%s", s.Group, s.Client)
+	if s.Proto != "" {
+		k += "/" + s.Proto
+	}
+	if s.Chunk != -1 {
+		k += "/" + farChunk(s.Chunk)
+	}
+	if s.Latency > 0 {
+		k += "/" + s.Latency.String()
+	}
+	return k
+}
+
+func farChunk(c int64) string {
+	if c == ChunkAuto {
+		return "auto"
+	}
+	return chunkLabel(c)
+}
+
+// FarRun is one run of a far case.
+type FarRun struct {
+	Seconds     float64   `json:"seconds"`
+	FileSeconds []float64 `json:"fileSeconds,omitempty"` // each file: from start to the emulator holding it
+	ETAAt10     float64   `json:"etaAt10,omitempty"`     // hoist: the time left shown once 10% was sent
+	RestAt10    float64   `json:"restAt10,omitempty"`    // the time it really took from then on
+	Requests    int       `json:"requests"`
+	Cuts        int       `json:"cuts,omitempty"`
+	Resent      int64     `json:"resentBytes,omitempty"`
+	Unconfirmed int64     `json:"unconfirmedBytes,omitempty"`
+	Waits       float64   `json:"waitSeconds,omitempty"` // from each cut to the client's next request
+	Error       string    `json:"error,omitempty"`
+}
+
+// FarResult is a far case with its runs.
+type FarResult struct {
+	Key     string        `json:"key"`
+	Group   string        `json:"group"`
+	Client  string        `json:"client"`
+	Proto   string        `json:"proto,omitempty"`
+	Chunk   int64         `json:"chunk"`
+	Latency time.Duration `json:"latency,omitempty"`
+	Delay   time.Duration `json:"delay,omitempty"`
+	BPS     int64         `json:"bps,omitempty"`
+	Files   int           `json:"files"`
+	Bytes   int64         `json:"bytes"`
+	Runs    []FarRun      `json:"runs"`
+	Seconds Stat          `json:"seconds"`
+	MiBps   Stat          `json:"mibPerSecond"`
+}
+
+func (f *FarResult) ok() bool { return f != nil && f.Seconds.N > 0 }
+
+func (f *FarResult) summarise() {
+	var secs, rates []float64
+	for _, r := range f.Runs {
+		if r.Error == "" {
+			secs = append(secs, r.Seconds)
+			rates = append(rates, float64(f.Bytes)/(1<<20)/r.Seconds)
+		}
+	}
+	f.Seconds, f.MiBps = statOf(secs), statOf(rates)
+}
+
+// farSets are the far cases' files.
+type farSets struct{ sweep, tls, wide, slow, fair *fileSet }
+
+func (e *env) farGroups(fs farSets) []farSpec {
+	z := e.cfg.Far
+	var out []farSpec
+	for _, lat := range z.Latencies {
+		for _, c := range z.SweepChunk {
+			out = append(out, farSpec{Group: FarSweep, Client: ClientHoist, Chunk: c, Latency: lat, files: fs.sweep})
+		}
+	}
+	for _, proto := range []string{"h2", "h1.1"} {
+		out = append(out, farSpec{Group: FarTLS, Client: ClientCurl, Proto: proto, Chunk: -1, files: fs.tls})
+		for _, c := range []int64{8 << 20, ChunkAuto} {
+			out = append(out, farSpec{Group: FarTLS, Client: ClientHoist, Proto: proto, Chunk: c, files: fs.tls})
+		}
+	}
+	out = append(out, farSpec{Group: FarTLS, Client: ClientGoogle, Proto: "h2", Chunk: 8 << 20, files: fs.tls})
+	for _, proto := range []string{"h2", "h1.1"} {
+		out = append(out,
+			farSpec{Group: FarWide, Client: ClientCurl, Proto: proto, Chunk: -1, Delay: z.WideDelay, files: fs.wide},
+			farSpec{Group: FarWide, Client: ClientHoist, Proto: proto, Chunk: ChunkAuto, Delay: z.WideDelay, files: fs.wide})
+	}
+	if z.CutEvery > 0 && len(z.Latencies) > 0 {
+		out = append(out, farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: z.Latencies[len(z.Latencies)-1], Cut: z.CutEvery, files: fs.sweep})
+	}
+	out = append(out,
+		farSpec{Group: FarSlow, Client: ClientHoist, Chunk: ChunkAuto, BPS: z.SlowBPS, files: fs.slow},
+		farSpec{Group: FarFair, Client: ClientHoist, Chunk: ChunkAuto, BPS: z.FairBPS, files: fs.fair})
+	if e.cfg.Only != "" {
+		out = slices.DeleteFunc(out, func(s farSpec) bool { return !strings.Contains(s.key(), e.cfg.Only) })
+	}
+	return out
+}
+
+// measureFar runs the far cases, interleaved run by run like the other groups.
+func (e *env) measureFar(ctx context.Context) ([]*FarResult, error) {
+	z := e.cfg.Far
+	dir := filepath.Join(e.work, "files")
+	var fs farSets
+	var err error
+	mk := func(name string, n int, size int64) *fileSet {
+		if err != nil {
+			return nil
+		}
+		var s *fileSet
+		s, err = makeFiles(dir, name, n, size)
+		return s
+	}
+	fs.sweep, fs.tls, fs.wide = mk("far-sweep", 1, z.Sweep), mk("far-tls", 1, z.TLSBig), mk("far-wide", 1, z.Wide)
+	fs.slow, fs.fair = mk("far-slow", 1, z.Slow), mk("far-fair", z.FairCount, z.Fair)
+	if err != nil {
+		return nil, err
+	}
+	specs := e.farGroups(fs)
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	e.logf("Measuring far and slow links: %d cases…", len(specs))
+	results := make([]*FarResult, len(specs))
+	for i, s := range specs {
+		results[i] = &FarResult{Key: s.key(), Group: s.Group, Client: s.Client, Proto: s.Proto, Chunk: s.Chunk,
+			Latency: s.Latency, Delay: s.Delay, BPS: s.BPS, Files: len(s.files.Files), Bytes: s.files.Bytes}
+	}
+	// At most 3 runs: the far cases wait on their links, and the whole of
+	// make bench must stay within 15 minutes.
+	for run := range min(e.cfg.Runs, 3) {
+		for i, s := range specs {
+			if (s.Group == FarSlow || s.Group == FarFair) && run >= max(z.SlowRuns, 1) {
+				continue // a minute each: fewer runs
+			}
+			if ctx.Err() != nil {
+				return results, ctx.Err()
+			}
+			r, err := e.runFar(ctx, s)
+			if err != nil {
+				return results, fmt.Errorf("%s: %w", s.key(), err)
+			}
+			results[i].Runs = append(results[i].Runs, r)
+			e.logf("  run %d %-48s %7.2f s %8.1f MiB/s  %s", run+1, s.key(), r.Seconds, float64(s.files.Bytes)/(1<<20)/r.Seconds, status(r.Error))
+		}
+	}
+	for _, r := range results {
+		r.summarise()
+	}
+	return results, nil
+}
+
+// runFar runs one far case once.
+func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
+	srv, proxy := e.servers["hash"], e.proxy
+	if s.Proto != "" {
+		srv, proxy = e.servers["tls"], e.tlsProxy
+	}
+	base := srv.URL
+	if s.Latency > 0 || s.Delay > 0 || s.BPS > 0 || s.Group == FarSweep {
+		proxy.set(s.Cut, s.Latency)
+		proxy.setLink(s.BPS, s.Delay)
+		defer func() {
+			proxy.set(0, 0)
+			proxy.setLink(0, 0)
+		}()
+		scheme, _, _ := strings.Cut(srv.URL, "://")
+		base = scheme + "://" + strings.TrimPrefix(strings.TrimPrefix(proxy.URL, "http://"), "https://")
+	}
+	if err := srv.clear(ctx); err != nil {
+		return FarRun{}, err
+	}
+	var cmds []*exec.Cmd
+	var home string
+	upload := base + "/upload/sandbox/v1/files"
+	switch s.Client {
+	case ClientCurl:
+		for _, f := range s.files.Files {
+			loc, err := srv.startSession(ctx, base, f.Size)
+			if err != nil {
+				return FarRun{}, err
+			}
+			proto := "--http2"
+			if s.Proto == "h1.1" {
+				proto = "--http1.1"
+			}
+			cmds = append(cmds, exec.CommandContext(ctx, curlPath(), "-sS", "--fail", "-o", "/dev/null", "-X", "PUT", "-T", f.Path,
+				proto, "--cacert", e.caFile, "-H", "Expect:", "-H", "Content-Type: application/octet-stream", loc))
+		}
+	case ClientGoogle:
+		cmds = append(cmds, exec.CommandContext(ctx, e.bins["googleupload"], "-endpoint", base, "-ca", e.caFile,
+			"-chunk", fmt.Sprint(s.Chunk), "-parallel", "1", target(s.toSpec())))
+	case ClientHoist:
+		e.runSeq++
+		home = filepath.Join(e.work, fmt.Sprintf("home-far-%d", e.runSeq))
+		defer os.RemoveAll(home)
+		chunk := sizeArg(s.Chunk)
+		if s.Chunk == ChunkAuto {
+			chunk = "auto"
+		}
+		cmd := exec.CommandContext(ctx, e.bins["hoist"], "send", "--to", upload, "--method", "resumable", "--chunk-size", chunk,
+			"--parallel", fmt.Sprint(len(s.files.Files)), "--no-auth", "--json", target(s.toSpec()))
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
+		if s.Proto != "" {
+			cmd.Env = append(cmd.Env, "HOIST_CA_FILE="+e.caFile)
+		}
+		if s.Proto == "h2" {
+			cmd.Args = append(cmd.Args[:2], append([]string{"--http2"}, cmd.Args[2:]...)...)
+		}
+		cmds = append(cmds, cmd)
+	default:
+		return FarRun{}, fmt.Errorf("unknown client %q", s.Client)
+	}
+
+	var r FarRun
+	eta := make(chan [2]float64, 1) // time since start when 10% was sent, and the time left shown then
+	start := time.Now()
+	errs := make(chan error, len(cmds))
+	for i, cmd := range cmds {
+		var out io.Reader
+		tail := &tailBuffer{max: 2048}
+		cmd.Stderr = tail
+		if i == 0 && s.Client == ClientHoist {
+			pr, err := cmd.StdoutPipe()
+			if err != nil {
+				return r, err
+			}
+			out = pr
+		} else {
+			cmd.Stdout = tail
+		}
+		if err := cmd.Start(); err != nil {
+			return r, err
+		}
+		if out != nil {
+			go watchETA(out, s.files.Bytes, start, eta)
+		}
+		go func() {
+			err := cmd.Wait()
+			if err != nil {
+				err = fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Path), err, tail.String())
+			}
+			errs <- err
+		}()
+	}
+	for range cmds {
+		if err := <-errs; err != nil && r.Error == "" {
+			r.Error = redact(err.Error())
+		}
+	}
+	r.Seconds = time.Since(start).Seconds()
+	select {
+	case v := <-eta:
+		r.ETAAt10, r.RestAt10 = v[1], r.Seconds-v[0]
+	default:
+	}
+	reqs, err := srv.requests(ctx)
+	if err != nil {
+		return r, err
+	}
+	a := analyse(reqs, s.files.Bytes)
+	r.Requests, r.Cuts, r.Resent, r.Unconfirmed = a.requests, a.cuts, a.resent, a.unconfirmed
+	if s.Cut > 0 {
+		r.Waits = proxy.stats().Waits.Seconds()
+	}
+	objs, err := srv.newObjects(ctx)
+	if err != nil {
+		return r, err
+	}
+	for _, o := range objs {
+		r.FileSeconds = append(r.FileSeconds, o.Created.Sub(start).Seconds())
+	}
+	if r.Error == "" {
+		if err := verify(s.files, objs); err != nil {
+			r.Error = err.Error()
+		}
+	}
+	return r, srv.forgetBytes()
+}
+
+func (s farSpec) toSpec() spec { return spec{files: s.files} }
+
+// watchETA reads hoist send --json and reports, once the bytes sent pass
+// 10% of total, when that was and the time left it showed.
+func watchETA(r io.Reader, total int64, start time.Time, out chan<- [2]float64) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var sent int64
+	seen := map[string]int64{}
+	reported := false
+	for sc.Scan() {
+		var j struct {
+			ID   string  `json:"id"`
+			Sent int64   `json:"sent"`
+			Left float64 `json:"secondsLeft"`
+		}
+		if json.Unmarshal(sc.Bytes(), &j) != nil {
+			continue
+		}
+		sent += j.Sent - seen[j.ID]
+		seen[j.ID] = j.Sent
+		if !reported && sent*10 >= total && j.Left > 0 {
+			reported = true
+			out <- [2]float64{time.Since(start).Seconds(), j.Left}
+		}
+	}
+}
+
+// farFind returns the far case with this key, or nil.
+func (r *Report) farFind(key string) *FarResult {
+	for _, f := range r.Far {
+		if f.Key == key {
+			return f
+		}
+	}
+	return nil
+}
+
+// evaluateFar checks the far and slow links' targets.
+func evaluateFar(r *Report) []Target {
+	z := r.FarSizes
+	var ts []Target
+	missing := func(t Target) Target {
+		t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
+		return t
+	}
+	if len(z.Latencies) > 0 {
+		lat := z.Latencies[len(z.Latencies)-1]
+		auto := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
+		whole := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: 0, Latency: lat}.key())
+		t := Target{Name: fmt.Sprintf("%s through %s per request: auto chunks ≤ 1.15 × the one-request time", size(z.Sweep), lat), Limit: 1.15}
+		if auto.ok() && whole.ok() {
+			t.Value = auto.Seconds.Median / whole.Seconds.Median
+			t.Holds = t.Value <= t.Limit
+			t.Measured = fmt.Sprintf("%.2f× (%.2f s vs %.2f s)", t.Value, auto.Seconds.Median, whole.Seconds.Median)
+		} else {
+			t = missing(t)
+		}
+		ts = append(ts, t)
+	}
+	if len(z.Latencies) > 0 {
+		lat := z.Latencies[len(z.Latencies)-1]
+		cut := r.farFind(farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
+		free := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
+		what := fmt.Sprintf("%s through cuts every %s and %s per request, auto chunks", size(z.Sweep), size(z.CutEvery), lat)
+		t := Target{Name: what + ": re-sends ≤ the bytes the server had not confirmed", Limit: 1}
+		t2 := Target{Name: what + ": finishes ≤ 1.2 × fault-free time + backoff waits", Limit: 1.2}
+		if cut.ok() && free.ok() {
+			var resent, unconf int64
+			var beyond []float64
+			t.Holds = true
+			for _, run := range cut.Runs {
+				if run.Error != "" {
+					continue
+				}
+				resent += run.Resent
+				unconf += run.Unconfirmed
+				t.Holds = t.Holds && run.Resent <= run.Unconfirmed
+				beyond = append(beyond, run.Seconds-run.Waits)
+			}
+			t.Value = float64(resent) / float64(max(unconf, 1))
+			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %d cuts a run", mib(resent), mib(unconf), len(beyond), cut.Runs[0].Cuts)
+			b := statOf(beyond)
+			t2.Value = b.Median / free.Seconds.Median
+			t2.Holds = t2.Value <= t2.Limit
+			t2.Measured = fmt.Sprintf("%.2f s beyond the waits = %.2f× the fault-free %.2f s (%d requests against %d)", b.Median, t2.Value, free.Seconds.Median, cut.Runs[0].Requests, free.Runs[0].Requests)
+		} else {
+			t, t2 = missing(t), missing(t2)
+		}
+		ts = append(ts, t, t2)
+	}
+	for _, proto := range []string{"h2", "h1.1"} {
+		curl := r.farFind(farSpec{Group: FarTLS, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
+		for _, c := range []int64{8 << 20, ChunkAuto} {
+			h := r.farFind(farSpec{Group: FarTLS, Client: ClientHoist, Proto: proto, Chunk: c}.key())
+			t := Target{Name: fmt.Sprintf("%s over TLS, %s, %s chunks: hoist send ≥ 0.9 × curl --%s", size(z.TLSBig), protoName(proto), farChunk(c), curlProto(proto)), Limit: 0.9}
+			if h.ok() && curl.ok() {
+				t.Value = h.MiBps.Median / curl.MiBps.Median
+				t.Holds = t.Value >= t.Limit
+				t.Measured = fmt.Sprintf("%.2f× (%.0f vs %.0f MiB/s)", t.Value, h.MiBps.Median, curl.MiBps.Median)
+			} else {
+				t = missing(t)
+			}
+			ts = append(ts, t)
+		}
+	}
+	slow := r.farFind(farSpec{Group: FarSlow, Client: ClientHoist, Chunk: ChunkAuto}.key())
+	ideal := float64(z.Slow) / float64(max(z.SlowBPS, 1))
+	t := Target{Name: fmt.Sprintf("%s over a %s/s link: finishes ≤ 1.05 × %.1f s", size(z.Slow), size(z.SlowBPS), ideal), Limit: 1.05}
+	if slow.ok() {
+		t.Value = slow.Seconds.Median / ideal
+		t.Holds = t.Value <= t.Limit
+		t.Measured = fmt.Sprintf("%.2f× (%.1f s)", t.Value, slow.Seconds.Median)
+	} else {
+		t = missing(t)
+	}
+	ts = append(ts, t)
+	t = Target{Name: fmt.Sprintf("%s over a %s/s link: the time left shown after 10%% is within ±15%% of the truth", size(z.Slow), size(z.SlowBPS)), Limit: 0.15}
+	if slow.ok() && slow.Runs[0].RestAt10 > 0 && slow.Runs[0].ETAAt10 > 0 {
+		worst := 0.0
+		var shown []string
+		for _, run := range slow.Runs {
+			if run.RestAt10 > 0 {
+				worst = max(worst, abs(run.ETAAt10/run.RestAt10-1))
+				shown = append(shown, fmt.Sprintf("%.1f s shown, %.1f s taken", run.ETAAt10, run.RestAt10))
+			}
+		}
+		t.Value, t.Holds = worst, worst <= t.Limit
+		t.Measured = fmt.Sprintf("%+.0f%% at worst (%s)", 100*worst, strings.Join(shown, "; "))
+	} else {
+		t = missing(t)
+	}
+	ts = append(ts, t)
+	fair := r.farFind(farSpec{Group: FarFair, Client: ClientHoist, Chunk: ChunkAuto}.key())
+	t = Target{Name: fmt.Sprintf("%d uploads at once over one %s/s link: each within ±20%% of a fair share, together ≥ 90%%", z.FairCount, size(z.FairBPS)), Limit: 0.2}
+	if fair.ok() {
+		t.Holds = true
+		var parts []string
+		for _, run := range fair.Runs {
+			if run.Error != "" || len(run.FileSeconds) == 0 {
+				continue
+			}
+			share := float64(z.FairBPS) / float64(z.FairCount)
+			worst := 0.0
+			for _, secs := range run.FileSeconds {
+				worst = max(worst, abs(float64(z.Fair)/secs/share-1))
+			}
+			use := float64(fair.Bytes) / run.Seconds / float64(z.FairBPS)
+			t.Value = max(t.Value, worst)
+			if worst > 0.2 || use < 0.9 {
+				t.Holds = false
+			}
+			parts = append(parts, fmt.Sprintf("worst file %+.0f%% off its share, link used %.0f%%", 100*worst, 100*use))
+		}
+		t.Measured = strings.Join(parts, "; ")
+	} else {
+		t = missing(t)
+	}
+	ts = append(ts, t)
+	return ts
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func protoName(p string) string {
+	switch p {
+	case "h2":
+		return "HTTP/2"
+	case "h1.1":
+		return "HTTP/1.1"
+	}
+	return "HTTP/1.1, no TLS"
+}
+
+func curlProto(p string) string {
+	if p == "h2" {
+		return "http2"
+	}
+	return "http1.1"
+}
+
+// farMarkdown writes the far and slow links' table.
+func (r *Report) farMarkdown(w io.Writer) {
+	if len(r.Far) == 0 {
+		return
+	}
+	z := r.FarSizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("\n## Far and slow links\n\n")
+	p("The same proxy, now also a link: *latency* holds every request before passing it on (a round trip per request), *delay* holds every write %s in each direction without holding the writes behind it (a far link: %s round trip, where flow-control windows matter), *bandwidth* paces the bytes from clients to the server, shared first come first served by every connection. ", z.WideDelay, 2*z.WideDelay)
+	p("TLS cases run against the emulator serving HTTPS with a certificate made at its start (HTTP/2 and HTTP/1.1 offered; hoist send trusts it through HOIST_CA_FILE, curl through --cacert); hoist send speaks HTTP/2 there when given --http2, HTTP/1.1 otherwise (its default). Chunk *auto* is hoist send's default.\n\n")
+	p("![Throughput against latency by chunk policy](bench-latency.png)\n\n")
+	p("| Case | Client | Protocol | Chunk | Link | Size | Time s | MiB/s | Requests |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, f := range r.Far {
+		link := []string{}
+		if f.Latency > 0 {
+			link = append(link, f.Latency.String()+" per request")
+		}
+		if f.Delay > 0 {
+			link = append(link, f.Delay.String()+" per packet each way")
+		}
+		if f.BPS > 0 {
+			link = append(link, size(f.BPS)+"/s")
+		}
+		if f.Group == FarCut {
+			link = append(link, "cut every "+size(z.CutEvery))
+		}
+		if len(link) == 0 {
+			link = append(link, "loopback")
+		}
+		reqs := "—"
+		if len(f.Runs) > 0 {
+			reqs = fmt.Sprint(f.Runs[0].Requests)
+		}
+		name := map[string]string{ClientCurl: "curl, one PUT", ClientHoist: "hoist send", ClientGoogle: "Google's Go client"}[f.Client]
+		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f.Group, name, protoName(f.Proto), farChunk(f.Chunk), strings.Join(link, ", "),
+			fmt.Sprintf("%d × %s", f.Files, size(f.Bytes/int64(max(f.Files, 1)))), st(f.Seconds, 2), st(f.MiBps, 0), reqs)
+		for _, run := range f.Runs {
+			if run.Error != "" {
+				p("| ↳ failed: %s |||||||||\n", strings.ReplaceAll(firstLine(run.Error), "|", "/"))
+				break
+			}
+		}
+	}
+}
+
+// drawLatencyChart draws throughput against per-request latency, one line per chunk policy.
+func (r *Report) drawLatencyChart(dir string) error {
+	z := r.FarSizes
+	if len(z.Latencies) == 0 || len(r.Far) == 0 {
+		return nil
+	}
+	ticks := make([]plot.Tick, len(z.Latencies))
+	for i, l := range z.Latencies {
+		ticks[i] = plot.Tick{Value: float64(i), Label: l.String()}
+	}
+	p := newChart(fmt.Sprintf("hoist send, %s through per-request latency", size(z.Sweep)), "latency per request", "MiB/s", ticks)
+	colors := []color.Color{color.RGBA{R: 0xdb, G: 0x44, B: 0x37, A: 0xff}, color.RGBA{R: 0x1a, G: 0x73, B: 0xe8, A: 0xff}, color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}}
+	for ci, c := range z.SweepChunk {
+		var pts errPoints
+		for i, l := range z.Latencies {
+			f := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: c, Latency: l}.key())
+			if !f.ok() {
+				continue
+			}
+			pts.XYs = append(pts.XYs, struct{ X, Y float64 }{float64(i), f.MiBps.Median})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{f.MiBps.Median - f.MiBps.Min, f.MiBps.Max - f.MiBps.Median})
+		}
+		if err := addSeries(p, "chunks: "+farChunk(c), colors[ci%len(colors)], pts); err != nil {
+			return err
+		}
+	}
+	return p.Save(16*vg.Centimeter, 10*vg.Centimeter, filepath.Join(dir, "bench-latency.png"))
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"hoist/auth"
+	"hoist/engine/dest"
+	"hoist/engine/google"
+)
+
+// resolveLabelNames turns Gmail label names given with --labels into the
+// ids Gmail takes, with the mailbox's own list, before any upload; a name
+// the mailbox does not have is refused in a sentence.
+func resolveLabelNames(ctx context.Context, d *dest.Destination, noAuth bool) error {
+	if !d.Kind.IsGmail() || !google.HasLabelNames(dest.SplitList(d.Params["labels"])) {
+		return nil
+	}
+	l := &google.Lister{BaseURL: d.BaseURL}
+	switch {
+	case d.BaseURL != "" && !d.NeedsAuth():
+		l.Client = &http.Client{}
+	case noAuth:
+		return errors.New("Gmail takes label IDs (such as INBOX or Label_12), and without a sign-in Hoist cannot look up the names given with --labels.")
+	default:
+		c, err := (accounts{sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
+		if errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNotSignedIn) {
+			return fmt.Errorf("Gmail takes label IDs, and to look up the names given with --labels Hoist needs to see your labels. Run: hoist login --scopes gmail.labels%s (or give IDs such as INBOX or Label_12).", accountFlag(d.Account))
+		}
+		if err != nil {
+			return err
+		}
+		l.Client = c
+	}
+	labels, err := l.Labels(ctx, d.Param("user"))
+	if err != nil {
+		return err
+	}
+	ids, err := google.ResolveLabels(labels, dest.SplitList(d.Params["labels"]))
+	if err != nil {
+		return err
+	}
+	d.Params["labels"] = strings.Join(ids, ",")
+	return nil
+}
+
+func accountFlag(account string) string {
+	if account == "" {
+		return ""
+	}
+	return " --account " + account
+}

@@ -1,0 +1,95 @@
+package upload
+
+import "time"
+
+// ChunkAuto, as Uploader.ChunkSize, lets the size of each request of a
+// resumable upload follow the link (see chunker).
+const ChunkAuto int64 = -1
+
+// The automatic chunk rule's constants.
+const (
+	// autoFirst is the first request's size: small, so the server confirms
+	// bytes (and the link's speed shows) within a moment even on a slow link.
+	autoFirst = ChunkAlign
+	// autoTarget is how long a request should last at the speed learned so
+	// far: long enough that a round trip is a small part of it.
+	autoTarget = 8 * time.Second
+	// autoMax bounds a request's size so that sums cannot overflow; far
+	// above any file Google takes.
+	autoMax = 1 << 50
+)
+
+// chunker decides how many bytes each request of a resumable upload
+// carries. With a fixed size every request but the last carries that many,
+// and 0 sends the whole rest at once. The automatic rule:
+//
+//   - The first request carries 256 KiB.
+//   - A request the server confirms in full makes the next one at least
+//     twice as big, and big enough to last autoTarget at the speed the
+//     request showed: its bytes over its time minus one round trip (the
+//     quickest request without a body: the session start or a status
+//     query).
+//   - A request cut off or stalled halves the size, down to 256 KiB; an
+//     error answer (5xx, 429) leaves it as it is.
+//   - When what would be left after a request is less than the request
+//     itself, the request takes the whole rest.
+//
+// Every size but the last is a multiple of ChunkAlign, and each request
+// starts where the server said it stands.
+type chunker struct {
+	auto  bool
+	size  int64         // fixed: bytes per request, 0 = the whole rest; auto: the next request's size
+	round time.Duration // the quickest request without a body; 0 = none seen yet
+}
+
+func newChunker(chunk int64) chunker {
+	if chunk == ChunkAuto {
+		return chunker{auto: true, size: autoFirst}
+	}
+	return chunker{size: chunk}
+}
+
+// next is the size of the request that starts at off in a file of total bytes.
+func (c *chunker) next(off, total int64) int64 {
+	rest := total - off
+	switch {
+	case c.size <= 0 || rest <= c.size:
+		return rest
+	case c.auto && rest-c.size < c.size:
+		return rest
+	}
+	return c.size
+}
+
+// roundTrip notes the time of a request without a body.
+func (c *chunker) roundTrip(d time.Duration) {
+	if d > 0 && (c.round == 0 || d < c.round) {
+		c.round = d
+	}
+}
+
+// confirmed notes that a request of n bytes took d and that the server
+// confirmed got of them.
+func (c *chunker) confirmed(n, got int64, d time.Duration) {
+	if !c.auto || got < n || n <= 0 {
+		return
+	}
+	// The time the bytes took: the request's time without a round trip, but
+	// never less than a sixteenth of it, so that a noisy round trip cannot
+	// make the speed look endless.
+	busy := max(d-c.round, d/16, time.Millisecond)
+	want := int64(float64(n) / busy.Seconds() * autoTarget.Seconds())
+	c.size = align(min(max(2*n, 2*c.size, want), autoMax))
+}
+
+// broke notes that a request of n bytes was cut off or stalled.
+func (c *chunker) broke(n int64) {
+	if c.auto {
+		c.size = align(min(n, c.size) / 2)
+	}
+}
+
+// align rounds n down to a multiple of ChunkAlign, at least ChunkAlign.
+func align(n int64) int64 {
+	return max(n-n%ChunkAlign, ChunkAlign)
+}

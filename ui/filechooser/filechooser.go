@@ -1,0 +1,142 @@
+// Package filechooser asks the desktop's own file dialog for files and
+// folders, through the XDG desktop portal (org.freedesktop.portal.FileChooser)
+// on the session bus: the dialog the user knows, with previews and several
+// files at once.
+package filechooser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"github.com/godbus/dbus/v5"
+)
+
+const (
+	portalName   = "org.freedesktop.portal.Desktop"
+	portalPath   = "/org/freedesktop/portal/desktop"
+	chooser      = "org.freedesktop.portal.FileChooser"
+	requestIface = "org.freedesktop.portal.Request"
+)
+
+// ErrNoPortal says the desktop offers no file chooser portal; the caller
+// uses a dialog of its own then.
+var ErrNoPortal = errors.New("the desktop has no file chooser portal")
+
+// Options say what to ask for.
+type Options struct {
+	Title     string // the dialog's title
+	Multiple  bool   // several files (or folders) at once
+	Directory bool   // folders, not files
+	Folder    string // where the dialog opens; "" lets the desktop choose
+	Parent    string // the parent window's identifier ("x11:1a2b"), or ""
+}
+
+var tokens atomic.Uint64
+
+// Open shows the desktop's file dialog and returns the chosen paths, or
+// none when the user canceled. It returns ErrNoPortal when the session bus
+// has no file chooser portal.
+func Open(ctx context.Context, conn *dbus.Conn, o Options) ([]string, error) {
+	names := conn.Names()
+	if len(names) == 0 {
+		return nil, ErrNoPortal
+	}
+	token := fmt.Sprintf("hoist%d", tokens.Add(1))
+	// The request's object path is known before the call, so that its
+	// answer cannot arrive before Hoist listens for it.
+	sender := strings.ReplaceAll(strings.TrimPrefix(names[0], ":"), ".", "_")
+	handle := dbus.ObjectPath(portalPath + "/request/" + sender + "/" + token)
+	match := []dbus.MatchOption{dbus.WithMatchObjectPath(handle), dbus.WithMatchInterface(requestIface), dbus.WithMatchMember("Response")}
+	if err := conn.AddMatchSignalContext(ctx, match...); err != nil {
+		return nil, fmt.Errorf("listening for the file dialog's answer: %w", err)
+	}
+	defer conn.RemoveMatchSignal(match...)
+	signals := make(chan *dbus.Signal, 4)
+	conn.Signal(signals)
+	defer conn.RemoveSignal(signals)
+
+	opts := map[string]dbus.Variant{
+		"handle_token": dbus.MakeVariant(token),
+		"multiple":     dbus.MakeVariant(o.Multiple),
+		"directory":    dbus.MakeVariant(o.Directory),
+		"modal":        dbus.MakeVariant(true),
+	}
+	if o.Folder != "" {
+		opts["current_folder"] = dbus.MakeVariant(append([]byte(o.Folder), 0))
+	}
+	var got dbus.ObjectPath
+	call := conn.Object(portalName, portalPath).CallWithContext(ctx, chooser+".OpenFile", 0, o.Parent, o.Title, opts)
+	if err := call.Store(&got); err != nil {
+		var de dbus.Error
+		if errors.As(err, &de) && noPortal(de.Name) {
+			return nil, ErrNoPortal
+		}
+		return nil, fmt.Errorf("opening the file dialog: %w", err)
+	}
+	if got != handle { // an older portal chose its own path
+		old := []dbus.MatchOption{dbus.WithMatchObjectPath(got), dbus.WithMatchInterface(requestIface), dbus.WithMatchMember("Response")}
+		if err := conn.AddMatchSignalContext(ctx, old...); err != nil {
+			return nil, fmt.Errorf("listening for the file dialog's answer: %w", err)
+		}
+		defer conn.RemoveMatchSignal(old...)
+		handle = got
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case s, ok := <-signals:
+			if !ok {
+				return nil, errors.New("the session bus closed before the file dialog answered")
+			}
+			if s.Path != handle || s.Name != requestIface+".Response" {
+				continue
+			}
+			return answer(s.Body)
+		}
+	}
+}
+
+// noPortal tells the D-Bus errors that mean there is no portal to ask.
+func noPortal(name string) bool {
+	switch name {
+	case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+		"org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
+		"org.freedesktop.DBus.Error.UnknownObject":
+		return true
+	}
+	return false
+}
+
+// answer reads a Response signal: 0 and the chosen URIs, 1 canceled, 2 failed.
+func answer(body []any) ([]string, error) {
+	if len(body) != 2 {
+		return nil, errors.New("the file dialog answered in an unknown shape")
+	}
+	code, _ := body[0].(uint32)
+	switch code {
+	case 0:
+	case 1:
+		return nil, nil
+	default:
+		return nil, errors.New("the file dialog ended without files")
+	}
+	results, _ := body[1].(map[string]dbus.Variant)
+	var uris []string
+	if v, ok := results["uris"]; ok {
+		_ = v.Store(&uris)
+	}
+	var paths []string
+	for _, u := range uris {
+		p, err := url.Parse(u)
+		if err != nil || p.Scheme != "file" {
+			continue // the portal only hands out local files; anything else is left out
+		}
+		paths = append(paths, p.Path)
+	}
+	return paths, nil
+}

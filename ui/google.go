@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/engine/dest"
+)
+
+// managedStore is a preset store that also holds the organisation's
+// destinations, which the user may use but not change.
+type managedStore interface {
+	IsManaged(name string) bool
+}
+
+// clientProblems is what the sign-in service tells of broken client files.
+type clientProblems interface {
+	ClientProblems() []error
+}
+
+// managed reports whether name is a destination from the organisation.
+func (d *desk) managed(name string) bool {
+	m, ok := d.presets.(managedStore)
+	return ok && strings.TrimSpace(name) != "" && m.IsManaged(name)
+}
+
+// startupProblems are sentences about the organisation's folder and the
+// user's own client file, said once when the window opens.
+func (d *desk) startupProblems(more []error) {
+	var msgs []string
+	if cp, ok := d.auth.(clientProblems); ok {
+		for _, p := range cp.ClientProblems() {
+			msgs = append(msgs, sentence(p.Error()))
+		}
+	}
+	for _, p := range more {
+		msgs = append(msgs, sentence(p.Error()))
+	}
+	if len(msgs) > 0 {
+		d.tell(strings.Join(msgs, " "))
+	}
+}
+
+// signedIn sends on every row that was waiting for account's sign-in.
+func (d *desk) signedIn(account string) {
+	d.background(func(context.Context) {
+		n := len(d.q.ResumeSignedIn(account))
+		d.later(func() {
+			msg := "Signed in as " + account + "."
+			if n > 0 {
+				msg += " " + plural(n, "The file that was waiting goes on now.", "The files that were waiting go on now.")
+			}
+			d.tell(msg)
+		})
+	})
+}
+
+// maxSettingsFile bounds what is read of a dropped file to tell whether it
+// is a shared destination or a client file rather than one to upload.
+const maxSettingsFile = 64 << 10
+
+// takeSettingsFiles imports the shared destinations among dropped paths
+// and gives a client file to the set-up, when it is open or Google is not
+// set up yet. It returns the paths that are files to upload.
+func (d *desk) takeSettingsFiles(paths []string) []string {
+	var rest []string
+	for _, p := range paths {
+		switch settingsFileKind(p) {
+		case sharedDestination:
+			d.importDestination(p)
+		case clientFile:
+			if d.setup != nil || (d.auth != nil && !d.auth.HasClient()) {
+				d.showSetup()
+				d.setup.take(p)
+				continue
+			}
+			rest = append(rest, p)
+		default:
+			rest = append(rest, p)
+		}
+	}
+	return rest
+}
+
+type settingsKind int
+
+const (
+	notSettings settingsKind = iota
+	sharedDestination
+	clientFile
+)
+
+// settingsFileKind tells a shared destination or an OAuth client file
+// from a file to upload, by content.
+func settingsFileKind(path string) settingsKind {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".json" && ext != dest.ShareExtension {
+		return notSettings
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSettingsFile {
+		return notSettings
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return notSettings
+	}
+	if dest.IsShared(data) {
+		return sharedDestination
+	}
+	if ext != ".json" {
+		return notSettings
+	}
+	err = auth.CheckClientFile(path)
+	if err == nil || (errors.Is(err, auth.ErrNotDesktopClient) && strings.HasPrefix(filepath.Base(path), "client_secret")) {
+		return clientFile // the set-up says what is wrong with a web client's
+	}
+	return notSettings
+}
+
+// adder is a preset store that saves only under a free name.
+type adder interface {
+	Add(d dest.Destination) error
+}
+
+// importDestination saves a destination someone shared, under its name.
+func (d *desk) importDestination(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		d.tell(filepath.Base(path) + " could not be read.")
+		return
+	}
+	shared, err := dest.Import(data)
+	if err != nil {
+		d.tell(filepath.Base(path) + ": " + err.Error())
+		return
+	}
+	a, ok := d.presets.(adder)
+	if !ok || d.presets == nil {
+		d.tell("Destinations cannot be saved on this computer, so " + shared.Name + " was not imported.")
+		return
+	}
+	if err := a.Add(shared); err != nil {
+		d.tell(err.Error())
+		return
+	}
+	d.bar.refreshChoices()
+	d.tell("Imported the destination " + shared.Name + ". Choose it in \u201cSend to\u201d.")
+}
+
+// formExtras is what a destination's form shows below its settings: that
+// a destination from the organisation cannot be changed, and Export… for
+// one that has a name.
+func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
+	box := container.NewVBox()
+	if d.managed(target.Name) {
+		note := widget.NewLabel("From your organisation: you can use it as it is, or save a changed copy under another name.")
+		note.Wrapping = fyne.TextWrapWord
+		box.Add(note)
+	}
+	if strings.TrimSpace(target.Name) != "" {
+		box.Add(container.NewHBox(widget.NewButtonWithIcon("Export\u2026", theme.DocumentSaveIcon(), func() {
+			save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+				if err != nil || w == nil {
+					return
+				}
+				d.exportDestination(target, w)
+			}, d.win)
+			save.SetFileName(target.Name + dest.ShareExtension)
+			save.Resize(fyne.NewSize(800, 560))
+			save.Show()
+		})))
+	}
+	return box
+}
+
+// exportDestination writes target to w, to give to someone else: no
+// account, token or secret goes into it.
+func (d *desk) exportDestination(target dest.Destination, w io.WriteCloser) {
+	data, err := dest.Export(target)
+	if err == nil {
+		_, err = w.Write(data)
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		d.tell("The destination could not be exported: " + err.Error())
+		return
+	}
+	d.tell("Exported " + target.Name + ". Whoever drops the file on Hoist's window gets the destination; it holds no account or password.")
+}

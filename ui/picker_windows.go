@@ -1,0 +1,14 @@
+//go:build windows
+
+package ui
+
+import (
+	"context"
+
+	"hoist/ui/filechooser"
+)
+
+// systemChooser is the system's open dialog.
+func systemChooser(ctx context.Context, o filechooser.Options) ([]string, error) {
+	return filechooser.OpenWindows(ctx, o)
+}

@@ -1,0 +1,346 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+	"hoist/engine/dest"
+	"hoist/engine/google"
+)
+
+// googleClients gives HTTP clients that carry an account's authorization.
+type googleClients interface {
+	Client(ctx context.Context, account string, scopes []string) (*http.Client, error)
+}
+
+// listKind is what a picker lists.
+type listKind int
+
+const (
+	noList listKind = iota
+	profileList
+	advertiserList
+	labelList
+)
+
+// listFor says which list helps to fill in the setting key of kind.
+func listFor(kind dest.Kind, key string) listKind {
+	switch {
+	case kind == dest.CM360 && key == "profileId":
+		return profileList
+	case kind == dest.CM360 && key == "advertiserId":
+		return advertiserList
+	case kind.IsGmail() && key == "labels":
+		return labelList
+	}
+	return noList
+}
+
+// pickItem is one line of a picker: words for people, the value for Google.
+type pickItem struct {
+	words, value string
+}
+
+// withPicker puts a "Choose…" button beside a setting's entry when Google
+// can list its values; what is chosen is written into the entry, and a
+// typed id is still accepted.
+func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destination) fyne.CanvasObject {
+	kind := listFor(edited.Kind, f.Key)
+	if kind == noList {
+		return e
+	}
+	choose := widget.NewButtonWithIcon(chooseText, theme.SearchIcon(), func() {
+		p := b.d.openPicker(kind, *edited, e.Text, func(value string) { e.SetText(value) })
+		p.onAccount = func(email string) {
+			if edited.Account == "" {
+				edited.Account = email // the form's destination goes with the account just signed in
+			}
+		}
+	})
+	return container.NewBorder(nil, nil, nil, choose, e)
+}
+
+// picker is an open list to choose from, with a search box.
+type picker struct {
+	d      *desk
+	kind   listKind
+	target dest.Destination
+	dlg    dialog.Dialog
+	search *widget.Entry
+	list   *widget.List
+	status *widget.Label
+	signIn *widget.Button
+	all    []pickItem
+	shown  []pickItem
+	chosen []string // labels: the ids chosen so far
+	apply  func(string)
+	// onAccount hears of the account signed in from the picker.
+	onAccount func(email string)
+}
+
+// openPicker lists kind's values for d, fetched from Google with the
+// account's sign-in (or from the sandbox d points at).
+func (d *desk) openPicker(kind listKind, target dest.Destination, current string, apply func(string)) *picker {
+	p := &picker{d: d, kind: kind, target: target, apply: apply}
+	if kind == labelList {
+		p.chosen = dest.SplitList(current)
+	}
+	p.search = widget.NewEntry()
+	p.search.SetPlaceHolder("Search")
+	p.search.OnChanged = func(string) { p.filter() }
+	p.status = widget.NewLabel("Fetching the list from Google\u2026")
+	p.status.Wrapping = fyne.TextWrapWord
+	p.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), p.login)
+	p.signIn.Importance = widget.HighImportance
+	p.signIn.Hide()
+	p.list = widget.NewList(
+		func() int { return len(p.shown) },
+		func() fyne.CanvasObject { return widget.NewCheck("", nil) },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			c := o.(*widget.Check)
+			it := p.shown[i]
+			c.OnChanged = nil
+			c.Text = it.words
+			c.Checked = slices.Contains(p.chosen, it.value)
+			c.Refresh()
+			c.OnChanged = func(on bool) { p.pick(it, on) }
+		})
+	p.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(p.shown) {
+			it := p.shown[i]
+			p.pick(it, !slices.Contains(p.chosen, it.value))
+		}
+		p.list.UnselectAll()
+	}
+	done := widget.NewButton("Done", func() { p.dlg.Hide() })
+	body := container.NewBorder(
+		container.NewVBox(p.search, p.status, container.NewHBox(p.signIn)),
+		container.NewHBox(done), nil, nil, p.list)
+	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.win)
+	p.dlg.Resize(d.fit(fyne.NewSize(520, 480)))
+	d.open(p.dlg)
+	d.win.Canvas().Focus(p.search)
+	p.load()
+	return p
+}
+
+func (p *picker) title() string {
+	switch p.kind {
+	case profileList:
+		return "Choose the user profile"
+	case advertiserList:
+		return "Choose the advertiser"
+	}
+	return "Choose labels"
+}
+
+// scopes are what the list needs: Gmail's labels ask for their own access,
+// only now that the user wants them.
+func (p *picker) scopes() []string {
+	if p.kind == labelList {
+		return []string{google.ScopeGmailLabels}
+	}
+	return []string{google.ScopeCM360}
+}
+
+// lister gives the lister for the picker's destination: the sandbox's
+// without sign-in, Google's with the account's.
+func (d *desk) lister(ctx context.Context, target dest.Destination, scopes []string) (*google.Lister, error) {
+	if target.BuiltinSandbox && d.sandbox != nil {
+		target.BaseURL = d.sandbox.url
+	}
+	if target.BaseURL != "" && !target.NeedsAuth() {
+		return &google.Lister{Client: &http.Client{}, BaseURL: target.BaseURL}, nil
+	}
+	clients, ok := d.auth.(googleClients)
+	if !ok || d.auth == nil || !d.auth.HasClient() {
+		return nil, auth.ErrNoClient
+	}
+	account := target.Account
+	if account == "" {
+		account = d.bar.current.Account
+	}
+	if account == "" {
+		return nil, auth.ErrNotSignedIn
+	}
+	c, err := clients.Client(ctx, account, scopes)
+	if err != nil {
+		return nil, err
+	}
+	return &google.Lister{Client: c, BaseURL: target.BaseURL}, nil
+}
+
+// load fetches the list off the UI goroutine.
+func (p *picker) load() {
+	target, kind := p.target, p.kind
+	p.d.background(func(ctx context.Context) {
+		items, err := fetchItems(ctx, p.d, kind, target, p.scopes())
+		p.d.later(func() { p.show(items, err) })
+	})
+}
+
+func fetchItems(ctx context.Context, d *desk, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
+	l, err := d.lister(ctx, target, scopes)
+	if err != nil {
+		return nil, err
+	}
+	var items []pickItem
+	switch kind {
+	case profileList:
+		list, err := l.Profiles(ctx)
+		for _, x := range list {
+			items = append(items, pickItem{x.Words() + " (" + x.ID + ")", x.ID})
+		}
+		return items, err
+	case advertiserList:
+		list, err := l.Advertisers(ctx, target.Param("profileId"), "")
+		for _, x := range list {
+			items = append(items, pickItem{x.Name + " (" + x.ID + ")", x.ID})
+		}
+		return items, err
+	}
+	list, err := l.Labels(ctx, target.Param("user"))
+	for _, x := range list {
+		w := x.Name
+		if x.Name != x.ID {
+			w += " (" + x.ID + ")"
+		}
+		items = append(items, pickItem{w, x.ID})
+	}
+	return items, err
+}
+
+// show puts the fetched list, or what went wrong, on the picker.
+func (p *picker) show(items []pickItem, err error) {
+	p.signIn.Hide()
+	p.status.Importance = widget.MediumImportance
+	switch {
+	case errors.Is(err, auth.ErrNotSignedIn), errors.Is(err, auth.ErrSignInAgain):
+		p.status.SetText("Sign in with Google so that Hoist can fetch the list. You can also close this and type the ID.")
+		if p.kind == labelList {
+			p.status.SetText("To list your labels by name, Hoist needs to see them (gmail.labels). Sign in with Google to allow it, or close this and type the label IDs.")
+		}
+		p.signIn.Show()
+	case err != nil:
+		p.status.Importance = widget.DangerImportance
+		p.status.SetText(sentence(err.Error()))
+	case len(items) == 0:
+		p.status.SetText(p.emptyWords())
+	default:
+		p.status.SetText(p.hintWords())
+	}
+	p.all = items
+	p.filter()
+}
+
+func (p *picker) emptyWords() string {
+	switch p.kind {
+	case profileList:
+		return "This Google account has no Campaign Manager 360 user profile. Ask your Campaign Manager 360 administrator to give it one."
+	case advertiserList:
+		return "This user profile sees no advertiser. Choose another profile, or ask your Campaign Manager 360 administrator."
+	}
+	return "This mailbox has no labels."
+}
+
+func (p *picker) hintWords() string {
+	if p.kind == labelList {
+		return "Tick the labels to put on every email."
+	}
+	return "Click the one to use."
+}
+
+// filter shows the items whose words contain what the search box holds.
+func (p *picker) filter() {
+	q := strings.ToLower(strings.TrimSpace(p.search.Text))
+	p.shown = p.shown[:0]
+	for _, it := range p.all {
+		if q == "" || strings.Contains(strings.ToLower(it.words), q) {
+			p.shown = append(p.shown, it)
+		}
+	}
+	p.list.Refresh()
+}
+
+// pick takes an item: the value for a profile or advertiser (and closes),
+// a label added to or taken from the list.
+func (p *picker) pick(it pickItem, on bool) {
+	if p.kind != labelList {
+		p.apply(it.value)
+		p.dlg.Hide()
+		return
+	}
+	if on && !slices.Contains(p.chosen, it.value) {
+		p.chosen = append(p.chosen, it.value)
+	} else if !on {
+		p.chosen = slices.DeleteFunc(p.chosen, func(v string) bool { return v == it.value })
+	}
+	p.apply(strings.Join(p.chosen, ", "))
+	p.list.Refresh()
+}
+
+// login signs in for the list's access, then fetches it again.
+func (p *picker) login() {
+	account := p.target.Account
+	if account == "" {
+		account = p.d.bar.current.Account
+	}
+	p.d.bar.loginWith(account, p.scopes(), false, func(a auth.Account) {
+		p.target.Account = a.Email
+		if p.onAccount != nil {
+			p.onAccount(a.Email)
+		}
+		p.status.SetText("Fetching the list from Google\u2026")
+		p.load()
+	})
+}
+
+// labelsToResolve reports whether d's labels were typed as names that must
+// become ids before any upload.
+func labelsToResolve(d dest.Destination) bool {
+	return d.Kind.IsGmail() && google.HasLabelNames(dest.SplitList(d.Params["labels"]))
+}
+
+// resolveLabels turns label names typed by hand into ids, with the
+// mailbox's list; then runs with the ids, or with a sentence refusing them.
+func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err error)) {
+	d.background(func(ctx context.Context) {
+		l, err := d.lister(ctx, target, []string{google.ScopeGmailLabels})
+		var ids []string
+		if err == nil {
+			var labels []google.Label
+			labels, err = l.Labels(ctx, target.Param("user"))
+			if err == nil {
+				ids, err = google.ResolveLabels(labels, dest.SplitList(target.Params["labels"]))
+			}
+		}
+		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {
+			err = errors.New("Gmail takes label IDs, and Hoist must see this mailbox's labels to turn the names you typed into IDs. Press \u201cChoose\u2026\u201d beside Labels to sign in and pick them, or type IDs such as INBOX or Label_12.")
+		}
+		d.later(func() { then(strings.Join(ids, ", "), err) })
+	})
+}
+
+// pickerEntry is the entry of a field made by withPicker, or o itself.
+func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
+	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
+		if e, ok := c.Objects[0].(*widget.Entry); ok {
+			if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText {
+				return e
+			}
+		}
+	}
+	return o
+}
+
+const chooseText = "Choose\u2026"
