@@ -258,9 +258,9 @@ func writeExampleFiles(t *testing.T, dir string) {
 		iso[i] = byte(i * 7)
 	}
 	files := map[string][]byte{
-		"photo.png": pic.Bytes(), "banner.png": pic.Bytes(), "icon.png": pic.Bytes(),
+		"photo.png": pic.Bytes(), "photo.jpg": pic.Bytes(), "banner.png": pic.Bytes(), "icon.png": pic.Bytes(),
 		"mail.eml": email("Hello"), "mail/a.eml": email("First"), "mail/b.eml": email("Second"),
-		"big.iso": iso,
+		"big.iso": iso, "launch.mp4": append([]byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"), iso[:1<<20]...),
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, name)

@@ -73,7 +73,7 @@ func TestSendPatchWithMetadataType(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	file := l.file("data.txt", []byte("a,b\n1,2\n"))
 	for _, method := range []string{"multipart", "resumable"} {
-		code, stdout, stderr := l.send("--to", l.url+"/upload/drive/v3/files/F1", "--http-method", "PATCH", "--no-auth",
+		code, stdout, stderr := l.send("--to", l.url+"/upload/things/v1/items/F1", "--http-method", "PATCH", "--no-auth",
 			"--method", method, "--metadata", `{"name": "data.csv", "contentType": "text/csv"}`, file)
 		if code != exitOK {
 			t.Fatalf("%s: exit %d\n%s%s", method, code, stdout, stderr)

@@ -22,29 +22,6 @@ import (
 	"hoist/words"
 )
 
-// destFlags are the destination parameters `hoist send` takes, by flag name
-// and the destination parameter each one sets.
-var destFlags = []struct{ flag, param, help string }{
-	{"user", "user", "Gmail: the mailbox (default me)"},
-	{"labels", "labels", "Gmail: label ids, comma separated"},
-	{"thread-id", "threadId", "Gmail: the conversation (thread) id the emails belong to"},
-	{"internal-date-source", "internalDateSource", "Gmail insert/import: receivedTime or dateHeader"},
-	{"deleted", "deleted", "Gmail insert/import: mark as deleted (true/false)"},
-	{"never-mark-spam", "neverMarkSpam", "Gmail import: never mark as spam (true/false)"},
-	{"process-for-calendar", "processForCalendar", "Gmail import: process calendar invites (true/false)"},
-	{"draft-id", "draftId", "Gmail draft: update this draft instead of creating one"},
-	{"profile", "profileId", "Campaign Manager 360: user profile id"},
-	{"advertiser", "advertiserId", "Campaign Manager 360: advertiser id"},
-	{"asset-type", "assetType", "Campaign Manager 360: HTML_IMAGE, VIDEO, HTML or AUDIO"},
-	{"api-version", "apiVersion", "Campaign Manager 360: the API version (default " + dest.CM360Version + "; Google switched v4 off)"},
-	{"resource", "resourceId", "Play Games: achievement or leaderboard id"},
-	{"image-type", "imageType", "Play Games: ACHIEVEMENT_ICON or LEADERBOARD_ICON (Google has removed this method: set icons in Play Console)"},
-	{"http-method", "httpMethod", "upload URL: POST (create), PUT or PATCH (update)"},
-	{"scope", "scope", "upload URL: the OAuth scope it needs"},
-	{"max-size", "maxSize", "upload URL: largest file it takes, e.g. 100MiB"},
-	{"accept", "accept", "upload URL: accepted types, e.g. image/*,video/mp4"},
-}
-
 type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
@@ -84,7 +61,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
 		if o.to == "" {
-			complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": "sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames"})
+			complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": dest.KindNames()})
 			return exitUsage
 		}
 		if o.baseURL == "sandbox" {
@@ -242,7 +219,7 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs := flag.NewFlagSet("hoist send", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o sendOptions
-	fs.StringVar(&o.to, "to", "", "where the files go: sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, an upload URL, or a saved destination's name")
+	fs.StringVar(&o.to, "to", "", "where the files go: "+dest.KindNames()+", an upload URL, or a saved destination's name")
 	fs.StringVar(&o.method, "method", "auto", "auto, media, multipart or resumable")
 	fs.StringVar(&o.metadata, "metadata", "", "metadata JSON, or @FILE to read it from a file")
 	fs.StringVar(&o.chunk, "chunk-size", "auto", "bytes per request of a resumable upload: auto (sized by the link), a size such as 256KiB or 8MiB, or 0 for the whole file in one request")
@@ -256,8 +233,8 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs.BoolVar(&o.http2, "http2", false, "speak HTTP/2 where the server offers it (one connection for every upload at once; slower on far links)")
 	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
 	o.params = map[string]*string{}
-	for _, f := range destFlags {
-		o.params[f.param] = fs.String(f.flag, "", f.help)
+	for _, f := range dest.Flags() { // made from the kinds' fields
+		o.params[f.Key] = fs.String(f.Name, "", f.Help)
 	}
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, usageLine(l, "hoist send [flags] PATH..."))

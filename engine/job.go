@@ -75,6 +75,7 @@ type JobView struct {
 	Email       *Email
 	Destination string // the destination's display name
 	DestKind    string
+	Server      string // who holds the uploads, inside a sentence: "Google", "the sandbox" or "the server"
 	Account     string
 
 	State       State

@@ -213,7 +213,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		// The server made an object of other bytes: resuming its session would only hear so again.
 		q.moveLocked(jb, stepFail)
 		jb.reason = capitalized(err.Error()) + "."
-		jb.next = "Check what " + serverName(jb.dest) + " holds, then press Retry to send the file again."
+		jb.next = "Check what " + jb.dest.ServerName() + " holds, then press Retry to send the file again."
 		jb.session = upload.Session{}
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
@@ -413,7 +413,7 @@ func (o *observer) Restarted(reason error) {
 	if errors.Is(reason, upload.ErrSessionExpired) {
 		o.jb.next = "The earlier upload had expired, so this file starts again from the beginning."
 	} else {
-		o.jb.next = capitalized(serverName(o.jb.dest)) + " no longer had the earlier part, so this file starts again from the beginning."
+		o.jb.next = capitalized(o.jb.dest.ServerName()) + " no longer had the earlier part, so this file starts again from the beginning."
 	}
 	o.jb.setNextFact(restartFact(o.jb, reason))
 	o.jb.bump()
@@ -443,17 +443,6 @@ func (o *observer) FellBack(from, to upload.Method, cause error) {
 	o.q.persist(o.jb)
 }
 
-// serverName is the server a destination sends to, in a sentence.
-func serverName(d dest.Destination) string {
-	switch {
-	case d.Kind == dest.Sandbox:
-		return "the sandbox"
-	case d.NeedsAuth():
-		return "Google"
-	}
-	return "the server"
-}
-
 func capitalized(s string) string {
 	if s == "" {
 		return s
@@ -463,7 +452,7 @@ func capitalized(s string) string {
 
 // resumeWords is a paused job's next step.
 func resumeWords(d dest.Destination) string {
-	return "Press Resume to continue from where " + serverName(d) + " stands."
+	return "Press Resume to continue from where " + d.ServerName() + " stands."
 }
 
 // signInError is a failure to get an account's authorization: only the user

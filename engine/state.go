@@ -86,6 +86,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		MIME:        jb.info.MIME,
 		Destination: jb.dest.Name,
 		DestKind:    string(jb.dest.Kind),
+		Server:      jb.dest.ServerName(),
 		Account:     jb.dest.Account,
 		State:       jb.state,
 		FileChanged: jb.changed,

@@ -277,17 +277,8 @@ func destWords(v engine.JobView) string {
 	if v.Destination != "" && v.Destination != v.DestKind {
 		return v.Destination
 	}
-	switch k := dest.Kind(v.DestKind); {
-	case k == dest.Sandbox:
-		return "Sandbox"
-	case k.IsGmail():
-		return "Gmail"
-	case k == dest.CM360:
-		return "Campaign Manager 360"
-	case k == dest.PlayGames:
-		return "Play Games"
-	case k == dest.Custom:
-		return "Upload URL"
+	if s := dest.Kind(v.DestKind).Info().Short; s != "" {
+		return s
 	}
 	return v.Destination
 }

@@ -630,13 +630,8 @@ func (d *desk) showResult(v engine.JobView) {
 }
 
 func idLabel(v engine.JobView) string {
-	switch {
-	case dest.Kind(v.DestKind) == dest.GmailDraft:
-		return "Draft ID"
-	case dest.Kind(v.DestKind).IsGmail():
-		return "Message ID"
-	case dest.Kind(v.DestKind) == dest.CM360:
-		return "Asset ID"
+	if s := dest.Kind(v.DestKind).Info().IDLabel; s != "" {
+		return s
 	}
 	return "ID"
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"hoist/engine"
-	"hoist/engine/dest"
 	"hoist/engine/media"
 )
 
@@ -20,7 +19,7 @@ func stateWords(v engine.JobView, now time.Time) string {
 	case engine.Waiting:
 		return "Waiting"
 	case engine.Checking:
-		return "Resuming — checking with " + serverName(v.DestKind)
+		return "Resuming — checking with " + v.Server
 	case engine.Uploading:
 		if v.Next != "" { // e.g. the upload honestly started again from the beginning
 			return "Uploading. " + v.Next
@@ -66,14 +65,6 @@ func googleWords(v engine.JobView) string {
 		return "Details — " + s
 	}
 	return ""
-}
-
-// serverName is who a resuming upload asks where it stands.
-func serverName(kind string) string {
-	if dest.Kind(kind) == dest.Sandbox {
-		return "the sandbox"
-	}
-	return "Google"
 }
 
 // progressWords is the byte count, speed and time left of a job, or "" when

@@ -118,6 +118,8 @@ var destKeys = map[fact.Code]map[string]string{
 		"gmail-draft": "fact.refused.tooLarge.gmailDraft",
 		"cm360":       "fact.refused.tooLarge.cm360",
 		"playgames":   "fact.refused.tooLarge.playgames",
+		"drive":       "fact.refused.tooLarge.drive",
+		"youtube":     "fact.refused.tooLarge.youtube",
 	},
 	fact.Forbidden: {
 		"gmail-insert": "fact.google.forbidden.gmailAdd", "gmail-import": "fact.google.forbidden.gmailAdd",
@@ -125,6 +127,8 @@ var destKeys = map[fact.Code]map[string]string{
 		"gmail-draft": "fact.google.forbidden.gmailDraft",
 		"cm360":       "fact.google.forbidden.cm360",
 		"playgames":   "fact.google.forbidden.playgames",
+		"drive":       "fact.google.forbidden.drive",
+		"youtube":     "fact.google.forbidden.youtube",
 		"sandbox":     "fact.google.forbidden.sandbox",
 	},
 	fact.NotFound: {
@@ -277,6 +281,10 @@ func (l *Lang) where(f fact.Fact) string {
 		return l.Say("dest.cm360", nil)
 	case "playgames":
 		return l.Say("dest.playgames", nil)
+	case "drive":
+		return l.Say("dest.drive", nil)
+	case "youtube":
+		return l.Say("dest.youtube", nil)
 	case "sandbox":
 		return l.Say("dest.sandbox", nil)
 	}
@@ -289,7 +297,7 @@ func (l *Lang) where(f fact.Fact) string {
 // who is the server that answered: Google, the sandbox, or the server.
 func (l *Lang) who(f fact.Fact) string {
 	switch family(f.Dest) {
-	case "gmail", "cm360", "playgames":
+	case "gmail", "cm360", "playgames", "drive", "youtube":
 		return l.Say("who.google", nil)
 	case "sandbox":
 		return l.Say("who.sandbox", nil)

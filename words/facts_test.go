@@ -40,6 +40,8 @@ func TestFactsInEnglish(t *testing.T) {
 		{fact.Fact{Code: fact.Forbidden, Dest: "cm360", Args: map[string]string{"advertiser": "42"}}, "This account cannot upload to advertiser 42."},
 		{fact.Fact{Code: fact.NotFound, Dest: "gmail-draft", Args: map[string]string{"draft": "r1", "user": "me"}}, "The draft to update no longer exists."},
 		{fact.Fact{Code: fact.NotFound, Dest: "gmail-draft", Args: map[string]string{"user": "me"}}, "Gmail could not find the mailbox me."},
+		{fact.Fact{Code: fact.Forbidden, Dest: "drive"}, "This account cannot add files to that folder."},
+		{fact.Fact{Code: fact.Forbidden, Dest: "youtube"}, "This account cannot upload videos to YouTube."},
 		{fact.Fact{Code: fact.Dropped, GaveUp: true}, "The connection dropped. Hoist tried several times and gave up for now."},
 		{fact.Fact{Code: fact.RetryIn, Wait: 8 * time.Second}, "Hoist will try again in 8 seconds."},
 		{fact.Fact{Code: fact.RestartLost, Dest: "playgames"}, "Google no longer had the earlier part, so this file starts again from the beginning."},

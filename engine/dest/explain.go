@@ -119,12 +119,12 @@ func explainNetwork(err error) string {
 // to show beside it.
 func explainAPI(d Destination, e *upload.APIError) string {
 	reason := strings.ToLower(e.Reason)
+	if s := d.of().refused(d, e); s != "" {
+		return s
+	}
 	switch class := e.Class(); {
 	case class == upload.ClassRetired:
 		return d.retired(e.RetiredVersion())
-	case d.Kind == PlayGames && (e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
-		(e.Status == http.StatusBadRequest && d.NeedsAuth())):
-		return PlayGamesGone
 	case class == upload.ClassQuota:
 		return fmt.Sprintf("%s says this account has hit its upload limit for now. Wait a while before trying again.", capital(d.who()))
 	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
@@ -145,9 +145,6 @@ func explainAPI(d Destination, e *upload.APIError) string {
 	return fmt.Sprintf("%s refused the upload (error %d).", capital(d.who()), e.Status)
 }
 
-// PlayGamesGone is what Google's refusal of a Play Games image means.
-const PlayGamesGone = "Google no longer accepts Play Games images through its API; set the icon in Play Console."
-
 // GoogleWords is the server's own explanation carried by err (the message
 // of Google's JSON error, or a short plain-text answer), made safe to show;
 // "" when there is none. It goes beside Explain's sentence, never instead.
@@ -162,17 +159,10 @@ func GoogleWords(err error) string {
 // Speaker names who said GoogleWords: Google, the sandbox or the server.
 func (d Destination) Speaker() string { return capital(d.who()) }
 
-// retired says that the API version is gone, with the next step.
+// retired says that the API version in the upload address is gone.
 func (d Destination) retired(version string) string {
 	if version == "" {
 		version = "this version"
-	}
-	if d.Kind == CM360 && version == CM360Version {
-		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again.", version)
-	}
-	if d.Kind == CM360 {
-		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to %s (under Advanced; --api-version on the command line) and send the file again.",
-			version, CM360Version)
 	}
 	return fmt.Sprintf("%s no longer supports API %s, which the upload address uses. Change the version in the address to a current one and send the file again.",
 		capital(d.who()), version)
@@ -181,55 +171,35 @@ func (d Destination) retired(version string) string {
 // forbidden says, per destination, what the account may not do. Only a
 // refusal that says so is blamed on the account's access.
 func (d Destination) forbidden(reason string) string {
-	if d.Kind == Sandbox {
-		return "The sandbox refused the upload."
-	}
 	switch reason {
 	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
 	default:
 		return fmt.Sprintf("%s refused the upload (error 403).", capital(d.who()))
 	}
-	switch d.Kind {
-	case GmailInsert, GmailImport:
-		return "This account cannot add emails to that mailbox."
-	case GmailSend:
-		return "This account cannot send emails from that mailbox."
-	case GmailDraft:
-		return "This account cannot save drafts in that mailbox."
-	case CM360:
-		return fmt.Sprintf("This account cannot upload to advertiser %s.", d.Param("advertiserId"))
-	case PlayGames:
-		return "This account cannot change the images of that game."
-	case Sandbox:
-		return "The sandbox refused the upload."
+	if s := d.of().words(d).forbidden; s != "" {
+		return s
 	}
 	return "This account is not allowed to upload there."
 }
 
 // notFound says, per destination, what the server could not find.
 func (d Destination) notFound() string {
-	switch d.Kind {
-	case GmailDraft:
-		if d.Param("draftId") != "" {
-			return "The draft to update no longer exists."
-		}
-		return fmt.Sprintf("Gmail could not find the mailbox %s.", d.Param("user"))
-	case GmailInsert, GmailImport, GmailSend:
-		return fmt.Sprintf("Gmail could not find the mailbox %s.", d.Param("user"))
-	case CM360:
-		return fmt.Sprintf("Campaign Manager 360 could not find user profile %s or advertiser %s.", d.Param("profileId"), d.Param("advertiserId"))
-	case PlayGames:
-		return fmt.Sprintf("Play Games could not find the achievement or leaderboard %s.", d.Param("resourceId"))
-	case Sandbox:
-		return "The sandbox could not find where to put the file."
+	if s := d.of().words(d).notFound; s != "" {
+		return s
 	}
 	return "Nothing was found at the upload URL. Check the destination's address."
 }
 
-// who is the server in a sentence: Google, the sandbox, or the server.
+// ServerName is the server a destination sends to, inside a sentence: the
+// sandbox, Google, or the server.
+func (d Destination) ServerName() string { return d.who() }
+
+// who is the server in a sentence: the sandbox, Google, or the server.
 func (d Destination) who() string {
-	switch {
-	case d.Kind == Sandbox:
+	switch w := d.of().words(d); {
+	case w.server != "":
+		return w.server
+	case d.BuiltinSandbox:
 		return "the sandbox"
 	case d.NeedsAuth():
 		return "Google"
@@ -239,15 +209,8 @@ func (d Destination) who() string {
 
 // where names the place the file was going.
 func (d Destination) where() string {
-	switch {
-	case d.Kind.IsGmail():
-		return "Gmail"
-	case d.Kind == CM360:
-		return "Campaign Manager 360"
-	case d.Kind == PlayGames:
-		return "Play Games"
-	case d.Kind == Sandbox:
-		return "the sandbox"
+	if w := d.of().words(d).where; w != "" {
+		return w
 	}
 	return d.called()
 }

@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/url"
 	"path"
-	"path/filepath"
 	"strings"
 	"unicode"
 
@@ -64,9 +63,8 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 	if err := d.Validate(); err != nil {
 		return Plan{}, err
 	}
-	if named := d.namedType(); named != "" {
-		info.MIME = named // the metadata's word wins over what the content looks like
-	}
+	k := d.of()
+	info.MIME = k.fileType(d, info.MIME)
 	if err := d.check(info); err != nil {
 		return Plan{}, err
 	}
@@ -76,88 +74,13 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 	if t.ContentType == "" {
 		t.ContentType = "application/octet-stream"
 	}
-	var err error
-	switch d.Kind {
-	case GmailInsert, GmailImport, GmailSend:
-		t.ContentType = emailType
-		q := url.Values{}
-		if v := d.choice("internalDateSource"); v != "" && strings.TrimSpace(d.Params["internalDateSource"]) != "" {
-			q.Set("internalDateSource", v)
-		}
-		for _, key := range []string{"deleted", "neverMarkSpam", "processForCalendar"} {
-			if _, ok := d.Kind.field(key); ok && d.flag(key) {
-				q.Set(key, "true")
-			}
-		}
-		suffix := map[Kind]string{GmailInsert: "", GmailImport: "/import", GmailSend: "/send"}[d.Kind]
-		t.URL, err = d.join(GmailHost, "/upload/gmail/v1/users/"+url.PathEscape(d.Param("user"))+"/messages"+suffix, q)
-		if m := d.message(); m.LabelIDs != nil || m.ThreadID != "" {
-			t.Metadata = marshal(m)
-		}
-	case GmailDraft:
-		t.ContentType = emailType
-		route := "/upload/gmail/v1/users/" + url.PathEscape(d.Param("user")) + "/drafts"
-		if id := d.Param("draftId"); id != "" {
-			route += "/" + url.PathEscape(id)
-			t.HTTPMethod = "PUT"
-		}
-		t.URL, err = d.join(GmailHost, route, nil)
-		t.Metadata = marshal(struct {
-			Message message `json:"message"`
-		}{d.message()})
-	case CM360:
-		route := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
-			url.PathEscape(d.Param("apiVersion")), d.Param("profileId"), d.Param("advertiserId"))
-		t.URL, err = d.join(CM360Host, route, nil)
-		t.Metadata = marshal(map[string]any{"assetIdentifier": map[string]string{
-			"name": AssetName(info.Name),
-			"type": d.assetType(info.MIME),
-		}})
-		t.FallbackToMultipart = true
-	case PlayGames:
-		route := fmt.Sprintf("/upload/games/v1configuration/images/%s/imageType/%s",
-			url.PathEscape(d.Param("resourceId")), d.choice("imageType"))
-		t.URL, err = d.join(PlayGamesHost, route, nil)
-		t.FallbackToMultipart = true
-	case Custom:
-		t.URL, err = d.customURL()
-		t.HTTPMethod = d.choice("httpMethod")
-		if m := d.Param("metadata"); m != "" {
-			var b bytes.Buffer
-			if err := json.Compact(&b, []byte(m)); err == nil {
-				t.Metadata = b.Bytes()
-			}
-		}
-	case Sandbox:
-		base := d.Param("url")
-		if base == "" {
-			base = d.BaseURL
-		}
-		if base == "" {
-			return Plan{}, ErrNoSandbox
-		}
-		// The name goes in the query too, so that a simple upload (media),
-		// which carries no metadata, keeps it.
-		t.URL = strings.TrimRight(base, "/") + SandboxPath + "?" + url.Values{"name": {info.Name}}.Encode()
-		t.Metadata = marshal(map[string]string{"name": info.Name})
-	}
-	if err != nil {
+	if err := k.target(d, info, t); err != nil {
 		return Plan{}, err
 	}
 	if t.HTTPMethod == "" {
 		t.HTTPMethod = "POST"
 	}
 	return p, nil
-}
-
-// namedType is the media type the metadata JSON of a custom destination
-// names (contentType as Cloud Storage spells it, or mimeType as Drive does),
-// lower-cased and without parameters; "" when it names none.
-func (d Destination) namedType() string {
-	if d.Kind != Custom {
-		return ""
-	}
-	return MetadataType([]byte(d.Param("metadata")))
 }
 
 // MetadataType is the media type metadata JSON names in contentType or
@@ -223,109 +146,41 @@ func MetadataMatters(metadata []byte) bool {
 	return says(v)
 }
 
-const emailType = "message/rfc822"
-
-// message is the part of Gmail's Message resource Hoist sets.
-type message struct {
-	LabelIDs []string `json:"labelIds,omitempty"`
-	ThreadID string   `json:"threadId,omitempty"`
-}
-
-func (d Destination) message() message {
-	var m message
-	if _, ok := d.Kind.field("labels"); ok {
-		m.LabelIDs = splitList(d.Param("labels"))
-	}
-	m.ThreadID = d.Param("threadId")
-	return m
-}
-
 // MaxSize is the largest file the destination takes; 0 when there is no limit.
 func (d Destination) MaxSize() int64 {
-	if d.Kind == Custom {
-		n, _ := media.ParseSize(d.Param("maxSize"))
+	k := d.of()
+	if n := k.maxSize(d); n > 0 {
 		return n
 	}
-	return kinds[d.Kind].info.MaxSize
+	return k.info().MaxSize
 }
 
-// assetType is the CM360 asset type set, or the one the file's type calls for.
-func (d Destination) assetType(mime string) string {
-	if t := d.choice("assetType"); t != "" {
-		return t
-	}
-	switch {
-	case strings.HasPrefix(mime, "video/"):
-		return "VIDEO"
-	case strings.HasPrefix(mime, "audio/"):
-		return "AUDIO"
-	case mime == "text/html", mime == "application/zip", mime == "application/x-zip-compressed":
-		return "HTML"
-	}
-	return "HTML_IMAGE"
+// refuse is a *Refusal for the rule, its sentence made from format.
+func refuse(rule Rule, format string, args ...any) error {
+	return &Refusal{Rule: rule, Message: fmt.Sprintf(format, args...)}
 }
 
-// notEmail refuses a file that is named or typed as an email but is not one.
-const notEmail = "%s does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
-
-// check applies the destination's rules to the file: type, email, empty, size.
+// check applies the destination's rules to the file: the kind's (type,
+// email, empty), then its size limit.
 func (d Destination) check(info media.Info) error {
 	name := info.Name
 	if name == "" {
 		name = "The file"
 	}
-	refuse := func(rule Rule, format string, args ...any) error {
-		return &Refusal{Rule: rule, Message: fmt.Sprintf(format, args...)}
-	}
-	switch {
-	case d.Kind.IsGmail():
-		if !matchType("message/*", info.MIME) {
-			if strings.EqualFold(filepath.Ext(info.Name), ".eml") {
-				return refuse(RuleEmail, notEmail, name)
-			}
-			return refuse(RuleType, "%s is not an email file; Gmail accepts only email files (.eml).", name)
-		}
-		if info.Size == 0 {
-			return refuse(RuleEmpty, "%s is empty (0 bytes); Gmail cannot take an empty email.", name)
-		}
-		if info.Email == nil {
-			return refuse(RuleEmail, notEmail, name)
-		}
-	case d.Kind == PlayGames:
-		if !matchType("image/*", info.MIME) {
-			return refuse(RuleType, "%s is not an image; Play Games accepts only images.", name)
-		}
-		if info.Size == 0 {
-			return refuse(RuleEmpty, "%s is empty (0 bytes); Play Games cannot take an empty image.", name)
-		}
-	case d.Kind == CM360:
-		if info.Size == 0 {
-			return refuse(RuleEmpty, "%s is empty (0 bytes); Campaign Manager 360 cannot take an empty file.", name)
-		}
-	case d.Kind == Custom:
-		if accept := splitList(d.Param("accept")); len(accept) > 0 && !matchAny(accept, info.MIME) {
-			return refuse(RuleType, "%s is %s file; %s accepts only %s.", name, article(typeWords(info.MIME)), d.called(), joinAnd(accept))
-		}
+	k := d.of()
+	if err := k.check(d, info, name); err != nil {
+		return err
 	}
 	limit := d.MaxSize()
 	if limit <= 0 || info.Size <= limit {
 		return nil
 	}
 	size, max := sizesApart(info.Size, limit)
-	switch d.Kind {
-	case GmailInsert, GmailImport:
-		return refuse(RuleSize, "%s is %s; Gmail can take emails of at most %s.", name, size, max)
-	case GmailSend:
-		return refuse(RuleSize, "%s is %s; Gmail can send emails of at most %s.", name, size, max)
-	case GmailDraft:
-		return refuse(RuleSize, "%s is %s; Gmail drafts can be at most %s.", name, size, max)
-	case CM360:
-		return refuse(RuleSize, "%s is %s; Campaign Manager 360 assets can be at most %s.", name, size, max)
-	case PlayGames:
-		return refuse(RuleSize, "%s is %s; Play Games images can be at most %s.", name, size, max)
-	default:
+	sentence := k.words(d).tooLarge
+	if sentence == "" {
 		return refuse(RuleSize, "%s is %s; %s takes files of at most %s.", name, size, d.called(), max)
 	}
+	return &Refusal{Rule: RuleSize, Message: fill(sentence, name, size, max)}
 }
 
 // called names the destination inside a sentence.
@@ -399,6 +254,8 @@ func sizesApart(size, limit int64) (string, string) {
 // formatLimit writes a limit as Google's documentation does: 150 MiB is "150 MB".
 func formatLimit(n int64) string {
 	switch {
+	case n >= 1<<40 && n%(1<<40) == 0:
+		return fmt.Sprintf("%d TB", n>>40)
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
@@ -421,25 +278,6 @@ func (d Destination) join(host, p string, q url.Values) (string, error) {
 		return "", fmt.Errorf("%w: the upload address cannot be built", ErrInvalid)
 	}
 	return u, nil
-}
-
-// customURL is the custom destination's URL, on BaseURL's server when that is set.
-func (d Destination) customURL() (string, error) {
-	u, err := url.Parse(d.Param("url"))
-	if err != nil {
-		return "", fmt.Errorf("%w: the upload URL cannot be read", ErrInvalid)
-	}
-	if d.BaseURL == "" {
-		return u.String(), nil
-	}
-	b, err := url.Parse(strings.TrimSpace(d.BaseURL))
-	if err != nil {
-		return "", fmt.Errorf("%w: the server address cannot be read", ErrInvalid)
-	}
-	u.Scheme, u.Host, u.User = b.Scheme, b.Host, nil
-	u.Path = strings.TrimRight(b.Path, "/") + u.Path
-	u.RawPath = ""
-	return u.String(), nil
 }
 
 func marshal(v any) []byte {

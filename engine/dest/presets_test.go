@@ -262,8 +262,8 @@ func TestFromFlags(t *testing.T) {
 		params map[string]string
 		msg    string
 	}{
-		{"gmial", nil, `"gmial" is neither a kind of destination nor a saved one. The kinds are: sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, custom.`},
-		{"", nil, "Say where the files go, e.g. --to gmail-insert. The kinds are: sandbox, gmail-insert, gmail-import, gmail-send, gmail-draft, cm360, playgames, custom."},
+		{"gmial", nil, `"gmial" is neither a kind of destination nor a saved one. The kinds are: ` + KindNames() + `.`},
+		{"", nil, "Say where the files go, e.g. --to gmail-insert. The kinds are: " + KindNames() + "."},
 		{"cm360", map[string]string{"profileId": "x"}, "User profile ID must be a number, like 1234567. Advertiser ID is required."},
 	}
 	for _, tt := range bad {

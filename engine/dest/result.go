@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Result is what the destination made of the file, in its own terms.
@@ -76,8 +75,8 @@ type answer struct {
 func ParseResult(d Destination, body []byte) (Result, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		if d.Kind == Custom || d.Kind == Sandbox {
-			return Result{Summary: "Uploaded."}, nil
+		if r, ok := d.of().emptyAnswer(d); ok {
+			return r, nil
 		}
 		return Result{}, &answerError{"it is empty"}
 	}
@@ -93,84 +92,7 @@ func ParseResult(d Destination, body []byte) (Result, error) {
 		return Result{}, &answerError{"it is not the kind of answer this destination gives"}
 	}
 	r := Result{Raw: json.RawMessage(bytes.Clone(trimmed))}
-	switch d.Kind {
-	case GmailInsert, GmailImport, GmailSend:
-		r.ID, r.ThreadID = string(a.ID), a.ThreadID
-		verb := map[Kind]string{GmailInsert: "Saved in the mailbox", GmailImport: "Imported into the mailbox", GmailSend: "Sent"}[d.Kind]
-		r.Summary = verb + "."
-		if r.ID != "" {
-			r.Summary = fmt.Sprintf("%s (message %s).", verb, r.ID)
-		}
-	case GmailDraft:
-		r.ID = string(a.ID)
-		if a.Message != nil {
-			r.ThreadID = a.Message.ThreadID
-		}
-		switch {
-		case d.Param("draftId") != "" && r.ID != "":
-			r.Summary = fmt.Sprintf("Draft %s updated.", r.ID)
-		case d.Param("draftId") != "":
-			r.Summary = "Draft updated."
-		case r.ID != "":
-			r.Summary = fmt.Sprintf("Saved as draft %s.", r.ID)
-		default:
-			r.Summary = "Saved as a draft."
-		}
-	case CM360:
-		r.ID = string(a.ID)
-		if a.AssetIdentifier != nil {
-			r.Name = a.AssetIdentifier.Name
-		}
-		switch {
-		case r.ID != "" && r.Name != "":
-			r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as asset %s (%s).", r.ID, r.Name)
-		case r.Name != "":
-			r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as %s.", r.Name)
-		default:
-			r.Summary = "Added to Campaign Manager 360."
-		}
-		if len(a.Warned) > 0 {
-			r.Summary += " Google noted: " + strings.Join(a.Warned, ", ") + "."
-		}
-	case PlayGames:
-		r.ID, r.URL = a.ResourceID, a.URL
-		what := "achievement or leaderboard"
-		switch a.ImageType {
-		case "ACHIEVEMENT_ICON":
-			what = "achievement"
-		case "LEADERBOARD_ICON":
-			what = "leaderboard"
-		}
-		r.Summary = "The image is now the icon of the " + what
-		if r.ID != "" {
-			r.Summary = fmt.Sprintf("The image is now the icon of %s %s", what, r.ID)
-		}
-		if r.URL != "" {
-			r.Summary += ", at " + r.URL
-		}
-		r.Summary += "."
-	default:
-		r.ID = string(a.ID)
-		r.Name = firstOf(a.Name, a.Title)
-		if a.Snippet != nil {
-			r.Name = firstOf(r.Name, a.Snippet.Title)
-		}
-		r.URL = firstOf(a.MediaLink, a.SelfLink, a.WebView, a.URL)
-		where := "Uploaded"
-		if d.Kind == Sandbox {
-			where = "Uploaded to the sandbox"
-		}
-		switch {
-		case r.Name != "" && r.ID != "" && r.Name != r.ID:
-			r.Summary = fmt.Sprintf("%s as %s (id %s).", where, r.Name, r.ID)
-		case r.Name != "":
-			r.Summary = fmt.Sprintf("%s as %s.", where, r.Name)
-		case r.ID != "":
-			r.Summary = fmt.Sprintf("%s (id %s).", where, r.ID)
-		default:
-			r.Summary = where + "."
-		}
-	}
+	d.of().result(d, a, &r)
 	return r, nil
 }
 

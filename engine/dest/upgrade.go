@@ -6,21 +6,13 @@ import (
 	"strings"
 )
 
-// Upgraded moves a destination off an API version Google has switched off:
-// a Campaign Manager 360 destination set to a version older than
-// CM360Version gets CM360Version. The second result says whether anything
-// changed, so that the caller can tell the user once and save the change.
+// Upgraded moves a destination off an API version Google has switched off
+// (a Campaign Manager 360 destination set to a version older than
+// CM360Version gets CM360Version; each kind says what it moves). The second
+// result says whether anything changed, so that the caller can tell the
+// user once and save the change.
 func (d Destination) Upgraded() (Destination, bool) {
-	if d.Kind != CM360 {
-		return d, false
-	}
-	v := strings.TrimSpace(d.Params["apiVersion"])
-	if v == "" || !retiredCM360Version(v) {
-		return d, false
-	}
-	d = d.clone()
-	d.Params["apiVersion"] = CM360Version
-	return d, true
+	return d.of().upgraded(d)
 }
 
 // retiredCM360Version reports whether a Campaign Manager 360 API version is

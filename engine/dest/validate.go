@@ -65,7 +65,7 @@ func (d Destination) Validate() error {
 		add("kind", "Choose where the files go.")
 		return errs
 	}
-	s, ok := kinds[d.Kind]
+	k, ok := byKind[d.Kind]
 	if !ok {
 		add("kind", "%q is not a kind of destination Hoist knows.", string(d.Kind))
 		return errs
@@ -77,10 +77,10 @@ func (d Destination) Validate() error {
 	}
 	for _, key := range slices.Sorted(maps.Keys(d.Params)) {
 		if _, ok := d.Kind.field(key); !ok {
-			add(key, "%q is not a setting of %s.", key, s.info.Label)
+			add(key, "%q is not a setting of %s.", key, k.info().Label)
 		}
 	}
-	for _, f := range s.info.Fields {
+	for _, f := range k.info().Fields {
 		v := d.Param(f.Key)
 		if v == "" {
 			if f.Required {
@@ -92,7 +92,7 @@ func (d Destination) Validate() error {
 			add(f.Key, "%s", msg)
 		}
 	}
-	errs = append(errs, d.checkKind()...)
+	errs = append(errs, k.validate(d)...)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -158,45 +158,6 @@ func checkJSONObject(label, v string) string {
 		return fmt.Sprintf("%s must be a JSON object, like {\"name\": \"photo.png\"}.", label)
 	}
 	return ""
-}
-
-// checkKind checks what depends on more than one field.
-func (d Destination) checkKind() FieldErrors {
-	var errs FieldErrors
-	switch d.Kind {
-	case Custom:
-		raw := d.Param("url")
-		if raw == "" {
-			break
-		}
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			errs = append(errs, FieldError{"url", "Upload URL must be a web address starting with https:// (or http:// for a server on this computer or network)."})
-			break
-		}
-		if msg := hostProblem(u); msg != "" {
-			errs = append(errs, FieldError{"url", "Upload URL " + msg})
-			break
-		}
-		if googleHost(u.Hostname()) {
-			if u.Scheme != "https" {
-				errs = append(errs, FieldError{"url", "Upload URL must start with https:// for a Google address."})
-			}
-			if !strings.HasPrefix(u.EscapedPath(), "/upload/") {
-				errs = append(errs, FieldError{"url", "A Google upload URL has /upload/ at the start of its path, like https://storage.googleapis.com/upload/storage/v1/b/BUCKET/o."})
-			}
-			if len(d.Scopes()) == 0 {
-				errs = append(errs, FieldError{"scope", "Enter the permission (scope) this Google API needs, like https://www.googleapis.com/auth/devstorage.read_write."})
-			}
-		}
-	case Sandbox:
-		if raw := d.Param("url"); raw != "" {
-			if msg := baseProblem(raw); msg != "" {
-				errs = append(errs, FieldError{"url", "Sandbox address " + msg})
-			}
-		}
-	}
-	return errs
 }
 
 // baseProblem says what is wrong with a base address (http or https, a

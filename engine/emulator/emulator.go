@@ -38,15 +38,9 @@ import (
 	"time"
 )
 
-// Kind names a destination the emulator serves.
+// Kind names a destination the emulator serves; each is defined in its
+// dest_*.go file.
 type Kind string
-
-const (
-	KindGmail           Kind = "gmail"     // /upload/gmail/v1/users/{userId}/...
-	KindCampaignManager Kind = "cm360"     // /upload/dfareporting/v5/userprofiles/.../creativeAssets (v4: 403, switched off)
-	KindPlayGames       Kind = "playgames" // /upload/games/v1configuration/images/...
-	KindGeneric         Kind = "generic"   // any other /upload/ path
-)
 
 // DefaultSessionLifetime is how long Google keeps a resumable session: one week.
 const DefaultSessionLifetime = 7 * 24 * time.Hour

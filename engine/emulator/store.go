@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -79,25 +80,29 @@ type blob interface {
 type content struct {
 	Size   int64
 	SHA256 string
+	MD5    string // hex, as Drive's md5Checksum; "" with SHA256
 	CRC32C uint32
 	Head   []byte // the first bytes, up to headSize
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// digest follows bytes as they are persisted: length, SHA-256, CRC32C and the head.
+// digest follows bytes as they are persisted: length, SHA-256, MD5 (Drive
+// answers it), CRC32C and the head.
 type digest struct {
 	sha  hash.Hash // nil when only the CRC32C is computed
+	md5  hash.Hash // nil with sha
 	crc  uint32
 	n    int64
 	head []byte
 }
 
-func newDigest() *digest { return &digest{sha: sha256.New()} }
+func newDigest() *digest { return &digest{sha: sha256.New(), md5: md5.New()} }
 
 func (d *digest) Write(p []byte) (int, error) {
 	if d.sha != nil {
 		d.sha.Write(p)
+		d.md5.Write(p)
 	}
 	d.crc = crc32.Update(d.crc, castagnoli, p)
 	if room := headSize - len(d.head); room > 0 {
@@ -111,6 +116,7 @@ func (d *digest) content() content {
 	c := content{Size: d.n, CRC32C: d.crc, Head: slices.Clone(d.head)}
 	if d.sha != nil {
 		c.SHA256 = hex.EncodeToString(d.sha.Sum(nil))
+		c.MD5 = hex.EncodeToString(d.md5.Sum(nil))
 	}
 	return c
 }

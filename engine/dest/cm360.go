@@ -1,0 +1,150 @@
+package dest
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// CM360 is Campaign Manager 360's creativeAssets.insert.
+const CM360 Kind = "cm360"
+
+// CM360MaxSize is the largest creative asset Google takes.
+const CM360MaxSize int64 = 1 << 30
+
+// CM360Version is the Campaign Manager 360 API version Hoist uses unless a
+// destination says otherwise. Google switched v4 off on 26 February 2026.
+const CM360Version = "v5"
+
+// CM360Host is Campaign Manager 360's API host.
+const CM360Host = "https://dfareporting.googleapis.com"
+
+type cm360Kind struct{ base }
+
+var cm360Info = KindInfo{
+	Kind:    CM360,
+	Label:   "Campaign Manager 360 — creative assets",
+	Short:   "Campaign Manager 360",
+	IDLabel: "Asset ID",
+	Accepts: "images, videos, audio, HTML5 zips and other creative files",
+	MaxSize: CM360MaxSize,
+	Fields: []Field{
+		{
+			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile",
+			Help: "The number of your Campaign Manager 360 user profile.",
+		},
+		{
+			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser",
+			Help: "The number of the advertiser the assets belong to.",
+		},
+		{
+			Key: "assetType", Label: "Asset type", Kind: ChoiceField,
+			Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"},
+			Words:   []string{"Image (HTML_IMAGE)", "Video (VIDEO)", "HTML page or zip (HTML)", "Audio (AUDIO)"},
+			Help:    "Leave empty to choose from each file: videos as VIDEO, audio as AUDIO, HTML pages and zips as HTML, everything else as HTML_IMAGE.",
+		},
+		{
+			Key: "apiVersion", Label: "API version", Default: CM360Version, Kind: TextField, Advanced: true,
+			Help: "The Campaign Manager 360 API version. Leave " + CM360Version + " unless Google announces a newer one: Google switches old versions off (v4 on 26 February 2026).",
+		},
+	},
+}
+
+func (cm360Kind) info() KindInfo          { return cm360Info }
+func (cm360Kind) host(Destination) string { return CM360Host }
+func (cm360Kind) scopes(Destination) []string {
+	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
+}
+
+func (cm360Kind) check(_ Destination, file media.Info, name string) error {
+	if file.Size == 0 {
+		return refuse(RuleEmpty, "%s is empty (0 bytes); Campaign Manager 360 cannot take an empty file.", name)
+	}
+	return nil
+}
+
+func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error {
+	route := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
+		url.PathEscape(d.Param("apiVersion")), d.Param("profileId"), d.Param("advertiserId"))
+	t.Metadata = marshal(map[string]any{"assetIdentifier": map[string]string{
+		"name": AssetName(file.Name),
+		"type": d.assetType(file.MIME),
+	}})
+	t.FallbackToMultipart = true
+	var err error
+	t.URL, err = d.join(CM360Host, route, nil)
+	return err
+}
+
+// assetType is the CM360 asset type set, or the one the file's type calls for.
+func (d Destination) assetType(mime string) string {
+	if t := d.choice("assetType"); t != "" {
+		return t
+	}
+	switch {
+	case strings.HasPrefix(mime, "video/"):
+		return "VIDEO"
+	case strings.HasPrefix(mime, "audio/"):
+		return "AUDIO"
+	case mime == "text/html", mime == "application/zip", mime == "application/x-zip-compressed":
+		return "HTML"
+	}
+	return "HTML_IMAGE"
+}
+
+func (cm360Kind) result(_ Destination, a answer, r *Result) {
+	r.ID = string(a.ID)
+	if a.AssetIdentifier != nil {
+		r.Name = a.AssetIdentifier.Name
+	}
+	switch {
+	case r.ID != "" && r.Name != "":
+		r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as asset %s (%s).", r.ID, r.Name)
+	case r.Name != "":
+		r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as %s.", r.Name)
+	default:
+		r.Summary = "Added to Campaign Manager 360."
+	}
+	if len(a.Warned) > 0 {
+		r.Summary += " Google noted: " + strings.Join(a.Warned, ", ") + "."
+	}
+}
+
+func (cm360Kind) words(d Destination) kindWords {
+	return kindWords{
+		where:     "Campaign Manager 360",
+		tooLarge:  "{file} is {size}; Campaign Manager 360 assets can be at most {max}.",
+		forbidden: fmt.Sprintf("This account cannot upload to advertiser %s.", d.Param("advertiserId")),
+		notFound:  fmt.Sprintf("Campaign Manager 360 could not find user profile %s or advertiser %s.", d.Param("profileId"), d.Param("advertiserId")),
+	}
+}
+
+// refused says which version to set when Google has switched one off.
+func (cm360Kind) refused(_ Destination, e *upload.APIError) string {
+	if e.Class() != upload.ClassRetired {
+		return ""
+	}
+	version := e.RetiredVersion()
+	if version == "" {
+		version = "this version"
+	}
+	if version == CM360Version {
+		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again.", version)
+	}
+	return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to %s (under Advanced; --api-version on the command line) and send the file again.",
+		version, CM360Version)
+}
+
+// upgraded moves a version Google switched off to CM360Version.
+func (cm360Kind) upgraded(d Destination) (Destination, bool) {
+	v := strings.TrimSpace(d.Params["apiVersion"])
+	if v == "" || !retiredCM360Version(v) {
+		return d, false
+	}
+	d = d.clone()
+	d.Params["apiVersion"] = CM360Version
+	return d, true
+}

@@ -1,0 +1,147 @@
+package dest
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Drive is Google Drive: files.create into a folder, or files.update for a
+// new version of a file.
+const Drive Kind = "drive"
+
+// DriveMaxSize is the largest file Google Drive takes: 5 TiB.
+const DriveMaxSize int64 = 5 << 40
+
+// DriveHost is Google Drive's upload host.
+const DriveHost = "https://www.googleapis.com"
+
+// driveFields are the File fields Hoist asks Drive to answer with: the
+// link to show and the checksum that proves the file arrived whole.
+const driveFields = "id,name,mimeType,size,md5Checksum,webViewLink"
+
+type driveKind struct{ base }
+
+var driveInfo = KindInfo{
+	Kind:    Drive,
+	Label:   "Google Drive — files into a folder",
+	Short:   "Google Drive",
+	IDLabel: "File ID",
+	Accepts: "any file",
+	MaxSize: DriveMaxSize,
+	Fields: []Field{
+		{
+			Key: "folder", Label: "Folder", Kind: TextField,
+			Help: "The folder's link (https://drive.google.com/drive/folders/ID) or its ID. Leave empty for My Drive.",
+		},
+		{
+			Key: "fileId", Label: "File to replace", Kind: TextField, Advanced: true,
+			Help: "The link or ID of a file in Drive to upload a new version of, instead of making a new file.",
+		},
+	},
+}
+
+func (driveKind) info() KindInfo          { return driveInfo }
+func (driveKind) host(Destination) string { return DriveHost }
+func (driveKind) scopes(Destination) []string {
+	return []string{"https://www.googleapis.com/auth/drive.file"}
+}
+
+// driveID is what Drive's IDs are made of.
+var driveID = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// driveLink reads a Drive ID from a link (…/folders/ID, …/file/d/ID/…,
+// …?id=ID) or takes the ID itself; "" when it holds none.
+func driveLink(v string) string {
+	v = strings.TrimSpace(v)
+	if driveID.MatchString(v) {
+		return v
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	if id := u.Query().Get("id"); driveID.MatchString(id) {
+		return id
+	}
+	seg := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := 0; i+1 < len(seg); i++ {
+		if (seg[i] == "folders" || seg[i] == "d") && driveID.MatchString(seg[i+1]) {
+			return seg[i+1]
+		}
+	}
+	return ""
+}
+
+func (driveKind) validate(d Destination) FieldErrors {
+	var errs FieldErrors
+	if v := d.Param("folder"); v != "" && driveLink(v) == "" {
+		errs = append(errs, FieldError{"folder", "Folder must be a Drive folder's link, like https://drive.google.com/drive/folders/ID, or its ID."})
+	}
+	if v := d.Param("fileId"); v != "" && driveLink(v) == "" {
+		errs = append(errs, FieldError{"fileId", "File to replace must be a Drive file's link, like https://drive.google.com/file/d/ID/view, or its ID."})
+	}
+	if d.Param("folder") != "" && d.Param("fileId") != "" {
+		errs = append(errs, FieldError{"fileId", "Give a folder for new files or a file to replace, not both."})
+	}
+	return errs
+}
+
+func (driveKind) target(d Destination, file media.Info, t *upload.Target) error {
+	q := url.Values{"supportsAllDrives": {"true"}, "fields": {driveFields}}
+	if id := driveLink(d.Param("fileId")); id != "" {
+		t.HTTPMethod = "PATCH" // files.update: the file keeps its name and place
+		var err error
+		t.URL, err = d.join(DriveHost, "/upload/drive/v3/files/"+url.PathEscape(id), q)
+		return err
+	}
+	meta := map[string]any{"name": file.Name}
+	if id := driveLink(d.Param("folder")); id != "" {
+		meta["parents"] = []string{id}
+	}
+	t.Metadata = marshal(meta)
+	var err error
+	t.URL, err = d.join(DriveHost, "/upload/drive/v3/files", q)
+	return err
+}
+
+func (driveKind) result(d Destination, a answer, r *Result) {
+	r.ID, r.Name = string(a.ID), a.Name
+	r.URL = a.WebView
+	if r.URL == "" && r.ID != "" {
+		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
+	}
+	what := "Saved in Google Drive"
+	if d.Param("fileId") != "" {
+		what = "Saved in Google Drive as a new version"
+	}
+	switch {
+	case r.Name != "" && r.ID != "":
+		r.Summary = fmt.Sprintf("%s: %s (file %s).", what, r.Name, r.ID)
+	case r.ID != "":
+		r.Summary = fmt.Sprintf("%s (file %s).", what, r.ID)
+	default:
+		r.Summary = what + "."
+	}
+}
+
+func (driveKind) words(d Destination) kindWords {
+	w := kindWords{
+		where:     "Google Drive",
+		tooLarge:  "{file} is {size}; Google Drive takes files of at most {max}.",
+		forbidden: "This account cannot add files to that folder.",
+		notFound:  "Google Drive could not find where to put the file.",
+	}
+	if id := driveLink(d.Param("folder")); id != "" {
+		w.notFound = fmt.Sprintf("Google Drive could not find the folder %s, or this account cannot see it.", id)
+	}
+	if id := driveLink(d.Param("fileId")); id != "" {
+		w.forbidden = "This account cannot change that file."
+		w.notFound = fmt.Sprintf("Google Drive could not find the file %s, or Hoist may not change it (Hoist can update only files it made).", id)
+	}
+	return w
+}

@@ -1,0 +1,147 @@
+package dest
+
+import (
+	"strings"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// kind is everything Hoist knows of one kind of destination. Each kind lives
+// in a file of its own (sandbox.go, gmail.go, cm360.go, …) and is listed once
+// in registry; the rest of the package, the window's forms and the command
+// line's flags ask it through these methods, so adding a kind touches no
+// switch elsewhere. Kinds embed base, which answers as a plain upload URL
+// does, and say only what differs.
+type kind interface {
+	// info is what forms and help show: label, fields, accepted files, limit.
+	info() KindInfo
+	// host is the scheme and host requests go to when the destination sets
+	// no BaseURL; Google sign-in is attached only when it is Google's. ""
+	// means requests never go to Google (the sandbox).
+	host(d Destination) string
+	// scopes are the narrowest OAuth scopes uploads need.
+	scopes(d Destination) []string
+	// validate checks what depends on more than one field.
+	validate(d Destination) FieldErrors
+	// maxSize is the largest file taken when it depends on the settings;
+	// 0: the one info gives.
+	maxSize(d Destination) int64
+	// fileType is the type the file is checked and sent as, given the one
+	// its content shows ("" when unknown).
+	fileType(d Destination, sniffed string) string
+	// check applies the kind's rules on the file (type, empty) before a byte
+	// is sent; nil or a *Refusal. The size limit is checked for every kind.
+	check(d Destination, file media.Info, name string) error
+	// target fills in the request: URL, HTTP method, metadata, content type.
+	target(d Destination, file media.Info, t *upload.Target) error
+	// result reads the server's answer into r; body is never empty here.
+	result(d Destination, a answer, r *Result)
+	// emptyAnswer is the result of an empty answer; ok false when an empty
+	// answer means something went wrong.
+	emptyAnswer(d Destination) (r Result, ok bool)
+	// words are the kind's sentences for refusals.
+	words(d Destination) kindWords
+	// refused says what a refusal by the server means when the kind knows
+	// better than the common sentences (a method Google removed, a version
+	// switched off); "" otherwise.
+	refused(d Destination, e *upload.APIError) string
+	// upgraded moves settings off an API version Google switched off; ok
+	// false when nothing changed.
+	upgraded(d Destination) (moved Destination, ok bool)
+}
+
+// kindWords are a kind's own sentences. Empty ones fall back to words that
+// fit any destination.
+type kindWords struct {
+	where     string // the place files go, inside a sentence: "Gmail"
+	server    string // who answers, inside a sentence; "": Google or the server, by address
+	tooLarge  string // with {file}, {size} and {max}: "{file} is {size}; Gmail can take emails of at most {max}."
+	forbidden string // what the account may not do
+	notFound  string // what the server could not find
+}
+
+// registry lists every kind of destination, in the order a form offers them.
+var registry = []kind{
+	sandboxKind{},
+	gmailKind{GmailInsert}, gmailKind{GmailImport}, gmailKind{GmailSend}, gmailKind{GmailDraft},
+	cm360Kind{},
+	playGamesKind{},
+	driveKind{},
+	youTubeKind{},
+	customKind{},
+}
+
+var (
+	byKind = func() map[Kind]kind {
+		m := make(map[Kind]kind, len(registry))
+		for _, k := range registry {
+			m[k.info().Kind] = k
+		}
+		return m
+	}()
+	order = func() []Kind {
+		out := make([]Kind, len(registry))
+		for i, k := range registry {
+			out[i] = k.info().Kind
+		}
+		return out
+	}()
+)
+
+// of is the destination's kind; a plain upload URL's for an unknown kind.
+func (d Destination) of() kind {
+	if k, ok := byKind[d.Kind]; ok {
+		return k
+	}
+	return base{}
+}
+
+// base answers for a kind as a plain upload URL does.
+type base struct{}
+
+func (base) info() KindInfo                          { return KindInfo{} }
+func (base) host(Destination) string                 { return "" }
+func (base) scopes(Destination) []string             { return nil }
+func (base) validate(Destination) FieldErrors        { return nil }
+func (base) fileType(_ Destination, s string) string { return s }
+func (base) check(Destination, media.Info, string) error {
+	return nil
+}
+func (base) target(Destination, media.Info, *upload.Target) error { return nil }
+func (base) words(Destination) kindWords                          { return kindWords{} }
+func (base) refused(Destination, *upload.APIError) string         { return "" }
+func (base) emptyAnswer(Destination) (Result, bool)               { return Result{}, false }
+func (base) upgraded(d Destination) (Destination, bool)           { return d, false }
+
+func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
+
+// result names what was made: its name, id and link.
+func (base) result(d Destination, a answer, r *Result) {
+	genericResult("Uploaded", a, r)
+}
+
+// genericResult reads an answer that names an object, saying verb first.
+func genericResult(verb string, a answer, r *Result) {
+	r.ID = string(a.ID)
+	r.Name = firstOf(a.Name, a.Title)
+	if a.Snippet != nil {
+		r.Name = firstOf(r.Name, a.Snippet.Title)
+	}
+	r.URL = firstOf(a.MediaLink, a.SelfLink, a.WebView, a.URL)
+	switch {
+	case r.Name != "" && r.ID != "" && r.Name != r.ID:
+		r.Summary = verb + " as " + r.Name + " (id " + r.ID + ")."
+	case r.Name != "":
+		r.Summary = verb + " as " + r.Name + "."
+	case r.ID != "":
+		r.Summary = verb + " (id " + r.ID + ")."
+	default:
+		r.Summary = verb + "."
+	}
+}
+
+// fill puts the file's name, size and limit into a kindWords sentence.
+func fill(sentence, file, size, max string) string {
+	return strings.NewReplacer("{file}", file, "{size}", size, "{max}", max).Replace(sentence)
+}

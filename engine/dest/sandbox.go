@@ -1,0 +1,77 @@
+package dest
+
+import (
+	"net/url"
+	"strings"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// Sandbox is the built-in emulator: try Hoist without Google.
+const Sandbox Kind = "sandbox"
+
+// SandboxPath is where the sandbox takes uploads, under its base URL.
+const SandboxPath = "/upload/sandbox/v1/files"
+
+type sandboxKind struct{ base }
+
+var sandboxInfo = KindInfo{
+	Kind:    Sandbox,
+	Label:   "Sandbox (try Hoist without Google)",
+	Short:   "Sandbox",
+	Accepts: "any file",
+	Fields: []Field{{
+		Key: "url", Label: "Sandbox address", Kind: TextField, Flag: "-",
+		Help: "The address of a running sandbox, e.g. http://127.0.0.1:8080. Leave empty to use the one built into Hoist.",
+	}},
+}
+
+func (sandboxKind) info() KindInfo { return sandboxInfo }
+
+func (sandboxKind) validate(d Destination) FieldErrors {
+	if raw := d.Param("url"); raw != "" {
+		if msg := baseProblem(raw); msg != "" {
+			return FieldErrors{{"url", "Sandbox address " + msg}}
+		}
+	}
+	return nil
+}
+
+func (sandboxKind) target(d Destination, file media.Info, t *upload.Target) error {
+	base := d.Param("url")
+	if base == "" {
+		base = d.BaseURL
+	}
+	if base == "" {
+		return ErrNoSandbox
+	}
+	// The name goes in the query too, so that a simple upload (media),
+	// which carries no metadata, keeps it.
+	t.URL = strings.TrimRight(base, "/") + SandboxPath + "?" + url.Values{"name": {file.Name}}.Encode()
+	t.Metadata = marshal(map[string]string{"name": file.Name})
+	return nil
+}
+
+func (sandboxKind) result(_ Destination, a answer, r *Result) {
+	genericResult("Uploaded to the sandbox", a, r)
+}
+
+func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
+	return Result{Summary: "Uploaded."}, true
+}
+
+func (sandboxKind) words(Destination) kindWords {
+	return kindWords{
+		where:    "the sandbox",
+		server:   "the sandbox",
+		notFound: "The sandbox could not find where to put the file.",
+	}
+}
+
+func (sandboxKind) refused(_ Destination, e *upload.APIError) string {
+	if e.Class() == upload.ClassPermission {
+		return "The sandbox refused the upload."
+	}
+	return ""
+}

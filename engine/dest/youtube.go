@@ -1,0 +1,150 @@
+package dest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// YouTube is YouTube's videos.insert: a video with its title, description
+// and privacy.
+const YouTube Kind = "youtube"
+
+// YouTubeMaxSize is the largest video YouTube takes: 256 GiB.
+const YouTubeMaxSize int64 = 256 << 30
+
+// YouTubeHost is YouTube's upload host.
+const YouTubeHost = "https://www.googleapis.com"
+
+type youTubeKind struct{ base }
+
+var youTubeInfo = KindInfo{
+	Kind:    YouTube,
+	Label:   "YouTube — videos",
+	Short:   "YouTube",
+	IDLabel: "Video ID",
+	Accepts: "videos",
+	MaxSize: YouTubeMaxSize,
+	Fields: []Field{
+		{
+			Key: "title", Label: "Title", Kind: TextField,
+			Help: "The video's title, at most 100 characters, without < or >. Leave empty to use the file's name.",
+		},
+		{
+			Key: "description", Label: "Description", Kind: TextField,
+			Help: "Shown under the video, at most 5000 bytes, without < or >. Optional.",
+		},
+		{
+			Key: "privacy", Label: "Who can watch", Default: "private", Kind: ChoiceField,
+			Choices: []string{"private", "unlisted", "public"},
+			Words:   []string{"Only you (private)", "Anyone with the link (unlisted)", "Everyone (public)"},
+			Help:    "Who can watch the video: private (the default), unlisted or public.",
+		},
+	},
+}
+
+func (youTubeKind) info() KindInfo          { return youTubeInfo }
+func (youTubeKind) host(Destination) string { return YouTubeHost }
+func (youTubeKind) scopes(Destination) []string {
+	return []string{"https://www.googleapis.com/auth/youtube.upload"}
+}
+
+func (youTubeKind) validate(d Destination) FieldErrors {
+	var errs FieldErrors
+	if t := d.Param("title"); utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
+		errs = append(errs, FieldError{"title", "Title must be at most 100 characters, without < or >."})
+	}
+	if s := d.Param("description"); len(s) > 5000 || strings.ContainsAny(s, "<>") {
+		errs = append(errs, FieldError{"description", "Description must be at most 5000 bytes, without < or >."})
+	}
+	return errs
+}
+
+func (youTubeKind) check(_ Destination, file media.Info, name string) error {
+	if !matchType("video/*", file.MIME) && file.MIME != "application/octet-stream" {
+		return refuse(RuleType, "%s is not a video; YouTube accepts only videos.", name)
+	}
+	if file.Size == 0 {
+		return refuse(RuleEmpty, "%s is empty (0 bytes); YouTube cannot take an empty video.", name)
+	}
+	return nil
+}
+
+// video is the part of YouTube's Video resource Hoist sets.
+type video struct {
+	Snippet struct {
+		Title       string `json:"title"`
+		Description string `json:"description,omitempty"`
+	} `json:"snippet"`
+	Status struct {
+		PrivacyStatus string `json:"privacyStatus"`
+	} `json:"status"`
+}
+
+func (youTubeKind) target(d Destination, file media.Info, t *upload.Target) error {
+	var v video
+	v.Snippet.Title = d.Param("title")
+	if v.Snippet.Title == "" { // the file's name, cut to what YouTube takes
+		v.Snippet.Title = strings.NewReplacer("<", "", ">", "").Replace(strings.TrimSuffix(file.Name, path.Ext(file.Name)))
+		if r := []rune(v.Snippet.Title); len(r) > 100 {
+			v.Snippet.Title = string(r[:100])
+		}
+	}
+	v.Snippet.Description = d.Param("description")
+	v.Status.PrivacyStatus = d.choice("privacy")
+	t.Metadata = marshal(v)
+	var err error
+	t.URL, err = d.join(YouTubeHost, "/upload/youtube/v3/videos", url.Values{"part": {"snippet,status"}})
+	return err
+}
+
+// WatchURL is where a YouTube video with the id is watched.
+func WatchURL(id string) string {
+	return "https://www.youtube.com/watch?v=" + url.QueryEscape(id)
+}
+
+// result links to the video's watch page; a video that went to another
+// server (the sandbox) has no page on YouTube, so it gets no link there.
+func (youTubeKind) result(d Destination, a answer, r *Result) {
+	r.ID = string(a.ID)
+	var v video
+	_ = json.Unmarshal(r.Raw, &v) // the answer was read once already
+	r.Name = v.Snippet.Title
+	privacy := firstOf(v.Status.PrivacyStatus, "private")
+	switch {
+	case r.ID == "":
+		r.Summary = "Uploaded to YouTube."
+	case d.NeedsAuth():
+		r.URL = WatchURL(r.ID)
+		r.Summary = fmt.Sprintf("Uploaded to YouTube as %s (%s): %s", firstOf(r.Name, "a video"), privacy, r.URL)
+	default:
+		r.Summary = fmt.Sprintf("Uploaded to %s as %s (%s, video %s).", d.who(), firstOf(r.Name, "a video"), privacy, r.ID)
+	}
+}
+
+func (youTubeKind) words(Destination) kindWords {
+	return kindWords{
+		where:     "YouTube",
+		tooLarge:  "{file} is {size}; YouTube takes videos of at most {max}.",
+		forbidden: "This account cannot upload videos to YouTube.",
+		notFound:  "YouTube could not find where to put the video.",
+	}
+}
+
+// refused says what YouTube's own refusals mean: no channel yet, or the
+// day's uploads used up.
+func (youTubeKind) refused(_ Destination, e *upload.APIError) string {
+	switch strings.ToLower(e.Reason) {
+	case "youtubesignuprequired":
+		return "This Google account has no YouTube channel yet. Create one on youtube.com, then send the video again."
+	case "uploadlimitexceeded":
+		return "YouTube says this account has uploaded as many videos as it may for now. Try again tomorrow."
+	}
+	return ""
+}

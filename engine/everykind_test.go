@@ -1,0 +1,110 @@
+package engine_test
+
+import (
+	"testing"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// sample is a destination of the kind with every required setting set to
+// a value it takes, sent to base.
+func sample(info dest.KindInfo, base string) dest.Destination {
+	d := dest.Destination{Kind: info.Kind, BaseURL: base, Params: map[string]string{}}
+	for _, f := range info.Fields {
+		if !f.Required {
+			continue
+		}
+		switch {
+		case f.Kind == dest.NumberField:
+			d.Params[f.Key] = "1234"
+		case f.Kind == dest.ChoiceField:
+			d.Params[f.Key] = f.Choices[0]
+		case f.Key == "url": // an upload URL, on Google so that it needs a scope
+			d.Params[f.Key] = "https://www.googleapis.com/upload/things/v1/items?name=sample"
+			d.Params["scope"] = "things.write"
+		default:
+			d.Params[f.Key] = "r1"
+		}
+	}
+	return d
+}
+
+// TestEveryDestination walks the list of destinations: each has fields
+// with labels and help, a flag for each setting the command line takes,
+// scopes when it goes to Google, a plan, a route of its own in the sandbox,
+// a result and its own words for Google's refusals, and takes a small
+// file with every upload method it allows.
+func TestEveryDestination(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"email": writeFile(t, dir, "hello.eml", emailText("Hello", 4*kib)),
+		"image": pngFile(t, dir, "icon.png", 40*kib),
+		"video": mp4File(t, dir, "clip.mp4", 40*kib),
+	}
+	flags := map[string]string{}
+	for _, f := range dest.Flags() {
+		flags[f.Key] = f.Name
+	}
+	own := map[dest.Kind]bool{dest.Sandbox: true, dest.Custom: true} // served by the sandbox's general route
+	for _, info := range dest.Kinds() {
+		t.Run(string(info.Kind), func(t *testing.T) {
+			if info.Label == "" || info.Short == "" || info.Accepts == "" || len(info.Fields) == 0 {
+				t.Errorf("label %q, short %q, accepts %q, %d fields", info.Label, info.Short, info.Accepts, len(info.Fields))
+			}
+			for _, f := range info.Fields {
+				if f.Key == "" || f.Label == "" || f.Help == "" {
+					t.Errorf("field %+v lacks a key, label or help", f)
+				}
+				if name := f.FlagName(); name != "" && flags[f.Key] != name {
+					t.Errorf("field %s: flag --%s is not on the command line", f.Key, name)
+				}
+			}
+			google := sample(info, "")
+			if google.NeedsAuth() && len(google.Scopes()) == 0 {
+				t.Error("goes to Google with no scope")
+			}
+			if info.Kind != dest.Sandbox && info.Kind != dest.Custom {
+				for _, e := range []*upload.APIError{{Status: 403, Reason: "forbidden"}, {Status: 404, Reason: "notFound"}} {
+					generic := dest.Explain(dest.Destination{Kind: dest.Custom}, e)
+					if s := dest.Explain(google, e); s == generic || s == "" {
+						t.Errorf("error %d reads %q, as for any upload URL", e.Status, s)
+					}
+				}
+			}
+			file := files["image"]
+			switch {
+			case info.Kind.IsGmail():
+				file = files["email"]
+			case info.Kind == dest.YouTube:
+				file = files["video"]
+			}
+			for _, m := range []upload.Method{upload.Media, upload.Multipart, upload.Resumable} {
+				l := newLab(t, emulator.Options{}, m, 0)
+				d := sample(info, l.url)
+				v := l.one(d, file)
+				if m == upload.Media && v.State == engine.Refused {
+					info, err := media.Inspect(file)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if p, err := d.Plan(info); err != nil || !dest.MetadataMatters(p.Target.Metadata) {
+						t.Errorf("media refused (%q) though the plan carries no metadata", v.Reason)
+					}
+					continue // what it needs cannot go without metadata
+				}
+				r := done(t, v)
+				if r.Summary == "" {
+					t.Errorf("%s: no summary of the result", m)
+				}
+				obj := l.object()
+				if (obj.Kind == emulator.KindGeneric) != own[info.Kind] {
+					t.Errorf("%s: the sandbox served it as %s", m, obj.Kind)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,71 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/upload"
+)
+
+// mp4File writes a file that starts like an MP4 video (its ftyp box) and
+// fills it to size.
+func mp4File(t *testing.T, dir, name string, size int64) string {
+	t.Helper()
+	head := []byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom")
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, head, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	grow(t, p, size)
+	return p
+}
+
+// TestYouTubeEveryMethod: a video goes to videos.insert with part=snippet,status,
+// its title, description and privacy (private unless chosen).
+func TestYouTubeEveryMethod(t *testing.T) {
+	dir := t.TempDir()
+	file := mp4File(t, dir, "launch.mp4", 600*kib)
+	const meta = `{"snippet":{"title":"Launch","description":"Our new product — in 90 seconds."},"status":{"privacyStatus":"private"}}`
+	for _, m := range methods {
+		if m.method == upload.Media {
+			continue // the title cannot go without metadata
+		}
+		t.Run(m.name, func(t *testing.T) {
+			l := newLab(t, emulator.Options{}, m.method, m.threshold)
+			d := dest.Destination{Kind: dest.YouTube, BaseURL: l.url,
+				Params: map[string]string{"title": "Launch", "description": "Our new product — in 90 seconds."}}
+			v := l.one(d, file)
+			r := done(t, v)
+			obj := checkWire(t, l, used(m.method, m.threshold, meta), wire{httpMethod: "POST", path: "/upload/youtube/v3/videos",
+				query: map[string]string{"part": "snippet,status"}, contentType: "video/mp4", metadata: meta}, file)
+			if r.ID != obj.ID || len(r.ID) != 11 || r.Name != "Launch" {
+				t.Errorf("result video %q named %q, want %q named Launch", r.ID, r.Name, obj.ID)
+			}
+			if want := "Uploaded to the server as Launch (private, video " + obj.ID + ")."; r.Summary != want {
+				t.Errorf("summary %q, want %q", r.Summary, want)
+			}
+		})
+	}
+}
+
+// TestYouTubeRefusals: what is not a video is refused before a byte is
+// sent; a title YouTube does not take is refused with YouTube's words.
+func TestYouTubeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	l := newLab(t, emulator.Options{}, upload.Resumable, 0)
+	v := l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, pngFile(t, dir, "poster.png", 10*kib))
+	if v.State != "refused" || v.Reason != "poster.png is not a video; YouTube accepts only videos." {
+		t.Errorf("an image: %s, %q", v.State, v.Reason)
+	}
+	if n := len(l.srv.Requests()); n != 0 {
+		t.Errorf("%d requests for a refused file", n)
+	}
+	// The title is made from the file's name, and YouTube refuses an empty one.
+	v = l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, mp4File(t, dir, "   .mp4", 10*kib))
+	if v.State == "done" || v.Details != "The request metadata specifies an invalid or empty video title." {
+		t.Errorf("an empty title: %s, %q (%q)", v.State, v.Reason, v.Details)
+	}
+}
