@@ -24,7 +24,7 @@ type setupStep struct {
 var setupSteps = []setupStep{
 	{"Open Google Cloud Console and create a project (or choose one of your organisation's).",
 		"https://console.cloud.google.com/projectcreate"},
-	{"Turn on the APIs you will send to: Gmail API, Campaign Manager 360 API or Google Play Games Services Publishing API.",
+	{"Turn on the APIs you will send to: Gmail API, Campaign Manager 360 API, Google Drive API or YouTube Data API v3.",
 		"https://console.cloud.google.com/apis/library"},
 	{"Set up the consent screen: name it Hoist and, for a Google Workspace organisation, choose the audience \u201cInternal\u201d.",
 		"https://console.cloud.google.com/auth/branding"},
