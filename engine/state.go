@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -172,6 +173,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
 		rec.ResultSummary = jb.result.Summary
+		rec.ResultFact = factJSON(jb.result.Fact)
 		rec.Verified = jb.result.Verified
 	}
 	return rec, nil
@@ -222,6 +224,9 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		if rec.ResultSummary != "" {
 			jb.result.Summary = rec.ResultSummary
 		}
+		if f := factFrom(rec.ResultFact); f != nil {
+			jb.result.Fact = f
+		}
 		jb.result.Verified = rec.Verified
 	}
 	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
@@ -265,6 +270,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 		// No destination's resource is this large: it is not the answer Hoist knows.
 		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
 		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
+		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
 	if !json.Valid(body) {
@@ -273,9 +279,15 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
 		r.Summary = "Uploaded. Google's answer could not be read: " + err.Error()
+		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
 	r.ID, r.ThreadID, r.Name, r.URL, r.Summary = pr.ID, pr.ThreadID, pr.Name, pr.URL, pr.Summary
+	if pr.Fact.Code != "" {
+		f := pr.Fact
+		f.Dest = string(d.Kind)
+		r.Fact = &f
+	}
 	return r
 }
 

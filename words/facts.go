@@ -168,6 +168,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 	if k, ok := withoutGoogle[f.Code]; ok && f.Google == "" {
 		key = k
 	}
+	if f.Code == fact.Retired {
+		key = retiredKey(f)
+	}
 	args := Args{
 		"File":   l.Isolate(f.File),
 		"Field":  l.Isolate(f.Field),
@@ -178,9 +181,12 @@ func (l *Lang) Fact(f fact.Fact) string {
 		"Status": strconv.Itoa(f.Status),
 		"Google": l.Isolate(f.Google),
 	}
-	if f.Code == fact.TooLarge {
+	switch f.Code {
+	case fact.TooLarge:
 		args["Size"], args["Limit"] = l.sizesApart(f.Size, f.Limit)
-	} else {
+	case fact.Incomplete:
+		args["Received"], args["Size"] = l.sizesApart(f.Received, f.Size)
+	default:
 		args["Size"], args["Limit"] = l.Size(f.Size), l.Size(f.Limit)
 	}
 	if f.Code == fact.FileSpecial {
@@ -189,6 +195,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 	for k, v := range f.Args {
 		args[k] = v
 	}
+	args["Flag"] = cm360VersionFlag
 	s := l.Say(key, args)
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
 		s = capitalFirst(s) // "The sandbox gave an answer…"
@@ -202,6 +209,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 		if n, _ := strconv.Atoi(f.Arg("failed")); n > 0 {
 			s = l.Join(s, l.Say("fact.batch.attention", Args{"N": n}))
 		}
+	}
+	if isResult(f) {
+		s = l.Join(s, l.resultDetails(f))
 	}
 	if f.GaveUp {
 		s = l.Join(s, l.Say("fact.gaveUp", nil))

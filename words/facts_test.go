@@ -127,7 +127,8 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 				f := fact.Fact{Code: c, File: "a.png", Field: "F", Dest: kind, Size: 2e6, Limit: 1e6, Wait: time.Minute,
 					Count: 3, Status: 400, Google: "g", Args: map[string]string{"kind": "pipe", "advertiser": "1", "user": "me",
 						"profile": "2", "resource": "r", "draft": "d", "scopes": "s", "choices": "a, b", "type": "t", "accept": "a",
-						"failed": "2", "name": "N"}}
+						"failed": "2", "name": "N", "version": "v3", "current": "v5", "check": "md5", "server": "x", "file": "y",
+						"id": "7", "url": "https://example.com/7", "privacy": "unlisted", "warned": "w"}, Received: 1e6}
 				s := l.Fact(f)
 				if s == "" || strings.Contains(s, "<no value>") || strings.Contains(s, "fact.") {
 					t.Errorf("%s: %s (%s) = %q", code, c, kind, s)
