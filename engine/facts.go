@@ -72,11 +72,14 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 // fact is a fact of this code about jb's file and destination.
 func (jb *job) fact(code fact.Code) *fact.Fact {
 	f := &fact.Fact{Code: code, File: jb.info.Name, Dest: string(jb.dest.Kind)}
-	if jb.dest.Kind == dest.Custom {
+	switch {
+	case jb.dest.Kind == dest.Custom:
 		f.Args = map[string]string{"name": jb.dest.Name}
 		if jb.dest.NeedsAuth() {
 			f.Args["who"] = "google"
 		}
+	case jb.dest.Kind != dest.Sandbox && !jb.dest.NeedsAuth():
+		f.Args = map[string]string{"who": "server"} // a Google kind sent elsewhere (--base-url)
 	}
 	return f
 }

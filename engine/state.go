@@ -286,6 +286,9 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if pr.Fact.Code != "" {
 		f := pr.Fact
 		f.Dest = string(d.Kind)
+		if d.Kind == dest.Custom && d.Name != "" {
+			f.Args = mergeArgs(f.Args, map[string]string{"name": d.Name})
+		}
 		r.Fact = &f
 	}
 	return r

@@ -45,8 +45,8 @@ var factKeys = map[fact.Code]string{
 	fact.NotFound:          "fact.google.notFound",
 	fact.ServerTooLarge:    "fact.google.tooLarge",
 	fact.ServerTrouble:     "fact.google.trouble",
-	fact.RefusedFile:       "fact.google.refusedFile",
-	fact.RefusedUpload:     "fact.google.refusedUpload",
+	fact.RefusedFile:       "fact.google.refusedFileStatus",
+	fact.RefusedUpload:     "fact.google.refusedUploadStatus",
 	fact.NoServer:          "fact.net.noServer",
 	fact.NotVerified:       "fact.net.notVerified",
 	fact.NothingAnswered:   "fact.net.nothingAnswered",
@@ -140,12 +140,6 @@ var destKeys = map[fact.Code]map[string]string{
 	},
 }
 
-// withoutGoogle are the sentences of facts whose Google's message is empty.
-var withoutGoogle = map[fact.Code]string{
-	fact.RefusedFile:   "fact.google.refusedFileStatus",
-	fact.RefusedUpload: "fact.google.refusedUploadStatus",
-}
-
 // specialKinds name what a special file is.
 var specialKinds = map[string]string{
 	"pipe": "special.pipe", "socket": "special.socket", "device": "special.device",
@@ -164,9 +158,6 @@ func (l *Lang) Fact(f fact.Fact) string {
 	}
 	if f.Code == fact.NotFound && f.Dest == "gmail-draft" && f.Arg("draft") != "" {
 		key = "fact.google.notFound.draft"
-	}
-	if k, ok := withoutGoogle[f.Code]; ok && f.Google == "" {
-		key = k
 	}
 	if f.Code == fact.Retired {
 		key = retiredKey(f)
@@ -195,7 +186,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 	for k, v := range f.Args {
 		args[k] = v
 	}
-	args["Flag"] = cm360VersionFlag
+	l.moreArgs(f, args)
 	s := l.Say(key, args)
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
 		s = capitalFirst(s) // "The sandbox gave an answer…"
@@ -306,6 +297,9 @@ func (l *Lang) where(f fact.Fact) string {
 
 // who is the server that answered: Google, the sandbox, or the server.
 func (l *Lang) who(f fact.Fact) string {
+	if f.Arg("who") == "server" {
+		return l.Say("who.server", nil)
+	}
 	switch family(f.Dest) {
 	case "gmail", "cm360", "playgames", "drive", "youtube":
 		return l.Say("who.google", nil)

@@ -63,13 +63,28 @@ func retiredKey(f fact.Fact) string {
 // cm360VersionFlag is the command line's flag that sets CM360's API version.
 const cm360VersionFlag = "--api-version"
 
+// moreArgs sets what the sentences of moreFactKeys' facts say beyond
+// Fact's own: their values (versions, checksums, types) each kept whole
+// inside a right-to-left sentence, and the flag that sets a version.
+func (l *Lang) moreArgs(f fact.Fact, args Args) {
+	if _, ok := moreFactKeys[f.Code]; !ok {
+		return
+	}
+	for k, v := range f.Args {
+		if k != "name" && k != "who" {
+			args[k] = l.Isolate(v)
+		}
+	}
+	args["Flag"] = l.Isolate(cm360VersionFlag)
+}
+
 // resultDetails are the sentences after a result's own: what the server
 // named the file, its id, its visibility, its address and Google's notes,
 // each as the server wrote it.
 func (l *Lang) resultDetails(f fact.Fact) string {
 	var s string
 	for _, d := range []struct{ arg, key string }{
-		{"name", "fact.result.name"}, {"id", "fact.result.id"},
+		{"title", "fact.result.name"}, {"id", "fact.result.id"},
 	} {
 		if v := f.Arg(d.arg); v != "" {
 			s = l.Join(s, l.Say(d.key, Args{d.arg: l.Isolate(v)}))
@@ -104,9 +119,13 @@ func (l *Lang) QuotesGoogle(f fact.Fact) bool {
 		return false
 	}
 	switch f.Code {
-	case fact.RefusedFile, fact.RefusedUpload, fact.Failed, fact.FileUnreadable,
+	case fact.Failed, fact.FileUnreadable,
 		fact.ConsentFailed, fact.ServiceOff, fact.NotNoted, fact.ListNotSaved:
 		return true
 	}
 	return false
 }
+
+// Sentence is Say's text starting with a capital letter, for the languages
+// that have them: "The server said: …".
+func (l *Lang) Sentence(key string, args Args) string { return capitalFirst(l.Say(key, args)) }

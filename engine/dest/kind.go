@@ -132,7 +132,7 @@ func genericResult(verb string, a answer, r *Result) {
 	r.URL = firstOf(a.MediaLink, a.SelfLink, a.WebView, a.URL)
 	r.Fact = resultFact(fact.Uploaded, r)
 	if r.Name == r.ID {
-		delete(r.Fact.Args, "name")
+		delete(r.Fact.Args, "title")
 	}
 	delete(r.Fact.Args, "url") // an API address, not a page to open
 	switch {

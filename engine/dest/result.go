@@ -35,7 +35,7 @@ func resultFact(code fact.Code, r *Result, more ...string) fact.Fact {
 		f.Args[k] = v
 	}
 	set("id", r.ID)
-	set("name", r.Name)
+	set("title", r.Name)
 	set("url", r.URL)
 	for i := 0; i+1 < len(more); i += 2 {
 		set(more[i], more[i+1])

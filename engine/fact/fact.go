@@ -56,8 +56,8 @@ const (
 	NotFound        Code = "google.notFound"      // Dest, Args: user, draft, profile, advertiser, resource
 	ServerTooLarge  Code = "google.tooLarge"      // Dest
 	ServerTrouble   Code = "google.trouble"       // Dest, Status
-	RefusedFile     Code = "google.refusedFile"   // Dest, Status, Google
-	RefusedUpload   Code = "google.refusedUpload" // Dest, Status, Google
+	RefusedFile     Code = "google.refusedFile"   // Dest, Status, Google (quoted apart)
+	RefusedUpload   Code = "google.refusedUpload" // Dest, Status, Google (quoted apart)
 	Failed          Code = "upload.failed"        // Google: the error's own (redacted) words
 	NoServer        Code = "net.noServer"         // the name did not resolve
 	NotVerified     Code = "net.notVerified"      // the server's certificate
@@ -127,7 +127,8 @@ const (
 )
 
 // Facts about what a destination made of a finished upload. Args may hold
-// id, name, url (as the server gave them), privacy (YouTube's word),
+// id, title, url (as the server gave them; "name" is a custom
+// destination's own), privacy (YouTube's word),
 // warned (CM360's validation rules, comma-separated, as Google wrote them).
 const (
 	Uploaded          Code = "result.uploaded" // Dest

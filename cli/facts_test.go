@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/fact"
+	"hoist/words"
+)
+
+var (
+	// isolated are the runs an Arabic sentence keeps apart: file names,
+	// ids, commands, the server's own words.
+	isolated = regexp.MustCompile("\u2068[^\u2069]*\u2069")
+	latin    = regexp.MustCompile(`[A-Za-z]+`)
+	// products are the names Google gives its products, written as Google does.
+	products = map[string]bool{"Hoist": true, "Google": true, "Campaign": true, "Manager": true, "API": true}
+)
+
+// arabicOnly fails when out holds Latin words outside what an Arabic
+// sentence keeps apart.
+func arabicOnly(t *testing.T, out string) {
+	t.Helper()
+	var left []string
+	for _, w := range latin.FindAllString(isolated.ReplaceAllString(out, ""), -1) {
+		if !products[w] {
+			left = append(left, w)
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("Latin words %q outside names and quotes in:\n%s", left, out)
+	}
+}
+
+// TestSendReportsInArabic: `hoist send --to sandbox *.png` in an Arabic
+// locale says every result, reason and next step in Arabic; the only Latin
+// letters are file names, ids, commands and the server's own words, which
+// are quoted as they are.
+func TestSendReportsInArabic(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	ar := words.New("ar_EG.UTF-8")
+	files := []string{l.png("a.png"), l.png("b.png"), l.png("c.png")}
+	args := append([]string{"send", "--journal", l.journal, "--to", "sandbox", "--base-url", l.url}, files...)
+	code, stdout, stderr := hoistIn(t, "ar_EG.UTF-8", args...)
+	if code != exitOK {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if want := ar.Say("fact.result.uploaded", words.Args{"Where": ar.Say("dest.sandbox", nil)}); strings.Count(stdout, want) < 3 {
+		t.Errorf("stdout does not say %q for each file:\n%s", want, stdout)
+	}
+	arabicOnly(t, stdout)
+
+	// The server refuses: its words are quoted as they are, the rest is Arabic.
+	const google = "The caller does not have permission"
+	l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: 403, Message: google, Reason: "forbidden"}})
+	code, stdout, stderr = hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "sandbox", "--base-url", l.url, l.png("d.png"))
+	if code != exitFailed {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{ar.Say("fact.google.forbidden.sandbox", nil), ar.Isolate(google)} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	arabicOnly(t, stdout)
+
+	// Another process reads the facts back from the list of uploads.
+	_, stdout, _ = hoistIn(t, "ar_EG.UTF-8", "queue", "--journal", l.journal)
+	if want := ar.Say("fact.google.forbidden.sandbox", nil); !strings.Contains(stdout, want) {
+		t.Errorf("hoist queue lacks %q:\n%s", want, stdout)
+	}
+	arabicOnly(t, stdout)
+}
+
+// TestRetiredVersionInArabic: Campaign Manager 360 refusing API v4 is said
+// in Arabic, naming the version to set, with Google's own message (its
+// code 3140 among it) quoted as Google wrote it.
+func TestRetiredVersionInArabic(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	ar := words.New("ar_EG.UTF-8")
+	code, stdout, stderr := hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "cm360", "--profile", "1",
+		"--advertiser", "3", "--api-version", "v4", "--base-url", l.url, "--no-auth", l.png("banner.png"))
+	if code != exitFailed {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	want := ar.Fact(fact.Fact{Code: fact.Retired, Dest: "cm360", Args: map[string]string{"version": "v4", "current": dest.CM360Version}})
+	if !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	if !strings.Contains(stdout, "\u20683140 : Version v4 of the ") {
+		t.Errorf("stdout lacks Google's own words, as they are:\n%s", stdout)
+	}
+	arabicOnly(t, stdout)
+}
