@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/engine/journal"
 	"hoist/words"
 )
 
@@ -94,4 +97,40 @@ func TestRetiredVersionInArabic(t *testing.T) {
 		t.Errorf("stdout lacks Google's own words, as they are:\n%s", stdout)
 	}
 	arabicOnly(t, stdout)
+}
+
+// TestOlderListInArabic: a list of uploads an older Hoist wrote, holding
+// English sentences and no facts, still opens; hoist queue shows those
+// sentences as they are, the rest in Arabic.
+func TestOlderListInArabic(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	j, err := journal.Open(l.journal, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := json.Marshal(dest.Destination{Name: "Sandbox", Kind: dest.Sandbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	err = j.PutAll(
+		journal.Record{ID: "a", Order: 1, Path: l.png("a.png"), Name: "a.png", Size: 88, Destination: d,
+			State: "failed", LastError: "The connection dropped.", Created: now},
+		journal.Record{ID: "b", Order: 2, Path: l.png("b.png"), Name: "b.png", Size: 88, Destination: d,
+			State: "done", ResultSummary: "Uploaded to the sandbox.", Committed: 88, Created: now, Finished: now},
+	)
+	j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := hoistIn(t, "ar_EG.UTF-8", "queue", "--journal", l.journal)
+	if code != exitOK {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	ar := words.New("ar_EG.UTF-8")
+	for _, want := range []string{"The connection dropped.", "Uploaded to the sandbox.", ar.Say("cli.state.failed", nil)} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("hoist queue lacks %q:\n%s", want, stdout)
+		}
+	}
 }
