@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -133,4 +134,27 @@ func TestOlderListInArabic(t *testing.T) {
 			t.Errorf("hoist queue lacks %q:\n%s", want, stdout)
 		}
 	}
+}
+
+// TestFolderProblemsInArabic: what a folder leaves out and a path that is
+// not there are said in Arabic too.
+func TestFolderProblemsInArabic(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	ar := words.New("ar_EG.UTF-8")
+	l.png("shown.png")
+	l.file(".hidden.png", []byte("x"))
+	missing := filepath.Join(l.dir, "gone.png")
+	code, stdout, stderr := hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "sandbox", "--base-url", l.url, l.dir, missing)
+	if code != exitFailed {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	skipped := ar.Say("cli.send.skipped", words.Args{"File": ar.Isolate(filepath.Join(l.dir, ".hidden.png")), "Why": ar.Say("fact.skipped.hiddenFile", nil)})
+	if !strings.Contains(stderr, skipped) {
+		t.Errorf("stderr lacks %q:\n%s", skipped, stderr)
+	}
+	if gone := ar.Fact(fact.Fact{Code: fact.FileMissing, File: "gone.png"}); !strings.Contains(stdout, gone) {
+		t.Errorf("stdout lacks %q:\n%s", gone, stdout)
+	}
+	arabicOnly(t, stdout)
+	arabicOnly(t, stderr)
 }

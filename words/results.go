@@ -43,6 +43,15 @@ var moreFactKeys = map[fact.Code]string{
 	fact.LeaderboardIcon:   "fact.result.leaderboardIcon",
 	fact.GameIcon:          "fact.result.gameIcon",
 	fact.AnswerUnreadable:  "fact.result.unreadable",
+
+	fact.SkippedHiddenFile:     "fact.skipped.hiddenFile",
+	fact.SkippedHiddenFolder:   "fact.skipped.hiddenFolder",
+	fact.SkippedSystemFile:     "fact.skipped.systemFile",
+	fact.SkippedSystemFolder:   "fact.skipped.systemFolder",
+	fact.SkippedOfficeTemp:     "fact.skipped.officeTemp",
+	fact.SkippedIncluded:       "fact.skipped.included",
+	fact.SkippedFolderIncluded: "fact.skipped.folderIncluded",
+	fact.SkippedSpecial:        "fact.skipped.special",
 }
 
 // retiredKey is the sentence of a retired API version: Campaign Manager
@@ -76,6 +85,9 @@ func (l *Lang) moreArgs(f fact.Fact, args Args) {
 		}
 	}
 	args["Flag"] = l.Isolate(cm360VersionFlag)
+	if f.Code == fact.SkippedSpecial {
+		args["Kind"] = l.Say(specialKinds[f.Arg("kind")], nil)
+	}
 }
 
 // resultDetails are the sentences after a result's own: what the server

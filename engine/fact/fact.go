@@ -112,6 +112,18 @@ const (
 	ListNotSaved     Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
 )
 
+// Why a file inside a folder was left out (File), in a few words.
+const (
+	SkippedHiddenFile     Code = "skipped.hiddenFile"
+	SkippedHiddenFolder   Code = "skipped.hiddenFolder"
+	SkippedSystemFile     Code = "skipped.systemFile"
+	SkippedSystemFolder   Code = "skipped.systemFolder"
+	SkippedOfficeTemp     Code = "skipped.officeTemp"
+	SkippedIncluded       Code = "skipped.included"
+	SkippedFolderIncluded Code = "skipped.folderIncluded"
+	SkippedSpecial        Code = "skipped.special" // Args["kind"], as fact.FileSpecial's
+)
+
 // Next steps, said after a reason.
 const (
 	PressResume     Code = "next.resume"

@@ -84,5 +84,6 @@ func (p *Problem) Unwrap() []error {
 // Skipped is a file or folder that Expand left out on purpose.
 type Skipped struct {
 	Path string
-	Why  string // plain words, e.g. "hidden file"
+	Why  string    // plain words, e.g. "hidden file"
+	Fact fact.Fact // Why in no language
 }
