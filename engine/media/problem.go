@@ -58,18 +58,30 @@ func notRegularProblem(path string, mode fs.FileMode) *Problem {
 
 // specialKind names a file that is neither a folder nor a regular file.
 func specialKind(mode fs.FileMode) string {
+	words, _ := special(mode)
+	return words
+}
+
+// specialFact names a special file as fact.FileSpecial's "kind" does.
+func specialFact(mode fs.FileMode) string {
+	_, kind := special(mode)
+	return kind
+}
+
+// special names a special file in words and as a fact's kind ("" for
+// none of those named).
+func special(mode fs.FileMode) (words, kind string) {
 	switch {
 	case mode&fs.ModeNamedPipe != 0:
-		return "named pipe"
+		return "named pipe", "pipe"
 	case mode&fs.ModeSocket != 0:
-		return "socket"
+		return "socket", "socket"
 	case mode&fs.ModeCharDevice != 0, mode&fs.ModeDevice != 0:
-		return "device"
+		return "device", "device"
 	case mode&fs.ModeSymlink != 0:
-		return "link"
-	default:
-		return "special file"
+		return "link", "link"
 	}
+	return "special file", ""
 }
 
 // osReason is the operating system's own short reason, without the path.
@@ -79,19 +91,4 @@ func osReason(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// specialFact names a special file as fact.FileSpecial's "kind" does.
-func specialFact(mode fs.FileMode) string {
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		return "pipe"
-	case mode&fs.ModeSocket != 0:
-		return "socket"
-	case mode&fs.ModeCharDevice != 0, mode&fs.ModeDevice != 0:
-		return "device"
-	case mode&fs.ModeSymlink != 0:
-		return "link"
-	}
-	return ""
 }
