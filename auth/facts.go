@@ -39,13 +39,17 @@ var consentFacts = map[string]fact.Code{
 }
 
 // Fact is what err says, as a fact in no language; false when err is not
-// one of the sign-in's own errors (its sentence is all there is then).
+// one of the sign-in's own errors, or says more than its kind's fact does
+// (a file's path, what is wrong with it): its sentence is all there is then.
 func Fact(err error) (fact.Fact, bool) {
 	var (
 		again   *SignInAgainError
 		consent *ConsentError
+		own     *plainError
 	)
 	switch {
+	case errors.As(err, &own) && !own.kindWords:
+		return fact.Fact{}, false
 	case errors.As(err, &again) && len(again.Missing) > 0:
 		return fact.Fact{Code: fact.MoreAccess, Args: map[string]string{"scopes": strings.Join(ScopeNames(again.Missing), ", ")}}, true
 	case errors.As(err, &again):

@@ -29,6 +29,9 @@ func TestErrorsAreFacts(t *testing.T) {
 	if f, ok := Fact(&ConsentError{Code: "temporarily_unavailable"}); f.Google != "temporarily_unavailable" {
 		t.Errorf("the consent page's code is not kept: %+v, %v", f, ok)
 	}
+	if f, ok := Fact(organisationClientError("/etc/hoist/client.json", ErrNotDesktopClient, "it is for a web application.")); ok {
+		t.Errorf("a sentence that names the file became the fact %+v", f)
+	}
 	if f, ok := Fact(fmt.Errorf("something else")); ok {
 		t.Errorf("an error that is not the sign-in's has the fact %+v", f)
 	}

@@ -272,6 +272,9 @@ func keychainWords(l *words.Lang, err error) string {
 	if f, ok := auth.Fact(err); ok {
 		return l.Fact(f)
 	}
+	if errors.Is(err, auth.ErrKeychainLocked) {
+		return l.Fact(fact.Fact{Code: fact.KeychainLocked})
+	}
 	return l.Fact(fact.Fact{Code: fact.NoKeychain})
 }
 
