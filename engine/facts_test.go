@@ -126,3 +126,34 @@ func TestResultsAndOlderSentences(t *testing.T) {
 		t.Errorf("saw %d of the 4 uploads", seen)
 	}
 }
+
+// TestEventsCarryFacts: the end of a batch and a job that needs the user
+// are told with their facts, for the window's notifications to word.
+func TestEventsCarryFacts(t *testing.T) {
+	events := make(chan engine.Event, 16)
+	r := newRig(t, emulator.Options{}, engine.Options{OnEvent: func(ev engine.Event) { events <- ev }})
+	ok, _ := r.file("ok.bin", 500)
+	gone, _ := r.file("gone.bin", 500)
+	r.q.PauseAll()
+	r.add(ok, gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	r.q.ResumeAll()
+	var attention, batch *fact.Fact
+	for batch == nil {
+		ev := <-events
+		switch ev.Kind {
+		case engine.NeedsAttention:
+			attention = ev.Fact
+		case engine.BatchDone:
+			batch = ev.Fact
+		}
+	}
+	if attention == nil || attention.Code != fact.FileMissing || attention.File != "gone.bin" {
+		t.Errorf("needs attention: fact %+v", attention)
+	}
+	if batch.Code != fact.BatchDone || batch.Count != 1 || batch.Arg("failed") != "1" {
+		t.Errorf("batch done: fact %+v", batch)
+	}
+}
