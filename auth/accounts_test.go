@@ -4,10 +4,12 @@ import (
 	"encoding/base64"
 	"errors"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -245,5 +247,55 @@ func TestMessagesStayPlain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// countingTransport counts the requests it carries to its base.
+type countingTransport struct {
+	base http.RoundTripper
+	n    atomic.Int32
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.base.RoundTrip(r)
+}
+
+// An account's client sends through the transport it is given, signed in
+// the same, and through the service's own when given none.
+func TestClientViaSendsThroughBase(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t)
+	own := &countingTransport{base: http.DefaultTransport}
+	f.svc.HTTPClient = &http.Client{Transport: own}
+	upload := &countingTransport{base: http.DefaultTransport}
+
+	client, err := f.svc.ClientVia(t.Context(), acct.Email, nil, upload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(f.srv.URL + "/api/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || upload.n.Load() != 1 || own.n.Load() != 0 {
+		t.Errorf("status %d; given transport carried %d requests, the service's %d; want 200, 1, 0",
+			resp.StatusCode, upload.n.Load(), own.n.Load())
+	}
+	if auths := f.srv.APIAuthorizations(); len(auths) != 1 || auths[0] == "" {
+		t.Errorf("the API saw %d requests, want 1 signed in", len(auths))
+	}
+
+	client, err = f.svc.ClientVia(t.Context(), acct.Email, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err = client.Get(f.srv.URL + "/api/x"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if upload.n.Load() != 1 || own.n.Load() != 1 {
+		t.Errorf("without a transport given: given %d, the service's %d requests; want 1, 1", upload.n.Load(), own.n.Load())
 	}
 }
