@@ -293,6 +293,7 @@ type meter struct {
 	samples []sample  // offsets handed out, sampleEvery apart, back to rateSpan
 	last    int64     // the latest offset heard
 	movedAt time.Time // when it last moved
+	held    float64   // the speed before a range was sent again, until the samples span a window
 	// The rate at which the server confirms bytes, since the run's first
 	// byte (measured afresh after an interruption).
 	start     time.Time
@@ -330,7 +331,9 @@ func (m *meter) add(now time.Time, offset int64) {
 	}
 	if back {
 		// After an interruption the confirmed rate says what was lost, not
-		// how fast the link is: measure both afresh from the next byte.
+		// how fast the link is: measure both afresh from the next byte,
+		// showing the speed seen so far until a window is measured.
+		m.held = m.pace()
 		m.start, m.confirmed, m.confAt = time.Time{}, 0, time.Time{}
 		m.samples = m.samples[:0]
 	}
@@ -385,6 +388,9 @@ func (m *meter) pace() float64 {
 	}
 	end := m.movedAt
 	span := end.Sub(m.samples[0].at)
+	if m.held > 0 && span < meterWindow {
+		return m.held
+	}
 	if span <= 0 {
 		return 0
 	}
@@ -466,7 +472,7 @@ func (m *meter) delivered(now time.Time, sent int64) int64 {
 
 func (m *meter) reset() {
 	m.mu.Lock()
-	m.samples, m.last, m.movedAt = m.samples[:0], 0, time.Time{}
+	m.samples, m.last, m.movedAt, m.held = m.samples[:0], 0, time.Time{}, 0
 	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0
 	m.mu.Unlock()
 }
