@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -250,25 +249,14 @@ func TestMessagesStayPlain(t *testing.T) {
 	}
 }
 
-// countingTransport counts the requests it carries to its base.
-type countingTransport struct {
-	base http.RoundTripper
-	n    atomic.Int32
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.base.RoundTrip(r)
-}
-
 // An account's client sends through the transport it is given, signed in
 // the same, and through the service's own when given none.
 func TestClientViaSendsThroughBase(t *testing.T) {
 	f := newFixture(t)
 	acct := f.login(t)
-	own := &countingTransport{base: http.DefaultTransport}
+	own := &authtest.Counting{Base: http.DefaultTransport}
 	f.svc.HTTPClient = &http.Client{Transport: own}
-	upload := &countingTransport{base: http.DefaultTransport}
+	upload := &authtest.Counting{Base: http.DefaultTransport}
 
 	client, err := f.svc.ClientVia(t.Context(), acct.Email, nil, upload)
 	if err != nil {
@@ -279,9 +267,9 @@ func TestClientViaSendsThroughBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || upload.n.Load() != 1 || own.n.Load() != 0 {
+	if resp.StatusCode != http.StatusOK || upload.Requests() != 1 || own.Requests() != 0 {
 		t.Errorf("status %d; given transport carried %d requests, the service's %d; want 200, 1, 0",
-			resp.StatusCode, upload.n.Load(), own.n.Load())
+			resp.StatusCode, upload.Requests(), own.Requests())
 	}
 	if auths := f.srv.APIAuthorizations(); len(auths) != 1 || auths[0] == "" {
 		t.Errorf("the API saw %d requests, want 1 signed in", len(auths))
@@ -295,7 +283,7 @@ func TestClientViaSendsThroughBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if upload.n.Load() != 1 || own.n.Load() != 1 {
-		t.Errorf("without a transport given: given %d, the service's %d requests; want 1, 1", upload.n.Load(), own.n.Load())
+	if upload.Requests() != 1 || own.Requests() != 1 {
+		t.Errorf("without a transport given: given %d, the service's %d requests; want 1, 1", upload.Requests(), own.Requests())
 	}
 }

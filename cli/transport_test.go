@@ -2,7 +2,6 @@ package cli
 
 import (
 	"net/http"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,17 +9,6 @@ import (
 	"hoist/auth/authtest"
 	"hoist/engine"
 )
-
-// countingTransport counts the requests it carries to its base.
-type countingTransport struct {
-	base http.RoundTripper
-	n    atomic.Int32
-}
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return c.base.RoundTrip(r)
-}
 
 // hoist send's uploads to Google go through the transport the queue has
 // (HTTP/1.1, big writes, --ca-file), under the account's authorization.
@@ -53,7 +41,7 @@ func TestAccountClientsSendThroughTheQueuesTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	base := &countingTransport{base: tr}
+	base := &authtest.Counting{Base: tr}
 	client, err := accounts{Service: svc, base: base}.Client(t.Context(), "", nil) // the only account
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +51,8 @@ func TestAccountClientsSendThroughTheQueuesTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || base.n.Load() != 1 {
-		t.Errorf("status %d, %d requests through the queue's transport; want 200, 1", resp.StatusCode, base.n.Load())
+	if resp.StatusCode != http.StatusOK || base.Requests() != 1 {
+		t.Errorf("status %d, %d requests through the queue's transport; want 200, 1", resp.StatusCode, base.Requests())
 	}
 	if auths := srv.APIAuthorizations(); len(auths) != 1 || auths[0] == "" {
 		t.Errorf("the API saw %d requests, want 1 signed in", len(auths))
