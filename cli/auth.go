@@ -30,8 +30,12 @@ func NewAuthService(stderr io.Writer) *auth.Service {
 // that concurrent uploads of an account share one token and one refresh.
 var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.Stderr) })
 
-// accounts hand the queue the sign-in of this process's service.
-type accounts struct{ *auth.Service }
+// accounts hand the queue the sign-in of this process's service; the
+// clients it gives send through base (nil: the service's own transport).
+type accounts struct {
+	*auth.Service
+	base http.RoundTripper
+}
 
 // Client gives an HTTP client signed in as account, or as the only account
 // signed in when account is "".
@@ -51,7 +55,7 @@ func (a accounts) Client(ctx context.Context, account string, scopes []string) (
 			return nil, fmt.Errorf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(emails(list), ", "))
 		}
 	}
-	return svc.Client(ctx, account, scopes)
+	return svc.ClientVia(ctx, account, scopes, a.base)
 }
 
 // authFlags are the flags the sign-in commands share.

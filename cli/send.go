@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	q, err := engine.Open(ctx, engine.Options{
 		Transport:  transport,
 		Journal:    j,
-		Accounts:   accountsFor(o.noAuth),
+		Accounts:   accountsFor(o.noAuth, transport),
 		SandboxURL: sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
@@ -421,12 +422,14 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	return false
 }
 
-// accountsFor gives the queue its source of authorized HTTP clients.
-func accountsFor(noAuth bool) engine.Accounts {
+// accountsFor gives the queue its source of authorized HTTP clients, which
+// send through base: uploads to Google go through the same tuned transport
+// (HTTP/1.1, big writes, the certificates of --ca-file) as any other.
+func accountsFor(noAuth bool, base http.RoundTripper) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return accounts{sharedAuth()}
+	return accounts{Service: sharedAuth(), base: base}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It
