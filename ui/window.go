@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -65,10 +66,15 @@ type desk struct {
 	undoBar                                         *fyne.Container
 	removal                                         removal
 	lastSummary                                     engine.Summary
+	frame                                           *container.Scroll // everything in the window
+	ring                                            *canvas.Rectangle // around the focused control
+	rings                                           *fyne.Container   // the layer the ring is drawn on, over everything
+	ringFor                                         fyne.Focusable    // what the ring was last put around
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
 	resample atomic.Bool       // the list must be sampled again though the queue did not change
+	ringOn   atomic.Bool       // the focus ring is on screen
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
 	dialogs  []hideable       // open dialogs, the top one last
@@ -178,7 +184,10 @@ func (d *desk) build() {
 	middle.Offset = 0.7
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.win.SetContent(container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle)))
+	d.frame = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
+	d.ring = newFocusRing()
+	d.rings = container.NewWithoutLayout(d.ring)
+	d.win.SetContent(container.NewStack(d.frame, d.rings))
 	d.showSummary(engine.Summary{ETA: -1})
 }
 
@@ -391,6 +400,10 @@ func (d *desk) collect() func() {
 			}
 		}
 		shows = append(shows, func() { d.apply(u) })
+	}
+
+	if d.win.Canvas().Focused() != nil || d.ringOn.Load() {
+		shows = append(shows, d.showFocus) // the focused control may have moved or changed
 	}
 
 	if d.sandboxPanel != nil && d.ticks%5 == 0 {
