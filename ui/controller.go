@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"image"
+	"maps"
 	"reflect"
 	"time"
 
@@ -144,10 +145,20 @@ func (d *desk) setDestination(to dest.Destination) {
 	if raw, err := json.Marshal(to); err == nil {
 		d.app.Preferences().SetString(prefDestination, string(raw))
 	}
-	was.Account = to.Account
-	if !reflect.DeepEqual(was, to) {
+	if !sameButAccount(was, to) {
 		d.destinationChanged()
 	}
+}
+
+// sameButAccount reports whether a and b differ at most in their account
+// (settings left empty and settings not given are the same).
+func sameButAccount(a, b dest.Destination) bool {
+	if !maps.Equal(a.Params, b.Params) {
+		return false
+	}
+	a.Account, a.Params = b.Account, nil
+	b.Params = nil
+	return reflect.DeepEqual(a, b)
 }
 
 // loadDestination restores the last destination, or, in sandbox mode, the sandbox.

@@ -86,9 +86,10 @@ type desk struct {
 	inbox   []func() // to run on the UI goroutine at the next sample
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
-	sampler  sampler
-	retrying bool
-	ticks    int
+	sampler   sampler
+	retrying  bool
+	ticks     int
+	focusSeen fyne.Focusable // the focused control at the last sample
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -402,8 +403,9 @@ func (d *desk) collect() func() {
 		shows = append(shows, func() { d.apply(u) })
 	}
 
-	if d.win.Canvas().Focused() != nil || d.ringOn.Load() {
-		shows = append(shows, d.showFocus) // the focused control may have moved or changed
+	if f := d.win.Canvas().Focused(); f != d.focusSeen || d.ringOn.Load() {
+		d.focusSeen = f
+		shows = append(shows, d.showFocus) // the focus moved, or the ringed control may have
 	}
 
 	if d.sandboxPanel != nil && d.ticks%5 == 0 {
