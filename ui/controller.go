@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"hoist/auth"
 	"hoist/engine"
@@ -35,6 +36,8 @@ type frame interface {
 	copyText(text string)               // puts text on the clipboard
 	background(f func(context.Context)) // work off the UI goroutine, waited for on close
 	later(f func())                     // back on the UI goroutine, at the next sample
+	// scrolled is content in a scroll that keeps the focused control on screen.
+	scrolled(content fyne.CanvasObject) *container.Scroll
 }
 
 // rowController is what a row of the list asks of the window.

@@ -68,6 +68,11 @@ func (d *desk) showFocus() {
 	c := d.win.Canvas()
 	f := c.Focused()
 	obj, _ := f.(fyne.CanvasObject)
+	if obj != nil && f != d.ringFor && c.Overlays().Top() != nil {
+		for _, s := range d.dialogScrolls {
+			scrollIntoView(s, obj)
+		}
+	}
 	if obj == nil || c.Overlays().Top() != nil || obj == fyne.CanvasObject(d.list) || !obj.Visible() {
 		d.ringFor = f
 		d.hideRing()
@@ -99,6 +104,15 @@ func (d *desk) hideRing() {
 		d.ring.Hide()
 	}
 	d.ringOn.Store(false)
+}
+
+// scrolled is content in a dialog's scroll, which keeps the focused
+// control on screen.
+func (d *desk) scrolled(content fyne.CanvasObject) *container.Scroll {
+	s := container.NewVScroll(content)
+	const kept = 4 // dialogs open on top of each other, at most; older ones are gone
+	d.dialogScrolls = append(d.dialogScrolls[max(0, len(d.dialogScrolls)-kept+1):], s)
+	return s
 }
 
 // scroll is the panel's scroll, which the focus keeps on screen.

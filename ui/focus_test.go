@@ -194,3 +194,43 @@ func inside(obj, o fyne.CanvasObject) bool {
 	at, in := drv.AbsolutePositionForObject(obj), drv.AbsolutePositionForObject(o)
 	return at.X >= in.X && at.Y >= in.Y && at.X < in.X+o.Size().Width && at.Y < in.Y+o.Size().Height
 }
+
+// TestTabInADialogStaysOnScreen: in the settings, longer than a small
+// window, each control Tab lands on is scrolled into the dialog's view.
+func TestTabInADialogStaysOnScreen(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.win.Resize(fyne.NewSize(700, 320))
+	h.d.showSettings()
+	s := h.d.dialogScrolls[len(h.d.dialogScrolls)-1]
+	if s.Content.MinSize().Height <= s.Size().Height {
+		t.Fatalf("the settings (%v high) fit their dialog (%v): the test needs them to scroll", s.Content.MinSize().Height, s.Size().Height)
+	}
+	c := h.d.win.Canvas()
+	drv := fyne.CurrentApp().Driver()
+	var first fyne.Focusable
+	scrolled := false
+	for range 60 {
+		c.FocusNext()
+		f := c.Focused()
+		if f == nil || f == first {
+			break
+		}
+		if first == nil {
+			first = f
+		}
+		h.refresh()
+		obj := f.(fyne.CanvasObject)
+		if !inside(obj, s.Content) {
+			continue
+		}
+		top := drv.AbsolutePositionForObject(obj).Y - drv.AbsolutePositionForObject(s).Y
+		bottom := top + min(obj.Size().Height, s.Size().Height)
+		if top < -0.5 || bottom > s.Size().Height+0.5 {
+			t.Errorf("Tab landed on a %T at %v..%v of a dialog showing 0..%v", f, top, bottom, s.Size().Height)
+		}
+		scrolled = scrolled || s.Offset.Y > 0
+	}
+	if !scrolled {
+		t.Error("Tab never scrolled the settings")
+	}
+}

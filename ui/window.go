@@ -66,10 +66,11 @@ type desk struct {
 	undoBar                                         *fyne.Container
 	removal                                         removal
 	lastSummary                                     engine.Summary
-	frame                                           *container.Scroll // everything in the window
-	ring                                            *canvas.Rectangle // around the focused control
-	rings                                           *fyne.Container   // the layer the ring is drawn on, over everything
-	ringFor                                         fyne.Focusable    // what the ring was last put around
+	frame                                           *container.Scroll   // everything in the window
+	ring                                            *canvas.Rectangle   // around the focused control
+	rings                                           *fyne.Container     // the layer the ring is drawn on, over everything
+	ringFor                                         fyne.Focusable      // what the ring was last put around
+	dialogScrolls                                   []*container.Scroll // dialogs' scrolls, which follow the focus
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
