@@ -43,6 +43,9 @@ func (h *humanDisplay) update(views []engine.JobView) {
 		key := string(v.State)
 		if v.State == engine.Uploading {
 			key += v.Next // a restart from the beginning says why
+			if v.NextFact != nil {
+				key += string(v.NextFact.Code)
+			}
 			if v.Size > 0 {
 				key += fmt.Sprint(v.Committed * 10 / v.Size)
 			}
@@ -345,7 +348,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
-		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),
+		Reason: reasonWords(words.English(), v), GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),
 		ReasonFact: v.Fact, NextFact: v.NextFact,
 	}
 	if v.ETA > 0 {

@@ -68,7 +68,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		if errors.As(p, &pr) && pr.Path != "" {
 			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now, stepRefuse)
 			f := pr.Fact()
-			jb.sayLocked(p.Error(), &f, "", nil)
+			jb.sayLocked(&f, nil)
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
 			continue
@@ -90,8 +90,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		}
 		jb := q.newJobLocked(info, d, now, s)
 		if look.err != nil {
-			jb.reason = refusalText(look.err)
-			jb.setReasonFact(refusedFact(jb, look))
+			jb.sayLocked(refusedFact(jb, look), nil)
 		}
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
@@ -142,11 +141,6 @@ func checkPlan(d dest.Destination, info media.Info, method upload.Method) error 
 			info.Name, d.Title())}
 	}
 	return nil
-}
-
-// refusalText is the plain reason a file was not queued.
-func refusalText(err error) string {
-	return err.Error()
 }
 
 // duplicateLocked finds an unfinished job for the same file and destination,
@@ -336,8 +330,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	}
 	if look != nil {
 		if look.err != nil {
-			jb.reason, jb.next = refusalText(look.err), ""
-			jb.setReasonFact(refusedFact(jb, look))
+			jb.sayLocked(refusedFact(jb, look), nil)
 			q.moveLocked(jb, stepRefuse)
 			return
 		}
@@ -369,12 +362,11 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 func (q *Queue) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
-		jb.next = "Press Resume to start it."
-		jb.setNextFact(&fact.Fact{Code: fact.PressResume})
+		jb.next = said(&fact.Fact{Code: fact.PressResume})
 	case Canceled:
-		jb.sayLocked("Canceled.", &fact.Fact{Code: fact.Canceled}, "Press Retry to upload it again.", &fact.Fact{Code: fact.PressRetry})
+		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
 	default:
-		jb.reason, jb.next = "", ""
+		jb.sayLocked(nil, nil)
 	}
 }
 

@@ -115,7 +115,7 @@ func (l *lab) one(d dest.Destination, path string) engine.JobView {
 func done(t *testing.T, v engine.JobView) *engine.Result {
 	t.Helper()
 	if v.State != engine.Done || v.Result == nil {
-		t.Fatalf("%s: state %s, reason %q, next %q; want done", v.Name, v.State, v.Reason, v.Next)
+		t.Fatalf("%s: state %s, reason %q, next %q; want done", v.Name, v.State, reasonOf(v), nextOf(v))
 	}
 	return v.Result
 }
@@ -497,8 +497,8 @@ func TestGmailDraftUpdate(t *testing.T) {
 			l := newLab(t, emulator.Options{}, m, 0)
 			d := dest.Destination{Kind: dest.GmailDraft, BaseURL: l.url, Params: map[string]string{"draftId": "r999"}}
 			v := l.one(d, second)
-			if v.State != engine.Failed || v.Reason != "The draft to update no longer exists." {
-				t.Errorf("%s: state %s, reason %q", m, v.State, v.Reason)
+			if v.State != engine.Failed || reasonOf(v) != "The draft to update no longer exists." {
+				t.Errorf("%s: state %s, reason %q", m, v.State, reasonOf(v))
 			}
 			if n := len(l.srv.Objects()); n != 0 {
 				t.Errorf("%s: the emulator stored %d objects", m, n)
@@ -537,13 +537,13 @@ func TestGoldenEmails(t *testing.T) {
 					name := filepath.Base(paths[i])
 					if name == "not-an-email.eml" {
 						want := "not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
-						if v.State != engine.Refused || !strings.HasPrefix(v.Reason, want) {
-							t.Errorf("%s: state %s, reason %q; want refused: %q", name, v.State, v.Reason, want)
+						if v.State != engine.Refused || !strings.HasPrefix(reasonOf(v), want) {
+							t.Errorf("%s: state %s, reason %q; want refused: %q", name, v.State, reasonOf(v), want)
 						}
 						continue
 					}
 					if v.State != engine.Done || v.Result == nil {
-						t.Errorf("%s: state %s, reason %q", name, v.State, v.Reason)
+						t.Errorf("%s: state %s, reason %q", name, v.State, reasonOf(v))
 						continue
 					}
 					obj, ok := stored[v.Result.ID]
@@ -724,9 +724,9 @@ func TestFallbackWhenResumableIsRefused(t *testing.T) {
 			Action: emulator.Answer{Status: http.StatusBadRequest, Message: "Resumable uploads are not supported."}})
 		file := writeFile(t, dir, "note.eml", emailText("Note", kib))
 		v := l.one(dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url}, file)
-		if v.State != engine.Failed || v.FellBack || v.Reason != "The server refused the file (error 400)." ||
+		if v.State != engine.Failed || v.FellBack || reasonOf(v) != "The server refused the file (error 400)." ||
 			v.Details != "Resumable uploads are not supported." || v.DetailsFrom != "The server" {
-			t.Errorf("state %s, fell back %v, reason %q, details %s: %q", v.State, v.FellBack, v.Reason, v.DetailsFrom, v.Details)
+			t.Errorf("state %s, fell back %v, reason %q, details %s: %q", v.State, v.FellBack, reasonOf(v), v.DetailsFrom, v.Details)
 		}
 	})
 }
@@ -749,8 +749,8 @@ func TestCustomUploadURL(t *testing.T) {
 			if m.method == upload.Media {
 				// A simple upload carries the file alone: the metadata would be lost.
 				want := "report 2026.pdf cannot go as a simple upload (media): Reports bucket needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto."
-				if v.State != engine.Refused || v.Reason != want || len(l.srv.Requests()) != 0 {
-					t.Errorf("state %s, reason %q, %d requests; want refused before any byte: %q", v.State, v.Reason, len(l.srv.Requests()), want)
+				if v.State != engine.Refused || reasonOf(v) != want || len(l.srv.Requests()) != 0 {
+					t.Errorf("state %s, reason %q, %d requests; want refused before any byte: %q", v.State, reasonOf(v), len(l.srv.Requests()), want)
 				}
 				return
 			}
@@ -819,7 +819,7 @@ func TestRefusalsBeforeAnyByte(t *testing.T) {
 			"nothing.png is empty (0 bytes); Campaign Manager 360 cannot take an empty file."},
 		{"a picture to a URL taking PDFs", dest.Destination{Kind: dest.Custom, Name: "Reports", Params: map[string]string{
 			"url": "http://127.0.0.1:9/upload/x", "accept": "application/pdf"}}, pngFile(t, dir, "chart.png", 0),
-			"chart.png is an image/png file; Reports accepts only application/pdf files."},
+			"chart.png is of type image/png; Reports accepts only application/pdf."},
 		{"a file over a URL's limit", dest.Destination{Kind: dest.Custom, Params: map[string]string{
 			"url": "http://127.0.0.1:9/upload/x", "maxSize": "1MB"}}, writeSized(t, dir, "data.bin", []byte{1, 2, 3}, 1_500_000),
 			"data.bin is 1.5 MB; this destination takes files of at most 1 MB."},
@@ -831,8 +831,8 @@ func TestRefusalsBeforeAnyByte(t *testing.T) {
 				d.BaseURL = l.url
 			}
 			v := l.one(d, tc.file)
-			if v.State != engine.Refused || v.Reason != tc.reason {
-				t.Errorf("state %s, reason %q; want refused: %q", v.State, v.Reason, tc.reason)
+			if v.State != engine.Refused || reasonOf(v) != tc.reason {
+				t.Errorf("state %s, reason %q; want refused: %q", v.State, reasonOf(v), tc.reason)
 			}
 			if n := len(l.srv.Requests()); n != 0 {
 				t.Errorf("the emulator saw %d requests for a refused file", n)
@@ -931,8 +931,8 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 			d := tc.d
 			d.BaseURL = l.url
 			v := l.one(d, tc.file)
-			if v.State != tc.state || v.Reason != tc.reason {
-				t.Errorf("state %s, reason %q; want %s, %q", v.State, v.Reason, tc.state, tc.reason)
+			if v.State != tc.state || reasonOf(v) != tc.reason {
+				t.Errorf("state %s, reason %q; want %s, %q", v.State, reasonOf(v), tc.state, tc.reason)
 			}
 			// The server's own words come with the sentence, never instead of it.
 			if tc.state == engine.Failed && tc.fault.Message != "" && (v.Details != tc.fault.Message || v.DetailsFrom != "The server") {
@@ -947,16 +947,16 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 		l := newLab(t, emulator.Options{}, upload.Auto, 0)
 		d := dest.Destination{Kind: dest.GmailInsert, BaseURL: l.url, Params: map[string]string{"labels": "Receipts"}}
 		v := l.one(d, mail)
-		if want := "The server refused the file (error 400)."; v.State != engine.Failed || v.Reason != want || v.Details != "Invalid label: Receipts" {
-			t.Errorf("state %s, reason %q, details %q; want %q", v.State, v.Reason, v.Details, want)
+		if want := "The server refused the file (error 400)."; v.State != engine.Failed || reasonOf(v) != want || v.Details != "Invalid label: Receipts" {
+			t.Errorf("state %s, reason %q, details %q; want %q", v.State, reasonOf(v), v.Details, want)
 		}
 	})
 	t.Run("sending an email without recipients", func(t *testing.T) {
 		l := newLab(t, emulator.Options{}, upload.Auto, 0)
 		p := writeFile(t, dir, "no-recipients.eml", []byte("From: a@example.com\r\nSubject: Hi\r\n\r\nHello.\r\n"))
 		v := l.one(dest.Destination{Kind: dest.GmailSend, BaseURL: l.url}, p)
-		if want := "The server refused the file (error 400)."; v.State != engine.Failed || v.Reason != want || v.Details != "Recipient address required" {
-			t.Errorf("state %s, reason %q, details %q; want %q", v.State, v.Reason, v.Details, want)
+		if want := "The server refused the file (error 400)."; v.State != engine.Failed || reasonOf(v) != want || v.Details != "Recipient address required" {
+			t.Errorf("state %s, reason %q, details %q; want %q", v.State, reasonOf(v), v.Details, want)
 		}
 	})
 }
@@ -1120,8 +1120,8 @@ func TestLimitsAtTheByte(t *testing.T) {
 				}
 				return
 			}
-			if v.State != engine.Refused || v.Reason != tc.reason {
-				t.Errorf("state %s, reason %q; want refused: %q", v.State, v.Reason, tc.reason)
+			if v.State != engine.Refused || reasonOf(v) != tc.reason {
+				t.Errorf("state %s, reason %q; want refused: %q", v.State, reasonOf(v), tc.reason)
 			}
 		})
 	}
@@ -1154,8 +1154,8 @@ func TestMediaKeepsNothingBack(t *testing.T) {
 				done(t, v)
 				return
 			}
-			if v.State != engine.Refused || !strings.Contains(v.Reason, "cannot go as a simple upload (media)") || len(l.srv.Requests()) != 0 {
-				t.Errorf("state %s, reason %q, %d requests; want refused before any byte", v.State, v.Reason, len(l.srv.Requests()))
+			if v.State != engine.Refused || !strings.Contains(reasonOf(v), "cannot go as a simple upload (media)") || len(l.srv.Requests()) != 0 {
+				t.Errorf("state %s, reason %q, %d requests; want refused before any byte", v.State, reasonOf(v), len(l.srv.Requests()))
 			}
 			// Retry checks the file again, by the same rules.
 			if err := l.q.Retry(v.ID); err != nil {

@@ -3,11 +3,11 @@ package engine_test
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 
 	"hoist/engine"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -37,7 +37,7 @@ func TestDoneWithAnAnswerThatIsNotJSON(t *testing.T) {
 				r.q.ResumeAll()
 				r.wait()
 				if v, _ := r.q.Job(id); v.State != engine.Done {
-					t.Errorf("after a restart the job is %s (%s)", v.State, v.Reason)
+					t.Errorf("after a restart the job is %s (%s)", v.State, reasonOf(v))
 				}
 				if n := len(r.emu.Requests()); n != requests {
 					t.Errorf("%d requests after the restart: the finished file was sent again", n-requests)
@@ -74,7 +74,7 @@ func TestPrematureCompletionFails(t *testing.T) {
 	p, _ := r.file("early.bin", 6<<20)
 	id := r.add(p)[0]
 	v := r.state(id, engine.Failed)
-	if !strings.Contains(v.Reason, "received only 1048576 of 6291456 bytes") {
-		t.Errorf("reason %q", v.Reason)
+	if f := v.Fact; !isFact(f, fact.Incomplete) || f.Received != 1<<20 || f.Size != 6<<20 {
+		t.Errorf("reason %q, fact %+v; want what the server received of the file", reasonOf(v), f)
 	}
 }

@@ -76,7 +76,7 @@ func TestDriveNewVersion(t *testing.T) {
 
 	d.Params["fileId"] = "1NoSuchFile"
 	v := l.one(d, second)
-	if v.State == "done" || v.Reason != "Google Drive could not find the file 1NoSuchFile, or Hoist may not change it (Hoist can update only files it made)." {
-		t.Errorf("missing file: %s, %q", v.State, v.Reason)
+	if v.State == "done" || reasonOf(v) != "Google Drive could not find the file 1NoSuchFile, or Hoist may not change it (Hoist can update only files it made)." {
+		t.Errorf("missing file: %s, %q", v.State, reasonOf(v))
 	}
 }

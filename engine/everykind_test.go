@@ -92,7 +92,7 @@ func TestEveryDestination(t *testing.T) {
 						t.Fatal(err)
 					}
 					if p, err := d.Plan(info); err != nil || !dest.MetadataMatters(p.Target.Metadata) {
-						t.Errorf("media refused (%q) though the plan carries no metadata", v.Reason)
+						t.Errorf("media refused (%q) though the plan carries no metadata", reasonOf(v))
 					}
 					continue // what it needs cannot go without metadata
 				}

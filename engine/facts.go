@@ -10,43 +10,26 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/fact"
+	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
 
-// saidFacts are a job's reason and next step as facts, in no language,
-// beside the English sentences the engine still writes. Each holds only
-// while the sentence it was set with is the one the job shows, so the many
-// places that clear or replace a reason need not know about facts.
-type saidFacts struct {
-	reason, next       *fact.Fact
-	reasonFor, nextFor string
-}
-
-// setReasonFact puts f beside the reason jb holds now; Queue.mu must be held.
-func (jb *job) setReasonFact(f *fact.Fact) {
-	jb.facts.reason, jb.facts.reasonFor = f, jb.reason
-}
-
-// setNextFact puts f beside the next step jb holds now; Queue.mu must be held.
-func (jb *job) setNextFact(f *fact.Fact) {
-	jb.facts.next, jb.facts.nextFor = f, jb.next
-}
-
-// reasonFact is the fact behind the reason shown now, or nil.
-func (jb *job) reasonFact() *fact.Fact {
-	if jb.reason == "" || jb.reason != jb.facts.reasonFor {
-		return nil
+// said is f as a job's reason or next step; nil says nothing.
+func said(f *fact.Fact) fact.Said {
+	if f == nil {
+		return fact.Said{}
 	}
-	return jb.facts.reason
+	return fact.Said{Fact: f}
 }
 
-// nextFact is the fact behind the next step shown now, or nil.
-func (jb *job) nextFact() *fact.Fact {
-	if jb.next == "" || jb.next != jb.facts.nextFor {
-		return nil
+// savedReason is the reason the journal kept: its fact, or the sentence an
+// older Hoist wrote (also shown when this version cannot read the fact).
+func savedReason(rec journal.Record) fact.Said {
+	if f := factFrom(rec.LastFact); f != nil {
+		return said(f)
 	}
-	return jb.facts.next
+	return fact.Said{Legacy: rec.LastError}
 }
 
 // stopFacts are the facts of an upload failLocked has just stopped for
@@ -90,11 +73,10 @@ func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
 	switch r.Rule {
 	case dest.RuleSize:
 		f := jb.fact(fact.TooLarge)
-		f.Size, f.Limit = jb.info.Size, jb.dest.MaxSize()
-		if f.Limit <= 0 {
-			return nil
-		}
+		f.Size, f.Limit = jb.info.Size, r.Limit
 		return f
+	case dest.RuleMethod:
+		return jb.fact(fact.NeedsDetails)
 	case dest.RuleEmpty:
 		return jb.fact(fact.Empty)
 	case dest.RuleEmail:
@@ -127,7 +109,7 @@ var failCodes = []struct {
 	{[]error{upload.ErrForeignHost}, fact.ForeignHost},
 	{[]error{upload.ErrStalled}, fact.Stalled},
 	{[]error{upload.ErrBadResponse}, fact.BadResponse},
-	{[]error{upload.ErrInvalid}, fact.InvalidSettings},
+	{[]error{upload.ErrInvalid, dest.ErrInvalid}, fact.InvalidSettings},
 	{[]error{context.Canceled}, fact.Stopped},
 	{[]error{syscall.ECONNREFUSED}, fact.NothingAnswered},
 	{[]error{syscall.ENETUNREACH, syscall.EHOSTUNREACH}, fact.Unreachable},
@@ -283,12 +265,10 @@ func refusedFact(jb *job, look *inspection) *fact.Fact {
 	return f
 }
 
-// sayLocked puts a reason and a next step on jb, each a sentence and its
-// fact; Queue.mu must be held.
-func (jb *job) sayLocked(reason string, rf *fact.Fact, next string, nf *fact.Fact) {
-	jb.reason, jb.next = reason, next
-	jb.setReasonFact(rf)
-	jb.setNextFact(nf)
+// sayLocked puts a reason and a next step on jb (nil for none), dropping
+// the server's words of an earlier reason; Queue.mu must be held.
+func (jb *job) sayLocked(reason, next *fact.Fact) {
+	jb.reason, jb.next, jb.details = said(reason), said(next), ""
 }
 
 // resumeFact is a paused job's next step.

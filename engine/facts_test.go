@@ -12,10 +12,11 @@ import (
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
+	"hoist/words"
 )
 
 // TestReasonsCarryFacts: a refused file and a file gone before its upload
-// carry their reason as a fact beside the English sentence, for the window
+// carry their reason as a fact, never an English sentence, for the window
 // and the command line to say in the user's language, and keep it in the
 // list of uploads.
 func TestReasonsCarryFacts(t *testing.T) {
@@ -31,7 +32,7 @@ func TestReasonsCarryFacts(t *testing.T) {
 	}
 	v := r.state(res.IDs[0], engine.Refused)
 	if f := v.Fact; f == nil || f.Code != fact.TooLarge || f.File != "big.bin" || f.Size != 3000 || f.Limit != 1024 {
-		t.Errorf("refused for size: fact %+v, reason %q", f, v.Reason)
+		t.Errorf("refused for size: fact %+v, reason %q", f, reasonOf(v))
 	}
 
 	r.q.PauseAll()
@@ -43,10 +44,10 @@ func TestReasonsCarryFacts(t *testing.T) {
 	r.q.ResumeAll()
 	v = r.state(id, engine.Failed)
 	if v.Fact == nil || v.Fact.Code != fact.FileMissing || v.Fact.File != filepath.Base(gone) {
-		t.Errorf("missing file: fact %+v, reason %q", v.Fact, v.Reason)
+		t.Errorf("missing file: fact %+v, reason %q", v.Fact, reasonOf(v))
 	}
 	if v.NextFact == nil || v.NextFact.Code != fact.PutBack {
-		t.Errorf("missing file: next fact %+v, next %q", v.NextFact, v.Next)
+		t.Errorf("missing file: next fact %+v, next %q", v.NextFact, nextOf(v))
 	}
 
 	// The list of uploads keeps the facts: a restart says them again.
@@ -54,8 +55,11 @@ func TestReasonsCarryFacts(t *testing.T) {
 	r.open()
 	for _, v := range r.q.Jobs() {
 		want := map[string]fact.Code{"big.bin": fact.TooLarge, "gone.bin": fact.FileMissing}[v.Name]
-		if v.Fact == nil || v.Fact.Code != want || v.Reason == "" {
-			t.Errorf("%s after a restart: fact %+v, reason %q; want %s", v.Name, v.Fact, v.Reason, want)
+		if v.Fact == nil || v.Fact.Code != want || reasonOf(v) == "" {
+			t.Errorf("%s after a restart: fact %+v, reason %q; want %s", v.Name, v.Fact, reasonOf(v), want)
+		}
+		if v.Reason != "" || v.Next != "" {
+			t.Errorf("%s: the engine wrote sentences %q, %q beside its facts", v.Name, v.Reason, v.Next)
 		}
 	}
 }
@@ -106,8 +110,8 @@ func TestResultsAndOlderSentences(t *testing.T) {
 				t.Errorf("after a restart, result %+v", v.Result)
 			}
 		case "a.bin":
-			if v.Fact != nil || v.Reason != "The connection dropped." {
-				t.Errorf("older failure: fact %+v, reason %q", v.Fact, v.Reason)
+			if v.Fact != nil || reasonOf(v) != "The connection dropped." {
+				t.Errorf("older failure: fact %+v, reason %q", v.Fact, reasonOf(v))
 			}
 		case "b.eml":
 			if v.Result == nil || v.Result.Fact != nil || v.Result.Summary != "Saved in the mailbox (message 18c2)." {
@@ -157,3 +161,23 @@ func TestEventsCarryFacts(t *testing.T) {
 		t.Errorf("batch done: fact %+v", batch)
 	}
 }
+
+// reasonOf is a job's reason as the words catalogue says it in English: its
+// fact, or the sentence an older Hoist kept.
+func reasonOf(v engine.JobView) string {
+	if v.Fact != nil {
+		return words.English().Fact(*v.Fact)
+	}
+	return v.Reason
+}
+
+// nextOf is a job's next step as the words catalogue says it in English.
+func nextOf(v engine.JobView) string {
+	if v.NextFact != nil {
+		return words.English().Fact(*v.NextFact)
+	}
+	return v.Next
+}
+
+// isFact reports whether f is a fact of this code.
+func isFact(f *fact.Fact, code fact.Code) bool { return f != nil && f.Code == code }

@@ -39,8 +39,8 @@ func TestCampaignManagerV4IsToldAsSuch(t *testing.T) {
 			d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2", "apiVersion": "v4"}}
 			v := l.one(d, banner)
 			want := "Campaign Manager 360 no longer supports API v4. Set the destination's API version to v5 (under Advanced; --api-version on the command line) and send the file again."
-			if v.State != engine.Failed || v.Reason != want {
-				t.Errorf("state %s, reason %q; want %q", v.State, v.Reason, want)
+			if v.State != engine.Failed || reasonOf(v) != want {
+				t.Errorf("state %s, reason %q; want %q", v.State, reasonOf(v), want)
 			}
 			if !strings.HasPrefix(v.Details, "3140 : Version v4 of the ") || !strings.Contains(v.Details, "is no longer supported") {
 				t.Errorf("details %q: Google's words are missing", v.Details)

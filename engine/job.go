@@ -21,8 +21,8 @@ const (
 	Paused    State = "paused"    // stopped by the user or by quitting; resumable
 	Attention State = "attention" // stopped, needs the user: file changed, sign in again
 	Done      State = "done"      // the server has the whole file; Result is set
-	Failed    State = "failed"    // stopped with Reason; can be retried
-	Refused   State = "refused"   // never started: the file breaks a rule (Reason says which)
+	Failed    State = "failed"    // stopped with a reason (JobView.Fact); can be retried
+	Refused   State = "refused"   // never started: the file breaks a rule (JobView.Fact says which)
 	Canceled  State = "canceled"  // stopped by the user for good
 )
 
@@ -87,18 +87,20 @@ type JobView struct {
 	NeedsSignIn bool     // stopped because the account must sign in again: sign in, then SignIn
 	Actions     []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
 	Scopes      []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
-	Reason      string   // for Failed, Refused, Attention, Paused-by-error: a plain sentence
-	// Details are the server's own words behind Reason (Google's error
+	// Fact is why the job stands where it is (Failed, Refused, Attention,
+	// Paused by an error…) and NextFact what to do now, in no language:
+	// package words makes the window's and the command line's sentences of
+	// them. nil when there is nothing to say.
+	Fact, NextFact *fact.Fact
+	// Reason and Next are the sentences an older Hoist stored in its list
+	// of uploads, shown as they are; "" for every job with a fact.
+	Reason, Next string
+	// Details are the server's own words behind the reason (Google's error
 	// message), shown apart from it; "" when it said nothing.
 	Details string
 	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
 	DetailsFrom string
-	Next        string // the next step, e.g. "Hoist will try again in 8 seconds."
-	// Fact and NextFact say Reason and Next in no language, for the
-	// window and the command line to word; nil where only the sentence says
-	// it (and for uploads read back from the list of uploads).
-	Fact, NextFact *fact.Fact
-	RetryAt        time.Time // when State is Retrying
+	RetryAt     time.Time // when State is Retrying
 
 	Sent      int64         // bytes written to the wire, in the current attempt
 	Committed int64         // bytes the server has confirmed

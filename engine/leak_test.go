@@ -21,6 +21,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
 )
@@ -124,7 +125,7 @@ func TestNoSecretLeaks(t *testing.T) {
 
 	var shown strings.Builder
 	for _, v := range q.Jobs() {
-		shown.WriteString(v.Reason + "\n" + v.Next + "\n")
+		shown.WriteString(reasonOf(v) + "\n" + nextOf(v) + "\n")
 		if v.Result != nil {
 			shown.WriteString(v.Result.Summary + "\n")
 		}
@@ -149,11 +150,11 @@ func TestNoSecretLeaks(t *testing.T) {
 			t.Errorf("%s contain an upload id", what)
 		}
 	}
-	if v, _ := q.Job(ids[len(ids)-1]); v.State != engine.Attention || !v.NeedsSignIn || v.Reason != engine.SignInReason {
-		t.Errorf("a sign-in failure: %s %q, want attention asking to sign in", v.State, v.Reason)
+	if v, _ := q.Job(ids[len(ids)-1]); v.State != engine.Attention || !v.NeedsSignIn || !isFact(v.Fact, fact.SignInToSend) {
+		t.Errorf("a sign-in failure: %s %q, want attention asking to sign in", v.State, reasonOf(v))
 	}
 	for _, v := range q.Jobs() {
-		t.Logf("%s: %s %q", v.Name, v.State, v.Reason)
+		t.Logf("%s: %s %q", v.Name, v.State, reasonOf(v))
 	}
 	if !strings.Contains(logs.String(), "upload stopped") {
 		t.Errorf("the logs heard nothing; the test proves nothing:\n%s", logs.String())
@@ -176,7 +177,7 @@ func TestLockedKeychainAsksToUnlock(t *testing.T) {
 	p, _ := r.file("report.bin", 1000)
 	id := q.Add([]string{p}, d).IDs[0]
 	v := r.state(id, engine.Attention)
-	if !v.Locked || !strings.HasSuffix(v.Reason, auth.ErrKeychainLocked.Error()) || v.Next != "Unlock the keychain, then press Resume." {
+	if !v.Locked || !strings.HasSuffix(reasonOf(v), auth.ErrKeychainLocked.Error()) || nextOf(v) != "Unlock the keychain, then press Resume." {
 		t.Errorf("locked: %+v; want a request to unlock the keychain", v)
 	}
 	locked.Store(false)

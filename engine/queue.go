@@ -63,10 +63,9 @@ const (
 
 // Event is something worth telling the user outside the window (a notification).
 type Event struct {
-	Kind    EventKind
-	Job     JobID // for NeedsAttention
-	Message string
-	// Fact says Message in no language, for the window to word.
+	Kind EventKind
+	Job  JobID // for NeedsAttention
+	// Fact says what happened, in no language: the window words it.
 	Fact *fact.Fact
 }
 
@@ -151,8 +150,7 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 	}
 	if opts.Journal != nil {
 		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
-			q.emit([]Event{{Kind: SaveFailed, Message: "Hoist could not save its list of uploads: " + err.Error(),
-				Fact: &fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}}})
+			q.emit([]Event{{Kind: SaveFailed, Fact: &fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}}})
 		})
 	}
 	if err := q.load(ctx); err != nil {
@@ -214,12 +212,10 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 		if !jb.state.Finished() && jb.state != Attention {
 			q.moveLocked(jb, stepReopen)
-			jb.reason = ""
-			jb.next = resumeWords(jb.dest)
-			jb.setNextFact(resumeFact(jb))
+			jb.sayLocked(nil, resumeFact(jb))
 			if q.opts.AutoResume {
 				q.moveLocked(jb, stepReopenGo)
-				jb.next = ""
+				jb.next = fact.Said{}
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)
@@ -392,7 +388,7 @@ func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	} else {
 		q.moveLocked(jb, stepStart)
 	}
-	jb.reason, jb.next = "", ""
+	jb.sayLocked(nil, nil)
 	jb.bump()
 	q.notifyLocked()
 	q.jobWG.Add(1)

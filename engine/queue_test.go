@@ -17,6 +17,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
 )
@@ -127,7 +128,7 @@ func (r *rig) until(id engine.JobID, what string, cond func(engine.JobView) bool
 			return v
 		}
 		if time.Now().After(deadline) {
-			r.t.Fatalf("job never got to %s; it is %s (%s)", what, v.State, v.Reason)
+			r.t.Fatalf("job never got to %s; it is %s (%s)", what, v.State, reasonOf(v))
 		}
 		select {
 		case <-ch:
@@ -268,8 +269,8 @@ func TestPauseKeepsTheSessionAndResumeAsksTheServerFirst(t *testing.T) {
 	if v.Committed != 5*chunk {
 		t.Errorf("paused at %d confirmed bytes, want %d", v.Committed, 5*chunk)
 	}
-	if want := "Press Resume to continue from where the sandbox stands."; v.Next != want {
-		t.Errorf("next %q, want %q", v.Next, want)
+	if want := "Press Resume to continue from where the sandbox stands."; nextOf(v) != want {
+		t.Errorf("next %q, want %q", nextOf(v), want)
 	}
 	release()
 	r.settled()
@@ -365,8 +366,8 @@ func TestGoneSessionStartsAgainFromZeroAndSaysSo(t *testing.T) {
 			}
 			// The row says plainly why the file starts again while it does.
 			v := r.until(id, "the new session's second chunk", func(engine.JobView) bool { return fault.Count() == 1 })
-			if v.State != engine.Uploading || !strings.Contains(v.Next, "starts again from the beginning") {
-				t.Errorf("while uploading again: %s, next %q; want uploading and the reason it starts again", v.State, v.Next)
+			if v.State != engine.Uploading || !strings.Contains(nextOf(v), "starts again from the beginning") {
+				t.Errorf("while uploading again: %s, next %q; want uploading and the reason it starts again", v.State, nextOf(v))
 			}
 			again()
 			v = r.state(id, engine.Done)
@@ -461,8 +462,8 @@ func TestFileChangedWhileClosedStopsAndAsks(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Attention)
-	if !strings.Contains(v.Reason, "changed since it was added") {
-		t.Errorf("reason %q does not say the file changed", v.Reason)
+	if !strings.Contains(reasonOf(v), "changed since it was added") {
+		t.Errorf("reason %q does not say the file changed", reasonOf(v))
 	}
 	if len(r.emu.Objects()) != 0 {
 		t.Fatalf("an object was stored from mixed old and new bytes")
@@ -492,8 +493,8 @@ func TestDeletedFileFailsAloneWithAPlainReason(t *testing.T) {
 	close(release)
 	r.wait()
 	v, _ := r.q.Job(ids[1])
-	if v.State != engine.Failed || !strings.Contains(v.Reason, "no longer there") {
-		t.Errorf("deleted file: %s %q, want failed saying it is no longer there", v.State, v.Reason)
+	if v.State != engine.Failed || !strings.Contains(reasonOf(v), "no longer there") {
+		t.Errorf("deleted file: %s %q, want failed saying it is no longer there", v.State, reasonOf(v))
 	}
 	if got := r.objects()["third.bin"].SHA256; got != sumC {
 		t.Errorf("the rest of the batch did not go on")
@@ -540,8 +541,8 @@ func TestBadInputBecomesRowsAndTheBatchGoesOn(t *testing.T) {
 	for _, v := range r.q.Jobs() {
 		byName[v.Name] = v
 	}
-	if v := byName["missing.png"]; v.State != engine.Refused || !strings.Contains(v.Reason, "does not exist") {
-		t.Errorf("missing file: %s %q", v.State, v.Reason)
+	if v := byName["missing.png"]; v.State != engine.Refused || !isFact(v.Fact, fact.FileMissing) {
+		t.Errorf("missing file: %s %q", v.State, reasonOf(v))
 	}
 	if _, ok := byName[".hidden"]; ok {
 		t.Errorf("a hidden file was queued")
@@ -583,7 +584,7 @@ func TestProgressNeverGoesBackwardsWhenTheServerKeepsLess(t *testing.T) {
 		return v.State.Finished()
 	})
 	if v, _ := r.q.Job(id); v.State != engine.Done {
-		t.Fatalf("ended %s: %s", v.State, v.Reason)
+		t.Fatalf("ended %s: %s", v.State, reasonOf(v))
 	}
 	if got := r.objects()["less.bin"].SHA256; got != sum {
 		t.Errorf("server holds %s, want %s", got, sum)

@@ -3,10 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -131,15 +129,14 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		jb.session = upload.Session{}
 		jb.committed.Store(jb.info.Size)
 		jb.sent.Store(jb.info.Size)
-		jb.reason, jb.next = "", ""
+		jb.sayLocked(nil, nil)
 		if res.Method != "" {
 			jb.method = res.Method
 		}
 		jb.result = result
 		if saveErr != nil {
 			// Written again below; the row says so rather than only the log.
-			jb.next = "Uploaded, but Hoist could not note it in its list of uploads: " + saveErr.Error() + "."
-			jb.setNextFact(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
+			jb.next = said(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
 		}
 		q.batch.done++
 	case errors.Is(cause, errRemoved):
@@ -150,16 +147,16 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		} else {
 			q.moveLocked(jb, stepClosing)
 		}
-		jb.sayLocked("", nil, resumeWords(jb.dest), resumeFact(jb))
+		jb.sayLocked(nil, resumeFact(jb))
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
-		jb.sayLocked("Canceled.", &fact.Fact{Code: fact.Canceled}, "Press Retry to upload it again.", &fact.Fact{Code: fact.PressRetry})
+		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
 	default:
 		q.failLocked(jb, err)
 		q.batch.failed++
 		if jb.state == Attention || jb.state == Failed {
-			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Message: jb.info.Name + ": " + jb.reason, Fact: jb.reasonFact()})
+			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Fact: jb.reason.Fact})
 		}
 	}
 	jb.bump()
@@ -192,6 +189,7 @@ func (q *Queue) stoppedByLocked(jb *job, a Action) {
 // failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
 func (q *Queue) failLocked(jb *job, err error) {
 	jb.locked = false
+	explained := false
 	var refusal *dest.Refusal
 	var needsUser interface {
 		error
@@ -200,43 +198,32 @@ func (q *Queue) failLocked(jb *job, err error) {
 	switch {
 	case errors.Is(err, media.ErrMissing):
 		q.moveLocked(jb, stepFail)
-		jb.reason = fmt.Sprintf("%s is no longer there (it may have been moved or deleted).", jb.info.Name)
-		jb.next = "Put the file back and press Retry, or remove it from the list."
 	case errors.Is(err, upload.ErrFileChanged):
 		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = fmt.Sprintf("%s changed since it was added, so Hoist stopped rather than mix old and new parts.", jb.info.Name)
-		jb.next = "Upload it again from the start to send the file as it is now."
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
 	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
 		// The server made an object of other bytes: resuming its session would only hear so again.
 		q.moveLocked(jb, stepFail)
-		jb.reason = capitalized(err.Error()) + "."
-		jb.next = "Check what " + jb.dest.ServerName() + " holds, then press Retry to send the file again."
 		jb.session = upload.Session{}
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
-		jb.reason = refusal.Error()
-		jb.next = ""
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
 		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = err.Error() // the sign-in's own sentence
-		jb.next = "Unlock the keychain, then press Resume."
 		jb.locked = true
 	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
-		q.moveLocked(jb, stepNeedsUser)
-		jb.reason = SignInReason // one sentence, whether never signed in, expired or withdrawn
-		jb.next = ""
+		q.moveLocked(jb, stepNeedsUser) // one fact, whether never signed in, expired or withdrawn
 	default:
 		q.moveLocked(jb, stepFail)
-		jb.explainLocked(err)
-		jb.next = "Press Retry to try again."
+		explained = true
 	}
 	reason, next := stopFacts(jb, err)
-	jb.setReasonFact(reason)
-	jb.setNextFact(next)
-	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", jb.reason)
+	jb.sayLocked(reason, next)
+	if explained {
+		jb.details = dest.GoogleWords(err) // Google's own words, beside the fact
+	}
+	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", reason.Code)
 }
 
 // batchEndLocked reports a finished batch once nothing is waiting or moving.
@@ -251,22 +238,11 @@ func (q *Queue) batchEndLocked() (Event, bool) {
 	}
 	b := q.batch
 	q.batch = batch{}
-	msg := fmt.Sprintf("%d %s uploaded.", b.done, plural(b.done, "file", "files"))
-	if b.failed > 0 {
-		msg += fmt.Sprintf(" %d need%s your attention.", b.failed, map[bool]string{true: "s"}[b.failed == 1])
-	}
 	f := &fact.Fact{Code: fact.BatchDone, Count: b.done}
 	if b.failed > 0 {
 		f.Args = map[string]string{"failed": strconv.Itoa(b.failed)}
 	}
-	return Event{Kind: BatchDone, Message: msg, Fact: f}, true
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return Event{Kind: BatchDone, Fact: f}, true
 }
 
 func (q *Queue) emit(events []Event) {
@@ -394,7 +370,7 @@ func (o *observer) moving() {
 	defer o.q.mu.Unlock()
 	if o.jb.state == Checking || o.jb.state == Retrying {
 		o.q.moveLocked(o.jb, stepMoving)
-		o.jb.reason, o.jb.next = "", ""
+		o.jb.sayLocked(nil, nil)
 		o.jb.retryAt = time.Time{}
 		o.jb.bump()
 		o.q.notifyLocked()
@@ -413,14 +389,8 @@ func (o *observer) Restarted(reason error) {
 	o.jb.sent.Store(0)
 	o.jb.meter.reset()
 	o.q.moveLocked(o.jb, stepRestarted)
-	o.jb.reason = ""
 	o.jb.retryAt = time.Time{}
-	if errors.Is(reason, upload.ErrSessionExpired) {
-		o.jb.next = "The earlier upload had expired, so this file starts again from the beginning."
-	} else {
-		o.jb.next = capitalized(o.jb.dest.ServerName()) + " no longer had the earlier part, so this file starts again from the beginning."
-	}
-	o.jb.setNextFact(restartFact(o.jb, reason))
+	o.jb.sayLocked(nil, restartFact(o.jb, reason))
 	o.jb.bump()
 	o.q.persist(o.jb)
 	o.q.notifyLocked()
@@ -432,9 +402,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.q.moveLocked(o.jb, stepWait)
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.explainLocked(cause)
-	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
-	o.jb.setReasonFact(errFact(o.jb, cause))
-	o.jb.setNextFact(&fact.Fact{Code: fact.RetryIn, Wait: wait})
+	o.jb.next = said(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()
 	o.q.notifyLocked()
 }
@@ -446,18 +414,6 @@ func (o *observer) FellBack(from, to upload.Method, cause error) {
 	o.jb.method = to
 	o.jb.bump()
 	o.q.persist(o.jb)
-}
-
-func capitalized(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// resumeWords is a paused job's next step.
-func resumeWords(d dest.Destination) string {
-	return "Press Resume to continue from where " + d.ServerName() + " stands."
 }
 
 // signInError is a failure to get an account's authorization: only the user

@@ -1,10 +1,5 @@
 package engine
 
-// SignInReason is what a job waiting for its account's sign-in says: one
-// sentence, whether the account never signed in, its grant expired or was
-// withdrawn, or it lacks the access this destination needs.
-const SignInReason = "Sign in with Google to send this file."
-
 // ResumeSignedIn sends on every job that waits for a sign-in of account
 // (or names no account), once the user has signed in. It returns the jobs
 // it resumed.

@@ -9,6 +9,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 )
 
 // TestWaitingForSignIn: a job whose account is not signed in, or whose
@@ -32,8 +33,8 @@ func TestWaitingForSignIn(t *testing.T) {
 			p, _ := r.file("report.bin", 1000)
 			id := r.q.Add([]string{p}, d).IDs[0]
 			v := r.state(id, engine.Attention)
-			if !v.NeedsSignIn || v.Reason != engine.SignInReason || v.Next != "" {
-				t.Fatalf("waiting job: NeedsSignIn %v, reason %q, next %q", v.NeedsSignIn, v.Reason, v.Next)
+			if !v.NeedsSignIn || !isFact(v.Fact, fact.SignInToSend) || nextOf(v) != "" {
+				t.Fatalf("waiting job: NeedsSignIn %v, reason %q, next %q", v.NeedsSignIn, reasonOf(v), nextOf(v))
 			}
 			if got := r.q.ResumeSignedIn("bob@example.com"); len(got) != 0 {
 				t.Errorf("another account's sign-in resumed %v", got)

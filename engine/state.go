@@ -20,21 +20,21 @@ import (
 // the progress counters are atomics so the uploading goroutine never waits for
 // a reader of the list.
 type job struct {
-	id     JobID
-	order  int64
-	info   media.Info
-	dest   dest.Destination
-	state  State
-	reason string
-	next   string
+	id    JobID
+	order int64
+	info  media.Info
+	dest  dest.Destination
+	state State
+	// reason and next are why the job stands where it is and what to do
+	// now, as facts (a job an older Hoist stopped keeps its sentence).
+	reason, next fact.Said
 	// details are the server's own words behind reason (Google's error
-	// message); they hold only while reason is still detailsFor.
-	details, detailsFor string
-	facts               saidFacts // the reason and next step as facts
-	chunk               int64     // bytes per request; kept so a resume sends as the job began
-	chunkSet            bool      // chunk was chosen (0 is a choice: the whole file at once)
-	retryAt             time.Time
-	session             upload.Session
+	// message); sayLocked drops them with the reason they were said of.
+	details  string
+	chunk    int64 // bytes per request; kept so a resume sends as the job began
+	chunkSet bool  // chunk was chosen (0 is a choice: the whole file at once)
+	retryAt  time.Time
+	session  upload.Session
 
 	method   upload.Method
 	fellBack bool
@@ -61,19 +61,10 @@ type job struct {
 
 func (jb *job) bump() { jb.ver.Add(1) }
 
-// explainLocked sets the job's reason to err in plain words, with the
-// server's own words as its details; Queue.mu must be held.
+// explainLocked sets the job's reason to err's fact, with the server's own
+// words as its details; Queue.mu must be held.
 func (jb *job) explainLocked(err error) {
-	jb.reason = dest.Explain(jb.dest, err)
-	jb.details, jb.detailsFor = dest.GoogleWords(err), jb.reason
-}
-
-// currentDetails are the details of the reason shown now, or "".
-func (jb *job) currentDetails() string {
-	if jb.reason == "" || jb.reason != jb.detailsFor {
-		return ""
-	}
-	return jb.details
+	jb.reason, jb.details = said(errFact(jb, err)), dest.GoogleWords(err)
 }
 
 // viewLocked copies what is shown about jb; Queue.mu must be held.
@@ -94,11 +85,11 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Locked:      jb.locked && jb.state == Attention,
 		NeedsSignIn: facts.NeedsSignIn,
 		Actions:     ActionsFor(jb.state, facts),
-		Reason:      jb.reason,
-		Details:     jb.currentDetails(),
-		Next:        jb.next,
-		Fact:        jb.reasonFact(),
-		NextFact:    jb.nextFact(),
+		Reason:      jb.reason.Legacy,
+		Details:     jb.details,
+		Next:        jb.next.Legacy,
+		Fact:        jb.reason.Fact,
+		NextFact:    jb.next.Fact,
 		RetryAt:     jb.retryAt,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
@@ -158,9 +149,9 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionStarted: jb.session.Started,
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
-		LastError:      jb.reason,
-		Details:        jb.currentDetails(),
-		LastFact:       factJSON(jb.reasonFact()),
+		LastError:      jb.reason.Legacy,
+		Details:        jb.details,
+		LastFact:       factJSON(jb.reason.Fact),
 		FileChanged:    jb.changed,
 		Restarts:       jb.restarts,
 		Created:        jb.created,
@@ -199,20 +190,18 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 			Fingerprint: rec.Fingerprint,
 			MIME:        rec.MIME,
 		},
-		dest:       d,
-		state:      State(rec.State),
-		reason:     rec.LastError,
-		details:    rec.Details,
-		detailsFor: rec.LastError,
-		facts:      saidFacts{reason: factFrom(rec.LastFact), reasonFor: rec.LastError},
-		changed:    rec.FileChanged,
-		verify:     rec.FileChanged,
-		session:    upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
-		method:     upload.Method(rec.Method),
-		fellBack:   rec.FellBack,
-		restarts:   rec.Restarts,
-		created:    rec.Created,
-		finished:   rec.Finished,
+		dest:     d,
+		state:    State(rec.State),
+		reason:   savedReason(rec),
+		details:  rec.Details,
+		changed:  rec.FileChanged,
+		verify:   rec.FileChanged,
+		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		method:   upload.Method(rec.Method),
+		fellBack: rec.FellBack,
+		restarts: rec.Restarts,
+		created:  rec.Created,
+		finished: rec.Finished,
 	}
 	if rec.ChunkSize != nil {
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true

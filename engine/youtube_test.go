@@ -57,8 +57,8 @@ func TestYouTubeRefusals(t *testing.T) {
 	dir := t.TempDir()
 	l := newLab(t, emulator.Options{}, upload.Resumable, 0)
 	v := l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, pngFile(t, dir, "poster.png", 10*kib))
-	if v.State != "refused" || v.Reason != "poster.png is not a video; YouTube accepts only videos." {
-		t.Errorf("an image: %s, %q", v.State, v.Reason)
+	if v.State != "refused" || reasonOf(v) != "poster.png is not a video; YouTube accepts only videos." {
+		t.Errorf("an image: %s, %q", v.State, reasonOf(v))
 	}
 	if n := len(l.srv.Requests()); n != 0 {
 		t.Errorf("%d requests for a refused file", n)
@@ -66,6 +66,6 @@ func TestYouTubeRefusals(t *testing.T) {
 	// The title is made from the file's name, and YouTube refuses an empty one.
 	v = l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, mp4File(t, dir, "   .mp4", 10*kib))
 	if v.State == "done" || v.Details != "The request metadata specifies an invalid or empty video title." {
-		t.Errorf("an empty title: %s, %q (%q)", v.State, v.Reason, v.Details)
+		t.Errorf("an empty title: %s, %q (%q)", v.State, reasonOf(v), v.Details)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 )
 
 // toSandbox sends requests for Google's API hosts to the sandbox, as if
@@ -335,7 +336,7 @@ func TestGoogleGolden(t *testing.T) {
 	w.Resize(fyne.NewSize(820, r.MinSize().Height+8))
 	r.show(engine.JobView{
 		ID: "job1", Name: "Invoice 12.eml", Size: 48_200, MIME: "message/rfc822", Destination: "gmail-insert",
-		DestKind: "gmail-insert", Version: 1, State: engine.Attention, NeedsSignIn: true, Reason: engine.SignInReason,
+		DestKind: "gmail-insert", Version: 1, State: engine.Attention, NeedsSignIn: true, Fact: &fact.Fact{Code: fact.SignInToSend},
 		Actions: engine.ActionsFor(engine.Attention, engine.Facts{NeedsSignIn: true}),
 		Email:   &engine.Email{From: "Ada <ada@example.com>", Subject: "Invoice 12"},
 	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))

@@ -528,9 +528,9 @@ func (d *desk) notify(ev engine.Event) {
 	title := "Hoist"
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = "Hoist needs you"
-		d.tell(ev.Message)
+		d.tell(eventWords(ev))
 	}
-	d.app.SendNotification(fyne.NewNotification(title, ev.Message))
+	d.app.SendNotification(fyne.NewNotification(title, eventWords(ev)))
 }
 
 // add queues paths for the current destination, off the UI goroutine, and

@@ -267,7 +267,7 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 	for name, why := range map[string]string{
 		"photo.png":   "is not an email file",
 		"fake.eml":    "email file",
-		"missing.eml": "does not exist",
+		"missing.eml": "is no longer there",
 	} {
 		r := h.row(name)
 		got := r.status.Text()

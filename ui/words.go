@@ -15,6 +15,7 @@ import (
 // stateWords is the state of a job in plain words, with its reason and the
 // next step where there is one.
 func stateWords(v engine.JobView, now time.Time) string {
+	v = worded(v)
 	switch v.State {
 	case engine.Waiting:
 		return "Waiting"

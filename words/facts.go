@@ -137,6 +137,8 @@ var destKeys = map[fact.Code]map[string]string{
 		"cm360":     "fact.google.notFound.cm360",
 		"playgames": "fact.google.notFound.playgames",
 		"sandbox":   "fact.google.notFound.sandbox",
+		"drive":     "fact.google.notFound.drive",
+		"youtube":   "fact.google.notFound.youtube",
 	},
 }
 
@@ -158,6 +160,14 @@ func (l *Lang) Fact(f fact.Fact) string {
 	}
 	if f.Code == fact.NotFound && f.Dest == "gmail-draft" && f.Arg("draft") != "" {
 		key = "fact.google.notFound.draft"
+	}
+	if f.Code == fact.NotFound && f.Dest == "drive" {
+		switch {
+		case f.Arg("file") != "": // a new version of this file
+			key = "fact.google.notFound.driveFile"
+		case f.Arg("folder") != "":
+			key = "fact.google.notFound.driveFolder"
+		}
 	}
 	if f.Code == fact.Retired {
 		key = retiredKey(f)

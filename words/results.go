@@ -16,6 +16,7 @@ var moreFactKeys = map[fact.Code]string{
 	fact.FileNotEmail:     "fact.file.notEmail",
 	fact.FileReadChanged:  "fact.file.readChanged",
 	fact.NotVideo:         "fact.refused.notVideo",
+	fact.NeedsDetails:     "fact.refused.method",
 	fact.ChangedWhileSent: "fact.upload.changedWhileSent",
 	fact.Incomplete:       "fact.upload.incomplete",
 	fact.Mismatch:         "fact.upload.mismatch",

@@ -42,6 +42,7 @@ const (
 type Refusal struct {
 	Rule    Rule
 	Message string
+	Limit   int64 // RuleSize: the limit the file is over
 }
 
 func (r *Refusal) Error() string { return r.Message }
@@ -178,9 +179,9 @@ func (d Destination) check(info media.Info) error {
 	size, max := sizesApart(info.Size, limit)
 	sentence := k.words(d).tooLarge
 	if sentence == "" {
-		return refuse(RuleSize, "%s is %s; %s takes files of at most %s.", name, size, d.called(), max)
+		sentence = "{file} is {size}; " + d.called() + " takes files of at most {max}."
 	}
-	return &Refusal{Rule: RuleSize, Message: fill(sentence, name, size, max)}
+	return &Refusal{Rule: RuleSize, Message: fill(sentence, name, size, max), Limit: limit}
 }
 
 // called names the destination inside a sentence.

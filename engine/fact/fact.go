@@ -36,6 +36,7 @@ const (
 	Empty        Code = "refused.empty"        // File, Dest
 	WrongType    Code = "refused.type"         // File, Dest, Args["type"], Args["accept"]
 	TooLarge     Code = "refused.tooLarge"     // File, Dest, Size, Limit
+	NeedsDetails Code = "refused.method"       // File, Dest: details go with the file, a simple upload carries it alone
 )
 
 // Facts about an upload that stopped, and why.
