@@ -546,7 +546,7 @@ func TestSendJSONResults(t *testing.T) {
 	}
 	r := results(t, stdout)["hello.eml"]
 	msg := l.srv.Objects()[0]
-	if r.Result == nil || r.Result.ID != msg.ID || r.Result.ThreadID != msg.ID || r.Result.Summary != "Imported into the mailbox (message "+msg.ID+")." {
+	if r.Result == nil || r.Result.ID != msg.ID || r.Result.ThreadID != msg.ID || r.Result.Summary != "Imported into the mailbox. Id: "+msg.ID+"." {
 		t.Errorf("gmail result %+v, want message and thread %s", r.Result, msg.ID)
 	}
 

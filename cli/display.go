@@ -355,7 +355,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		j.ETA = v.ETA.Seconds()
 	}
 	if r := v.Result; r != nil {
-		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary, Fact: r.Fact, Verified: r.Verified}
+		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: resultWords(words.English(), r), Fact: r.Fact, Verified: r.Verified}
 		if json.Valid(r.Raw) {
 			j.Result.Raw = r.Raw
 		}

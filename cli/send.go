@@ -489,9 +489,6 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // skipWords says in a few words why a file inside a folder was left out.
 func skipWords(l *words.Lang, s media.Skipped) string {
-	if s.Fact.Code == "" {
-		return visible(s.Why)
-	}
 	return visible(l.Fact(s.Fact))
 }
 

@@ -24,6 +24,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
 )
@@ -352,12 +353,12 @@ func TestGmailDestinationsEveryMethod(t *testing.T) {
 		kind   dest.Kind
 		params map[string]string
 		w      wire
-		verb   string
+		made   fact.Code
 	}{
-		{dest.GmailInsert, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages"}, "Saved in the mailbox"},
-		{dest.GmailImport, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/import"}, "Imported into the mailbox"},
-		{dest.GmailSend, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/send"}, "Sent"},
-		{dest.GmailDraft, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/drafts", metadata: `{"message":{}}`}, "Saved as draft"},
+		{dest.GmailInsert, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages"}, fact.SavedInMailbox},
+		{dest.GmailImport, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/import"}, fact.ImportedToMailbox},
+		{dest.GmailSend, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/messages/send"}, fact.SentEmail},
+		{dest.GmailDraft, nil, wire{httpMethod: "POST", path: "/upload/gmail/v1/users/me/drafts", metadata: `{"message":{}}`}, fact.SavedDraft},
 	}
 	for _, k := range kinds {
 		for _, m := range methods {
@@ -390,8 +391,8 @@ func TestGmailDestinationsEveryMethod(t *testing.T) {
 				if r.ID == "" || r.ID != wantID || r.ThreadID == "" || r.ThreadID != wantThread {
 					t.Errorf("result id %q thread %q, want %q and %q (answer %s)", r.ID, r.ThreadID, wantID, wantThread, obj.Response)
 				}
-				if !strings.HasPrefix(r.Summary, k.verb) || !strings.Contains(r.Summary, r.ID) {
-					t.Errorf("summary %q does not say %q with the id", r.Summary, k.verb)
+				if !resultSays(r, k.made, "id", r.ID) {
+					t.Errorf("result %q (fact %+v) does not say %s with the id", summaryOf(r), r.Fact, k.made)
 				}
 				if v.Email == nil || v.Email.Subject != "Quarterly numbers" || v.MIME != "message/rfc822" {
 					t.Errorf("row shows email %+v of type %q", v.Email, v.MIME)
@@ -475,8 +476,8 @@ func TestGmailDraftUpdate(t *testing.T) {
 			d := dest.Destination{Kind: dest.GmailDraft, BaseURL: l.url, Params: map[string]string{"draftId": created.ID}}
 			v := l.one(d, second)
 			r := done(t, v)
-			if r.ID != created.ID || r.Summary != "Draft "+created.ID+" updated." {
-				t.Errorf("update answered draft %q, %q; want draft %s updated", r.ID, r.Summary, created.ID)
+			if r.ID != created.ID || !resultSays(r, fact.UpdatedDraft, "id", created.ID) {
+				t.Errorf("update answered draft %q, %q; want draft %s updated", r.ID, summaryOf(r), created.ID)
 			}
 			reqs := l.srv.Requests()
 			path := "/upload/gmail/v1/users/me/drafts/" + created.ID
@@ -590,8 +591,8 @@ func TestCampaignManagerEveryMethod(t *testing.T) {
 			if r.ID != obj.ID || r.Name != "Spring Sale v2 final.png" {
 				t.Errorf("result asset %q named %q, want %q named %q", r.ID, r.Name, obj.ID, "Spring Sale v2 final.png")
 			}
-			if wantSum := fmt.Sprintf("Added to Campaign Manager 360 as asset %s (Spring Sale v2 final.png).", obj.ID); r.Summary != wantSum {
-				t.Errorf("summary %q, want %q", r.Summary, wantSum)
+			if !resultSays(r, fact.AddedToCM360, "id", obj.ID, "title", "Spring Sale v2 final.png") {
+				t.Errorf("result %q (fact %+v), want added as asset %s", summaryOf(r), r.Fact, obj.ID)
 			}
 		})
 	}
@@ -662,9 +663,9 @@ func TestPlayGamesEveryMethod(t *testing.T) {
 				if wantURL := l.url + "/games/images/" + obj.ID + ".png"; r.URL != wantURL || r.ID != "r1" {
 					t.Errorf("result %q at %q, want r1 at %q", r.ID, r.URL, wantURL)
 				}
-				what := map[string]string{"ACHIEVEMENT_ICON": "achievement", "LEADERBOARD_ICON": "leaderboard"}[imageType]
-				if want := "The image is now the icon of " + what + " r1, at " + r.URL + "."; r.Summary != want {
-					t.Errorf("summary %q, want %q", r.Summary, want)
+				what := map[string]fact.Code{"ACHIEVEMENT_ICON": fact.AchievementIcon, "LEADERBOARD_ICON": fact.LeaderboardIcon}[imageType]
+				if !resultSays(r, what, "id", "r1", "url", r.URL) {
+					t.Errorf("result %q (fact %+v), want %s of r1 at %s", summaryOf(r), r.Fact, what, r.URL)
 				}
 			})
 		}
@@ -1017,7 +1018,7 @@ func TestResultsAndFallbackOutliveARestart(t *testing.T) {
 			continue
 		}
 		r, w := *v.Result, *b.Result
-		if r.ID != w.ID || r.ThreadID != w.ThreadID || r.Name != w.Name || r.URL != w.URL || r.Summary != w.Summary {
+		if r.ID != w.ID || r.ThreadID != w.ThreadID || r.Name != w.Name || r.URL != w.URL || summaryOf(&r) != summaryOf(&w) {
 			t.Errorf("%s: result after reopening %+v, before %+v", v.Name, r, w)
 		}
 	}
@@ -1065,9 +1066,12 @@ func TestSandboxDestination(t *testing.T) {
 			obj := checkWire(t, l, used(m.method, m.threshold, meta), wire{httpMethod: "POST", path: dest.SandboxPath,
 				query: map[string]string{"name": "صورة الغلاف.png"}, contentType: "image/png", metadata: meta}, file)
 			// The name also travels in the address, so a simple upload keeps it.
-			want := fmt.Sprintf("Uploaded to the sandbox as صورة الغلاف.png (id %s).", obj.ID)
-			if r.Name != "صورة الغلاف.png" || r.ID != obj.ID || r.Summary != want || r.URL != l.url+"/sandbox/objects/"+obj.ID {
-				t.Errorf("result %+v, want %q", r, want)
+			if r.Name != "صورة الغلاف.png" || r.ID != obj.ID || !resultSays(r, fact.Uploaded, "id", obj.ID, "title", "صورة الغلاف.png") ||
+				r.URL != l.url+"/sandbox/objects/"+obj.ID {
+				t.Errorf("result %+v (fact %+v), want uploaded as %s", r, r.Fact, obj.ID)
+			}
+			if want := fmt.Sprintf("Uploaded to the sandbox. Name: صورة الغلاف.png. Id: %s.", obj.ID); summaryOf(r) != want {
+				t.Errorf("said %q, want %q", summaryOf(r), want)
 			}
 		})
 	}

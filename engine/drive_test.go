@@ -5,6 +5,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -37,8 +38,8 @@ func TestDriveEveryMethod(t *testing.T) {
 			if r.Verified != upload.VerifiedMD5 {
 				t.Errorf("verified by %q, want Drive's md5Checksum", r.Verified)
 			}
-			if wantSum := "Saved in Google Drive: Plan « été ».png (file " + obj.ID + ")."; r.Summary != wantSum {
-				t.Errorf("summary %q, want %q", r.Summary, wantSum)
+			if !resultSays(r, fact.SavedInDrive, "id", obj.ID, "title", "Plan « été ».png") {
+				t.Errorf("result %q (fact %+v), want saved in Drive as %s", summaryOf(r), r.Fact, obj.ID)
 			}
 		})
 	}
@@ -70,8 +71,8 @@ func TestDriveNewVersion(t *testing.T) {
 	if r.ID != made.ID || r.Name != "logo.png" || r.Verified != upload.VerifiedMD5 {
 		t.Errorf("new version: result %q named %q verified by %q, want %q named logo.png, md5", r.ID, r.Name, r.Verified, made.ID)
 	}
-	if want := "Saved in Google Drive as a new version: logo.png (file " + made.ID + ")."; r.Summary != want {
-		t.Errorf("summary %q, want %q", r.Summary, want)
+	if !resultSays(r, fact.NewDriveVersion, "id", made.ID, "title", "logo.png") {
+		t.Errorf("result %q (fact %+v), want a new version of %s", summaryOf(r), r.Fact, made.ID)
 	}
 
 	d.Params["fileId"] = "1NoSuchFile"

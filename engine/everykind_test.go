@@ -97,7 +97,7 @@ func TestEveryDestination(t *testing.T) {
 					continue // what it needs cannot go without metadata
 				}
 				r := done(t, v)
-				if r.Summary == "" {
+				if summaryOf(r) == "" {
 					t.Errorf("%s: no summary of the result", m)
 				}
 				obj := l.object()

@@ -181,3 +181,26 @@ func nextOf(v engine.JobView) string {
 
 // isFact reports whether f is a fact of this code.
 func isFact(f *fact.Fact, code fact.Code) bool { return f != nil && f.Code == code }
+
+// summaryOf is what the server made of a file, as the words catalogue says
+// it in English: its fact, or the sentence an older Hoist kept.
+func summaryOf(r *engine.Result) string {
+	if r.Fact != nil {
+		return words.English().Fact(*r.Fact)
+	}
+	return r.Summary
+}
+
+// resultSays reports whether r's fact has this code and these arguments
+// (name, value pairs).
+func resultSays(r *engine.Result, code fact.Code, args ...string) bool {
+	if r == nil || r.Fact == nil || r.Fact.Code != code {
+		return false
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		if r.Fact.Arg(args[i]) != args[i+1] {
+			return false
+		}
+	}
+	return true
+}

@@ -57,11 +57,14 @@ type Result struct {
 	ThreadID string // Gmail
 	Name     string // CM360 asset name
 	URL      string // Play Games image URL, or a link to the object
-	Summary  string // one plain sentence, e.g. "Saved as message 18c2…"
-	// Fact says Summary in no language; nil for an upload an older Hoist
-	// finished without keeping its answer (only Summary says it then).
+	// Fact says what the server made of the file, in no language (package
+	// words makes the sentence); nil for an upload an older Hoist finished
+	// without keeping its answer.
 	Fact *fact.Fact
-	Raw  []byte // the server's JSON; an answer that was not JSON is kept as a JSON string of its start
+	// Summary is the sentence an older Hoist kept of such an upload, shown
+	// as it is; "" for every result with a fact.
+	Summary string
+	Raw     []byte // the server's JSON; an answer that was not JSON is kept as a JSON string of its start
 	// Verified names the server's account of the object that matched the
 	// file ("crc32c", "md5", "sha256" or "size"); "" when the server gave
 	// none, so the upload could not be checked.

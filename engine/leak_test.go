@@ -127,7 +127,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	for _, v := range q.Jobs() {
 		shown.WriteString(reasonOf(v) + "\n" + nextOf(v) + "\n")
 		if v.Result != nil {
-			shown.WriteString(v.Result.Summary + "\n")
+			shown.WriteString(summaryOf(v.Result) + "\n")
 		}
 	}
 	var ids2 []string

@@ -258,7 +258,6 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if len(body) > maxReadAnswer {
 		// No destination's resource is this large: it is not the answer Hoist knows.
 		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
-		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
 		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
@@ -267,11 +266,10 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
-		r.Summary = "Uploaded. Google's answer could not be read: " + err.Error()
 		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
-	r.ID, r.ThreadID, r.Name, r.URL, r.Summary = pr.ID, pr.ThreadID, pr.Name, pr.URL, pr.Summary
+	r.ID, r.ThreadID, r.Name, r.URL = pr.ID, pr.ThreadID, pr.Name, pr.URL
 	if pr.Fact.Code != "" {
 		f := pr.Fact
 		f.Dest = string(d.Kind)

@@ -7,6 +7,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -44,8 +45,8 @@ func TestYouTubeEveryMethod(t *testing.T) {
 			if r.ID != obj.ID || len(r.ID) != 11 || r.Name != "Launch" {
 				t.Errorf("result video %q named %q, want %q named Launch", r.ID, r.Name, obj.ID)
 			}
-			if want := "Uploaded to the server as Launch (private, video " + obj.ID + ")."; r.Summary != want {
-				t.Errorf("summary %q, want %q", r.Summary, want)
+			if !resultSays(r, fact.UploadedToYouTube, "id", obj.ID, "title", "Launch", "privacy", "private") || r.Fact.Arg("url") != "" {
+				t.Errorf("result %q (fact %+v), want video %s, private, with no YouTube link off YouTube", summaryOf(r), r.Fact, obj.ID)
 			}
 		})
 	}

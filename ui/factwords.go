@@ -16,6 +16,15 @@ func worded(v engine.JobView) engine.JobView {
 	return v
 }
 
+// resultSaid is what the server made of a file, in the window's language;
+// a result an older Hoist kept without a fact keeps its sentence.
+func resultSaid(r *engine.Result) string {
+	if r.Fact != nil {
+		return speaking().Fact(*r.Fact)
+	}
+	return r.Summary
+}
+
 // eventWords is what the window says of an event, in its language.
 func eventWords(ev engine.Event) string {
 	if ev.Fact == nil {

@@ -551,7 +551,7 @@ func (d *desk) add(paths []string) {
 		if n := len(res.Skipped); n > 0 {
 			names := make([]string, 0, 3)
 			for _, s := range res.Skipped[:min(n, 3)] {
-				names = append(names, filepath.Base(s.Path)+" ("+s.Why+")")
+				names = append(names, filepath.Base(s.Path)+" ("+speaking().Fact(s.Fact)+")")
 			}
 			more := ""
 			if n > 3 {
@@ -619,8 +619,8 @@ func (d *desk) showResult(v engine.JobView) {
 		rows.Add(widget.NewLabel(label))
 		rows.Add(container.NewBorder(nil, nil, nil, copyButton, shown))
 	}
-	if r.Summary != "" {
-		l := widget.NewLabel(r.Summary)
+	if s := resultSaid(r); s != "" {
+		l := widget.NewLabel(s)
 		l.Wrapping = fyne.TextWrapWord
 		rows.Add(l)
 	}

@@ -163,8 +163,8 @@ func resultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
-	if r.Summary != "" {
-		return r.Summary
+	if s := resultSaid(r); s != "" {
+		return s
 	}
 	switch {
 	case r.URL != "":

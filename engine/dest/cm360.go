@@ -101,17 +101,6 @@ func (cm360Kind) result(_ Destination, a answer, r *Result) {
 	if a.AssetIdentifier != nil {
 		r.Name = a.AssetIdentifier.Name
 	}
-	switch {
-	case r.ID != "" && r.Name != "":
-		r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as asset %s (%s).", r.ID, r.Name)
-	case r.Name != "":
-		r.Summary = fmt.Sprintf("Added to Campaign Manager 360 as %s.", r.Name)
-	default:
-		r.Summary = "Added to Campaign Manager 360."
-	}
-	if len(a.Warned) > 0 {
-		r.Summary += " Google noted: " + strings.Join(a.Warned, ", ") + "."
-	}
 	r.Fact = resultFact(fact.AddedToCM360, r, "warned", strings.Join(a.Warned, ", "))
 }
 

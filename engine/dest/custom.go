@@ -154,5 +154,5 @@ func (d Destination) customURL() (string, error) {
 }
 
 func (customKind) emptyAnswer(Destination) (Result, bool) {
-	return Result{Summary: "Uploaded.", Fact: fact.Fact{Code: fact.Uploaded}}, true
+	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
 }

@@ -116,19 +116,9 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 	if r.URL == "" && r.ID != "" {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
-	what := "Saved in Google Drive"
 	r.Fact = resultFact(fact.SavedInDrive, r)
 	if d.Param("fileId") != "" {
-		what = "Saved in Google Drive as a new version"
 		r.Fact.Code = fact.NewDriveVersion
-	}
-	switch {
-	case r.Name != "" && r.ID != "":
-		r.Summary = fmt.Sprintf("%s: %s (file %s).", what, r.Name, r.ID)
-	case r.ID != "":
-		r.Summary = fmt.Sprintf("%s (file %s).", what, r.ID)
-	default:
-		r.Summary = what + "."
 	}
 }
 

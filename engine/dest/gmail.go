@@ -209,25 +209,10 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 		if d.Param("draftId") != "" {
 			r.Fact.Code = fact.UpdatedDraft
 		}
-		switch {
-		case d.Param("draftId") != "" && r.ID != "":
-			r.Summary = fmt.Sprintf("Draft %s updated.", r.ID)
-		case d.Param("draftId") != "":
-			r.Summary = "Draft updated."
-		case r.ID != "":
-			r.Summary = fmt.Sprintf("Saved as draft %s.", r.ID)
-		default:
-			r.Summary = "Saved as a draft."
-		}
 		return
 	}
 	r.ID, r.ThreadID = string(a.ID), a.ThreadID
-	verb := map[Kind]string{GmailInsert: "Saved in the mailbox", GmailImport: "Imported into the mailbox", GmailSend: "Sent"}[g.k]
-	r.Summary = verb + "."
 	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: fact.SavedInMailbox, GmailImport: fact.ImportedToMailbox, GmailSend: fact.SentEmail}[g.k], r)
-	if r.ID != "" {
-		r.Summary = fmt.Sprintf("%s (message %s).", verb, r.ID)
-	}
 }
 
 func (gmailKind) emptyAnswer(Destination) (Result, bool) { return Result{}, false }

@@ -119,11 +119,11 @@ func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
 
 // result names what was made: its name, id and link.
 func (base) result(d Destination, a answer, r *Result) {
-	genericResult("Uploaded", a, r)
+	genericResult(a, r)
 }
 
-// genericResult reads an answer that names an object, saying verb first.
-func genericResult(verb string, a answer, r *Result) {
+// genericResult reads an answer that names an object.
+func genericResult(a answer, r *Result) {
 	r.ID = string(a.ID)
 	r.Name = firstOf(a.Name, a.Title)
 	if a.Snippet != nil {
@@ -135,16 +135,6 @@ func genericResult(verb string, a answer, r *Result) {
 		delete(r.Fact.Args, "title")
 	}
 	delete(r.Fact.Args, "url") // an API address, not a page to open
-	switch {
-	case r.Name != "" && r.ID != "" && r.Name != r.ID:
-		r.Summary = verb + " as " + r.Name + " (id " + r.ID + ")."
-	case r.Name != "":
-		r.Summary = verb + " as " + r.Name + "."
-	case r.ID != "":
-		r.Summary = verb + " (id " + r.ID + ")."
-	default:
-		r.Summary = verb + "."
-	}
 }
 
 // fill puts the file's name, size and limit into a kindWords sentence.

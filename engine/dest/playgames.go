@@ -77,24 +77,13 @@ func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error
 
 func (playGamesKind) result(_ Destination, a answer, r *Result) {
 	r.ID, r.URL = a.ResourceID, a.URL
-	what := "achievement or leaderboard"
 	r.Fact = resultFact(fact.GameIcon, r)
 	switch a.ImageType {
 	case "ACHIEVEMENT_ICON":
-		what = "achievement"
 		r.Fact.Code = fact.AchievementIcon
 	case "LEADERBOARD_ICON":
-		what = "leaderboard"
 		r.Fact.Code = fact.LeaderboardIcon
 	}
-	r.Summary = "The image is now the icon of the " + what
-	if r.ID != "" {
-		r.Summary = fmt.Sprintf("The image is now the icon of %s %s", what, r.ID)
-	}
-	if r.URL != "" {
-		r.Summary += ", at " + r.URL
-	}
-	r.Summary += "."
 }
 
 func (playGamesKind) words(d Destination) kindWords {

@@ -15,8 +15,8 @@ type Result struct {
 	ThreadID string // Gmail conversation
 	Name     string // CM360 asset name, object name
 	URL      string // Play Games image URL, or a link to the object
-	Summary  string // one plain sentence
-	// Fact says Summary in no language: its code and what the server gave.
+	// Fact says what was made, in no language: its code and what the
+	// server gave (package words makes the sentence).
 	Fact fact.Fact
 	Raw  json.RawMessage
 }

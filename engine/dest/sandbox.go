@@ -55,11 +55,11 @@ func (sandboxKind) target(d Destination, file media.Info, t *upload.Target) erro
 }
 
 func (sandboxKind) result(_ Destination, a answer, r *Result) {
-	genericResult("Uploaded to the sandbox", a, r)
+	genericResult(a, r)
 }
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
-	return Result{Summary: "Uploaded.", Fact: fact.Fact{Code: fact.Uploaded}}, true
+	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
 }
 
 func (sandboxKind) words(Destination) kindWords {

@@ -2,7 +2,6 @@ package dest
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"path"
 	"strings"
@@ -118,16 +117,10 @@ func (youTubeKind) result(d Destination, a answer, r *Result) {
 	_ = json.Unmarshal(r.Raw, &v) // the answer was read once already
 	r.Name = v.Snippet.Title
 	privacy := firstOf(v.Status.PrivacyStatus, "private")
-	defer func() { r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy) }()
-	switch {
-	case r.ID == "":
-		r.Summary = "Uploaded to YouTube."
-	case d.NeedsAuth():
+	if r.ID != "" && d.NeedsAuth() {
 		r.URL = WatchURL(r.ID)
-		r.Summary = fmt.Sprintf("Uploaded to YouTube as %s (%s): %s", firstOf(r.Name, "a video"), privacy, r.URL)
-	default:
-		r.Summary = fmt.Sprintf("Uploaded to %s as %s (%s, video %s).", d.who(), firstOf(r.Name, "a video"), privacy, r.ID)
 	}
+	r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy)
 }
 
 func (youTubeKind) words(Destination) kindWords {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -42,7 +43,7 @@ func TestYouTubeResultAndWords(t *testing.T) {
 	d := Destination{Kind: YouTube}
 	r, err := ParseResult(d, []byte(`{"kind":"youtube#video","id":"dQw4w9WgXcQ","snippet":{"title":"Launch"},"status":{"privacyStatus":"private"}}`))
 	if err != nil || r.ID != "dQw4w9WgXcQ" || r.URL != "https://www.youtube.com/watch?v=dQw4w9WgXcQ" || r.Name != "Launch" ||
-		r.Summary != "Uploaded to YouTube as Launch (private): https://www.youtube.com/watch?v=dQw4w9WgXcQ" {
+		r.Fact.Code != fact.UploadedToYouTube || r.Fact.Arg("privacy") != "private" || r.Fact.Arg("url") != r.URL {
 		t.Errorf("result %+v, %v", r, err)
 	}
 	if s := Explain(d, &upload.APIError{Status: 401, Reason: "youtubeSignupRequired"}); s != "This Google account has no YouTube channel yet. Create one on youtube.com, then send the video again." {

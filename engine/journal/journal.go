@@ -62,17 +62,21 @@ type Record struct {
 	Committed      int64     `json:"committed,omitempty"`
 	State          string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
-	Result        json.RawMessage `json:"result,omitempty"`
-	ResultSummary string          `json:"result_summary,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	// ResultSummary is the sentence an older Hoist wrote of the result;
+	// records written now hold ResultFact instead.
+	ResultSummary string `json:"result_summary,omitempty"`
 	// Verified names the server's checksum (or size) that matched the file.
-	Verified  string `json:"verified,omitempty"`
+	Verified string `json:"verified,omitempty"`
+	// LastError is the reason's sentence an older Hoist wrote; records
+	// written now hold LastFact instead.
 	LastError string `json:"last_error,omitempty"`
-	Details   string `json:"details,omitempty"` // the server's own words behind LastError
-	// LastFact is LastError as a fact (engine/fact.Fact's JSON), for the
-	// window and the command line to say in the user's language.
+	Details   string `json:"details,omitempty"` // the server's own words behind the reason
+	// LastFact is why the job stopped, as a fact (engine/fact.Fact's JSON),
+	// for the window and the command line to say in the user's language.
 	LastFact json.RawMessage `json:"last_fact,omitempty"`
-	// ResultFact is ResultSummary as a fact (engine/fact.Fact's JSON);
-	// records written before it hold only the sentence.
+	// ResultFact is what the server made of the file, as a fact
+	// (engine/fact.Fact's JSON).
 	ResultFact json.RawMessage `json:"result_fact,omitempty"`
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`

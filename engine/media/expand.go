@@ -65,7 +65,7 @@ func (w *walker) folder(path string) {
 		return
 	}
 	if w.folders[real] {
-		w.skip(path, "folder already included")
+		w.skip(path, fact.SkippedFolderIncluded)
 		return
 	}
 	w.folders[real] = true
@@ -111,7 +111,7 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 	case fi.Mode().IsRegular():
 		w.file(path, fi)
 	default:
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: specialKind(fi.Mode()),
+		w.skipped = append(w.skipped, Skipped{Path: path,
 			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialFact(fi.Mode())}}})
 	}
 }
@@ -119,7 +119,7 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 func (w *walker) file(path string, fi fs.FileInfo) {
 	key := keyOf(path, fi)
 	if w.files[key] {
-		w.skip(path, "already included")
+		w.skip(path, fact.SkippedIncluded)
 		return
 	}
 	// Opening now finds unreadable files before they are queued.
@@ -133,43 +133,32 @@ func (w *walker) file(path string, fi fs.FileInfo) {
 	w.out = append(w.out, path)
 }
 
-// skipCodes are the facts of the reasons a file inside a folder is left out.
-var skipCodes = map[string]fact.Code{
-	"folder already included": fact.SkippedFolderIncluded,
-	"already included":        fact.SkippedIncluded,
-	"system file":             fact.SkippedSystemFile,
-	"system folder":           fact.SkippedSystemFolder,
-	"temporary Office file":   fact.SkippedOfficeTemp,
-	"hidden folder":           fact.SkippedHiddenFolder,
-	"hidden file":             fact.SkippedHiddenFile,
-}
-
 // skip leaves path out, for why.
-func (w *walker) skip(path, why string) {
-	w.skipped = append(w.skipped, Skipped{Path: path, Why: why, Fact: fact.Fact{Code: skipCodes[why], File: filepath.Base(path)}})
+func (w *walker) skip(path string, why fact.Code) {
+	w.skipped = append(w.skipped, Skipped{Path: path, Fact: fact.Fact{Code: why, File: filepath.Base(path)}})
 }
 
 // systemNames are files and folders the operating system keeps for itself.
-var systemNames = map[string]string{
-	"desktop.ini":               "system file",
-	"thumbs.db":                 "system file",
-	"ehthumbs.db":               "system file",
-	"ehthumbs_vista.db":         "system file",
-	".ds_store":                 "system file",
-	".localized":                "system file",
-	"icon\r":                    "system file",
-	"$recycle.bin":              "system folder",
-	"system volume information": "system folder",
-	"__macosx":                  "system folder",
+var systemNames = map[string]fact.Code{
+	"desktop.ini":               fact.SkippedSystemFile,
+	"thumbs.db":                 fact.SkippedSystemFile,
+	"ehthumbs.db":               fact.SkippedSystemFile,
+	"ehthumbs_vista.db":         fact.SkippedSystemFile,
+	".ds_store":                 fact.SkippedSystemFile,
+	".localized":                fact.SkippedSystemFile,
+	"icon\r":                    fact.SkippedSystemFile,
+	"$recycle.bin":              fact.SkippedSystemFolder,
+	"system volume information": fact.SkippedSystemFolder,
+	"__macosx":                  fact.SkippedSystemFolder,
 }
 
 // skipByName says why a file or folder inside a folder is left out, or "".
-func skipByName(name string, dir bool) string {
+func skipByName(name string, dir bool) fact.Code {
 	if why, ok := systemNames[strings.ToLower(name)]; ok {
 		return why
 	}
 	if strings.HasPrefix(name, "~$") {
-		return "temporary Office file"
+		return fact.SkippedOfficeTemp
 	}
 	if strings.HasPrefix(name, ".") {
 		return hiddenWhy(dir)
@@ -177,11 +166,11 @@ func skipByName(name string, dir bool) string {
 	return ""
 }
 
-func hiddenWhy(dir bool) string {
+func hiddenWhy(dir bool) fact.Code {
 	if dir {
-		return "hidden folder"
+		return fact.SkippedHiddenFolder
 	}
-	return "hidden file"
+	return fact.SkippedHiddenFile
 }
 
 // realPath is the folder's path with links resolved, to recognise it however it is reached.

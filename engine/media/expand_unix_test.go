@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
+
+	"hoist/engine/fact"
 )
 
 // tree builds files and folders under a temporary root; paths ending in "/" are folders.
@@ -90,20 +93,23 @@ func TestExpand(t *testing.T) {
 	}
 
 	wantSkipped := map[string]string{
-		"photos/.DS_Store":     "system file",
-		"photos/.git":          "hidden folder",
-		"photos/.hidden.png":   "hidden file",
-		"photos/Thumbs.db":     "system file",
-		"photos/a-link":        "already included",
-		"photos/desktop.ini":   "system file",
-		"photos/pipe":          "named pipe",
-		"photos/sock":          "socket",
-		"photos/~$budget.xlsx": "temporary Office file",
+		"photos/.DS_Store":     string(fact.SkippedSystemFile),
+		"photos/.git":          string(fact.SkippedHiddenFolder),
+		"photos/.hidden.png":   string(fact.SkippedHiddenFile),
+		"photos/Thumbs.db":     string(fact.SkippedSystemFile),
+		"photos/a-link":        string(fact.SkippedIncluded),
+		"photos/desktop.ini":   string(fact.SkippedSystemFile),
+		"photos/pipe":          string(fact.SkippedSpecial) + " pipe",
+		"photos/sock":          string(fact.SkippedSpecial) + " socket",
+		"photos/~$budget.xlsx": string(fact.SkippedOfficeTemp),
 	}
 	gotSkipped := map[string]string{}
 	for _, s := range skipped {
 		r, _ := filepath.Rel(root, s.Path)
-		gotSkipped[filepath.ToSlash(r)] = s.Why
+		gotSkipped[filepath.ToSlash(r)] = strings.TrimSpace(string(s.Fact.Code) + " " + s.Fact.Arg("kind"))
+		if s.Fact.File != filepath.Base(s.Path) {
+			t.Errorf("skipped %s: fact names %q", s.Path, s.Fact.File)
+		}
 	}
 	if len(gotSkipped) != len(wantSkipped) {
 		t.Errorf("skipped = %v, want %v", gotSkipped, wantSkipped)
@@ -163,7 +169,7 @@ func TestExpandFollowsLinkedFolderOnce(t *testing.T) {
 	if got, want := rel(t, root, files), []string{"other/alias/x.png", "other/alias/y.png"}; !slices.Equal(got, want) {
 		t.Errorf("files = %q, want %q", got, want)
 	}
-	if len(skipped) != 1 || skipped[0].Why != "folder already included" {
+	if len(skipped) != 1 || skipped[0].Fact.Code != fact.SkippedFolderIncluded {
 		t.Errorf("skipped = %v, want the second way into the same folder", skipped)
 	}
 }

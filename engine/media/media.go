@@ -84,6 +84,5 @@ func (p *Problem) Unwrap() []error {
 // Skipped is a file or folder that Expand left out on purpose.
 type Skipped struct {
 	Path string
-	Why  string    // plain words, e.g. "hidden file"
-	Fact fact.Fact // Why in no language
+	Fact fact.Fact // why, in no language: a hidden file, a system folder…
 }
