@@ -65,7 +65,7 @@ func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	found := false
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if l, ok := o.(*widget.Label); ok && l.Text == dest.PlayGamesRemoved {
+			if l, ok := o.(*bidiParagraph); ok && l.Text() == dest.PlayGamesRemoved {
 				found = true
 			}
 		})

@@ -212,3 +212,63 @@ func flipSVG(content []byte) ([]byte, bool) {
 	shift := strconv.FormatFloat(2*x+w, 'f', -1, 64)
 	return []byte(s[:open] + `<g transform="matrix(-1 0 0 1 ` + shift + ` 0)">` + s[open:end] + "</g>" + s[end:]), true
 }
+
+// form is the toolkit's form in reading order: in a right-to-left window
+// each label is on the right of its field, and the buttons under the form
+// are on the left, the one that goes on at the end of the line.
+type form struct {
+	widget.Form
+	content *fyne.Container // the form's items and buttons, once drawn
+}
+
+// newForm is widget.NewForm, mirrored as the window reads.
+func newForm(items ...*widget.FormItem) *form {
+	f := &form{}
+	f.Items = items
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+func (f *form) CreateRenderer() fyne.WidgetRenderer {
+	r := f.Form.CreateRenderer()
+	if objs := r.Objects(); len(objs) == 1 {
+		f.content, _ = objs[0].(*fyne.Container)
+	}
+	f.mirror()
+	return r
+}
+
+// Refresh lets the toolkit lay its form out anew, then mirrors it again.
+func (f *form) Refresh() {
+	f.Form.Refresh()
+	f.mirror()
+}
+
+// mirror wraps the layouts of the form's parts (the grid of labels and
+// fields, the buttons' box and their row) so that they follow the window's
+// reading direction.
+func (f *form) mirror() {
+	if f.content == nil {
+		return
+	}
+	var wrap func(c *fyne.Container, depth int)
+	wrap = func(c *fyne.Container, depth int) {
+		if c.Layout != nil {
+			c.Layout = mirrored(c.Layout)
+			c.Layout.Layout(c.Objects, c.Size())
+		}
+		if depth == 0 {
+			return
+		}
+		for _, o := range c.Objects {
+			if inner, ok := o.(*fyne.Container); ok {
+				wrap(inner, depth-1)
+			}
+		}
+	}
+	for _, part := range f.content.Objects {
+		if c, ok := part.(*fyne.Container); ok {
+			wrap(c, 1) // the grid and its labels' boxes; the buttons' box and their row
+		}
+	}
+}

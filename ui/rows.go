@@ -16,7 +16,6 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/media"
 )
 
 // rowActions are what a row's buttons do; the window supplies them.
@@ -46,10 +45,10 @@ type jobRow struct {
 	thumb    *canvas.Image
 	name     *bidiLabel
 	detail   *bidiLabel
-	size     *widget.Label
+	size     *bidiLabel
 	bar      *slimBar
 	status   *bidiLabel
-	progress *widget.Label
+	progress *bidiLabel
 	selected *canvas.Rectangle // the selection's background
 
 	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
@@ -68,11 +67,11 @@ func newJobRow(act rowActions) *jobRow {
 	r.name.style = fyne.TextStyle{Bold: true}
 	r.detail = newBidiLabel("")
 	r.detail.colorName = theme.ColorNamePlaceHolder
-	r.size = widget.NewLabel("")
-	r.size.Alignment = fyne.TextAlignTrailing
+	r.size = newWholeLabel("")
+	r.size.SetAlignment(fyne.TextAlignTrailing)
 	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
-	r.progress = widget.NewLabel("")
+	r.progress = newWholeLabel("")
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
@@ -90,19 +89,19 @@ func newJobRow(act rowActions) *jobRow {
 			}
 		}
 	}
-	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), action(engine.Pause))
-	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), action(engine.Resume))
-	r.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), action(engine.SignIn))
-	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), action(engine.Cancel))
-	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), action(engine.Retry))
-	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), action(engine.Restart))
-	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), action(engine.Remove))
+	r.pause = widget.NewButtonWithIcon(visual(buttonWords(doPause)), theme.MediaPauseIcon(), action(engine.Pause))
+	r.resume = widget.NewButtonWithIcon(visual(buttonWords(doResume)), theme.MediaPlayIcon(), action(engine.Resume))
+	r.signIn = widget.NewButtonWithIcon(visual(say("ui.row.signIn")), theme.LoginIcon(), action(engine.SignIn))
+	r.cancel = widget.NewButtonWithIcon(visual(buttonWords(doCancel)), theme.CancelIcon(), action(engine.Cancel))
+	r.retry = widget.NewButtonWithIcon(visual(buttonWords(doRetry)), theme.ViewRefreshIcon(), action(engine.Retry))
+	r.restart = widget.NewButtonWithIcon(visual(buttonWords(doRestart)), theme.MediaReplayIcon(), action(engine.Restart))
+	r.remove = widget.NewButtonWithIcon(visual(buttonWords(doRemove)), theme.DeleteIcon(), action(engine.Remove))
 	r.byAction = map[engine.Action]*widget.Button{
 		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
 		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
 	}
-	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
-	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
+	r.result = widget.NewButtonWithIcon(visual(buttonWords(doResult)), theme.InfoIcon(), do(act.result))
+	r.details = widget.NewButtonWithIcon(visual(buttonWords(doDetails)), theme.InfoIcon(), do(act.details))
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -110,12 +109,12 @@ func newJobRow(act rowActions) *jobRow {
 	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
-	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
+	buttons := row(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	r.nameLine = border(nil, nil, nil, row(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
+	r.statusLine = border(nil, nil, nil, row(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
 	r.content = container.NewStack(r.selected, container.NewThemeOverride(
-		container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
+		border(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -158,7 +157,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 
 	if !sameJob {
 		r.name.SetText(v.Name)
-		r.size.SetText(media.FormatSize(v.Size))
+		r.size.SetText(speaking().Size(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
 		r.content.Refresh()
@@ -168,7 +167,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	r.status.SetText(stateWords(v, now))
 	r.status.SetColor(stateColor(v.State))
 	progress := progressWords(v)
-	relayout := progress != r.progress.Text
+	relayout := progress != r.progress.Text()
 	r.progress.SetText(progress)
 	value := 0.0
 	switch {
@@ -236,10 +235,10 @@ func detailWords(v engine.JobView) string {
 	if e := v.Email; e != nil {
 		subject := strings.TrimSpace(e.Subject)
 		if subject == "" {
-			subject = "(no subject)"
+			subject = say("ui.email.noSubject")
 		}
 		if from := strings.TrimSpace(e.From); from != "" {
-			return subject + " — from " + from
+			return say("ui.email.from", "Subject", isolate(subject), "From", isolate(from))
 		}
 		return subject
 	}
@@ -253,34 +252,35 @@ func typeWords(mime string) string {
 	sub = strings.TrimPrefix(sub, "x-")
 	switch kind {
 	case "image":
-		return strings.ToUpper(sub) + " picture"
+		return say("ui.type.picture", "Type", strings.ToUpper(sub))
 	case "video":
-		return strings.ToUpper(sub) + " video"
+		return say("ui.type.video", "Type", strings.ToUpper(sub))
 	case "audio":
-		return strings.ToUpper(sub) + " audio"
+		return say("ui.type.audio", "Type", strings.ToUpper(sub))
 	case "message":
-		return "Email"
+		return say("ui.type.email")
 	}
 	switch sub {
 	case "pdf":
-		return "PDF document"
+		return say("ui.type.pdf")
 	case "zip":
-		return "ZIP archive"
+		return say("ui.type.zip")
 	case "html":
-		return "Web page"
+		return say("ui.type.html")
 	}
-	return "File"
+	return say("ui.type.file")
 }
 
 // destWords names a job's destination briefly.
 func destWords(v engine.JobView) string {
-	if v.Destination != "" && v.Destination != v.DestKind {
-		return v.Destination
+	info := dest.Kind(v.DestKind).Info()
+	if v.Destination != "" && v.Destination != v.DestKind && v.Destination != info.Label {
+		return isolate(v.Destination) // a name the user gave
 	}
-	if s := dest.Kind(v.DestKind).Info().Short; s != "" {
+	if s := kindWords(dest.Kind(v.DestKind)); s != "" {
 		return s
 	}
-	return v.Destination
+	return isolate(v.Destination)
 }
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;

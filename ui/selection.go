@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
-	"hoist/engine/media"
 )
 
 // jobAction is something the user can do to a job from its row or the
@@ -59,8 +58,8 @@ func actionsFor(v engine.JobView) []jobAction {
 // short (it wraps and scrolls), with buttons for what they allow: one file's
 // details, or how many are selected.
 type selectionPanel struct {
-	title   *widget.Label
-	body    *widget.Label
+	title   *bidiParagraph
+	body    *bidiParagraph
 	buttons map[jobAction]*widget.Button
 	inner   *fyne.Container
 	content fyne.CanvasObject
@@ -70,14 +69,12 @@ type selectionPanel struct {
 
 func newSelectionPanel(do func(jobAction, []engine.JobView)) *selectionPanel {
 	p := &selectionPanel{buttons: map[jobAction]*widget.Button{}}
-	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Wrapping = fyne.TextWrapWord
-	p.body = widget.NewLabel("")
-	p.body.Wrapping = fyne.TextWrapWord
-	p.body.Selectable = true
+	p.title = newBidiParagraph("") // a file's name, in any script
+	p.title.style = fyne.TextStyle{Bold: true}
+	p.body = newBidiParagraph("")
 	box := container.NewVBox()
 	for _, a := range []jobAction{doPause, doResume, doRetry, doRestart, doResult, doCancel, doRemove} {
-		b := widget.NewButtonWithIcon(buttonWords[a], actionIcon(a), func() {
+		b := widget.NewButtonWithIcon(visual(buttonWords(a)), actionIcon(a), func() {
 			if len(p.views) > 0 {
 				do(a, slices.Clone(p.views))
 			}
@@ -127,8 +124,8 @@ func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 	}
 	switch len(sel) {
 	case 0:
-		p.title.SetText(noSelectionTitle)
-		p.body.SetText(noSelectionHint)
+		p.title.SetText(noSelectionTitle())
+		p.body.SetText(noSelectionHint())
 	case 1:
 		p.title.SetText(sel[0].Name)
 		p.body.SetText(detailsWords(sel[0], now))
@@ -138,7 +135,7 @@ func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 		for _, v := range sel {
 			size += v.Size
 		}
-		p.body.SetText(media.FormatSize(size) + " in all.")
+		p.body.SetText(say("ui.selection.size", "Size", speaking().Size(size)))
 	}
 	for _, o := range p.inner.Objects {
 		o.Refresh()
@@ -157,19 +154,19 @@ func detailsWords(v engine.JobView, now time.Time) string {
 		lines = append(lines, p)
 	}
 	if e := v.Email; e != nil {
-		lines = append(lines, "Subject: "+detailWords(v))
+		lines = append(lines, say("ui.field.subject", "Subject", detailWords(v)))
 	}
 	if r := v.Result; r != nil {
 		if r.ID != "" {
-			lines = append(lines, idLabel(v)+": "+r.ID)
+			lines = append(lines, say("ui.field.id", "Label", idLabel(v), "ID", isolate(r.ID)))
 		}
 		if r.URL != "" {
-			lines = append(lines, "Link: "+r.URL)
+			lines = append(lines, say("ui.field.link", "Link", isolate(r.URL)))
 		}
 	}
-	lines = append(lines, "File: "+v.Path, "Size: "+media.FormatSize(v.Size), "To: "+destWords(v))
+	lines = append(lines, say("ui.field.file", "File", isolate(v.Path)), say("ui.field.size", "Size", speaking().Size(v.Size)), say("ui.field.to", "To", destWords(v)))
 	if v.Account != "" {
-		lines = append(lines, "Account: "+v.Account)
+		lines = append(lines, say("ui.field.account", "Account", isolate(v.Account)))
 	}
 	return strings.Join(lines, "\n")
 }
