@@ -18,14 +18,6 @@ import (
 	"hoist/engine/dest"
 )
 
-// rowActions are what a row's buttons do; the window supplies them.
-type rowActions struct {
-	do              func(engine.JobView, engine.Action) // what the job allows: JobView.Actions
-	result, details func(engine.JobView)
-	// thumbnail gives a picture's thumbnail; done is false while it is being made.
-	thumbnail func(engine.JobView) (img image.Image, done bool)
-}
-
 // jobRow shows one file of the queue in two lines: its picture, name and
 // size, with the buttons its state allows, then its state in words with
 // speed and time left, and a slim bar of the bytes the server confirmed.
@@ -33,7 +25,7 @@ type rowActions struct {
 type jobRow struct {
 	widget.BaseWidget
 
-	act   rowActions
+	d     rowController
 	index int // the list position the row shows
 	view  engine.JobView
 	shown uint64 // Version on screen; 0 before the first show
@@ -58,8 +50,8 @@ type jobRow struct {
 	content              fyne.CanvasObject
 }
 
-func newJobRow(act rowActions) *jobRow {
-	r := &jobRow{act: act}
+func newJobRow(d rowController) *jobRow {
+	r := &jobRow{d: d}
 	r.icon = widget.NewIcon(theme.FileIcon())
 	r.thumb = &canvas.Image{FillMode: canvas.ImageFillContain, ScaleMode: canvas.ImageScaleSmooth}
 	r.thumb.Hide()
@@ -75,33 +67,22 @@ func newJobRow(act rowActions) *jobRow {
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
-	do := func(f func(engine.JobView)) func() {
-		return func() {
-			if f != nil {
-				f(r.view)
-			}
-		}
-	}
 	action := func(a engine.Action) func() {
-		return func() {
-			if act.do != nil {
-				act.do(r.view, a)
-			}
-		}
+		return func() { d.do(r.view, a) }
 	}
-	r.pause = widget.NewButtonWithIcon(visual(buttonWords(doPause)), theme.MediaPauseIcon(), action(engine.Pause))
-	r.resume = widget.NewButtonWithIcon(visual(buttonWords(doResume)), theme.MediaPlayIcon(), action(engine.Resume))
+	r.pause = widget.NewButtonWithIcon(visual(buttonWords(engine.Pause)), theme.MediaPauseIcon(), action(engine.Pause))
+	r.resume = widget.NewButtonWithIcon(visual(buttonWords(engine.Resume)), theme.MediaPlayIcon(), action(engine.Resume))
 	r.signIn = widget.NewButtonWithIcon(visual(say("ui.row.signIn")), theme.LoginIcon(), action(engine.SignIn))
-	r.cancel = widget.NewButtonWithIcon(visual(buttonWords(doCancel)), theme.CancelIcon(), action(engine.Cancel))
-	r.retry = widget.NewButtonWithIcon(visual(buttonWords(doRetry)), theme.ViewRefreshIcon(), action(engine.Retry))
-	r.restart = widget.NewButtonWithIcon(visual(buttonWords(doRestart)), theme.MediaReplayIcon(), action(engine.Restart))
-	r.remove = widget.NewButtonWithIcon(visual(buttonWords(doRemove)), theme.DeleteIcon(), action(engine.Remove))
+	r.cancel = widget.NewButtonWithIcon(visual(buttonWords(engine.Cancel)), theme.CancelIcon(), action(engine.Cancel))
+	r.retry = widget.NewButtonWithIcon(visual(buttonWords(engine.Retry)), theme.ViewRefreshIcon(), action(engine.Retry))
+	r.restart = widget.NewButtonWithIcon(visual(buttonWords(engine.Restart)), theme.MediaReplayIcon(), action(engine.Restart))
+	r.remove = widget.NewButtonWithIcon(visual(buttonWords(engine.Remove)), theme.DeleteIcon(), action(engine.Remove))
 	r.byAction = map[engine.Action]*widget.Button{
 		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
 		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
 	}
-	r.result = widget.NewButtonWithIcon(visual(buttonWords(doResult)), theme.InfoIcon(), do(act.result))
-	r.details = widget.NewButtonWithIcon(visual(buttonWords(doDetails)), theme.InfoIcon(), do(act.details))
+	r.result = widget.NewButtonWithIcon(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = widget.NewButtonWithIcon(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -195,9 +176,9 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 func (r *jobRow) showPicture(v engine.JobView) {
 	r.needPicture = false
 	var img image.Image
-	if r.act.thumbnail != nil && strings.HasPrefix(v.MIME, "image/") {
+	if strings.HasPrefix(v.MIME, "image/") {
 		var done bool
-		img, done = r.act.thumbnail(v)
+		img, done = r.d.thumbnail(v)
 		r.needPicture = !done
 	}
 	if img != nil {

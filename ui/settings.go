@@ -37,8 +37,8 @@ type settings struct {
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
 	Theme       string
-	SignInWait  int  // minutes the sign-in waits for the browser to come back
-	Background  bool // closing the window while files upload keeps them uploading, from the system tray
+	SignInWait  int    // minutes the sign-in waits for the browser to come back
+	Background  bool   // closing the window while files upload keeps them uploading, from the system tray
 	Language    string // words.SystemSetting, or the code of the language chosen
 }
 
@@ -208,11 +208,28 @@ func (d *desk) applySettings(s settings) {
 	})
 }
 
-// settingsForm builds the settings; each change is saved at once.
-func (d *desk) settingsForm() *form {
-	s := d.settings
+// settingsPanel is what the settings dialog shows; each change is saved at once.
+type settingsPanel struct {
+	d       settingsController
+	form    *form
+	content fyne.CanvasObject
+}
+
+func newSettingsPanel(d settingsController) *settingsPanel {
+	p := &settingsPanel{d: d}
+	p.form = p.makeForm()
+	reset := widget.NewButton(visual(say("ui.reset")), p.confirmReset)
+	reset.Importance = widget.DangerImportance
+	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
+	return p
+}
+
+// makeForm builds the settings as they are now.
+func (p *settingsPanel) makeForm() *form {
+	d := p.d
+	s := d.currentSettings()
 	change := func(f func(*settings)) {
-		next := d.settings
+		next := d.currentSettings()
 		f(&next)
 		d.applySettings(next)
 	}
@@ -238,42 +255,41 @@ func (d *desk) settingsForm() *form {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)
-	where := widget.NewLabel(d.journal)
+	where := widget.NewLabel(d.journalPath())
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
 
 	return newForm(
-		withNote(visual(say("ui.settings.language")), language, newFieldNote(visual(say("ui.settings.languageNote")))),
-		withNote(visual(say("ui.settings.parallel")), parallel, newFieldNote(visual(say("ui.settings.parallelNote")))),
-		withNote(visual(say("ui.settings.chunk")), chunk, newFieldNote(visual(say("ui.settings.chunkNote")))),
-		withNote(visual(say("ui.settings.speed")), bandwidth, newFieldNote(visual(say("ui.settings.speedNote")))),
+		withNote(visual(say("ui.settings.language")), language, newFieldNote(say("ui.settings.languageNote"))),
+		withNote(visual(say("ui.settings.parallel")), parallel, newFieldNote(say("ui.settings.parallelNote"))),
+		withNote(visual(say("ui.settings.chunk")), chunk, newFieldNote(say("ui.settings.chunkNote"))),
+		withNote(visual(say("ui.settings.speed")), bandwidth, newFieldNote(say("ui.settings.speedNote"))),
 		&widget.FormItem{Text: visual(say("ui.settings.onStart")), Widget: resume},
 		&widget.FormItem{Text: visual(say("ui.settings.onClosing")), Widget: background},
-		withNote(visual(say("ui.settings.forget")), history, newFieldNote(visual(say("ui.settings.forgetNote")))),
+		withNote(visual(say("ui.settings.forget")), history, newFieldNote(say("ui.settings.forgetNote"))),
 		&widget.FormItem{Text: visual(say("ui.settings.look")), Widget: look},
-		withNote(visual(say("ui.settings.signInWait")), signIn, newFieldNote(visual(say("ui.settings.signInWaitNote")))),
+		withNote(visual(say("ui.settings.signInWait")), signIn, newFieldNote(say("ui.settings.signInWaitNote"))),
 		&widget.FormItem{Text: visual(say("ui.settings.listIn")), Widget: where},
 	)
 }
 
+// showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	reset := widget.NewButton(visual(say("ui.reset")), d.confirmReset)
-	reset.Importance = widget.DangerImportance
-	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
-	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), container.NewVScroll(content), d.win)
+	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), container.NewVScroll(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
 // destinations and restores the default settings.
-func (d *desk) confirmReset() {
+func (p *settingsPanel) confirmReset() {
+	d := p.d
 	d.open(newSentenceQuestion(say("ui.reset.title"), say("ui.reset.question"),
 		func(yes bool) {
 			if yes {
 				d.reset()
 			}
-		}, d.win))
+		}, d.window()))
 }
 
 func (d *desk) reset() {
@@ -285,6 +301,7 @@ func (d *desk) reset() {
 	}
 	d.applySettings(defaultSettings)
 	d.app.Preferences().RemoveValue(prefDestination)
+	d.loadDestination(false)
 	d.background(func(context.Context) {
 		for _, v := range d.q.Jobs() {
 			if !v.State.Finished() {
@@ -300,7 +317,8 @@ func (d *desk) reset() {
 			}
 		}
 		d.later(func() {
-			d.bar.load(false)
+			d.bar.load()
+			d.destinationChanged()
 			d.tell(say("ui.reset.done"))
 		})
 	})

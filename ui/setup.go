@@ -37,7 +37,7 @@ var setupSteps = []setupStep{
 // Cloud Console, the downloaded file by drop or by choosing, its check,
 // and the sign-in that ends it.
 type setupPanel struct {
-	d       *desk
+	d       setupController
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
 	status  *bidiParagraph
@@ -60,7 +60,7 @@ func (d *desk) showSetup() {
 	d.open(p.dlg)
 }
 
-func newSetupPanel(d *desk) *setupPanel {
+func newSetupPanel(d setupController) *setupPanel {
 	p := &setupPanel{d: d}
 	intro := newBidiParagraph(say("ui.setup.intro"))
 	rows := []fyne.CanvasObject{intro}
@@ -91,7 +91,7 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
 	copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
-		p.d.app.Clipboard().SetContent(address)
+		p.d.copyText(address)
 		p.status.SetText(say("ui.setup.copied", "Address", isolate(address)))
 	})
 	open := widget.NewButtonWithIcon(visual(say("ui.open")), theme.ComputerIcon(), func() {
@@ -112,7 +112,7 @@ func (p *setupPanel) pick() {
 		path := r.URI().Path()
 		_ = r.Close()
 		p.take(path)
-	}, p.d.win)
+	}, p.d.window())
 	open.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	open.Resize(fyne.NewSize(800, 560))
 	open.Show()
@@ -128,7 +128,7 @@ func (p *setupPanel) take(path string) {
 		p.status.SetText(say("ui.setup.badFile", "File", isolate(name), "Why", sentence(errorWords(err))))
 		return
 	}
-	if err := p.d.auth.ImportClientSecret(path); err != nil {
+	if err := p.d.googleSignIn().ImportClientSecret(path); err != nil {
 		p.status.colorName = theme.ColorNameError
 		p.status.SetText(sentence(errorWords(err)))
 		return
@@ -137,8 +137,7 @@ func (p *setupPanel) take(path string) {
 	p.status.colorName = theme.ColorNameSuccess
 	p.status.SetText(say("ui.setup.ready", "File", isolate(name)))
 	p.signIn.Enable()
-	p.d.bar.showCurrent()
-	p.d.bar.refreshAccounts()
+	p.d.clientImported()
 }
 
 // finish signs in; the panel closes once the browser is on its way.
@@ -147,5 +146,5 @@ func (p *setupPanel) finish() {
 		return
 	}
 	p.dlg.Hide()
-	p.d.bar.login()
+	p.d.login()
 }

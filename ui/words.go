@@ -246,34 +246,18 @@ func quitDismiss() string { return say("ui.quit.dismiss") }
 
 func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
 
-// engineAction is the engine's action behind each of a job's buttons.
-var engineAction = map[jobAction]engine.Action{
-	doPause: engine.Pause, doResume: engine.Resume, doCancel: engine.Cancel, doRetry: engine.Retry, doRestart: engine.Restart, doRemove: engine.Remove,
+// buttonWords names what can be done to a job, on buttons.
+func buttonWords(a engine.Action) string {
+	if a == engine.SignIn {
+		return say("ui.row.signIn")
+	}
+	return speaking().Action(string(a))
 }
 
-// buttonWords names what can be done to a job, on buttons.
-func buttonWords(a jobAction) string {
-	l := speaking()
-	switch a {
-	case doPause:
-		return l.Action("pause")
-	case doResume:
-		return l.Action("resume")
-	case doCancel:
-		return l.Action("cancel")
-	case doRetry:
-		return l.Action("retry")
-	case doRestart:
-		return l.Action("restart")
-	case doRemove:
-		return l.Action("remove")
-	case doResult:
-		return say("ui.button.result")
-	case doDetails:
-		return say("ui.button.details")
-	}
-	return ""
-}
+// showResultWords and detailsWords name the buttons that show a finished
+// job's result and the whole state of one that did not go.
+func showResultWords() string    { return say("ui.button.result") }
+func detailsButtonWords() string { return say("ui.button.details") }
 
 // The selection's panel, with nothing or several files selected.
 func noSelectionTitle() string { return say("ui.selection.none") }
