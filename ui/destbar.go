@@ -258,7 +258,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		return nil
 	}
 
-	name := widget.NewEntry()
+	name := newEntry() // a name in any script reads right while it is typed
 	name.SetText(edited.Name)
 	name.SetPlaceHolder(visual(say("ui.form.name.example")))
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
@@ -311,9 +311,13 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			w = s
 		default:
 			e := widget.NewEntry()
+			var typed *entry // words typed in any script, read right while typing
 			if f.Kind == dest.JSONField {
 				e = widget.NewMultiLineEntry()
 				e.SetMinRowsVisible(3)
+			} else if listFor(edited.Kind, f.Key) == noList {
+				typed = newEntry()
+				e = &typed.Entry
 			}
 			e.SetText(value)
 			if f.Default != "" {
@@ -328,6 +332,9 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 				}
 			}
 			w = b.withPicker(f, e, &edited) // "Choose…" from Google's list, where there is one
+			if typed != nil {
+				w = typed
+			}
 		}
 		checks = append(checks, check)
 		label := fieldLabel

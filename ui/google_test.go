@@ -377,7 +377,8 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	form := inTopOverlay(h, func(*widget.Form) bool { return true })
+	f := inTopOverlay(h, func(*form) bool { return true })
+	form := f
 	profile := noteField(form.Items[1]).(*widget.Entry)
 	advertiser := noteField(form.Items[2]).(*widget.Entry)
 	chooseFor := func(e *widget.Entry) *widget.Button {

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/png"
 	"regexp"
 	"strconv"
@@ -272,3 +273,86 @@ func (f *form) mirror() {
 		}
 	}
 }
+
+// entry is the toolkit's one-line entry, reading right in a right-to-left
+// window. The toolkit draws typed text in logical order and loses the spaces
+// between runs of different directions ("بایگانی خبرنامه ۱۴۰۵" comes out as
+// "۱۴۰۵بایگانی خبرنامه"), so there the entry draws its own text in no colour,
+// for its cursor and selection to stand where they are, and a bidi label
+// draws the text over it in the order it is seen, in the same place.
+type entry struct {
+	widget.Entry
+	seen *bidiLabel
+}
+
+func newEntry() *entry {
+	e := &entry{seen: newBidiLabel("")}
+	e.ExtendBaseWidget(e)
+	if rtl() {
+		e.seen.align = fyne.TextAlignTrailing // where the toolkit puts the text: from the left
+		e.seen.colorName = colorNameTyped
+		container.NewThemeOverride(e, textless{})
+	}
+	return e
+}
+
+func (e *entry) CreateRenderer() fyne.WidgetRenderer {
+	r := e.Entry.CreateRenderer()
+	if !rtl() {
+		return r
+	}
+	return &entryRenderer{WidgetRenderer: r, e: e}
+}
+
+type entryRenderer struct {
+	fyne.WidgetRenderer
+	e *entry
+}
+
+func (r *entryRenderer) Objects() []fyne.CanvasObject {
+	return append(r.WidgetRenderer.Objects(), r.e.seen)
+}
+
+func (r *entryRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.place(size)
+}
+
+func (r *entryRenderer) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.place(r.e.Size())
+}
+
+// place puts the text, as it is seen, over the entry's own.
+func (r *entryRenderer) place(size fyne.Size) {
+	text := r.e.Text
+	if r.e.Password {
+		text = ""
+	}
+	r.e.seen.Move(fyne.NewPos(0, 0))
+	r.e.seen.Resize(size)
+	r.e.seen.SetText(text)
+	r.e.seen.Refresh()
+}
+
+// textless is the window's theme with the text of the entry it is given to
+// drawn in no colour; colorNameTyped is the text's colour for what is drawn
+// over it.
+type textless struct{}
+
+const colorNameTyped fyne.ThemeColorName = "hoist-typed"
+
+func (textless) current() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
+
+func (t textless) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch n {
+	case theme.ColorNameForeground:
+		return color.Transparent
+	case colorNameTyped:
+		n = theme.ColorNameForeground
+	}
+	return t.current().Color(n, v)
+}
+func (t textless) Font(s fyne.TextStyle) fyne.Resource     { return t.current().Font(s) }
+func (t textless) Icon(n fyne.ThemeIconName) fyne.Resource { return t.current().Icon(n) }
+func (t textless) Size(n fyne.ThemeSizeName) float32       { return t.current().Size(n) }

@@ -153,14 +153,15 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var form *widget.Form
+	var main *form
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if f, ok := o.(*widget.Form); ok && form == nil { // the main form; Advanced has its own
-				form = f
+			if f, ok := o.(*form); ok && main == nil { // the main form; Advanced has its own
+				main = f
 			}
 		})
 	}
+	form := main
 	if form == nil {
 		t.Fatal("no form on screen")
 	}
