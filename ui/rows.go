@@ -160,10 +160,13 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
-	if showsBar(v) {
-		r.bar.Show()
-	} else {
-		r.bar.Hide()
+	if on := showsBar(v); on != r.bar.Visible() {
+		if on {
+			r.bar.Show()
+		} else {
+			r.bar.Hide()
+		}
+		relayout = true // the status has the bar's room, or gives it back
 	}
 	if r.showButtons(v) {
 		r.nameLine.Refresh()
