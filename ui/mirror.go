@@ -110,7 +110,35 @@ func (p *progressBar) ratio() float64 {
 }
 
 func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
-	return &fromReadingSide{WidgetRenderer: p.ProgressBar.CreateRenderer(), bar: p}
+	inner := p.ProgressBar.CreateRenderer()
+	r := &fromReadingSide{objects: inner.Objects}
+	return &placing{WidgetRenderer: inner, size: p.Size, place: r.place}
+}
+
+// placing is a toolkit's renderer that puts some of its parts in place
+// again after each of the toolkit's layouts and refreshes.
+type placing struct {
+	fyne.WidgetRenderer
+	size  func() fyne.Size
+	place func(fyne.Size)
+	extra []fyne.CanvasObject // drawn over the toolkit's own objects
+}
+
+func (r *placing) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.place(size)
+}
+
+func (r *placing) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.place(r.size())
+}
+
+func (r *placing) Objects() []fyne.CanvasObject {
+	if len(r.extra) == 0 {
+		return r.WidgetRenderer.Objects()
+	}
+	return append(r.WidgetRenderer.Objects(), r.extra...)
 }
 
 // fromReadingSide places the toolkit's bar, which it always lays out from
@@ -118,23 +146,12 @@ func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
 // toolkit's progress bar starts at x = 0, so the place is the same however
 // often it is laid out.
 type fromReadingSide struct {
-	fyne.WidgetRenderer
-	bar *progressBar
-}
-
-func (r *fromReadingSide) Layout(size fyne.Size) {
-	r.WidgetRenderer.Layout(size)
-	r.place(size)
-}
-
-func (r *fromReadingSide) Refresh() {
-	r.WidgetRenderer.Refresh()
-	r.place(r.bar.Size())
+	objects func() []fyne.CanvasObject // the toolkit's parts of the bar
 }
 
 func (r *fromReadingSide) place(size fyne.Size) {
 	right := rtl()
-	for _, o := range r.Objects() {
+	for _, o := range r.objects() {
 		x := float32(0)
 		if right {
 			x = size.Width - o.Size().Width
@@ -301,38 +318,19 @@ func (e *entry) CreateRenderer() fyne.WidgetRenderer {
 	if !rtl() {
 		return r
 	}
-	return &entryRenderer{WidgetRenderer: r, e: e}
-}
-
-type entryRenderer struct {
-	fyne.WidgetRenderer
-	e *entry
-}
-
-func (r *entryRenderer) Objects() []fyne.CanvasObject {
-	return append(r.WidgetRenderer.Objects(), r.e.seen)
-}
-
-func (r *entryRenderer) Layout(size fyne.Size) {
-	r.WidgetRenderer.Layout(size)
-	r.place(size)
-}
-
-func (r *entryRenderer) Refresh() {
-	r.WidgetRenderer.Refresh()
-	r.place(r.e.Size())
+	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.seen}}
 }
 
 // place puts the text, as it is seen, over the entry's own.
-func (r *entryRenderer) place(size fyne.Size) {
-	text := r.e.Text
-	if r.e.Password {
+func (e *entry) place(size fyne.Size) {
+	text := e.Text
+	if e.Password {
 		text = ""
 	}
-	r.e.seen.Move(fyne.NewPos(0, 0))
-	r.e.seen.Resize(size)
-	r.e.seen.SetText(text)
-	r.e.seen.Refresh()
+	e.seen.Move(fyne.NewPos(0, 0))
+	e.seen.Resize(size)
+	e.seen.SetText(text)
+	e.seen.Refresh()
 }
 
 // textless is the window's theme with the text of the entry it is given to

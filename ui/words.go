@@ -394,29 +394,18 @@ func family(k dest.Kind) string {
 	return string(k)
 }
 
+// kindKeys are the catalogue keys of the kinds of destination's names.
+var kindKeys = map[dest.Kind]string{
+	dest.GmailInsert: "ui.kind.gmailInsert", dest.GmailImport: "ui.kind.gmailImport",
+	dest.GmailSend: "ui.kind.gmailSend", dest.GmailDraft: "ui.kind.gmailDraft",
+	dest.CM360: "ui.kind.cm360", dest.Drive: "ui.kind.drive", dest.YouTube: "ui.kind.youtube",
+	dest.PlayGames: "ui.kind.playgames", dest.Sandbox: "ui.kind.sandbox", dest.Custom: "ui.kind.custom",
+}
+
 // kindWords names a kind of destination in the picker and the form's title.
 func kindWords(k dest.Kind) string {
-	switch k {
-	case dest.GmailInsert:
-		return say("ui.kind.gmailInsert")
-	case dest.GmailImport:
-		return say("ui.kind.gmailImport")
-	case dest.GmailSend:
-		return say("ui.kind.gmailSend")
-	case dest.GmailDraft:
-		return say("ui.kind.gmailDraft")
-	case dest.CM360:
-		return say("ui.kind.cm360")
-	case dest.Drive:
-		return say("ui.kind.drive")
-	case dest.YouTube:
-		return say("ui.kind.youtube")
-	case dest.PlayGames:
-		return say("ui.kind.playgames")
-	case dest.Sandbox:
-		return say("ui.kind.sandbox")
-	case dest.Custom:
-		return say("ui.kind.custom")
+	if key, ok := kindKeys[k]; ok {
+		return say(key)
 	}
 	return k.Info().Label
 }
