@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -66,7 +67,8 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		var pr *media.Problem
 		if errors.As(p, &pr) && pr.Path != "" {
 			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now, stepRefuse)
-			jb.reason = p.Error()
+			f := pr.Fact()
+			jb.sayLocked(p.Error(), &f, "", nil)
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
 			continue
@@ -368,9 +370,9 @@ func (q *Queue) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
 		jb.next = "Press Resume to start it."
+		jb.setNextFact(&fact.Fact{Code: fact.PressResume})
 	case Canceled:
-		jb.reason = "Canceled."
-		jb.next = "Press Retry to upload it again."
+		jb.sayLocked("Canceled.", &fact.Fact{Code: fact.Canceled}, "Press Retry to upload it again.", &fact.Fact{Code: fact.PressRetry})
 	default:
 		jb.reason, jb.next = "", ""
 	}

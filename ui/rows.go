@@ -43,8 +43,9 @@ type jobRow struct {
 	progress *bidiLabel
 	selected *canvas.Rectangle // the selection's background
 
-	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
-	byAction                                                               map[engine.Action]*widget.Button
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *rowButton
+	byAction                                                               map[engine.Action]*rowButton
+	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
@@ -67,22 +68,16 @@ func newJobRow(d rowController) *jobRow {
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
-	action := func(a engine.Action) func() {
-		return func() { d.do(r.view, a) }
+	r.cursor = newFocusRing()
+
+	r.byAction = map[engine.Action]*rowButton{}
+	for _, a := range engine.AllActions() {
+		r.byAction[a] = newRowButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
 	}
-	r.pause = widget.NewButtonWithIcon(visual(buttonWords(engine.Pause)), theme.MediaPauseIcon(), action(engine.Pause))
-	r.resume = widget.NewButtonWithIcon(visual(buttonWords(engine.Resume)), theme.MediaPlayIcon(), action(engine.Resume))
-	r.signIn = widget.NewButtonWithIcon(visual(say("ui.row.signIn")), theme.LoginIcon(), action(engine.SignIn))
-	r.cancel = widget.NewButtonWithIcon(visual(buttonWords(engine.Cancel)), theme.CancelIcon(), action(engine.Cancel))
-	r.retry = widget.NewButtonWithIcon(visual(buttonWords(engine.Retry)), theme.ViewRefreshIcon(), action(engine.Retry))
-	r.restart = widget.NewButtonWithIcon(visual(buttonWords(engine.Restart)), theme.MediaReplayIcon(), action(engine.Restart))
-	r.remove = widget.NewButtonWithIcon(visual(buttonWords(engine.Remove)), theme.DeleteIcon(), action(engine.Remove))
-	r.byAction = map[engine.Action]*widget.Button{
-		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
-		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
-	}
-	r.result = widget.NewButtonWithIcon(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = widget.NewButtonWithIcon(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
+	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
+	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
+	r.result = newRowButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = newRowButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -95,7 +90,7 @@ func newJobRow(d rowController) *jobRow {
 	r.statusLine = border(nil, nil, nil, row(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
 	r.content = container.NewStack(r.selected, container.NewThemeOverride(
-		border(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
+		border(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}), r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -115,8 +110,19 @@ func (r *jobRow) setSelected(on bool) {
 // thumbSize is the side of a row's picture, in Fyne units.
 const thumbSize = 36
 
-func (r *jobRow) buttons() []*widget.Button {
-	return []*widget.Button{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+// setCursor shows whether the keyboard's cursor is on the row.
+func (r *jobRow) setCursor(on bool) {
+	if on {
+		r.cursor.StrokeColor = focusColor(r.Theme())
+		r.cursor.Show()
+	} else {
+		r.cursor.Hide()
+	}
+	r.cursor.Refresh()
+}
+
+func (r *jobRow) buttons() []*rowButton {
+	return []*rowButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -295,7 +301,7 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // result of a finished job and the details of one that did not go, and
 // reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	want := make([]*widget.Button, 0, len(v.Actions)+1)
+	want := make([]*rowButton, 0, len(v.Actions)+1)
 	for _, a := range v.Actions {
 		if b := r.byAction[a]; b != nil {
 			want = append(want, b)

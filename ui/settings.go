@@ -275,7 +275,7 @@ func (p *settingsPanel) makeForm() *form {
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), container.NewVScroll(newSettingsPanel(d).content), d.win)
+	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }

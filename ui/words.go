@@ -2,8 +2,6 @@ package ui
 
 import (
 	"errors"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -12,7 +10,6 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/fact"
 	"hoist/engine/media"
 )
 
@@ -227,6 +224,9 @@ func resultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
+	if r.Fact != nil && (r.Summary == "" || speaking().Code() != "en") {
+		return speaking().Fact(*r.Fact)
+	}
 	if r.Summary != "" && !rtl() {
 		return r.Summary
 	}
@@ -306,25 +306,10 @@ func errorWords(err error) string {
 	}
 	var p *media.Problem
 	if errors.As(err, &p) {
-		f := fact.Fact{File: filepath.Base(p.Path)}
-		switch {
-		case errors.Is(err, media.ErrMissing):
-			f.Code = fact.FileMissing
-		case errors.Is(err, fs.ErrPermission):
-			f.Code = fact.FileNotAllowed
-		case errors.Is(err, media.ErrLoop):
-			f.Code = fact.FileLoop
-		case errors.Is(err, media.ErrIsFolder):
-			f.Code = fact.FileIsFolder
-		}
-		if f.Code != "" {
-			return speaking().Fact(f)
-		}
+		return speaking().Fact(p.Fact())
 	}
-	for _, a := range authFacts {
-		if errors.Is(err, a.err) {
-			return speaking().Fact(fact.Fact{Code: a.code})
-		}
+	if f, ok := auth.Fact(err); ok {
+		return speaking().Fact(f)
 	}
 	if errors.Is(err, dest.ErrInvalid) {
 		return say("ui.form.invalid")
@@ -332,42 +317,19 @@ func errorWords(err error) string {
 	return auth.Redact(err.Error())
 }
 
-// authFacts are the sign-in's errors with their facts.
-var authFacts = []struct {
-	err  error
-	code fact.Code
-}{
-	{auth.ErrKeychainLocked, fact.KeychainLocked}, {auth.ErrNoKeychain, fact.NoKeychain},
-	{auth.ErrNotSignedIn, fact.NotSignedIn}, {auth.ErrSignInAgain, fact.SignInAgain},
-	{auth.ErrTooBig, fact.TooBig}, {auth.ErrNoClient, fact.NoClient},
-	{auth.ErrNotDesktopClient, fact.NotDesktopClient}, {auth.ErrNotClientFile, fact.NotClientFile},
-	{auth.ErrBadClient, fact.BadClient}, {auth.ErrAccessDenied, fact.AccessDenied},
-	{auth.ErrSignInTimedOut, fact.SignInTimedOut}, {auth.ErrSignInCanceled, fact.SignInCanceled},
-	{auth.ErrNoRefreshToken, fact.NoRefreshToken}, {auth.ErrNoIdentity, fact.NoIdentity},
-	{auth.ErrGoogleUnreachable, fact.GoogleUnreachable}, {auth.ErrNotRevoked, fact.NotRevoked},
-}
-
 // skipWords says why a file inside a folder was left out.
 func skipWords(s media.Skipped) string {
-	switch s.Why {
-	case "hidden file":
-		return say("ui.skip.hiddenFile")
-	case "hidden folder":
-		return say("ui.skip.hiddenFolder")
-	case "system file":
-		return say("ui.skip.systemFile")
-	case "system folder":
-		return say("ui.skip.systemFolder")
-	case "temporary Office file":
-		return say("ui.skip.officeTemp")
-	case "already included", "folder already included":
-		return say("ui.skip.included")
+	if s.Fact.Code != "" {
+		return speaking().Fact(s.Fact)
 	}
 	return s.Why
 }
 
 // eventWords is what the window and the notification say about an event.
 func (d *desk) eventWords(ev engine.Event) string {
+	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
+		return speaking().Fact(*ev.Fact) // the batch's end, the list not saved
+	}
 	switch ev.Kind {
 	case engine.BatchDone:
 		if n := d.lastSummary.Failed; n > 0 {
@@ -377,6 +339,7 @@ func (d *desk) eventWords(ev engine.Event) string {
 	case engine.NeedsAttention:
 		for _, v := range d.q.Jobs() {
 			if v.ID == ev.Job {
+				v.Fact = ev.Fact // the reason as it was when the job stopped
 				return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
 			}
 		}

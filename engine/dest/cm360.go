@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -111,6 +112,7 @@ func (cm360Kind) result(_ Destination, a answer, r *Result) {
 	if len(a.Warned) > 0 {
 		r.Summary += " Google noted: " + strings.Join(a.Warned, ", ") + "."
 	}
+	r.Fact = resultFact(fact.AddedToCM360, r, "warned", strings.Join(a.Warned, ", "))
 }
 
 func (cm360Kind) words(d Destination) kindWords {

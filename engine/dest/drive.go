@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -116,8 +117,10 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
 	what := "Saved in Google Drive"
+	r.Fact = resultFact(fact.SavedInDrive, r)
 	if d.Param("fileId") != "" {
 		what = "Saved in Google Drive as a new version"
+		r.Fact.Code = fact.NewDriveVersion
 	}
 	switch {
 	case r.Name != "" && r.ID != "":

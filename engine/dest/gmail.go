@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -204,6 +205,10 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 		if a.Message != nil {
 			r.ThreadID = a.Message.ThreadID
 		}
+		r.Fact = resultFact(fact.SavedDraft, r)
+		if d.Param("draftId") != "" {
+			r.Fact.Code = fact.UpdatedDraft
+		}
 		switch {
 		case d.Param("draftId") != "" && r.ID != "":
 			r.Summary = fmt.Sprintf("Draft %s updated.", r.ID)
@@ -219,6 +224,7 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 	r.ID, r.ThreadID = string(a.ID), a.ThreadID
 	verb := map[Kind]string{GmailInsert: "Saved in the mailbox", GmailImport: "Imported into the mailbox", GmailSend: "Sent"}[g.k]
 	r.Summary = verb + "."
+	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: fact.SavedInMailbox, GmailImport: fact.ImportedToMailbox, GmailSend: fact.SentEmail}[g.k], r)
 	if r.ID != "" {
 		r.Summary = fmt.Sprintf("%s (message %s).", verb, r.ID)
 	}

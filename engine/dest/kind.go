@@ -3,6 +3,7 @@ package dest
 import (
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -129,6 +130,11 @@ func genericResult(verb string, a answer, r *Result) {
 		r.Name = firstOf(r.Name, a.Snippet.Title)
 	}
 	r.URL = firstOf(a.MediaLink, a.SelfLink, a.WebView, a.URL)
+	r.Fact = resultFact(fact.Uploaded, r)
+	if r.Name == r.ID {
+		delete(r.Fact.Args, "title")
+	}
+	delete(r.Fact.Args, "url") // an API address, not a page to open
 	switch {
 	case r.Name != "" && r.ID != "" && r.Name != r.ID:
 		r.Summary = verb + " as " + r.Name + " (id " + r.ID + ")."

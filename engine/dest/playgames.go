@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -77,11 +78,14 @@ func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error
 func (playGamesKind) result(_ Destination, a answer, r *Result) {
 	r.ID, r.URL = a.ResourceID, a.URL
 	what := "achievement or leaderboard"
+	r.Fact = resultFact(fact.GameIcon, r)
 	switch a.ImageType {
 	case "ACHIEVEMENT_ICON":
 		what = "achievement"
+		r.Fact.Code = fact.AchievementIcon
 	case "LEADERBOARD_ICON":
 		what = "leaderboard"
+		r.Fact.Code = fact.LeaderboardIcon
 	}
 	r.Summary = "The image is now the icon of the " + what
 	if r.ID != "" {
@@ -104,12 +108,18 @@ func (playGamesKind) words(d Destination) kindWords {
 
 // refused says that Google removed the method: it answers 404, 410 or 400.
 func (playGamesKind) refused(d Destination, e *upload.APIError) string {
-	if e.Class() == upload.ClassRetired {
-		return ""
-	}
-	if e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
-		(e.Status == http.StatusBadRequest && d.NeedsAuth()) {
+	if MethodGone(d, e) {
 		return PlayGamesGone
 	}
 	return ""
+}
+
+// MethodGone reports whether e is Google saying that the method
+// which set Play Games images is gone.
+func MethodGone(d Destination, e *upload.APIError) bool {
+	if e.Class() == upload.ClassRetired {
+		return false
+	}
+	return e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
+		(e.Status == http.StatusBadRequest && d.NeedsAuth())
 }

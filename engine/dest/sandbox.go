@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -58,7 +59,7 @@ func (sandboxKind) result(_ Destination, a answer, r *Result) {
 }
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
-	return Result{Summary: "Uploaded."}, true
+	return Result{Summary: "Uploaded.", Fact: fact.Fact{Code: fact.Uploaded}}, true
 }
 
 func (sandboxKind) words(Destination) kindWords {

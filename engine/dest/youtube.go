@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -117,6 +118,7 @@ func (youTubeKind) result(d Destination, a answer, r *Result) {
 	_ = json.Unmarshal(r.Raw, &v) // the answer was read once already
 	r.Name = v.Snippet.Title
 	privacy := firstOf(v.Status.PrivacyStatus, "private")
+	defer func() { r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy) }()
 	switch {
 	case r.ID == "":
 		r.Summary = "Uploaded to YouTube."
