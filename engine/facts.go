@@ -78,9 +78,9 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 // fact is a fact of this code about jb's file and destination.
 func (jb *job) fact(code fact.Code) *fact.Fact {
 	f := &fact.Fact{Code: code, File: jb.info.Name, Dest: string(jb.dest.Kind)}
-	if jb.dest.Kind == dest.Custom {
+	if said := jb.dest.Kind.FactWords(); said.Where == "" { // named by the user: any URL
 		f.Args = map[string]string{"name": jb.dest.Name}
-		if jb.dest.NeedsAuth() {
+		if said.Who == "" && jb.dest.NeedsAuth() {
 			f.Args["who"] = "google"
 		}
 	}
@@ -103,11 +103,8 @@ func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
 	case dest.RuleEmail:
 		return jb.fact(fact.NotEmail)
 	case dest.RuleType:
-		switch {
-		case jb.dest.Kind.IsGmail():
-			return jb.fact(fact.NotEmailType)
-		case jb.dest.Kind == dest.PlayGames:
-			return jb.fact(fact.NotImage)
+		if code := jb.dest.Kind.FactWords().NotType; code != "" {
+			return jb.fact(code)
 		}
 	}
 	return nil
@@ -155,8 +152,8 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 	reason := strings.ToLower(e.Reason)
 	var f *fact.Fact
 	switch class := e.Class(); {
-	case class == upload.ClassRetired, jb.dest.Kind == dest.PlayGames:
-		return nil // said with the version or Play Console: the English sentence
+	case class == upload.ClassRetired, jb.dest.Kind.FactWords().OwnRefusals:
+		return nil // said with the version or the kind's own words: the English sentence
 	case class == upload.ClassQuota:
 		f = jb.fact(fact.ServerLimit)
 	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -57,6 +58,17 @@ func (cm360Kind) info() KindInfo          { return cm360Info }
 func (cm360Kind) host(Destination) string { return CM360Host }
 func (cm360Kind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
+}
+
+func (cm360Kind) facts() FactWords {
+	return FactWords{
+		Where: "dest.cm360", Who: "who.google",
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.cm360",
+			fact.Forbidden: "fact.google.forbidden.cm360",
+			fact.NotFound:  "fact.google.notFound.cm360",
+		},
+	}
 }
 
 func (cm360Kind) check(_ Destination, file media.Info, name string) error {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"hoist/engine/fact"
 	"hoist/words/digits"
 )
 
@@ -144,6 +145,23 @@ type KindInfo struct {
 	Note string
 }
 
+// FactWords name, by their keys in the words catalogue, the sentences that
+// say a kind's facts: where its files go, who answers, and the facts it
+// says its own way. What is left empty is said as for any destination.
+type FactWords struct {
+	Where string // the place files go, "dest.gmail"; "": the destination's own name
+	Who   string // who answers, "who.google"; "": the server (Google when the fact says so)
+	// Keys are the facts the kind says its own way, e.g. fact.TooLarge:
+	// "fact.refused.tooLarge.drive".
+	Keys map[fact.Code]string
+	// NotType is the fact of a file of a type the kind does not take; "":
+	// only the English sentence says it.
+	NotType fact.Code
+	// OwnRefusals: what Google refuses is said only by the kind's own
+	// sentences (a method Google removed), as no fact yet says it.
+	OwnRefusals bool
+}
+
 // Kinds lists every kind of destination, in the order a form offers them.
 func Kinds() []KindInfo {
 	out := make([]KindInfo, 0, len(order))
@@ -169,6 +187,15 @@ func (k Kind) Info() KindInfo {
 		info.Fields[i] = f
 	}
 	return info
+}
+
+// FactWords names the sentences that say the kind's facts; all empty for an
+// unknown kind, which is said as any destination.
+func (k Kind) FactWords() FactWords {
+	if s, ok := byKind[k]; ok {
+		return s.facts()
+	}
+	return FactWords{}
 }
 
 // Known reports whether Hoist knows this kind.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -49,6 +50,16 @@ func (driveKind) info() KindInfo          { return driveInfo }
 func (driveKind) host(Destination) string { return DriveHost }
 func (driveKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/drive.file"}
+}
+
+func (driveKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.drive", Who: "who.google",
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.drive",
+			fact.Forbidden: "fact.google.forbidden.drive",
+		},
+	}
 }
 
 // driveID is what Drive's IDs are made of.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -110,6 +111,27 @@ func (g gmailKind) info() KindInfo {
 		info.IDLabel = "Draft ID"
 	}
 	return info
+}
+
+// facts are Gmail's words: one set for adding emails to a mailbox, one each
+// for sending and drafts.
+func (g gmailKind) facts() FactWords {
+	tooLarge, forbidden := "fact.refused.tooLarge.gmailAdd", "fact.google.forbidden.gmailAdd"
+	switch g.k {
+	case GmailSend:
+		tooLarge, forbidden = "fact.refused.tooLarge.gmailSend", "fact.google.forbidden.gmailSend"
+	case GmailDraft:
+		tooLarge, forbidden = "fact.refused.tooLarge.gmailDraft", "fact.google.forbidden.gmailDraft"
+	}
+	return FactWords{
+		Where: "dest.gmail", Who: "who.google", NotType: fact.NotEmailType,
+		Keys: map[fact.Code]string{
+			fact.Empty:     "fact.refused.empty.gmail",
+			fact.TooLarge:  tooLarge,
+			fact.Forbidden: forbidden,
+			fact.NotFound:  "fact.google.notFound.gmail",
+		},
+	}
 }
 
 func (gmailKind) host(Destination) string { return GmailHost }

@@ -42,6 +42,8 @@ type kind interface {
 	emptyAnswer(d Destination) (r Result, ok bool)
 	// words are the kind's sentences for refusals.
 	words(d Destination) kindWords
+	// facts name the kind's sentences in the words catalogue.
+	facts() FactWords
 	// refused says what a refusal by the server means when the kind knows
 	// better than the common sentences (a method Google removed, a version
 	// switched off); "" otherwise.
@@ -110,6 +112,7 @@ func (base) check(Destination, media.Info, string) error {
 }
 func (base) target(Destination, media.Info, *upload.Target) error { return nil }
 func (base) words(Destination) kindWords                          { return kindWords{} }
+func (base) facts() FactWords                                     { return FactWords{} }
 func (base) refused(Destination, *upload.APIError) string         { return "" }
 func (base) emptyAnswer(Destination) (Result, bool)               { return Result{}, false }
 func (base) upgraded(d Destination) (Destination, bool)           { return d, false }

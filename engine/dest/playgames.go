@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -53,6 +54,18 @@ func (playGamesKind) info() KindInfo          { return playGamesInfo }
 func (playGamesKind) host(Destination) string { return PlayGamesHost }
 func (playGamesKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/androidpublisher"}
+}
+
+func (playGamesKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.playgames", Who: "who.google", NotType: fact.NotImage, OwnRefusals: true,
+		Keys: map[fact.Code]string{
+			fact.Empty:     "fact.refused.empty.playgames",
+			fact.TooLarge:  "fact.refused.tooLarge.playgames",
+			fact.Forbidden: "fact.google.forbidden.playgames",
+			fact.NotFound:  "fact.google.notFound.playgames",
+		},
+	}
 }
 
 func (playGamesKind) check(_ Destination, file media.Info, name string) error {

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -28,6 +29,16 @@ var sandboxInfo = KindInfo{
 }
 
 func (sandboxKind) info() KindInfo { return sandboxInfo }
+
+func (sandboxKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.sandbox", Who: "who.sandbox",
+		Keys: map[fact.Code]string{
+			fact.Forbidden: "fact.google.forbidden.sandbox",
+			fact.NotFound:  "fact.google.notFound.sandbox",
+		},
+	}
+}
 
 func (sandboxKind) validate(d Destination) FieldErrors {
 	if raw := d.Param("url"); raw != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -53,6 +54,16 @@ func (youTubeKind) info() KindInfo          { return youTubeInfo }
 func (youTubeKind) host(Destination) string { return YouTubeHost }
 func (youTubeKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/youtube.upload"}
+}
+
+func (youTubeKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.youtube", Who: "who.google",
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.youtube",
+			fact.Forbidden: "fact.google.forbidden.youtube",
+		},
+	}
 }
 
 func (youTubeKind) validate(d Destination) FieldErrors {
