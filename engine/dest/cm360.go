@@ -34,11 +34,11 @@ var cm360Info = KindInfo{
 	MaxSize: CM360MaxSize,
 	Fields: []Field{
 		{
-			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile",
+			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList,
 			Help: "The number of your Campaign Manager 360 user profile.",
 		},
 		{
-			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser",
+			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList,
 			Help: "The number of the advertiser the assets belong to.",
 		},
 		{

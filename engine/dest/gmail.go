@@ -46,7 +46,7 @@ var (
 		Help: "Whose mailbox: \"me\" is the account you sign in with; an administrator may give another address.",
 	}
 	labelsField = Field{
-		Key: "labels", Label: "Labels", Kind: TextField,
+		Key: "labels", Label: "Labels", Kind: TextField, List: LabelList,
 		Help: "Label IDs to put on every email, separated by commas, e.g. INBOX, UNREAD, IMPORTANT. Optional.",
 	}
 	threadField = Field{
