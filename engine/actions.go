@@ -48,8 +48,33 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		}
 	}
 	q.mu.Unlock()
-	// Reading and hashing the files happens without the queue's lock: the
-	// list and the uploads under way never wait for it.
+
+	// Files are read and hashed in batches, without the queue's lock, and
+	// each batch is listed as soon as it is read: the first rows show while
+	// the rest are still being read, and the list and the uploads under way
+	// never wait for the reading.
+	problemsLeft := problems
+	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
+		batch := files[start:min(start+n, len(files))]
+		if !q.addBatch(&res, batch, problemsLeft, queued, d, now, method) {
+			return res
+		}
+		problemsLeft = nil
+	}
+	return res
+}
+
+// Batches of Add: small first, so the first rows show at once, then larger,
+// so a long list costs few journal writes.
+const (
+	firstAddBatch = 16
+	maxAddBatch   = 512
+)
+
+// addBatch reads files, lists them (with problems, files Add could not
+// take) for d and writes them to the journal in one write, before any byte
+// is sent; false when the queue is closing.
+func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, d dest.Destination, now time.Time, method upload.Method) bool {
 	looks := make([]*inspection, len(files))
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
@@ -59,13 +84,12 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	if q.closed {
 		q.mu.Unlock()
 		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
-		return res
+		return false
 	}
 	var added []*job
 	for _, p := range problems {
-		var pr *media.Problem
-		if errors.As(p, &pr) && pr.Path != "" {
-			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now, stepRefuse)
+		if p.Path != "" {
+			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
 			jb.reason = p.Error()
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
@@ -102,7 +126,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	q.mu.Unlock()
 	if written == nil {
 		q.poke()
-		return res
+		return true
 	}
 	<-written // one write for the whole batch, before any byte is sent, without the lock
 	q.mu.Lock()
@@ -111,7 +135,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	q.mu.Unlock()
 	q.poke()
-	return res
+	return true
 }
 
 // AlreadyQueued says a file was not added again: an unfinished job for the
