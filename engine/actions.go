@@ -37,13 +37,18 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
-	q.mu.Lock()
-	queued := make(map[string]JobID)
-	for _, path := range files {
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs // as media.Inspect gives it
+	abs := make([]string, len(files))
+	for i, path := range files {
+		abs[i] = path
+		if a, err := filepath.Abs(path); err == nil {
+			abs[i] = a // as media.Inspect gives it
 		}
-		if dup := q.duplicateLocked(path, d); dup != "" {
+	}
+	queued := make(map[string]JobID)
+	q.mu.Lock()
+	unfinished := q.unfinishedLocked()
+	for _, path := range abs {
+		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
 	}
@@ -87,6 +92,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		return false
 	}
 	var added []*job
+	unfinished := q.unfinishedLocked()
 	for _, p := range problems {
 		if p.Path != "" {
 			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
@@ -102,7 +108,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		info := look.info
 		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
-		} else if dup := cmp.Or(queued[info.Path], q.duplicateLocked(info.Path, d)); dup != "" {
+		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
 			continue
 		}
@@ -115,6 +121,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 			jb.reason = refusalText(look.err)
 			jb.setReasonFact(refusedFact(jb, look))
 		}
+		unfinished.note(jb)
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
@@ -171,13 +178,33 @@ func refusalText(err error) string {
 	return err.Error()
 }
 
-// duplicateLocked finds an unfinished job for the same file and destination,
-// so that adding a file twice never uploads it twice.
-func (q *Queue) duplicateLocked(path string, d dest.Destination) JobID {
+// byFile are the unfinished jobs by their file's path, so that adding a
+// file twice never uploads it twice, found without a walk of the whole list
+// per file.
+type byFile map[string][]*job
+
+// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
+// while the index is used.
+func (q *Queue) unfinishedLocked() byFile {
+	m := byFile{}
 	for _, id := range q.order {
-		jb := q.jobs[id]
-		if jb.info.Path == path && sameDestination(jb.dest, d) && !jb.state.Finished() {
-			return id
+		m.note(q.jobs[id])
+	}
+	return m
+}
+
+// note adds jb when it is unfinished.
+func (m byFile) note(jb *job) {
+	if !jb.state.Finished() {
+		m[jb.info.Path] = append(m[jb.info.Path], jb)
+	}
+}
+
+// duplicate is an unfinished job for the same file and destination, or "".
+func (m byFile) duplicate(path string, d dest.Destination) JobID {
+	for _, jb := range m[path] {
+		if sameDestination(jb.dest, d) {
+			return jb.id
 		}
 	}
 	return ""
