@@ -239,6 +239,7 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time,
 		created: now,
 		method:  q.opts.Method,
 		chunk:   q.chunk, chunkSet: true,
+		changes: &q.changes,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto
@@ -286,8 +287,13 @@ func (q *Queue) Summary() Summary {
 	now := q.opts.Clock.Now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	changes := q.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
+	if c := &q.summary; c.valid && c.changes == changes && c.version == q.version && c.files == len(q.order) {
+		return c.s
+	}
 	var s Summary
 	var left int64
+	moving := false // a job whose figures change with time, without a bump
 	for _, id := range q.order {
 		jb := q.jobs[id]
 		s.Files++
@@ -314,6 +320,7 @@ func (q *Queue) Summary() Summary {
 		s.BytesDone += c
 		if jb.state == Waiting || jb.state.Active() {
 			left += jb.left(now)
+			moving = true
 		}
 	}
 	s.ETA = -1
@@ -322,6 +329,8 @@ func (q *Queue) Summary() Summary {
 	} else if s.Speed > 0 {
 		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
 	}
+	q.summary.valid = !moving
+	q.summary.changes, q.summary.version, q.summary.files, q.summary.s = changes, q.version, len(q.order), s
 	return s
 }
 
