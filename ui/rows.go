@@ -57,6 +57,7 @@ type jobRow struct {
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
+	inner                fyne.CanvasObject // content inside the compact theme
 }
 
 func newJobRow(act rowActions) *jobRow {
@@ -114,8 +115,8 @@ func newJobRow(act rowActions) *jobRow {
 	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
 	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
-	r.content = container.NewStack(r.selected, container.NewThemeOverride(
-		container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}))
+	r.inner = container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
+	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}))
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -140,7 +141,22 @@ func (r *jobRow) buttons() []*widget.Button {
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.content)
+	return rowRenderer{widget.NewSimpleRenderer(r.content), r}
+}
+
+// rowRenderer draws a row. Its Refresh reaches the row's widgets inside the
+// compact theme, never the theme override itself: the toolkit gives an
+// override a new theme scope at every Refresh and loads and keeps fonts for
+// each scope, so refreshing it with the list would load fonts again and again
+// and hold them all.
+type rowRenderer struct {
+	fyne.WidgetRenderer
+	r *jobRow
+}
+
+func (rr rowRenderer) Refresh() {
+	rr.r.selected.Refresh()
+	rr.r.inner.Refresh()
 }
 
 // show puts v on the row; it does nothing when the row already shows this
@@ -161,7 +177,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 		r.size.SetText(media.FormatSize(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
-		r.content.Refresh()
+		r.inner.Refresh()
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
