@@ -101,6 +101,12 @@ func (s *diskStore) load() error {
 	return nil
 }
 
+func (s *diskStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.order)
+}
+
 func (s *diskStore) Objects() []Object {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -49,6 +49,8 @@ type Object struct {
 type Store interface {
 	// Objects lists completed uploads, oldest first.
 	Objects() []Object
+	// Len is how many uploads completed, without listing them.
+	Len() int
 	// Object returns one completed upload.
 	Object(id string) (Object, bool)
 	// Open reads an object's bytes; ErrNotKept when the store keeps none.
@@ -201,6 +203,12 @@ func (m *memStore) newDigest() *digest {
 		return &digest{}
 	}
 	return newDigest()
+}
+
+func (m *memStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.order)
 }
 
 func (m *memStore) Objects() []Object {
