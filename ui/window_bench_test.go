@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -98,23 +99,36 @@ func benchFiles(b *testing.B, dir string, n, size int) []string {
 // (heap-MiB). Goal: a usable window within 2 s. Peak RSS of the real
 // window is measured from outside (bench/cmd/windowbench).
 func BenchmarkWindowStart(b *testing.B) {
+	b.Run("queued", func(b *testing.B) { benchWindowStart(b, false) })
+	b.Run("finished", func(b *testing.B) { benchWindowStart(b, true) })
+}
+
+func benchWindowStart(b *testing.B, finished bool) {
 	const jobs = 10_000
 	test.NewTempApp(b).Settings().SetTheme(newTheme(themeLight))
 	dir, files := b.TempDir(), b.TempDir()
 	paths := benchFiles(b, files, jobs, 1024)
-	{ // the earlier run: files queued, none sent
+	{ // the earlier run: files queued, or all sent
 		j, err := journal.Open(filepath.Join(dir, journal.FileName), journal.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, Idle: true})
+		sb, err := startSandbox(context.Background(), "", "127.0.0.1:0", slog.New(slog.DiscardHandler))
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err := engine.Open(context.Background(), engine.Options{Journal: j, SandboxURL: sb.url, Idle: !finished})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if res := q.Add(paths, dest.Destination{Kind: dest.Sandbox, BuiltinSandbox: true}); len(res.IDs) != jobs {
 			b.Fatalf("%d of %d files queued: %v", len(res.IDs), jobs, res.Problems)
 		}
+		for finished && q.Summary().Done < jobs {
+			time.Sleep(50 * time.Millisecond)
+		}
 		q.Close(context.Background())
+		sb.close()
 		j.Close()
 	}
 
@@ -133,6 +147,11 @@ func BenchmarkWindowStart(b *testing.B) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		heap = max(heap, m.HeapInuse)
+		if p := os.Getenv("HEAPPROF"); p != "" {
+			f, _ := os.Create(p)
+			pprof.WriteHeapProfile(f)
+			f.Close()
+		}
 		w.close()
 		b.StartTimer()
 	}
