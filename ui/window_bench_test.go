@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -147,11 +146,6 @@ func benchWindowStart(b *testing.B, finished bool) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		heap = max(heap, m.HeapInuse)
-		if p := os.Getenv("HEAPPROF"); p != "" {
-			f, _ := os.Create(p)
-			pprof.WriteHeapProfile(f)
-			f.Close()
-		}
 		w.close()
 		b.StartTimer()
 	}
