@@ -39,6 +39,7 @@ func twentyJobs(now time.Time) []engine.JobView {
 			v.Committed = v.Size
 			v.Result = &engine.Result{ID: fmt.Sprintf("obj%02d", i), Summary: fmt.Sprintf("Saved as obj%02d.", i)}
 		}
+		v.Actions = engine.ActionsFor(v.State, engine.Facts{FileChanged: v.FileChanged})
 		views = append(views, v)
 	}
 	return views
@@ -84,7 +85,7 @@ func TestDenseList(t *testing.T) {
 	if got := h.d.selection.body.Text; got == "" || h.d.selection.title.Text != h.d.list.views[4].Name {
 		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.title.Text, got)
 	}
-	if !h.d.selection.buttons[doRetry].Visible() || h.d.selection.buttons[doPause].Visible() {
+	if !h.d.selection.buttons[engine.Retry].Visible() || h.d.selection.buttons[engine.Pause].Visible() {
 		t.Error("a failed file's details should offer Retry, not Pause")
 	}
 	test.AssertImageMatches(t, "list_selected_details.png", h.d.win.Canvas().Capture())

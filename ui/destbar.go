@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -39,9 +38,8 @@ type signIn interface {
 // destBar is the strip at the top of the window: where dropped files go,
 // with which Google account.
 type destBar struct {
-	d *desk
+	d barController
 
-	current dest.Destination
 	choices []dest.Destination // what the picker offers, in its order
 
 	picker     *widget.Select
@@ -53,6 +51,8 @@ type destBar struct {
 	inFile     *widget.Label    // the chosen account's sign-in is kept in a file
 	accountRow *fyne.Container  // the account picker and sign-in buttons
 	setup      *fyne.Container
+	add        *widget.Button // "Add files…"
+	settings   *widget.Button
 	content    fyne.CanvasObject
 
 	known    []string        // signed-in accounts
@@ -61,15 +61,14 @@ type destBar struct {
 
 const prefDestination = "destination"
 
-func newDestBar(d *desk) *destBar {
+func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
 	b.picker = widget.NewSelect(nil, b.picked)
 	b.picker.PlaceHolder = "Choose where the files go"
-	b.edit = widget.NewButtonWithIcon("Options…", theme.DocumentCreateIcon(), func() { b.showForm(b.current, false) })
+	b.edit = widget.NewButtonWithIcon("Options…", theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
 	b.accounts = widget.NewSelect(nil, func(email string) {
-		if email != "" && email != b.current.Account {
-			b.current.Account = email
-			b.remember()
+		if email != "" && email != b.d.destination().Account {
+			b.setAccount(email)
 		}
 		b.showFileNote()
 	})
@@ -93,46 +92,37 @@ func newDestBar(d *desk) *destBar {
 		container.NewHBox(try, importClient),
 	)
 	b.setup.Hide()
+	b.add = widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.pickFiles)
+	b.add.Importance = widget.HighImportance
+	b.settings = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), d.showSettings)
 	b.accountRow = container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, d.addButton, d.settingsButton), b.picker),
+		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, b.add, b.settings), b.picker),
 		b.accountRow,
 		b.setup,
 	)
 	return b
 }
 
-// load restores the last destination (or sandbox mode) and lists the choices.
-func (b *destBar) load(sandbox bool) {
-	b.current = dest.Destination{Kind: dest.Sandbox}
-	if !sandbox {
-		if raw := b.d.app.Preferences().String(prefDestination); raw != "" {
-			var saved dest.Destination
-			if json.Unmarshal([]byte(raw), &saved) == nil && saved.Kind.Known() {
-				b.current = saved
-			}
-		} else {
-			// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
-			b.current = dest.Destination{Kind: dest.GmailInsert}
-		}
-	}
+// load lists the choices and the signed-in accounts.
+func (b *destBar) load() {
 	b.refreshChoices()
 	b.refreshAccounts()
 }
 
-func (b *destBar) remember() {
-	raw, err := json.Marshal(b.current)
-	if err == nil {
-		b.d.app.Preferences().SetString(prefDestination, string(raw))
-	}
+// setAccount makes email the account of the current destination.
+func (b *destBar) setAccount(email string) {
+	cur := b.d.destination()
+	cur.Account = email
+	b.d.setDestination(cur)
 }
 
 // refreshChoices lists saved destinations first, then every kind.
 func (b *destBar) refreshChoices() {
 	b.choices = b.choices[:0]
-	if b.d.presets != nil {
-		b.choices = append(b.choices, b.d.presets.List()...)
+	if ps := b.d.savedDestinations(); ps != nil {
+		b.choices = append(b.choices, ps.List()...)
 	}
 	for _, k := range dest.Kinds() {
 		b.choices = append(b.choices, dest.Destination{Kind: k.Kind})
@@ -158,15 +148,17 @@ func (b *destBar) choiceLabel(d dest.Destination) string {
 // showCurrent puts the current destination on the picker and shows the
 // account controls it needs.
 func (b *destBar) showCurrent() {
-	label := b.choiceLabel(b.current)
+	current := b.d.destination()
+	label := b.choiceLabel(current)
 	if !slices.Contains(b.picker.Options, label) {
 		b.picker.SetOptions(append(slices.Clone(b.picker.Options), label))
 	}
 	if b.picker.Selected != label {
 		b.picker.SetSelected(label)
 	}
-	needs := b.current.NeedsAuth()
-	hasClient := b.d.auth != nil && b.d.auth.HasClient()
+	needs := current.NeedsAuth()
+	service := b.d.googleSignIn()
+	hasClient := service != nil && service.HasClient()
 	for _, o := range []fyne.CanvasObject{b.accounts, b.signIn, b.signOut} {
 		if needs && hasClient {
 			o.Show()
@@ -189,8 +181,8 @@ func (b *destBar) showCurrent() {
 		b.setup.Hide()
 		b.accountRow.Show()
 	}
-	if b.current.Account != "" && b.accounts.Selected != b.current.Account {
-		b.accounts.SetSelected(b.current.Account)
+	if current.Account != "" && b.accounts.Selected != current.Account {
+		b.accounts.SetSelected(current.Account)
 	}
 	b.showFileNote()
 }
@@ -207,7 +199,8 @@ func (b *destBar) showFileNote() {
 
 // picked is the picker's choice; kinds with settings to fill in open the form.
 func (b *destBar) picked(label string) {
-	if label == b.choiceLabel(b.current) {
+	current := b.d.destination()
+	if label == b.choiceLabel(current) {
 		return
 	}
 	for _, c := range b.choices {
@@ -215,7 +208,7 @@ func (b *destBar) picked(label string) {
 			continue
 		}
 		if c.Account == "" {
-			c.Account = b.current.Account
+			c.Account = current.Account
 		}
 		if c.Validate() != nil {
 			b.showForm(c, true)
@@ -232,10 +225,8 @@ func (b *destBar) choose(d dest.Destination) {
 	if d.Params == nil {
 		d.Params = map[string]string{}
 	}
-	b.current = d
-	b.remember()
+	b.d.setDestination(d)
 	b.showCurrent()
-	b.d.destinationChanged()
 }
 
 // showForm opens the settings of d with checks as the user types. With
@@ -373,8 +364,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			overall.SetText(sentence(err.Error()))
 			return
 		}
-		if edited.Name != "" && b.d.presets != nil {
-			if err := b.d.presets.Put(edited); err != nil {
+		if ps := b.d.savedDestinations(); edited.Name != "" && ps != nil {
+			if err := ps.Put(edited); err != nil {
 				overall.SetText("Hoist could not save this destination: " + err.Error())
 				return
 			}
@@ -399,7 +390,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	}
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
-	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.win)
+	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.window())
 	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
 	b.d.open(dlg)
 	revalidate()
@@ -407,12 +398,13 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 
 // refreshAccounts asks the keychain for signed-in accounts off the UI goroutine.
 func (b *destBar) refreshAccounts() {
-	if b.d.auth == nil || !b.d.auth.HasClient() {
+	service := b.d.googleSignIn()
+	if service == nil || !service.HasClient() {
 		b.showCurrent()
 		return
 	}
 	b.d.background(func(ctx context.Context) {
-		list, err := b.d.auth.Accounts(ctx)
+		list, err := service.Accounts(ctx)
 		b.d.later(func() {
 			if err != nil {
 				b.d.tell("Hoist could not read the signed-in accounts. " + err.Error())
@@ -424,9 +416,8 @@ func (b *destBar) refreshAccounts() {
 				b.lessSafe[a.Email] = a.LessSafe
 			}
 			b.accounts.SetOptions(b.known)
-			if b.current.Account == "" && len(b.known) > 0 {
-				b.current.Account = b.known[0]
-				b.remember()
+			if b.d.destination().Account == "" && len(b.known) > 0 {
+				b.setAccount(b.known[0])
 			}
 			b.showCurrent()
 		})
@@ -436,13 +427,16 @@ func (b *destBar) refreshAccounts() {
 // login signs an account in through the browser, for the current
 // destination's scopes. An account already signed in is asked only for
 // what it lacks. Without a keychain, the user may choose a file instead.
-func (b *destBar) login() { b.loginWith(b.current.Account, b.current.Scopes(), true, nil) }
+func (b *destBar) login() {
+	current := b.d.destination()
+	b.loginWith(current.Account, current.Scopes(), true, nil)
+}
 
 // signInFor signs a job's account in again, for its destination's scopes;
 // the account's uploads that waited for it then go on. Without a client,
 // it opens the guided set-up first.
 func (b *destBar) signInFor(v engine.JobView) {
-	if b.d.auth != nil && !b.d.auth.HasClient() {
+	if a := b.d.googleSignIn(); a != nil && !a.HasClient() {
 		b.d.showSetup()
 		return
 	}
@@ -453,25 +447,27 @@ func (b *destBar) signInFor(v engine.JobView) {
 // chosen yet) the account becomes the destination's. The account's uploads
 // that waited for a sign-in go on; then, if set, runs after the sign-in.
 func (b *destBar) loginWith(account string, scopes []string, adopt bool, then func(auth.Account), extra ...auth.LoginOption) {
-	if b.d.auth == nil {
+	signIn := b.d.googleSignIn()
+	if signIn == nil {
 		return
 	}
-	ctx, cancel := context.WithCancel(b.d.ctx)
+	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
 	wait := dialog.NewCustom("Sign in with Google",
 		"Cancel",
 		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
-		b.d.win)
+		b.d.window())
 	wait.SetOnClosed(cancel)
 	b.d.open(wait)
 	opts := append([]auth.LoginOption{
 		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
-		auth.WaitingAtMost(b.d.settings.signInWait()),
+		auth.WaitingAtMost(b.d.signInWait()),
 	}, extra...)
 	if account != "" && slices.Contains(b.known, account) {
 		opts = append(opts, auth.ForAccount(account))
 	}
-	b.d.background(func(context.Context) {
-		acct, err := b.d.auth.Login(ctx, scopes, opts...)
+	b.d.background(func(window context.Context) {
+		defer context.AfterFunc(window, cancel)()
+		acct, err := signIn.Login(ctx, scopes, opts...)
 		cancel()
 		b.d.later(func() {
 			wait.Hide()
@@ -485,9 +481,8 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 				b.d.tell(err.Error())
 				return
 			}
-			if adopt || b.current.Account == "" {
-				b.current.Account = acct.Email
-				b.remember()
+			if adopt || b.d.destination().Account == "" {
+				b.setAccount(acct.Email)
 			}
 			b.refreshAccounts()
 			b.d.signedIn(acct.Email)
@@ -509,7 +504,7 @@ func (b *destBar) offerFile(account string, scopes []string, adopt bool, then fu
 			if yes {
 				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
 			}
-		}, b.d.win))
+		}, b.d.window()))
 }
 
 // showAddress gives the sign-in page's address to open by hand, when no
@@ -519,18 +514,19 @@ func (b *destBar) showAddress(url string) {
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
 	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
-		b.d.app.Clipboard().SetContent(url)
+		b.d.copyText(url)
 	})
 	b.d.open(dialog.NewCustom("Open this address in your browser", "Close", container.NewVBox(
 		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
 		address,
 		copyButton,
-	), b.d.win))
+	), b.d.window()))
 }
 
 func (b *destBar) logout() {
 	account := b.accounts.Selected
-	if b.d.auth == nil || account == "" {
+	signIn := b.d.googleSignIn()
+	if signIn == nil || account == "" {
 		return
 	}
 	b.d.open(dialog.NewConfirm("Sign out?",
@@ -540,25 +536,24 @@ func (b *destBar) logout() {
 				return
 			}
 			b.d.background(func(ctx context.Context) {
-				err := b.d.auth.Logout(ctx, account)
+				err := signIn.Logout(ctx, account)
 				b.d.later(func() {
 					if err != nil {
 						b.d.tell(err.Error())
 					}
-					if b.current.Account == account {
-						b.current.Account = ""
+					if b.d.destination().Account == account {
 						b.accounts.ClearSelected()
-						b.remember()
+						b.setAccount("")
 					}
 					b.refreshAccounts()
 				})
 			})
-		}, b.d.win))
+		}, b.d.window()))
 }
 
 // importClient opens the guided set-up of Google sign-in (setup.go).
 func (b *destBar) importClient() {
-	if b.d.auth == nil {
+	if b.d.googleSignIn() == nil {
 		return
 	}
 	b.d.showSetup()

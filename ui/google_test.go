@@ -109,8 +109,8 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 	if len(objs) != 1 || !strings.HasPrefix(objs[0].Action, "gmail") {
 		t.Fatalf("sandbox holds %+v, want the email as Gmail's", objs)
 	}
-	if h.d.bar.current.Account != lab.srv.Email {
-		t.Errorf("account = %q, want %q", h.d.bar.current.Account, lab.srv.Email)
+	if h.d.dest.Account != lab.srv.Email {
+		t.Errorf("account = %q, want %q", h.d.dest.Account, lab.srv.Email)
 	}
 	if !strings.Contains(h.d.message.Text, "goes on now") {
 		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text)
@@ -134,7 +134,7 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 func openTestPicker(h *harness, kind listKind, d dest.Destination) (*picker, *string) {
 	d.BaseURL = h.sb.url
 	var got string
-	p := h.d.openPicker(kind, d, "", func(v string) { got = v })
+	p := openPicker(h.d, kind, d, "", func(v string) { got = v })
 	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text, "Fetching") })
 	return p, &got
 }
@@ -346,7 +346,7 @@ func TestSetUpPanel(t *testing.T) {
 		t.Fatalf("a desktop client: %q", got)
 	}
 	test.Tap(h.d.setup.signIn)
-	h.waitFor("the sign-in", func() bool { return h.d.bar.current.Account == lab.srv.Email })
+	h.waitFor("the sign-in", func() bool { return h.d.dest.Account == lab.srv.Email })
 	if h.d.bar.setup.Visible() {
 		t.Error("the set-up offer stays after the set-up")
 	}
@@ -450,7 +450,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		t.Fatalf("advertiser = %q", advertiser.Text)
 	}
 	test.Tap(h.button("Use it"))
-	if c := h.d.bar.current; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
+	if c := h.d.dest; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
@@ -465,7 +465,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	// Labels: their own access, asked for now, added to the account's.
-	h.d.openPicker(labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
+	openPicker(h.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
 	signIn = inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)

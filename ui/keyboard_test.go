@@ -48,7 +48,7 @@ func TestCtrlQAsksLikeClosing(t *testing.T) {
 func TestEscapeClosesForms(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.showSettings()
-	h.d.bar.showForm(h.d.bar.current, false)
+	h.d.bar.showForm(h.d.dest, false)
 	if n := len(h.d.dialogs); n != 2 {
 		t.Fatalf("%d dialogs open, want 2", n)
 	}

@@ -21,14 +21,13 @@ type queueList struct {
 	selected map[engine.JobID]bool
 	anchor   engine.JobID // where a Shift+click range starts
 	now      func() time.Time
+	d        listController
 
-	onDelete    func([]engine.JobView) // the Delete key on the selected rows
-	onSelection func()                 // the selection changed
-	modifiers   func() fyne.KeyModifier
+	modifiers func() fyne.KeyModifier
 }
 
-func newQueueList(act rowActions, now func() time.Time) *queueList {
-	l := &queueList{index: map[engine.JobID]int{}, rowAt: map[int]*jobRow{}, selected: map[engine.JobID]bool{}, now: now}
+func newQueueList(d listController, now func() time.Time) *queueList {
+	l := &queueList{d: d, index: map[engine.JobID]int{}, rowAt: map[int]*jobRow{}, selected: map[engine.JobID]bool{}, now: now}
 	l.modifiers = func() fyne.KeyModifier {
 		if dd, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
 			return dd.CurrentKeyModifiers()
@@ -36,7 +35,7 @@ func newQueueList(act rowActions, now func() time.Time) *queueList {
 		return 0
 	}
 	l.Length = func() int { return len(l.views) }
-	l.CreateItem = func() fyne.CanvasObject { return newJobRow(act) }
+	l.CreateItem = func() fyne.CanvasObject { return newJobRow(d) }
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
 		if id < 0 || id >= len(l.views) {
 			return
@@ -118,9 +117,7 @@ func (l *queueList) selectionChanged() {
 			r.setSelected(l.selected[l.views[i].ID])
 		}
 	}
-	if l.onSelection != nil {
-		l.onSelection()
-	}
+	l.d.selectionChanged()
 }
 
 // TypedKey adds Delete (remove the selected rows) to the list's own keys.
@@ -133,10 +130,13 @@ func (l *queueList) TypedKey(e *fyne.KeyEvent) {
 }
 
 func (l *queueList) deleteSelected() {
-	if sel := l.selectedViews(); len(sel) > 0 && l.onDelete != nil {
-		l.onDelete(sel)
+	if sel := l.selectedViews(); len(sel) > 0 {
+		l.d.removeRows(sel)
 	}
 }
+
+// shown are the jobs on the list, as last sampled.
+func (l *queueList) shown() []engine.JobView { return l.views }
 
 // selectedViews are the selected jobs as last sampled, in the list's order.
 func (l *queueList) selectedViews() []engine.JobView {
@@ -168,8 +168,8 @@ func (l *queueList) apply(u update) {
 			}
 		}
 		l.Refresh()
-		if gone && l.onSelection != nil {
-			l.onSelection()
+		if gone {
+			l.d.selectionChanged()
 		}
 		return
 	}

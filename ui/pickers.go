@@ -60,7 +60,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 		return e
 	}
 	choose := widget.NewButtonWithIcon(chooseText, theme.SearchIcon(), func() {
-		p := b.d.openPicker(kind, *edited, e.Text, func(value string) { e.SetText(value) })
+		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
 				edited.Account = email // the form's destination goes with the account just signed in
@@ -72,7 +72,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 
 // picker is an open list to choose from, with a search box.
 type picker struct {
-	d      *desk
+	d      pickerController
 	kind   listKind
 	target dest.Destination
 	dlg    dialog.Dialog
@@ -90,7 +90,7 @@ type picker struct {
 
 // openPicker lists kind's values for d, fetched from Google with the
 // account's sign-in (or from the sandbox d points at).
-func (d *desk) openPicker(kind listKind, target dest.Destination, current string, apply func(string)) *picker {
+func openPicker(d pickerController, kind listKind, target dest.Destination, current string, apply func(string)) *picker {
 	p := &picker{d: d, kind: kind, target: target, apply: apply}
 	if kind == labelList {
 		p.chosen = dest.SplitList(current)
@@ -126,10 +126,10 @@ func (d *desk) openPicker(kind listKind, target dest.Destination, current string
 	body := container.NewBorder(
 		container.NewVBox(p.search, p.status, container.NewHBox(p.signIn)),
 		container.NewHBox(done), nil, nil, p.list)
-	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.win)
+	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.window())
 	p.dlg.Resize(d.fit(fyne.NewSize(520, 480)))
 	d.open(p.dlg)
-	d.win.Canvas().Focus(p.search)
+	d.window().Canvas().Focus(p.search)
 	p.load()
 	return p
 }
@@ -168,7 +168,7 @@ func (d *desk) lister(ctx context.Context, target dest.Destination, scopes []str
 	}
 	account := target.Account
 	if account == "" {
-		account = d.bar.current.Account
+		account = d.dest.Account
 	}
 	if account == "" {
 		return nil, auth.ErrNotSignedIn
@@ -184,12 +184,13 @@ func (d *desk) lister(ctx context.Context, target dest.Destination, scopes []str
 func (p *picker) load() {
 	target, kind := p.target, p.kind
 	p.d.background(func(ctx context.Context) {
-		items, err := fetchItems(ctx, p.d, kind, target, p.scopes())
+		items, err := p.d.listItems(ctx, kind, target, p.scopes())
 		p.d.later(func() { p.show(items, err) })
 	})
 }
 
-func fetchItems(ctx context.Context, d *desk, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
+// listItems fetches kind's values for target from Google, or from the sandbox.
+func (d *desk) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
 	l, err := d.lister(ctx, target, scopes)
 	if err != nil {
 		return nil, err
@@ -293,9 +294,9 @@ func (p *picker) pick(it pickItem, on bool) {
 func (p *picker) login() {
 	account := p.target.Account
 	if account == "" {
-		account = p.d.bar.current.Account
+		account = p.d.destination().Account
 	}
-	p.d.bar.loginWith(account, p.scopes(), false, func(a auth.Account) {
+	p.d.loginWith(account, p.scopes(), func(a auth.Account) {
 		p.target.Account = a.Email
 		if p.onAccount != nil {
 			p.onAccount(a.Email)

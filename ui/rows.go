@@ -19,14 +19,6 @@ import (
 	"hoist/engine/media"
 )
 
-// rowActions are what a row's buttons do; the window supplies them.
-type rowActions struct {
-	do              func(engine.JobView, engine.Action) // what the job allows: JobView.Actions
-	result, details func(engine.JobView)
-	// thumbnail gives a picture's thumbnail; done is false while it is being made.
-	thumbnail func(engine.JobView) (img image.Image, done bool)
-}
-
 // jobRow shows one file of the queue in two lines: its picture, name and
 // size, with the buttons its state allows, then its state in words with
 // speed and time left, and a slim bar of the bytes the server confirmed.
@@ -34,7 +26,7 @@ type rowActions struct {
 type jobRow struct {
 	widget.BaseWidget
 
-	act   rowActions
+	d     rowController
 	index int // the list position the row shows
 	view  engine.JobView
 	shown uint64 // Version on screen; 0 before the first show
@@ -60,8 +52,8 @@ type jobRow struct {
 	inner                fyne.CanvasObject // content inside the compact theme
 }
 
-func newJobRow(act rowActions) *jobRow {
-	r := &jobRow{act: act}
+func newJobRow(d rowController) *jobRow {
+	r := &jobRow{d: d}
 	r.icon = widget.NewIcon(theme.FileIcon())
 	r.thumb = &canvas.Image{FillMode: canvas.ImageFillContain, ScaleMode: canvas.ImageScaleSmooth}
 	r.thumb.Hide()
@@ -77,19 +69,8 @@ func newJobRow(act rowActions) *jobRow {
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
-	do := func(f func(engine.JobView)) func() {
-		return func() {
-			if f != nil {
-				f(r.view)
-			}
-		}
-	}
 	action := func(a engine.Action) func() {
-		return func() {
-			if act.do != nil {
-				act.do(r.view, a)
-			}
-		}
+		return func() { d.do(r.view, a) }
 	}
 	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), action(engine.Pause))
 	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), action(engine.Resume))
@@ -102,8 +83,8 @@ func newJobRow(act rowActions) *jobRow {
 		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
 		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
 	}
-	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), do(act.result))
-	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), do(act.details))
+	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -212,9 +193,9 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 func (r *jobRow) showPicture(v engine.JobView) {
 	r.needPicture = false
 	var img image.Image
-	if r.act.thumbnail != nil && strings.HasPrefix(v.MIME, "image/") {
+	if strings.HasPrefix(v.MIME, "image/") {
 		var done bool
-		img, done = r.act.thumbnail(v)
+		img, done = r.d.thumbnail(v)
 		r.needPicture = !done
 	}
 	if img != nil {

@@ -26,7 +26,7 @@ func TestRowsShowTheEnginesActions(t *testing.T) {
 		}
 		for _, f := range facts {
 			var done []engine.Action
-			r := newJobRow(rowActions{do: func(_ engine.JobView, a engine.Action) { done = append(done, a) }})
+			r := newJobRow(rowActions{doAction: func(_ engine.JobView, a engine.Action) { done = append(done, a) }})
 			v := engine.JobView{ID: "job1", Name: "report.pdf", Size: 1000, State: s, Version: 1,
 				FileChanged: f.FileChanged, Locked: f.Locked, NeedsSignIn: f.NeedsSignIn,
 				Actions: engine.ActionsFor(s, f)}

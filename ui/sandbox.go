@@ -67,7 +67,9 @@ func (s *sandbox) close() error {
 
 // sandboxPanel shows what the sandbox received: name, size and SHA-256.
 type sandboxPanel struct {
-	d       *desk
+	d       sandboxController
+	sandbox *sandbox
+	log     *slog.Logger
 	objects []emulator.Object // UI goroutine only
 
 	// Owned by the collecting goroutine.
@@ -79,9 +81,9 @@ type sandboxPanel struct {
 	content  fyne.CanvasObject
 }
 
-func newSandboxPanel(d *desk) *sandboxPanel {
+func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandboxPanel {
 	// Objects from earlier sessions are shown, not announced.
-	p := &sandboxPanel{d: d, receipts: os.Getenv(ReceiptsEnv), seen: len(d.sandbox.srv.Objects())}
+	p := &sandboxPanel{d: d, sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
 	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := hint("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
 	p.list = widget.NewList(
@@ -108,7 +110,7 @@ func newSandboxPanel(d *desk) *sandboxPanel {
 			top.Objects[1].(*widget.Label).SetText(media.FormatSize(obj.Size))
 			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
 			bottom.Objects[1].(*widget.Button).OnTapped = func() {
-				d.app.Clipboard().SetContent(obj.SHA256)
+				d.copyText(obj.SHA256)
 				d.tell("The fingerprint of " + objectName(obj) + " was copied.")
 			}
 		},
@@ -126,7 +128,7 @@ func objectName(o emulator.Object) string {
 
 // refresh is called when the destination changes: the panel is for the sandbox.
 func (p *sandboxPanel) refresh() {
-	if p.d.bar.current.Kind == dest.Sandbox {
+	if p.d.destination().Kind == dest.Sandbox {
 		p.content.Show()
 	} else {
 		p.content.Hide()
@@ -137,16 +139,16 @@ func (p *sandboxPanel) refresh() {
 // since the last call; it logs each, appends it to the receipts file if one
 // is named, and returns what to show, or nil when nothing is new.
 func (p *sandboxPanel) collect() func() {
-	if p.started && p.d.sandbox.srv.Received() == p.seen {
+	if p.started && p.sandbox.srv.Received() == p.seen {
 		return nil // nothing new: the list of what was received is not copied at every tick
 	}
-	objs := p.d.sandbox.srv.Objects()
+	objs := p.sandbox.srv.Objects()
 	p.started = true
 	for _, o := range objs[min(p.seen, len(objs)):] {
-		p.d.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+		p.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
 		if p.receipts != "" {
 			if err := appendReceipt(p.receipts, o); err != nil {
-				p.d.log.Warn("could not write the sandbox receipt", "err", err)
+				p.log.Warn("could not write the sandbox receipt", "err", err)
 			}
 		}
 	}

@@ -16,115 +16,94 @@ import (
 	"hoist/engine/media"
 )
 
-// jobAction is something the user can do to a job from its row or the
-// selection's panel.
-type jobAction int
-
-const (
-	doPause jobAction = iota
-	doResume
-	doCancel
-	doRetry
-	doRestart
-	doRemove
-	doResult
-	doDetails
-)
-
-// actionsFor are the actions v's state allows, in the order buttons show them.
-func actionsFor(v engine.JobView) []jobAction {
-	switch v.State {
-	case engine.Waiting, engine.Checking, engine.Uploading, engine.Retrying:
-		return []jobAction{doPause, doCancel}
-	case engine.Paused:
-		return []jobAction{doResume, doCancel}
-	case engine.Attention:
-		if v.FileChanged {
-			return []jobAction{doRestart, doRemove} // resuming would only stop again
-		}
-		return []jobAction{doResume, doRestart, doRemove}
-	case engine.Done:
-		return []jobAction{doResult, doRemove}
-	case engine.Failed:
-		return []jobAction{doRetry, doDetails, doRemove}
-	case engine.Refused:
-		return []jobAction{doDetails, doRemove}
-	case engine.Canceled:
-		return []jobAction{doRetry, doRemove}
-	}
-	return nil
-}
-
 // selectionPanel shows everything about the selected files, never cut
-// short (it wraps and scrolls), with buttons for what they allow: one file's
-// details, or how many are selected.
+// short (it wraps and scrolls), with a button for each action the engine
+// allows one of them (JobView.Actions) and, for one finished file, its
+// result: one file's details, or how many are selected.
 type selectionPanel struct {
+	d       selectionController
 	title   *widget.Label
 	body    *widget.Label
-	buttons map[jobAction]*widget.Button
+	buttons map[engine.Action]*widget.Button
+	result  *widget.Button
 	inner   *fyne.Container
 	content fyne.CanvasObject
 
 	views []engine.JobView // the selection as last shown
 }
 
-func newSelectionPanel(do func(jobAction, []engine.JobView)) *selectionPanel {
-	p := &selectionPanel{buttons: map[jobAction]*widget.Button{}}
+func newSelectionPanel(d selectionController) *selectionPanel {
+	p := &selectionPanel{d: d, buttons: map[engine.Action]*widget.Button{}}
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.title.Wrapping = fyne.TextWrapWord
 	p.body = widget.NewLabel("")
 	p.body.Wrapping = fyne.TextWrapWord
 	p.body.Selectable = true
 	box := container.NewVBox()
-	for _, a := range []jobAction{doPause, doResume, doRetry, doRestart, doResult, doCancel, doRemove} {
+	for _, a := range engine.AllActions() {
 		b := widget.NewButtonWithIcon(buttonWords[a], actionIcon(a), func() {
 			if len(p.views) > 0 {
-				do(a, slices.Clone(p.views))
+				p.d.doSelected(a, slices.Clone(p.views))
 			}
 		})
 		p.buttons[a] = b
 		box.Add(b)
 	}
+	p.result = widget.NewButtonWithIcon(showResultWords, theme.InfoIcon(), func() {
+		if len(p.views) == 1 {
+			p.d.showResult(p.views[0])
+		}
+	})
+	box.Add(p.result)
 	p.inner = container.NewVBox(p.title, box, p.body)
 	p.content = container.NewVScroll(p.inner)
 	p.show(nil, time.Time{})
 	return p
 }
 
-func actionIcon(a jobAction) fyne.Resource {
+func actionIcon(a engine.Action) fyne.Resource {
 	switch a {
-	case doPause:
+	case engine.Pause:
 		return theme.MediaPauseIcon()
-	case doResume:
+	case engine.Resume:
 		return theme.MediaPlayIcon()
-	case doCancel:
+	case engine.SignIn:
+		return theme.LoginIcon()
+	case engine.Cancel:
 		return theme.CancelIcon()
-	case doRetry:
+	case engine.Retry:
 		return theme.ViewRefreshIcon()
-	case doRestart:
+	case engine.Restart:
 		return theme.MediaReplayIcon()
-	case doRemove:
+	case engine.Remove:
 		return theme.DeleteIcon()
 	}
 	return theme.InfoIcon()
 }
 
+// selectionActions are the actions any of the selected jobs allows, as the
+// engine says, in the engine's order.
+func selectionActions(sel []engine.JobView) []engine.Action {
+	var out []engine.Action
+	for _, a := range engine.AllActions() {
+		for _, v := range sel {
+			if v.Allows(a) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // show puts the selection on the panel; it runs on the UI goroutine.
 func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 	p.views = sel
-	allowed := map[jobAction]bool{}
-	for _, v := range sel {
-		for _, a := range actionsFor(v) {
-			allowed[a] = true
-		}
-	}
+	allowed := selectionActions(sel)
 	for a, b := range p.buttons {
-		if allowed[a] && (a != doResult || len(sel) == 1) {
-			b.Show()
-		} else {
-			b.Hide()
-		}
+		showIf(b, slices.Contains(allowed, a))
 	}
+	showIf(p.result, len(sel) == 1 && sel[0].State == engine.Done)
 	switch len(sel) {
 	case 0:
 		p.title.SetText(noSelectionTitle)
@@ -269,29 +248,30 @@ func (d *desk) commitRemoval() {
 	})
 }
 
-// doSelected runs an action on every selected job that allows it.
-func (d *desk) doSelected(a jobAction, views []engine.JobView) {
-	var some []engine.JobView
-	for _, v := range views {
-		if slices.Contains(actionsFor(v), a) {
-			some = append(some, v)
-		}
-	}
-	if len(some) == 0 {
+// doSelected takes a on every selected job that allows it, as the engine
+// says; removing is done with an Undo, signing in through the browser.
+func (d *desk) doSelected(a engine.Action, views []engine.JobView) {
+	views = slices.DeleteFunc(views, func(v engine.JobView) bool { return !v.Allows(a) })
+	if len(views) == 0 {
 		return
 	}
 	switch a {
-	case doRemove:
-		d.removeRows(some)
+	case engine.Remove:
+		d.removeRows(views)
 		return
-	case doResult:
-		d.showResult(some[0])
-		return
-	case doDetails:
-		d.showDetails(some[0])
-		return
+	case engine.SignIn:
+		views = views[:1] // one sign-in in the browser sends on every upload of the account
 	}
-	for _, v := range some {
-		d.act(engineAction[a], v)
+	for _, v := range views {
+		d.do(v, a)
+	}
+}
+
+// showIf shows o when on is set, else hides it.
+func showIf(o fyne.CanvasObject, on bool) {
+	if on && !o.Visible() {
+		o.Show()
+	} else if !on && o.Visible() {
+		o.Hide()
 	}
 }

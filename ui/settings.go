@@ -203,11 +203,28 @@ func (d *desk) applySettings(s settings) {
 	})
 }
 
-// settingsForm builds the settings; each change is saved at once.
-func (d *desk) settingsForm() *widget.Form {
-	s := d.settings
+// settingsPanel is what the settings dialog shows; each change is saved at once.
+type settingsPanel struct {
+	d       settingsController
+	form    *widget.Form
+	content fyne.CanvasObject
+}
+
+func newSettingsPanel(d settingsController) *settingsPanel {
+	p := &settingsPanel{d: d}
+	p.form = p.makeForm()
+	reset := widget.NewButton("Reset everything…", p.confirmReset)
+	reset.Importance = widget.DangerImportance
+	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
+	return p
+}
+
+// makeForm builds the settings as they are now.
+func (p *settingsPanel) makeForm() *widget.Form {
+	d := p.d
+	s := d.currentSettings()
 	change := func(f func(*settings)) {
-		next := d.settings
+		next := d.currentSettings()
 		f(&next)
 		d.applySettings(next)
 	}
@@ -231,7 +248,7 @@ func (d *desk) settingsForm() *widget.Form {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)
-	where := widget.NewLabel(d.journal)
+	where := widget.NewLabel(d.journalPath())
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
 
@@ -248,18 +265,17 @@ func (d *desk) settingsForm() *widget.Form {
 	)
 }
 
+// showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	reset := widget.NewButton("Reset everything…", d.confirmReset)
-	reset.Importance = widget.DangerImportance
-	content := container.NewVBox(d.settingsForm(), widget.NewSeparator(), reset)
-	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(content), d.win)
+	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
 // destinations and restores the default settings.
-func (d *desk) confirmReset() {
+func (p *settingsPanel) confirmReset() {
+	d := p.d
 	d.open(dialog.NewConfirm("Reset everything?",
 		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
 			"Files already uploaded stay where they are, and Google accounts stay signed in.",
@@ -267,7 +283,7 @@ func (d *desk) confirmReset() {
 			if yes {
 				d.reset()
 			}
-		}, d.win))
+		}, d.window()))
 }
 
 func (d *desk) reset() {
@@ -281,6 +297,7 @@ func (d *desk) reset() {
 	}
 	d.applySettings(defaultSettings)
 	d.app.Preferences().RemoveValue(prefDestination)
+	d.loadDestination(false)
 	d.background(func(context.Context) {
 		for _, v := range d.q.Jobs() {
 			if !v.State.Finished() {
@@ -296,7 +313,8 @@ func (d *desk) reset() {
 			}
 		}
 		d.later(func() {
-			d.bar.load(false)
+			d.bar.load()
+			d.destinationChanged()
 			d.tell("Hoist was reset.")
 		})
 	})

@@ -37,7 +37,7 @@ var setupSteps = []setupStep{
 // Cloud Console, the downloaded file by drop or by choosing, its check,
 // and the sign-in that ends it.
 type setupPanel struct {
-	d       *desk
+	d       setupController
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
 	status  *widget.Label
@@ -60,7 +60,7 @@ func (d *desk) showSetup() {
 	d.open(p.dlg)
 }
 
-func newSetupPanel(d *desk) *setupPanel {
+func newSetupPanel(d setupController) *setupPanel {
 	p := &setupPanel{d: d}
 	intro := widget.NewLabel("This is done once per organisation, by whoever looks after Google there. " +
 		"Afterwards, everyone signs in with one click. An administrator can also set Hoist up for every computer at once (see docs/administrators.md).")
@@ -95,7 +95,7 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
 	copyButton := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-		p.d.app.Clipboard().SetContent(address)
+		p.d.copyText(address)
 		p.status.SetText("Copied " + address + ". Paste it into your browser.")
 	})
 	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() {
@@ -116,7 +116,7 @@ func (p *setupPanel) pick() {
 		path := r.URI().Path()
 		_ = r.Close()
 		p.take(path)
-	}, p.d.win)
+	}, p.d.window())
 	open.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
 	open.Resize(fyne.NewSize(800, 560))
 	open.Show()
@@ -132,7 +132,7 @@ func (p *setupPanel) take(path string) {
 		p.status.SetText(name + ": " + sentence(err.Error()))
 		return
 	}
-	if err := p.d.auth.ImportClientSecret(path); err != nil {
+	if err := p.d.googleSignIn().ImportClientSecret(path); err != nil {
 		p.status.Importance = widget.DangerImportance
 		p.status.SetText(sentence(err.Error()))
 		return
@@ -141,8 +141,7 @@ func (p *setupPanel) take(path string) {
 	p.status.Importance = widget.SuccessImportance
 	p.status.SetText(name + " is a desktop app's client: Google sign-in is set up. Sign in to finish.")
 	p.signIn.Enable()
-	p.d.bar.showCurrent()
-	p.d.bar.refreshAccounts()
+	p.d.clientImported()
 }
 
 // finish signs in; the panel closes once the browser is on its way.
@@ -151,5 +150,5 @@ func (p *setupPanel) finish() {
 		return
 	}
 	p.dlg.Hide()
-	p.d.bar.login()
+	p.d.login()
 }

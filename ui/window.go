@@ -49,8 +49,8 @@ type desk struct {
 	journal string // where the list of uploads is kept, for the settings
 
 	settings                                        settings
+	dest                                            dest.Destination // where files added now go
 	bar                                             *destBar
-	addButton, settingsButton                       *widget.Button
 	list                                            *queueList
 	thumbs                                          *thumbnails
 	empty                                           fyne.CanvasObject
@@ -102,8 +102,9 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.settings = loadSettings(a.Preferences())
 	d.win = a.NewWindow("Hoist")
 	d.win.SetIcon(iconResource)
+	d.loadDestination(opts.sandboxMode)
 	d.build()
-	d.bar.load(opts.sandboxMode)
+	d.bar.load()
 	d.destinationChanged()
 	d.win.SetOnDropped(d.dropped)
 	d.win.SetCloseIntercept(d.closing)
@@ -124,32 +125,10 @@ type deskOptions struct {
 }
 
 func (d *desk) build() {
-	d.addButton = widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.pickFiles)
-	d.addButton.Importance = widget.HighImportance
-	d.settingsButton = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), d.showSettings)
 	d.bar = newDestBar(d)
 	d.thumbs = newThumbnails()
-	d.list = newQueueList(rowActions{
-		do: func(v engine.JobView, a engine.Action) {
-			if a == engine.SignIn {
-				d.bar.signInFor(v) // the engine's part follows the browser's
-				return
-			}
-			if a == engine.Remove {
-				d.removeRows([]engine.JobView{v}) // with an Undo
-				return
-			}
-			d.act(a, v)
-		},
-		result:  d.showResult,
-		details: d.showDetails,
-		thumbnail: func(v engine.JobView) (image.Image, bool) {
-			return d.thumbs.get(v)
-		},
-	}, func() time.Time { return d.now() })
-	d.list.onDelete = d.removeRows
-	d.selection = newSelectionPanel(d.doSelected)
-	d.list.onSelection = d.showSelection
+	d.list = newQueueList(d, func() time.Time { return d.now() })
+	d.selection = newSelectionPanel(d)
 	d.undoText = widget.NewLabel("")
 	d.undoBar = container.NewHBox(d.undoText, widget.NewButtonWithIcon(undoWord, theme.ContentUndoIcon(), d.undoRemoval))
 	d.undoBar.Hide()
@@ -190,7 +169,7 @@ func (d *desk) build() {
 	center := container.NewStack(d.list, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
-		d.sandboxPanel = newSandboxPanel(d)
+		d.sandboxPanel = newSandboxPanel(d, d.sandbox, d.log)
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
 		split.Offset = 0.6
 		side = split
@@ -442,19 +421,19 @@ func (d *desk) apply(u update) {
 		d.list.Show()
 	}
 	d.showSummary(u.summary)
-	if len(d.list.selected) > 0 {
-		d.showSelection()
+	if sel := d.list.selectedViews(); len(sel) > 0 {
+		d.selection.show(sel, d.now())
 	}
 }
 
-// showSelection puts the selected jobs on the selection's panel.
-func (d *desk) showSelection() {
+// selectionChanged puts the selected jobs on the selection's panel.
+func (d *desk) selectionChanged() {
 	d.selection.show(d.list.selectedViews(), d.now())
 }
 
 func (d *desk) showSummary(s engine.Summary) {
 	d.lastSummary = s
-	d.summary.SetText(summaryWords(s, countState(d.list.views, engine.Canceled)))
+	d.summary.SetText(summaryWords(s, countState(d.list.shown(), engine.Canceled)))
 	value := 0.0
 	if s.Bytes > 0 {
 		value = float64(s.BytesDone) / float64(s.Bytes)
@@ -470,7 +449,7 @@ func (d *desk) showSummary(s engine.Summary) {
 		title = fmt.Sprintf("Hoist — %d%% (%d of %d files)", int(value*100), s.Done, s.Files)
 	}
 	d.win.SetTitle(title)
-	enable(d.pauseAll, moving(d.list.views) > 0)
+	enable(d.pauseAll, moving(d.list.shown()) > 0)
 	enable(d.resumeAll, s.Paused > 0)
 	enable(d.retryFailed, s.Failed > 0)
 	enable(d.clearFinished, s.Done > 0 || s.Failed > 0)
@@ -483,6 +462,22 @@ func enable(b *widget.Button, on bool) {
 		b.Disable()
 	}
 }
+
+// do takes one of the actions the engine allows a job: signing in goes
+// through the browser first, removing comes with an Undo.
+func (d *desk) do(v engine.JobView, a engine.Action) {
+	switch a {
+	case engine.SignIn:
+		d.bar.signInFor(v) // the engine's part follows the browser's
+	case engine.Remove:
+		d.removeRows([]engine.JobView{v})
+	default:
+		d.act(a, v)
+	}
+}
+
+// thumbnail gives a picture's thumbnail; done is false while it is being made.
+func (d *desk) thumbnail(v engine.JobView) (image.Image, bool) { return d.thumbs.get(v) }
 
 // act does a job action off the UI goroutine; a refusal is said in words.
 func (d *desk) act(a engine.Action, v engine.JobView) {
@@ -528,7 +523,7 @@ func (d *desk) add(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
-	target := d.bar.current
+	target := d.dest
 	if err := target.Validate(); err != nil {
 		d.tell("Before adding files, finish the destination's settings: " + err.Error())
 		d.bar.showForm(target, true)

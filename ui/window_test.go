@@ -299,7 +299,7 @@ func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 // from the app's preferences, as the next start would.
 func TestSettingsPersist(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := h.d.settingsForm()
+	form := newSettingsPanel(h.d).form
 	pick := func(label, choice string) {
 		t.Helper()
 		for _, it := range form.Items {
@@ -394,7 +394,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 // the dialog's width instead of being cut off at its edge.
 func TestSettingsExplainInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := h.d.settingsForm()
+	form := newSettingsPanel(h.d).form
 	var notes []string
 	for _, it := range form.Items {
 		if it.HintText != "" {
@@ -497,8 +497,8 @@ func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 		t.Fatal("with no Google client, the window should offer the sandbox")
 	}
 	test.Tap(h.button("Try Hoist with the built-in sandbox"))
-	if h.d.bar.current.Kind != dest.Sandbox {
-		t.Errorf("destination = %s, want the sandbox", h.d.bar.current.Kind)
+	if h.d.dest.Kind != dest.Sandbox {
+		t.Errorf("destination = %s, want the sandbox", h.d.dest.Kind)
 	}
 	if h.d.bar.setup.Visible() {
 		t.Error("the offer should go once the sandbox is chosen")

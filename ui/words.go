@@ -188,13 +188,11 @@ func quitQuestion(files int) string {
 
 // The names of what can be done to a job, on buttons, and as verbs in "Could not … ".
 var (
-	buttonWords = map[jobAction]string{
-		doPause: "Pause", doResume: "Resume", doCancel: "Cancel", doRetry: "Retry",
-		doRestart: "Start over", doRemove: "Remove", doResult: "Show result", doDetails: "Details",
+	buttonWords = map[engine.Action]string{
+		engine.Pause: "Pause", engine.Resume: "Resume", engine.SignIn: "Sign in", engine.Cancel: "Cancel", engine.Retry: "Retry",
+		engine.Restart: "Start over", engine.Remove: "Remove",
 	}
-	engineAction = map[jobAction]engine.Action{
-		doPause: engine.Pause, doResume: engine.Resume, doCancel: engine.Cancel, doRetry: engine.Retry, doRestart: engine.Restart, doRemove: engine.Remove,
-	}
+	showResultWords = "Show result"
 )
 
 // The selection's panel, with nothing or several files selected.

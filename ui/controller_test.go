@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"image"
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"hoist/engine"
+)
+
+// rowActions stands in for the window behind a row or the list: each
+// function, when set, hears what the row or list asks.
+type rowActions struct {
+	doAction        func(engine.JobView, engine.Action)
+	result, details func(engine.JobView)
+	removed         func([]engine.JobView)
+	selected        func()
+}
+
+var _ listController = rowActions{}
+
+func (r rowActions) do(v engine.JobView, a engine.Action) {
+	if r.doAction != nil {
+		r.doAction(v, a)
+	}
+}
+
+func (r rowActions) showResult(v engine.JobView) {
+	if r.result != nil {
+		r.result(v)
+	}
+}
+
+func (r rowActions) showDetails(v engine.JobView) {
+	if r.details != nil {
+		r.details(v)
+	}
+}
+
+func (rowActions) thumbnail(engine.JobView) (image.Image, bool) { return nil, true }
+
+func (r rowActions) removeRows(views []engine.JobView) {
+	if r.removed != nil {
+		r.removed(views)
+	}
+}
+
+func (r rowActions) selectionChanged() {
+	if r.selected != nil {
+		r.selected()
+	}
+}
+
+// selectionCalls stands in for the window behind the selection's panel.
+type selectionCalls struct {
+	done   []engine.Action
+	result []engine.JobView
+}
+
+func (s *selectionCalls) doSelected(a engine.Action, _ []engine.JobView) { s.done = append(s.done, a) }
+func (s *selectionCalls) showResult(v engine.JobView)                    { s.result = append(s.result, v) }
+func (s *selectionCalls) showDetails(engine.JobView)                     {}
+
+// TestSelectionShowsTheEnginesActions: for every state, and for each reason
+// a job needs the user, the selection's panel offers exactly the actions the
+// engine's table allows, each button asks for its action, and a finished
+// file alone offers its result.
+func TestSelectionShowsTheEnginesActions(t *testing.T) {
+	test.NewTempApp(t)
+	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	for _, s := range engine.AllStates() {
+		facts := []engine.Facts{{}}
+		if s == engine.Attention {
+			facts = []engine.Facts{{FileChanged: true}, {Locked: true}, {NeedsSignIn: true}}
+		}
+		for _, f := range facts {
+			calls := &selectionCalls{}
+			p := newSelectionPanel(calls)
+			v := engine.JobView{ID: "job1", Name: "report.pdf", Size: 1000, State: s, Version: 1,
+				FileChanged: f.FileChanged, Locked: f.Locked, NeedsSignIn: f.NeedsSignIn,
+				Actions: engine.ActionsFor(s, f)}
+			p.show([]engine.JobView{v}, now)
+			var shown []engine.Action
+			for _, a := range engine.AllActions() {
+				b := p.buttons[a]
+				if b == nil {
+					t.Fatalf("no button for %s", a)
+				}
+				if b.Visible() {
+					shown = append(shown, a)
+					test.Tap(b)
+				}
+			}
+			if !slices.Equal(shown, v.Actions) || !slices.Equal(calls.done, v.Actions) {
+				t.Errorf("%s %+v: buttons %v did %v, the engine allows %v", s, f, shown, calls.done, v.Actions)
+			}
+			if want := s == engine.Done; p.result.Visible() != want {
+				t.Errorf("%s: the result's button shows: %v, want %v", s, p.result.Visible(), want)
+			}
+		}
+	}
+}
+
+// TestSelectionOffersWhatAnySelectedJobAllows: with several files selected,
+// the panel offers the union of their actions, and an action goes only to
+// the jobs that allow it.
+func TestSelectionOffersWhatAnySelectedJobAllows(t *testing.T) {
+	test.NewTempApp(t)
+	paused := engine.JobView{ID: "a", Name: "a.jpg", State: engine.Paused, Actions: engine.ActionsFor(engine.Paused, engine.Facts{})}
+	failed := engine.JobView{ID: "b", Name: "b.jpg", State: engine.Failed, Actions: engine.ActionsFor(engine.Failed, engine.Facts{})}
+	calls := &selectionCalls{}
+	p := newSelectionPanel(calls)
+	p.show([]engine.JobView{paused, failed}, time.Now())
+	for _, a := range engine.AllActions() {
+		want := paused.Allows(a) || failed.Allows(a)
+		if p.buttons[a].Visible() != want {
+			t.Errorf("%s shows: %v, want %v", a, p.buttons[a].Visible(), want)
+		}
+	}
+	if p.result.Visible() {
+		t.Error("the result's button shows for two files")
+	}
+
+}
