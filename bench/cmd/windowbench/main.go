@@ -187,20 +187,30 @@ func prepare(home string, paths []string, finished bool) error {
 // startX starts Xvfb on a free display.
 func startX(work, screen string) (string, func(), error) {
 	for n := 140; n < 180; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
+		_, err1 := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
+		_, err2 := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n))
+		if err1 == nil || err2 == nil {
+			continue // another one's display
 		}
 		display := fmt.Sprintf(":%d", n)
 		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp")
 		if err := x.Start(); err != nil {
 			return "", nil, fmt.Errorf("starting Xvfb: %w", err)
 		}
-		stop := func() { x.Process.Kill(); x.Wait() }
+		ended := make(chan struct{})
+		go func() { x.Wait(); close(ended) }()
+		stop := func() { x.Process.Kill(); <-ended }
 		for range 50 {
-			if exec.Command("xwininfo", "-display", display, "-root").Run() == nil {
-				return display, stop, nil
+			select {
+			case <-ended: // the display was taken meanwhile: try the next
+			default:
+				if exec.Command("xwininfo", "-display", display, "-root").Run() == nil {
+					return display, stop, nil
+				}
+				time.Sleep(100 * time.Millisecond)
+				continue
 			}
-			time.Sleep(100 * time.Millisecond)
+			break
 		}
 		stop()
 	}
