@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -245,5 +246,44 @@ func TestMessagesStayPlain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An account's client sends through the transport it is given, signed in
+// the same, and through the service's own when given none.
+func TestClientViaSendsThroughBase(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t)
+	own := &authtest.Counting{Base: http.DefaultTransport}
+	f.svc.HTTPClient = &http.Client{Transport: own}
+	upload := &authtest.Counting{Base: http.DefaultTransport}
+
+	client, err := f.svc.ClientVia(t.Context(), acct.Email, nil, upload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(f.srv.URL + "/api/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || upload.Requests() != 1 || own.Requests() != 0 {
+		t.Errorf("status %d; given transport carried %d requests, the service's %d; want 200, 1, 0",
+			resp.StatusCode, upload.Requests(), own.Requests())
+	}
+	if auths := f.srv.APIAuthorizations(); len(auths) != 1 || auths[0] == "" {
+		t.Errorf("the API saw %d requests, want 1 signed in", len(auths))
+	}
+
+	client, err = f.svc.ClientVia(t.Context(), acct.Email, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err = client.Get(f.srv.URL + "/api/x"); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if upload.Requests() != 1 || own.Requests() != 1 {
+		t.Errorf("without a transport given: given %d, the service's %d requests; want 1, 1", upload.Requests(), own.Requests())
 	}
 }

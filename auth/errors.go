@@ -52,6 +52,8 @@ type plainError struct {
 	msg   string
 	kind  error
 	cause error
+	// kindWords: msg is kind's own sentence, so kind's fact says it all.
+	kindWords bool
 }
 
 func (e *plainError) Error() string { return e.msg }
@@ -76,7 +78,7 @@ func plain(msg string, cause error) error {
 // failure returns an error whose message is kind's and that matches both
 // kind and cause.
 func failure(kind, cause error) error {
-	return &plainError{msg: kind.Error(), kind: kind, cause: cause}
+	return &plainError{msg: kind.Error(), kind: kind, cause: cause, kindWords: true}
 }
 
 // SignInAgainError says the stored grant can no longer be used: it was

@@ -364,15 +364,26 @@ func (s *Service) NeedsSignIn(err error) bool {
 func (s *Service) KeychainLocked(err error) bool { return errors.Is(err, ErrKeychainLocked) }
 
 // Client gives an HTTP client that sends account's access token to
-// Google's API hosts (and AllowedHosts) only. See TokenSource for errors.
+// Google's API hosts (and AllowedHosts) only, through HTTPClient's
+// transport. See TokenSource for errors.
 func (s *Service) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
+	return s.ClientVia(ctx, account, scopes, nil)
+}
+
+// ClientVia is Client sending its requests through base (nil: HTTPClient's
+// transport), such as the uploader's own transport, so that an upload to
+// Google travels as the same upload to any other server would.
+func (s *Service) ClientVia(ctx context.Context, account string, scopes []string, base http.RoundTripper) (*http.Client, error) {
 	ts, err := s.TokenSource(ctx, account, scopes)
 	if err != nil {
 		return nil, err
 	}
+	if base == nil {
+		base = s.httpClient().Transport
+	}
 	return &http.Client{Transport: &Transport{
 		Source:       ts,
-		Base:         s.httpClient().Transport,
+		Base:         base,
 		AllowedHosts: s.AllowedHosts,
 	}}, nil
 }

@@ -30,8 +30,12 @@ func NewAuthService(stderr io.Writer) *auth.Service {
 // that concurrent uploads of an account share one token and one refresh.
 var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.Stderr) })
 
-// accounts hand the queue the sign-in of this process's service.
-type accounts struct{ *auth.Service }
+// accounts hand the queue the sign-in of this process's service; the
+// clients it gives send through base (nil: the service's own transport).
+type accounts struct {
+	*auth.Service
+	base http.RoundTripper
+}
 
 // Client gives an HTTP client signed in as account, or as the only account
 // signed in when account is "".
@@ -51,7 +55,7 @@ func (a accounts) Client(ctx context.Context, account string, scopes []string) (
 			return nil, fmt.Errorf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(emails(list), ", "))
 		}
 	}
-	return svc.Client(ctx, account, scopes)
+	return svc.ClientVia(ctx, account, scopes, a.base)
 }
 
 // authFlags are the flags the sign-in commands share.
@@ -128,7 +132,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	svc := o.service(stderr)
 	if *clientFile != "" {
 		if err := svc.ImportClientSecret(*clientFile); err != nil {
-			return authFailed(stderr, "login", err)
+			return authFailed(stderr, l, "login", err)
 		}
 		say(stdout, l, "cli.login.imported", words.Args{"File": name(l, *clientFile)})
 	}
@@ -143,7 +147,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *inFile {
 		file, err := svc.FileStore()
 		if err != nil {
-			return authFailed(stderr, "login", err)
+			return authFailed(stderr, l, "login", err)
 		}
 		svc.Store, svc.AllowFileStore = file, true
 	}
@@ -176,7 +180,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if err != nil {
-		return authFailed(stderr, "login", err)
+		return authFailed(stderr, l, "login", err)
 	}
 	say(stdout, l, "cli.login.signedIn", words.Args{"Account": l.Isolate(acct.Email), "Scopes": l.Isolate(strings.Join(scopeNames(acct.Scopes), ", "))})
 	if acct.LessSafe {
@@ -207,7 +211,7 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		list, err := svc.Accounts(ctx)
 		if err != nil {
-			return authFailed(stderr, "logout", err)
+			return authFailed(stderr, l, "logout", err)
 		}
 		switch len(list) {
 		case 0:
@@ -223,7 +227,7 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	err := svc.Logout(ctx, account)
 	if err != nil && !errors.Is(err, auth.ErrNotRevoked) {
-		return authFailed(stderr, "logout", err)
+		return authFailed(stderr, l, "logout", err)
 	}
 	say(stdout, l, "cli.logout.done", words.Args{"Account": name(l, account)})
 	if err != nil {
@@ -249,7 +253,7 @@ func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	list, err := o.service(stderr).Accounts(ctx)
 	if err != nil {
-		return authFailed(stderr, "accounts", err)
+		return authFailed(stderr, l, "accounts", err)
 	}
 	if len(list) == 0 {
 		say(stdout, l, "cli.accounts.none", words.Args{"Cmd": cmdWords(l, "hoist login")})
@@ -269,18 +273,23 @@ func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // keychainWords says that the keychain is missing or locked, in the
 // user's language.
 func keychainWords(l *words.Lang, err error) string {
-	switch {
-	case l.Code() == "en":
-		return err.Error()
-	case errors.Is(err, auth.ErrKeychainLocked):
+	if f, ok := auth.Fact(err); ok {
+		return l.Fact(f)
+	}
+	if errors.Is(err, auth.ErrKeychainLocked) {
 		return l.Fact(fact.Fact{Code: fact.KeychainLocked})
 	}
 	return l.Fact(fact.Fact{Code: fact.NoKeychain})
 }
 
-// authFailed prints err as a plain sentence, scrubbed of secrets.
-func authFailed(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "hoist %s: %s\n", cmd, auth.Redact(err.Error()))
+// authFailed prints err as a plain sentence in the user's language, or,
+// for an error that is not the sign-in's own, its words scrubbed of secrets.
+func authFailed(stderr io.Writer, l *words.Lang, cmd string, err error) int {
+	text := auth.Redact(err.Error())
+	if f, ok := auth.Fact(err); ok {
+		text = l.Fact(f)
+	}
+	fmt.Fprintf(stderr, "hoist %s: %s\n", cmd, text)
 	return exitFailed
 }
 

@@ -180,7 +180,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 				t.Errorf("%s did not arrive byte for byte", filepath.Base(p))
 				continue
 			}
-			want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID)
+			want := fmt.Sprintf("✓ %s: Saved in the mailbox. Id: %s. Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID)
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, stdout)
 			}
@@ -205,7 +205,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 		stored := l.objectsBySHA()
 		for _, p := range emails {
 			obj, ok := stored[fileSHA(t, p)]
-			if want := fmt.Sprintf("✓ %s: Saved in the mailbox (message %s). Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
+			if want := fmt.Sprintf("✓ %s: Saved in the mailbox. Id: %s. Not verified: the server gave no size or checksum to compare.\n", filepath.Base(p), obj.ID); !ok || !strings.Contains(stdout, want) {
 				t.Errorf("stored %v; stdout lacks %q:\n%s", ok, want, stdout)
 			}
 		}
@@ -235,7 +235,7 @@ func TestSendDoneWhen(t *testing.T) {
 		if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets" {
 			t.Fatalf("stored %+v", objs)
 		}
-		want := fmt.Sprintf("✓ banner.png: Added to Campaign Manager 360 as asset %s (banner.png).", objs[0].ID)
+		want := fmt.Sprintf("✓ banner.png: Added to Campaign Manager 360. Name: banner.png. Id: %s.", objs[0].ID)
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -251,7 +251,7 @@ func TestSendDoneWhen(t *testing.T) {
 		if len(objs) != 1 || objs[0].Path != "/upload/games/v1configuration/images/r1/imageType/ACHIEVEMENT_ICON" || objs[0].SHA256 != fileSHA(t, icon) {
 			t.Fatalf("stored %+v", objs)
 		}
-		if want := "✓ icon.png: The image is now the icon of achievement r1, at " + l.url + "/games/images/"; !strings.Contains(stdout, want) {
+		if want := "✓ icon.png: The image is now the achievement's icon. Id: r1. Address: " + l.url + "/games/images/"; !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	})
@@ -300,7 +300,7 @@ func TestSendRefusals(t *testing.T) {
 			"✗ long.eml: long.eml is 40 MB; Gmail drafts can be at most 35 MB."},
 		{"a picture to a URL that takes PDFs", []string{"--accept", "application/pdf"},
 			func(l *sendLab) string { return l.png("chart.png") },
-			"✗ chart.png: chart.png is an image/png file; this destination accepts only application/pdf files."},
+			"✗ chart.png: chart.png is of type image/png; this destination accepts only application/pdf."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newSendLab(t, emulator.Options{})
@@ -475,7 +475,7 @@ func TestSendDraftUpdate(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
-			if want := "✓ second.eml: Draft " + draft + " updated."; !strings.Contains(stdout, want) {
+			if want := "✓ second.eml: Draft updated. Id: " + draft + "."; !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, stdout)
 			}
 			for _, rq := range l.srv.Requests() {
@@ -643,7 +643,7 @@ func TestSendToSavedDestination(t *testing.T) {
 	if len(objs) != 1 || objs[0].Path != "/upload/dfareporting/v5/userprofiles/1/creativeAssets/2/creativeAssets" {
 		t.Fatalf("stored %+v", objs)
 	}
-	if want := "✓ banner.png: Added to Campaign Manager 360 as asset " + objs[0].ID; !strings.Contains(stdout, want) {
+	if want := "✓ banner.png: Added to Campaign Manager 360. Name: banner.png. Id: " + objs[0].ID; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 
@@ -787,7 +787,7 @@ func TestSendSaysWhenItFellBack(t *testing.T) {
 			final = line
 		}
 	}
-	if !strings.Contains(final, "Added to Campaign Manager 360 as asset") || !strings.Contains(final, "in one piece") {
+	if !strings.Contains(final, "Added to Campaign Manager 360. Name: banner.png. Id: ") || !strings.Contains(final, "in one piece") {
 		t.Errorf("the result line does not say the file went in one piece: %q\n%s", final, stdout)
 	}
 }
@@ -815,7 +815,7 @@ func TestSendGoogleURLThroughBaseURL(t *testing.T) {
 	if obj.SHA256 != fileSHA(t, pdf) || obj.Action != "storage.objects.insert" {
 		t.Errorf("stored %+v", obj)
 	}
-	if want := "✓ brief.pdf: Uploaded as brief.pdf (id acme-briefs/brief.pdf/"; !strings.Contains(stdout, want) {
+	if want := "✓ brief.pdf: Uploaded to this destination. Name: brief.pdf. Id: acme-briefs/brief.pdf/"; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 	if want := "Verified: the server's CRC32C matches the file."; !strings.Contains(stdout, want) {

@@ -81,7 +81,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 		case engine.Done:
 			done++
 			bytes += v.Size
-			if v.Result != nil && v.Result.Summary != "" {
+			if hasResult(v) {
 				fmt.Fprintln(h.w, "✓ "+fileLine(l, v.Name, l.Join(l.Join(resultWords(l, v.Result), verifiedWords(l, v)), fellBackWords(l, v))))
 			}
 		default:
@@ -103,17 +103,19 @@ func fileLine(l *words.Lang, file, text string) string {
 	return l.Say("cli.fileLine", words.Args{"File": name(l, file), "Text": text})
 }
 
-// resultWords says what the server made of the file: the engine's English
-// summary, or in another language that it was uploaded, with the id the
-// server gave it.
+// hasResult reports whether there is something to say of what the server
+// made of v's file.
+func hasResult(v engine.JobView) bool {
+	return v.Result != nil && (v.Result.Fact != nil || v.Result.Summary != "")
+}
+
+// resultWords says what the server made of the file, from its fact; a
+// result an older Hoist kept without one is said with the sentence it kept.
 func resultWords(l *words.Lang, r *engine.Result) string {
-	switch {
-	case l.Code() == "en":
-		return visible(r.Summary)
-	case r.ID != "":
-		return l.Say("cli.uploadedAs", words.Args{"ID": l.Isolate(visible(r.ID))})
+	if r.Fact != nil {
+		return visible(l.Fact(*r.Fact))
 	}
-	return l.Say("cli.uploaded", nil)
+	return visible(r.Summary)
 }
 
 // verifiedWords says whether the server's own account of the file matched it.
@@ -127,7 +129,7 @@ func verifiedWords(l *words.Lang, v engine.JobView) string {
 	case "size":
 		return l.Say("cli.verified.size", nil)
 	}
-	return l.Say("cli.verified.sum", words.Args{"Sum": strings.ToUpper(v.Result.Verified)})
+	return l.Say("cli.verified.sum", words.Args{"Sum": l.Isolate(strings.ToUpper(v.Result.Verified))})
 }
 
 // fellBackWords says, after a result, that the destination refused a resumable upload.
@@ -149,22 +151,20 @@ func reasonOf(l *words.Lang, v engine.JobView) string {
 	return l.Join(r, nextWords(l, v))
 }
 
-// reasonWords is the job's reason: its fact in the user's language, or the
-// sentence the engine (or an older journal) holds, which is English's.
+// reasonWords is the job's reason: its fact in the user's language, or,
+// for a job an older Hoist stopped, the sentence its list of uploads kept.
 func reasonWords(l *words.Lang, v engine.JobView) string {
-	if v.Fact != nil && l.Code() != "en" {
-		return l.Fact(*v.Fact)
+	if v.Fact != nil {
+		return visible(l.Fact(*v.Fact))
 	}
 	return visible(v.Reason)
 }
 
-// saidWords quotes the server's own words behind the reason, as they are.
+// saidWords quotes the server's own words behind the reason, as they are,
+// unless the reason's sentence holds them already.
 func saidWords(l *words.Lang, v engine.JobView) string {
-	if v.Details == "" {
+	if v.Details == "" || v.Fact != nil && l.QuotesGoogle(*v.Fact) {
 		return ""
-	}
-	if l.Code() == "en" {
-		return visible(v.Said())
 	}
 	who := "who.server"
 	switch v.DetailsFrom {
@@ -173,7 +173,7 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 	case "The sandbox":
 		who = "who.sandbox"
 	}
-	return l.Say("cli.said", words.Args{"Who": l.Say(who, nil), "Google": l.Isolate(visible(v.Details))})
+	return l.Sentence("cli.said", words.Args{"Who": l.Say(who, nil), "Google": l.Isolate(visible(v.Details))})
 }
 
 // nextWords is a stopped job's next step in command-line terms: the queue
@@ -193,10 +193,10 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 		return l.Say("cli.next.failed", words.Args{"Cmd": resume, "Remove": cmdWords(l, "hoist queue remove "+argWord(v.Name))})
 	case v.State == engine.Canceled:
 		return l.Say("cli.next.canceled", words.Args{"Send": cmdWords(l, "hoist send")})
-	case v.State == engine.Retrying && !v.RetryAt.IsZero() && l.Code() != "en":
+	case v.State == engine.Retrying && !v.RetryAt.IsZero():
 		return l.Fact(fact.Fact{Code: fact.RetryIn, Wait: max(time.Until(v.RetryAt), 0)})
-	case v.NextFact != nil && l.Code() != "en":
-		return l.Fact(*v.NextFact)
+	case v.NextFact != nil:
+		return visible(l.Fact(*v.NextFact))
 	}
 	return visible(v.Next)
 }
@@ -256,7 +256,7 @@ func line(l *words.Lang, v engine.JobView) string {
 
 func reasonOrState(l *words.Lang, v engine.JobView) string {
 	if v.State == engine.Done {
-		if v.Result != nil && v.Result.Summary != "" {
+		if hasResult(v) {
 			return l.Say("cli.doneWith", words.Args{"Summary": resultWords(l, v.Result)})
 		}
 		return stateWords(l, v)
@@ -317,10 +317,14 @@ type jobJSON struct {
 	Restarts  int     `json:"restarts,omitempty"`
 	Reason    string  `json:"reason,omitempty"`
 	// GoogleMessage is the server's own words behind Reason (Google's error message).
-	GoogleMessage string      `json:"googleMessage,omitempty"`
-	Next          string      `json:"next,omitempty"`
-	Actions       []string    `json:"actions"` // what the engine allows now: "hoist queue ACTION FILE"
-	Result        *resultJSON `json:"result,omitempty"`
+	GoogleMessage string `json:"googleMessage,omitempty"`
+	// ReasonFact and NextFact say Reason and Next in no language: a code
+	// and its parameters (Google's own words among them, as they are).
+	ReasonFact *fact.Fact  `json:"reasonFact,omitempty"`
+	Next       string      `json:"next,omitempty"`
+	NextFact   *fact.Fact  `json:"nextFact,omitempty"`
+	Actions    []string    `json:"actions"` // what the engine allows now: "hoist queue ACTION FILE"
+	Result     *resultJSON `json:"result,omitempty"`
 }
 
 type resultJSON struct {
@@ -329,6 +333,8 @@ type resultJSON struct {
 	Name     string `json:"name,omitempty"`
 	URL      string `json:"url,omitempty"`
 	Summary  string `json:"summary,omitempty"`
+	// Fact says Summary in no language: a code and what the server gave.
+	Fact *fact.Fact `json:"fact,omitempty"`
 	// Verified names the server's checksum (or size) that matched the file; "" when none was given.
 	Verified string          `json:"verified,omitempty"`
 	Raw      json.RawMessage `json:"response,omitempty"`
@@ -340,12 +346,13 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
 		Reason: v.Reason, GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),
+		ReasonFact: v.Fact, NextFact: v.NextFact,
 	}
 	if v.ETA > 0 {
 		j.ETA = v.ETA.Seconds()
 	}
 	if r := v.Result; r != nil {
-		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary, Verified: r.Verified}
+		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: r.Summary, Fact: r.Fact, Verified: r.Verified}
 		if json.Valid(r.Raw) {
 			j.Result.Raw = r.Raw
 		}

@@ -12,6 +12,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 )
 
 // Campaign Manager 360 goes to v5 by default; --api-version v4 is told as
@@ -20,7 +21,7 @@ func TestSendCampaignManagerVersions(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	banner := l.png("banner.png")
 	code, stdout, stderr := l.send("--to", "cm360", "--profile", "1", "--advertiser", "2", "--base-url", l.url, banner)
-	if code != exitOK || !strings.Contains(stdout, "Added to Campaign Manager 360 as asset ") {
+	if code != exitOK || !strings.Contains(stdout, "Added to Campaign Manager 360. Name: ") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	if objs := l.srv.Objects(); len(objs) != 1 || !strings.HasPrefix(objs[0].Path, "/upload/dfareporting/v5/") {
@@ -40,6 +41,10 @@ func TestSendCampaignManagerVersions(t *testing.T) {
 	if last.Event != "result" || last.State != "failed" || !strings.Contains(last.Reason, "no longer supports API v4") ||
 		!strings.HasPrefix(last.GoogleMessage, "3140 : Version v4 of the ") || last.FellBack {
 		t.Errorf("result %+v", last)
+	}
+	if f := last.ReasonFact; f == nil || f.Code != fact.Retired || f.Arg("version") != "v4" || f.Arg("current") != dest.CM360Version ||
+		f.Google != last.GoogleMessage || f.Status != http.StatusForbidden && f.Status != http.StatusNotFound && f.Status != http.StatusGone {
+		t.Errorf("reason's fact %+v", last.ReasonFact)
 	}
 	if n := len(l.srv.Objects()); n != 1 {
 		t.Errorf("%d objects, want still 1", n)

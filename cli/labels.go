@@ -26,7 +26,7 @@ func resolveLabelNames(ctx context.Context, d *dest.Destination, noAuth bool) er
 	case noAuth:
 		return errors.New("Gmail takes label IDs (such as INBOX or Label_12), and without a sign-in Hoist cannot look up the names given with --labels.")
 	default:
-		c, err := (accounts{sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
+		c, err := (accounts{Service: sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
 		if errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNotSignedIn) {
 			return fmt.Errorf("Gmail takes label IDs, and to look up the names given with --labels Hoist needs to see your labels. Run: hoist login --scopes gmail.labels%s (or give IDs such as INBOX or Label_12).", accountFlag(d.Account))
 		}

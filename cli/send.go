@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -117,7 +119,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	q, err := engine.Open(ctx, engine.Options{
 		Transport:  transport,
 		Journal:    j,
-		Accounts:   accountsFor(o.noAuth),
+		Accounts:   accountsFor(o.noAuth, transport),
 		SandboxURL: sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
@@ -152,7 +154,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(paths) > 0 {
 		res := q.Add(paths, d)
 		for _, s := range res.Skipped {
-			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": visible(s.Why)})
+			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": skipWords(l, s)})
 		}
 		for _, p := range res.Problems {
 			var dup *engine.AlreadyQueued
@@ -160,7 +162,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				ids[dup.Job] = true // being resumed already
 				continue
 			}
-			fmt.Fprintln(stderr, visible(p.Error()))
+			fmt.Fprintln(stderr, problemWords(l, d, p))
 		}
 		for _, id := range res.IDs {
 			ids[id] = true
@@ -420,12 +422,14 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	return false
 }
 
-// accountsFor gives the queue its source of authorized HTTP clients.
-func accountsFor(noAuth bool) engine.Accounts {
+// accountsFor gives the queue its source of authorized HTTP clients, which
+// send through base: uploads to Google go through the same tuned transport
+// (HTTP/1.1, big writes, the certificates of --ca-file) as any other.
+func accountsFor(noAuth bool, base http.RoundTripper) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return accounts{sharedAuth()}
+	return accounts{Service: sharedAuth(), base: base}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It
@@ -482,3 +486,30 @@ func isTerminal(w io.Writer) bool {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// skipWords says in a few words why a file inside a folder was left out.
+func skipWords(l *words.Lang, s media.Skipped) string {
+	if s.Fact.Code == "" {
+		return visible(s.Why)
+	}
+	return visible(l.Fact(s.Fact))
+}
+
+// problemWords says why a path did not become an upload.
+func problemWords(l *words.Lang, d dest.Destination, err error) string {
+	var (
+		dup     *engine.AlreadyQueued
+		problem *media.Problem
+	)
+	switch {
+	case errors.As(err, &dup):
+		f := fact.Fact{Code: fact.AlreadyListed, File: dup.Name, Dest: string(d.Kind)}
+		if d.Kind == dest.Custom {
+			f.Args = map[string]string{"name": d.Name}
+		}
+		return visible(l.Fact(f))
+	case errors.As(err, &problem):
+		return visible(l.Fact(problem.Fact()))
+	}
+	return visible(err.Error())
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -96,7 +97,8 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	for _, p := range problems {
 		if p.Path != "" {
 			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
-			jb.reason = p.Error()
+			f := p.Fact()
+			jb.sayLocked(p.Error(), &f, "", nil)
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
 			continue
@@ -428,9 +430,9 @@ func (q *Queue) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
 		jb.next = "Press Resume to start it."
+		jb.setNextFact(&fact.Fact{Code: fact.PressResume})
 	case Canceled:
-		jb.reason = "Canceled."
-		jb.next = "Press Retry to upload it again."
+		jb.sayLocked("Canceled.", &fact.Fact{Code: fact.Canceled}, "Press Retry to upload it again.", &fact.Fact{Code: fact.PressRetry})
 	default:
 		jb.reason, jb.next = "", ""
 	}

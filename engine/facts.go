@@ -50,39 +50,36 @@ func (jb *job) nextFact() *fact.Fact {
 }
 
 // stopFacts are the facts of an upload failLocked has just stopped for
-// err, read from what it decided: the reason and the next step; nil where
-// no fact says it yet (the English sentence is shown then).
+// err, read from what it decided: the reason and the next step.
 func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
-	var refusal *dest.Refusal
 	switch {
 	case jb.changed:
 		return jb.fact(fact.FileChanged), &fact.Fact{Code: fact.StartOver}
 	case jb.locked:
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
 	case jb.state == Attention:
-		return jb.fact(fact.SignInAgain), nil // the next step names the Sign in action: its sentence
-	case jb.state == Refused && errors.As(err, &refusal):
-		return refusalFact(jb, refusal), nil
-	case jb.state != Failed, errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		return nil, nil
+		return jb.fact(fact.SignInToSend), nil // the next step names the Sign in action
+	case jb.state == Refused:
+		return errFact(jb, err), nil
 	case errors.Is(err, media.ErrMissing):
 		return jb.fact(fact.FileMissing), &fact.Fact{Code: fact.PutBack}
+	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
+		return errFact(jb, err), jb.fact(fact.CheckServer)
 	}
-	f := failFact(jb, err)
-	if f != nil {
-		f.GaveUp = errors.Is(err, upload.ErrTooManyRetries)
-	}
-	return f, &fact.Fact{Code: fact.PressRetryAgain}
+	return errFact(jb, err), &fact.Fact{Code: fact.PressRetryAgain}
 }
 
 // fact is a fact of this code about jb's file and destination.
 func (jb *job) fact(code fact.Code) *fact.Fact {
 	f := &fact.Fact{Code: code, File: jb.info.Name, Dest: string(jb.dest.Kind)}
-	if said := jb.dest.Kind.FactWords(); said.Where == "" { // named by the user: any URL
+	switch said := jb.dest.Kind.FactWords(); {
+	case said.Where == "": // named by the user: any URL
 		f.Args = map[string]string{"name": jb.dest.Name}
 		if said.Who == "" && jb.dest.NeedsAuth() {
 			f.Args["who"] = "google"
 		}
+	case said.Who == "who.google" && !jb.dest.NeedsAuth():
+		f.Args = map[string]string{"who": "server"} // a Google kind sent elsewhere (--base-url)
 	}
 	return f
 }
@@ -103,7 +100,13 @@ func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
 	case dest.RuleEmail:
 		return jb.fact(fact.NotEmail)
 	case dest.RuleType:
-		if code := jb.dest.Kind.FactWords().NotType; code != "" {
+		switch code := jb.dest.Kind.FactWords().NotType; code {
+		case "":
+		case fact.WrongType: // the file's type and the types taken, as the settings say them
+			f := jb.fact(code)
+			f.Args = mergeArgs(f.Args, map[string]string{"type": jb.info.MIME, "accept": strings.Join(dest.AcceptList(jb.dest), ", ")})
+			return f
+		default:
 			return jb.fact(code)
 		}
 	}
@@ -129,13 +132,60 @@ var failCodes = []struct {
 	{[]error{syscall.ECONNRESET, syscall.EPIPE}, fact.Dropped},
 }
 
-// failFact is the fact of an upload that failed and may be tried again, or
-// nil where only the English sentence says it.
-func failFact(jb *job, err error) *fact.Fact {
-	var api *upload.APIError
-	if errors.As(err, &api) && !errors.Is(err, dest.ErrNoSandbox) {
-		return apiFact(jb, api)
+// errFact is the fact of err, which stopped or delays jb's upload: what
+// dest.Explain says in English, in no language. It is never nil: an error
+// no fact names yet is said with its own (redacted) words.
+func errFact(jb *job, err error) *fact.Fact {
+	var (
+		refusal *dest.Refusal
+		problem *media.Problem
+		api     *upload.APIError
+		short   *upload.IncompleteError
+		differs *upload.MismatchError
+		f       *fact.Fact
+	)
+	switch {
+	case errors.As(err, &refusal):
+		f = refusalFact(jb, refusal)
+	case errors.As(err, &problem):
+		pf := problem.Fact()
+		f = &pf
+	case errors.Is(err, upload.ErrFileChanged):
+		f = jb.fact(fact.ChangedWhileSent)
+	case errors.As(err, &short):
+		f = jb.fact(fact.Incomplete)
+		f.Size, f.Received = short.Size, short.Received
+	case errors.As(err, &differs):
+		f = jb.fact(fact.Mismatch)
+		f.Args = mergeArgs(f.Args, map[string]string{"check": differs.Check, "server": differs.Server, "file": differs.File})
+	case errors.As(err, &api) && !errors.Is(err, dest.ErrNoSandbox):
+		f = apiFact(jb, api)
+	default:
+		f = netFact(jb, err)
 	}
+	if f == nil {
+		f = jb.fact(fact.Failed)
+		f.Google = dest.Redact(err.Error())
+	}
+	if errors.Is(err, upload.ErrTooManyRetries) {
+		f.GaveUp = true
+	}
+	return f
+}
+
+// mergeArgs is a with b's values added.
+func mergeArgs(a, b map[string]string) map[string]string {
+	if a == nil {
+		return b
+	}
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
+
+// netFact is the fact of an error about the connection, or nil.
+func netFact(jb *job, err error) *fact.Fact {
 	for _, c := range failCodes {
 		for _, e := range c.errs {
 			if errors.Is(err, e) {
@@ -143,25 +193,40 @@ func failFact(jb *job, err error) *fact.Fact {
 			}
 		}
 	}
+	if code := dest.NetworkFact(err); code != "" {
+		return jb.fact(code)
+	}
 	return nil
 }
 
-// apiFact is the fact of a server's refusal by its class; Google's own
-// words travel apart from it (JobView.Details).
+// apiFact is the fact of a server's refusal, as dest.Explain words it;
+// Google's own words are its Google parameter, shown as they are.
 func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 	reason := strings.ToLower(e.Reason)
 	var f *fact.Fact
-	switch class := e.Class(); {
-	case class == upload.ClassRetired, jb.dest.Kind.FactWords().OwnRefusals:
-		return nil // said with the version or the kind's own words: the English sentence
+	switch class, own := e.Class(), dest.RefusalFact(jb.dest, e); {
+	case class == upload.ClassRetired:
+		f = jb.fact(fact.Retired)
+		f.Args = mergeArgs(f.Args, map[string]string{"version": e.RetiredVersion()})
+		if current := jb.dest.Kind.FactWords().Version; current != "" {
+			f.Args["current"] = current
+		}
+	case own != "": // what the destination's own refusals mean
+		f = jb.fact(own)
 	case class == upload.ClassQuota:
 		f = jb.fact(fact.ServerLimit)
 	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":
 		f = jb.fact(fact.SignInExpired)
 	case reason == "accessnotconfigured" || reason == "service_disabled":
 		f = jb.fact(fact.ServiceOff)
-	case class == upload.ClassPermission, class == upload.ClassNotFound:
-		return nil // named with the destination's settings: the English sentence
+	case class == upload.ClassPermission && dest.BlamesAccess(reason):
+		f = jb.fact(fact.Forbidden)
+		f.Args = mergeArgs(f.Args, destArgs(jb.dest))
+	case class == upload.ClassPermission:
+		f = jb.fact(fact.RefusedUpload)
+	case class == upload.ClassNotFound:
+		f = jb.fact(fact.NotFound)
+		f.Args = mergeArgs(f.Args, destArgs(jb.dest))
 	case class == upload.ClassTooLarge || reason == "uploadtoolarge":
 		f = jb.fact(fact.ServerTooLarge)
 	case class == upload.ClassServer:
@@ -172,7 +237,23 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 		f = jb.fact(fact.RefusedUpload)
 	}
 	f.Status = e.Status
+	f.Google = dest.GoogleWords(e)
 	return f
+}
+
+// destArgs are the destination's settings a sentence about what the server
+// could not find or allow names: the advertiser, the mailbox, the draft…
+func destArgs(d dest.Destination) map[string]string {
+	args := map[string]string{}
+	for name, param := range map[string]string{
+		"advertiser": "advertiserId", "profile": "profileId", "user": "user",
+		"draft": "draftId", "resource": "resourceId", "folder": "folder", "file": "fileId",
+	} {
+		if v := d.Param(param); v != "" {
+			args[name] = v
+		}
+	}
+	return args
 }
 
 // restartFact says why an upload starts again from the beginning.
@@ -184,18 +265,25 @@ func restartFact(jb *job, reason error) *fact.Fact {
 }
 
 // refusedFact is the fact of a file refused before any byte was sent, as
-// look found it, or nil.
+// look found it.
 func refusedFact(jb *job, look *inspection) *fact.Fact {
-	var refusal *dest.Refusal
-	if !errors.As(look.err, &refusal) {
-		return nil
-	}
-	f := refusalFact(jb, refusal)
-	if f != nil && look.read {
+	f := errFact(jb, look.err)
+	if f.Code == fact.TooLarge && look.read {
 		f.Size = look.info.Size
 	}
 	return f
 }
+
+// sayLocked puts a reason and a next step on jb, each a sentence and its
+// fact; Queue.mu must be held.
+func (jb *job) sayLocked(reason string, rf *fact.Fact, next string, nf *fact.Fact) {
+	jb.reason, jb.next = reason, next
+	jb.setReasonFact(rf)
+	jb.setNextFact(nf)
+}
+
+// resumeFact is a paused job's next step.
+func resumeFact(jb *job) *fact.Fact { return jb.fact(fact.ResumeFrom) }
 
 // factJSON is f as the journal keeps it; nil for no fact.
 func factJSON(f *fact.Fact) json.RawMessage {

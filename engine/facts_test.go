@@ -1,14 +1,17 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/engine/journal"
 )
 
 // TestReasonsCarryFacts: a refused file and a file gone before its upload
@@ -54,5 +57,103 @@ func TestReasonsCarryFacts(t *testing.T) {
 		if v.Fact == nil || v.Fact.Code != want || v.Reason == "" {
 			t.Errorf("%s after a restart: fact %+v, reason %q; want %s", v.Name, v.Fact, v.Reason, want)
 		}
+	}
+}
+
+// TestResultsAndOlderSentences: a finished upload keeps what the server
+// made of the file as a fact across a restart; a list of uploads written
+// before facts, holding only English sentences, still opens and shows them
+// as they are, and a result kept with the server's answer gets its fact
+// from that answer.
+func TestResultsAndOlderSentences(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	p, _ := r.file("new.bin", 2000)
+	done := r.state(r.add(p)[0], engine.Done)
+	if f := done.Result.Fact; f == nil || f.Code != fact.Uploaded || f.Dest != string(dest.Sandbox) || f.Arg("id") == "" {
+		t.Fatalf("result fact %+v of %+v", f, done.Result)
+	}
+	r.close()
+
+	j, err := journal.Open(r.journal, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := json.Marshal(r.sandbox())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	old := []journal.Record{
+		{ID: "old-failed", Order: 100, Path: filepath.Join(r.dir, "a.bin"), Name: "a.bin", Size: 10, Destination: d,
+			State: string(engine.Failed), LastError: "The connection dropped.", Created: now},
+		{ID: "old-done", Order: 101, Path: filepath.Join(r.dir, "b.eml"), Name: "b.eml", Size: 10, Destination: d,
+			State: string(engine.Done), ResultSummary: "Saved in the mailbox (message 18c2).", Created: now, Finished: now},
+		{ID: "old-answer", Order: 102, Path: filepath.Join(r.dir, "c.bin"), Name: "c.bin", Size: 10, Destination: d,
+			State: string(engine.Done), Result: json.RawMessage(`{"id":"42","name":"c.bin"}`),
+			ResultSummary: "Uploaded to the sandbox as c.bin (id 42).", Created: now, Finished: now},
+	}
+	if err := j.PutAll(old...); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	r.open()
+
+	seen := 0
+	for _, v := range r.q.Jobs() {
+		switch v.Name {
+		case "new.bin":
+			if v.Result == nil || v.Result.Fact == nil || v.Result.Fact.Arg("id") != done.Result.Fact.Arg("id") {
+				t.Errorf("after a restart, result %+v", v.Result)
+			}
+		case "a.bin":
+			if v.Fact != nil || v.Reason != "The connection dropped." {
+				t.Errorf("older failure: fact %+v, reason %q", v.Fact, v.Reason)
+			}
+		case "b.eml":
+			if v.Result == nil || v.Result.Fact != nil || v.Result.Summary != "Saved in the mailbox (message 18c2)." {
+				t.Errorf("older result %+v", v.Result)
+			}
+		case "c.bin":
+			if f := v.Result.Fact; f == nil || f.Code != fact.Uploaded || f.Arg("id") != "42" || f.Arg("title") != "c.bin" {
+				t.Errorf("older result with its answer: fact %+v", f)
+			}
+		default:
+			continue
+		}
+		seen++
+	}
+	if seen != 4 {
+		t.Errorf("saw %d of the 4 uploads", seen)
+	}
+}
+
+// TestEventsCarryFacts: the end of a batch and a job that needs the user
+// are told with their facts, for the window's notifications to word.
+func TestEventsCarryFacts(t *testing.T) {
+	events := make(chan engine.Event, 16)
+	r := newRig(t, emulator.Options{}, engine.Options{OnEvent: func(ev engine.Event) { events <- ev }})
+	ok, _ := r.file("ok.bin", 500)
+	gone, _ := r.file("gone.bin", 500)
+	r.q.PauseAll()
+	r.add(ok, gone)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	r.q.ResumeAll()
+	var attention, batch *fact.Fact
+	for batch == nil {
+		ev := <-events
+		switch ev.Kind {
+		case engine.NeedsAttention:
+			attention = ev.Fact
+		case engine.BatchDone:
+			batch = ev.Fact
+		}
+	}
+	if attention == nil || attention.Code != fact.FileMissing || attention.File != "gone.bin" {
+		t.Errorf("needs attention: fact %+v", attention)
+	}
+	if batch.Code != fact.BatchDone || batch.Count != 1 || batch.Arg("failed") != "1" {
+		t.Errorf("batch done: fact %+v", batch)
 	}
 }

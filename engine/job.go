@@ -58,7 +58,10 @@ type Result struct {
 	Name     string // CM360 asset name
 	URL      string // Play Games image URL, or a link to the object
 	Summary  string // one plain sentence, e.g. "Saved as message 18c2…"
-	Raw      []byte // the server's JSON; an answer that was not JSON is kept as a JSON string of its start
+	// Fact says Summary in no language; nil for an upload an older Hoist
+	// finished without keeping its answer (only Summary says it then).
+	Fact *fact.Fact
+	Raw  []byte // the server's JSON; an answer that was not JSON is kept as a JSON string of its start
 	// Verified names the server's account of the object that matched the
 	// file ("crc32c", "md5", "sha256" or "size"); "" when the server gave
 	// none, so the upload could not be checked.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -66,6 +67,8 @@ type Event struct {
 	Kind    EventKind
 	Job     JobID // for NeedsAttention
 	Message string
+	// Fact says Message in no language, for the window to word.
+	Fact *fact.Fact
 }
 
 // AddResult tells what Add made of the paths it was given.
@@ -158,7 +161,8 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 	}
 	if opts.Journal != nil {
 		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
-			q.emit([]Event{{Kind: SaveFailed, Message: "Hoist could not save its list of uploads: " + err.Error()}})
+			q.emit([]Event{{Kind: SaveFailed, Message: "Hoist could not save its list of uploads: " + err.Error(),
+				Fact: &fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}}})
 		})
 	}
 	if err := q.load(ctx); err != nil {
@@ -223,6 +227,7 @@ func (q *Queue) load(ctx context.Context) error {
 			q.moveLocked(jb, stepReopen)
 			jb.reason = ""
 			jb.next = resumeWords(jb.dest)
+			jb.setNextFact(resumeFact(jb))
 			if q.opts.AutoResume {
 				q.moveLocked(jb, stepReopenGo)
 				jb.next = ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -138,6 +139,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if saveErr != nil {
 			// Written again below; the row says so rather than only the log.
 			jb.next = "Uploaded, but Hoist could not note it in its list of uploads: " + saveErr.Error() + "."
+			jb.setNextFact(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
 		}
 		q.batch.done++
 	case errors.Is(cause, errRemoved):
@@ -148,18 +150,16 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		} else {
 			q.moveLocked(jb, stepClosing)
 		}
-		jb.reason = ""
-		jb.next = resumeWords(jb.dest)
+		jb.sayLocked("", nil, resumeWords(jb.dest), resumeFact(jb))
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
-		jb.reason = "Canceled."
-		jb.next = "Press Retry to upload it again."
+		jb.sayLocked("Canceled.", &fact.Fact{Code: fact.Canceled}, "Press Retry to upload it again.", &fact.Fact{Code: fact.PressRetry})
 	default:
 		q.failLocked(jb, err)
 		q.batch.failed++
 		if jb.state == Attention || jb.state == Failed {
-			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Message: jb.info.Name + ": " + jb.reason})
+			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Message: jb.info.Name + ": " + jb.reason, Fact: jb.reasonFact()})
 		}
 	}
 	jb.bump()
@@ -255,7 +255,11 @@ func (q *Queue) batchEndLocked() (Event, bool) {
 	if b.failed > 0 {
 		msg += fmt.Sprintf(" %d need%s your attention.", b.failed, map[bool]string{true: "s"}[b.failed == 1])
 	}
-	return Event{Kind: BatchDone, Message: msg}, true
+	f := &fact.Fact{Code: fact.BatchDone, Count: b.done}
+	if b.failed > 0 {
+		f.Args = map[string]string{"failed": strconv.Itoa(b.failed)}
+	}
+	return Event{Kind: BatchDone, Message: msg, Fact: f}, true
 }
 
 func plural(n int, one, many string) string {
@@ -323,6 +327,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 		rec.Method = string(method)
 	}
 	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
+	rec.ResultFact = factJSON(r.Fact)
 	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
 	written := q.writer.send(op, true)
 	q.mu.Unlock()
@@ -428,7 +433,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.explainLocked(cause)
 	o.jb.next = fmt.Sprintf("Hoist will try again in %s.", media.FormatDuration(wait))
-	o.jb.setReasonFact(failFact(o.jb, cause))
+	o.jb.setReasonFact(errFact(o.jb, cause))
 	o.jb.setNextFact(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()
 	o.q.notifyLocked()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -178,6 +179,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 	if jb.result != nil {
 		rec.Result = jb.result.Raw
 		rec.ResultSummary = jb.result.Summary
+		rec.ResultFact = factJSON(jb.result.Fact)
 		rec.Verified = jb.result.Verified
 	}
 	return rec, nil
@@ -228,6 +230,9 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 		if rec.ResultSummary != "" {
 			jb.result.Summary = rec.ResultSummary
 		}
+		if f := factFrom(rec.ResultFact); f != nil {
+			jb.result.Fact = f
+		}
 		jb.result.Verified = rec.Verified
 	}
 	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
@@ -271,6 +276,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 		// No destination's resource is this large: it is not the answer Hoist knows.
 		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
 		r.Summary = fmt.Sprintf("Uploaded. The answer could not be read: it is larger than %d KiB.", maxReadAnswer>>10)
+		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
 	if !json.Valid(body) {
@@ -279,23 +285,38 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
 		r.Summary = "Uploaded. Google's answer could not be read: " + err.Error()
+		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
 		return r
 	}
 	r.ID, r.ThreadID, r.Name, r.URL, r.Summary = pr.ID, pr.ThreadID, pr.Name, pr.URL, pr.Summary
+	if pr.Fact.Code != "" {
+		f := pr.Fact
+		f.Dest = string(d.Kind)
+		if d.Kind == dest.Custom && d.Name != "" {
+			f.Args = mergeArgs(f.Args, map[string]string{"name": d.Name})
+		}
+		r.Fact = &f
+	}
 	return r
 }
 
-// meter is a moving average of bytes per second, so the time left does not jump.
+// meter estimates how fast the bytes cross the link, so that the speed and
+// the time left are the link's, not the buffers'. The bytes handed to the
+// connection run ahead of the link by what the kernel's (and any proxy's)
+// buffers hold, which on a slow link is seconds of bytes: a request's first
+// megabytes go out at once, and only then do the bytes handed out move at
+// the link's pace. So the speed is taken over a sliding window of the
+// offsets handed out, the longest that this burst does not inflate; and
+// until the last second shows that pace steady, it is capped by the rate at
+// which the server confirms bytes.
 type meter struct {
-	mu    sync.Mutex
-	at    time.Time // when bytes was sampled
-	bytes int64
-	last  int64 // the latest offset heard
-	rateV float64
+	mu      sync.Mutex
+	samples []sample  // offsets handed out, sampleEvery apart, back to rateSpan
+	last    int64     // the latest offset heard
+	movedAt time.Time // when it last moved
+	held    float64   // the speed before a range was sent again, until the samples span a window
 	// The rate at which the server confirms bytes, since the run's first
-	// byte: the bytes written to the connection run ahead of the link by
-	// what its buffers hold, which on a slow link is seconds of bytes, so
-	// the rate shown never exceeds this one once it is known.
+	// byte (measured afresh after an interruption).
 	start     time.Time
 	startOff  int64
 	confirmed float64
@@ -303,52 +324,134 @@ type meter struct {
 	confOff   int64     // up to where
 }
 
-const meterWindow = 500 * time.Millisecond
+type sample struct {
+	at  time.Time
+	off int64
+}
+
+const (
+	// meterWindow is the shortest window the speed is taken over, and how
+	// long the offsets may stand still before the speed shown fades.
+	meterWindow = time.Second
+	// rateSpan is the longest window the speed is taken over.
+	rateSpan = 8 * time.Second
+	// sampleEvery spaces the offsets kept.
+	sampleEvery = 50 * time.Millisecond
+	// steadyWithin is how far two windows' rates may differ and still
+	// count as the same pace.
+	steadyWithin = 0.25
+)
 
 // add records that the upload has reached offset at now.
 func (m *meter) add(now time.Time, offset int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	back := offset < m.last // a range sent again: measure from where it starts
-	m.last = offset
 	if m.start.IsZero() {
 		m.start, m.startOff = now, offset
 	}
 	if back {
 		// After an interruption the confirmed rate says what was lost, not
-		// how fast the link is: measure it afresh from the next byte.
+		// how fast the link is: measure both afresh from the next byte,
+		// showing the speed seen so far until a window is measured.
+		m.held = m.pace()
 		m.start, m.confirmed, m.confAt = time.Time{}, 0, time.Time{}
+		m.samples = m.samples[:0]
 	}
-	if m.at.IsZero() || back {
-		m.at, m.bytes = now, offset
+	if offset != m.last || len(m.samples) == 0 {
+		m.movedAt = now
+	}
+	m.last = offset
+	if n := len(m.samples); n > 0 && now.Sub(m.samples[n-1].at) < sampleEvery {
 		return
 	}
-	dt := now.Sub(m.at)
-	if dt < meterWindow {
-		return
+	m.samples = append(m.samples, sample{now, offset})
+	// Keep one sample older than rateSpan, to measure the whole span from.
+	drop := 0
+	for drop+1 < len(m.samples) && now.Sub(m.samples[drop+1].at) >= rateSpan {
+		drop++
 	}
-	inst := float64(offset-m.bytes) / dt.Seconds()
-	if m.rateV == 0 {
-		m.rateV = inst
-	} else {
-		m.rateV = 0.7*m.rateV + 0.3*inst
+	if drop > 0 {
+		m.samples = append(m.samples[:0], m.samples[drop:]...)
 	}
-	m.at, m.bytes = now, offset
+}
+
+// offAt is the offset handed out by time t (the earliest known before the samples).
+func (m *meter) offAt(t time.Time) int64 {
+	off := m.samples[0].off
+	for _, s := range m.samples {
+		if s.at.After(t) {
+			break
+		}
+		off = s.off
+	}
+	return off
+}
+
+// over is the rate of the offsets in the window of length w ending at end,
+// shortened to the samples there are.
+func (m *meter) over(end time.Time, w time.Duration) float64 {
+	from := end.Add(-w)
+	if first := m.samples[0].at; from.Before(first) {
+		from = first
+	}
+	dt := end.Sub(from).Seconds()
+	if dt <= 0 {
+		return 0
+	}
+	return float64(m.offAt(end)-m.offAt(from)) / dt
+}
+
+// pace is the estimate before any fading; m.mu must be held.
+func (m *meter) pace() float64 {
+	if len(m.samples) == 0 {
+		return 0
+	}
+	end := m.movedAt
+	span := end.Sub(m.samples[0].at)
+	if m.held > 0 && span < meterWindow {
+		return m.held
+	}
+	if span <= 0 {
+		return 0
+	}
+	recent := m.over(end, meterWindow)
+	r := recent
+	// The longest window not inflated by a burst into the buffers: one
+	// whose rate is not well above the last second's.
+	for _, w := range []time.Duration{rateSpan, rateSpan / 2, rateSpan / 4} {
+		if span < w/2 {
+			continue
+		}
+		if v := m.over(end, w); v <= (1+steadyWithin)*recent {
+			r = v
+			break
+		}
+	}
+	if m.confirmed > 0 && m.confirmed < r && !m.steady(end, span) {
+		r = m.confirmed
+	}
+	return r
+}
+
+// steady reports whether the two halves of the last second handed out bytes
+// at the same pace: the buffers are full, and what goes in is what leaves.
+func (m *meter) steady(end time.Time, span time.Duration) bool {
+	if span < meterWindow {
+		return false
+	}
+	half := meterWindow / 2
+	a, b := m.over(end.Add(-half), half), m.over(end, half)
+	return a > 0 && b > 0 && max(a, b) <= (1+steadyWithin)*min(a, b)
 }
 
 // rate is the current estimate; it fades when no bytes have moved for a while.
 func (m *meter) rate(now time.Time) float64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.at.IsZero() {
-		return 0
-	}
-	r := m.rateV
-	if m.confirmed > 0 && m.confirmed < r {
-		r = m.confirmed
-	}
-	if idle := now.Sub(m.at); idle > 3*meterWindow {
-		return r * float64(3*meterWindow) / float64(idle)
+	r := m.pace()
+	if idle := now.Sub(m.movedAt); r > 0 && idle > meterWindow {
+		return r * float64(meterWindow) / float64(idle)
 	}
 	return r
 }
@@ -377,20 +480,20 @@ func (m *meter) confirm(now time.Time, offset int64) {
 }
 
 // delivered estimates how far the bytes have crossed the link: sent, but
-// no further than the last confirmed offset plus what the confirmed rate
-// has carried since.
+// no further than the last confirmed offset plus what the link has carried
+// since at the speed measured.
 func (m *meter) delivered(now time.Time, sent int64) int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.confirmed <= 0 {
 		return sent
 	}
-	return min(sent, m.confOff+int64(m.confirmed*now.Sub(m.confAt).Seconds()))
+	return min(sent, m.confOff+int64(m.pace()*now.Sub(m.confAt).Seconds()))
 }
 
 func (m *meter) reset() {
 	m.mu.Lock()
-	m.at, m.bytes, m.last, m.rateV = time.Time{}, 0, 0, 0
+	m.samples, m.last, m.movedAt, m.held = m.samples[:0], 0, time.Time{}, 0
 	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0
 	m.mu.Unlock()
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"image"
+	"maps"
 	"reflect"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"hoist/auth"
 	"hoist/engine"
@@ -34,6 +36,8 @@ type frame interface {
 	copyText(text string)               // puts text on the clipboard
 	background(f func(context.Context)) // work off the UI goroutine, waited for on close
 	later(f func())                     // back on the UI goroutine, at the next sample
+	// scrolled is content in a scroll that keeps the focused control on screen.
+	scrolled(content fyne.CanvasObject) *container.Scroll
 }
 
 // rowController is what a row of the list asks of the window.
@@ -144,10 +148,20 @@ func (d *desk) setDestination(to dest.Destination) {
 	if raw, err := json.Marshal(to); err == nil {
 		d.app.Preferences().SetString(prefDestination, string(raw))
 	}
-	was.Account = to.Account
-	if !reflect.DeepEqual(was, to) {
+	if !sameButAccount(was, to) {
 		d.destinationChanged()
 	}
+}
+
+// sameButAccount reports whether a and b differ at most in their account
+// (settings left empty and settings not given are the same).
+func sameButAccount(a, b dest.Destination) bool {
+	if !maps.Equal(a.Params, b.Params) {
+		return false
+	}
+	a.Account, a.Params = b.Account, nil
+	b.Params = nil
+	return reflect.DeepEqual(a, b)
 }
 
 // loadDestination restores the last destination, or, in sandbox mode, the sandbox.

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/engine/dest"
 )
 
 // rowActions stands in for the window behind a row or the list: each
@@ -124,4 +125,23 @@ func TestSelectionOffersWhatAnySelectedJobAllows(t *testing.T) {
 		t.Error("the result's button shows for two files")
 	}
 
+}
+
+// TestAnotherAccountIsTheSameDestination: signing in as another account
+// keeps what was said of the destination; another destination does not.
+func TestAnotherAccountIsTheSameDestination(t *testing.T) {
+	gmail := dest.Destination{Kind: dest.GmailInsert, Account: "a@example.com"}
+	other := gmail
+	other.Account = "b@example.com"
+	other.Params = map[string]string{}
+	if !sameButAccount(gmail, other) {
+		t.Error("another account (and settings left empty) made another destination")
+	}
+	labelled := gmail
+	labelled.Params = map[string]string{"labels": "INBOX"}
+	for _, d := range []dest.Destination{labelled, {Kind: dest.Sandbox}, {Kind: dest.GmailInsert, Name: "Archive"}} {
+		if sameButAccount(gmail, d) {
+			t.Errorf("%+v is taken for %+v", d, gmail)
+		}
+	}
 }

@@ -390,7 +390,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	}
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
-	dlg = dialog.NewCustomWithoutButtons(title, container.NewVScroll(content), b.d.window())
+	dlg = dialog.NewCustomWithoutButtons(title, b.d.scrolled(content), b.d.window())
 	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
 	b.d.open(dlg)
 	revalidate()

@@ -75,7 +75,7 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: accounts{lab.svc}}})
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: accounts{Service: lab.svc}}})
 	sb, _ := url.Parse(h.sb.url)
 	lab.google.sandbox.Store(sb)
 	return lab, h

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"math"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
@@ -20,6 +22,8 @@ type queueList struct {
 	rowAt    map[int]*jobRow // the row object last given each index
 	selected map[engine.JobID]bool
 	anchor   engine.JobID // where a Shift+click range starts
+	cursor   int          // the row the keyboard is on
+	focused  bool         // the list has the keyboard's focus
 	now      func() time.Time
 	d        listController
 
@@ -48,6 +52,7 @@ func newQueueList(d listController, now func() time.Time) *queueList {
 		l.rowAt[id] = r
 		r.show(l.views[id], l.now())
 		r.setSelected(l.selected[l.views[id].ID])
+		r.setCursor(l.focused && id == l.cursor)
 	}
 	// The list's own selection is one row; Hoist keeps its own set of
 	// selected jobs, so that Shift+click and Ctrl+click select several.
@@ -66,6 +71,7 @@ func (l *queueList) click(i int, mods fyne.KeyModifier) {
 		return
 	}
 	id := l.views[i].ID
+	l.cursor = i
 	switch {
 	case mods&fyne.KeyModifierShift != 0 && l.anchor != "":
 		from, ok := l.index[l.anchor]
@@ -120,13 +126,97 @@ func (l *queueList) selectionChanged() {
 	l.d.selectionChanged()
 }
 
-// TypedKey adds Delete (remove the selected rows) to the list's own keys.
+// FocusGained: Tab reached the list. Its cursor goes to a row on screen,
+// and is outlined.
+func (l *queueList) FocusGained() {
+	l.focused = true
+	if first, last := l.onScreen(); l.cursor < first || l.cursor > last {
+		l.cursor = first
+	}
+	l.moveCursor(l.cursor)
+}
+
+// onScreen are the first and last rows wholly on screen.
+func (l *queueList) onScreen() (first, last int) {
+	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding) // as the toolkit's list lays rows out
+	if step <= 0 {
+		return 0, len(l.views) - 1
+	}
+	top := l.GetScrollOffset()
+	first = int(math.Ceil(float64(top / step)))
+	last = int(math.Floor(float64((top+l.Size().Height+l.Theme().Size(theme.SizeNamePadding))/step))) - 1
+	return first, max(first, min(last, len(l.views)-1))
+}
+
+// rowHeight is the height of a row, or 0 before any is drawn.
+func (l *queueList) rowHeight() float32 {
+	for _, r := range l.rowAt {
+		return r.Size().Height
+	}
+	return 0
+}
+
+// FocusLost: the cursor's outline goes.
+func (l *queueList) FocusLost() {
+	l.focused = false
+	l.showCursor()
+}
+
+// TypedKey: Up, Down, Home, End, Page Up and Page Down move the cursor and
+// select its row (with Shift, from the last one clicked; with Ctrl, the
+// cursor moves alone); Space selects the cursor's row (with Ctrl, adds or
+// takes it away); Delete removes the selected rows.
 func (l *queueList) TypedKey(e *fyne.KeyEvent) {
-	if e.Name == fyne.KeyDelete || e.Name == fyne.KeyBackspace {
+	first, last := l.onScreen()
+	page := max(1, last-first)
+	switch e.Name {
+	case fyne.KeyDelete, fyne.KeyBackspace:
 		l.deleteSelected()
+	case fyne.KeySpace:
+		l.click(l.cursor, l.modifiers())
+		l.showCursor()
+	case fyne.KeyUp:
+		l.step(l.cursor - 1)
+	case fyne.KeyDown:
+		l.step(l.cursor + 1)
+	case fyne.KeyPageUp:
+		l.step(l.cursor - page)
+	case fyne.KeyPageDown:
+		l.step(l.cursor + page)
+	case fyne.KeyHome:
+		l.step(0)
+	case fyne.KeyEnd:
+		l.step(len(l.views) - 1)
+	}
+}
+
+// step moves the cursor to row i and, unless Ctrl is held, selects it.
+func (l *queueList) step(i int) {
+	if len(l.views) == 0 {
 		return
 	}
-	l.List.TypedKey(e)
+	i = max(0, min(i, len(l.views)-1))
+	mods := l.modifiers()
+	l.moveCursor(i)
+	if mods&fyne.KeyModifierShortcutDefault == 0 {
+		l.click(i, mods)
+	}
+}
+
+// moveCursor puts the cursor on row i and scrolls it into view.
+func (l *queueList) moveCursor(i int) {
+	l.cursor = max(0, min(i, len(l.views)-1))
+	if len(l.views) > 0 {
+		l.ScrollTo(l.cursor)
+	}
+	l.showCursor()
+}
+
+// showCursor outlines the cursor's row while the list has the focus.
+func (l *queueList) showCursor() {
+	for i, r := range l.rowAt {
+		r.setCursor(l.focused && i == l.cursor)
+	}
 }
 
 func (l *queueList) deleteSelected() {
@@ -156,6 +246,7 @@ func (l *queueList) selectedViews() []engine.JobView {
 func (l *queueList) apply(u update) {
 	l.views = u.views
 	if u.reshaped {
+		l.cursor = max(0, min(l.cursor, len(u.views)-1))
 		clear(l.index)
 		for i, v := range u.views {
 			l.index[v.ID] = i

@@ -44,8 +44,9 @@ type jobRow struct {
 	progress *widget.Label
 	selected *canvas.Rectangle // the selection's background
 
-	pause, resume, signIn, cancel, retry, restart, remove, result, details *widget.Button
-	byAction                                                               map[engine.Action]*widget.Button
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *rowButton
+	byAction                                                               map[engine.Action]*rowButton
+	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
@@ -69,22 +70,16 @@ func newJobRow(d rowController) *jobRow {
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
-	action := func(a engine.Action) func() {
-		return func() { d.do(r.view, a) }
+	r.cursor = newFocusRing()
+
+	r.byAction = map[engine.Action]*rowButton{}
+	for _, a := range engine.AllActions() {
+		r.byAction[a] = newRowButton(buttonWords[a], actionIcon(a), func() { d.do(r.view, a) })
 	}
-	r.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), action(engine.Pause))
-	r.resume = widget.NewButtonWithIcon("Resume", theme.MediaPlayIcon(), action(engine.Resume))
-	r.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), action(engine.SignIn))
-	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), action(engine.Cancel))
-	r.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), action(engine.Retry))
-	r.restart = widget.NewButtonWithIcon("Start over", theme.MediaReplayIcon(), action(engine.Restart))
-	r.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), action(engine.Remove))
-	r.byAction = map[engine.Action]*widget.Button{
-		engine.Pause: r.pause, engine.Resume: r.resume, engine.SignIn: r.signIn, engine.Cancel: r.cancel,
-		engine.Retry: r.retry, engine.Restart: r.restart, engine.Remove: r.remove,
-	}
-	r.result = widget.NewButtonWithIcon("Show result", theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = widget.NewButtonWithIcon("Details", theme.InfoIcon(), func() { d.showDetails(r.view) })
+	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
+	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
+	r.result = newRowButton(showResultWords, theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = newRowButton("Details", theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -97,7 +92,7 @@ func newJobRow(d rowController) *jobRow {
 	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
 	r.inner = container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
-	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}))
+	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}), r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -117,8 +112,19 @@ func (r *jobRow) setSelected(on bool) {
 // thumbSize is the side of a row's picture, in Fyne units.
 const thumbSize = 36
 
-func (r *jobRow) buttons() []*widget.Button {
-	return []*widget.Button{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+// setCursor shows whether the keyboard's cursor is on the row.
+func (r *jobRow) setCursor(on bool) {
+	if on {
+		r.cursor.StrokeColor = focusColor(r.Theme())
+		r.cursor.Show()
+	} else {
+		r.cursor.Hide()
+	}
+	r.cursor.Refresh()
+}
+
+func (r *jobRow) buttons() []*rowButton {
+	return []*rowButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -138,6 +144,7 @@ type rowRenderer struct {
 func (rr rowRenderer) Refresh() {
 	rr.r.selected.Refresh()
 	rr.r.inner.Refresh()
+	rr.r.cursor.Refresh()
 }
 
 // show puts v on the row; it does nothing when the row already shows this
@@ -308,7 +315,7 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // result of a finished job and the details of one that did not go, and
 // reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	want := make([]*widget.Button, 0, len(v.Actions)+1)
+	want := make([]*rowButton, 0, len(v.Actions)+1)
 	for _, a := range v.Actions {
 		if b := r.byAction[a]; b != nil {
 			want = append(want, b)

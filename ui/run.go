@@ -257,9 +257,12 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth")}
 
 	set := loadSettings(fyne.CurrentApp().Preferences())
+	// Uploads to Google and to the sandbox share one tuned transport.
+	transport := engine.DefaultTransport()
 	s.queue, err = engine.Open(ctx, engine.Options{
+		Transport:      transport,
 		Journal:        s.journal,
-		Accounts:       accounts{s.auth},
+		Accounts:       accounts{Service: s.auth, base: transport},
 		SandboxURL:     s.sandbox.url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
@@ -281,8 +284,12 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	return s, nil
 }
 
-// accounts hand the queue the window's sign-in.
-type accounts struct{ *auth.Service }
+// accounts hand the queue the window's sign-in; its clients send through
+// base, the queue's own transport.
+type accounts struct {
+	*auth.Service
+	base http.RoundTripper
+}
 
 // Client gives the queue an HTTP client signed in as account, or as the
 // only account signed in when account is "".
@@ -297,7 +304,7 @@ func (a accounts) Client(ctx context.Context, account string, scopes []string) (
 		}
 		account = list[0].Email
 	}
-	return a.Service.Client(ctx, account, scopes)
+	return a.Service.ClientVia(ctx, account, scopes, a.base)
 }
 
 func (s *session) close(log *slog.Logger) {

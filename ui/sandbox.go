@@ -94,7 +94,7 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 			sum.Truncation = fyne.TextTruncateEllipsis
 			sum.SizeName = theme.SizeNameCaptionText
-			copyButton := widget.NewButtonWithIcon("", theme.ContentCopyIcon(), nil)
+			copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
 			copyButton.Importance = widget.LowImportance
 			return container.NewVBox(container.NewBorder(nil, nil, nil, size, name), container.NewBorder(nil, nil, nil, copyButton, sum))
 		},
@@ -109,7 +109,7 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
 			top.Objects[1].(*widget.Label).SetText(media.FormatSize(obj.Size))
 			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
-			bottom.Objects[1].(*widget.Button).OnTapped = func() {
+			bottom.Objects[1].(*rowButton).OnTapped = func() {
 				d.copyText(obj.SHA256)
 				d.tell("The fingerprint of " + objectName(obj) + " was copied.")
 			}

@@ -267,7 +267,7 @@ func (p *settingsPanel) makeForm() *widget.Form {
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom("Settings", "Close", container.NewVScroll(newSettingsPanel(d).content), d.win)
+	dlg := dialog.NewCustom("Settings", "Close", d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -65,10 +66,16 @@ type desk struct {
 	undoBar                                         *fyne.Container
 	removal                                         removal
 	lastSummary                                     engine.Summary
+	frame                                           *container.Scroll   // everything in the window
+	ring                                            *canvas.Rectangle   // around the focused control
+	rings                                           *fyne.Container     // the layer the ring is drawn on, over everything
+	ringFor                                         fyne.Focusable      // what the ring was last put around
+	dialogScrolls                                   []*container.Scroll // dialogs' scrolls, which follow the focus
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
 	resample atomic.Bool       // the list must be sampled again though the queue did not change
+	ringOn   atomic.Bool       // the focus ring is on screen
 	work     sync.WaitGroup    // background goroutines started by the window
 	quitting bool
 	dialogs  []hideable       // open dialogs, the top one last
@@ -80,9 +87,10 @@ type desk struct {
 	inbox   []func() // to run on the UI goroutine at the next sample
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
-	sampler  sampler
-	retrying bool
-	ticks    int
+	sampler   sampler
+	retrying  bool
+	ticks     int
+	focusSeen fyne.Focusable // the focused control at the last sample
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -178,7 +186,10 @@ func (d *desk) build() {
 	middle.Offset = 0.7
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.win.SetContent(container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle)))
+	d.frame = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
+	d.ring = newFocusRing()
+	d.rings = container.NewWithoutLayout(d.ring)
+	d.win.SetContent(container.NewStack(d.frame, d.rings))
 	d.showSummary(engine.Summary{ETA: -1})
 }
 
@@ -391,6 +402,11 @@ func (d *desk) collect() func() {
 			}
 		}
 		shows = append(shows, func() { d.apply(u) })
+	}
+
+	if f := d.win.Canvas().Focused(); f != d.focusSeen || d.ringOn.Load() {
+		d.focusSeen = f
+		shows = append(shows, d.showFocus) // the focus moved, or the ringed control may have
 	}
 
 	if d.sandboxPanel != nil && d.ticks%5 == 0 {

@@ -507,7 +507,9 @@ func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 	h.waitFor("the file to reach the sandbox", func() bool { return h.shown("first.eml") == engine.Done })
 }
 
-// TestTabReachesTheControls walks the focus through the window with Tab.
+// TestTabReachesTheControls walks the focus through the window with Tab;
+// Space on the list selects the cursor's row, whose actions Tab then
+// reaches on the selection's panel.
 func TestTabReachesTheControls(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
@@ -523,6 +525,7 @@ func TestTabReachesTheControls(t *testing.T) {
 			reached["destination picker"] = true
 		case *queueList:
 			reached["list"] = true
+			f.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 		}
 	}
 	for _, want := range []string{"destination picker", "Options…", "Add files…", "Settings", "list", "Show result", "Remove", "Clear finished"} {

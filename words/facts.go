@@ -46,8 +46,8 @@ var factKeys = map[fact.Code]string{
 	fact.NotFound:          "fact.google.notFound",
 	fact.ServerTooLarge:    "fact.google.tooLarge",
 	fact.ServerTrouble:     "fact.google.trouble",
-	fact.RefusedFile:       "fact.google.refusedFile",
-	fact.RefusedUpload:     "fact.google.refusedUpload",
+	fact.RefusedFile:       "fact.google.refusedFileStatus",
+	fact.RefusedUpload:     "fact.google.refusedUploadStatus",
 	fact.NoServer:          "fact.net.noServer",
 	fact.NotVerified:       "fact.net.notVerified",
 	fact.NothingAnswered:   "fact.net.nothingAnswered",
@@ -105,12 +105,6 @@ var factKeys = map[fact.Code]string{
 	fact.ScopeNeeded:   "fact.field.scopeNeeded",
 }
 
-// withoutGoogle are the sentences of facts whose Google's message is empty.
-var withoutGoogle = map[fact.Code]string{
-	fact.RefusedFile:   "fact.google.refusedFileStatus",
-	fact.RefusedUpload: "fact.google.refusedUploadStatus",
-}
-
 // specialKinds name what a special file is.
 var specialKinds = map[string]string{
 	"pipe": "special.pipe", "socket": "special.socket", "device": "special.device",
@@ -130,8 +124,8 @@ func (l *Lang) Fact(f fact.Fact) string {
 	if f.Code == fact.NotFound && f.Arg("draft") != "" {
 		key = "fact.google.notFound.draft"
 	}
-	if k, ok := withoutGoogle[f.Code]; ok && f.Google == "" {
-		key = k
+	if f.Code == fact.Retired {
+		key = retiredKey(f)
 	}
 	args := Args{
 		"File":   l.Isolate(f.File),
@@ -143,9 +137,12 @@ func (l *Lang) Fact(f fact.Fact) string {
 		"Status": strconv.Itoa(f.Status),
 		"Google": l.Isolate(f.Google),
 	}
-	if f.Code == fact.TooLarge {
+	switch f.Code {
+	case fact.TooLarge:
 		args["Size"], args["Limit"] = l.sizesApart(f.Size, f.Limit)
-	} else {
+	case fact.Incomplete:
+		args["Received"], args["Size"] = l.sizesApart(f.Received, f.Size)
+	default:
 		args["Size"], args["Limit"] = l.Size(f.Size), l.Size(f.Limit)
 	}
 	if f.Code == fact.FileSpecial {
@@ -154,6 +151,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 	for k, v := range f.Args {
 		args[k] = v
 	}
+	l.moreArgs(f, args)
 	s := l.Say(key, args)
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
 		s = capitalFirst(s) // "The sandbox gave an answer…"
@@ -167,6 +165,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 		if n, _ := strconv.Atoi(f.Arg("failed")); n > 0 {
 			s = l.Join(s, l.Say("fact.batch.attention", Args{"N": n}))
 		}
+	}
+	if isResult(f) {
+		s = l.Join(s, l.resultDetails(f))
 	}
 	if f.GaveUp {
 		s = l.Join(s, l.Say("fact.gaveUp", nil))
@@ -245,6 +246,9 @@ func (l *Lang) where(f fact.Fact) string {
 
 // who is the server that answered: Google, the sandbox, or the server.
 func (l *Lang) who(f fact.Fact) string {
+	if f.Arg("who") == "server" {
+		return l.Say("who.server", nil)
+	}
 	if key := said(f).Who; key != "" {
 		return l.Say(key, nil)
 	}

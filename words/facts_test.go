@@ -34,7 +34,8 @@ func TestFactsInEnglish(t *testing.T) {
 		{fact.Fact{Code: fact.BadResponse, Dest: "sandbox"}, "The sandbox gave an answer Hoist could not understand."},
 		{fact.Fact{Code: fact.ServerLimit, Dest: "cm360"}, "Google says this account has hit its upload limit for now. Wait a while before trying again."},
 		{fact.Fact{Code: fact.ServerTrouble, Dest: "custom", Status: 503}, "The server had a problem on its side (error 503). Try again later."},
-		{fact.Fact{Code: fact.RefusedFile, Dest: "cm360", Status: 400, Google: "Invalid asset."}, "Google refused the file: Invalid asset."},
+		// Google's words are quoted apart from the sentence (words.QuotesGoogle).
+		{fact.Fact{Code: fact.RefusedFile, Dest: "cm360", Status: 400, Google: "Invalid asset."}, "Google refused the file (error 400)."},
 		{fact.Fact{Code: fact.RefusedFile, Dest: "cm360", Status: 400}, "Google refused the file (error 400)."},
 		{fact.Fact{Code: fact.RefusedUpload, Dest: "custom", Status: 418, Args: map[string]string{"who": "google"}}, "Google refused the upload (error 418)."},
 		{fact.Fact{Code: fact.ServiceOff, Dest: "cm360", Google: "API not enabled."}, "This Google service is not turned on for the app's Google Cloud project. Google says: API not enabled."},
@@ -131,7 +132,8 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 				f := fact.Fact{Code: c, File: "a.png", Field: "F", Dest: kind, Size: 2e6, Limit: 1e6, Wait: time.Minute,
 					Count: 3, Status: 400, Google: "g", Args: map[string]string{"kind": "pipe", "advertiser": "1", "user": "me",
 						"profile": "2", "resource": "r", "draft": "d", "scopes": "s", "choices": "a, b", "type": "t", "accept": "a",
-						"failed": "2", "name": "N"}}
+						"failed": "2", "name": "N", "version": "v3", "current": "v5", "check": "md5", "server": "x", "file": "y",
+						"id": "7", "title": "T", "url": "https://example.com/7", "privacy": "unlisted", "warned": "w"}, Received: 1e6}
 				s := l.Fact(f)
 				if s == "" || strings.Contains(s, "<no value>") || strings.Contains(s, "fact.") {
 					t.Errorf("%s: %s (%s) = %q", code, c, kind, s)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -327,8 +328,9 @@ func (e *env) makeSets() (sets, error) {
 	return s, nil
 }
 
-// group is cases measured together: run 1 of each, then run 2 of each, and
-// so on, so that a slow moment of the machine does not fall on one case.
+// group is cases measured together: run 1 of each, then run 2 of each (in
+// another order), and so on, so that a slow moment of the machine does not
+// fall on one case.
 type group struct {
 	title     string
 	cases     []spec
@@ -452,7 +454,12 @@ func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
 		results[i] = newCaseResult(s)
 	}
 	for run := range runs {
-		for i, s := range g.cases {
+		// Each run takes the cases in an order of its own (the same on every
+		// machine), so that no case always follows the same one and inherits
+		// what it left behind: on the on-disk store the emulator's cost of
+		// the same bytes varies by half with what ran before it.
+		for _, i := range rand.New(rand.NewPCG(uint64(run), 0)).Perm(len(g.cases)) {
+			s := g.cases[i]
 			if ctx.Err() != nil {
 				return results, ctx.Err()
 			}

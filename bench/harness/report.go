@@ -325,7 +325,7 @@ func (r *Report) Markdown(w io.Writer) {
 	if len(more) > 0 {
 		runs += " (" + strings.Join(more, ", ") + ")"
 	}
-	p("Each case ran %s, interleaved with the other cases of its table; figures are medians with the range (min–max) in brackets. ", runs)
+	p("Each case ran %s, interleaved with the other cases of its table (in another order each run); figures are medians with the range (min–max) in brackets. ", runs)
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
 	p("For curl the session is started before the clock starts: its figure is the single PUT alone, the limit. ")
 	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256. ")

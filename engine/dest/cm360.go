@@ -62,7 +62,7 @@ func (cm360Kind) scopes(Destination) []string {
 
 func (cm360Kind) facts() FactWords {
 	return FactWords{
-		Where: "dest.cm360", Who: "who.google",
+		Where: "dest.cm360", Who: "who.google", Version: CM360Version,
 		Keys: map[fact.Code]string{
 			fact.TooLarge:  "fact.refused.tooLarge.cm360",
 			fact.Forbidden: "fact.google.forbidden.cm360",
@@ -123,6 +123,7 @@ func (cm360Kind) result(_ Destination, a answer, r *Result) {
 	if len(a.Warned) > 0 {
 		r.Summary += " Google noted: " + strings.Join(a.Warned, ", ") + "."
 	}
+	r.Fact = resultFact(fact.AddedToCM360, r, "warned", strings.Join(a.Warned, ", "))
 }
 
 func (cm360Kind) words(d Destination) kindWords {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -53,6 +54,10 @@ var customInfo = KindInfo{
 
 func (customKind) info() KindInfo { return customInfo }
 
+// facts: the destination is named by its user; a file of a type it does
+// not take is said with its type and the types taken.
+func (customKind) facts() FactWords { return FactWords{NotType: fact.WrongType} }
+
 func (customKind) host(d Destination) string { return d.Param("url") }
 
 // scopes are the "scope" setting (space or comma separated; a short name
@@ -83,8 +88,11 @@ func (customKind) fileType(d Destination, sniffed string) string {
 	return sniffed
 }
 
+// AcceptList is the media types a custom destination accepts; none for any.
+func AcceptList(d Destination) []string { return splitList(d.Param("accept")) }
+
 func (customKind) check(d Destination, file media.Info, name string) error {
-	if accept := splitList(d.Param("accept")); len(accept) > 0 && !matchAny(accept, file.MIME) {
+	if accept := AcceptList(d); len(accept) > 0 && !matchAny(accept, file.MIME) {
 		return refuse(RuleType, "%s is %s file; %s accepts only %s.", name, article(typeWords(file.MIME)), d.called(), joinAnd(accept))
 	}
 	return nil
@@ -150,5 +158,5 @@ func (d Destination) customURL() (string, error) {
 }
 
 func (customKind) emptyAnswer(Destination) (Result, bool) {
-	return Result{Summary: "Uploaded."}, true
+	return Result{Summary: "Uploaded.", Fact: fact.Fact{Code: fact.Uploaded}}, true
 }

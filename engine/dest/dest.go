@@ -176,9 +176,9 @@ type FactWords struct {
 	// NotType is the fact of a file of a type the kind does not take; "":
 	// only the English sentence says it.
 	NotType fact.Code
-	// OwnRefusals: what Google refuses is said only by the kind's own
-	// sentences (a method Google removed), as no fact yet says it.
-	OwnRefusals bool
+	// Version is the API version Hoist uses now, named beside the one
+	// Google switched off; "" for a kind without versions.
+	Version string
 }
 
 // Kinds lists every kind of destination, in the order a form offers them.

@@ -127,8 +127,10 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
 	what := "Saved in Google Drive"
+	r.Fact = resultFact(fact.SavedInDrive, r)
 	if d.Param("fileId") != "" {
 		what = "Saved in Google Drive as a new version"
+		r.Fact.Code = fact.NewDriveVersion
 	}
 	switch {
 	case r.Name != "" && r.ID != "":

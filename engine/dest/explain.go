@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -83,6 +84,22 @@ func explain(d Destination, err error) string {
 
 // explainNetwork says what happened to a connection, or "" when err is not about one.
 func explainNetwork(err error) string {
+	return networkWords[NetworkFact(err)]
+}
+
+// networkWords are the English sentences of NetworkFact's codes.
+var networkWords = map[fact.Code]string{
+	fact.NoServer:        "Hoist could not find the server. Check the internet connection.",
+	fact.NotVerified:     "The server's identity could not be verified, so Hoist did not send the file. Check the network (a hotel or office login page can cause this).",
+	fact.NothingAnswered: "Nothing answered at the server's address. Check that the server is running and the internet connection works.",
+	fact.Unreachable:     "Hoist could not reach the server. Check the internet connection.",
+	fact.TimedOut:        "The connection timed out.",
+	fact.Dropped:         "The connection dropped.",
+}
+
+// NetworkFact is the code of the fact that says what happened to a
+// connection, or "" when err is not about one.
+func NetworkFact(err error) fact.Code {
 	var (
 		dns           *net.DNSError
 		unknownAuth   x509.UnknownAuthorityError
@@ -99,17 +116,17 @@ func explainNetwork(err error) string {
 	)
 	switch {
 	case errors.As(err, &dns):
-		return "Hoist could not find the server. Check the internet connection."
+		return fact.NoServer
 	case errors.As(err, &unknownAuth), errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &verification), errors.As(err, &recordHeader):
-		return "The server's identity could not be verified, so Hoist did not send the file. Check the network (a hotel or office login page can cause this)."
+		return fact.NotVerified
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "Nothing answered at the server's address. Check that the server is running and the internet connection works."
+		return fact.NothingAnswered
 	case errors.Is(err, syscall.ENETUNREACH), errors.Is(err, syscall.EHOSTUNREACH):
-		return "Hoist could not reach the server. Check the internet connection."
+		return fact.Unreachable
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &timeout) && timeout.Timeout():
-		return "The connection timed out."
+		return fact.TimedOut
 	case connectionErr, errors.As(err, &opErr), errors.As(err, &netErr):
-		return "The connection dropped."
+		return fact.Dropped
 	}
 	return ""
 }
@@ -171,15 +188,23 @@ func (d Destination) retired(version string) string {
 // forbidden says, per destination, what the account may not do. Only a
 // refusal that says so is blamed on the account's access.
 func (d Destination) forbidden(reason string) string {
-	switch reason {
-	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
-	default:
+	if !BlamesAccess(reason) {
 		return fmt.Sprintf("%s refused the upload (error 403).", capital(d.who()))
 	}
 	if s := d.of().words(d).forbidden; s != "" {
 		return s
 	}
 	return "This account is not allowed to upload there."
+}
+
+// BlamesAccess reports whether a refusal's reason (lower case) says the
+// account may not do this, rather than something else forbidden.
+func BlamesAccess(reason string) bool {
+	switch reason {
+	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
+		return true
+	}
+	return false
 }
 
 // notFound says, per destination, what the server could not find.

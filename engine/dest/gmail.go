@@ -113,6 +113,8 @@ func (g gmailKind) info() KindInfo {
 	return info
 }
 
+func (gmailKind) refusalFact(Destination, *upload.APIError) fact.Code { return "" }
+
 // facts are Gmail's words: one set for adding emails to a mailbox, one each
 // for sending and drafts.
 func (g gmailKind) facts() FactWords {
@@ -226,6 +228,10 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 		if a.Message != nil {
 			r.ThreadID = a.Message.ThreadID
 		}
+		r.Fact = resultFact(fact.SavedDraft, r)
+		if d.Param("draftId") != "" {
+			r.Fact.Code = fact.UpdatedDraft
+		}
 		switch {
 		case d.Param("draftId") != "" && r.ID != "":
 			r.Summary = fmt.Sprintf("Draft %s updated.", r.ID)
@@ -241,6 +247,7 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 	r.ID, r.ThreadID = string(a.ID), a.ThreadID
 	verb := map[Kind]string{GmailInsert: "Saved in the mailbox", GmailImport: "Imported into the mailbox", GmailSend: "Sent"}[g.k]
 	r.Summary = verb + "."
+	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: fact.SavedInMailbox, GmailImport: fact.ImportedToMailbox, GmailSend: fact.SentEmail}[g.k], r)
 	if r.ID != "" {
 		r.Summary = fmt.Sprintf("%s (message %s).", verb, r.ID)
 	}

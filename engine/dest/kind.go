@@ -3,6 +3,7 @@ package dest
 import (
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -44,6 +45,10 @@ type kind interface {
 	words(d Destination) kindWords
 	// facts name the kind's sentences in the words catalogue.
 	facts() FactWords
+	// refusalFact is the fact of a refusal by the server that means
+	// something of its own for the kind (no channel yet, a method removed);
+	// "" when the common facts say it.
+	refusalFact(d Destination, e *upload.APIError) fact.Code
 	// refused says what a refusal by the server means when the kind knows
 	// better than the common sentences (a method Google removed, a version
 	// switched off); "" otherwise.
@@ -113,9 +118,14 @@ func (base) check(Destination, media.Info, string) error {
 func (base) target(Destination, media.Info, *upload.Target) error { return nil }
 func (base) words(Destination) kindWords                          { return kindWords{} }
 func (base) facts() FactWords                                     { return FactWords{} }
-func (base) refused(Destination, *upload.APIError) string         { return "" }
-func (base) emptyAnswer(Destination) (Result, bool)               { return Result{}, false }
-func (base) upgraded(d Destination) (Destination, bool)           { return d, false }
+func (base) refusalFact(Destination, *upload.APIError) fact.Code  { return "" }
+
+// RefusalFact is the fact of the server's refusal e when it means something
+// of its own for d's kind; "" when the common facts say it.
+func RefusalFact(d Destination, e *upload.APIError) fact.Code { return d.of().refusalFact(d, e) }
+func (base) refused(Destination, *upload.APIError) string     { return "" }
+func (base) emptyAnswer(Destination) (Result, bool)           { return Result{}, false }
+func (base) upgraded(d Destination) (Destination, bool)       { return d, false }
 
 func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
 
@@ -132,6 +142,11 @@ func genericResult(verb string, a answer, r *Result) {
 		r.Name = firstOf(r.Name, a.Snippet.Title)
 	}
 	r.URL = firstOf(a.MediaLink, a.SelfLink, a.WebView, a.URL)
+	r.Fact = resultFact(fact.Uploaded, r)
+	if r.Name == r.ID {
+		delete(r.Fact.Args, "title")
+	}
+	delete(r.Fact.Args, "url") // an API address, not a page to open
 	switch {
 	case r.Name != "" && r.ID != "" && r.Name != r.ID:
 		r.Summary = verb + " as " + r.Name + " (id " + r.ID + ")."

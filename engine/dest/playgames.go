@@ -58,7 +58,7 @@ func (playGamesKind) scopes(Destination) []string {
 
 func (playGamesKind) facts() FactWords {
 	return FactWords{
-		Where: "dest.playgames", Who: "who.google", NotType: fact.NotImage, OwnRefusals: true,
+		Where: "dest.playgames", Who: "who.google", NotType: fact.NotImage,
 		Keys: map[fact.Code]string{
 			fact.Empty:     "fact.refused.empty.playgames",
 			fact.TooLarge:  "fact.refused.tooLarge.playgames",
@@ -90,11 +90,14 @@ func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error
 func (playGamesKind) result(_ Destination, a answer, r *Result) {
 	r.ID, r.URL = a.ResourceID, a.URL
 	what := "achievement or leaderboard"
+	r.Fact = resultFact(fact.GameIcon, r)
 	switch a.ImageType {
 	case "ACHIEVEMENT_ICON":
 		what = "achievement"
+		r.Fact.Code = fact.AchievementIcon
 	case "LEADERBOARD_ICON":
 		what = "leaderboard"
+		r.Fact.Code = fact.LeaderboardIcon
 	}
 	r.Summary = "The image is now the icon of the " + what
 	if r.ID != "" {
@@ -117,12 +120,26 @@ func (playGamesKind) words(d Destination) kindWords {
 
 // refused says that Google removed the method: it answers 404, 410 or 400.
 func (playGamesKind) refused(d Destination, e *upload.APIError) string {
-	if e.Class() == upload.ClassRetired {
-		return ""
-	}
-	if e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
-		(e.Status == http.StatusBadRequest && d.NeedsAuth()) {
+	if MethodGone(d, e) {
 		return PlayGamesGone
 	}
 	return ""
+}
+
+// MethodGone reports whether e is Google saying that the method
+// which set Play Games images is gone.
+// refusalFact: Google removed the method.
+func (playGamesKind) refusalFact(d Destination, e *upload.APIError) fact.Code {
+	if MethodGone(d, e) {
+		return fact.PlayGamesGone
+	}
+	return ""
+}
+
+func MethodGone(d Destination, e *upload.APIError) bool {
+	if e.Class() == upload.ClassRetired {
+		return false
+	}
+	return e.Status == http.StatusNotFound || e.Status == http.StatusGone ||
+		(e.Status == http.StatusBadRequest && d.NeedsAuth())
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"hoist/engine/fact"
 )
 
 // Result is what the destination made of the file, in its own terms.
@@ -14,7 +16,31 @@ type Result struct {
 	Name     string // CM360 asset name, object name
 	URL      string // Play Games image URL, or a link to the object
 	Summary  string // one plain sentence
-	Raw      json.RawMessage
+	// Fact says Summary in no language: its code and what the server gave.
+	Fact fact.Fact
+	Raw  json.RawMessage
+}
+
+// resultFact is a fact of what a destination made of a file, with the
+// values the server gave that are not "".
+func resultFact(code fact.Code, r *Result, more ...string) fact.Fact {
+	f := fact.Fact{Code: code}
+	set := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if f.Args == nil {
+			f.Args = map[string]string{}
+		}
+		f.Args[k] = v
+	}
+	set("id", r.ID)
+	set("title", r.Name)
+	set("url", r.URL)
+	for i := 0; i+1 < len(more); i += 2 {
+		set(more[i], more[i+1])
+	}
+	return f
 }
 
 // ErrBadAnswer is matched (errors.Is) by ParseResult's errors: the upload

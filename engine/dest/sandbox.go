@@ -30,6 +30,15 @@ var sandboxInfo = KindInfo{
 
 func (sandboxKind) info() KindInfo { return sandboxInfo }
 
+// refusalFact: the sandbox refuses what its settings tell it to, as Google
+// refuses an account.
+func (sandboxKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
+	if e.Class() == upload.ClassPermission {
+		return fact.Forbidden
+	}
+	return ""
+}
+
 func (sandboxKind) facts() FactWords {
 	return FactWords{
 		Where: "dest.sandbox", Who: "who.sandbox",
@@ -69,7 +78,7 @@ func (sandboxKind) result(_ Destination, a answer, r *Result) {
 }
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
-	return Result{Summary: "Uploaded."}, true
+	return Result{Summary: "Uploaded.", Fact: fact.Fact{Code: fact.Uploaded}}, true
 }
 
 func (sandboxKind) words(Destination) kindWords {

@@ -58,7 +58,7 @@ func (youTubeKind) scopes(Destination) []string {
 
 func (youTubeKind) facts() FactWords {
 	return FactWords{
-		Where: "dest.youtube", Who: "who.google",
+		Where: "dest.youtube", Who: "who.google", NotType: fact.NotVideo,
 		Keys: map[fact.Code]string{
 			fact.TooLarge:  "fact.refused.tooLarge.youtube",
 			fact.Forbidden: "fact.google.forbidden.youtube",
@@ -128,6 +128,7 @@ func (youTubeKind) result(d Destination, a answer, r *Result) {
 	_ = json.Unmarshal(r.Raw, &v) // the answer was read once already
 	r.Name = v.Snippet.Title
 	privacy := firstOf(v.Status.PrivacyStatus, "private")
+	defer func() { r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy) }()
 	switch {
 	case r.ID == "":
 		r.Summary = "Uploaded to YouTube."
@@ -146,6 +147,17 @@ func (youTubeKind) words(Destination) kindWords {
 		forbidden: "This account cannot upload videos to YouTube.",
 		notFound:  "YouTube could not find where to put the video.",
 	}
+}
+
+// refusalFact: no channel yet, or the day's uploads used up.
+func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
+	switch strings.ToLower(e.Reason) {
+	case "youtubesignuprequired":
+		return fact.NoChannel
+	case "uploadlimitexceeded":
+		return fact.DailyLimit
+	}
+	return ""
 }
 
 // refused says what YouTube's own refusals mean: no channel yet, or the

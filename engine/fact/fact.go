@@ -56,8 +56,8 @@ const (
 	NotFound        Code = "google.notFound"      // Dest, Args: user, draft, profile, advertiser, resource
 	ServerTooLarge  Code = "google.tooLarge"      // Dest
 	ServerTrouble   Code = "google.trouble"       // Dest, Status
-	RefusedFile     Code = "google.refusedFile"   // Dest, Status, Google
-	RefusedUpload   Code = "google.refusedUpload" // Dest, Status, Google
+	RefusedFile     Code = "google.refusedFile"   // Dest, Status, Google (quoted apart)
+	RefusedUpload   Code = "google.refusedUpload" // Dest, Status, Google (quoted apart)
 	Failed          Code = "upload.failed"        // Google: the error's own (redacted) words
 	NoServer        Code = "net.noServer"         // the name did not resolve
 	NotVerified     Code = "net.notVerified"      // the server's certificate
@@ -92,6 +92,38 @@ const (
 	ConsentFailed     Code = "auth.consentFailed" // Google: the OAuth error code
 )
 
+// More facts about a file, and about an upload that stopped.
+const (
+	FileUnknownSize  Code = "file.unknownSize"        // File: says 0 bytes but has content (/proc)
+	FileNotEmail     Code = "file.notEmail"           // File: named like an email file, its first lines are not headers
+	FileReadChanged  Code = "file.readChanged"        // File: changed while Hoist was reading it
+	NotVideo         Code = "refused.notVideo"        // File, Dest
+	ChangedWhileSent Code = "upload.changedWhileSent" // File
+	Incomplete       Code = "upload.incomplete"       // Dest, Size: the file's, Received: what the server holds
+	Mismatch         Code = "upload.mismatch"         // Dest, Args: check, server, file (the two values as written)
+	Retired          Code = "google.retired"          // Dest, Google, Args: version (may be ""), current (CM360's)
+	PlayGamesGone    Code = "google.playGamesGone"    // Google: the method is gone; icons are set in Play Console
+	NoChannel        Code = "google.noChannel"        // Google: the account has no YouTube channel
+	DailyLimit       Code = "google.dailyLimit"       // Google: YouTube's uploads for the day are used up
+	SignInToSend     Code = "auth.signInToSend"       // the job waits for its account's sign-in
+	ResumeFrom       Code = "next.resumeFrom"         // Dest: a paused upload continues from where the server stands
+	CheckServer      Code = "next.checkServer"        // Dest: see what the server holds, then send again
+	NotNoted         Code = "next.notNoted"           // Google: why the list of uploads could not be written
+	ListNotSaved     Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
+)
+
+// Why a file inside a folder was left out (File), in a few words.
+const (
+	SkippedHiddenFile     Code = "skipped.hiddenFile"
+	SkippedHiddenFolder   Code = "skipped.hiddenFolder"
+	SkippedSystemFile     Code = "skipped.systemFile"
+	SkippedSystemFolder   Code = "skipped.systemFolder"
+	SkippedOfficeTemp     Code = "skipped.officeTemp"
+	SkippedIncluded       Code = "skipped.included"
+	SkippedFolderIncluded Code = "skipped.folderIncluded"
+	SkippedSpecial        Code = "skipped.special" // Args["kind"], as fact.FileSpecial's
+)
+
 // Next steps, said after a reason.
 const (
 	PressResume     Code = "next.resume"
@@ -104,6 +136,27 @@ const (
 	RetryIn         Code = "next.retryIn" // Wait
 	RestartExpired  Code = "next.restartExpired"
 	RestartLost     Code = "next.restartLost" // Dest: the server no longer had the earlier part
+)
+
+// Facts about what a destination made of a finished upload. Args may hold
+// id, title, url (as the server gave them; "name" is a custom
+// destination's own), privacy (YouTube's word),
+// warned (CM360's validation rules, comma-separated, as Google wrote them).
+const (
+	Uploaded          Code = "result.uploaded" // Dest
+	SavedInMailbox    Code = "result.gmailInsert"
+	ImportedToMailbox Code = "result.gmailImport"
+	SentEmail         Code = "result.gmailSend"
+	SavedDraft        Code = "result.gmailDraft"
+	UpdatedDraft      Code = "result.gmailDraftUpdated"
+	AddedToCM360      Code = "result.cm360"
+	SavedInDrive      Code = "result.drive"
+	NewDriveVersion   Code = "result.driveVersion"
+	UploadedToYouTube Code = "result.youtube"
+	AchievementIcon   Code = "result.achievementIcon"
+	LeaderboardIcon   Code = "result.leaderboardIcon"
+	GameIcon          Code = "result.gameIcon"
+	AnswerUnreadable  Code = "result.unreadable" // the upload went through; its answer could not be read
 )
 
 // Facts about the queue as a whole.
@@ -141,6 +194,8 @@ type Fact struct {
 	Wait   time.Duration `json:"wait,omitempty"`   // before the next try
 	Count  int           `json:"count,omitempty"`  // how many
 	Status int           `json:"status,omitempty"` // the server's HTTP status
+	// Received is how many bytes the server says it holds.
+	Received int64 `json:"received,omitempty"`
 	// Google is the server's or the system's own message, shown as it is
 	// (never translated); it never holds a token or a session address.
 	Google string `json:"google,omitempty"`

@@ -71,6 +71,9 @@ type Record struct {
 	// LastFact is LastError as a fact (engine/fact.Fact's JSON), for the
 	// window and the command line to say in the user's language.
 	LastFact json.RawMessage `json:"last_fact,omitempty"`
+	// ResultFact is ResultSummary as a fact (engine/fact.Fact's JSON);
+	// records written before it hold only the sentence.
+	ResultFact json.RawMessage `json:"result_fact,omitempty"`
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`
 	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued

@@ -78,6 +78,7 @@ func fullRecord(id string) Record {
 		LastError:      "The connection dropped.",
 		Details:        "Backend Error",
 		LastFact:       json.RawMessage(`{"code":"net.dropped"}`),
+		ResultFact:     json.RawMessage(`{"code":"result.gmailInsert","args":{"id":"18c2"}}`),
 		ChunkSize:      new(int64(256 << 10)),
 		FileChanged:    true,
 		Restarts:       2,

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hoist/engine/fact"
 )
 
 // Expand turns what the user dropped or named into the list of files to upload.
@@ -63,7 +65,7 @@ func (w *walker) folder(path string) {
 		return
 	}
 	if w.folders[real] {
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: "folder already included"})
+		w.skip(path, "folder already included")
 		return
 	}
 	w.folders[real] = true
@@ -83,7 +85,7 @@ func (w *walker) folder(path string) {
 func (w *walker) entry(path string, e fs.DirEntry) {
 	name := e.Name()
 	if why := skipByName(name, e.IsDir()); why != "" {
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: why})
+		w.skip(path, why)
 		return
 	}
 	var (
@@ -100,7 +102,7 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 		return
 	}
 	if hiddenAttr(fi) {
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: hiddenWhy(fi.IsDir())})
+		w.skip(path, hiddenWhy(fi.IsDir()))
 		return
 	}
 	switch {
@@ -109,14 +111,15 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 	case fi.Mode().IsRegular():
 		w.file(path, fi)
 	default:
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: specialKind(fi.Mode())})
+		w.skipped = append(w.skipped, Skipped{Path: path, Why: specialKind(fi.Mode()),
+			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialFact(fi.Mode())}}})
 	}
 }
 
 func (w *walker) file(path string, fi fs.FileInfo) {
 	key := keyOf(path, fi)
 	if w.files[key] {
-		w.skipped = append(w.skipped, Skipped{Path: path, Why: "already included"})
+		w.skip(path, "already included")
 		return
 	}
 	// Opening now finds unreadable files before they are queued.
@@ -128,6 +131,22 @@ func (w *walker) file(path string, fi fs.FileInfo) {
 	f.Close()
 	w.files[key] = true
 	w.out = append(w.out, path)
+}
+
+// skipCodes are the facts of the reasons a file inside a folder is left out.
+var skipCodes = map[string]fact.Code{
+	"folder already included": fact.SkippedFolderIncluded,
+	"already included":        fact.SkippedIncluded,
+	"system file":             fact.SkippedSystemFile,
+	"system folder":           fact.SkippedSystemFolder,
+	"temporary Office file":   fact.SkippedOfficeTemp,
+	"hidden folder":           fact.SkippedHiddenFolder,
+	"hidden file":             fact.SkippedHiddenFile,
+}
+
+// skip leaves path out, for why.
+func (w *walker) skip(path, why string) {
+	w.skipped = append(w.skipped, Skipped{Path: path, Why: why, Fact: fact.Fact{Code: skipCodes[why], File: filepath.Base(path)}})
 }
 
 // systemNames are files and folders the operating system keeps for itself.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -142,6 +143,7 @@ func changedProblem(info Info, what string) *Problem {
 	return &Problem{
 		Path:    info.Path,
 		Message: fmt.Sprintf("%s changed since it was added: %s.", displayName(info.Path), what),
+		code:    fact.FileChanged,
 		kind:    upload.ErrFileChanged,
 	}
 }
@@ -151,6 +153,7 @@ func goneProblem(info Info, err error) *Problem {
 	return &Problem{
 		Path:    info.Path,
 		Message: fmt.Sprintf("%s does not exist any more (it may have been moved or deleted).", displayName(info.Path)),
+		code:    fact.FileMissing,
 		kind:    ErrMissing,
 		cause:   fmt.Errorf("%w: %w", upload.ErrFileChanged, err),
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/gabriel-vasile/mimetype"
+
+	"hoist/engine/fact"
 )
 
 // headLimit is how much of the start of a file is kept for type detection
@@ -89,6 +91,7 @@ func Inspect(path string) (Info, error) {
 			return info, &Problem{
 				Path:    path,
 				Message: fmt.Sprintf("%s does not look like an email file (its first lines are not email headers).", info.Name),
+				code:    fact.FileNotEmail,
 				kind:    ErrNotEmail,
 				cause:   err,
 			}
@@ -102,7 +105,7 @@ func Inspect(path string) (Info, error) {
 // readProblem is a failure while reading bytes of a file that opened fine.
 func readProblem(path string, err error) *Problem {
 	if err == io.ErrUnexpectedEOF {
-		return &Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), code: fact.FileReadChanged, kind: ErrUnreadable, cause: err}
 	}
 	return problemFor(path, err)
 }

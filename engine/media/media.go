@@ -6,6 +6,8 @@ package media
 
 import (
 	"errors"
+
+	"hoist/engine/fact"
 	"time"
 )
 
@@ -46,11 +48,26 @@ var (
 type Problem struct {
 	Path    string
 	Message string
-	kind    error // one of the Err… values above, or upload.ErrFileChanged
-	cause   error // what the operating system said, if anything
+	code    fact.Code // what Fact says
+	os      string    // the system's own reason, for fact.FileUnreadable
+	special string    // fact.FileSpecial's kind
+	kind    error     // one of the Err… values above, or upload.ErrFileChanged
+	cause   error     // what the operating system said, if anything
 }
 
 func (p *Problem) Error() string { return p.Message }
+
+// Fact is the problem as a fact, in no language.
+func (p *Problem) Fact() fact.Fact {
+	f := fact.Fact{Code: p.code, File: displayName(p.Path), Google: p.os}
+	if f.Code == "" {
+		f.Code, f.Google = fact.FileUnreadable, p.Message
+	}
+	if p.special != "" {
+		f.Args = map[string]string{"kind": p.special}
+	}
+	return f
+}
 
 // Unwrap lets errors.Is find both the kind of problem and its cause.
 func (p *Problem) Unwrap() []error {
@@ -67,5 +84,6 @@ func (p *Problem) Unwrap() []error {
 // Skipped is a file or folder that Expand left out on purpose.
 type Skipped struct {
 	Path string
-	Why  string // plain words, e.g. "hidden file"
+	Why  string    // plain words, e.g. "hidden file"
+	Fact fact.Fact // Why in no language
 }

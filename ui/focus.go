@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Keyboard focus in the window:
+//
+//   - A list that scrolls (the uploads, what the sandbox received) is one
+//     stop of Tab. Up and Down move its cursor, which scrolls into view and
+//     selects the row (Shift extends the selection, Ctrl moves the cursor
+//     alone and Space then adds or takes the row away); Delete removes the
+//     selected rows. The buttons inside rows are for the mouse and are no
+//     stops of Tab: the selection's panel offers the same actions.
+//   - Any other control that takes focus is outlined by a ring in the
+//     theme's primary colour, which stands out 3:1 or more from the
+//     window's background, the buttons' and the selection's in the light and
+//     the dark theme (TestFocusRingStandsOut); the window's scroll moves so
+//     that the focused control is on screen.
+
+// rowButton is a button inside a list's row: it answers the mouse, and Tab
+// passes it by.
+type rowButton struct {
+	widget.Button
+}
+
+func newRowButton(label string, icon fyne.Resource, tapped func()) *rowButton {
+	b := &rowButton{}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// notFocusable takes the place of the button's focus methods, so that a
+// rowButton is no fyne.Focusable.
+type notFocusable struct{}
+
+func (b *rowButton) FocusGained(notFocusable) {}
+
+// focusColor is the colour of the ring around the focused control or row.
+func focusColor(th fyne.Theme) color.Color {
+	return th.Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant())
+}
+
+// focusWidth is the ring's width, in Fyne units.
+const focusWidth = 2
+
+// newFocusRing is a ring, hidden until something is focused.
+func newFocusRing() *canvas.Rectangle {
+	r := canvas.NewRectangle(color.Transparent)
+	r.StrokeWidth = focusWidth
+	r.CornerRadius = 4
+	r.Hide()
+	return r
+}
+
+// showFocus puts the ring around the focused control of the window (a list
+// shows its cursor instead), and, when the focus has just moved, scrolls the
+// window so that the control is on screen. Controls in dialogs have the
+// dialog's own marks. It runs on the UI goroutine.
+func (d *desk) showFocus() {
+	c := d.win.Canvas()
+	f := c.Focused()
+	obj, _ := f.(fyne.CanvasObject)
+	if obj != nil && f != d.ringFor && c.Overlays().Top() != nil {
+		for _, s := range d.dialogScrolls {
+			scrollIntoView(s, obj)
+		}
+	}
+	if obj == nil || c.Overlays().Top() != nil || obj == fyne.CanvasObject(d.list) || !obj.Visible() {
+		d.ringFor = f
+		d.hideRing()
+		return
+	}
+	if f != d.ringFor {
+		d.ringFor = f
+		scrollIntoView(d.frame, obj)
+		scrollIntoView(d.selection.scroll(), obj)
+	}
+	drv := fyne.CurrentApp().Driver()
+	const gap = focusWidth * 2 // the ring stands clear of a coloured button's edge
+	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(d.rings)).SubtractXY(gap, gap)
+	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
+	col := focusColor(d.app.Settings().Theme())
+	if d.ring.Visible() && d.ring.Position() == pos && d.ring.Size() == size && d.ring.StrokeColor == col {
+		return
+	}
+	d.ring.StrokeColor = col
+	d.ring.Move(pos)
+	d.ring.Resize(size)
+	d.ring.Show()
+	d.ring.Refresh()
+	d.ringOn.Store(true)
+}
+
+func (d *desk) hideRing() {
+	if d.ring.Visible() {
+		d.ring.Hide()
+	}
+	d.ringOn.Store(false)
+}
+
+// scrolled is content in a dialog's scroll, which keeps the focused
+// control on screen.
+func (d *desk) scrolled(content fyne.CanvasObject) *container.Scroll {
+	s := container.NewVScroll(content)
+	const kept = 4 // dialogs open on top of each other, at most; older ones are gone
+	d.dialogScrolls = append(d.dialogScrolls[max(0, len(d.dialogScrolls)-kept+1):], s)
+	return s
+}
+
+// scroll is the panel's scroll, which the focus keeps on screen.
+func (p *selectionPanel) scroll() *container.Scroll {
+	s, _ := p.content.(*container.Scroll)
+	return s
+}
+
+// scrollIntoView scrolls s, when obj is inside it, so that obj is on screen.
+func scrollIntoView(s *container.Scroll, obj fyne.CanvasObject) {
+	if s == nil || !s.Visible() {
+		return
+	}
+	drv := fyne.CurrentApp().Driver()
+	at, in := drv.AbsolutePositionForObject(obj), drv.AbsolutePositionForObject(s.Content)
+	if at.X < in.X || at.Y < in.Y || at.X > in.X+s.Content.Size().Width || at.Y > in.Y+s.Content.Size().Height {
+		return // not inside s
+	}
+	top := at.Y - drv.AbsolutePositionForObject(s).Y // from the scroll's top edge
+	bottom := top + obj.Size().Height
+	offset := s.Offset
+	switch {
+	case top < 0:
+		offset.Y += top
+	case bottom > s.Size().Height:
+		offset.Y += min(bottom-s.Size().Height, top)
+	default:
+		return
+	}
+	s.ScrollToOffset(offset)
+}
