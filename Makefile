@@ -53,6 +53,7 @@ test-bench-module:
 test-window: build
 	scripts/xvfb-smoke.sh $(BIN)
 	SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600 scripts/xvfb-smoke.sh $(BIN)
+	SMOKE_LANG=fa_IR.UTF-8 SMOKE_NAME=smoke-fa scripts/xvfb-smoke.sh $(BIN)
 
 # macOS stays buildable: what builds without cgo (all but the window) is
 # built and vetted for both Mac processors.

@@ -13,7 +13,9 @@
 #
 # SMOKE_SCREEN sets the virtual screen (default 1280x800) and SMOKE_NAME the
 # outputs' name (default smoke): SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600
-# tries a small laptop's screen.
+# tries a small laptop's screen. SMOKE_LANG is the locale the window starts
+# in (default C.UTF-8, English): SMOKE_LANG=fa_IR.UTF-8 SMOKE_NAME=smoke-fa
+# opens it in Persian, right to left.
 #
 # Needs: Xvfb (package xvfb), ImageMagick's import, identify and convert
 # (package imagemagick), sha256sum. Exits non-zero on any failure.
@@ -23,6 +25,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${SMOKE_OUT:-$root/build}
 timeout_s=${SMOKE_TIMEOUT:-90}
 screen=${SMOKE_SCREEN:-1280x800}
+locale=${SMOKE_LANG:-C.UTF-8}
 name=${SMOKE_NAME:-smoke}
 mkdir -p "$out"
 
@@ -114,7 +117,7 @@ rm -f "$receipts" "$log" "$shot"
 	cd "$work"
 	exec env HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
 		XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/run" DISPLAY="$display" \
-		HOIST_SANDBOX_RECEIPTS="$receipts" LANG=C.UTF-8 \
+		HOIST_SANDBOX_RECEIPTS="$receipts" LANG="$locale" \
 		"$bin" --sandbox "$files"/*
 ) >"$log" 2>&1 &
 app_pid=$!
@@ -153,7 +156,7 @@ if grep -q "Error in Fyne call thread" "$log"; then
 	fail "widgets were changed off the UI goroutine:
 $(grep -A3 "Error in Fyne call thread" "$log" | head -n 20)"
 fi
-# LANG=C.UTF-8 (Debian's default) must not make the toolkit complain.
+# LANG=C.UTF-8 (Debian's default) or another locale must not make the toolkit complain.
 if grep -q "Error parsing user locale" "$log"; then
 	fail "the window toolkit could not read the language:
 $(grep -A3 "Error parsing user locale" "$log" | head -n 20)"

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // dialogTextWidth is how wide a dialog's sentence may be before it wraps.
@@ -26,6 +30,49 @@ func newSentenceDialog(title, text string, w fyne.Window) dialog.Dialog {
 }
 
 // newSentenceQuestion asks a yes-or-no question in such a sentence.
-func newSentenceQuestion(title, text string, answer func(bool), w fyne.Window) dialog.Dialog {
-	return dialog.NewCustomConfirm(title, lang.L("Yes"), lang.L("No"), sentenceBox(text), answer, w)
+func newSentenceQuestion(title, text string, answer func(bool), w fyne.Window) *question {
+	return newQuestion(title, sentenceBox(text), lang.L("Yes"), lang.L("No"), answer, w)
+}
+
+// question is a dialog that asks; its two buttons are in reading order:
+// the answer that goes on is at the end of the line, at the right in
+// English and at the left in Arabic, Persian and Hebrew. Closing it
+// (Escape) answers no, as its dismiss button does.
+type question struct {
+	*dialog.CustomDialog
+	confirm, dismiss *widget.Button
+	yes              bool
+}
+
+func newQuestion(title string, content fyne.CanvasObject, confirm, dismiss string, answer func(bool), w fyne.Window) *question {
+	q := &question{CustomDialog: dialog.NewCustomWithoutButtons(title, content, w)}
+	q.dismiss = widget.NewButtonWithIcon(dismiss, theme.CancelIcon(), q.Hide)
+	q.confirm = widget.NewButtonWithIcon(confirm, theme.ConfirmIcon(), func() {
+		q.yes = true
+		q.Hide()
+	})
+	q.confirm.Importance = widget.HighImportance
+	buttons := []fyne.CanvasObject{q.dismiss, q.confirm}
+	if rtl() {
+		slices.Reverse(buttons)
+	}
+	q.SetButtons(buttons)
+	q.CustomDialog.SetOnClosed(func() {
+		if answer != nil {
+			answer(q.yes)
+		}
+	})
+	return q
+}
+
+// SetConfirmText names what the answer yes does.
+func (q *question) SetConfirmText(s string) { q.confirm.SetText(s) }
+
+// SetDismissText names what the answer no does.
+func (q *question) SetDismissText(s string) { q.dismiss.SetText(s) }
+
+// newWordsQuestion asks a question in a sentence, with the toolkit's OK and
+// Cancel in the window's language as answers.
+func newWordsQuestion(title, text string, answer func(bool), w fyne.Window) *question {
+	return newQuestion(title, sentenceBox(text), lang.L("OK"), lang.L("Cancel"), answer, w)
 }

@@ -26,6 +26,17 @@ type bidiLabel struct {
 	style     fyne.TextStyle
 	sizeName  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
+	// whole: the label is never cut, it is as wide as its text (a size, a
+	// count beside buttons); otherwise it may shrink to an ellipsis.
+	whole bool
+}
+
+// newWholeLabel is a label as wide as its text, for short words and numbers
+// in rows of controls.
+func newWholeLabel(text string) *bidiLabel {
+	l := newBidiLabel(text)
+	l.whole = true
+	return l
 }
 
 func newBidiLabel(text string) *bidiLabel {
@@ -94,6 +105,9 @@ func (r *bidiRenderer) MinSize() fyne.Size {
 	pad := r.label.Theme().Size(theme.SizeNameInnerPadding)
 	h := fyne.MeasureText("Mg", r.textSize(), r.label.style).Height
 	w := fyne.MeasureText(ellipsis, r.textSize(), r.label.style).Width
+	if r.label.whole && r.label.text != "" {
+		w = fyne.MeasureText(r.label.text, r.textSize(), r.label.style).Width
+	}
 	return fyne.NewSize(w+2*pad, h+2*pad)
 }
 

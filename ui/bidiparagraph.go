@@ -22,6 +22,7 @@ type bidiParagraph struct {
 	align     fyne.TextAlign
 	style     fyne.TextStyle
 	colorName fyne.ThemeColorName
+	sizeName  fyne.ThemeSizeName // the text's size; "" is the theme's text size
 	// minWidth, when set, is the narrowest the paragraph gets, and the width
 	// its height is measured at before it is first laid out (a dialog's
 	// sentence is measured before the dialog has a size).
@@ -67,6 +68,9 @@ type paragraphRenderer struct {
 func (r *paragraphRenderer) metrics() (size, pad, lineHeight float32) {
 	th := r.p.Theme()
 	size = th.Size(theme.SizeNameText)
+	if r.p.sizeName != "" {
+		size = th.Size(r.p.sizeName)
+	}
 	pad = th.Size(theme.SizeNameInnerPadding)
 	lineHeight = fyne.MeasureText("Mg", size, r.p.style).Height
 	return

@@ -19,8 +19,8 @@ func TestAFailedHandOverLeavesTheWindowRunningAlone(t *testing.T) {
 	if c != nil || other || !errors.Is(alone, refused) {
 		t.Errorf("claimWindow with a failing channel = %v, %v, %v; want no claim, no other window, and the reason", c, other, alone)
 	}
-	if strings.Contains(aloneNote, "could not start") {
-		t.Errorf("the note %q reads as if Hoist had not started", aloneNote)
+	if strings.Contains(aloneNote(), "could not start") {
+		t.Errorf("the note %q reads as if Hoist had not started", aloneNote())
 	}
 
 	// A real failure on Unix: a settings folder too long a path for a socket.

@@ -130,8 +130,13 @@ func (r *slimBarRenderer) Layout(size fyne.Size) {
 	y := (size.Height - slimBarHeight) / 2
 	r.track.Move(fyne.NewPos(0, y))
 	r.track.Resize(fyne.NewSize(size.Width, slimBarHeight))
-	r.fill.Move(fyne.NewPos(0, y))
-	r.fill.Resize(fyne.NewSize(size.Width*float32(min(max(r.bar.Value, 0), 1)), slimBarHeight))
+	w := size.Width * float32(min(max(r.bar.Value, 0), 1))
+	x := float32(0)
+	if rtl() { // filling from the reading side
+		x = size.Width - w
+	}
+	r.fill.Move(fyne.NewPos(x, y))
+	r.fill.Resize(fyne.NewSize(w, slimBarHeight))
 }
 
 func (r *slimBarRenderer) Refresh() {

@@ -82,8 +82,8 @@ func TestDenseList(t *testing.T) {
 	h.app.Settings().SetTheme(newTheme(themeLight))
 
 	h.d.list.click(4, 0) // the failed one: its whole reason shows
-	if got := h.d.selection.body.Text; got == "" || h.d.selection.title.Text != h.d.list.views[4].Name {
-		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.title.Text, got)
+	if got := h.d.selection.body.Text(); got == "" || h.d.selection.title.Text() != h.d.list.views[4].Name {
+		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.title.Text(), got)
 	}
 	if !h.d.selection.buttons[engine.Retry].Visible() || h.d.selection.buttons[engine.Pause].Visible() {
 		t.Error("a failed file's details should offer Retry, not Pause")

@@ -47,9 +47,9 @@ type destBar struct {
 	accounts   *widget.Select
 	signIn     *widget.Button
 	signOut    *widget.Button
-	note       *widget.RichText // "The sandbox needs no account."
-	inFile     *widget.Label    // the chosen account's sign-in is kept in a file
-	accountRow *fyne.Container  // the account picker and sign-in buttons
+	note       *bidiLabel      // "The sandbox needs no account."
+	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
+	accountRow *fyne.Container // the account picker and sign-in buttons
 	setup      *fyne.Container
 	add        *widget.Button // "Add files…"
 	settings   *widget.Button
@@ -64,41 +64,41 @@ const prefDestination = "destination"
 func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
 	b.picker = widget.NewSelect(nil, b.picked)
-	b.picker.PlaceHolder = "Choose where the files go"
-	b.edit = widget.NewButtonWithIcon("Options…", theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
+	b.picker.PlaceHolder = visual(say("ui.dest.choose"))
+	b.edit = widget.NewButtonWithIcon(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
 	b.accounts = widget.NewSelect(nil, func(email string) {
 		if email != "" && email != b.d.destination().Account {
 			b.setAccount(email)
 		}
 		b.showFileNote()
 	})
-	b.accounts.PlaceHolder = "No account yet"
-	b.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), b.login)
+	b.accounts.PlaceHolder = visual(say("ui.account.none"))
+	b.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
 	b.signIn.Importance = widget.HighImportance
-	b.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), b.logout)
-	b.note = hint("The sandbox needs no Google account.")
-	b.note.Wrapping = fyne.TextWrapOff
-	b.inFile = widget.NewLabel("Kept in a file, not the keychain")
+	b.signOut = widget.NewButtonWithIcon(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
+	b.note = newWholeLabel(say("ui.sandbox.noAccount"))
+	b.note.colorName = theme.ColorNamePlaceHolder
+	b.inFile = widget.NewLabel(visual(say("ui.account.inFile")))
 	b.inFile.Importance = widget.WarningImportance
 	b.inFile.Hide()
 
-	try := widget.NewButtonWithIcon("Try Hoist with the built-in sandbox", theme.MediaPlayIcon(), func() {
+	try := widget.NewButtonWithIcon(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
 		b.choose(dest.Destination{Kind: dest.Sandbox})
 	})
 	try.Importance = widget.HighImportance
-	importClient := widget.NewButton("Set up Google sign-in…", b.importClient)
+	importClient := widget.NewButton(visual(say("ui.setup.open")), b.importClient)
 	b.setup = container.NewVBox(
-		widget.NewLabel("Hoist is not connected to Google yet. You can try every feature with the built-in sandbox, which keeps the files on this computer."),
-		container.NewHBox(try, importClient),
+		newBidiParagraph(say("ui.setup.notYet")),
+		row(try, importClient),
 	)
 	b.setup.Hide()
-	b.add = widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.pickFiles)
+	b.add = widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
 	b.add.Importance = widget.HighImportance
-	b.settings = widget.NewButtonWithIcon("Settings", theme.SettingsIcon(), d.showSettings)
-	b.accountRow = container.NewHBox(widget.NewLabel("Google account"), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
+	b.settings = widget.NewButtonWithIcon(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
+	b.accountRow = row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Send to"), container.NewHBox(b.edit, b.add, b.settings), b.picker),
+		border(nil, nil, widget.NewLabel(visual(say("ui.dest.sendTo"))), row(b.edit, b.add, b.settings), b.picker),
 		b.accountRow,
 		b.setup,
 	)
@@ -137,12 +137,12 @@ func (b *destBar) refreshChoices() {
 
 func (b *destBar) choiceLabel(d dest.Destination) string {
 	if b.d.managed(d.Name) {
-		return d.Title() + " (from your organisation)"
+		return visual(say("ui.dest.managed", "Name", destTitle(d)))
 	}
 	if strings.TrimSpace(d.Name) != "" {
-		return d.Title() + " (saved)"
+		return visual(say("ui.dest.saved", "Name", destTitle(d)))
 	}
-	return d.Title()
+	return visual(destTitle(d))
 }
 
 // showCurrent puts the current destination on the picker and shows the
@@ -252,22 +252,23 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		var fe dest.FieldErrors
 		if errors.As(err, &fe) {
 			if msg := fe.For(key); msg != "" {
-				return errors.New(msg)
+				return errors.New(fieldProblemWords(edited, key, msg))
 			}
 		}
 		return nil
 	}
 
-	name := widget.NewEntry()
+	name := newEntry() // a name in any script reads right while it is typed
 	name.SetText(edited.Name)
-	name.SetPlaceHolder("e.g. Newsletter archive (optional: to save it)")
+	name.SetPlaceHolder(visual(say("ui.form.name.example")))
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
-	items = append(items, withNote("Name", name, newFieldNote("Give it a name to find it again in the list.")))
+	items = append(items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
 
 	for _, f := range info.Fields {
 		f := f
 		value := edited.Params[f.Key]
-		note := newFieldNote(f.Help)
+		fieldLabel, fieldHelp := fieldWords(d.Kind, f)
+		note := newFieldNote(fieldHelp)
 		touched := false
 		set := func(s string) {
 			touched = true
@@ -291,23 +292,32 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		case dest.ChoiceField:
 			words := make([]string, len(f.Choices))
 			for i, c := range f.Choices {
-				words[i] = f.ChoiceWords(c)
+				words[i] = visual(choiceWords(f, c))
 			}
-			s := widget.NewSelect(words, func(w string) { set(f.ChoiceValue(w)); revalidate() })
+			s := widget.NewSelect(words, func(w string) {
+				if i := slices.Index(words, w); i >= 0 {
+					set(f.Choices[i])
+				}
+				revalidate()
+			})
 			if f.Default != "" {
-				s.PlaceHolder = f.ChoiceWords(f.Default)
+				s.PlaceHolder = visual(choiceWords(f, f.Default))
 			} else {
-				s.PlaceHolder = "Choose…"
+				s.PlaceHolder = visual(say("ui.choose"))
 			}
 			if value != "" {
-				s.SetSelected(f.ChoiceWords(value))
+				s.SetSelected(visual(choiceWords(f, value)))
 			}
 			w = s
 		default:
 			e := widget.NewEntry()
+			var typed *entry // words typed in any script, read right while typing
 			if f.Kind == dest.JSONField {
 				e = widget.NewMultiLineEntry()
 				e.SetMinRowsVisible(3)
+			} else if listFor(edited.Kind, f.Key) == noList {
+				typed = newEntry()
+				e = &typed.Entry
 			}
 			e.SetText(value)
 			if f.Default != "" {
@@ -322,34 +332,36 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 				}
 			}
 			w = b.withPicker(f, e, &edited) // "Choose…" from Google's list, where there is one
+			if typed != nil {
+				w = typed
+			}
 		}
 		checks = append(checks, check)
-		label := f.Label
+		label := fieldLabel
 		if f.Required {
 			label += " *"
 		}
 		if f.Advanced {
-			advanced = append(advanced, withNote(label, w, note))
+			advanced = append(advanced, withNote(visual(label), w, note))
 			continue
 		}
-		items = append(items, withNote(label, w, note))
+		items = append(items, withNote(visual(label), w, note))
 	}
 	// A whole-destination problem (e.g. the account) has no field of its own.
-	overall := widget.NewLabel("")
-	overall.Importance = widget.DangerImportance
-	overall.Wrapping = fyne.TextWrapWord
+	overall := newBidiParagraph("")
+	overall.colorName = theme.ColorNameError
 
-	title := info.Label
+	title := visual(kindWords(d.Kind))
 	var dlg dialog.Dialog
-	form := widget.NewForm(items...)
-	form.SubmitText = "Use it"
-	form.CancelText = "Cancel"
+	form := newForm(items...)
+	form.SubmitText = visual(say("ui.form.use"))
+	form.CancelText = speaking().Action("cancel")
 	form.OnCancel = func() { dlg.Hide() }
 	form.OnSubmit = func() {
 		if labelsToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
 			b.d.resolveLabels(edited, func(ids string, err error) {
 				if err != nil {
-					overall.SetText(sentence(err.Error()))
+					overall.SetText(sentence(errorWords(err)))
 					return
 				}
 				edited.Params["labels"] = ids
@@ -361,12 +373,12 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		if err != nil {
 			submitted = true
 			revalidate()
-			overall.SetText(sentence(err.Error()))
+			overall.SetText(sentence(errorWords(err)))
 			return
 		}
 		if ps := b.d.savedDestinations(); edited.Name != "" && ps != nil {
 			if err := ps.Put(edited); err != nil {
-				overall.SetText("Hoist could not save this destination: " + err.Error())
+				overall.SetText(say("ui.form.notSaved", "Why", errorWords(err)))
 				return
 			}
 		}
@@ -375,18 +387,17 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		b.refreshChoices()
 	}
 	if !choosing {
-		form.SubmitText = "Save"
+		form.SubmitText = visual(say("ui.form.save"))
 	}
-	content := container.NewVBox(widget.NewLabel("Takes " + info.Accepts + "."))
+	content := container.NewVBox(newBidiParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
 	if info.Note != "" {
-		note := widget.NewLabel(info.Note) // e.g. Google removed the method
-		note.Importance = widget.WarningImportance
-		note.Wrapping = fyne.TextWrapWord
+		note := newBidiParagraph(noteWords(d.Kind, info.Note)) // e.g. Google removed the method
+		note.colorName = theme.ColorNameWarning
 		content.Add(note)
 	}
 	content.Add(form)
 	if len(advanced) > 0 {
-		content.Add(widget.NewAccordion(widget.NewAccordionItem("Advanced", widget.NewForm(advanced...))))
+		content.Add(widget.NewAccordion(widget.NewAccordionItem(visual(say("ui.form.advanced")), newForm(advanced...))))
 	}
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
@@ -407,7 +418,7 @@ func (b *destBar) refreshAccounts() {
 		list, err := service.Accounts(ctx)
 		b.d.later(func() {
 			if err != nil {
-				b.d.tell("Hoist could not read the signed-in accounts. " + err.Error())
+				b.d.tell(say("ui.account.unreadable", "Why", errorWords(err)))
 			}
 			b.known = b.known[:0]
 			b.lessSafe = make(map[string]bool)
@@ -452,9 +463,9 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
-	wait := dialog.NewCustom("Sign in with Google",
-		"Cancel",
-		widget.NewLabel("Your browser shows Google's sign-in page.\nFinish signing in there, then come back to Hoist."),
+	wait := dialog.NewCustom(visual(say("ui.signIn")),
+		visual(speaking().Action("cancel")),
+		newBidiParagraph(say("ui.signIn.wait")),
 		b.d.window())
 	wait.SetOnClosed(cancel)
 	b.d.open(wait)
@@ -478,7 +489,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 			case errors.Is(err, context.Canceled):
 				return
 			case err != nil:
-				b.d.tell(err.Error())
+				b.d.tell(errorWords(err))
 				return
 			}
 			if adopt || b.d.destination().Account == "" {
@@ -496,10 +507,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 // offerFile asks whether to keep the sign-in in a file, when this computer
 // has no keychain to keep it in.
 func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
-	b.d.open(dialog.NewConfirm("No keychain on this computer",
-		"Hoist keeps your Google sign-in in the system's keychain, and this computer has none that answers.\n\n"+
-			"Hoist can keep it in a file that only you can read instead. That is less safe: anyone who can read your files could upload as you.\n\n"+
-			"Keep the sign-in in a file?",
+	b.d.open(newSentenceQuestion(say("ui.keychain.title"), say("ui.keychain.question"),
 		func(yes bool) {
 			if yes {
 				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
@@ -513,11 +521,11 @@ func (b *destBar) showAddress(url string) {
 	address := widget.NewEntry()
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
-	copyButton := widget.NewButtonWithIcon("Copy the address", theme.ContentCopyIcon(), func() {
+	copyButton := widget.NewButtonWithIcon(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
-	b.d.open(dialog.NewCustom("Open this address in your browser", "Close", container.NewVBox(
-		widget.NewLabel("Hoist could not open your web browser. Copy this address, open it in a browser and sign in there; Hoist waits for you."),
+	b.d.open(dialog.NewCustom(visual(say("ui.address.title")), visual(say("ui.close")), container.NewVBox(
+		newBidiParagraph(say("ui.address.hint")),
 		address,
 		copyButton,
 	), b.d.window()))
@@ -529,8 +537,7 @@ func (b *destBar) logout() {
 	if signIn == nil || account == "" {
 		return
 	}
-	b.d.open(dialog.NewConfirm("Sign out?",
-		fmt.Sprintf("Hoist will forget the sign-in of %s on this computer. Uploads to Google with it stop until you sign in again.", account),
+	b.d.open(newSentenceQuestion(say("ui.signOut.title"), say("ui.signOut.question", "Account", isolate(account)),
 		func(yes bool) {
 			if !yes {
 				return
@@ -539,7 +546,7 @@ func (b *destBar) logout() {
 				err := signIn.Logout(ctx, account)
 				b.d.later(func() {
 					if err != nil {
-						b.d.tell(err.Error())
+						b.d.tell(errorWords(err))
 					}
 					if b.d.destination().Account == account {
 						b.accounts.ClearSelected()

@@ -8,24 +8,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// hint is a quiet line of explanation in the grey of the form's hints,
-// readable in both themes (a low-importance label is as faint as a disabled one).
-func hint(text string) *widget.RichText {
-	t := widget.NewRichText(&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
-		ColorName: theme.ColorNamePlaceHolder,
-		Inline:    true,
-	}})
-	t.Wrapping = fyne.TextWrapWord
+// hint is a quiet explanation in the grey of the form's hints, readable in
+// both themes (a low-importance label is as faint as a disabled one),
+// wrapped and in the window's reading direction.
+func hint(text string) *bidiParagraph {
+	t := newBidiParagraph(text)
+	t.colorName = theme.ColorNamePlaceHolder
 	return t
-}
-
-// setHint changes the text of a hint.
-func setHint(t *widget.RichText, text string) {
-	seg := t.Segments[0].(*widget.TextSegment)
-	if seg.Text != text {
-		seg.Text = text
-		t.Refresh()
-	}
 }
 
 // fieldNote is the line under a form field: what the field is for, or what is
@@ -33,22 +22,17 @@ func setHint(t *widget.RichText, text string) {
 // own hint line would be cut off.
 type fieldNote struct {
 	help string
-	text *widget.RichText
-	seg  *widget.TextSegment
+	text *bidiParagraph
 }
 
 func newFieldNote(help string) *fieldNote {
-	seg := &widget.TextSegment{Text: help, Style: widget.RichTextStyle{
-		ColorName: theme.ColorNamePlaceHolder, // as the form's own hints
-		SizeName:  theme.SizeNameCaptionText,
-		Inline:    true,
-	}}
-	t := widget.NewRichText(seg)
-	t.Wrapping = fyne.TextWrapWord
+	t := newBidiParagraph(help)
+	t.colorName = theme.ColorNamePlaceHolder // as the form's own hints
+	t.sizeName = theme.SizeNameCaptionText
 	if help == "" {
 		t.Hide()
 	}
-	return &fieldNote{help: help, text: t, seg: seg}
+	return &fieldNote{help: help, text: t}
 }
 
 // show says what is wrong, or the help when err is nil.
@@ -57,11 +41,12 @@ func (n *fieldNote) show(err error) {
 	if err != nil {
 		text, colour = sentence(err.Error()), theme.ColorNameError
 	}
-	if text == n.seg.Text && colour == n.seg.Style.ColorName {
+	if text == n.text.Text() && colour == n.text.colorName {
 		return
 	}
-	n.seg.Text, n.seg.Style.ColorName = text, colour
-	n.text.Refresh()
+	n.text.colorName = colour
+	n.text.text = "" // drawn again below, in its new colour
+	n.text.SetText(text)
 	if text == "" {
 		n.text.Hide()
 	} else {

@@ -76,7 +76,7 @@ func TestSummaryAfterCancel(t *testing.T) {
 	h.waitFor("the job to be canceled", func() bool {
 		return h.shown("report.dat") == engine.Canceled && h.d.lastSummary.Bytes == 0 // the summary may lag a sample
 	})
-	got := h.d.summary.Text
+	got := h.d.summary.Text()
 	if strings.Contains(got, "0 bytes of 0 bytes") || strings.HasPrefix(got, "0 of 1") {
 		t.Errorf("summary after a cancel = %q", got)
 	}
@@ -103,7 +103,7 @@ func TestMessageGoesWithTheDestination(t *testing.T) {
 	h.d.tell("Left out 1 hidden or system file.")
 	h.d.bar.choose(h.d.bar.choices[len(h.d.bar.choices)-1])
 	if h.d.message.Visible() {
-		t.Errorf("after choosing another destination the window still says %q", h.d.message.Text)
+		t.Errorf("after choosing another destination the window still says %q", h.d.message.Text())
 	}
 }
 

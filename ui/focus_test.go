@@ -123,8 +123,8 @@ func TestListCursorScrollsIntoView(t *testing.T) {
 	if sel := l.selectedViews(); len(sel) != 1 || sel[0].ID != l.views[30].ID {
 		t.Errorf("selected %v, want the cursor's row", names(sel))
 	}
-	if h.d.selection.title.Text != l.views[30].Name {
-		t.Errorf("the selection's panel shows %q", h.d.selection.title.Text)
+	if h.d.selection.title.Text() != l.views[30].Name {
+		t.Errorf("the selection's panel shows %q", h.d.selection.title.Text())
 	}
 
 	l.ScrollToTop()

@@ -41,11 +41,11 @@ func (d *desk) startupProblems(more []error) {
 	var msgs []string
 	if cp, ok := d.auth.(clientProblems); ok {
 		for _, p := range cp.ClientProblems() {
-			msgs = append(msgs, sentence(p.Error()))
+			msgs = append(msgs, sentence(errorWords(p)))
 		}
 	}
 	for _, p := range more {
-		msgs = append(msgs, sentence(p.Error()))
+		msgs = append(msgs, sentence(errorWords(p)))
 	}
 	if len(msgs) > 0 {
 		d.tell(strings.Join(msgs, " "))
@@ -57,9 +57,9 @@ func (d *desk) signedIn(account string) {
 	d.background(func(context.Context) {
 		n := len(d.q.ResumeSignedIn(account))
 		d.later(func() {
-			msg := "Signed in as " + account + "."
+			msg := say("ui.signedIn", "Account", isolate(account))
 			if n > 0 {
-				msg += " " + plural(n, "The file that was waiting goes on now.", "The files that were waiting go on now.")
+				msg += " " + say("ui.signedIn.goOn", "N", n)
 			}
 			d.tell(msg)
 		})
@@ -138,25 +138,25 @@ type adder interface {
 func (d *desk) importDestination(path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		d.tell(filepath.Base(path) + " could not be read.")
+		d.tell(say("ui.import.unreadable", "File", isolate(filepath.Base(path))))
 		return
 	}
 	shared, err := dest.Import(data)
 	if err != nil {
-		d.tell(filepath.Base(path) + ": " + err.Error())
+		d.tell(say("ui.import.bad", "File", isolate(filepath.Base(path)), "Why", errorWords(err)))
 		return
 	}
 	a, ok := d.presets.(adder)
 	if !ok || d.presets == nil {
-		d.tell("Destinations cannot be saved on this computer, so " + shared.Name + " was not imported.")
+		d.tell(say("ui.import.noStore", "Name", isolate(shared.Name)))
 		return
 	}
 	if err := a.Add(shared); err != nil {
-		d.tell(err.Error())
+		d.tell(errorWords(err))
 		return
 	}
 	d.bar.refreshChoices()
-	d.tell("Imported the destination " + shared.Name + ". Choose it in \u201cSend to\u201d.")
+	d.tell(say("ui.import.done", "Name", isolate(shared.Name)))
 }
 
 // formExtras is what a destination's form shows below its settings: that
@@ -165,12 +165,10 @@ func (d *desk) importDestination(path string) {
 func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 	box := container.NewVBox()
 	if d.managed(target.Name) {
-		note := widget.NewLabel("From your organisation: you can use it as it is, or save a changed copy under another name.")
-		note.Wrapping = fyne.TextWrapWord
-		box.Add(note)
+		box.Add(newBidiParagraph(say("ui.dest.managedNote")))
 	}
 	if strings.TrimSpace(target.Name) != "" {
-		box.Add(container.NewHBox(widget.NewButtonWithIcon("Export\u2026", theme.DocumentSaveIcon(), func() {
+		box.Add(row(widget.NewButtonWithIcon(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
 			save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 				if err != nil || w == nil {
 					return
@@ -196,8 +194,8 @@ func (d *desk) exportDestination(target dest.Destination, w io.WriteCloser) {
 		err = cerr
 	}
 	if err != nil {
-		d.tell("The destination could not be exported: " + err.Error())
+		d.tell(say("ui.export.failed", "Why", errorWords(err)))
 		return
 	}
-	d.tell("Exported " + target.Name + ". Whoever drops the file on Hoist's window gets the destination; it holds no account or password.")
+	d.tell(say("ui.export.done", "Name", isolate(target.Name)))
 }

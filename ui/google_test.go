@@ -17,6 +17,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
@@ -112,8 +113,8 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 	if h.d.dest.Account != lab.srv.Email {
 		t.Errorf("account = %q, want %q", h.d.dest.Account, lab.srv.Email)
 	}
-	if !strings.Contains(h.d.message.Text, "goes on now") {
-		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text)
+	if !strings.Contains(h.d.message.Text(), "goes on now") {
+		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text())
 	}
 
 	// A grant withdrawn at Google reads the same way, and signing in again sends the file on.
@@ -135,7 +136,7 @@ func openTestPicker(h *harness, kind listKind, d dest.Destination) (*picker, *st
 	d.BaseURL = h.sb.url
 	var got string
 	p := openPicker(h.d, kind, d, "", func(v string) { got = v })
-	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text, "Fetching") })
+	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text(), "Fetching") })
 	return p, &got
 }
 
@@ -145,7 +146,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 
 	p, got := openTestPicker(h, profileList, cm)
 	if len(p.all) != 2 || !strings.Contains(p.all[0].words, "Northwind Media") {
-		t.Fatalf("profiles %+v (%q)", p.all, p.status.Text)
+		t.Fatalf("profiles %+v (%q)", p.all, p.status.Text())
 	}
 	p.search.SetText("labs")
 	if len(p.shown) != 1 {
@@ -169,15 +170,15 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 
 	cm.Params["profileId"] = "5519020"
 	p, _ = openTestPicker(h, advertiserList, cm)
-	if len(p.all) != 0 || !strings.Contains(p.status.Text, "sees no advertiser") {
-		t.Errorf("a profile without advertisers: %+v %q", p.all, p.status.Text)
+	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "sees no advertiser") {
+		t.Errorf("a profile without advertisers: %+v %q", p.all, p.status.Text())
 	}
 
 	cm.Params["profileId"] = "99"
 	p, _ = openTestPicker(h, advertiserList, cm)
-	if !strings.Contains(p.status.Text, "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
-		p.status.Importance != widget.DangerImportance {
-		t.Errorf("Google's error is not shown in its words: %q", p.status.Text)
+	if !strings.Contains(p.status.Text(), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
+		p.status.colorName != theme.ColorNameError {
+		t.Errorf("Google's error is not shown in its words: %q", p.status.Text())
 	}
 
 	gm := dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{}}
@@ -193,8 +194,8 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 
 	h.sb.srv.SetLists(emulator.Lists{})
 	p, _ = openTestPicker(h, profileList, cm)
-	if len(p.all) != 0 || !strings.Contains(p.status.Text, "no Campaign Manager 360 user profile") {
-		t.Errorf("an account with none: %+v %q", p.all, p.status.Text)
+	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "no Campaign Manager 360 user profile") {
+		t.Errorf("an account with none: %+v %q", p.all, p.status.Text())
 	}
 }
 
@@ -242,7 +243,7 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 	h.d.presets = lib
 	h.d.startupProblems(problems)
-	if msg := h.d.message.Text; !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
+	if msg := h.d.message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
 		t.Errorf("the window does not say which managed destination is incomplete: %q", msg)
 	}
 	h.d.bar.refreshChoices()
@@ -278,7 +279,7 @@ func TestResetKeepsManagedDestinations(t *testing.T) {
 	var log bytes.Buffer
 	h.d.log = slog.New(slog.NewTextHandler(&log, nil))
 	h.d.reset()
-	h.waitFor("the reset", func() bool { return h.d.message.Text == "Hoist was reset." })
+	h.waitFor("the reset", func() bool { return h.d.message.Text() == say("ui.reset.done") })
 	var names []string
 	for _, d := range lib.List() {
 		names = append(names, d.Name)
@@ -303,19 +304,19 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 	h.d.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
 		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
 	data, err := os.ReadFile(exported)
-	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(h.d.message.Text, "Exported Banners") {
-		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.message.Text)
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(h.d.message.Text(), "Exported Banners") {
+		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.message.Text())
 	}
 	h.drop(exported)
 	if len(h.q.Jobs()) != 0 {
 		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
 	}
-	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(h.d.message.Text, "Imported the destination Banners") {
-		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.message.Text)
+	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(h.d.message.Text(), "Imported the destination Banners") {
+		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.message.Text())
 	}
 	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
-	if !strings.Contains(h.d.message.Text, "already a destination called Banners") {
-		t.Errorf("a second import says %q", h.d.message.Text)
+	if !strings.Contains(h.d.message.Text(), "already a destination called Banners") {
+		t.Errorf("a second import says %q", h.d.message.Text())
 	}
 }
 
@@ -335,14 +336,14 @@ func TestSetUpPanel(t *testing.T) {
 	}
 	web := h.writeFile("client_secret_web.json", []byte(`{"web":{"client_id":"w.apps.googleusercontent.com","client_secret":"GOCSPX-x"}}`))
 	h.drop(web)
-	if got := h.d.setup.status.Text; !strings.Contains(got, "web application") || h.d.setup.signIn.Disabled() == false {
+	if got := h.d.setup.status.Text(); !strings.Contains(got, "web application") || h.d.setup.signIn.Disabled() == false {
 		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.setup.signIn.Disabled())
 	}
 	if len(h.q.Jobs()) != 0 {
 		t.Error("the client file was queued for upload")
 	}
 	h.drop(h.writeFile("client_secret_desktop.json", lab.srv.ClientJSON()))
-	if got := h.d.setup.status.Text; !strings.Contains(got, "set up") || h.d.setup.signIn.Disabled() {
+	if got := h.d.setup.status.Text(); !strings.Contains(got, "set up") || h.d.setup.signIn.Disabled() {
 		t.Fatalf("a desktop client: %q", got)
 	}
 	test.Tap(h.d.setup.signIn)
@@ -411,7 +412,8 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	form := inTopOverlay(h, func(*widget.Form) bool { return true })
+	f := inTopOverlay(h, func(*form) bool { return true })
+	form := f
 	profile := noteField(form.Items[1]).(*widget.Entry)
 	advertiser := noteField(form.Items[2]).(*widget.Entry)
 	chooseFor := func(e *widget.Entry) *widget.Button {

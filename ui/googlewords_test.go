@@ -28,19 +28,19 @@ func TestGoogleWordsUnderDetails(t *testing.T) {
 func TestAPIVersionUnderAdvanced(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var forms []*widget.Form
+	var forms []*form
 	var accordion *widget.Accordion
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *widget.Form:
+			case *form:
 				forms = append(forms, x)
 			case *widget.Accordion:
 				accordion = x
 			}
 		})
 	}
-	labels := func(f *widget.Form) []string {
+	labels := func(f *form) []string {
 		var out []string
 		for _, it := range f.Items {
 			out = append(out, it.Text)
@@ -65,7 +65,7 @@ func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	found := false
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if l, ok := o.(*widget.Label); ok && l.Text == dest.PlayGamesRemoved {
+			if l, ok := o.(*bidiParagraph); ok && l.Text() == dest.PlayGamesRemoved {
 				found = true
 			}
 		})

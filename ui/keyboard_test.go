@@ -81,7 +81,7 @@ func TestDeleteOffersUndo(t *testing.T) {
 	if got, want := names(l.selectedViews()), first+" "+third; got != want {
 		t.Fatalf("selected %q, want %q", got, want)
 	}
-	if got := h.d.selection.title.Text; got != "2 files selected" {
+	if got := h.d.selection.title.Text(); got != "2 files selected" {
 		t.Errorf("the selection's panel says %q", got)
 	}
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})

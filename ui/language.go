@@ -2,6 +2,7 @@ package ui
 
 import (
 	"embed"
+	"strings"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
@@ -58,4 +59,66 @@ func useToolkitWords(l *words.Lang) error {
 		return err
 	}
 	return lang.AddTranslationsForLocale(data, system)
+}
+
+// say is the window's sentence with this key (prefix "ui."), its
+// placeholders given as name and value pairs:
+//
+//	say("ui.removed.one", "File", isolate(name))
+//
+// Numbers are written in the window's digits.
+func say(key string, nameValues ...any) string {
+	var args words.Args
+	if len(nameValues) > 1 {
+		args = make(words.Args, len(nameValues)/2)
+		for i := 0; i+1 < len(nameValues); i += 2 {
+			if name, ok := nameValues[i].(string); ok {
+				args[name] = nameValues[i+1]
+			}
+		}
+	}
+	return speaking().Say(key, args)
+}
+
+// isolate keeps a file name, an address or Google's own words in their own
+// direction inside a sentence of the window's language.
+func isolate(s string) string { return speaking().Isolate(s) }
+
+// speak switches the window to l at once: its words, its numbers and its
+// reading direction. The window's content is built again in l; the list,
+// the selection and the destination stay as they were.
+func (d *desk) speak(l *words.Lang) {
+	if l.Tag() == speaking().Tag() {
+		return
+	}
+	if err := UseLanguage(l); err != nil {
+		d.log.Warn("the toolkit's own words are missing", "err", err)
+	}
+	d.rebuild()
+}
+
+// visual is a short text for the toolkit's own widgets (a button, a label,
+// a choice, a dialog's title), which draw text as it is: in a right-to-left
+// window it is put in the order it is seen, so "افزودن فایل…" ends with its
+// ellipsis on the left and a product's name stays in its place.
+func visual(s string) string {
+	if !rtl() {
+		return s
+	}
+	segs := paragraphSegments(s, true)
+	if len(segs) < 2 {
+		return s
+	}
+	// The toolkit shapes each run of one script in its own direction, and
+	// gives spaces and punctuation the direction of the letter before them:
+	// an invisible left-to-right mark between the parts keeps each where it
+	// is put.
+	var b strings.Builder
+	for i, sg := range segs {
+		if i > 0 {
+			b.WriteRune('\u200e')
+		}
+		b.WriteString(sg.text)
+	}
+	return b.String()
 }

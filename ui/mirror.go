@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/png"
 	"regexp"
 	"strconv"
@@ -109,7 +110,35 @@ func (p *progressBar) ratio() float64 {
 }
 
 func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
-	return &fromReadingSide{WidgetRenderer: p.ProgressBar.CreateRenderer(), bar: p}
+	inner := p.ProgressBar.CreateRenderer()
+	r := &fromReadingSide{objects: inner.Objects}
+	return &placing{WidgetRenderer: inner, size: p.Size, place: r.place}
+}
+
+// placing is a toolkit's renderer that puts some of its parts in place
+// again after each of the toolkit's layouts and refreshes.
+type placing struct {
+	fyne.WidgetRenderer
+	size  func() fyne.Size
+	place func(fyne.Size)
+	extra []fyne.CanvasObject // drawn over the toolkit's own objects
+}
+
+func (r *placing) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.place(size)
+}
+
+func (r *placing) Refresh() {
+	r.WidgetRenderer.Refresh()
+	r.place(r.size())
+}
+
+func (r *placing) Objects() []fyne.CanvasObject {
+	if len(r.extra) == 0 {
+		return r.WidgetRenderer.Objects()
+	}
+	return append(r.WidgetRenderer.Objects(), r.extra...)
 }
 
 // fromReadingSide places the toolkit's bar, which it always lays out from
@@ -117,23 +146,12 @@ func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
 // toolkit's progress bar starts at x = 0, so the place is the same however
 // often it is laid out.
 type fromReadingSide struct {
-	fyne.WidgetRenderer
-	bar *progressBar
-}
-
-func (r *fromReadingSide) Layout(size fyne.Size) {
-	r.WidgetRenderer.Layout(size)
-	r.place(size)
-}
-
-func (r *fromReadingSide) Refresh() {
-	r.WidgetRenderer.Refresh()
-	r.place(r.bar.Size())
+	objects func() []fyne.CanvasObject // the toolkit's parts of the bar
 }
 
 func (r *fromReadingSide) place(size fyne.Size) {
 	right := rtl()
-	for _, o := range r.Objects() {
+	for _, o := range r.objects() {
 		x := float32(0)
 		if right {
 			x = size.Width - o.Size().Width
@@ -212,3 +230,127 @@ func flipSVG(content []byte) ([]byte, bool) {
 	shift := strconv.FormatFloat(2*x+w, 'f', -1, 64)
 	return []byte(s[:open] + `<g transform="matrix(-1 0 0 1 ` + shift + ` 0)">` + s[open:end] + "</g>" + s[end:]), true
 }
+
+// form is the toolkit's form in reading order: in a right-to-left window
+// each label is on the right of its field, and the buttons under the form
+// are on the left, the one that goes on at the end of the line.
+type form struct {
+	widget.Form
+	content *fyne.Container // the form's items and buttons, once drawn
+}
+
+// newForm is widget.NewForm, mirrored as the window reads.
+func newForm(items ...*widget.FormItem) *form {
+	f := &form{}
+	f.Items = items
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+func (f *form) CreateRenderer() fyne.WidgetRenderer {
+	r := f.Form.CreateRenderer()
+	if objs := r.Objects(); len(objs) == 1 {
+		f.content, _ = objs[0].(*fyne.Container)
+	}
+	f.mirror()
+	return r
+}
+
+// Refresh lets the toolkit lay its form out anew, then mirrors it again.
+func (f *form) Refresh() {
+	f.Form.Refresh()
+	f.mirror()
+}
+
+// mirror wraps the layouts of the form's parts (the grid of labels and
+// fields, the buttons' box and their row) so that they follow the window's
+// reading direction.
+func (f *form) mirror() {
+	if f.content == nil {
+		return
+	}
+	var wrap func(c *fyne.Container, depth int)
+	wrap = func(c *fyne.Container, depth int) {
+		if c.Layout != nil {
+			c.Layout = mirrored(c.Layout)
+			c.Layout.Layout(c.Objects, c.Size())
+		}
+		if depth == 0 {
+			return
+		}
+		for _, o := range c.Objects {
+			if inner, ok := o.(*fyne.Container); ok {
+				wrap(inner, depth-1)
+			}
+		}
+	}
+	for _, part := range f.content.Objects {
+		if c, ok := part.(*fyne.Container); ok {
+			wrap(c, 1) // the grid and its labels' boxes; the buttons' box and their row
+		}
+	}
+}
+
+// entry is the toolkit's one-line entry, reading right in a right-to-left
+// window. The toolkit draws typed text in logical order and loses the spaces
+// between runs of different directions ("بایگانی خبرنامه ۱۴۰۵" comes out as
+// "۱۴۰۵بایگانی خبرنامه"), so there the entry draws its own text in no colour,
+// for its cursor and selection to stand where they are, and a bidi label
+// draws the text over it in the order it is seen, in the same place.
+type entry struct {
+	widget.Entry
+	seen *bidiLabel
+}
+
+func newEntry() *entry {
+	e := &entry{seen: newBidiLabel("")}
+	e.ExtendBaseWidget(e)
+	if rtl() {
+		e.seen.align = fyne.TextAlignTrailing // where the toolkit puts the text: from the left
+		e.seen.colorName = colorNameTyped
+		container.NewThemeOverride(e, textless{})
+	}
+	return e
+}
+
+func (e *entry) CreateRenderer() fyne.WidgetRenderer {
+	r := e.Entry.CreateRenderer()
+	if !rtl() {
+		return r
+	}
+	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.seen}}
+}
+
+// place puts the text, as it is seen, over the entry's own.
+func (e *entry) place(size fyne.Size) {
+	text := e.Text
+	if e.Password {
+		text = ""
+	}
+	e.seen.Move(fyne.NewPos(0, 0))
+	e.seen.Resize(size)
+	e.seen.SetText(text)
+	e.seen.Refresh()
+}
+
+// textless is the window's theme with the text of the entry it is given to
+// drawn in no colour; colorNameTyped is the text's colour for what is drawn
+// over it.
+type textless struct{}
+
+const colorNameTyped fyne.ThemeColorName = "hoist-typed"
+
+func (textless) current() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
+
+func (t textless) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch n {
+	case theme.ColorNameForeground:
+		return color.Transparent
+	case colorNameTyped:
+		n = theme.ColorNameForeground
+	}
+	return t.current().Color(n, v)
+}
+func (t textless) Font(s fyne.TextStyle) fyne.Resource     { return t.current().Font(s) }
+func (t textless) Icon(n fyne.ThemeIconName) fyne.Resource { return t.current().Icon(n) }
+func (t textless) Size(n fyne.ThemeSizeName) float32       { return t.current().Size(n) }

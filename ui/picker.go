@@ -28,9 +28,9 @@ func (d *desk) pick(folders bool) {
 	if choose == nil {
 		choose = systemChooser
 	}
-	o := filechooser.Options{Title: pickFilesTitle, Multiple: true, Directory: folders, Folder: startFolder(folders)}
+	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
 	if folders {
-		o.Title = pickFolderTitle
+		o.Title = pickFolderTitle()
 	}
 	d.background(func(ctx context.Context) {
 		paths, err := choose(ctx, o)

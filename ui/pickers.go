@@ -59,7 +59,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 	if kind == noList {
 		return e
 	}
-	choose := widget.NewButtonWithIcon(chooseText, theme.SearchIcon(), func() {
+	choose := widget.NewButtonWithIcon(chooseText(), theme.SearchIcon(), func() {
 		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
@@ -67,7 +67,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 			}
 		}
 	})
-	return container.NewBorder(nil, nil, nil, choose, e)
+	return border(nil, nil, nil, choose, e)
 }
 
 // picker is an open list to choose from, with a search box.
@@ -78,7 +78,7 @@ type picker struct {
 	dlg    dialog.Dialog
 	search *widget.Entry
 	list   *widget.List
-	status *widget.Label
+	status *bidiParagraph
 	signIn *widget.Button
 	all    []pickItem
 	shown  []pickItem
@@ -96,11 +96,10 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 		p.chosen = dest.SplitList(current)
 	}
 	p.search = widget.NewEntry()
-	p.search.SetPlaceHolder("Search")
+	p.search.SetPlaceHolder(visual(say("ui.picker.search")))
 	p.search.OnChanged = func(string) { p.filter() }
-	p.status = widget.NewLabel("Fetching the list from Google\u2026")
-	p.status.Wrapping = fyne.TextWrapWord
-	p.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), p.login)
+	p.status = newBidiParagraph(say("ui.picker.fetching"))
+	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Hide()
 	p.list = widget.NewList(
@@ -122,10 +121,10 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 		}
 		p.list.UnselectAll()
 	}
-	done := widget.NewButton("Done", func() { p.dlg.Hide() })
+	done := widget.NewButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
 	body := container.NewBorder(
-		container.NewVBox(p.search, p.status, container.NewHBox(p.signIn)),
-		container.NewHBox(done), nil, nil, p.list)
+		container.NewVBox(p.search, p.status, row(p.signIn)),
+		row(done), nil, nil, p.list)
 	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.window())
 	p.dlg.Resize(d.fit(fyne.NewSize(520, 480)))
 	d.open(p.dlg)
@@ -137,11 +136,11 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 func (p *picker) title() string {
 	switch p.kind {
 	case profileList:
-		return "Choose the user profile"
+		return say("ui.picker.profile")
 	case advertiserList:
-		return "Choose the advertiser"
+		return say("ui.picker.advertiser")
 	}
-	return "Choose labels"
+	return say("ui.picker.labels")
 }
 
 // scopes are what the list needs: Gmail's labels ask for their own access,
@@ -224,17 +223,17 @@ func (d *desk) listItems(ctx context.Context, kind listKind, target dest.Destina
 // show puts the fetched list, or what went wrong, on the picker.
 func (p *picker) show(items []pickItem, err error) {
 	p.signIn.Hide()
-	p.status.Importance = widget.MediumImportance
+	p.status.colorName = theme.ColorNameForeground
 	switch {
 	case errors.Is(err, auth.ErrNotSignedIn), errors.Is(err, auth.ErrSignInAgain):
-		p.status.SetText("Sign in with Google so that Hoist can fetch the list. You can also close this and type the ID.")
+		p.status.SetText(say("ui.picker.signIn"))
 		if p.kind == labelList {
-			p.status.SetText("To list your labels by name, Hoist needs to see them (gmail.labels). Sign in with Google to allow it, or close this and type the label IDs.")
+			p.status.SetText(say("ui.picker.signInLabels"))
 		}
 		p.signIn.Show()
 	case err != nil:
-		p.status.Importance = widget.DangerImportance
-		p.status.SetText(sentence(err.Error()))
+		p.status.colorName = theme.ColorNameError
+		p.status.SetText(sentence(errorWords(err)))
 	case len(items) == 0:
 		p.status.SetText(p.emptyWords())
 	default:
@@ -247,18 +246,18 @@ func (p *picker) show(items []pickItem, err error) {
 func (p *picker) emptyWords() string {
 	switch p.kind {
 	case profileList:
-		return "This Google account has no Campaign Manager 360 user profile. Ask your Campaign Manager 360 administrator to give it one."
+		return say("ui.picker.noProfile")
 	case advertiserList:
-		return "This user profile sees no advertiser. Choose another profile, or ask your Campaign Manager 360 administrator."
+		return say("ui.picker.noAdvertiser")
 	}
-	return "This mailbox has no labels."
+	return say("ui.picker.noLabels")
 }
 
 func (p *picker) hintWords() string {
 	if p.kind == labelList {
-		return "Tick the labels to put on every email."
+		return say("ui.picker.tickLabels")
 	}
-	return "Click the one to use."
+	return say("ui.picker.clickOne")
 }
 
 // filter shows the items whose words contain what the search box holds.
@@ -301,7 +300,7 @@ func (p *picker) login() {
 		if p.onAccount != nil {
 			p.onAccount(a.Email)
 		}
-		p.status.SetText("Fetching the list from Google\u2026")
+		p.status.SetText(say("ui.picker.fetching"))
 		p.load()
 	})
 }
@@ -326,7 +325,7 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 			}
 		}
 		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {
-			err = errors.New("Gmail takes label IDs, and Hoist must see this mailbox's labels to turn the names you typed into IDs. Press \u201cChoose\u2026\u201d beside Labels to sign in and pick them, or type IDs such as INBOX or Label_12.")
+			err = errors.New(say("ui.picker.labelNames"))
 		}
 		d.later(func() { then(strings.Join(ids, ", "), err) })
 	})
@@ -336,7 +335,7 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
 		if e, ok := c.Objects[0].(*widget.Entry); ok {
-			if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText {
+			if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText() {
 				return e
 			}
 		}
@@ -344,4 +343,4 @@ func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	return o
 }
 
-const chooseText = "Choose\u2026"
+func chooseText() string { return say("ui.choose") }

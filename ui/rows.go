@@ -16,7 +16,6 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/media"
 )
 
 // jobRow shows one file of the queue in two lines: its picture, name and
@@ -38,10 +37,10 @@ type jobRow struct {
 	thumb    *canvas.Image
 	name     *bidiLabel
 	detail   *bidiLabel
-	size     *widget.Label
+	size     *bidiLabel
 	bar      *slimBar
 	status   *bidiLabel
-	progress *widget.Label
+	progress *bidiLabel
 	selected *canvas.Rectangle // the selection's background
 
 	pause, resume, signIn, cancel, retry, restart, remove, result, details *rowButton
@@ -62,11 +61,11 @@ func newJobRow(d rowController) *jobRow {
 	r.name.style = fyne.TextStyle{Bold: true}
 	r.detail = newBidiLabel("")
 	r.detail.colorName = theme.ColorNamePlaceHolder
-	r.size = widget.NewLabel("")
-	r.size.Alignment = fyne.TextAlignTrailing
+	r.size = newWholeLabel("")
+	r.size.SetAlignment(fyne.TextAlignTrailing)
 	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
-	r.progress = widget.NewLabel("")
+	r.progress = newWholeLabel("")
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
@@ -74,12 +73,12 @@ func newJobRow(d rowController) *jobRow {
 
 	r.byAction = map[engine.Action]*rowButton{}
 	for _, a := range engine.AllActions() {
-		r.byAction[a] = newRowButton(buttonWords[a], actionIcon(a), func() { d.do(r.view, a) })
+		r.byAction[a] = newRowButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
 	}
 	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
 	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
-	r.result = newRowButton(showResultWords, theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = newRowButton("Details", theme.InfoIcon(), func() { d.showDetails(r.view) })
+	r.result = newRowButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = newRowButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Importance = widget.LowImportance
 		b.Hide()
@@ -87,11 +86,11 @@ func newJobRow(d rowController) *jobRow {
 	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := container.NewHBox(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.size, buttons), container.New(nameAndDetail{}, r.name, r.detail))
-	r.statusLine = container.NewBorder(nil, nil, nil, container.NewHBox(r.progress, r.bar), r.status)
+	buttons := row(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	r.nameLine = border(nil, nil, nil, row(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
+	r.statusLine = border(nil, nil, nil, row(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
-	r.inner = container.NewBorder(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
+	r.inner = border(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
 	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}), r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
@@ -162,7 +161,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 
 	if !sameJob {
 		r.name.SetText(v.Name)
-		r.size.SetText(media.FormatSize(v.Size))
+		r.size.SetText(speaking().Size(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
 		r.inner.Refresh()
@@ -172,7 +171,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	r.status.SetText(stateWords(v, now))
 	r.status.SetColor(stateColor(v.State))
 	progress := progressWords(v)
-	relayout := progress != r.progress.Text
+	relayout := progress != r.progress.Text()
 	r.progress.SetText(progress)
 	value := 0.0
 	switch {
@@ -184,10 +183,13 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
-	if showsBar(v) {
-		r.bar.Show()
-	} else {
-		r.bar.Hide()
+	if on := showsBar(v); on != r.bar.Visible() {
+		if on {
+			r.bar.Show()
+		} else {
+			r.bar.Hide()
+		}
+		relayout = true // the status has the bar's room, or gives it back
 	}
 	if r.showButtons(v) {
 		r.nameLine.Refresh()
@@ -240,10 +242,10 @@ func detailWords(v engine.JobView) string {
 	if e := v.Email; e != nil {
 		subject := strings.TrimSpace(e.Subject)
 		if subject == "" {
-			subject = "(no subject)"
+			subject = say("ui.email.noSubject")
 		}
 		if from := strings.TrimSpace(e.From); from != "" {
-			return subject + " — from " + from
+			return say("ui.email.from", "Subject", isolate(subject), "From", isolate(from))
 		}
 		return subject
 	}
@@ -257,34 +259,35 @@ func typeWords(mime string) string {
 	sub = strings.TrimPrefix(sub, "x-")
 	switch kind {
 	case "image":
-		return strings.ToUpper(sub) + " picture"
+		return say("ui.type.picture", "Type", strings.ToUpper(sub))
 	case "video":
-		return strings.ToUpper(sub) + " video"
+		return say("ui.type.video", "Type", strings.ToUpper(sub))
 	case "audio":
-		return strings.ToUpper(sub) + " audio"
+		return say("ui.type.audio", "Type", strings.ToUpper(sub))
 	case "message":
-		return "Email"
+		return say("ui.type.email")
 	}
 	switch sub {
 	case "pdf":
-		return "PDF document"
+		return say("ui.type.pdf")
 	case "zip":
-		return "ZIP archive"
+		return say("ui.type.zip")
 	case "html":
-		return "Web page"
+		return say("ui.type.html")
 	}
-	return "File"
+	return say("ui.type.file")
 }
 
 // destWords names a job's destination briefly.
 func destWords(v engine.JobView) string {
-	if v.Destination != "" && v.Destination != v.DestKind {
-		return v.Destination
+	info := dest.Kind(v.DestKind).Info()
+	if v.Destination != "" && v.Destination != v.DestKind && v.Destination != info.Label {
+		return isolate(v.Destination) // a name the user gave
 	}
-	if s := dest.Kind(v.DestKind).Info().Short; s != "" {
+	if s := kindWords(dest.Kind(v.DestKind)); s != "" {
 		return s
 	}
-	return v.Destination
+	return isolate(v.Destination)
 }
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;

@@ -25,6 +25,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/journal"
 	"hoist/ui/handover"
+	"hoist/words"
 )
 
 // AppID is the application's identifier (preferences, notifications, desktop file).
@@ -87,10 +88,14 @@ func Run(ctx context.Context, cfg Config) int {
 	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
+	// The window speaks the language chosen in Settings, else the system's.
+	if err := UseLanguage(words.FromSystem(loadSettings(a.Preferences()).Language)); err != nil {
+		log.Warn("the toolkit's own words are missing", "err", err)
+	}
 
 	s, err := openSession(ctx, cfg, where, log)
 	if err != nil {
-		return failWindow(a, "Hoist could not start.", err)
+		return failWindow(a, say("ui.failed.start"), err)
 	}
 	defer s.close(log)
 
@@ -103,10 +108,10 @@ func Run(ctx context.Context, cfg Config) int {
 	if backup, why := s.journal.Recovered(); backup != "" {
 		// why is a plain sentence that names the backup: the whole list may
 		// have been set aside, or only some damaged uploads left out.
-		d.tell(why.Error())
+		d.tell(errorWords(why))
 	}
 	if alone != nil {
-		d.tell(aloneNote)
+		d.tell(aloneNote())
 	}
 	d.sizeToScreen(screenPixels())
 	if n := s.notices(); len(n) > 0 {
@@ -146,7 +151,7 @@ func Run(ctx context.Context, cfg Config) int {
 
 // aloneNote tells the user that this window cannot take files from another
 // Hoist (the hand-over failed to start), so it runs on its own.
-const aloneNote = "Hoist runs on its own: files opened from the file manager while this window is open cannot be added to it. Drop them on the window instead."
+func aloneNote() string { return say("ui.alone") }
 
 // folders are where one window's files live.
 type folders struct {
@@ -199,17 +204,16 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 		return 1
 	}
 	if len(files) > 0 {
-		fmt.Fprintf(stderr, "Hoist is already open: %d %s added to its window.\n", len(files), plural(len(files), "file was", "files were"))
+		fmt.Fprintln(stderr, say("ui.handedOver", "N", len(files)))
 	}
 	return 0
 }
 
 // failWindow shows why Hoist could not start, in a small window, and returns 1.
 func failWindow(a fyne.App, what string, err error) int {
-	w := a.NewWindow("Hoist")
-	msg := widget.NewLabel(what + "\n\n" + err.Error())
-	msg.Wrapping = fyne.TextWrapWord
-	w.SetContent(container.NewBorder(nil, container.NewCenter(widget.NewButton("Close", a.Quit)), nil, nil, msg))
+	w := a.NewWindow(say("ui.app"))
+	msg := newBidiParagraph(what + "\n\n" + errorWords(err))
+	w.SetContent(container.NewBorder(nil, container.NewCenter(widget.NewButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1

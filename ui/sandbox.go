@@ -14,7 +14,6 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
-	"hoist/engine/media"
 )
 
 // SandboxAddr is where the window's built-in sandbox listens, so that the
@@ -84,19 +83,19 @@ type sandboxPanel struct {
 func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandboxPanel {
 	// Objects from earlier sessions are shown, not announced.
 	p := &sandboxPanel{d: d, sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
-	p.heading = widget.NewLabelWithStyle("What the sandbox received", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	explain := hint("Files sent to the sandbox stay on this computer. The fingerprint (SHA-256) lets you check that every byte arrived.")
+	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	explain := hint(say("ui.sandbox.explain"))
 	p.list = widget.NewList(
 		func() int { return len(p.objects) },
 		func() fyne.CanvasObject {
 			name := newBidiLabel("")
-			size := widget.NewLabel("")
+			size := newWholeLabel("")
 			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 			sum.Truncation = fyne.TextTruncateEllipsis
 			sum.SizeName = theme.SizeNameCaptionText
 			copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
 			copyButton.Importance = widget.LowImportance
-			return container.NewVBox(container.NewBorder(nil, nil, nil, size, name), container.NewBorder(nil, nil, nil, copyButton, sum))
+			return container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < 0 || i >= len(p.objects) {
@@ -107,11 +106,11 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			top := box.Objects[0].(*fyne.Container)
 			bottom := box.Objects[1].(*fyne.Container)
 			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
-			top.Objects[1].(*widget.Label).SetText(media.FormatSize(obj.Size))
+			top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
 			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
 			bottom.Objects[1].(*rowButton).OnTapped = func() {
 				d.copyText(obj.SHA256)
-				d.tell("The fingerprint of " + objectName(obj) + " was copied.")
+				d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
 			}
 		},
 	)
@@ -159,7 +158,7 @@ func (p *sandboxPanel) collect() func() {
 	}
 	return func() {
 		p.objects = newest
-		p.heading.SetText(fmt.Sprintf("What the sandbox received (%d)", len(newest)))
+		p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", len(newest))))
 		p.list.Refresh()
 	}
 }

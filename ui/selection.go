@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
-	"hoist/engine/media"
 )
 
 // selectionPanel shows everything about the selected files, never cut
@@ -22,8 +21,8 @@ import (
 // result: one file's details, or how many are selected.
 type selectionPanel struct {
 	d       selectionController
-	title   *widget.Label
-	body    *widget.Label
+	title   *bidiParagraph
+	body    *bidiParagraph
 	buttons map[engine.Action]*widget.Button
 	result  *widget.Button
 	inner   *fyne.Container
@@ -34,14 +33,12 @@ type selectionPanel struct {
 
 func newSelectionPanel(d selectionController) *selectionPanel {
 	p := &selectionPanel{d: d, buttons: map[engine.Action]*widget.Button{}}
-	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	p.title.Wrapping = fyne.TextWrapWord
-	p.body = widget.NewLabel("")
-	p.body.Wrapping = fyne.TextWrapWord
-	p.body.Selectable = true
+	p.title = newBidiParagraph("") // a file's name, in any script
+	p.title.style = fyne.TextStyle{Bold: true}
+	p.body = newBidiParagraph("")
 	box := container.NewVBox()
 	for _, a := range engine.AllActions() {
-		b := widget.NewButtonWithIcon(buttonWords[a], actionIcon(a), func() {
+		b := widget.NewButtonWithIcon(visual(buttonWords(a)), actionIcon(a), func() {
 			if len(p.views) > 0 {
 				p.d.doSelected(a, slices.Clone(p.views))
 			}
@@ -49,7 +46,7 @@ func newSelectionPanel(d selectionController) *selectionPanel {
 		p.buttons[a] = b
 		box.Add(b)
 	}
-	p.result = widget.NewButtonWithIcon(showResultWords, theme.InfoIcon(), func() {
+	p.result = widget.NewButtonWithIcon(visual(showResultWords()), theme.InfoIcon(), func() {
 		if len(p.views) == 1 {
 			p.d.showResult(p.views[0])
 		}
@@ -106,8 +103,8 @@ func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 	showIf(p.result, len(sel) == 1 && sel[0].State == engine.Done)
 	switch len(sel) {
 	case 0:
-		p.title.SetText(noSelectionTitle)
-		p.body.SetText(noSelectionHint)
+		p.title.SetText(noSelectionTitle())
+		p.body.SetText(noSelectionHint())
 	case 1:
 		p.title.SetText(sel[0].Name)
 		p.body.SetText(detailsWords(sel[0], now))
@@ -117,7 +114,7 @@ func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
 		for _, v := range sel {
 			size += v.Size
 		}
-		p.body.SetText(media.FormatSize(size) + " in all.")
+		p.body.SetText(say("ui.selection.size", "Size", speaking().Size(size)))
 	}
 	for _, o := range p.inner.Objects {
 		o.Refresh()
@@ -136,19 +133,19 @@ func detailsWords(v engine.JobView, now time.Time) string {
 		lines = append(lines, p)
 	}
 	if e := v.Email; e != nil {
-		lines = append(lines, "Subject: "+detailWords(v))
+		lines = append(lines, say("ui.field.subject", "Subject", detailWords(v)))
 	}
 	if r := v.Result; r != nil {
 		if r.ID != "" {
-			lines = append(lines, idLabel(v)+": "+r.ID)
+			lines = append(lines, say("ui.field.id", "Label", idLabel(v), "ID", isolate(r.ID)))
 		}
 		if r.URL != "" {
-			lines = append(lines, "Link: "+r.URL)
+			lines = append(lines, say("ui.field.link", "Link", isolate(r.URL)))
 		}
 	}
-	lines = append(lines, "File: "+v.Path, "Size: "+media.FormatSize(v.Size), "To: "+destWords(v))
+	lines = append(lines, say("ui.field.file", "File", isolate(v.Path)), say("ui.field.size", "Size", speaking().Size(v.Size)), say("ui.field.to", "To", destWords(v)))
 	if v.Account != "" {
-		lines = append(lines, "Account: "+v.Account)
+		lines = append(lines, say("ui.field.account", "Account", isolate(v.Account)))
 	}
 	return strings.Join(lines, "\n")
 }

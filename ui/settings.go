@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -13,8 +12,8 @@ import (
 
 	"hoist/auth"
 	"hoist/engine"
-	"hoist/engine/media"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 // Preference keys.
@@ -27,6 +26,7 @@ const (
 	prefTheme      = "theme"
 	prefSignInWait = "signInMinutes"
 	prefBackground = "keepUploadingClosed"
+	prefLanguage   = "language"
 )
 
 // settings are the user's choices, kept in Fyne's preferences.
@@ -37,8 +37,9 @@ type settings struct {
 	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
 	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
 	Theme       string
-	SignInWait  int  // minutes the sign-in waits for the browser to come back
-	Background  bool // closing the window while files upload keeps them uploading, from the system tray
+	SignInWait  int    // minutes the sign-in waits for the browser to come back
+	Background  bool   // closing the window while files upload keeps them uploading, from the system tray
+	Language    string // words.SystemSetting, or the code of the language chosen
 }
 
 var defaultSettings = settings{
@@ -49,6 +50,7 @@ var defaultSettings = settings{
 	Theme:       themeSystem,
 	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
 	Background:  true,
+	Language:    words.SystemSetting,
 }
 
 // The choices the settings offer.
@@ -59,6 +61,7 @@ var (
 	historyChoices   = []int{1, 7, 30, 90, 365, 0}
 	themeChoices     = []string{themeSystem, themeLight, themeDark}
 	signInChoices    = []int{2, 5, 10, 15, 30}
+	languageChoices  = append([]string{words.SystemSetting}, words.Codes...)
 )
 
 func loadSettings(p fyne.Preferences) settings {
@@ -71,6 +74,7 @@ func loadSettings(p fyne.Preferences) settings {
 		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
 		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
 		Background:  p.BoolWithFallback(prefBackground, defaultSettings.Background),
+		Language:    p.StringWithFallback(prefLanguage, defaultSettings.Language),
 	}
 	// A hand-edited or old preferences file must not break uploads.
 	if s.Parallel < 1 || s.Parallel > 64 {
@@ -91,6 +95,9 @@ func loadSettings(p fyne.Preferences) settings {
 	if s.SignInWait < 1 || s.SignInWait > 120 {
 		s.SignInWait = defaultSettings.SignInWait
 	}
+	if !slices.Contains(languageChoices, s.Language) {
+		s.Language = words.SystemSetting
+	}
 	return s
 }
 
@@ -103,6 +110,7 @@ func (s settings) save(p fyne.Preferences) {
 	p.SetString(prefTheme, s.Theme)
 	p.SetInt(prefSignInWait, s.SignInWait)
 	p.SetBool(prefBackground, s.Background)
+	p.SetString(prefLanguage, s.Language)
 }
 
 // signInWait is how long a sign-in waits for the browser, for auth.
@@ -111,10 +119,7 @@ func (s settings) signInWait() time.Duration {
 }
 
 func minutesWords(n int) string {
-	if n == 1 {
-		return "1 minute"
-	}
-	return fmt.Sprintf("%d minutes", n)
+	return speaking().Say("time.minutes", words.Args{"N": n})
 }
 
 // historyFor is how long finished uploads are kept, for the queue.
@@ -124,56 +129,53 @@ func (s settings) historyFor() time.Duration {
 
 func bandwidthWords(bps int64) string {
 	if bps == 0 {
-		return "No limit"
+		return say("ui.settings.noLimit")
 	}
-	return media.FormatSize(bps) + "/s"
+	return speaking().Speed(float64(bps))
 }
 
 func historyWords(days int) string {
-	switch days {
-	case 0:
-		return "Keep them"
-	case 1:
-		return "1 day"
+	if days == 0 {
+		return say("ui.settings.keep")
 	}
-	return fmt.Sprintf("%d days", days)
+	return say("ui.settings.days", "N", days)
 }
 
 func themeWords(t string) string {
 	switch t {
 	case themeLight:
-		return "Light"
+		return say("ui.settings.light")
 	case themeDark:
-		return "Dark"
+		return say("ui.settings.dark")
 	}
-	return "Same as the system"
+	return say("ui.settings.systemLook")
 }
 
 func chunkWords(n int64) string {
 	if n == upload.ChunkAuto {
-		return "Automatic (follows the link)"
+		return say("ui.settings.autoChunk")
 	}
 	if n < 1<<20 {
-		return fmt.Sprintf("%d KiB", n>>10)
+		return say("ui.settings.kib", "N", int(n>>10))
 	}
-	return fmt.Sprintf("%d MiB", n>>20)
+	return say("ui.settings.mib", "N", int(n>>20))
 }
 
 // choice builds a Select over values shown with words, starting at current.
 func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *widget.Select {
 	labels := make([]string, len(values))
 	for i, v := range values {
-		labels[i] = words(v)
+		labels[i] = visual(words(v))
 	}
 	s := widget.NewSelect(labels, nil)
 	if !slices.Contains(values, current) {
-		s.SetOptions(append(labels, words(current)))
+		s.SetOptions(append(labels, visual(words(current))))
 		values = append(slices.Clone(values), current)
 	}
-	s.SetSelected(words(current))
+	s.SetSelected(visual(words(current)))
 	s.OnChanged = func(label string) {
 		for _, v := range values {
-			if words(v) == label {
+			if visual(words(v)) == label {
 				changed(v)
 				return
 			}
@@ -189,6 +191,9 @@ func (d *desk) applySettings(s settings) {
 	s.save(d.app.Preferences())
 	if s.Theme != old.Theme {
 		d.app.Settings().SetTheme(newTheme(s.Theme))
+	}
+	if s.Language != old.Language {
+		d.speak(words.FromSystem(s.Language))
 	}
 	d.background(func(context.Context) {
 		if s.Parallel != old.Parallel {
@@ -206,21 +211,21 @@ func (d *desk) applySettings(s settings) {
 // settingsPanel is what the settings dialog shows; each change is saved at once.
 type settingsPanel struct {
 	d       settingsController
-	form    *widget.Form
+	form    *form
 	content fyne.CanvasObject
 }
 
 func newSettingsPanel(d settingsController) *settingsPanel {
 	p := &settingsPanel{d: d}
 	p.form = p.makeForm()
-	reset := widget.NewButton("Reset everything…", p.confirmReset)
+	reset := widget.NewButton(visual(say("ui.reset")), p.confirmReset)
 	reset.Importance = widget.DangerImportance
 	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
 	return p
 }
 
 // makeForm builds the settings as they are now.
-func (p *settingsPanel) makeForm() *widget.Form {
+func (p *settingsPanel) makeForm() *form {
 	d := p.d
 	s := d.currentSettings()
 	change := func(f func(*settings)) {
@@ -228,7 +233,7 @@ func (p *settingsPanel) makeForm() *widget.Form {
 		f(&next)
 		d.applySettings(next)
 	}
-	parallel := choice(parallelChoices, func(n int) string { return fmt.Sprint(n) }, s.Parallel,
+	parallel := choice(parallelChoices, func(n int) string { return speaking().Int(int64(n)) }, s.Parallel,
 		func(n int) { change(func(s *settings) { s.Parallel = n }) })
 	chunk := choice(chunkChoices, chunkWords, s.ChunkSize,
 		func(n int64) { change(func(s *settings) { s.ChunkSize = n }) })
@@ -240,11 +245,13 @@ func (p *settingsPanel) makeForm() *widget.Form {
 		func(t string) { change(func(s *settings) { s.Theme = t }) })
 	signIn := choice(signInChoices, minutesWords, s.SignInWait,
 		func(n int) { change(func(s *settings) { s.SignInWait = n }) })
-	resume := widget.NewCheck("Continue unfinished uploads when Hoist starts", func(on bool) {
+	language := choice(languageChoices, languageWords, s.Language,
+		func(code string) { change(func(s *settings) { s.Language = code }) })
+	resume := widget.NewCheck(visual(say("ui.settings.resume")), func(on bool) {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
-	background := widget.NewCheck(backgroundSetting, func(on bool) {
+	background := widget.NewCheck(backgroundSetting(), func(on bool) {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)
@@ -252,22 +259,23 @@ func (p *settingsPanel) makeForm() *widget.Form {
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
 
-	return widget.NewForm(
-		withNote("Uploads at once", parallel, newFieldNote("How many files go up at the same time.")),
-		withNote("Piece size", chunk, newFieldNote("Big files go up in pieces of this size. Smaller pieces lose less on a bad connection.")),
-		withNote("Speed limit", bandwidth, newFieldNote("Leave room on the connection for others.")),
-		&widget.FormItem{Text: "On start", Widget: resume},
-		&widget.FormItem{Text: "On closing", Widget: background},
-		withNote("Forget finished uploads after", history, newFieldNote("Takes effect the next time Hoist starts.")),
-		&widget.FormItem{Text: "Appearance", Widget: look},
-		withNote("Wait for the sign-in", signIn, newFieldNote("How long Hoist waits for you to finish signing in with Google in the browser.")),
-		&widget.FormItem{Text: "Upload list is kept in", Widget: where},
+	return newForm(
+		withNote(visual(say("ui.settings.language")), language, newFieldNote(say("ui.settings.languageNote"))),
+		withNote(visual(say("ui.settings.parallel")), parallel, newFieldNote(say("ui.settings.parallelNote"))),
+		withNote(visual(say("ui.settings.chunk")), chunk, newFieldNote(say("ui.settings.chunkNote"))),
+		withNote(visual(say("ui.settings.speed")), bandwidth, newFieldNote(say("ui.settings.speedNote"))),
+		&widget.FormItem{Text: visual(say("ui.settings.onStart")), Widget: resume},
+		&widget.FormItem{Text: visual(say("ui.settings.onClosing")), Widget: background},
+		withNote(visual(say("ui.settings.forget")), history, newFieldNote(say("ui.settings.forgetNote"))),
+		&widget.FormItem{Text: visual(say("ui.settings.look")), Widget: look},
+		withNote(visual(say("ui.settings.signInWait")), signIn, newFieldNote(say("ui.settings.signInWaitNote"))),
+		&widget.FormItem{Text: visual(say("ui.settings.listIn")), Widget: where},
 	)
 }
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom("Settings", "Close", d.scrolled(newSettingsPanel(d).content), d.win)
+	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }
@@ -276,9 +284,7 @@ func (d *desk) showSettings() {
 // destinations and restores the default settings.
 func (p *settingsPanel) confirmReset() {
 	d := p.d
-	d.open(dialog.NewConfirm("Reset everything?",
-		"Hoist will stop every upload and empty the list, forget saved destinations and put every setting back as it was at first. "+
-			"Files already uploaded stay where they are, and Google accounts stay signed in.",
+	d.open(newSentenceQuestion(say("ui.reset.title"), say("ui.reset.question"),
 		func(yes bool) {
 			if yes {
 				d.reset()
@@ -315,7 +321,16 @@ func (d *desk) reset() {
 		d.later(func() {
 			d.bar.load()
 			d.destinationChanged()
-			d.tell("Hoist was reset.")
+			d.tell(say("ui.reset.done"))
 		})
 	})
+}
+
+// languageWords names a language choice: the system's, or a language
+// written in itself.
+func languageWords(code string) string {
+	if code == words.SystemSetting {
+		return speaking().SystemChoice()
+	}
+	return words.Names[code]
 }

@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -22,15 +22,15 @@ type setupStep struct {
 
 // setupSteps are the Google Cloud Console steps, in plain words.
 var setupSteps = []setupStep{
-	{"Open Google Cloud Console and create a project (or choose one of your organisation's).",
+	{"ui.setup.step1",
 		"https://console.cloud.google.com/projectcreate"},
-	{"Turn on the APIs you will send to: Gmail API, Campaign Manager 360 API, Google Drive API or YouTube Data API v3.",
+	{"ui.setup.step2",
 		"https://console.cloud.google.com/apis/library"},
-	{"Set up the consent screen: name it Hoist and, for a Google Workspace organisation, choose the audience \u201cInternal\u201d.",
+	{"ui.setup.step3",
 		"https://console.cloud.google.com/auth/branding"},
-	{"Create a client: Create client \u2192 Application type \u201cDesktop app\u201d \u2192 Create \u2192 Download JSON.",
+	{"ui.setup.step4",
 		"https://console.cloud.google.com/auth/clients"},
-	{"Drop the downloaded file (client_secret_\u2026.json) on this window, or choose it.", ""},
+	{"ui.setup.step5", ""},
 }
 
 // setupPanel guides whoever sets Google sign-in up: the steps in Google
@@ -40,7 +40,7 @@ type setupPanel struct {
 	d       setupController
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
-	status  *widget.Label
+	status  *bidiParagraph
 	choose  *widget.Button
 	signIn  *widget.Button
 	ready   bool // a good client file was imported
@@ -54,7 +54,7 @@ func (d *desk) showSetup() {
 	}
 	p := newSetupPanel(d)
 	d.setup = p
-	p.dlg = dialog.NewCustomWithoutButtons("Set up Google sign-in", d.scrolled(p.content), d.win)
+	p.dlg = dialog.NewCustomWithoutButtons(visual(say("ui.setup.title")), d.scrolled(p.content), d.win)
 	p.dlg.SetOnClosed(func() { d.setup = nil })
 	p.dlg.Resize(d.fit(fyne.NewSize(640, 600)))
 	d.open(p.dlg)
@@ -62,29 +62,25 @@ func (d *desk) showSetup() {
 
 func newSetupPanel(d setupController) *setupPanel {
 	p := &setupPanel{d: d}
-	intro := widget.NewLabel("This is done once per organisation, by whoever looks after Google there. " +
-		"Afterwards, everyone signs in with one click. An administrator can also set Hoist up for every computer at once (see docs/administrators.md).")
-	intro.Wrapping = fyne.TextWrapWord
+	intro := newBidiParagraph(say("ui.setup.intro"))
 	rows := []fyne.CanvasObject{intro}
 	for i, s := range setupSteps {
-		text := widget.NewLabel(fmt.Sprintf("%d. %s", i+1, s.text))
-		text.Wrapping = fyne.TextWrapWord
+		text := newBidiParagraph(say("ui.setup.step", "N", speaking().Digits(strconv.Itoa(i+1)), "Text", speaking().Say(s.text, nil)))
 		rows = append(rows, text)
 		if s.address != "" {
 			rows = append(rows, p.addressLine(s.address))
 		}
 	}
-	p.status = widget.NewLabel("No file yet.")
-	p.status.Wrapping = fyne.TextWrapWord
-	p.choose = widget.NewButtonWithIcon("Choose the file\u2026", theme.FolderOpenIcon(), p.pick)
-	p.signIn = widget.NewButtonWithIcon("Sign in with Google", theme.LoginIcon(), p.finish)
+	p.status = newBidiParagraph(say("ui.setup.noFile"))
+	p.choose = widget.NewButtonWithIcon(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
+	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Disable()
-	closeButton := widget.NewButton("Close", func() { p.dlg.Hide() })
+	closeButton := widget.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
 	rows = append(rows,
-		container.NewHBox(p.choose),
+		row(p.choose),
 		p.status,
-		container.NewHBox(p.signIn, closeButton),
+		row(p.signIn, closeButton),
 	)
 	p.content = container.NewVBox(rows...)
 	return p
@@ -94,17 +90,17 @@ func newSetupPanel(d setupController) *setupPanel {
 func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
-	copyButton := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 		p.d.copyText(address)
-		p.status.SetText("Copied " + address + ". Paste it into your browser.")
+		p.status.SetText(say("ui.setup.copied", "Address", isolate(address)))
 	})
-	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() {
+	open := widget.NewButtonWithIcon(visual(say("ui.open")), theme.ComputerIcon(), func() {
 		if err := auth.OpenSystemBrowser(address); err != nil {
-			p.status.SetText("Hoist could not open the browser. Copy the address and open it by hand.")
+			p.status.SetText(say("ui.setup.noBrowser"))
 		}
 	})
 	copyButton.Importance, open.Importance = widget.LowImportance, widget.LowImportance
-	return container.NewBorder(nil, nil, nil, container.NewHBox(copyButton, open), shown)
+	return border(nil, nil, nil, row(copyButton, open), shown)
 }
 
 // pick chooses the downloaded file with the file dialog.
@@ -128,18 +124,18 @@ func (p *setupPanel) take(path string) {
 	if err := auth.CheckClientFile(path); err != nil {
 		p.ready = false
 		p.signIn.Disable()
-		p.status.Importance = widget.DangerImportance
-		p.status.SetText(name + ": " + sentence(err.Error()))
+		p.status.colorName = theme.ColorNameError
+		p.status.SetText(say("ui.setup.badFile", "File", isolate(name), "Why", sentence(errorWords(err))))
 		return
 	}
 	if err := p.d.googleSignIn().ImportClientSecret(path); err != nil {
-		p.status.Importance = widget.DangerImportance
-		p.status.SetText(sentence(err.Error()))
+		p.status.colorName = theme.ColorNameError
+		p.status.SetText(sentence(errorWords(err)))
 		return
 	}
 	p.ready = true
-	p.status.Importance = widget.SuccessImportance
-	p.status.SetText(name + " is a desktop app's client: Google sign-in is set up. Sign in to finish.")
+	p.status.colorName = theme.ColorNameSuccess
+	p.status.SetText(say("ui.setup.ready", "File", isolate(name)))
 	p.signIn.Enable()
 	p.d.clientImported()
 }

@@ -153,14 +153,15 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var form *widget.Form
+	var main *form
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if f, ok := o.(*widget.Form); ok && form == nil { // the main form; Advanced has its own
-				form = f
+			if f, ok := o.(*form); ok && main == nil { // the main form; Advanced has its own
+				main = f
 			}
 		})
 	}
+	form := main
 	if form == nil {
 		t.Fatal("no form on screen")
 	}
@@ -175,36 +176,32 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		return nil
 	}
 	// note is the line under a field: its help, or what is wrong with it.
-	note := func(label string) *widget.RichText {
+	note := func(label string) *bidiParagraph { // a paragraph wraps, so a long note is never cut off
 		t.Helper()
-		r := item(label).Widget.(*fyne.Container).Objects[1].(*widget.RichText)
-		if r.Wrapping != fyne.TextWrapWord {
-			t.Errorf("the note under %q does not wrap, so a long one is cut off", label)
-		}
-		return r
+		return item(label).Widget.(*fyne.Container).Objects[1].(*bidiParagraph)
 	}
-	failing := func(r *widget.RichText) bool {
-		return r.Segments[0].(*widget.TextSegment).Style.ColorName == theme.ColorNameError
+	failing := func(r *bidiParagraph) bool {
+		return r.colorName == theme.ColorNameError
 	}
 	profile := noteField(item("User profile ID *")).(*widget.Entry)
 	advertiser := noteField(item("Advertiser ID *")).(*widget.Entry)
 	help := "The number of your Campaign Manager 360 user profile."
-	if got := note("User profile ID *").String(); got != help {
+	if got := note("User profile ID *").Text(); got != help {
 		t.Errorf("before typing, the note says %q, want the help %q", got, help)
 	}
 	test.Type(profile, "abc")
 	if err := profile.Validate(); err == nil {
 		t.Error("a profile ID of letters should be pointed out")
 	}
-	if r := note("User profile ID *"); r.String() == help || !failing(r) {
-		t.Errorf("after typing letters, the note says %q, in red: %v; want what is wrong, in red", r.String(), failing(r))
+	if r := note("User profile ID *"); r.Text() == help || !failing(r) {
+		t.Errorf("after typing letters, the note says %q, in red: %v; want what is wrong, in red", r.Text(), failing(r))
 	}
 	profile.SetText("12345")
 	if err := profile.Validate(); err != nil {
 		t.Errorf("profile 12345: %v", err)
 	}
-	if r := note("User profile ID *"); r.String() != help || failing(r) {
-		t.Errorf("once the profile is right, the note says %q, want the help again", r.String())
+	if r := note("User profile ID *"); r.Text() != help || failing(r) {
+		t.Errorf("once the profile is right, the note says %q, want the help again", r.Text())
 	}
 	test.Type(advertiser, "678")
 	assetType := noteField(item("Asset type")).(*widget.Select)

@@ -14,11 +14,11 @@ func (d *desk) useTray() {
 
 // trayMenu is what the tray offers while the window is closed.
 func (d *desk) trayMenu() *fyne.Menu {
-	show := fyne.NewMenuItem(trayShow, d.fromTray)
-	pause := fyne.NewMenuItem(trayPauseAll, func() { d.actAll(d.q.PauseAll) })
-	quit := fyne.NewMenuItem(trayQuit, d.quit)
+	show := fyne.NewMenuItem(trayShow(), d.fromTray)
+	pause := fyne.NewMenuItem(trayPauseAll(), func() { d.actAll(d.q.PauseAll) })
+	quit := fyne.NewMenuItem(trayQuit(), d.quit)
 	quit.IsQuit = true
-	return fyne.NewMenu("Hoist", show, pause, fyne.NewMenuItemSeparator(), quit)
+	return fyne.NewMenu(visual(say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
 }
 
 // toTray closes the window and keeps uploading, with the tray to come back.

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"image"
 	"log/slog"
 	"net/url"
@@ -25,7 +24,6 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/media"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.
@@ -56,13 +54,13 @@ type desk struct {
 	thumbs                                          *thumbnails
 	empty                                           fyne.CanvasObject
 	overall                                         *slimBar
-	summary                                         *widget.Label
+	summary                                         *bidiParagraph
 	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
 	sandboxPanel                                    *sandboxPanel
-	setup                                           *setupPanel   // the guided Google set-up, while open
-	message                                         *widget.Label // the latest thing worth saying
+	setup                                           *setupPanel    // the guided Google set-up, while open
+	message                                         *bidiParagraph // the latest thing worth saying
 	selection                                       *selectionPanel
-	undoText                                        *widget.Label
+	undoText                                        *bidiLabel
 	undoBar                                         *fyne.Container
 	removal                                         removal
 	lastSummary                                     engine.Summary
@@ -108,7 +106,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 		d.events = make(chan engine.Event, 16)
 	}
 	d.settings = loadSettings(a.Preferences())
-	d.win = a.NewWindow("Hoist")
+	d.win = a.NewWindow(say("ui.app"))
 	d.win.SetIcon(iconResource)
 	d.loadDestination(opts.sandboxMode)
 	d.build()
@@ -137,29 +135,27 @@ func (d *desk) build() {
 	d.thumbs = newThumbnails()
 	d.list = newQueueList(d, func() time.Time { return d.now() })
 	d.selection = newSelectionPanel(d)
-	d.undoText = widget.NewLabel("")
-	d.undoBar = container.NewHBox(d.undoText, widget.NewButtonWithIcon(undoWord, theme.ContentUndoIcon(), d.undoRemoval))
+	d.undoText = newWholeLabel("")
+	d.undoBar = row(d.undoText, widget.NewButtonWithIcon(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval))
 	d.undoBar.Hide()
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
-	headline := widget.NewLabelWithStyle("Drop images or email files here", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	headline := widget.NewLabelWithStyle(visual(say("ui.empty.headline")), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	headline.SizeName = theme.SizeNameSubHeadingText
-	hint := widget.NewLabelWithStyle("Or press “Add files…” (Ctrl+O). Folders work too: Hoist takes the files inside them.", fyne.TextAlignCenter, fyne.TextStyle{})
-	hint.Wrapping = fyne.TextWrapWord
-	addBig := widget.NewButtonWithIcon("Add files…", theme.ContentAddIcon(), d.pickFiles)
-	addFolder := widget.NewButtonWithIcon("Add a folder…", theme.FolderOpenIcon(), d.pickFolder)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(container.NewHBox(addBig, addFolder))))
+	hint := newBidiParagraph(say("ui.empty.hint"))
+	hint.SetAlignment(fyne.TextAlignCenter)
+	addBig := widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	addFolder := widget.NewButtonWithIcon(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
 
 	d.overall = newSlimBar()
-	d.summary = widget.NewLabel("No files yet.")
-	d.summary.Wrapping = fyne.TextWrapWord // "— 2 need attention" at its end must show
-	d.pauseAll = widget.NewButtonWithIcon("Pause all", theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
-	d.resumeAll = widget.NewButtonWithIcon("Resume all", theme.MediaPlayIcon(), func() { d.actAll(d.q.ResumeAll) })
-	d.retryFailed = widget.NewButtonWithIcon("Retry failed", theme.ViewRefreshIcon(), func() { d.actAll(d.q.RetryFailed) })
-	d.clearFinished = widget.NewButtonWithIcon("Clear finished", theme.ContentClearIcon(), func() { d.actAll(d.q.ClearFinished) })
-	d.message = widget.NewLabel("")
-	d.message.Wrapping = fyne.TextWrapWord
+	d.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
+	d.pauseAll = widget.NewButtonWithIcon(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
+	d.resumeAll = widget.NewButtonWithIcon(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.actAll(d.q.ResumeAll) })
+	d.retryFailed = widget.NewButtonWithIcon(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.actAll(d.q.RetryFailed) })
+	d.clearFinished = widget.NewButtonWithIcon(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.actAll(d.q.ClearFinished) })
+	d.message = newBidiParagraph("") // names files: "نامه مشتری.eml" reads right
 	d.message.Hide()
 
 	top := container.NewVBox(
@@ -168,10 +164,10 @@ func (d *desk) build() {
 		d.undoBar,
 		widget.NewSeparator(),
 	)
-	controls := container.NewHBox(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
+	controls := row(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
 	bottom := container.NewVBox(
 		widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, controls, d.overall),
+		border(nil, nil, nil, controls, d.overall),
 		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
@@ -184,6 +180,10 @@ func (d *desk) build() {
 	}
 	middle := container.NewHSplit(center, side)
 	middle.Offset = 0.7
+	if rtl() { // the list on the reading side, the selection beyond it
+		middle = container.NewHSplit(side, center)
+		middle.Offset = 0.3
+	}
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
 	d.frame = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
@@ -191,6 +191,23 @@ func (d *desk) build() {
 	d.rings = container.NewWithoutLayout(d.ring)
 	d.win.SetContent(container.NewStack(d.frame, d.rings))
 	d.showSummary(engine.Summary{ETA: -1})
+}
+
+// rebuild builds the window's content again, in the language spoken now
+// (Settings changed it): the open dialogs close, the settings open again in
+// the new language, and the list, its selection and the destination stay.
+func (d *desk) rebuild() {
+	views, sum, selected := d.list.views, d.lastSummary, d.list.selected
+	thumbs := d.thumbs
+	for n := len(d.dialogs); n > 0 && d.closeTopDialog(); n-- {
+	}
+	d.build()
+	d.thumbs = thumbs // still making the pictures asked for
+	d.list.selected = selected
+	d.bar.load()
+	d.destinationChanged()
+	d.apply(update{views: views, summary: sum, reshaped: true})
+	d.showSettings()
 }
 
 // shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
@@ -460,9 +477,9 @@ func (d *desk) showSummary(s engine.Summary) {
 	if d.overall.Value != value {
 		d.overall.SetValue(value)
 	}
-	title := "Hoist"
+	title := say("ui.app")
 	if s.Active > 0 && s.Bytes > 0 {
-		title = fmt.Sprintf("Hoist — %d%% (%d of %d files)", int(value*100), s.Done, s.Files)
+		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(value*100))/100), "Done", s.Done, "N", s.Files)
 	}
 	d.win.SetTitle(title)
 	enable(d.pauseAll, moving(d.list.shown()) > 0)
@@ -503,14 +520,10 @@ func (d *desk) act(a engine.Action, v engine.JobView) {
 			return
 		}
 		d.log.Info("action refused", "action", a, "job", v.ID, "err", err)
-		d.later(func() { d.tell(fmt.Sprintf("Could not %s %s: %v", actionWords[a], v.Name, err)) })
+		d.later(func() {
+			d.tell(say("ui.action.refused", "Action", speaking().Action(string(a)), "File", isolate(v.Name), "Why", errorWords(err)))
+		})
 	})
-}
-
-// actionWords say an action after "Could not".
-var actionWords = map[engine.Action]string{
-	engine.Pause: "pause", engine.Resume: "resume", engine.SignIn: "go on with", engine.Retry: "retry",
-	engine.Restart: "start over", engine.Cancel: "cancel", engine.Remove: "remove",
 }
 
 func (d *desk) actAll(f func()) {
@@ -525,12 +538,13 @@ func (d *desk) tell(msg string) {
 
 // notify tells the user outside the window that a batch ended or a file needs them.
 func (d *desk) notify(ev engine.Event) {
-	title := "Hoist"
+	title := say("ui.app")
+	msg := d.eventWords(ev)
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
-		title = "Hoist needs you"
-		d.tell(ev.Message)
+		title = say("ui.notify.needsYou")
+		d.tell(msg)
 	}
-	d.app.SendNotification(fyne.NewNotification(title, ev.Message))
+	d.app.SendNotification(fyne.NewNotification(title, msg))
 }
 
 // add queues paths for the current destination, off the UI goroutine, and
@@ -541,7 +555,7 @@ func (d *desk) add(paths []string) {
 	}
 	target := d.dest
 	if err := target.Validate(); err != nil {
-		d.tell("Before adding files, finish the destination's settings: " + err.Error())
+		d.tell(say("ui.add.finishForm", "Why", errorWords(err)))
 		d.bar.showForm(target, true)
 		return
 	}
@@ -551,16 +565,16 @@ func (d *desk) add(paths []string) {
 		if n := len(res.Skipped); n > 0 {
 			names := make([]string, 0, 3)
 			for _, s := range res.Skipped[:min(n, 3)] {
-				names = append(names, filepath.Base(s.Path)+" ("+s.Why+")")
+				names = append(names, say("ui.add.skippedName", "File", isolate(filepath.Base(s.Path)), "Why", skipWords(s)))
 			}
-			more := ""
+			list := strings.Join(names, say("ui.comma"))
 			if n > 3 {
-				more = fmt.Sprintf(" and %d more", n-3)
+				list = say("ui.add.andMore", "List", list, "N", n-3)
 			}
-			notes = append(notes, fmt.Sprintf("Left out %d hidden or system %s: %s%s.", n, plural(n, "file", "files"), strings.Join(names, ", "), more))
+			notes = append(notes, say("ui.add.skipped", "N", n, "List", list))
 		}
 		for _, p := range res.Problems {
-			notes = append(notes, p.Error())
+			notes = append(notes, errorWords(p))
 		}
 		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
 		if len(notes) > 0 {
@@ -601,7 +615,7 @@ func (d *desk) destinationChanged() {
 func (d *desk) showResult(v engine.JobView) {
 	r := v.Result
 	if r == nil {
-		d.open(dialog.NewInformation(v.Name, "The file was uploaded. The server sent no details.", d.win))
+		d.open(newSentenceDialog(v.Name, say("ui.result.none"), d.win))
 		return
 	}
 	rows := container.NewVBox()
@@ -612,39 +626,46 @@ func (d *desk) showResult(v engine.JobView) {
 		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
 		shown.Selectable = true
 		shown.Truncation = fyne.TextTruncateEllipsis
-		copyButton := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 			d.app.Clipboard().SetContent(value)
-			d.tell(label + " copied.")
+			d.tell(say("ui.copied", "What", label))
 		})
-		rows.Add(widget.NewLabel(label))
-		rows.Add(container.NewBorder(nil, nil, nil, copyButton, shown))
+		rows.Add(newBidiLabel(label))
+		rows.Add(border(nil, nil, nil, copyButton, shown))
 	}
-	if r.Summary != "" {
-		l := widget.NewLabel(r.Summary)
-		l.Wrapping = fyne.TextWrapWord
-		rows.Add(l)
+	if resultWords(r) != "" {
+		rows.Add(newBidiParagraph(resultWords(r)))
 	}
 	field(idLabel(v), r.ID)
-	field("Conversation ID", r.ThreadID)
-	field("Asset name", r.Name)
-	field("Link", r.URL)
+	field(say("ui.result.thread"), r.ThreadID)
+	field(say("ui.result.name"), r.Name)
+	field(say("ui.result.link"), r.URL)
 	if u, err := url.Parse(r.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		rows.Add(widget.NewButtonWithIcon("Open in the browser", theme.ComputerIcon(), func() {
+		rows.Add(widget.NewButtonWithIcon(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
 			if err := d.app.OpenURL(u); err != nil {
-				d.tell("Hoist could not open the browser: " + err.Error())
+				d.tell(say("ui.browser.failed", "Why", errorWords(err)))
 			}
 		}))
 	}
-	dlg := dialog.NewCustom(v.Name, "Close", rows, d.win)
+	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), rows, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }
 
 func idLabel(v engine.JobView) string {
-	if s := dest.Kind(v.DestKind).Info().IDLabel; s != "" {
-		return s
+	switch kind := dest.Kind(v.DestKind); {
+	case kind == dest.CM360:
+		return say("ui.id.asset")
+	case kind == dest.Drive:
+		return say("ui.id.file")
+	case kind == dest.YouTube:
+		return say("ui.id.video")
+	case kind == dest.GmailDraft:
+		return say("ui.id.draft")
+	case kind.IsGmail():
+		return say("ui.id.message")
 	}
-	return "ID"
+	return say("ui.id")
 }
 
 // showDetails shows a row's whole state, which the row may have cut short.
@@ -656,10 +677,9 @@ func (d *desk) showDetails(v engine.JobView) {
 	if p := progressWords(v); p != "" {
 		text += "\n\n" + p
 	}
-	text += "\n\nFile: " + v.Path + "\nSize: " + media.FormatSize(v.Size) + "\nTo: " + v.Destination
-	l := widget.NewLabel(text)
-	l.Wrapping = fyne.TextWrapWord
-	dlg := dialog.NewCustom(v.Name, "Close", l, d.win)
+	text += "\n\n" + say("ui.field.file", "File", isolate(v.Path)) + "\n" + say("ui.field.size", "Size", speaking().Size(v.Size)) + "\n" + say("ui.field.to", "To", destWords(v))
+	l := newBidiParagraph(text)
+	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), l, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }
@@ -681,12 +701,12 @@ func (d *desk) askQuit(closingWindow bool) {
 	}
 	background := closingWindow && d.tray != nil && d.settings.Background
 	question := quitQuestion(files)
-	dismiss := quitDismiss
+	dismiss := quitDismiss()
 	if background {
-		question += " " + backgroundHint
-		dismiss = backgroundDismiss
+		question += " " + backgroundHint()
+		dismiss = backgroundDismiss()
 	}
-	ask := dialog.NewConfirm(quitTitle, question,
+	ask := newSentenceQuestion(quitTitle(), question,
 		func(yes bool) {
 			switch {
 			case yes:
@@ -695,7 +715,7 @@ func (d *desk) askQuit(closingWindow bool) {
 				d.toTray()
 			}
 		}, d.win)
-	ask.SetConfirmText(quitConfirm)
+	ask.SetConfirmText(quitConfirm())
 	ask.SetDismissText(dismiss)
 	d.open(ask)
 }
@@ -705,7 +725,7 @@ func (d *desk) quit() {
 	d.commitRemoval()
 	d.saveSize()
 	d.quitting = true
-	d.summary.SetText("Pausing uploads and saving the list…")
+	d.summary.SetText(say("ui.quitting"))
 	d.background(func(context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 		defer cancel()

@@ -19,6 +19,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/words"
 )
 
 // hasLabel reports whether a visible label under o says text.
@@ -40,7 +41,7 @@ func TestEmptyWindow(t *testing.T) {
 	if !hasLabel(h.d.empty, "Drop images or email files here") {
 		t.Error("the empty state does not say what to do")
 	}
-	if got := h.d.summary.Text; got != "No files yet." {
+	if got := h.d.summary.Text(); got != "No files yet." {
 		t.Errorf("summary = %q", got)
 	}
 	test.AssertImageMatches(t, "window_empty.png", h.d.win.Canvas().Capture())
@@ -74,10 +75,10 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	if h.d.empty.Visible() {
 		t.Error("the empty state is still shown")
 	}
-	if !strings.Contains(h.d.message.Text, "Left out 1 hidden or system file") || !strings.Contains(h.d.message.Text, ".hidden.png") {
-		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.message.Text)
+	if !strings.Contains(h.d.message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.message.Text(), ".hidden.png") {
+		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.message.Text())
 	}
-	if got, want := h.d.summary.Text, "7 of 7 files"; !strings.HasPrefix(got, want) {
+	if got, want := h.d.summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
 		t.Errorf("summary = %q, want it to start with %q", got, want)
 	}
 	if h.d.overall.Value != 1 {
@@ -321,7 +322,7 @@ func TestSettingsPersist(t *testing.T) {
 			c.SetChecked(false)
 		}
 	}
-	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15, Background: false}
+	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15, Background: false, Language: words.SystemSetting}
 	if got := loadSettings(h.app.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}
@@ -329,7 +330,7 @@ func TestSettingsPersist(t *testing.T) {
 		t.Errorf("theme = %#v, want the dark Hoist theme", h.app.Settings().Theme())
 	}
 	h.d.reset()
-	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text, "reset") })
+	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text(), "reset") })
 	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
 	}
@@ -373,7 +374,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 		Files: 12, Done: 8, Failed: 1, Active: 2, Bytes: 23_000_000, BytesDone: 6_300_000,
 		Speed: 100_000, ETA: 3 * time.Minute, Version: 1,
 	})
-	text := h.d.summary.Text
+	text := h.d.summary.Text()
 	if !strings.HasSuffix(text, "— 1 needs attention") {
 		t.Fatalf("summary = %q", text)
 	}
@@ -382,8 +383,8 @@ func TestSummaryShowsInFull(t *testing.T) {
 		l := h.d.summary
 		th := l.Theme()
 		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
-		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.TextStyle).Width <= room
-		wraps := l.Wrapping != fyne.TextWrapOff && l.Truncation == fyne.TextTruncateOff && l.Size().Height >= l.MinSize().Height
+		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.style).Width <= room
+		wraps := l.Size().Height >= l.MinSize().Height // the paragraph wraps at words, never cuts
 		if !oneLine && !wraps {
 			t.Errorf("at %v wide, the summary is cut short: %v of room for %q", width, room, text)
 		}
@@ -401,8 +402,8 @@ func TestSettingsExplainInFull(t *testing.T) {
 			t.Errorf("%q explains itself on a line that cannot wrap: %q", it.Text, it.HintText)
 		}
 		walk(it.Widget, func(o fyne.CanvasObject) {
-			if r, ok := o.(*widget.RichText); ok && r.Wrapping == fyne.TextWrapWord && r.Visible() {
-				notes = append(notes, r.String())
+			if r, ok := o.(*bidiParagraph); ok && r.Visible() { // a paragraph always wraps
+				notes = append(notes, r.Text())
 			}
 		})
 	}

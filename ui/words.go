@@ -1,70 +1,127 @@
 package ui
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"hoist/auth"
 	"hoist/engine"
+	"hoist/engine/dest"
 	"hoist/engine/media"
 )
 
 // The words the window uses for states, sizes and times: plain sentences
-// for people who have never heard of HTTP.
+// for people who have never heard of HTTP, in the window's language.
+
+// reasonWords is why a job stopped: the engine's fact in the window's
+// language, or the sentence the engine (or an older list) holds. In English
+// the engine's own sentence, where it wrote one, is said as it is.
+func reasonWords(v engine.JobView) string {
+	if v.Fact != nil && (v.Reason == "" || speaking().Code() != "en") {
+		return speaking().Fact(*v.Fact)
+	}
+	return v.Reason
+}
+
+// nextWords is the next step after reasonWords, worded the same way.
+func nextWords(v engine.JobView) string {
+	if v.NextFact != nil && (v.Next == "" || speaking().Code() != "en") {
+		return speaking().Fact(*v.NextFact)
+	}
+	return v.Next
+}
+
+// serverWords names who holds a job's uploads, inside a sentence: Google,
+// the sandbox or the server.
+func serverWords(v engine.JobView) string {
+	switch kind := dest.Kind(v.DestKind); {
+	case kind == dest.Sandbox:
+		return say("who.sandbox")
+	case kind == dest.Custom || !kind.Known():
+		if v.Server == "Google" {
+			return say("who.google")
+		}
+		return say("who.server")
+	}
+	return say("who.google")
+}
 
 // stateWords is the state of a job in plain words, with its reason and the
 // next step where there is one.
 func stateWords(v engine.JobView, now time.Time) string {
+	l := speaking()
 	switch v.State {
 	case engine.Waiting:
-		return "Waiting"
+		return l.State("waiting")
 	case engine.Checking:
-		return "Resuming — checking with " + v.Server
+		return say("ui.state.checking", "Who", serverWords(v))
 	case engine.Uploading:
-		if v.Next != "" { // e.g. the upload honestly started again from the beginning
-			return "Uploading. " + v.Next
+		if next := nextWords(v); next != "" { // e.g. the upload honestly started again from the beginning
+			return say("ui.state.uploadingNext", "Next", sentence(next))
 		}
-		return "Uploading"
+		return l.State("uploading")
 	case engine.Retrying:
-		msg := sentence(v.Reason)
+		msg := sentence(reasonWords(v))
 		if !v.RetryAt.IsZero() {
-			return joinSentences(msg, "Hoist will try again "+inWords(v.RetryAt.Sub(now))+".")
+			return joinSentences(msg, say("ui.state.retryIn", "When", inWords(v.RetryAt.Sub(now))))
 		}
-		return joinSentences(msg, v.Next)
+		return joinSentences(msg, nextWords(v))
 	case engine.Paused:
-		if v.Reason != "" {
-			return "Paused: " + joinSentences(v.Reason, v.Next)
+		if why := reasonWords(v); why != "" {
+			return say("ui.state.pausedBecause", "Why", joinSentences(why, nextWords(v)))
 		}
-		return "Paused"
+		return l.State("paused")
 	case engine.Attention:
-		return "Needs you: " + joinSentences(v.Reason, v.Next)
+		return say("ui.state.attention", "Why", joinSentences(reasonWords(v), nextWords(v)))
 	case engine.Done:
-		done := "Done, " + checkedWords(v.Result)
+		done := say("ui.state.done", "Checked", checkedWords(v.Result))
 		if v.FellBack {
-			done += " (sent in one piece: this destination does not take uploads in parts)"
+			done += " " + say("ui.state.oneGo")
 		}
 		if r := resultWords(v.Result); r != "" {
-			return done + ". " + sentence(r)
+			return joinSentences(done, r)
 		}
 		return done
 	case engine.Failed:
-		return "Failed: " + joinSentences(v.Reason, v.Next)
+		return say("ui.state.failed", "Why", joinSentences(reasonWords(v), nextWords(v)))
 	case engine.Refused:
-		return "Refused: " + sentence(v.Reason)
+		return say("ui.state.refused", "Why", sentence(reasonWords(v)))
 	case engine.Canceled:
-		return "Canceled"
+		return l.State("canceled")
 	}
-	return string(v.State)
+	return l.State(string(v.State))
 }
 
 // googleWords are the server's own words behind a row's reason, under
 // "Details", e.g. Details — Google said: “The caller does not have
 // permission”; "" when it said none.
 func googleWords(v engine.JobView) string {
-	if s := v.Said(); s != "" {
-		return "Details — " + s
+	if v.Details == "" {
+		return ""
 	}
-	return ""
+	var who string
+	switch v.DetailsFrom {
+	case "Google":
+		who = say("who.google")
+	case "The sandbox":
+		who = say("who.sandbox")
+	default:
+		who = say("who.server")
+	}
+	return say("ui.details.said", "Who", capitalFirst(who), "Said", isolate(v.Details))
+}
+
+// capitalFirst starts a sentence with a capital letter, in the languages
+// that have them.
+func capitalFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // progressWords is the byte count, speed and time left of a job, or "" when
@@ -78,13 +135,14 @@ func progressWords(v engine.JobView) string {
 	if v.Size <= 0 || (v.Committed == 0 && v.State != engine.Uploading) {
 		return ""
 	}
-	parts := []string{media.FormatSize(v.Committed) + " of " + media.FormatSize(v.Size)}
+	l := speaking()
+	parts := []string{say("ui.progress.of", "Done", l.Size(v.Committed), "Total", l.Size(v.Size))}
 	if v.State == engine.Uploading {
 		if v.Speed > 0 {
-			parts = append(parts, media.FormatSize(int64(v.Speed))+"/s")
+			parts = append(parts, l.Speed(v.Speed))
 		}
 		if v.ETA >= 0 && v.Speed > 0 {
-			parts = append(parts, "about "+media.FormatDuration(v.ETA)+" left")
+			parts = append(parts, l.TimeLeft(v.ETA))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -95,29 +153,31 @@ func progressWords(v engine.JobView) string {
 // are not counted among those to upload; they are said apart.
 func summaryWords(s engine.Summary, canceled int) string {
 	if s.Files == 0 {
-		return "No files yet."
+		return say("ui.summary.none")
 	}
 	files := s.Files - canceled
 	if files <= 0 {
-		return fmt.Sprintf("%d %s canceled, nothing left to upload.", canceled, plural(canceled, "file", "files"))
+		return say("ui.summary.allCanceled", "N", canceled)
 	}
-	line := fmt.Sprintf("%d of %d %s", s.Done, files, plural(files, "file", "files"))
+	l := speaking()
+	parts := []string{say("ui.summary.files", "Done", s.Done, "N", files)}
 	if s.Bytes > 0 {
-		line += fmt.Sprintf(", %s of %s", media.FormatSize(s.BytesDone), media.FormatSize(s.Bytes))
+		parts = append(parts, say("ui.progress.of", "Done", l.Size(s.BytesDone), "Total", l.Size(s.Bytes)))
 	}
 	switch {
 	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
-		line += ", about " + media.FormatDuration(s.ETA) + " left"
+		parts = append(parts, l.TimeLeft(s.ETA))
 	case s.Active > 0:
-		line += ", working it out…"
+		parts = append(parts, say("ui.summary.working"))
 	case s.Paused > 0 && s.Done+s.Failed < s.Files:
-		line += ", paused"
+		parts = append(parts, say("ui.summary.paused"))
 	}
+	line := strings.Join(parts, say("ui.comma"))
 	if canceled > 0 {
-		line += fmt.Sprintf(" (%d canceled)", canceled)
+		line += " " + say("ui.summary.canceled", "N", canceled)
 	}
 	if s.Failed > 0 {
-		line += fmt.Sprintf(" — %d need%s attention", s.Failed, map[bool]string{true: "s"}[s.Failed == 1])
+		line += " " + say("ui.summary.attention", "N", s.Failed)
 	}
 	return line
 }
@@ -125,26 +185,28 @@ func summaryWords(s engine.Summary, canceled int) string {
 // inWords is a wait that counts down: "in 8 seconds", "in a moment".
 func inWords(d time.Duration) string {
 	s := int((d + time.Second/2) / time.Second)
+	l := speaking()
 	switch {
 	case s <= 0:
-		return "in a moment"
-	case s == 1:
-		return "in 1 second"
+		return say("ui.in.moment")
 	case s < 60:
-		return fmt.Sprintf("in %d seconds", s)
+		return say("ui.in.time", "Time", l.Say("time.seconds", map[string]any{"N": s}))
 	}
-	return "in " + media.FormatDuration(d)
+	return say("ui.in.time", "Time", l.Duration(d))
 }
 
+// sentence ends s with a full stop unless it ends with one already.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
 	}
-	if !strings.ContainsAny(s[len(s)-1:], ".!?…") {
-		s += "."
+	for _, end := range []string{".", "!", "?", "…", "؟"} {
+		if strings.HasSuffix(s, end) {
+			return s
+		}
 	}
-	return s
+	return s + "."
 }
 
 func joinSentences(parts ...string) string {
@@ -162,80 +224,262 @@ func resultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
-	if r.Summary != "" {
+	if r.Fact != nil && (r.Summary == "" || speaking().Code() != "en") {
+		return speaking().Fact(*r.Fact)
+	}
+	if r.Summary != "" && !rtl() {
 		return r.Summary
 	}
 	switch {
 	case r.URL != "":
-		return r.URL
+		return isolate(r.URL)
 	case r.ID != "":
-		return "Saved as " + r.ID
+		return say("ui.result.savedAs", "ID", isolate(r.ID))
 	}
 	return ""
 }
 
 // The question asked before quitting while files upload; its buttons say what they do.
-const (
-	quitTitle   = "Pause uploads and quit?"
-	quitConfirm = "Pause uploads and quit"
-	quitDismiss = "Keep uploading"
-)
+func quitTitle() string   { return say("ui.quit.title") }
+func quitConfirm() string { return say("ui.quit.confirm") }
+func quitDismiss() string { return say("ui.quit.dismiss") }
 
-func quitQuestion(files int) string {
-	return fmt.Sprintf("%d %s still uploading or waiting. Hoist will pause %s now and carry on from where %s stopped when you open it again.",
-		files, plural(files, "file is", "files are"), plural(files, "it", "them"), plural(files, "it", "they"))
+func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
+
+// buttonWords names what can be done to a job, on buttons.
+func buttonWords(a engine.Action) string {
+	if a == engine.SignIn {
+		return say("ui.row.signIn")
+	}
+	return speaking().Action(string(a))
 }
 
-// The names of what can be done to a job, on buttons, and as verbs in "Could not … ".
-var (
-	buttonWords = map[engine.Action]string{
-		engine.Pause: "Pause", engine.Resume: "Resume", engine.SignIn: "Sign in", engine.Cancel: "Cancel", engine.Retry: "Retry",
-		engine.Restart: "Start over", engine.Remove: "Remove",
-	}
-	showResultWords = "Show result"
-)
+// showResultWords and detailsWords name the buttons that show a finished
+// job's result and the whole state of one that did not go.
+func showResultWords() string    { return say("ui.button.result") }
+func detailsButtonWords() string { return say("ui.button.details") }
 
 // The selection's panel, with nothing or several files selected.
-const (
-	noSelectionTitle = "No file selected"
-	noSelectionHint  = "Click a file to see everything about it here. Shift+click or Ctrl+click selects several; Delete removes them, Ctrl+A selects all."
-	undoWord         = "Undo"
-)
+func noSelectionTitle() string { return say("ui.selection.none") }
+func noSelectionHint() string  { return say("ui.selection.hint") }
+func undoWord() string         { return say("ui.undo") }
 
-func selectedWords(n int) string { return fmt.Sprintf("%d files selected", n) }
+func selectedWords(n int) string { return say("ui.selection.many", "N", n) }
 
 // removedWords says what Delete or Remove took off the list.
 func removedWords(n int, first string) string {
 	if n == 1 {
-		return "Removed " + first + "."
+		return say("ui.removed.one", "File", isolate(first))
 	}
-	return fmt.Sprintf("Removed %d files.", n)
+	return say("ui.removed.many", "N", n)
 }
 
 // The titles of the system's file dialog.
-const (
-	pickFilesTitle  = "Add files to Hoist"
-	pickFolderTitle = "Add folders to Hoist"
-)
+func pickFilesTitle() string  { return say("ui.pick.files") }
+func pickFolderTitle() string { return say("ui.pick.folders") }
 
 // Keeping on uploading with the window closed, from the system tray.
-const (
-	backgroundSetting = "Keep uploading from the system tray when the window is closed"
-	backgroundHint    = "Or keep uploading with the window closed: Hoist stays in the system tray and tells you when the files are up."
-	backgroundDismiss = "Keep uploading"
-	trayShow          = "Show Hoist"
-	trayPauseAll      = "Pause all"
-	trayQuit          = "Quit"
-)
+func backgroundSetting() string { return say("ui.background.setting") }
+func backgroundHint() string    { return say("ui.background.hint") }
+func backgroundDismiss() string { return say("ui.background.dismiss") }
+func trayShow() string          { return say("ui.tray.show") }
+func trayPauseAll() string      { return say("ui.tray.pauseAll") }
+func trayQuit() string          { return say("ui.tray.quit") }
 
 // checkedWords says whether the server's own account of the stored file
 // (its size or checksum) was compared with the file and matched.
 func checkedWords(r *engine.Result) string {
 	switch {
 	case r == nil || r.Verified == "":
-		return "unchecked (the server gave no checksum)"
+		return say("ui.checked.none")
 	case r.Verified == "size":
-		return "size matched"
+		return say("ui.checked.size")
 	}
-	return "checksum matched (" + strings.ToUpper(r.Verified) + ")"
+	return say("ui.checked.sum", "Algo", strings.ToUpper(r.Verified))
+}
+
+// errorWords says an error from the engine in the window's language: a
+// problem with a file by its kind, anything else as the engine said it.
+func errorWords(err error) string {
+	if speaking().Code() == "en" {
+		return auth.Redact(err.Error()) // the engine's own English
+	}
+	var p *media.Problem
+	if errors.As(err, &p) {
+		return speaking().Fact(p.Fact())
+	}
+	if f, ok := auth.Fact(err); ok {
+		return speaking().Fact(f)
+	}
+	if errors.Is(err, dest.ErrInvalid) {
+		return say("ui.form.invalid")
+	}
+	return auth.Redact(err.Error())
+}
+
+// skipWords says why a file inside a folder was left out.
+func skipWords(s media.Skipped) string {
+	if s.Fact.Code != "" {
+		return speaking().Fact(s.Fact)
+	}
+	return s.Why
+}
+
+// eventWords is what the window and the notification say about an event.
+func (d *desk) eventWords(ev engine.Event) string {
+	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
+		return speaking().Fact(*ev.Fact) // the batch's end, the list not saved
+	}
+	switch ev.Kind {
+	case engine.BatchDone:
+		if n := d.lastSummary.Failed; n > 0 {
+			return say("ui.notify.doneAttention", "N", n)
+		}
+		return say("ui.notify.done")
+	case engine.NeedsAttention:
+		for _, v := range d.q.Jobs() {
+			if v.ID == ev.Job {
+				v.Fact = ev.Fact // the reason as it was when the job stopped
+				return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
+			}
+		}
+	case engine.SaveFailed:
+		return say("ui.notify.saveFailed")
+	}
+	return ev.Message
+}
+
+// family is a kind of destination, Gmail's ways of adding taken together.
+func family(k dest.Kind) string {
+	if k.IsGmail() {
+		return "gmail"
+	}
+	return string(k)
+}
+
+// kindKeys are the catalogue keys of the kinds of destination's names.
+var kindKeys = map[dest.Kind]string{
+	dest.GmailInsert: "ui.kind.gmailInsert", dest.GmailImport: "ui.kind.gmailImport",
+	dest.GmailSend: "ui.kind.gmailSend", dest.GmailDraft: "ui.kind.gmailDraft",
+	dest.CM360: "ui.kind.cm360", dest.Drive: "ui.kind.drive", dest.YouTube: "ui.kind.youtube",
+	dest.PlayGames: "ui.kind.playgames", dest.Sandbox: "ui.kind.sandbox", dest.Custom: "ui.kind.custom",
+}
+
+// kindWords names a kind of destination in the picker and the form's title.
+func kindWords(k dest.Kind) string {
+	if key, ok := kindKeys[k]; ok {
+		return say(key)
+	}
+	return k.Info().Label
+}
+
+// destTitle is a destination's name as the picker shows it: the name the
+// user gave it, or its kind.
+func destTitle(d dest.Destination) string {
+	if n := strings.TrimSpace(d.Name); n != "" {
+		return n
+	}
+	return kindWords(d.Kind)
+}
+
+// acceptsWords says what files a kind of destination takes.
+func acceptsWords(k dest.Kind) string {
+	switch family(k) {
+	case "gmail":
+		return say("ui.accepts.email")
+	case string(dest.CM360):
+		return say("ui.accepts.creative")
+	case string(dest.PlayGames):
+		return say("ui.accepts.images")
+	case string(dest.YouTube):
+		return say("ui.accepts.videos")
+	case string(dest.Custom):
+		return say("ui.accepts.listed")
+	}
+	return say("ui.accepts.any")
+}
+
+// fieldKeys are the catalogue keys of each form field's label and help, by
+// the destination's family and the field's key.
+var fieldKeys = map[string][2]string{
+	"cm360.profileId":          {"ui.form.cm360.profileId", "ui.help.cm360.profileId"},
+	"cm360.advertiserId":       {"ui.form.cm360.advertiserId", "ui.help.cm360.advertiserId"},
+	"cm360.assetType":          {"ui.form.cm360.assetType", "ui.help.cm360.assetType"},
+	"cm360.apiVersion":         {"ui.form.cm360.apiVersion", "ui.help.cm360.apiVersion"},
+	"custom.url":               {"ui.form.custom.url", "ui.help.custom.url"},
+	"custom.httpMethod":        {"ui.form.custom.httpMethod", "ui.help.custom.httpMethod"},
+	"custom.metadata":          {"ui.form.custom.metadata", "ui.help.custom.metadata"},
+	"custom.scope":             {"ui.form.custom.scope", "ui.help.custom.scope"},
+	"custom.maxSize":           {"ui.form.custom.maxSize", "ui.help.custom.maxSize"},
+	"custom.accept":            {"ui.form.custom.accept", "ui.help.custom.accept"},
+	"drive.folder":             {"ui.form.drive.folder", "ui.help.drive.folder"},
+	"drive.fileId":             {"ui.form.drive.fileId", "ui.help.drive.fileId"},
+	"gmail.user":               {"ui.form.gmail.user", "ui.help.gmail.user"},
+	"gmail.labels":             {"ui.form.gmail.labels", "ui.help.gmail.labels"},
+	"gmail.threadId":           {"ui.form.gmail.threadId", "ui.help.gmail.threadId"},
+	"gmail.deleted":            {"ui.form.gmail.deleted", "ui.help.gmail.deleted"},
+	"gmail.internalDateSource": {"ui.form.gmail.date", "ui.help.gmail.date"},
+	"gmail.neverMarkSpam":      {"ui.form.gmail.neverSpam", "ui.help.gmail.neverSpam"},
+	"gmail.processForCalendar": {"ui.form.gmail.calendar", "ui.help.gmail.calendar"},
+	"gmail.draftId":            {"ui.form.gmail.draftId", "ui.help.gmail.draftId"},
+	"playgames.resourceId":     {"ui.form.playgames.resourceId", "ui.help.playgames.resourceId"},
+	"playgames.imageType":      {"ui.form.playgames.imageType", "ui.help.playgames.imageType"},
+	"sandbox.url":              {"ui.form.sandbox.url", "ui.help.sandbox.url"},
+	"youtube.title":            {"ui.form.youtube.title", "ui.help.youtube.title"},
+	"youtube.description":      {"ui.form.youtube.description", "ui.help.youtube.description"},
+	"youtube.privacy":          {"ui.form.youtube.privacy", "ui.help.youtube.privacy"},
+}
+
+// fieldWords are a form field's label and help in the window's language.
+func fieldWords(k dest.Kind, f dest.Field) (label, help string) {
+	keys, ok := fieldKeys[family(k)+"."+f.Key]
+	if !ok {
+		return f.Label, f.Help
+	}
+	return say(keys[0]), say(keys[1], "Version", dest.CM360Version)
+}
+
+// choiceKeys are the catalogue keys of the words of a choice field's values.
+var choiceKeys = map[string]string{
+	"HTML_IMAGE": "ui.choice.htmlImage", "VIDEO": "ui.choice.video", "HTML": "ui.choice.html", "AUDIO": "ui.choice.audio",
+	"receivedTime": "ui.choice.receivedTime", "dateHeader": "ui.choice.dateHeader",
+	"ACHIEVEMENT_ICON": "ui.choice.achievementIcon", "LEADERBOARD_ICON": "ui.choice.leaderboardIcon",
+	"private": "ui.choice.private", "unlisted": "ui.choice.unlisted", "public": "ui.choice.public",
+}
+
+// choiceWords is how a choice field's value is shown.
+func choiceWords(f dest.Field, value string) string {
+	if k, ok := choiceKeys[value]; ok {
+		return say(k)
+	}
+	return f.ChoiceWords(value)
+}
+
+// noteWords is a warning about a kind of destination, e.g. that Google
+// switched its method off.
+func noteWords(k dest.Kind, note string) string {
+	if k == dest.PlayGames && note == dest.PlayGamesRemoved {
+		return say("ui.note.playGamesRemoved")
+	}
+	return note
+}
+
+// fieldProblemWords says what is wrong with a form field: the engine's own
+// sentence in English; in another language, that the field is needed, or
+// what it takes.
+func fieldProblemWords(d dest.Destination, key, msg string) string {
+	if speaking().Code() == "en" {
+		return msg
+	}
+	for _, f := range d.Kind.Info().Fields {
+		if f.Key != key {
+			continue
+		}
+		label, help := fieldWords(d.Kind, f)
+		if strings.TrimSpace(d.Param(key)) == "" {
+			return say("ui.form.required", "Field", label)
+		}
+		return say("ui.form.notRight", "Field", label, "Help", help)
+	}
+	return say("ui.form.invalid")
 }
