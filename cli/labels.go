@@ -16,7 +16,7 @@ import (
 // ids Gmail takes, with the mailbox's own list, before any upload; a name
 // the mailbox does not have is refused in a sentence.
 func resolveLabelNames(ctx context.Context, d *dest.Destination, noAuth bool) error {
-	if !d.Kind.IsGmail() || !google.HasLabelNames(dest.SplitList(d.Params["labels"])) {
+	if d.Kind.ListOf("labels") != dest.LabelList || !google.HasLabelNames(dest.SplitList(d.Params["labels"])) {
 		return nil
 	}
 	l := &google.Lister{BaseURL: d.BaseURL}

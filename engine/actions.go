@@ -38,19 +38,49 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
-	q.mu.Lock()
-	queued := make(map[string]JobID)
-	for _, path := range files {
-		if abs, err := filepath.Abs(path); err == nil {
-			path = abs // as media.Inspect gives it
+	abs := make([]string, len(files))
+	for i, path := range files {
+		abs[i] = path
+		if a, err := filepath.Abs(path); err == nil {
+			abs[i] = a // as media.Inspect gives it
 		}
-		if dup := q.duplicateLocked(path, d); dup != "" {
+	}
+	queued := make(map[string]JobID)
+	q.mu.Lock()
+	unfinished := q.unfinishedLocked()
+	for _, path := range abs {
+		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
 	}
 	q.mu.Unlock()
-	// Reading and hashing the files happens without the queue's lock: the
-	// list and the uploads under way never wait for it.
+
+	// Files are read and hashed in batches, without the queue's lock, and
+	// each batch is listed as soon as it is read: the first rows show while
+	// the rest are still being read, and the list and the uploads under way
+	// never wait for the reading.
+	problemsLeft := problems
+	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
+		batch := files[start:min(start+n, len(files))]
+		if !q.addBatch(&res, batch, problemsLeft, queued, d, now, method) {
+			return res
+		}
+		problemsLeft = nil
+	}
+	return res
+}
+
+// Batches of Add: small first, so the first rows show at once, then larger,
+// so a long list costs few journal writes.
+const (
+	firstAddBatch = 16
+	maxAddBatch   = 512
+)
+
+// addBatch reads files, lists them (with problems, files Add could not
+// take) for d and writes them to the journal in one write, before any byte
+// is sent; false when the queue is closing.
+func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, d dest.Destination, now time.Time, method upload.Method) bool {
 	looks := make([]*inspection, len(files))
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
@@ -60,14 +90,14 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	if q.closed {
 		q.mu.Unlock()
 		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
-		return res
+		return false
 	}
 	var added []*job
+	unfinished := q.unfinishedLocked()
 	for _, p := range problems {
-		var pr *media.Problem
-		if errors.As(p, &pr) && pr.Path != "" {
-			jb := q.newJobLocked(media.Info{Path: pr.Path, Name: filepath.Base(pr.Path)}, d, now, stepRefuse)
-			f := pr.Fact()
+		if p.Path != "" {
+			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
+			f := p.Fact()
 			jb.sayLocked(&f, nil)
 			res.IDs = append(res.IDs, jb.id)
 			added = append(added, jb)
@@ -80,7 +110,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		info := look.info
 		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
-		} else if dup := cmp.Or(queued[info.Path], q.duplicateLocked(info.Path, d)); dup != "" {
+		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
 			continue
 		}
@@ -92,6 +122,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		if look.err != nil {
 			jb.sayLocked(refusedFact(jb, look), nil)
 		}
+		unfinished.note(jb)
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
@@ -103,7 +134,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	q.mu.Unlock()
 	if written == nil {
 		q.poke()
-		return res
+		return true
 	}
 	<-written // one write for the whole batch, before any byte is sent, without the lock
 	q.mu.Lock()
@@ -112,7 +143,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	q.mu.Unlock()
 	q.poke()
-	return res
+	return true
 }
 
 // AlreadyQueued says a file was not added again: an unfinished job for the
@@ -143,13 +174,33 @@ func checkPlan(d dest.Destination, info media.Info, method upload.Method) error 
 	return nil
 }
 
-// duplicateLocked finds an unfinished job for the same file and destination,
-// so that adding a file twice never uploads it twice.
-func (q *Queue) duplicateLocked(path string, d dest.Destination) JobID {
+// byFile are the unfinished jobs by their file's path, so that adding a
+// file twice never uploads it twice, found without a walk of the whole list
+// per file.
+type byFile map[string][]*job
+
+// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
+// while the index is used.
+func (q *Queue) unfinishedLocked() byFile {
+	m := byFile{}
 	for _, id := range q.order {
-		jb := q.jobs[id]
-		if jb.info.Path == path && sameDestination(jb.dest, d) && !jb.state.Finished() {
-			return id
+		m.note(q.jobs[id])
+	}
+	return m
+}
+
+// note adds jb when it is unfinished.
+func (m byFile) note(jb *job) {
+	if !jb.state.Finished() {
+		m[jb.info.Path] = append(m[jb.info.Path], jb)
+	}
+}
+
+// duplicate is an unfinished job for the same file and destination, or "".
+func (m byFile) duplicate(path string, d dest.Destination) JobID {
+	for _, jb := range m[path] {
+		if sameDestination(jb.dest, d) {
+			return jb.id
 		}
 	}
 	return ""
@@ -184,6 +235,7 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time,
 		created: now,
 		method:  q.opts.Method,
 		chunk:   q.chunk, chunkSet: true,
+		changes: &q.changes,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto
@@ -231,8 +283,13 @@ func (q *Queue) Summary() Summary {
 	now := q.opts.Clock.Now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	changes := q.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
+	if c := &q.summary; c.valid && c.changes == changes && c.version == q.version && c.files == len(q.order) {
+		return c.s
+	}
 	var s Summary
 	var left int64
+	moving := false // a job whose figures change with time, without a bump
 	for _, id := range q.order {
 		jb := q.jobs[id]
 		s.Files++
@@ -259,6 +316,7 @@ func (q *Queue) Summary() Summary {
 		s.BytesDone += c
 		if jb.state == Waiting || jb.state.Active() {
 			left += jb.left(now)
+			moving = true
 		}
 	}
 	s.ETA = -1
@@ -267,6 +325,8 @@ func (q *Queue) Summary() Summary {
 	} else if s.Speed > 0 {
 		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
 	}
+	q.summary.valid = !moving
+	q.summary.changes, q.summary.version, q.summary.files, q.summary.s = changes, q.version, len(q.order), s
 	return s
 }
 

@@ -1,13 +1,16 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 // sample is a destination of the kind with every required setting set to
@@ -75,6 +78,9 @@ func TestEveryDestination(t *testing.T) {
 					}
 				}
 			}
+			if google.NeedsAuth() && info.Kind != dest.Custom {
+				ownWords(t, info.Kind)
+			}
 			file := files["image"]
 			switch {
 			case info.Kind.IsGmail():
@@ -106,5 +112,36 @@ func TestEveryDestination(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// ownWords checks that a Google destination says its own facts in every
+// language the app has: it is named, Google answers for it, and a file
+// too large and a refused account read otherwise than for any URL.
+func ownWords(t *testing.T, kind dest.Kind) {
+	t.Helper()
+	said := kind.FactWords()
+	if said.Where == "" || said.Who == "" {
+		t.Errorf("its facts name no place (%q) or no one answering (%q)", said.Where, said.Who)
+	}
+	for _, code := range []fact.Code{fact.TooLarge, fact.Forbidden} {
+		if said.Keys[code] == "" {
+			t.Errorf("no sentence of its own for %s", code)
+		}
+	}
+	for _, lang := range words.Codes {
+		l := words.New(lang)
+		for _, code := range []fact.Code{fact.TooLarge, fact.Forbidden, fact.NotFound, fact.ServerTrouble} {
+			f := fact.Fact{Code: code, File: "a.png", Dest: string(kind), Size: 2 << 20, Limit: 1 << 20, Status: 500}
+			anyURL := f
+			anyURL.Dest, anyURL.Args = string(dest.Custom), map[string]string{"name": "Archive"}
+			s := l.Fact(f)
+			if s == "" || strings.Contains(s, "fact.") || strings.Contains(s, "dest.") || strings.Contains(s, "Archive") {
+				t.Errorf("%s: %s reads %q", lang, code, s)
+			}
+			if said.Keys[code] != "" && s == l.Fact(anyURL) {
+				t.Errorf("%s: %s reads as for any URL: %q", lang, code, s)
+			}
+		}
 	}
 }

@@ -55,13 +55,13 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 // fact is a fact of this code about jb's file and destination.
 func (jb *job) fact(code fact.Code) *fact.Fact {
 	f := &fact.Fact{Code: code, File: jb.info.Name, Dest: string(jb.dest.Kind)}
-	switch {
-	case jb.dest.Kind == dest.Custom:
+	switch said := jb.dest.Kind.FactWords(); {
+	case said.Where == "": // named by the user: any URL
 		f.Args = map[string]string{"name": jb.dest.Name}
-		if jb.dest.NeedsAuth() {
+		if said.Who == "" && jb.dest.NeedsAuth() {
 			f.Args["who"] = "google"
 		}
-	case jb.dest.Kind != dest.Sandbox && !jb.dest.NeedsAuth():
+	case said.Who == "who.google" && !jb.dest.NeedsAuth():
 		f.Args = map[string]string{"who": "server"} // a Google kind sent elsewhere (--base-url)
 	}
 	return f
@@ -82,17 +82,14 @@ func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
 	case dest.RuleEmail:
 		return jb.fact(fact.NotEmail)
 	case dest.RuleType:
-		switch {
-		case jb.dest.Kind.IsGmail():
-			return jb.fact(fact.NotEmailType)
-		case jb.dest.Kind == dest.PlayGames:
-			return jb.fact(fact.NotImage)
-		case jb.dest.Kind == dest.YouTube:
-			return jb.fact(fact.NotVideo)
-		case jb.dest.Kind == dest.Custom:
-			f := jb.fact(fact.WrongType)
-			f.Args["type"], f.Args["accept"] = jb.info.MIME, strings.Join(dest.AcceptList(jb.dest), ", ")
+		switch code := jb.dest.Kind.FactWords().NotType; code {
+		case "":
+		case fact.WrongType: // the file's type and the types taken, as the settings say them
+			f := jb.fact(code)
+			f.Args = mergeArgs(f.Args, map[string]string{"type": jb.info.MIME, "accept": strings.Join(dest.AcceptList(jb.dest), ", ")})
 			return f
+		default:
+			return jb.fact(code)
 		}
 	}
 	return nil
@@ -117,9 +114,9 @@ var failCodes = []struct {
 	{[]error{syscall.ECONNRESET, syscall.EPIPE}, fact.Dropped},
 }
 
-// errFact is the fact of err, which stopped or delays jb's upload: what
-// dest.Explain says in English, in no language. It is never nil: an error
-// no fact names yet is said with its own (redacted) words.
+// errFact is the fact of err, which stopped or delays jb's upload. It is
+// never nil: an error no fact names yet is said with its own (redacted)
+// words.
 func errFact(jb *job, err error) *fact.Fact {
 	var (
 		refusal *dest.Refusal
@@ -184,26 +181,20 @@ func netFact(jb *job, err error) *fact.Fact {
 	return nil
 }
 
-// apiFact is the fact of a server's refusal, as dest.Explain words it;
-// Google's own words are its Google parameter, shown as they are.
+// apiFact is the fact of a server's refusal, by its class and the
+// destination; Google's own words are its Google parameter, shown as they are.
 func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 	reason := strings.ToLower(e.Reason)
 	var f *fact.Fact
-	switch class := e.Class(); {
+	switch class, own := e.Class(), dest.RefusalFact(jb.dest, e); {
 	case class == upload.ClassRetired:
 		f = jb.fact(fact.Retired)
 		f.Args = mergeArgs(f.Args, map[string]string{"version": e.RetiredVersion()})
-		if jb.dest.Kind == dest.CM360 {
-			f.Args["current"] = dest.CM360Version
+		if current := jb.dest.Kind.FactWords().Version; current != "" {
+			f.Args["current"] = current
 		}
-	case jb.dest.Kind == dest.PlayGames && dest.MethodGone(jb.dest, e):
-		f = jb.fact(fact.PlayGamesGone)
-	case jb.dest.Kind == dest.YouTube && reason == "youtubesignuprequired":
-		f = jb.fact(fact.NoChannel)
-	case jb.dest.Kind == dest.YouTube && reason == "uploadlimitexceeded":
-		f = jb.fact(fact.DailyLimit)
-	case jb.dest.Kind == dest.Sandbox && class == upload.ClassPermission:
-		f = jb.fact(fact.Forbidden)
+	case own != "": // what the destination's own refusals mean
+		f = jb.fact(own)
 	case class == upload.ClassQuota:
 		f = jb.fact(fact.ServerLimit)
 	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":

@@ -263,4 +263,5 @@ func (q *Queue) moveLocked(jb *job, s step) {
 func (q *Queue) setStateLocked(jb *job, to State) {
 	jb.state = to
 	jb.wake.Store(to == Checking || to == Retrying)
+	q.summary.valid = false
 }

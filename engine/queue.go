@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"hoist/engine/dest"
@@ -99,8 +100,17 @@ type Queue struct {
 	batch    batch
 	changed  chan struct{} // closed and replaced at every change
 	version  uint64
-	closed   bool
-	notices  []string // said once: see Notices
+	// changes counts every job's visible changes (job.bump), so that an
+	// unchanged list of finished jobs is summed up once, not at every tick.
+	changes atomic.Uint64
+	summary struct { // the last Summary of a list where nothing moves
+		valid            bool
+		changes, version uint64
+		files            int
+		s                Summary
+	}
+	closed  bool
+	notices []string // said once: see Notices
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
@@ -199,6 +209,7 @@ func (q *Queue) load(ctx context.Context) error {
 			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue
 		}
+		jb.changes = &q.changes
 		q.followSandboxLocked(jb)
 		upgraded := false
 		if jb.state != Done && jb.state != Canceled {

@@ -54,12 +54,18 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	ver       atomic.Uint64 // bumped at every visible change
+	ver       atomic.Uint64  // bumped at every visible change
+	changes   *atomic.Uint64 // the queue's count of changes, bumped with ver
 	meter     meter
 	saved     atomic.Int64 // unix nanos of the last progress write to the journal
 }
 
-func (jb *job) bump() { jb.ver.Add(1) }
+func (jb *job) bump() {
+	jb.ver.Add(1)
+	if jb.changes != nil {
+		jb.changes.Add(1)
+	}
+}
 
 // explainLocked sets the job's reason to err's fact, with the server's own
 // words as its details; Queue.mu must be held.

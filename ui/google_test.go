@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -255,6 +258,38 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 	if err := h.d.presets.Delete("Team archive"); err == nil {
 		t.Error("a managed destination was deleted")
+	}
+}
+
+// TestResetKeepsManagedDestinations: Reset forgets the user's saved
+// destinations and leaves the organisation's alone, without trying to
+// delete them.
+func TestResetKeepsManagedDestinations(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	system := t.TempDir()
+	os.WriteFile(filepath.Join(system, dest.ManagedFile), []byte(`{"version":1,"destinations":[
+		{"name":"Team archive","kind":"gmail-insert","params":{"labels":"Label_1"}}]}`), 0o644)
+	lib, _, err := openLibrary(h.dir, system)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.d.presets = lib
+	if err := lib.Put(dest.Destination{Name: "Mine", Kind: dest.Sandbox}); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	h.d.log = slog.New(slog.NewTextHandler(&log, nil))
+	h.d.reset()
+	h.waitFor("the reset", func() bool { return h.d.message.Text() == say("ui.reset.done") })
+	var names []string
+	for _, d := range lib.List() {
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"Team archive"}) {
+		t.Errorf("after a reset the destinations are %v", names)
+	}
+	if strings.Contains(log.String(), "reset") {
+		t.Errorf("the reset logged a problem: %s", log.String())
 	}
 }
 

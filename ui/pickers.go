@@ -35,12 +35,12 @@ const (
 
 // listFor says which list helps to fill in the setting key of kind.
 func listFor(kind dest.Kind, key string) listKind {
-	switch {
-	case kind == dest.CM360 && key == "profileId":
+	switch kind.ListOf(key) {
+	case dest.ProfileList:
 		return profileList
-	case kind == dest.CM360 && key == "advertiserId":
+	case dest.AdvertiserList:
 		return advertiserList
-	case kind.IsGmail() && key == "labels":
+	case dest.LabelList:
 		return labelList
 	}
 	return noList
@@ -308,7 +308,7 @@ func (p *picker) login() {
 // labelsToResolve reports whether d's labels were typed as names that must
 // become ids before any upload.
 func labelsToResolve(d dest.Destination) bool {
-	return d.Kind.IsGmail() && google.HasLabelNames(dest.SplitList(d.Params["labels"]))
+	return d.Kind.ListOf("labels") == dest.LabelList && google.HasLabelNames(dest.SplitList(d.Params["labels"]))
 }
 
 // resolveLabels turns label names typed by hand into ids, with the

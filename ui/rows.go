@@ -49,6 +49,7 @@ type jobRow struct {
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
+	inner                fyne.CanvasObject // content inside the compact theme
 }
 
 func newJobRow(d rowController) *jobRow {
@@ -89,8 +90,8 @@ func newJobRow(d rowController) *jobRow {
 	r.nameLine = border(nil, nil, nil, row(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
 	r.statusLine = border(nil, nil, nil, row(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
-	r.content = container.NewStack(r.selected, container.NewThemeOverride(
-		border(nil, nil, container.NewCenter(picture), scrollRoom(), lines), compactTheme{}), r.cursor)
+	r.inner = border(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
+	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}), r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -126,7 +127,23 @@ func (r *jobRow) buttons() []*rowButton {
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.content)
+	return rowRenderer{widget.NewSimpleRenderer(r.content), r}
+}
+
+// rowRenderer draws a row. Its Refresh reaches the row's widgets inside the
+// compact theme, never the theme override itself: the toolkit gives an
+// override a new theme scope at every Refresh and loads and keeps fonts for
+// each scope, so refreshing it with the list would load fonts again and again
+// and hold them all.
+type rowRenderer struct {
+	fyne.WidgetRenderer
+	r *jobRow
+}
+
+func (rr rowRenderer) Refresh() {
+	rr.r.selected.Refresh()
+	rr.r.inner.Refresh()
+	rr.r.cursor.Refresh()
 }
 
 // show puts v on the row; it does nothing when the row already shows this
@@ -147,7 +164,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 		r.size.SetText(speaking().Size(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
-		r.content.Refresh()
+		r.inner.Refresh()
 	} else if r.needPicture {
 		r.showPicture(v)
 	}

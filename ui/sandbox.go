@@ -138,10 +138,10 @@ func (p *sandboxPanel) refresh() {
 // since the last call; it logs each, appends it to the receipts file if one
 // is named, and returns what to show, or nil when nothing is new.
 func (p *sandboxPanel) collect() func() {
-	objs := p.sandbox.srv.Objects()
-	if p.started && len(objs) == p.seen {
-		return nil
+	if p.started && p.sandbox.srv.Received() == p.seen {
+		return nil // nothing new: the list of what was received is not copied at every tick
 	}
+	objs := p.sandbox.srv.Objects()
 	p.started = true
 	for _, o := range objs[min(p.seen, len(objs)):] {
 		p.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)

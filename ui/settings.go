@@ -296,7 +296,9 @@ func (d *desk) reset() {
 	var names []string
 	if d.presets != nil {
 		for _, p := range d.presets.List() {
-			names = append(names, p.Name)
+			if !d.managed(p.Name) { // the organisation's stay: only it can remove them
+				names = append(names, p.Name)
+			}
 		}
 	}
 	d.applySettings(defaultSettings)

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 )
 
@@ -104,44 +105,6 @@ var factKeys = map[fact.Code]string{
 	fact.ScopeNeeded:   "fact.field.scopeNeeded",
 }
 
-// destKeys are the sentences of facts said differently per destination,
-// by the destination's kind; a kind not listed takes the fact's own key.
-var destKeys = map[fact.Code]map[string]string{
-	fact.Empty: {
-		"gmail-insert": "fact.refused.empty.gmail", "gmail-import": "fact.refused.empty.gmail",
-		"gmail-send": "fact.refused.empty.gmail", "gmail-draft": "fact.refused.empty.gmail",
-		"playgames": "fact.refused.empty.playgames",
-	},
-	fact.TooLarge: {
-		"gmail-insert": "fact.refused.tooLarge.gmailAdd", "gmail-import": "fact.refused.tooLarge.gmailAdd",
-		"gmail-send":  "fact.refused.tooLarge.gmailSend",
-		"gmail-draft": "fact.refused.tooLarge.gmailDraft",
-		"cm360":       "fact.refused.tooLarge.cm360",
-		"playgames":   "fact.refused.tooLarge.playgames",
-		"drive":       "fact.refused.tooLarge.drive",
-		"youtube":     "fact.refused.tooLarge.youtube",
-	},
-	fact.Forbidden: {
-		"gmail-insert": "fact.google.forbidden.gmailAdd", "gmail-import": "fact.google.forbidden.gmailAdd",
-		"gmail-send":  "fact.google.forbidden.gmailSend",
-		"gmail-draft": "fact.google.forbidden.gmailDraft",
-		"cm360":       "fact.google.forbidden.cm360",
-		"playgames":   "fact.google.forbidden.playgames",
-		"drive":       "fact.google.forbidden.drive",
-		"youtube":     "fact.google.forbidden.youtube",
-		"sandbox":     "fact.google.forbidden.sandbox",
-	},
-	fact.NotFound: {
-		"gmail-insert": "fact.google.notFound.gmail", "gmail-import": "fact.google.notFound.gmail",
-		"gmail-send": "fact.google.notFound.gmail", "gmail-draft": "fact.google.notFound.gmail",
-		"cm360":     "fact.google.notFound.cm360",
-		"playgames": "fact.google.notFound.playgames",
-		"sandbox":   "fact.google.notFound.sandbox",
-		"drive":     "fact.google.notFound.drive",
-		"youtube":   "fact.google.notFound.youtube",
-	},
-}
-
 // specialKinds name what a special file is.
 var specialKinds = map[string]string{
 	"pipe": "special.pipe", "socket": "special.socket", "device": "special.device",
@@ -155,10 +118,10 @@ func (l *Lang) Fact(f fact.Fact) string {
 		// A fact from a newer Hoist, read from the journal: say what can be said.
 		return l.Say("fact.unknown", Args{"Code": string(f.Code)})
 	}
-	if k, ok := destKeys[f.Code][f.Dest]; ok {
+	if k, ok := said(f).Keys[f.Code]; ok { // the destination says it its own way
 		key = k
 	}
-	if f.Code == fact.NotFound && f.Dest == "gmail-draft" && f.Arg("draft") != "" {
+	if f.Code == fact.NotFound && f.Arg("draft") != "" {
 		key = "fact.google.notFound.draft"
 	}
 	if f.Code == fact.NotFound && f.Dest == "drive" {
@@ -275,29 +238,13 @@ func (l *Lang) limit(n int64) string {
 	return l.Size(n)
 }
 
-// family is the kind of destination, without Gmail's ways of adding.
-func family(kind string) string {
-	if strings.HasPrefix(kind, "gmail") {
-		return "gmail"
-	}
-	return kind
-}
+// said names the sentences of the fact's destination, from its kind.
+func said(f fact.Fact) dest.FactWords { return dest.Kind(f.Dest).FactWords() }
 
 // where names the place a file was going.
 func (l *Lang) where(f fact.Fact) string {
-	switch family(f.Dest) {
-	case "gmail":
-		return l.Say("dest.gmail", nil)
-	case "cm360":
-		return l.Say("dest.cm360", nil)
-	case "playgames":
-		return l.Say("dest.playgames", nil)
-	case "drive":
-		return l.Say("dest.drive", nil)
-	case "youtube":
-		return l.Say("dest.youtube", nil)
-	case "sandbox":
-		return l.Say("dest.sandbox", nil)
+	if key := said(f).Where; key != "" {
+		return l.Say(key, nil)
 	}
 	if n := strings.TrimSpace(f.Arg("name")); n != "" {
 		return l.Isolate(n)
@@ -310,11 +257,8 @@ func (l *Lang) who(f fact.Fact) string {
 	if f.Arg("who") == "server" {
 		return l.Say("who.server", nil)
 	}
-	switch family(f.Dest) {
-	case "gmail", "cm360", "playgames", "drive", "youtube":
-		return l.Say("who.google", nil)
-	case "sandbox":
-		return l.Say("who.sandbox", nil)
+	if key := said(f).Who; key != "" {
+		return l.Say(key, nil)
 	}
 	if f.Arg("who") == "google" {
 		return l.Say("who.google", nil)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 )
 
@@ -116,7 +117,10 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 	if got, want := len(all), len(factKeys); got != want {
 		t.Errorf("engine/fact declares %d codes; words says %d", got, want)
 	}
-	kinds := []string{"", "sandbox", "gmail-insert", "gmail-import", "gmail-send", "gmail-draft", "cm360", "playgames", "custom"}
+	kinds := []string{"", "unknown"}
+	for _, info := range dest.Kinds() {
+		kinds = append(kinds, string(info.Kind))
+	}
 	for _, code := range Codes {
 		l := New(code)
 		for _, c := range all {
@@ -137,11 +141,19 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 			}
 		}
 	}
-	// Every destination-specific sentence is reachable.
-	for c, byKind := range destKeys {
-		for _, k := range slices.Sorted(maps.Keys(byKind)) {
+	// Every destination's own sentence is in the catalogue and says a fact
+	// that has a sentence for any destination.
+	en := English()
+	for _, info := range dest.Kinds() {
+		said := info.Kind.FactWords()
+		for _, c := range slices.Sorted(maps.Keys(said.Keys)) {
 			if _, ok := factKeys[c]; !ok {
-				t.Errorf("%s has sentences per destination (%s) but no sentence of its own", c, k)
+				t.Errorf("%s has its own sentence for %s, which has no sentence of its own", info.Kind, c)
+			}
+		}
+		for _, key := range append(slices.Collect(maps.Values(said.Keys)), said.Where, said.Who) {
+			if key != "" && en.Say(key, nil) == key {
+				t.Errorf("%s: %s is not in the catalogue", info.Kind, key)
 			}
 		}
 	}

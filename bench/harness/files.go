@@ -29,6 +29,9 @@ type fileInfo struct {
 	CRC32C uint32
 }
 
+// remove deletes the set's files.
+func (s *fileSet) remove() error { return os.RemoveAll(s.Dir) }
+
 func (s *fileSet) paths() []string {
 	out := make([]string, len(s.Files))
 	for i, f := range s.Files {

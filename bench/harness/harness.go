@@ -46,6 +46,7 @@ const (
 	WorkMid      = "mid"      // medium files
 	WorkParallel = "parallel" // big files at once
 	WorkFault    = "fault"    // one file through the fault proxy
+	WorkYouTube  = "youtube"  // one very big video to YouTube's sandbox: only when -only names it
 )
 
 // Sizes are the workloads' dimensions.
@@ -64,6 +65,7 @@ type Sizes struct {
 	Chunks     []int64       `json:"chunks"`     // chunk sizes of the big file; 0 = whole file
 	RefChunk   int64         `json:"refChunk"`   // the chunk size targets compare at
 	DiskChunks []int64       `json:"diskChunks"` // chunk sizes measured on the disk store too
+	Video      int64         `json:"video"`      // the video sent to YouTube's sandbox, when asked for
 }
 
 // Full is the benchmark `make bench` runs.
@@ -73,6 +75,7 @@ func Full() Sizes {
 		Big:  1 << 30, SmallCount: 1000, Small: 64 << 10, MidCount: 200, Mid: 5 << 20,
 		ParCount: 8, Par: 256 << 20, Fault: 256 << 20, CutEvery: 32 << 20, Latency: 50 * time.Millisecond,
 		Chunks: []int64{256 << 10, 8 << 20, 16 << 20, 0}, RefChunk: 8 << 20, DiskChunks: []int64{8 << 20, 0},
+		Video: 6 << 30,
 	}
 }
 
@@ -83,6 +86,7 @@ func Tiny() Sizes {
 		Big:  8 << 20, SmallCount: 20, Small: 64 << 10, MidCount: 3, Mid: 5 << 20,
 		ParCount: 8, Par: 1 << 20, Fault: 4 << 20, CutEvery: 3 << 20, Latency: 5 * time.Millisecond,
 		Chunks: []int64{256 << 10, 1 << 20, 0}, RefChunk: 1 << 20, DiskChunks: []int64{1 << 20},
+		Video: 4 << 20,
 	}
 }
 
@@ -288,7 +292,12 @@ func (e *env) build(ctx context.Context) error {
 
 type sets struct {
 	big, small, mid, par, fault *fileSet
+	video                       *fileSet // nil unless the YouTube case is asked for
 }
+
+// wantsVideo reports whether the YouTube case is to run: only when -only
+// names it, as its file alone takes minutes to write and gigabytes of disk.
+func (e *env) wantsVideo() bool { return strings.Contains(e.cfg.Only, WorkYouTube) }
 
 func (e *env) makeSets() (sets, error) {
 	z := e.cfg.Sizes
@@ -310,6 +319,12 @@ func (e *env) makeSets() (sets, error) {
 	if s.fault, err = makeFiles(dir, "fault", 1, z.Fault); err != nil {
 		return s, err
 	}
+	if e.wantsVideo() {
+		e.logf("Making the %s video for YouTube's sandbox…", chunkLabel(z.Video))
+		if s.video, err = makeFiles(dir, "video", 1, z.Video); err != nil {
+			return s, err
+		}
+	}
 	return s, nil
 }
 
@@ -319,7 +334,8 @@ func (e *env) makeSets() (sets, error) {
 type group struct {
 	title     string
 	cases     []spec
-	extraRuns int // more runs than the others when there are at least 5: the targets' ratios come from here
+	extraRuns int          // more runs than the others when there are at least 5: the targets' ratios come from here
+	cleanup   func() error // after its runs: deletes files too big to keep
 }
 
 func (e *env) groups(s sets) []group {
@@ -395,6 +411,12 @@ func (e *env) groups(s sets) []group {
 	}
 	gs = append(gs, fault)
 
+	if s.video != nil { // memory must stay flat however big the file
+		gs = append(gs, group{title: "a very big video to YouTube's sandbox", cleanup: s.video.remove, cases: []spec{
+			{Workload: WorkYouTube, Store: "hash", Net: NetDirect, Client: ClientHoist, Chunk: z.RefChunk, Parallel: 1, Method: "resumable", files: s.video},
+		}})
+	}
+
 	if e.cfg.Only != "" {
 		for i := range gs {
 			var keep []spec
@@ -410,6 +432,13 @@ func (e *env) groups(s sets) []group {
 }
 
 func (e *env) runGroup(ctx context.Context, g group) ([]*CaseResult, error) {
+	if g.cleanup != nil {
+		defer func() {
+			if err := g.cleanup(); err != nil {
+				e.logf("  could not delete the files of %s: %v", g.title, err)
+			}
+		}()
+	}
 	if len(g.cases) == 0 {
 		return nil, nil
 	}
@@ -591,10 +620,14 @@ func (e *env) procs(ctx context.Context, s spec, base string) ([]proc, func(), e
 		e.runSeq++
 		home := filepath.Join(e.work, fmt.Sprintf("home-%d", e.runSeq))
 		cleanup := func() { _ = os.RemoveAll(home) }
+		to := []string{"--to", upload}
+		if s.Workload == WorkYouTube { // videos.insert on the emulator, as Google's own
+			to = []string{"--to", "youtube", "--base-url", base, "--title", "Launch"}
+		}
 		return []proc{{
 			path: e.bins["hoist"],
-			args: []string{"send", "--to", upload, "--method", s.Method, "--chunk-size", sizeArg(s.Chunk),
-				"--parallel", fmt.Sprint(s.Parallel), "--no-auth", target(s)},
+			args: append(append([]string{"send"}, to...), "--method", s.Method, "--chunk-size", sizeArg(s.Chunk),
+				"--parallel", fmt.Sprint(s.Parallel), "--no-auth", target(s)),
 			// A journal of its own for every run: each run starts from an empty upload list.
 			env: []string{"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data")},
 		}}, cleanup, nil

@@ -34,11 +34,11 @@ var cm360Info = KindInfo{
 	MaxSize: CM360MaxSize,
 	Fields: []Field{
 		{
-			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile",
+			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList,
 			Help: "The number of your Campaign Manager 360 user profile.",
 		},
 		{
-			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser",
+			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList,
 			Help: "The number of the advertiser the assets belong to.",
 		},
 		{
@@ -58,6 +58,17 @@ func (cm360Kind) info() KindInfo          { return cm360Info }
 func (cm360Kind) host(Destination) string { return CM360Host }
 func (cm360Kind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
+}
+
+func (cm360Kind) facts() FactWords {
+	return FactWords{
+		Where: "dest.cm360", Who: "who.google", Version: CM360Version,
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.cm360",
+			fact.Forbidden: "fact.google.forbidden.cm360",
+			fact.NotFound:  "fact.google.notFound.cm360",
+		},
+	}
 }
 
 func (cm360Kind) check(_ Destination, file media.Info, name string) error {

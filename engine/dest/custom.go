@@ -54,6 +54,10 @@ var customInfo = KindInfo{
 
 func (customKind) info() KindInfo { return customInfo }
 
+// facts: the destination is named by its user; a file of a type it does
+// not take is said with its type and the types taken.
+func (customKind) facts() FactWords { return FactWords{NotType: fact.WrongType} }
+
 func (customKind) host(d Destination) string { return d.Param("url") }
 
 // scopes are the "scope" setting (space or comma separated; a short name

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"hoist/engine/fact"
 	"hoist/words/digits"
 )
 
@@ -89,6 +90,25 @@ type Field struct {
 	// Flag is the command line's flag for the setting: "" for the key in
 	// kebab case (threadId: --thread-id), "-" for none.
 	Flag string
+	// List is what Google lists for the value to be chosen from; "": none.
+	List List
+}
+
+// List is a list Google keeps of the values a setting takes: forms offer
+// to choose from it, and names in it are turned into ids.
+type List string
+
+// The lists Hoist can ask Google for.
+const (
+	ProfileList    List = "cm360.profiles"    // Campaign Manager 360's user profiles
+	AdvertiserList List = "cm360.advertisers" // a profile's advertisers
+	LabelList      List = "gmail.labels"      // a mailbox's labels
+)
+
+// ListOf is the list the kind's setting key is chosen from; "" for none.
+func (k Kind) ListOf(key string) List {
+	f, _ := k.field(key)
+	return f.List
 }
 
 // FlagName is the command line's flag for the setting (without dashes);
@@ -144,6 +164,23 @@ type KindInfo struct {
 	Note string
 }
 
+// FactWords name, by their keys in the words catalogue, the sentences that
+// say a kind's facts: where its files go, who answers, and the facts it
+// says its own way. What is left empty is said as for any destination.
+type FactWords struct {
+	Where string // the place files go, "dest.gmail"; "": the destination's own name
+	Who   string // who answers, "who.google"; "": the server (Google when the fact says so)
+	// Keys are the facts the kind says its own way, e.g. fact.TooLarge:
+	// "fact.refused.tooLarge.drive".
+	Keys map[fact.Code]string
+	// NotType is the fact of a file of a type the kind does not take; "":
+	// only the English sentence says it.
+	NotType fact.Code
+	// Version is the API version Hoist uses now, named beside the one
+	// Google switched off; "" for a kind without versions.
+	Version string
+}
+
 // Kinds lists every kind of destination, in the order a form offers them.
 func Kinds() []KindInfo {
 	out := make([]KindInfo, 0, len(order))
@@ -169,6 +206,15 @@ func (k Kind) Info() KindInfo {
 		info.Fields[i] = f
 	}
 	return info
+}
+
+// FactWords names the sentences that say the kind's facts; all empty for an
+// unknown kind, which is said as any destination.
+func (k Kind) FactWords() FactWords {
+	if s, ok := byKind[k]; ok {
+		return s.facts()
+	}
+	return FactWords{}
 }
 
 // Known reports whether Hoist knows this kind.

@@ -52,6 +52,17 @@ func (driveKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/drive.file"}
 }
 
+func (driveKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.drive", Who: "who.google",
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.drive",
+			fact.Forbidden: "fact.google.forbidden.drive",
+			fact.NotFound:  "fact.google.notFound.drive",
+		},
+	}
+}
+
 // driveID is what Drive's IDs are made of.
 var driveID = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 

@@ -46,7 +46,7 @@ var (
 		Help: "Whose mailbox: \"me\" is the account you sign in with; an administrator may give another address.",
 	}
 	labelsField = Field{
-		Key: "labels", Label: "Labels", Kind: TextField,
+		Key: "labels", Label: "Labels", Kind: TextField, List: LabelList,
 		Help: "Label IDs to put on every email, separated by commas, e.g. INBOX, UNREAD, IMPORTANT. Optional.",
 	}
 	threadField = Field{
@@ -111,6 +111,29 @@ func (g gmailKind) info() KindInfo {
 		info.IDLabel = "Draft ID"
 	}
 	return info
+}
+
+func (gmailKind) refusalFact(Destination, *upload.APIError) fact.Code { return "" }
+
+// facts are Gmail's words: one set for adding emails to a mailbox, one each
+// for sending and drafts.
+func (g gmailKind) facts() FactWords {
+	tooLarge, forbidden := "fact.refused.tooLarge.gmailAdd", "fact.google.forbidden.gmailAdd"
+	switch g.k {
+	case GmailSend:
+		tooLarge, forbidden = "fact.refused.tooLarge.gmailSend", "fact.google.forbidden.gmailSend"
+	case GmailDraft:
+		tooLarge, forbidden = "fact.refused.tooLarge.gmailDraft", "fact.google.forbidden.gmailDraft"
+	}
+	return FactWords{
+		Where: "dest.gmail", Who: "who.google", NotType: fact.NotEmailType,
+		Keys: map[fact.Code]string{
+			fact.Empty:     "fact.refused.empty.gmail",
+			fact.TooLarge:  tooLarge,
+			fact.Forbidden: forbidden,
+			fact.NotFound:  "fact.google.notFound.gmail",
+		},
+	}
 }
 
 func (gmailKind) host(Destination) string { return GmailHost }

@@ -43,6 +43,12 @@ type kind interface {
 	emptyAnswer(d Destination) (r Result, ok bool)
 	// words are the kind's sentences for refusals.
 	words(d Destination) kindWords
+	// facts name the kind's sentences in the words catalogue.
+	facts() FactWords
+	// refusalFact is the fact of a refusal by the server that means
+	// something of its own for the kind (no channel yet, a method removed);
+	// "" when the common facts say it.
+	refusalFact(d Destination, e *upload.APIError) fact.Code
 	// refused says what a refusal by the server means when the kind knows
 	// better than the common sentences (a method Google removed, a version
 	// switched off); "" otherwise.
@@ -111,9 +117,15 @@ func (base) check(Destination, media.Info, string) error {
 }
 func (base) target(Destination, media.Info, *upload.Target) error { return nil }
 func (base) words(Destination) kindWords                          { return kindWords{} }
-func (base) refused(Destination, *upload.APIError) string         { return "" }
-func (base) emptyAnswer(Destination) (Result, bool)               { return Result{}, false }
-func (base) upgraded(d Destination) (Destination, bool)           { return d, false }
+func (base) facts() FactWords                                     { return FactWords{} }
+func (base) refusalFact(Destination, *upload.APIError) fact.Code  { return "" }
+
+// RefusalFact is the fact of the server's refusal e when it means something
+// of its own for d's kind; "" when the common facts say it.
+func RefusalFact(d Destination, e *upload.APIError) fact.Code { return d.of().refusalFact(d, e) }
+func (base) refused(Destination, *upload.APIError) string     { return "" }
+func (base) emptyAnswer(Destination) (Result, bool)           { return Result{}, false }
+func (base) upgraded(d Destination) (Destination, bool)       { return d, false }
 
 func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
 

@@ -56,6 +56,18 @@ func (playGamesKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/androidpublisher"}
 }
 
+func (playGamesKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.playgames", Who: "who.google", NotType: fact.NotImage,
+		Keys: map[fact.Code]string{
+			fact.Empty:     "fact.refused.empty.playgames",
+			fact.TooLarge:  "fact.refused.tooLarge.playgames",
+			fact.Forbidden: "fact.google.forbidden.playgames",
+			fact.NotFound:  "fact.google.notFound.playgames",
+		},
+	}
+}
+
 func (playGamesKind) check(_ Destination, file media.Info, name string) error {
 	if !matchType("image/*", file.MIME) {
 		return refuse(RuleType, "%s is not an image; Play Games accepts only images.", name)
@@ -105,6 +117,14 @@ func (playGamesKind) refused(d Destination, e *upload.APIError) string {
 
 // MethodGone reports whether e is Google saying that the method
 // which set Play Games images is gone.
+// refusalFact: Google removed the method.
+func (playGamesKind) refusalFact(d Destination, e *upload.APIError) fact.Code {
+	if MethodGone(d, e) {
+		return fact.PlayGamesGone
+	}
+	return ""
+}
+
 func MethodGone(d Destination, e *upload.APIError) bool {
 	if e.Class() == upload.ClassRetired {
 		return false

@@ -30,6 +30,25 @@ var sandboxInfo = KindInfo{
 
 func (sandboxKind) info() KindInfo { return sandboxInfo }
 
+// refusalFact: the sandbox refuses what its settings tell it to, as Google
+// refuses an account.
+func (sandboxKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
+	if e.Class() == upload.ClassPermission {
+		return fact.Forbidden
+	}
+	return ""
+}
+
+func (sandboxKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.sandbox", Who: "who.sandbox",
+		Keys: map[fact.Code]string{
+			fact.Forbidden: "fact.google.forbidden.sandbox",
+			fact.NotFound:  "fact.google.notFound.sandbox",
+		},
+	}
+}
+
 func (sandboxKind) validate(d Destination) FieldErrors {
 	if raw := d.Param("url"); raw != "" {
 		if msg := baseProblem(raw); msg != "" {

@@ -55,6 +55,17 @@ func (youTubeKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/youtube.upload"}
 }
 
+func (youTubeKind) facts() FactWords {
+	return FactWords{
+		Where: "dest.youtube", Who: "who.google", NotType: fact.NotVideo,
+		Keys: map[fact.Code]string{
+			fact.TooLarge:  "fact.refused.tooLarge.youtube",
+			fact.Forbidden: "fact.google.forbidden.youtube",
+			fact.NotFound:  "fact.google.notFound.youtube",
+		},
+	}
+}
+
 func (youTubeKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if t := d.Param("title"); utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
@@ -130,6 +141,17 @@ func (youTubeKind) words(Destination) kindWords {
 		forbidden: "This account cannot upload videos to YouTube.",
 		notFound:  "YouTube could not find where to put the video.",
 	}
+}
+
+// refusalFact: no channel yet, or the day's uploads used up.
+func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
+	switch strings.ToLower(e.Reason) {
+	case "youtubesignuprequired":
+		return fact.NoChannel
+	case "uploadlimitexceeded":
+		return fact.DailyLimit
+	}
+	return ""
 }
 
 // refused says what YouTube's own refusals mean: no channel yet, or the

@@ -38,6 +38,9 @@ func resolveDrive(method string, seg []string) (endpoint, *apiError) {
 }
 
 func (e *driveEndpoint) kind() Kind { return KindDrive }
+
+// answersMD5: a Drive file's md5Checksum is the bytes' MD5.
+func (e *driveEndpoint) answersMD5() bool { return true }
 func (e *driveEndpoint) action() string {
 	if e.fileID != "" {
 		return "drive.files.update"

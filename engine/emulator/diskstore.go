@@ -101,6 +101,12 @@ func (s *diskStore) load() error {
 	return nil
 }
 
+func (s *diskStore) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.order)
+}
+
 func (s *diskStore) Objects() []Object {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -167,7 +173,7 @@ func (s *diskStore) putSession(rec sessionRecord) error {
 		ds.rec = rec
 		return nil
 	}
-	s.sessions[rec.ID] = &diskSession{rec: rec, digest: newDigest()}
+	s.sessions[rec.ID] = &diskSession{rec: rec, digest: newDigest(!rec.NoMD5)}
 	return nil
 }
 
@@ -189,7 +195,7 @@ func (s *diskStore) loaded(id string) (*diskSession, error) {
 	if rec.ID != id {
 		return nil, ErrNotFound
 	}
-	d := newDigest()
+	d := newDigest(!rec.NoMD5)
 	f, err := os.Open(s.sessionPath(id, ".data"))
 	switch {
 	case err == nil:
@@ -331,7 +337,7 @@ func (s *diskStore) purgeSessions(before time.Time) error {
 	return nil
 }
 
-func (s *diskStore) newBlob() (blob, error) {
+func (s *diskStore) newBlob(withMD5 bool) (blob, error) {
 	f, err := os.CreateTemp(filepath.Join(s.dir, objectsDir), "upload-*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("emulator: create object: %w", err)
@@ -341,7 +347,7 @@ func (s *diskStore) newBlob() (blob, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("emulator: create object: %w", err)
 	}
-	return &diskBlob{store: s, file: f, digest: newDigest()}, nil
+	return &diskBlob{store: s, file: f, digest: newDigest(withMD5)}, nil
 }
 
 type diskBlob struct {

@@ -154,6 +154,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Objects lists the completed uploads, oldest first.
 func (s *Server) Objects() []Object { return s.store.Objects() }
 
+// Received is how many uploads completed: a cheap check before Objects.
+func (s *Server) Received() int { return s.store.Len() }
+
 // Object returns one completed upload by id.
 func (s *Server) Object(id string) (Object, bool) { return s.store.Object(id) }
 

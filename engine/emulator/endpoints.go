@@ -52,6 +52,13 @@ type endpoint interface {
 	resource(s *Server, f *finished) resourceResult
 }
 
+// answersMD5 reports whether ep's answer carries the bytes' MD5 (Drive's
+// md5Checksum): only then is it computed.
+func answersMD5(ep endpoint) bool {
+	m, ok := ep.(interface{ answersMD5() bool })
+	return ok && m.answersMD5()
+}
+
 // resolve finds the method served at an upload path.
 func resolve(method, path string) (endpoint, *apiError) {
 	if method != http.MethodPost && method != http.MethodPut && method != http.MethodPatch {

@@ -25,6 +25,9 @@ type sessionRecord struct {
 	Expired     bool            `json:"expired,omitempty"`
 	ObjectID    string          `json:"objectId,omitempty"` // set once complete
 	Failure     *apiError       `json:"failure,omitempty"`  // the answer to a completion that was refused
+	// NoMD5: the answer does not carry the bytes' MD5, so it is not
+	// computed (sessions stored by an earlier sandbox compute it).
+	NoMD5 bool `json:"noMD5,omitempty"`
 }
 
 func (rec *sessionRecord) info() *uploadInfo {
@@ -109,6 +112,7 @@ func (s *Server) startSession(x *exchange) {
 	rec := sessionRecord{
 		ID: newUploadID(), Path: r.URL.Path, Query: q.Encode(), Method: r.Method,
 		ContentType: u.contentType, Total: u.size, Metadata: u.metadata, Created: s.now().UTC(),
+		NoMD5: !answersMD5(ep),
 	}
 	if err := s.store.putSession(rec); err != nil {
 		x.fail(internal("The upload session could not be stored."))

@@ -49,6 +49,8 @@ type Object struct {
 type Store interface {
 	// Objects lists completed uploads, oldest first.
 	Objects() []Object
+	// Len is how many uploads completed, without listing them.
+	Len() int
 	// Object returns one completed upload.
 	Object(id string) (Object, bool)
 	// Open reads an object's bytes; ErrNotKept when the store keeps none.
@@ -65,7 +67,7 @@ type Store interface {
 	completeSession(id string, obj Object) (Object, error)
 	// purgeSessions drops unfinished sessions created before t.
 	purgeSessions(before time.Time) error
-	newBlob() (blob, error)
+	newBlob(withMD5 bool) (blob, error) // withMD5: the answer carries the bytes' MD5
 }
 
 // blob receives the bytes of a one-request upload; it becomes an object or is discarded.
@@ -80,28 +82,37 @@ type blob interface {
 type content struct {
 	Size   int64
 	SHA256 string
-	MD5    string // hex, as Drive's md5Checksum; "" with SHA256
+	MD5    string // hex, as Drive's md5Checksum; "" unless the answer carries it
 	CRC32C uint32
 	Head   []byte // the first bytes, up to headSize
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// digest follows bytes as they are persisted: length, SHA-256, MD5 (Drive
-// answers it), CRC32C and the head.
+// digest follows bytes as they are persisted: length, SHA-256, MD5 (only
+// for answers that carry it: Drive's), CRC32C and the head.
 type digest struct {
 	sha  hash.Hash // nil when only the CRC32C is computed
-	md5  hash.Hash // nil with sha
+	md5  hash.Hash // nil unless the answer carries it
 	crc  uint32
 	n    int64
 	head []byte
 }
 
-func newDigest() *digest { return &digest{sha: sha256.New(), md5: md5.New()} }
+// newDigest computes the SHA-256, and the MD5 too when withMD5.
+func newDigest(withMD5 bool) *digest {
+	d := &digest{sha: sha256.New()}
+	if withMD5 {
+		d.md5 = md5.New()
+	}
+	return d
+}
 
 func (d *digest) Write(p []byte) (int, error) {
 	if d.sha != nil {
 		d.sha.Write(p)
+	}
+	if d.md5 != nil {
 		d.md5.Write(p)
 	}
 	d.crc = crc32.Update(d.crc, castagnoli, p)
@@ -116,6 +127,8 @@ func (d *digest) content() content {
 	c := content{Size: d.n, CRC32C: d.crc, Head: slices.Clone(d.head)}
 	if d.sha != nil {
 		c.SHA256 = hex.EncodeToString(d.sha.Sum(nil))
+	}
+	if d.md5 != nil {
 		c.MD5 = hex.EncodeToString(d.md5.Sum(nil))
 	}
 	return c
@@ -196,11 +209,17 @@ func NewCRCStore() Store {
 	return &memStore{keep: false, noSHA: true, sessions: map[string]*memSession{}, objects: map[string]*memObject{}}
 }
 
-func (m *memStore) newDigest() *digest {
+func (m *memStore) newDigest(withMD5 bool) *digest {
 	if m.noSHA {
 		return &digest{}
 	}
-	return newDigest()
+	return newDigest(withMD5)
+}
+
+func (m *memStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.order)
 }
 
 func (m *memStore) Objects() []Object {
@@ -246,7 +265,7 @@ func (m *memStore) putSession(rec sessionRecord) error {
 		s.rec = rec
 		return nil
 	}
-	m.sessions[rec.ID] = &memSession{rec: rec, digest: m.newDigest()}
+	m.sessions[rec.ID] = &memSession{rec: rec, digest: m.newDigest(!rec.NoMD5)}
 	return nil
 }
 
@@ -305,7 +324,7 @@ func (m *memStore) truncateSession(id string, n int64) error {
 		return nil
 	}
 	old := s.data
-	s.data, s.digest = memBytes{}, m.newDigest()
+	s.data, s.digest = memBytes{}, m.newDigest(!s.rec.NoMD5)
 	buf := make([]byte, memBlockSize)
 	r := io.LimitReader(old.reader(), n)
 	for {
@@ -370,8 +389,8 @@ func (m *memStore) purgeSessions(before time.Time) error {
 	return nil
 }
 
-func (m *memStore) newBlob() (blob, error) {
-	return &memBlob{store: m, digest: m.newDigest()}, nil
+func (m *memStore) newBlob(withMD5 bool) (blob, error) {
+	return &memBlob{store: m, digest: m.newDigest(withMD5)}, nil
 }
 
 type memBlob struct {

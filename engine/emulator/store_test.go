@@ -283,3 +283,30 @@ func TestSandboxPages(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMD5OnlyWhereAnswered: the bytes' MD5 is computed for Drive, whose
+// answer carries it, and for no other upload.
+func TestMD5OnlyWhereAnswered(t *testing.T) {
+	store := NewHashStore().(*memStore)
+	h := newHarness(t, Options{Store: store})
+	for _, tc := range []struct {
+		path string
+		md5  bool
+	}{
+		{"/upload/sandbox/v1/files?uploadType=resumable&name=a.bin", false},
+		{"/upload/drive/v3/files?uploadType=resumable", true},
+	} {
+		loc := h.start(http.MethodPost, tc.path, hdr("X-Upload-Content-Type", "application/octet-stream"), `{"name":"a.bin"}`)
+		u, err := url.Parse(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		store.mu.Lock()
+		s, ok := store.sessions[u.Query().Get("upload_id")]
+		computes := ok && s.digest.md5 != nil
+		store.mu.Unlock()
+		if !ok || computes != tc.md5 {
+			t.Errorf("%s: session found %v, MD5 computed %v, want %v", tc.path, ok, computes, tc.md5)
+		}
+	}
+}

@@ -335,7 +335,7 @@ func (s *Server) serveOneShot(x *exchange) {
 		x.fail(e)
 		return
 	}
-	b, err := s.store.newBlob()
+	b, err := s.store.newBlob(answersMD5(ep))
 	if err != nil {
 		x.fail(internal("The upload could not be stored."))
 		s.log.Error("store failed", "err", err)

@@ -23,17 +23,26 @@ func (j *Journal) Compact() error {
 	return j.compactLocked()
 }
 
+// compactTxBytes bounds the bytes one transaction of the copy writes.
+const compactTxBytes = 1 << 20
+
 // compactLocked does Compact; the caller holds j.mu exclusively.
 func (j *Journal) compactLocked() error {
 	tmp := j.path + compactSuffix
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
-	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout})
+	// The copy is written in transactions of bounded size, synced once at
+	// the end: one transaction for the whole list would hold all of it in
+	// memory, and copy it again at every growth of the file.
+	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout, NoSync: true})
 	if err != nil {
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
-	err = safely(func() error { return bbolt.Compact(dst, j.db, 0) })
+	err = safely(func() error { return bbolt.Compact(dst, j.db, compactTxBytes) })
+	if err == nil {
+		err = dst.Sync()
+	}
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}

@@ -1,13 +1,11 @@
 package journal
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -15,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hoist/internal/testproc"
 )
 
 // Tests that need a second process run this test binary again with
@@ -147,93 +147,26 @@ func consistent(rec Record) (gen int, ok bool) {
 	return gen, reflect.DeepEqual(rec, want)
 }
 
-// helper is another process running this test binary.
-type helper struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines *bufio.Scanner
-}
-
-func startHelper(t *testing.T, part, dir string, env ...string) *helper {
+// startHelper runs this test binary again to play part with dir, env added.
+func startHelper(t *testing.T, part, dir string, env ...string) *testproc.Helper {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), append(env, helperEnv+"="+part, dirEnv+"="+dir)...)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h := &helper{cmd: cmd, stdin: stdin, lines: bufio.NewScanner(stdout)}
-	t.Cleanup(func() {
-		_ = h.cmd.Process.Kill()
-		_ = h.cmd.Wait()
-	})
-	return h
-}
-
-// next returns the helper's next line, or fails the test if it ended.
-func (h *helper) next(t *testing.T) string {
-	t.Helper()
-	if !h.lines.Scan() {
-		t.Fatalf("the other process ended early: %v", h.lines.Err())
-	}
-	line := h.lines.Text()
-	if strings.HasPrefix(line, "error ") {
-		t.Fatalf("the other process: %s", line)
-	}
-	return line
-}
-
-func (h *helper) expect(t *testing.T, want string) {
-	t.Helper()
-	if got := h.next(t); got != want {
-		t.Fatalf("the other process said %q, want %q", got, want)
-	}
-}
-
-// finish closes the helper's stdin and waits for it to exit.
-func (h *helper) finish(t *testing.T) {
-	t.Helper()
-	_ = h.stdin.Close()
-	for h.lines.Scan() {
-	}
-	if err := h.cmd.Wait(); err != nil {
-		t.Fatalf("the other process: %v", err)
-	}
-}
-
-// kill ends the helper abruptly (SIGKILL on Unix).
-func (h *helper) kill(t *testing.T) {
-	t.Helper()
-	if err := h.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	for h.lines.Scan() {
-	}
-	_ = h.cmd.Wait()
+	return testproc.Start(t, append(env, helperEnv+"="+part, dirEnv+"="+dir)...)
 }
 
 func TestInUseByAnotherProcess(t *testing.T) {
 	tests := []struct {
 		name string
-		end  func(h *helper, t *testing.T)
+		end  func(h *testproc.Helper, t testing.TB)
 	}{
-		{"the other closes", (*helper).finish},
-		{"the other is killed", (*helper).kill},
+		{"the other closes", (*testproc.Helper).Finish},
+		{"the other is killed", (*testproc.Helper).Kill},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, FileName)
 			h := startHelper(t, "hold", dir)
-			h.expect(t, "open")
+			h.Expect(t, "open")
 
 			if _, err := Open(path, Options{LockTimeout: 50 * time.Millisecond}); !errors.Is(err, ErrInUse) {
 				t.Fatalf("Open while another process holds the journal = %v, want ErrInUse", err)
@@ -249,14 +182,14 @@ func TestInUseByAnotherProcess(t *testing.T) {
 
 			// And the other way round: this process holds it.
 			try := startHelper(t, "try", dir)
-			try.expect(t, "in use")
-			try.finish(t)
+			try.Expect(t, "in use")
+			try.Finish(t)
 			if err := j.Close(); err != nil {
 				t.Fatal(err)
 			}
 			try = startHelper(t, "try", dir)
-			try.expect(t, "open")
-			try.finish(t)
+			try.Expect(t, "open")
+			try.Finish(t)
 		})
 	}
 }
@@ -278,7 +211,7 @@ func TestCrashConsistency(t *testing.T) {
 			done := map[string]int{}    // last generation whose Put returned
 			counted := map[string]int{} // last generation whose progress returned
 			for range lines {
-				f := strings.Fields(h.next(t))
+				f := strings.Fields(h.Next(t))
 				if len(f) == 3 {
 					gen, _ := strconv.Atoi(f[2])
 					switch f[0] {
@@ -289,7 +222,7 @@ func TestCrashConsistency(t *testing.T) {
 					}
 				}
 			}
-			h.kill(t)
+			h.Kill(t)
 
 			j := openAt(t, path, nil)
 			if b, r := j.Recovered(); b != "" || r != nil {

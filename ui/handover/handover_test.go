@@ -1,7 +1,6 @@
 package handover
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,13 +8,14 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"hoist/internal/testproc"
 )
 
 // Tests that need a second process run this test binary again with
@@ -364,54 +364,10 @@ func runHelper(part, dir string, tr transport) int {
 	return 2
 }
 
-// helper is another process running this test binary.
-type helper struct {
-	cmd   *exec.Cmd
-	lines *bufio.Scanner
-}
-
-func startHelper(t *testing.T, part, dir, transport string) *helper {
+// startHelper runs this test binary again to play part with dir over the transport.
+func startHelper(t *testing.T, part, dir, transport string) *testproc.Helper {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+part, dirEnv+"="+dir, transportEnv+"="+transport)
-	cmd.Stderr = os.Stderr
-	if _, err := cmd.StdinPipe(); err != nil { // closed only when the helper is killed
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	h := &helper{cmd: cmd, lines: bufio.NewScanner(stdout)}
-	t.Cleanup(func() {
-		_ = h.cmd.Process.Kill()
-		_ = h.cmd.Wait()
-	})
-	return h
-}
-
-func (h *helper) expect(t *testing.T, want string) {
-	t.Helper()
-	if !h.lines.Scan() {
-		t.Fatalf("the other process ended early: %v", h.lines.Err())
-	}
-	if got := h.lines.Text(); got != want {
-		t.Fatalf("the other process said %q, want %q", got, want)
-	}
-}
-
-// kill ends the helper abruptly (SIGKILL on Unix).
-func (h *helper) kill(t *testing.T) {
-	t.Helper()
-	if err := h.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	for h.lines.Scan() {
-	}
-	_ = h.cmd.Wait()
+	return testproc.Start(t, helperEnv+"="+part, dirEnv+"="+dir, transportEnv+"="+transport)
 }
 
 func TestHandOverBetweenProcesses(t *testing.T) {
@@ -419,7 +375,7 @@ func TestHandOverBetweenProcesses(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := shortTempDir(t)
 			h := startHelper(t, "listen", dir, name)
-			h.expect(t, "listening")
+			h.Expect(t, "listening")
 
 			if _, err := listen(tr, dir); !errors.Is(err, ErrInUse) {
 				t.Fatalf("listen while another process listens = %v, want ErrInUse", err)
@@ -433,10 +389,10 @@ func TestHandOverBetweenProcesses(t *testing.T) {
 				t.Fatal(err)
 			}
 			want, _ := json.Marshal([]string{paths[0], filepath.Join(wd, paths[1])})
-			h.expect(t, "got "+string(want))
+			h.Expect(t, "got "+string(want))
 
 			// A crashed window leaves its socket or address file; nobody answers it.
-			h.kill(t)
+			h.Kill(t)
 			if err := hand(context.Background(), tr, dir, paths); !errors.Is(err, ErrNotRunning) {
 				t.Fatalf("hand to a killed window = %v, want ErrNotRunning", err)
 			}
@@ -448,7 +404,7 @@ func TestHandOverBetweenProcesses(t *testing.T) {
 			}
 			got := serve(t, c)
 			other := startHelper(t, "hand", dir, name)
-			other.expect(t, "handed")
+			other.Expect(t, "handed")
 			select {
 			case p := <-got:
 				if len(p) != 2 || filepath.Base(p[0]) != "relative.eml" || filepath.Base(p[1]) != "photo.png" || !filepath.IsAbs(p[0]) {

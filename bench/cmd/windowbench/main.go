@@ -1,0 +1,323 @@
+// Command windowbench measures the real Hoist window from outside, under a
+// virtual display (Xvfb): it prepares an upload list of 10,000 jobs (queued,
+// or all finished), starts the window on it and reports the time until the
+// window is shown, its peak resident memory (/proc/PID/status VmHWM) and its
+// CPU while idle (/proc/PID/stat over a span). Nothing here touches the
+// user's own folders: HOME and the XDG folders point into a temporary one.
+//
+//	cd bench && go run ./cmd/windowbench [-hoist PATH] [-jobs 10000] [-idle 10s]
+//
+// Needs Xvfb and xwininfo (packages xvfb, x11-utils).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"hoist/dirs"
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/journal"
+)
+
+func main() {
+	hoist := flag.String("hoist", "", "the hoist binary to measure (default: built from ..)")
+	jobs := flag.Int("jobs", 10_000, "jobs in the upload list")
+	idle := flag.Duration("idle", 10*time.Second, "span over which idle CPU is measured")
+	settle := flag.Duration("settle", 5*time.Second, "wait after the window shows before idle CPU is measured")
+	screen := flag.String("screen", "1366x768x24", "the virtual screen")
+	logs := flag.String("log", "", "a folder to keep each window's log in")
+	cases := flag.String("cases", "empty,queued,finished", "which lists to open the window on")
+	flag.Parse()
+	logDir, only = *logs, *cases
+	if err := run(*hoist, *jobs, *idle, *settle, *screen); err != nil {
+		fmt.Fprintln(os.Stderr, "windowbench:", err)
+		os.Exit(1)
+	}
+}
+
+var (
+	logDir string // keeps the windows' logs when set
+	only   string // the cases measured, separated by commas
+)
+
+func run(hoist string, jobs int, idle, settle time.Duration, screen string) error {
+	work, err := os.MkdirTemp("", "hoist-windowbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	if hoist == "" {
+		hoist = filepath.Join(work, "hoist")
+		build := exec.Command("go", "build", "-o", hoist, ".")
+		build.Dir = ".."
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("building hoist: %w\n%s", err, out)
+		}
+	}
+	files := filepath.Join(work, "files")
+	paths, err := makeFiles(files, jobs)
+	if err != nil {
+		return err
+	}
+	display, stopX, err := startX(work, screen)
+	if err != nil {
+		return err
+	}
+	defer stopX()
+
+	fmt.Printf("window with 0 or %d jobs, screen %s, load average %s\n", jobs, screen, loadAverage())
+	for _, c := range []struct {
+		name     string
+		finished bool
+	}{{"empty", true}, {"queued", false}, {"finished", true}} {
+		if !slices.Contains(strings.Split(only, ","), c.name) {
+			continue
+		}
+		home := filepath.Join(work, c.name)
+		listed := paths
+		if c.name == "empty" {
+			listed = nil
+		}
+		if err := prepare(home, listed, c.finished); err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		m, err := measure(hoist, home, display, idle, settle, c.name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)\n",
+			c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
+			float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle)
+	}
+	fmt.Printf("load average after: %s\n", loadAverage())
+	return nil
+}
+
+// makeFiles writes n small files, each its own.
+func makeFiles(dir string, n int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	data := make([]byte, 1024)
+	paths := make([]string, n)
+	for i := range paths {
+		data[0], data[1] = byte(i), byte(i>>8)
+		paths[i] = filepath.Join(dir, fmt.Sprintf("photo %05d.bin", i))
+		if err := os.WriteFile(paths[i], data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return paths, nil
+}
+
+// env is the environment of a Hoist whose folders are all under home.
+func env(home, display string) []string {
+	return append(os.Environ(), "HOME="+home, "DISPLAY="+display,
+		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"),
+		"XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_CONFIG_DIRS="+filepath.Join(home, "system"),
+		"HOIST_SANDBOX_ADDR=127.0.0.1:0", "LANG=C.UTF-8")
+}
+
+// prepare writes the upload list of a Hoist whose folders are under home:
+// the files queued for the built-in sandbox, or all uploaded to it.
+func prepare(home string, paths []string, finished bool) error {
+	getenv := func(k string) string {
+		for _, kv := range env(home, "") {
+			if v, ok := strings.CutPrefix(kv, k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	f, err := dirs.Choose("linux", getenv, home)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(f.Journal, 0o700); err != nil {
+		return err
+	}
+	j, err := journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{})
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	emu, err := emulator.New(emulator.Options{Store: emulator.NewHashStore()})
+	if err != nil {
+		return err
+	}
+	defer emu.Close()
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	q, err := engine.Open(context.Background(), engine.Options{Journal: j, SandboxURL: srv.URL, Idle: !finished})
+	if err != nil {
+		return err
+	}
+	defer q.Close(context.Background())
+	res := q.Add(paths, dest.Destination{Kind: dest.Sandbox, BuiltinSandbox: true})
+	if len(res.IDs) != len(paths) {
+		return fmt.Errorf("%d of %d files queued: %v", len(res.IDs), len(paths), res.Problems)
+	}
+	for finished {
+		s := q.Summary()
+		if s.Done == len(paths) {
+			break
+		}
+		if s.Failed > 0 {
+			return fmt.Errorf("uploads failed: %+v", s)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+// startX starts Xvfb on a free display.
+func startX(work, screen string) (string, func(), error) {
+	for n := 140; n < 180; n++ {
+		_, err1 := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
+		_, err2 := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n))
+		if err1 == nil || err2 == nil {
+			continue // another one's display
+		}
+		display := fmt.Sprintf(":%d", n)
+		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp")
+		if err := x.Start(); err != nil {
+			return "", nil, fmt.Errorf("starting Xvfb: %w", err)
+		}
+		ended := make(chan struct{})
+		go func() { x.Wait(); close(ended) }()
+		stop := func() { x.Process.Kill(); <-ended }
+		for range 50 {
+			select {
+			case <-ended: // the display was taken meanwhile: try the next
+			default:
+				if exec.Command("xwininfo", "-display", display, "-root").Run() == nil {
+					return display, stop, nil
+				}
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			break
+		}
+		stop()
+	}
+	return "", nil, errors.New("no display could be started")
+}
+
+type measures struct {
+	shown            time.Duration
+	peakKiB, rssKiB  int64
+	anonKiB, fileKiB int64   // of rssKiB: the process's own memory, and mapped files (libraries)
+	idleCPU          float64 // per cent of one core
+}
+
+// measure starts the window and takes its figures, then quits it.
+func measure(hoist, home, display string, idle, settle time.Duration, name string) (measures, error) {
+	var m measures
+	var log bytes.Buffer
+	cmd := exec.Command(hoist)
+	cmd.Env = env(home, display)
+	cmd.Stdout, cmd.Stderr = &log, &log
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return m, err
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if logDir != "" {
+			os.WriteFile(filepath.Join(logDir, name+".log"), log.Bytes(), 0o644)
+		}
+	}()
+	for !windowShown(display) {
+		if time.Since(t0) > time.Minute {
+			return m, fmt.Errorf("no window after a minute; its log:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.shown = time.Since(t0)
+	time.Sleep(settle)
+	pid := cmd.Process.Pid
+	before, err := cpuTicks(pid)
+	if err != nil {
+		return m, err
+	}
+	t1 := time.Now()
+	time.Sleep(idle)
+	after, err := cpuTicks(pid)
+	if err != nil {
+		return m, err
+	}
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	m.idleCPU = 100 * float64(after-before) / ticksPerSecond / time.Since(t1).Seconds()
+	m.peakKiB, m.rssKiB, m.anonKiB, m.fileKiB, err = memory(pid)
+	return m, err
+}
+
+// windowShown reports whether a window titled Hoist is mapped.
+func windowShown(display string) bool {
+	out, err := exec.Command("xwininfo", "-display", display, "-name", "Hoist").Output()
+	return err == nil && bytes.Contains(out, []byte("IsViewable"))
+}
+
+// cpuTicks is the user and system CPU time of pid, in clock ticks.
+func cpuTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command's name (which may hold spaces) in parentheses.
+	rest := string(b[bytes.LastIndexByte(b, ')')+2:])
+	f := strings.Fields(rest)
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	return utime + stime, errors.Join(err1, err2)
+}
+
+// memory is pid's peak and current resident size, and of the current its
+// anonymous memory and mapped files, in KiB.
+func memory(pid int) (peak, now, anon, file int64, err error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		k, v, _ := strings.Cut(s.Text(), ":")
+		n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		switch k {
+		case "VmHWM":
+			peak = n
+		case "VmRSS":
+			now = n
+		case "RssAnon":
+			anon = n
+		case "RssFile":
+			file = n
+		}
+	}
+	return peak, now, anon, file, s.Err()
+}
+
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
