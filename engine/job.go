@@ -120,19 +120,6 @@ type JobView struct {
 	Version uint64 // changes whenever anything above changes
 }
 
-// Said quotes the server's own words behind Reason, e.g.
-// Google said: “The caller does not have permission”; "" when it said none.
-func (v JobView) Said() string {
-	if v.Details == "" {
-		return ""
-	}
-	from := v.DetailsFrom
-	if from == "" {
-		from = "The server"
-	}
-	return from + " said: “" + v.Details + "”"
-}
-
 // Summary is the whole queue at a glance.
 type Summary struct {
 	Files     int           // jobs in the queue, refused ones included
