@@ -193,7 +193,7 @@ func runSend(t *testing.T, dir string, env []string, addr, line string) {
 		t.Fatalf("%s\n  did not upload every file:\n%s%s", line, stdout.String(), stderr.String())
 	}
 	if strings.Contains(line, "--to cm360") {
-		if !regexp.MustCompile(`Added to Campaign Manager 360 as asset [0-9]+`).MatchString(stdout.String()) {
+		if !regexp.MustCompile(`Added to Campaign Manager 360\. Name: [^\n]*\. Id: [0-9]+\.`).MatchString(stdout.String()) {
 			t.Errorf("%s\n  printed no asset id:\n%s", line, stdout.String())
 		}
 		if p := lastObjectPath(t, addr); !strings.HasPrefix(p, "/upload/dfareporting/v5/") {
