@@ -94,7 +94,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			}
 		}
 	}
-	s := l.Say("cli.summary", words.Args{"Done": done, "Files": l.Count(len(views)), "Size": l.Size(bytes)})
+	s := l.Say("cli.summary", words.Args{"Files": l.Say("count.filesDone", words.Args{"Done": done, "N": len(views)}), "Size": l.Size(bytes)})
 	if failed > 0 {
 		s = l.Join(s, l.Say("cli.summary.failed", words.Args{"N": failed}))
 	}

@@ -60,7 +60,7 @@ func TestSendSpeaksTheLanguage(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
-			want := lang.Say("cli.summary", words.Args{"Done": 3, "Files": lang.Count(3), "Size": lang.Size(size)})
+			want := lang.Say("cli.summary", words.Args{"Files": lang.Say("count.filesDone", words.Args{"Done": 3, "N": 3}), "Size": lang.Size(size)})
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q:\n%s", want, stdout)
 			}
@@ -170,7 +170,7 @@ func TestJSONWithoutLanguage(t *testing.T) {
 // TestArabicFileCounts: the closing line counts files in Arabic's forms.
 func TestArabicFileCounts(t *testing.T) {
 	ar := words.New("ar_EG.UTF-8")
-	for n, want := range map[int]string{1: "ملف واحد", 2: "ملفان", 3: "٣ ملفات", 11: "١١ ملفًا"} {
+	for n, want := range map[int]string{1: "من ملف واحد", 2: "من ملفين", 3: "من ٣ ملفات", 11: "من ١١ ملفًا"} {
 		views := make([]engine.JobView, n)
 		for i := range views {
 			views[i] = engine.JobView{ID: engine.JobID(filepath.Join("j", string(rune('a'+i)))), Name: "x.png", State: engine.Done, Size: 10}

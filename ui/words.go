@@ -160,7 +160,7 @@ func summaryWords(s engine.Summary, canceled int) string {
 		return say("ui.summary.allCanceled", "N", canceled)
 	}
 	l := speaking()
-	parts := []string{say("ui.summary.files", "Done", s.Done, "N", files)}
+	parts := []string{say("count.filesDone", "Done", s.Done, "N", files)}
 	if s.Bytes > 0 {
 		parts = append(parts, say("ui.progress.of", "Done", l.Size(s.BytesDone), "Total", l.Size(s.Bytes)))
 	}

@@ -35,6 +35,26 @@ func TestPlurals(t *testing.T) {
 	}
 }
 
+// "Two of two files" after a preposition: Arabic takes the dual's
+// genitive (ملفين), not the nominative of a count on its own (ملفان).
+func TestFilesDoneAfterOf(t *testing.T) {
+	for _, tc := range []struct {
+		lang    string
+		done, n int
+		want    string
+	}{
+		{"ar_EG.UTF-8", 2, 2, "٢ من ملفين"},
+		{"ar_EG.UTF-8", 1, 1, "١ من ملف واحد"},
+		{"ar_EG.UTF-8", 3, 11, "٣ من ١١ ملفًا"},
+		{"en", 2, 2, "2 of 2 files"},
+		{"he", 1, 2, "1 מתוך שני קבצים"},
+	} {
+		if got := New(tc.lang).Say("count.filesDone", Args{"Done": tc.done, "N": tc.n}); got != tc.want {
+			t.Errorf("%s: %d of %d = %q, want %q", tc.lang, tc.done, tc.n, got, tc.want)
+		}
+	}
+}
+
 func TestNew(t *testing.T) {
 	for _, tc := range []struct {
 		name, code string
