@@ -463,7 +463,7 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 
 func moving(views []engine.JobView) bool {
 	for _, v := range views {
-		if v.State == engine.Waiting || v.State.Active() {
+		if v.State.Moving() {
 			return true
 		}
 	}

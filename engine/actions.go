@@ -314,7 +314,7 @@ func (q *Queue) Summary() Summary {
 			c = jb.info.Size
 		}
 		s.BytesDone += c
-		if jb.state == Waiting || jb.state.Active() {
+		if jb.state.Moving() {
 			left += jb.left(now)
 			moving = true
 		}

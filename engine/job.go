@@ -44,6 +44,10 @@ func (s State) Active() bool {
 	return false
 }
 
+// Moving reports whether a job in state s is on its way: waiting for its
+// turn or being sent.
+func (s State) Moving() bool { return s == Waiting || s.Active() }
+
 // Email is what a row shows of an email file.
 type Email struct {
 	From    string

@@ -300,7 +300,7 @@ func (q *Queue) Wait(ctx context.Context) error {
 		q.mu.Lock()
 		busy := false
 		for _, jb := range q.jobs {
-			if jb.state == Waiting || jb.state.Active() {
+			if jb.state.Moving() {
 				busy = true
 				break
 			}

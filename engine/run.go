@@ -232,7 +232,7 @@ func (q *Queue) batchEndLocked() (Event, bool) {
 		return Event{}, false
 	}
 	for _, jb := range q.jobs {
-		if jb.state == Waiting || jb.state.Active() {
+		if jb.state.Moving() {
 			return Event{}, false
 		}
 	}

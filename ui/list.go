@@ -346,7 +346,7 @@ func (s *sampler) diff(views []engine.JobView, sum engine.Summary) update {
 func moving(views []engine.JobView) int {
 	n := 0
 	for i := range views {
-		if views[i].State == engine.Waiting || views[i].State.Active() {
+		if views[i].State.Moving() {
 			n++
 		}
 	}
