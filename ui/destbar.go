@@ -251,8 +251,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		err := edited.Validate()
 		var fe dest.FieldErrors
 		if errors.As(err, &fe) {
-			if msg := fe.For(key); msg != "" {
-				return errors.New(fieldProblemWords(edited, key, msg))
+			if e, ok := fe.FactFor(key); ok {
+				return errors.New(fieldProblemWords(edited.Kind, e))
 			}
 		}
 		return nil

@@ -103,6 +103,21 @@ var factKeys = map[fact.Code]string{
 	fact.BadURL:        "fact.field.badURL",
 	fact.GoogleHTTPS:   "fact.field.googleHTTPS",
 	fact.ScopeNeeded:   "fact.field.scopeNeeded",
+	fact.UnknownKind:   "fact.field.unknownKind",
+	fact.NotSetting:    "fact.field.notSetting",
+	fact.NotAddress:    "fact.field.notAddress",
+	fact.NoHost:        "fact.field.noHost",
+	fact.BadPort:       "fact.field.badPort",
+	fact.HasQuery:      "fact.field.hasQuery",
+	fact.GooglePath:    "fact.field.googlePath",
+	fact.BadType:       "fact.field.badType",
+	fact.DriveFolder:   "fact.field.driveFolder",
+	fact.DriveFile:     "fact.field.driveFile",
+	fact.FolderOrFile:  "fact.field.folderOrFile",
+	fact.TooLong:       "fact.field.tooLong",
+	fact.TooLongBytes:  "fact.field.tooLongBytes",
+	fact.NameMissing:   "fact.field.nameMissing",
+	fact.NameTaken:     "fact.field.nameTaken",
 }
 
 // specialKinds name what a special file is.

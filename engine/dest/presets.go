@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"hoist/dirs"
+	"hoist/engine/fact"
 )
 
 // PresetsFile is the name of the saved destinations file in Hoist's config folder.
@@ -271,9 +272,10 @@ func checkPreset(d Destination) error {
 	var errs FieldErrors
 	switch {
 	case d.Name == "":
-		errs = append(errs, FieldError{"name", "Give this destination a name."})
+		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameMissing}, "Give this destination a name."))
 	case Kind(strings.ToLower(d.Name)).Known():
-		errs = append(errs, FieldError{"name", fmt.Sprintf("%s is the name of a built-in kind of destination; choose another name.", d.Name)})
+		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameTaken, Args: map[string]string{"name": d.Name}},
+			"%s is the name of a built-in kind of destination; choose another name.", d.Name))
 	}
 	if err := d.Validate(); err != nil {
 		var fe FieldErrors

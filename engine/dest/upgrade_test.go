@@ -1,6 +1,7 @@
 package dest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,8 +91,9 @@ func TestGoogleWords(t *testing.T) {
 		t.Error("words where the server said nothing")
 	}
 	cm := Destination{Kind: CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
-	if s := Explain(cm, err); strings.Contains(s, "advertiser 2") || !strings.Contains(s, "no longer supports API v4") {
-		t.Errorf("Explain = %q: a retired version is not the account's access", s)
+	var api *upload.APIError
+	if !errors.As(err, &api) || api.Class() != upload.ClassRetired || api.RetiredVersion() != "v4" || RefusalFact(cm, api) != "" {
+		t.Errorf("%v: a retired version is not the account's access", err)
 	}
 	if cm.Speaker() != "Google" || (Destination{Kind: Sandbox}).Speaker() != "The sandbox" {
 		t.Errorf("speakers %q, %q", cm.Speaker(), Destination{Kind: Sandbox}.Speaker())

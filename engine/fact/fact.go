@@ -181,6 +181,21 @@ const (
 	BadURL        Code = "field.badURL"
 	GoogleHTTPS   Code = "field.googleHTTPS"
 	ScopeNeeded   Code = "field.scopeNeeded"
+	UnknownKind   Code = "field.unknownKind"  // Args["kind"]
+	NotSetting    Code = "field.notSetting"   // Args["setting"]; Dest: the kind it is not a setting of
+	NotAddress    Code = "field.notAddress"   // not a web address starting with https:// or http://
+	NoHost        Code = "field.noHost"       // a web address without a server
+	BadPort       Code = "field.badPort"      // Args["port"]
+	HasQuery      Code = "field.hasQuery"     // something after ? or # where nothing may be
+	GooglePath    Code = "field.googlePath"   // a Google upload URL without /upload/
+	BadType       Code = "field.badType"      // Google: the type the metadata names
+	DriveFolder   Code = "field.driveFolder"  // not a Drive folder's link or ID
+	DriveFile     Code = "field.driveFile"    // not a Drive file's link or ID
+	FolderOrFile  Code = "field.folderOrFile" // both a folder and a file to replace
+	TooLong       Code = "field.tooLong"      // Count: the most characters, without < or >
+	TooLongBytes  Code = "field.tooLongBytes" // Count: the most bytes, without < or >
+	NameMissing   Code = "field.nameMissing"  // a saved destination without a name
+	NameTaken     Code = "field.nameTaken"    // Args["name"]: a built-in kind's name
 )
 
 // Fact is one thing that happened, with what a sentence about it needs.
