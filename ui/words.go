@@ -10,6 +10,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
 )
 
@@ -304,9 +305,9 @@ func errorWords(err error) string {
 	if speaking().Code() == "en" {
 		return auth.Redact(err.Error()) // the engine's own English
 	}
-	var p *media.Problem
-	if errors.As(err, &p) {
-		return speaking().Fact(p.Fact())
+	var said interface{ Fact() fact.Fact } // a file's problem, the list of uploads set aside…
+	if errors.As(err, &said) {
+		return speaking().Fact(said.Fact())
 	}
 	if f, ok := auth.Fact(err); ok {
 		return speaking().Fact(f)

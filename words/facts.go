@@ -89,6 +89,12 @@ var factKeys = map[fact.Code]string{
 
 	fact.BatchDone: "fact.batch.done",
 
+	fact.ListNewer:      "fact.journal.newer",
+	fact.ListDamaged:    "fact.journal.damaged",
+	fact.ListDropped:    "fact.journal.dropped",
+	fact.UpgradedSaved:  "fact.upgraded.saved",
+	fact.UpgradedListed: "fact.upgraded.listed",
+
 	fact.Required:      "fact.field.required",
 	fact.NotNumber:     "fact.field.notNumber",
 	fact.NotBool:       "fact.field.notBool",

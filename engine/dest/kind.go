@@ -1,7 +1,6 @@
 package dest
 
 import (
-
 	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"

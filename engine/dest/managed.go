@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hoist/engine/fact"
 )
 
 // ManagedFile is the organisation's destinations in the system-wide
@@ -142,6 +144,15 @@ func (l *Library) List() []Destination {
 
 // IsManaged reports whether name is a destination from the organisation.
 func (l *Library) IsManaged(name string) bool { return indexOf(l.Managed, name) >= 0 }
+
+// Notice is what the saved destinations have to tell once (see
+// Presets.Notice); nil when nothing.
+func (l *Library) Notice() *fact.Fact {
+	if l.Saved == nil {
+		return nil
+	}
+	return l.Saved.Notice()
+}
 
 // Get finds a destination by name, ignoring case.
 func (l *Library) Get(name string) (Destination, bool) {

@@ -44,7 +44,7 @@ type Presets struct {
 	path   string
 	mu     sync.Mutex
 	list   []Destination
-	notice string
+	notice *fact.Fact
 }
 
 // presetsFile is the file's layout.
@@ -80,12 +80,13 @@ func (p *Presets) upgrade(moved int) {
 		// Still used upgraded (load upgrades them); saved at the next change.
 		p.list = upgradeAll(p.list)
 	}
-	p.notice = UpgradeNotice(moved, "saved destination")
+	f := UpgradeFact(fact.UpgradedSaved, moved)
+	p.notice = &f
 }
 
-// Notice is a sentence to show the user once after OpenPresets, e.g. that
-// saved destinations moved to a current API version; "" when none.
-func (p *Presets) Notice() string { return p.notice }
+// Notice is what to tell the user once after OpenPresets, e.g. that saved
+// destinations moved to a current API version; nil when nothing.
+func (p *Presets) Notice() *fact.Fact { return p.notice }
 
 // Path is the file the presets are kept in.
 func (p *Presets) Path() string { return p.path }

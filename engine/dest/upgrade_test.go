@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -54,9 +55,8 @@ func TestPresetsMoveToCurrentCM360Version(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026, so 2 saved destinations that used an old version now use v5."
-	if p.Notice() != want {
-		t.Errorf("notice = %q\n want %q", p.Notice(), want)
+	if n := p.Notice(); n == nil || n.Code != fact.UpgradedSaved || n.Count != 2 || n.Arg("current") != "v5" {
+		t.Errorf("notice = %+v, want 2 saved destinations moved to v5", n)
 	}
 	for _, name := range []string{"Banners", "Videos"} {
 		d, _ := p.Get(name)
@@ -75,8 +75,8 @@ func TestPresetsMoveToCurrentCM360Version(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Notice() != "" {
-		t.Errorf("notice said twice: %q", again.Notice())
+	if again.Notice() != nil {
+		t.Errorf("notice said twice: %+v", again.Notice())
 	}
 }
 

@@ -165,6 +165,16 @@ const (
 	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
 )
 
+// Facts said once when Hoist starts. File is where the old list of uploads
+// is kept; Args["current"] the API version destinations moved to.
+const (
+	ListNewer      Code = "journal.newer"   // the list was written by a newer Hoist and set aside
+	ListDamaged    Code = "journal.damaged" // the list could not be read and was set aside
+	ListDropped    Code = "journal.dropped" // Count damaged uploads left out of the list
+	UpgradedSaved  Code = "upgraded.saved"  // Count saved destinations moved to a current API version
+	UpgradedListed Code = "upgraded.listed" // Count listed uploads moved to a current API version
+)
+
 // Facts about a value typed into a destination's form (Field is its label).
 const (
 	Required      Code = "field.required"
