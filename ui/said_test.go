@@ -134,3 +134,42 @@ func TestStartNoticesInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestOrganisationProblemsInEveryLanguage: what is wrong with the
+// destinations an organisation set up is said in the window's language,
+// naming the file.
+func TestOrganisationProblemsInEveryLanguage(t *testing.T) {
+	broken, mixed := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, dest.ManagedFile), []byte(`{"version": 1, "destinations": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"version": 1, "destinations": [
+	  {"name": "Banners", "kind": "cm360"},
+	  {"name": "Mail", "kind": "gmail-insert"}, {"name": "Mail", "kind": "gmail-insert"}, 7]}`
+	if err := os.WriteFile(filepath.Join(mixed, dest.ManagedFile), []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, notJSON := dest.LoadManaged(broken)
+	_, three := dest.LoadManaged(mixed)
+	problems := append(notJSON, three...)
+	if len(problems) != 4 {
+		t.Fatalf("%d problems: %v", len(problems), problems)
+	}
+	for _, code := range words.Codes {
+		speak(t, code)
+		seen := map[string]bool{}
+		for _, p := range problems {
+			text := errorWords(p)
+			if seen[text] {
+				t.Errorf("%s: %q said twice", code, text)
+			}
+			seen[text] = true
+			if !strings.Contains(text, dest.ManagedFile) {
+				t.Errorf("%s: %q does not name the file", code, text)
+			}
+			if code != "en" && (strings.Contains(text, "organisation") || strings.Contains(text, "left out")) {
+				t.Errorf("%s: %q is English", code, text)
+			}
+		}
+	}
+}

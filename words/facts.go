@@ -95,6 +95,13 @@ var factKeys = map[fact.Code]string{
 	fact.UpgradedSaved:  "fact.upgraded.saved",
 	fact.UpgradedListed: "fact.upgraded.listed",
 
+	fact.ManagedUnreadable:      "fact.managed.unreadable",
+	fact.ManagedNotJSON:         "fact.managed.notJSON",
+	fact.ManagedNewer:           "fact.managed.newer",
+	fact.ManagedEntryUnreadable: "fact.managed.entryUnreadable",
+	fact.ManagedInvalid:         "fact.managed.invalid",
+	fact.ManagedSameName:        "fact.managed.sameName",
+
 	fact.Required:      "fact.field.required",
 	fact.NotNumber:     "fact.field.notNumber",
 	fact.NotBool:       "fact.field.notBool",

@@ -175,6 +175,18 @@ const (
 	UpgradedListed Code = "upgraded.listed" // Count listed uploads moved to a current API version
 )
 
+// Facts about the destinations an organisation set up for everyone. File
+// is their file; Count a destination's place in it, Args["name"] its name
+// (when it has one), Google what is wrong in the file's own terms.
+const (
+	ManagedUnreadable      Code = "managed.unreadable"      // the file cannot be read; Google: why
+	ManagedNotJSON         Code = "managed.notJSON"         // Google: where the JSON breaks
+	ManagedNewer           Code = "managed.newer"           // Count: the file's format
+	ManagedEntryUnreadable Code = "managed.entryUnreadable" // Count, Google
+	ManagedInvalid         Code = "managed.invalid"         // Count, Args["name"]: its settings are wrong
+	ManagedSameName        Code = "managed.sameName"        // Count, Args["name"]: another has its name
+)
+
 // Facts about a value typed into a destination's form (Field is its label).
 const (
 	Required      Code = "field.required"
