@@ -11,6 +11,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
+	"hoist/engine/journal"
 	"hoist/engine/media"
 )
 
@@ -305,9 +306,13 @@ func errorWords(err error) string {
 	if speaking().Code() == "en" {
 		return auth.Redact(err.Error()) // the engine's own English
 	}
-	var said interface{ Fact() fact.Fact } // a file's problem, the list of uploads set aside…
+	var said interface{ Fact() fact.Fact } // a file's problem, the organisation's destinations…
 	if errors.As(err, &said) {
 		return speaking().Fact(said.Fact())
+	}
+	var recovered *journal.RecoveryError
+	if errors.As(err, &recovered) {
+		return speaking().Fact(engine.RecoveryFact(recovered))
 	}
 	if f, ok := auth.Fact(err); ok {
 		return speaking().Fact(f)

@@ -11,8 +11,6 @@ import (
 	"strconv"
 
 	"go.etcd.io/bbolt"
-
-	"hoist/engine/fact"
 )
 
 const (
@@ -45,18 +43,6 @@ func (e *RecoveryError) Error() string {
 }
 
 func (e *RecoveryError) Unwrap() error { return e.Cause }
-
-// Fact is what Error says, for the words catalogue.
-func (e *RecoveryError) Fact() fact.Fact {
-	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
-	switch {
-	case errors.Is(e.Cause, ErrNewerVersion):
-		f.Code = fact.ListNewer
-	case e.Dropped > 0:
-		f.Code, f.Count = fact.ListDropped, e.Dropped
-	}
-	return f
-}
 
 // Open opens (or creates) the journal at path and locks it against other
 // processes: if one holds it for longer than opts.LockTimeout, Open returns
