@@ -375,9 +375,14 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 		return nil, err
 	}
 	if backup, why := j.Recovered(); backup != "" {
-		// why is a plain sentence that names the backup: the whole list may
-		// have been set aside, or only some damaged uploads left out.
-		fmt.Fprintln(stderr, why)
+		// The whole list may have been set aside, or only some damaged
+		// uploads left out; the sentence names the backup.
+		var recovered *journal.RecoveryError
+		if errors.As(why, &recovered) {
+			fmt.Fprintln(stderr, visible(l.Fact(engine.RecoveryFact(recovered))))
+		} else {
+			fmt.Fprintln(stderr, why)
+		}
 	}
 	return j, nil
 }
