@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -108,7 +109,7 @@ func TestAutoChunksThroughCuts(t *testing.T) {
 	}
 
 	var at int64 // where the server last said it stands
-	var chunks, grown, shrunk int
+	var chunks, grown, shrunk, inRow int
 	var prev *rangeExchange
 	for i, x := range log.all() {
 		if !x.chunk {
@@ -131,11 +132,16 @@ func TestAutoChunksThroughCuts(t *testing.T) {
 				if x.n < 2*prev.n && x.first+x.n != x.total {
 					t.Errorf("request %d carries %d bytes after %d confirmed in full", i, x.n, prev.n)
 				}
-				grown++
+				grown, inRow = grown+1, 0
 			case prev.rangeHeader == "" && !prev.answered:
-				// Cut: the next is at most half as big (at least 256 KiB), or the rest.
-				if x.n > max(prev.n/2, upload.ChunkAlign) && x.first+x.n != x.total {
-					t.Errorf("request %d carries %d bytes after a cut one of %d", i, x.n, prev.n)
+				inRow++
+				switch {
+				case inRow == 1 && x.first+x.n != prev.first+prev.n:
+					// A first cut: the next finishes the cut request.
+					t.Errorf("request %d ends at %d after a cut, not where the cut request would have (%d)", i, x.first+x.n, prev.first+prev.n)
+				case inRow > 1 && x.n > max(prev.n/2, upload.ChunkAlign) && x.first+x.n != x.total:
+					// Cut again: at most half as big (at least 256 KiB), or the rest.
+					t.Errorf("request %d carries %d bytes after a second cut in a row, of %d", i, x.n, prev.n)
 				}
 				shrunk++
 			}
@@ -145,10 +151,102 @@ func TestAutoChunksThroughCuts(t *testing.T) {
 		}
 		prev = &x
 	}
+	resentWithinUnconfirmed(t, srv.Requests(), int64(len(file)))
 	if chunks == 0 || grown == 0 || shrunk != 3 {
 		t.Errorf("%d requests with bytes, %d after a confirmed one, %d after a cut (want 3)", chunks, grown, shrunk)
 	}
 	if first := log.all(); len(first) == 0 || !first[0].chunk || first[0].n != upload.ChunkAlign {
 		t.Errorf("the first request is %+v, want 256 KiB of bytes", first)
+	}
+}
+
+// A request cut off before the server kept any of it is finished by the next
+// request, which ends where the cut one would have ended: the upload stays on
+// its grid and no short request is left for later.
+func TestAutoChunksFinishTheCutRequest(t *testing.T) {
+	file := make([]byte, 6<<20+123)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for i := range file {
+		file[i] = byte(rnd.Uint32())
+	}
+	sum := sha256.Sum256(file)
+	srv, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		_ = srv.Close()
+		ts.Close()
+	})
+	big := func(r *http.Request) bool { return r.ContentLength > 1<<20 }
+	cuts := srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: big}, Times: 1,
+		Action: emulator.CutBody{After: 100<<10 + 777}})
+
+	client := smallBufferClient(t, &hostLog{})
+	log := &exchangeLog{next: client.Transport}
+	client.Transport = log
+	up := &upload.Uploader{Client: client, ChunkSize: upload.ChunkAuto, Clock: &instantClock{now: time.Now()}}
+	target := upload.Target{URL: ts.URL + "/upload/files/v1/things?name=grid.bin", ContentType: "application/octet-stream"}
+	if _, err := up.Upload(context.Background(), target, memSource(file), upload.Resumable, nil, nil); err != nil {
+		t.Fatalf("upload failed: %v", err)
+	}
+	if objects := srv.Objects(); len(objects) != 1 || objects[0].SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("the emulator holds %+v, want the file", objects)
+	}
+	if cuts.Count() != 1 {
+		t.Fatalf("%d cuts happened, want 1", cuts.Count())
+	}
+	var chunks []rangeExchange
+	at := int64(-1)
+	for _, x := range log.all() {
+		switch {
+		case x.chunk:
+			chunks = append(chunks, x)
+		case at < 0 && len(chunks) > 0 && x.answered:
+			at = x.serverNext // the status query after the cut
+		}
+	}
+	cut := slices.IndexFunc(chunks, func(x rangeExchange) bool { return !x.answered })
+	if cut < 0 || cut+1 >= len(chunks) {
+		t.Fatalf("no request after a cut one in %+v", chunks)
+	}
+	was, after := chunks[cut], chunks[cut+1]
+	if after.first != at {
+		t.Errorf("the request after the cut starts at %d, but the server said %d", after.first, at)
+	}
+	if end, want := after.first+after.n, was.first+was.n; end != want {
+		t.Errorf("the request after the cut ends at %d, want %d where the cut request would have ended", end, want)
+	}
+	if len(chunks) != cut+2 {
+		t.Errorf("%d requests with bytes after the one finishing the cut, want none", len(chunks)-cut-2)
+	}
+	resentWithinUnconfirmed(t, srv.Requests(), int64(len(file)))
+}
+
+// resentWithinUnconfirmed checks, from the emulator's request log, that the
+// bytes received beyond the file's size are no more than, at every cut, the
+// bytes the emulator had received of the cut request but not kept (it keeps
+// whole 256 KiB units).
+func resentWithinUnconfirmed(t *testing.T, reqs []emulator.Request, size int64) {
+	t.Helper()
+	var received, unconfirmed int64
+	for _, r := range reqs {
+		if r.Stage != emulator.StageChunk {
+			continue
+		}
+		received += r.BodyBytes
+		if r.Status != 0 {
+			continue
+		}
+		c, err := upload.ParseContentRange(r.ContentRange)
+		if err != nil {
+			t.Fatalf("a cut request's Content-Range %q: %v", r.ContentRange, err)
+		}
+		end := c.First + r.BodyBytes
+		unconfirmed += end - max(end-end%upload.ChunkAlign, c.First)
+	}
+	if resent := received - size; resent > unconfirmed {
+		t.Errorf("%d bytes sent again, more than the %d the server had not kept", resent, unconfirmed)
 	}
 }
