@@ -7,10 +7,13 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"hoist/ui/filechooser"
 )
 
 // chooser is Hoist's own file dialog, for desktops that offer none. The
@@ -18,8 +21,11 @@ import (
 // one file at a time; here every name is drawn in reading order, whole, and
 // files are chosen several at once, with the mouse or the keyboard: Tab to
 // the list, the arrows to a name, Space to tick a file or open a folder,
-// Tab to Open. For folders, Open takes the folder shown.
+// Tab to Open. For folders, Open takes the folder shown. It also chooses
+// one file of a kind (the filters), or where to save one: then a field
+// below the list takes the file's name.
 type chooser struct {
+	opts    filechooser.Options
 	folders bool
 	dir     string
 	items   []chooserItem
@@ -27,6 +33,9 @@ type chooser struct {
 	where   *bidiLabel
 	list    *widget.List
 	open    *widget.Button
+	name    *entry // the file's name, when saving; nil otherwise
+	// confirm asks whether to write over a file, and runs yes if so.
+	confirm func(question string, yes func())
 	dlg     *dialog.CustomDialog
 	add     func(paths []string)
 }
@@ -37,10 +46,11 @@ type chooserItem struct {
 	dir  bool
 }
 
-// newChooser shows dir's folders and files (its folders only, for folders)
-// in a dialog on w; add gets the chosen paths when Open is pressed.
-func newChooser(w fyne.Window, title string, folders bool, dir string, add func([]string)) *chooser {
-	c := &chooser{folders: folders, add: add, where: newBidiLabel("")}
+// newChooser shows o.Folder's folders and files (its folders only, for
+// folders; those of o.Filters' kinds) in a dialog on w; add gets the chosen
+// paths when Open (or Save) is pressed.
+func newChooser(w fyne.Window, o filechooser.Options, add func([]string)) *chooser {
+	c := &chooser{opts: o, folders: o.Directory && !o.Save, add: add, where: newBidiLabel("")}
 	up := widget.NewButtonWithIcon(lang.X("file.parent", "Parent Folder"), directionalIcon(theme.NavigateBackIcon()), func() {
 		c.show(filepath.Dir(c.dir))
 	})
@@ -75,20 +85,52 @@ func newChooser(w fyne.Window, title string, folders bool, dir string, add func(
 			c.pick(c.items[i])
 		}
 	}
-	c.open = widget.NewButtonWithIcon(lang.L("Open"), theme.ConfirmIcon(), func() {
-		paths := c.chosen
-		if c.folders {
-			paths = []string{c.dir}
-		}
-		c.dlg.Hide()
-		c.add(paths)
-	})
+	c.open = widget.NewButtonWithIcon(lang.L("Open"), theme.ConfirmIcon(), c.done)
 	c.open.Importance = widget.HighImportance
 	cancel := widget.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), func() { c.dlg.Hide() })
-	body := border(border(nil, nil, up, nil, c.where), row(cancel, c.open), nil, nil, c.list)
-	c.dlg = dialog.NewCustomWithoutButtons(title, body, w)
-	c.show(dir)
+	var bottom fyne.CanvasObject = row(cancel, c.open)
+	if o.Save {
+		c.open.SetText(lang.L("Save"))
+		c.open.SetIcon(theme.DocumentSaveIcon())
+		c.name = newEntry()
+		c.name.SetPlaceHolder(lang.L("Enter filename"))
+		c.name.SetText(o.Name)
+		c.name.OnChanged = func(string) { c.refreshOpen() }
+		c.name.OnSubmitted = func(string) { c.done() }
+		label := newBidiLabel(lang.X("file.name", "Name"))
+		bottom = container.NewVBox(border(nil, nil, label, nil, c.name), bottom)
+	}
+	body := border(border(nil, nil, up, nil, c.where), bottom, nil, nil, c.list)
+	c.dlg = dialog.NewCustomWithoutButtons(o.Title, body, w)
+	c.show(o.Folder)
 	return c
+}
+
+// done hands over what was chosen: the ticked files, the folder shown, or
+// the path to save to; and closes.
+func (c *chooser) done() {
+	paths := c.chosen
+	switch {
+	case c.name != nil:
+		name := strings.TrimSpace(c.name.Text)
+		if name == "" || strings.ContainsRune(name, filepath.Separator) {
+			return
+		}
+		paths = []string{filepath.Join(c.dir, name)}
+		if _, err := os.Stat(paths[0]); err == nil && c.confirm != nil {
+			c.confirm(say("ui.pick.replace", "Name", isolate(name)), func() {
+				c.dlg.Hide()
+				c.add(paths)
+			})
+			return
+		}
+	case c.folders:
+		paths = []string{c.dir}
+	case len(paths) == 0:
+		return
+	}
+	c.dlg.Hide()
+	c.add(paths)
 }
 
 // show lists dir: folders first, then files, each by name; hidden ones are
@@ -108,7 +150,7 @@ func (c *chooser) show(dir string) {
 				isDir = fi.IsDir()
 			}
 		}
-		if strings.HasPrefix(e.Name(), ".") || (c.folders && !isDir) {
+		if strings.HasPrefix(e.Name(), ".") || (c.folders && !isDir) || (!isDir && !filechooser.Matches(c.opts.Filters, e.Name())) {
 			continue
 		}
 		c.items = append(c.items, chooserItem{name: e.Name(), dir: isDir})
@@ -138,6 +180,11 @@ func (c *chooser) pick(it chooserItem) {
 	case it.dir:
 		c.show(path)
 		return
+	case c.name != nil:
+		c.name.SetText(it.name) // saving over it is the user's choice
+		return
+	case !c.opts.Multiple:
+		c.chosen = []string{path}
 	case slices.Contains(c.chosen, path):
 		c.chosen = slices.DeleteFunc(c.chosen, func(p string) bool { return p == path })
 	default:
@@ -149,6 +196,14 @@ func (c *chooser) pick(it chooserItem) {
 
 // refreshOpen offers Open once there is something to open.
 func (c *chooser) refreshOpen() {
+	if c.name != nil {
+		if strings.TrimSpace(c.name.Text) != "" {
+			c.open.Enable()
+		} else {
+			c.open.Disable()
+		}
+		return
+	}
 	if c.folders || len(c.chosen) > 0 {
 		c.open.Enable()
 	} else {

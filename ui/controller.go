@@ -14,6 +14,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/filechooser"
 )
 
 // The window is made of panels: the destination bar (destbar.go, with the
@@ -95,6 +96,8 @@ type setupController interface {
 	googleSignIn() signIn
 	clientImported() // Google sign-in was just set up
 	login()          // signs in for the current destination
+	// ask shows a file dialog and gives then the chosen paths.
+	ask(o filechooser.Options, then func(paths []string))
 }
 
 // sandboxController is what the sandbox's panel asks of the window.

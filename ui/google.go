@@ -10,12 +10,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
 	"hoist/engine/dest"
+	"hoist/ui/filechooser"
 )
 
 // managedStore is a preset store that also holds the organisation's
@@ -169,15 +169,20 @@ func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 	}
 	if strings.TrimSpace(target.Name) != "" {
 		box.Add(row(widget.NewButtonWithIcon(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
-			save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-				if err != nil || w == nil {
+			d.ask(filechooser.Options{
+				Title:   say("ui.pick.export"),
+				Save:    true,
+				Name:    target.Name + dest.ShareExtension,
+				Folder:  homeFolder("Documents"),
+				Filters: []filechooser.Filter{{Name: say("ui.pick.exportKind"), Patterns: []string{"*" + dest.ShareExtension}}},
+			}, func(paths []string) {
+				w, err := os.Create(paths[0])
+				if err != nil {
+					d.tell(say("ui.export.failed", "Why", errorWords(err)))
 					return
 				}
 				d.exportDestination(target, w)
-			}, d.win)
-			save.SetFileName(target.Name + dest.ShareExtension)
-			save.Resize(fyne.NewSize(800, 560))
-			save.Show()
+			})
 		})))
 	}
 	return box

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
 
 	"hoist/ui/filechooser"
 )
@@ -22,25 +24,31 @@ func (d *desk) pickFiles() { d.pick(false) }
 func (d *desk) pickFolder() { d.pick(true) }
 
 func (d *desk) pick(folders bool) {
-	choose := d.choose
-	if choose == nil {
-		choose = systemChooser
-	}
 	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
 	if folders {
 		o.Title = pickFolderTitle()
+	}
+	d.ask(o, d.add)
+}
+
+// ask shows the system's file dialog for o, or Hoist's own where the
+// desktop has none, and gives then what was chosen (nothing when canceled).
+func (d *desk) ask(o filechooser.Options, then func(paths []string)) {
+	choose := d.choose
+	if choose == nil {
+		choose = systemChooser
 	}
 	d.background(func(ctx context.Context) {
 		paths, err := choose(ctx, o)
 		d.later(func() {
 			switch {
 			case errors.Is(err, filechooser.ErrNoPortal):
-				d.pickInWindow(folders, startFolder(folders))
+				d.pickInWindow(o, then)
 			case err != nil:
 				d.log.Info("the system's file dialog failed", "err", err)
-				d.pickInWindow(folders, startFolder(folders))
-			default:
-				d.add(paths)
+				d.pickInWindow(o, then)
+			case len(paths) > 0:
+				then(paths)
 			}
 		})
 	})
@@ -49,13 +57,18 @@ func (d *desk) pick(folders bool) {
 // startFolder is where a file dialog opens: Pictures for files, else
 // Documents, else the home folder.
 func startFolder(folders bool) string {
+	if folders {
+		return homeFolder("Documents", "Pictures")
+	}
+	return homeFolder("Pictures", "Documents")
+}
+
+// homeFolder is the first of the home folder's folders names that exists,
+// else the home folder.
+func homeFolder(names ...string) string {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return ""
-	}
-	names := []string{"Pictures", "Documents"}
-	if folders {
-		names = []string{"Documents", "Pictures"}
 	}
 	for _, n := range names {
 		if fi, err := os.Stat(filepath.Join(home, n)); err == nil && fi.IsDir() {
@@ -66,15 +79,22 @@ func startFolder(folders bool) string {
 }
 
 // pickInWindow is Hoist's own file dialog, where the desktop has none. It
-// opens in Pictures or Documents, and takes several files at once.
-func (d *desk) pickInWindow(folders bool, dir string) {
-	title := pickFilesTitle()
-	if folders {
-		title = pickFolderTitle()
+// opens where o says, and takes several files at once when o asks so.
+func (d *desk) pickInWindow(o filechooser.Options, then func([]string)) {
+	c := newChooser(d.win, o, then)
+	c.confirm = func(question string, yes func()) {
+		d.open(dialog.NewCustomConfirm(o.Title, lang.L("Yes"), lang.L("No"), newBidiParagraph(question), func(ok bool) {
+			if ok {
+				yes()
+			}
+		}, d.win))
 	}
-	c := newChooser(d.win, title, folders, dir, d.add)
 	d.chooser = c
 	c.dlg.Resize(d.fit(fyne.NewSize(800, 560)))
 	d.open(c.dlg)
+	if c.name != nil {
+		d.win.Canvas().Focus(c.name)
+		return
+	}
 	d.win.Canvas().Focus(c.list)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/filechooser"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -216,7 +217,7 @@ func TestChooserNamesInPersian(t *testing.T) {
 		}
 	}
 	var added []string
-	c := newChooser(w, say("ui.pick.files"), false, dir, func(p []string) { added = p })
+	c := newChooser(w, filechooser.Options{Title: say("ui.pick.files"), Multiple: true, Folder: dir}, func(p []string) { added = p })
 	c.dlg.Resize(fyne.NewSize(600, 380))
 	c.dlg.Show()
 	readingTitle(w.Canvas())

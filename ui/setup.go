@@ -7,11 +7,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/ui/filechooser"
 )
 
 // setupStep is one step of the guided set-up: what to do, and where.
@@ -103,19 +103,14 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	return border(nil, nil, nil, row(copyButton, open), shown)
 }
 
-// pick chooses the downloaded file with the file dialog.
+// pick chooses the downloaded file with the system's file dialog (or
+// Hoist's own), which offers JSON files and opens in Downloads.
 func (p *setupPanel) pick() {
-	open := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		_ = r.Close()
-		p.take(path)
-	}, p.d.window())
-	open.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	open.Resize(fyne.NewSize(800, 560))
-	open.Show()
+	p.d.ask(filechooser.Options{
+		Title:   say("ui.pick.client"),
+		Folder:  homeFolder("Downloads"),
+		Filters: []filechooser.Filter{{Name: say("ui.pick.clientKind"), Patterns: []string{"*.json"}}},
+	}, func(paths []string) { p.take(paths[0]) })
 }
 
 // take checks the file and, when it is a desktop app's client, imports it.

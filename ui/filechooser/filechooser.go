@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 	"sync/atomic"
 
@@ -28,18 +29,56 @@ var ErrNoPortal = errors.New("the desktop has no file chooser portal")
 
 // Options say what to ask for.
 type Options struct {
-	Title     string // the dialog's title
-	Multiple  bool   // several files (or folders) at once
-	Directory bool   // folders, not files
-	Folder    string // where the dialog opens; "" lets the desktop choose
-	Parent    string // the parent window's identifier ("x11:1a2b"), or ""
+	Title     string   // the dialog's title
+	Multiple  bool     // several files (or folders) at once
+	Directory bool     // folders, not files
+	Folder    string   // where the dialog opens; "" lets the desktop choose
+	Parent    string   // the parent window's identifier ("x11:1a2b"), or ""
+	Filters   []Filter // the kinds of file offered; none: any file
+	Save      bool     // a file to write, not files to read
+	Name      string   // for Save: the name the dialog suggests
+}
+
+// Filter is a kind of file the dialog offers, by its words and its name's
+// patterns ("*.json").
+type Filter struct {
+	Name     string
+	Patterns []string
+}
+
+// Matches reports whether a file's name fits one of the filters, or there
+// are none.
+func Matches(filters []Filter, name string) bool {
+	if len(filters) == 0 {
+		return true
+	}
+	for _, f := range filters {
+		for _, p := range f.Patterns {
+			if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(name)); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// portalFilter is a filter as the portal takes it: a(sa(us)), 0 for a glob.
+type portalFilter struct {
+	Name  string
+	Rules []portalRule
+}
+
+type portalRule struct {
+	Kind    uint32
+	Pattern string
 }
 
 var tokens atomic.Uint64
 
 // Open shows the desktop's file dialog and returns the chosen paths, or
 // none when the user canceled. It returns ErrNoPortal when the session bus
-// has no file chooser portal.
+// has no file chooser portal. With o.Save it asks for one file to write
+// instead (the portal's SaveFile).
 func Open(ctx context.Context, conn *dbus.Conn, o Options) ([]string, error) {
 	names := conn.Names()
 	if len(names) == 0 {
@@ -61,15 +100,34 @@ func Open(ctx context.Context, conn *dbus.Conn, o Options) ([]string, error) {
 
 	opts := map[string]dbus.Variant{
 		"handle_token": dbus.MakeVariant(token),
-		"multiple":     dbus.MakeVariant(o.Multiple),
-		"directory":    dbus.MakeVariant(o.Directory),
 		"modal":        dbus.MakeVariant(true),
+	}
+	method := chooser + ".OpenFile"
+	if o.Save {
+		method = chooser + ".SaveFile"
+		if o.Name != "" {
+			opts["current_name"] = dbus.MakeVariant(o.Name)
+		}
+	} else {
+		opts["multiple"] = dbus.MakeVariant(o.Multiple)
+		opts["directory"] = dbus.MakeVariant(o.Directory)
 	}
 	if o.Folder != "" {
 		opts["current_folder"] = dbus.MakeVariant(append([]byte(o.Folder), 0))
 	}
+	if len(o.Filters) > 0 {
+		var fs []portalFilter
+		for _, f := range o.Filters {
+			pf := portalFilter{Name: f.Name}
+			for _, p := range f.Patterns {
+				pf.Rules = append(pf.Rules, portalRule{0, p})
+			}
+			fs = append(fs, pf)
+		}
+		opts["filters"] = dbus.MakeVariant(fs)
+	}
 	var got dbus.ObjectPath
-	call := conn.Object(portalName, portalPath).CallWithContext(ctx, chooser+".OpenFile", 0, o.Parent, o.Title, opts)
+	call := conn.Object(portalName, portalPath).CallWithContext(ctx, method, 0, o.Parent, o.Title, opts)
 	if err := call.Store(&got); err != nil {
 		var de dbus.Error
 		if errors.As(err, &de) && noPortal(de.Name) {

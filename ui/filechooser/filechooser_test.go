@@ -66,6 +66,12 @@ func (p *fakePortal) OpenFile(sender dbus.Sender, parent, title string, opts map
 	return handle, nil
 }
 
+// SaveFile answers as OpenFile does, one file to write.
+func (p *fakePortal) SaveFile(sender dbus.Sender, parent, title string, opts map[string]dbus.Variant) (dbus.ObjectPath, *dbus.Error) {
+	opts["method"] = dbus.MakeVariant("SaveFile")
+	return p.OpenFile(sender, parent, title, opts)
+}
+
 func servePortal(t *testing.T, addr string, code uint32, uris []string) *fakePortal {
 	t.Helper()
 	conn := connect(t, addr)
@@ -141,5 +147,49 @@ func TestNoPortal(t *testing.T) {
 	defer cancel()
 	if _, err := Open(ctx, connect(t, addr), Options{}); !errors.Is(err, ErrNoPortal) {
 		t.Errorf("with no portal on the bus, Open returned %v, want ErrNoPortal", err)
+	}
+}
+
+// TestSaveAsksTheSaveDialog: a file to write is asked of the portal's
+// SaveFile, with the suggested name whole in Persian and the filter, and
+// the written path comes back decoded.
+func TestSaveAsksTheSaveDialog(t *testing.T) {
+	addr := privateBus(t)
+	p := servePortal(t, addr, 0, []string{"file:///home/sam/Documents/%D9%85%D9%82%D8%B5%D8%AF%20%D9%86%D9%87%D8%A7%DB%8C%DB%8C.hoist"})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got, err := Open(ctx, connect(t, addr), Options{Save: true, Name: "مقصد نهایی.hoist",
+		Filters: []Filter{{Name: "مقصد", Patterns: []string{"*.hoist"}}}})
+	if want := []string{"/home/sam/Documents/مقصد نهایی.hoist"}; err != nil || !slices.Equal(got, want) {
+		t.Fatalf("Open = %q, %v; want %q", got, err, want)
+	}
+	opts := <-p.asked
+	var method, name string
+	var filters []portalFilter
+	_ = opts["method"].Store(&method)
+	_ = opts["current_name"].Store(&name)
+	if err := opts["filters"].Store(&filters); err != nil {
+		t.Fatalf("filters: %v (%s)", err, opts["filters"].Signature())
+	}
+	if method != "SaveFile" || name != "مقصد نهایی.hoist" {
+		t.Errorf("asked %s with current_name %q", method, name)
+	}
+	if _, many := opts["multiple"]; many {
+		t.Error("a save dialog was asked for several files")
+	}
+	if len(filters) != 1 || filters[0].Name != "مقصد" || len(filters[0].Rules) != 1 || filters[0].Rules[0] != (portalRule{0, "*.hoist"}) {
+		t.Errorf("filters = %+v (%s)", filters, opts["filters"].Signature())
+	}
+}
+
+func TestMatches(t *testing.T) {
+	json := []Filter{{Name: "JSON", Patterns: []string{"*.json"}}}
+	for name, want := range map[string]bool{"client_secret_1.json": true, "کلاینت.JSON": true, "notes.txt": false, "json": false} {
+		if Matches(json, name) != want {
+			t.Errorf("Matches(%q) = %v", name, !want)
+		}
+	}
+	if !Matches(nil, "anything") {
+		t.Error("no filter refuses a file")
 	}
 }

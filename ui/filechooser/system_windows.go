@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -43,22 +44,30 @@ const (
 	ofnFileMustExist    = 0x00001000
 	ofnPathMustExist    = 0x00000800
 	ofnNoChangeDir      = 0x00000008
+	ofnOverwritePrompt  = 0x00000002
 )
 
 var (
 	comdlg32        = syscall.NewLazyDLL("comdlg32.dll")
 	getOpenFileName = comdlg32.NewProc("GetOpenFileNameW")
+	getSaveFileName = comdlg32.NewProc("GetSaveFileNameW")
 	commDlgError    = comdlg32.NewProc("CommDlgExtendedError")
 )
 
 // OpenWindows shows the system's open dialog, several files at once. It
 // returns none when the user canceled. Folders are not offered by this
 // dialog: ErrNoPortal sends the caller to its own folder dialog.
+// With o.Save it shows the save dialog, which asks before writing over a
+// file.
 func OpenWindows(_ context.Context, o Options) ([]string, error) {
+	proc := getOpenFileName
+	if o.Save {
+		proc = getSaveFileName
+	}
 	if o.Directory {
 		return nil, ErrNoPortal
 	}
-	if err := getOpenFileName.Find(); err != nil {
+	if err := proc.Find(); err != nil {
 		return nil, ErrNoPortal
 	}
 	buf := make([]uint16, 64<<10) // room for many names
@@ -68,8 +77,15 @@ func OpenWindows(_ context.Context, o Options) ([]string, error) {
 		flags:   ofnExplorer | ofnFileMustExist | ofnPathMustExist | ofnNoChangeDir,
 	}
 	ofn.structSize = uint32(unsafe.Sizeof(ofn))
-	if o.Multiple {
+	if o.Multiple && !o.Save {
 		ofn.flags |= ofnAllowMultiSelect
+	}
+	if o.Save {
+		ofn.flags = ofnExplorer | ofnPathMustExist | ofnNoChangeDir | ofnOverwritePrompt
+		copy(buf[:len(buf)-1], syscall.StringToUTF16(o.Name))
+	}
+	if len(o.Filters) > 0 {
+		ofn.filter = &filterText(o.Filters)[0]
 	}
 	if o.Title != "" {
 		ofn.title, _ = syscall.UTF16PtrFromString(o.Title)
@@ -77,7 +93,7 @@ func OpenWindows(_ context.Context, o Options) ([]string, error) {
 	if o.Folder != "" {
 		ofn.initialDir, _ = syscall.UTF16PtrFromString(o.Folder)
 	}
-	ok, _, _ := getOpenFileName.Call(uintptr(unsafe.Pointer(&ofn)))
+	ok, _, _ := proc.Call(uintptr(unsafe.Pointer(&ofn)))
 	if ok == 0 {
 		if code, _, _ := commDlgError.Call(); code != 0 {
 			return nil, errors.New("the system's open dialog failed")
@@ -85,6 +101,17 @@ func OpenWindows(_ context.Context, o Options) ([]string, error) {
 		return nil, nil // canceled
 	}
 	return splitNames(buf), nil
+}
+
+// filterText is the dialog's lpstrFilter: each filter's words, then its
+// patterns joined by ";", each ended by a zero, the whole by two.
+func filterText(filters []Filter) []uint16 {
+	var out []uint16
+	for _, f := range filters {
+		out = append(out, syscall.StringToUTF16(f.Name)...)
+		out = append(out, syscall.StringToUTF16(strings.Join(f.Patterns, ";"))...)
+	}
+	return append(out, 0)
 }
 
 // splitNames reads the dialog's answer: one full path, or a folder followed
