@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -370,14 +371,9 @@ func (e *entry) FocusLost() {
 // place puts the text, as it is seen, over the entry's own, with the
 // cursor and the selection where they are in it.
 func (e *entry) place(size fyne.Size) {
-	text := e.Text
-	if e.Password {
-		text = strings.Repeat("•", utf8.RuneCountInString(text))
-	}
+	text := e.shown()
 	th := fyne.CurrentApp().Settings().Theme()
-	if e.Validator != nil { // the toolkit's mark of a wrong value is at the right
-		size.Width -= th.Size(theme.SizeNameInlineIcon) + th.Size(theme.SizeNameInnerPadding)
-	}
+	size.Width = e.textWidth(size.Width)
 	e.seen.Move(fyne.NewPos(0, 0))
 	e.seen.Resize(size)
 	if text == "" {
@@ -418,6 +414,79 @@ func (e *entry) place(size fyne.Size) {
 	e.caret.Refresh()
 }
 
+// shown is the entry's text as it is drawn: dots for a password.
+func (e *entry) shown() string {
+	if e.Password {
+		return strings.Repeat("•", utf8.RuneCountInString(e.Text))
+	}
+	return e.Text
+}
+
+// textWidth is the width the text is drawn in, of an entry this wide.
+func (e *entry) textWidth(width float32) float32 {
+	if e.Validator != nil { // the toolkit's mark of a wrong value is at the right
+		th := fyne.CurrentApp().Settings().Theme()
+		width -= th.Size(theme.SizeNameInlineIcon) + th.Size(theme.SizeNameInnerPadding)
+	}
+	return width
+}
+
+// MouseDown puts the cursor where the click is in the text as it is seen.
+// The toolkit places it as if the text were drawn in logical order from
+// the left; in a right-to-left window it is told the place, in its own
+// layout, of the character under the pointer.
+func (e *entry) MouseDown(m *desktop.MouseEvent) {
+	if !rtl() {
+		e.Entry.MouseDown(m)
+		return
+	}
+	at := e.columnAt(m.Position.X)
+	moved := *m
+	moved.Position.X = e.toolkitX(at)
+	e.Entry.MouseDown(&moved)
+	if e.SelectedText() == "" && e.CursorColumn != at { // the toolkit's text was scrolled
+		e.CursorRow, e.CursorColumn = 0, at
+	}
+	e.place(e.Size())
+}
+
+// Dragged selects from where the drag started to the pointer, both as seen.
+func (e *entry) Dragged(d *fyne.DragEvent) {
+	if !rtl() {
+		e.Entry.Dragged(d)
+		return
+	}
+	from := e.toolkitX(e.columnAt(d.Position.X - d.Dragged.DX))
+	moved := *d
+	moved.Position.X = e.toolkitX(e.columnAt(d.Position.X))
+	moved.Dragged.DX = moved.Position.X - from
+	e.Entry.Dragged(&moved)
+	e.place(e.Size())
+}
+
+// columnAt is the logical place of the cursor nearest to x, in the text as
+// the entry draws it.
+func (e *entry) columnAt(x float32) int {
+	th := fyne.CurrentApp().Settings().Theme()
+	return caretColumn(e.shown(), x, e.textWidth(e.Size().Width), th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText), e.TextStyle)
+}
+
+// toolkitX is a place the toolkit, which lays the text out in logical
+// order from the left, turns into logical index at: past the middle of
+// every character before it, each measured alone as the toolkit does.
+func (e *entry) toolkitX(at int) float32 {
+	th := fyne.CurrentApp().Settings().Theme()
+	pad, size := th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText)
+	runes := []rune(e.shown())
+	var x float32
+	for i := 0; i < at && i < len(runes); i++ {
+		before := fyne.MeasureText(string(runes[:i]), size, e.TextStyle).Width
+		half := fyne.MeasureText(string(runes[i]), size, e.TextStyle).Width / 2
+		x = max(x, pad+before+half)
+	}
+	return x
+}
+
 // selection is the logical range [from, to) of the selected characters of
 // text; ok false when nothing is selected. The toolkit tells the selected
 // text and the cursor, which is at one end of it.
@@ -441,11 +510,36 @@ func (e *entry) selection(text string) (from, to int, ok bool) {
 // and right edges of each character (by its logical index), and where the
 // cursor before logical index at stands.
 func caretPlaces(text string, at int, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, caret float32) {
+	boxes, levels := caretLayout(text, width, pad, size, style)
+	return boxes, caretX(boxes, levels, at, width, pad)
+}
+
+// caretColumn is the logical place, in text laid out as caretPlaces does,
+// of the cursor nearest to x: where a click at x puts it.
+func caretColumn(text string, x, width, pad, size float32, style fyne.TextStyle) int {
+	boxes, levels := caretLayout(text, width, pad, size, style)
+	best, dist := 0, float32(-1)
+	for at := 0; at <= len(boxes); at++ {
+		d := caretX(boxes, levels, at, width, pad) - x
+		if d < 0 {
+			d = -d
+		}
+		if dist < 0 || d < dist {
+			best, dist = at, d
+		}
+	}
+	return best
+}
+
+// caretLayout gives the left and right edges of each character of text
+// (by its logical index) drawn as a right-to-left paragraph from the right
+// edge of a field, and the characters' bidi levels.
+func caretLayout(text string, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, levels []uint8) {
 	runes := []rune(text)
 	if len(runes) == 0 {
-		return nil, width - pad
+		return nil, nil
 	}
-	levels := bidiLevels(runes, true)
+	levels = bidiLevels(runes, true)
 	order := visualOrder(levels)
 	boxes = make([][2]float32, len(runes))
 	var x float32
@@ -476,16 +570,24 @@ func caretPlaces(text string, at int, width, pad, size float32, style fyne.TextS
 		boxes[k][0] += shift
 		boxes[k][1] += shift
 	}
+	return boxes, levels
+}
+
+// caretX is where the cursor before logical index at stands among boxes.
+func caretX(boxes [][2]float32, levels []uint8, at int, width, pad float32) float32 {
+	if len(boxes) == 0 {
+		return width - pad
+	}
 	edge := func(k int, leading bool) float32 { // the edge a reader meets first (leading) or last
 		if (levels[k]%2 == 1) == leading {
 			return boxes[k][1]
 		}
 		return boxes[k][0]
 	}
-	if at >= len(runes) {
-		return boxes, edge(len(runes)-1, false)
+	if at >= len(boxes) {
+		return edge(len(boxes)-1, false)
 	}
-	return boxes, edge(max(at, 0), true)
+	return edge(max(at, 0), true)
 }
 
 // textless is the window's theme with the text, placeholder, cursor and
