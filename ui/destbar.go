@@ -42,9 +42,9 @@ type destBar struct {
 
 	choices []dest.Destination // what the picker offers, in its order
 
-	picker     *widget.Select
+	picker     *selectBox
 	edit       *widget.Button
-	accounts   *widget.Select
+	accounts   *selectBox
 	signIn     *widget.Button
 	signOut    *widget.Button
 	note       *bidiLabel      // "The sandbox needs no account."

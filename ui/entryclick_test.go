@@ -6,7 +6,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestClickInPersianEntryPlacesTheCaret: in a right-to-left window, a click
@@ -55,5 +57,38 @@ func TestClickInPersianEntryPlacesTheCaret(t *testing.T) {
 	e.DragEnd()
 	if got := e.SelectedText(); got != "سلا" {
 		t.Errorf("a drag over «سلا» selected %q", got)
+	}
+}
+
+// TestSelectArrowAtTheReadingEnd: in a right-to-left window a select's
+// arrow is at its left, and its choice ends at its right; in English, as
+// the toolkit has them.
+func TestSelectArrowAtTheReadingEnd(t *testing.T) {
+	for _, code := range []string{"fa", "en"} {
+		w := dialogWindow(t, code, fyne.NewSize(420, 120))
+		s := newSelect([]string{"خصوصی", "Public"}, nil)
+		s.SetSelected("خصوصی")
+		w.SetContent(container.NewVBox(s))
+		w.Resize(fyne.NewSize(420, 120))
+		var arrow, choice fyne.CanvasObject
+		for _, o := range test.WidgetRenderer(s).Objects() {
+			switch o.(type) {
+			case *widget.Icon:
+				arrow = o
+			case *widget.RichText:
+				choice = o
+			}
+		}
+		if arrow == nil || choice == nil {
+			t.Fatal("the select has no arrow or no choice")
+		}
+		left := arrow.Position().X+arrow.Size().Width <= choice.Position().X
+		if want := code == "fa"; left != want {
+			t.Errorf("%s: the arrow at %v, the choice at %v (left %v, want %v)", code, arrow.Position().X, choice.Position().X, left, want)
+		}
+		s.Refresh() // twice laid out is once
+		if again := arrow.Position().X+arrow.Size().Width <= choice.Position().X; again != left {
+			t.Errorf("%s: a refresh moved the arrow to the other side", code)
+		}
 	}
 }

@@ -295,13 +295,38 @@ func (f *form) mirror() {
 }
 
 // newSelect is the toolkit's select, its choice written from the reading
-// side: at the right in a right-to-left window, as its list of options.
-func newSelect(options []string, changed func(string)) *widget.Select {
-	s := widget.NewSelect(options, changed)
+// side: at the right in a right-to-left window, as its list of options,
+// with its arrow at the reading end, the left.
+func newSelect(options []string, changed func(string)) *selectBox {
+	s := &selectBox{}
+	s.Options, s.OnChanged = options, changed
+	s.ExtendBaseWidget(s)
 	if rtl() {
 		s.Alignment = fyne.TextAlignTrailing
 	}
 	return s
+}
+
+// selectBox is the toolkit's select, which always puts its arrow at the
+// right; in a right-to-left window its arrow and its choice swap sides.
+type selectBox struct {
+	widget.Select
+}
+
+func (s *selectBox) CreateRenderer() fyne.WidgetRenderer {
+	r := s.Select.CreateRenderer()
+	if !rtl() {
+		return r
+	}
+	return &placing{WidgetRenderer: r, size: s.Size, place: func(size fyne.Size) {
+		r.Layout(size) // from the toolkit's places each time, so that twice is once
+		for _, o := range r.Objects() {
+			switch o.(type) {
+			case *widget.Icon, *widget.RichText: // the arrow and the choice
+				o.Move(fyne.NewPos(size.Width-o.Position().X-o.Size().Width, o.Position().Y))
+			}
+		}
+	}}
 }
 
 // entry is the toolkit's one-line entry, reading right in a right-to-left

@@ -162,7 +162,7 @@ func chunkWords(n int64) string {
 }
 
 // choice builds a Select over values shown with words, starting at current.
-func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *widget.Select {
+func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *selectBox {
 	labels := make([]string, len(values))
 	for i, v := range values {
 		labels[i] = visual(words(v))

@@ -204,7 +204,7 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		t.Errorf("once the profile is right, the note says %q, want the help again", r.Text())
 	}
 	test.Type(advertiser, "678")
-	assetType := noteField(item("Asset type")).(*widget.Select)
+	assetType := noteField(item("Asset type")).(*selectBox)
 	if !slices.Contains(assetType.Options, "Video (VIDEO)") || slices.Contains(assetType.Options, "VIDEO") {
 		t.Errorf("asset types offered as %q, want them in words", assetType.Options)
 	}

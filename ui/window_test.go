@@ -305,7 +305,7 @@ func TestSettingsPersist(t *testing.T) {
 		t.Helper()
 		for _, it := range form.Items {
 			if it.Text == label {
-				noteField(it).(*widget.Select).SetSelected(choice)
+				noteField(it).(*selectBox).SetSelected(choice)
 				return
 			}
 		}
@@ -522,7 +522,7 @@ func TestTabReachesTheControls(t *testing.T) {
 		switch f := c.Focused().(type) {
 		case *widget.Button:
 			reached[f.Text] = true
-		case *widget.Select:
+		case *selectBox:
 			reached["destination picker"] = true
 		case *queueList:
 			reached["list"] = true
