@@ -179,3 +179,167 @@ func (p *payload) fileFailed(err error) error {
 }
 
 func (r *payloadReader) Close() error { return nil }
+
+// Len is the number of the body's bytes not read yet.
+func (r *payloadReader) Len() int64 {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	return r.p.length() - r.pos
+}
+
+// sendAhead is how many blocks are read ahead of the connection.
+const sendAhead = 4
+
+// WriteTo writes the rest of the body to w. The file's section is read
+// and summed on a goroutine of its own, up to sendAhead blocks ahead of w,
+// so that the goroutine writing to the connection only writes: reading and
+// summing the file go on at once with sending it, on another core. A
+// connection that takes the body this way (engine's, over plain HTTP/1.1)
+// sends a checked file as fast as an unchecked one.
+func (r *payloadReader) WriteTo(w io.Writer) (int64, error) {
+	p := r.p
+	head, fileEnd, total := int64(len(p.head)), int64(len(p.head))+p.n, p.length()
+	var written int64
+	if r.pos < head {
+		n, err := r.writeFraming(w, p.head[r.pos:])
+		written += n
+		if err != nil {
+			return written, err
+		}
+	}
+	if r.pos < fileEnd {
+		n, err := r.writeSection(w, p.off+r.pos-head, p.off+p.n)
+		written += n
+		if err != nil {
+			return written, err
+		}
+	}
+	if r.pos < total {
+		n, err := r.writeFraming(w, p.tail[r.pos-fileEnd:])
+		written += n
+		if err != nil {
+			return written, err
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.detached {
+		return written, errDetached
+	}
+	p.delivered = true
+	return written, nil
+}
+
+// writeFraming writes b, a rest of the multipart framing.
+func (r *payloadReader) writeFraming(w io.Writer, b []byte) (int64, error) {
+	if err := r.take(len(b)); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// take hands the next n bytes of the body to the connection, as Read does
+// when it returns them: the reader moves on before they are written, so
+// that an answer coming as soon as they arrive finds them counted. It fails
+// once the request is over.
+func (r *payloadReader) take(n int) error {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	if r.p.detached {
+		return errDetached
+	}
+	r.advanceLocked(int64(n))
+	return nil
+}
+
+// block is a read of the file's section: buf[:n] from off, or err.
+type block struct {
+	buf *[]byte
+	n   int
+	err error
+}
+
+// writeSection writes the file's bytes [from, to) to w, read ahead and
+// summed by readAhead.
+func (r *payloadReader) writeSection(w io.Writer, from, to int64) (int64, error) {
+	stop := make(chan struct{})
+	free := make(chan *[]byte, sendAhead)
+	read := make(chan block, sendAhead)
+	for range sendAhead {
+		free <- sendBlocks.Get().(*[]byte)
+	}
+	var reader sync.WaitGroup
+	reader.Go(func() { r.p.readAhead(from, to, free, read, stop) })
+	defer func() {
+		close(stop)
+		reader.Wait()
+		for b := range read {
+			sendBlocks.Put(b.buf)
+		}
+		for len(free) > 0 {
+			sendBlocks.Put(<-free)
+		}
+	}()
+	var written int64
+	for b := range read {
+		err := b.err
+		if err == nil {
+			err = r.take(b.n)
+		}
+		if err == nil {
+			var n int
+			n, err = w.Write((*b.buf)[:b.n])
+			written += int64(n)
+		}
+		free <- b.buf // never blocks: free holds every block
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// readAhead reads the file's bytes [from, to) into free blocks, sums
+// them and hands them on in order, until the end, an error or stop. It
+// reads nothing once the request is over, and closes read when it returns.
+func (p *payload) readAhead(from, to int64, free chan *[]byte, read chan<- block, stop <-chan struct{}) {
+	defer close(read)
+	for off := from; off < to; {
+		var buf *[]byte
+		select {
+		case buf = <-free:
+		case <-stop:
+			return
+		}
+		want := min(int64(len(*buf)), to-off)
+		n, err := p.readFile((*buf)[:want], off)
+		if err == nil && p.sum != nil {
+			p.sum.add(off, (*buf)[:n])
+		}
+		select {
+		case read <- block{buf: buf, n: n, err: err}:
+		case <-stop:
+			sendBlocks.Put(buf)
+			return
+		}
+		if err != nil {
+			return
+		}
+		off += want
+	}
+}
+
+// readFile fills b from the file at off, unless the request is over.
+func (p *payload) readFile(b []byte, off int64) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.detached {
+		return 0, errDetached
+	}
+	n, err := p.src.ReadAt(b, off)
+	if n == len(b) {
+		return n, nil
+	}
+	return n, p.fileFailed(err)
+}
