@@ -355,13 +355,40 @@ func (j *Journal) ClearFinished(states ...string) (int, error) {
 	return j.DeleteWhere(func(r Record) bool { return slices.Contains(states, r.State) })
 }
 
-// Prune removes history: records that finished before olderThan.
+// Prune removes history: records that finished before olderThan. It looks
+// first, reading only when each record finished, and writes (a durable
+// transaction, then a compaction) only when there is history to forget:
+// opening a long list costs no write when nothing is old.
 func (j *Journal) Prune(olderThan time.Time) error {
-	_, err := j.DeleteWhere(func(r Record) bool {
-		return !r.Finished.IsZero() && r.Finished.Before(olderThan)
+	old := func(finished time.Time) bool { return !finished.IsZero() && finished.Before(olderThan) }
+	found := false
+	err := j.view(func(jobs *bbolt.Bucket) error {
+		return jobs.ForEach(func(k, v []byte) error {
+			var r struct {
+				Finished time.Time `json:"finished,omitzero"`
+			}
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("journal: job %q cannot be read: %w (%w)", k, ErrCorrupt, err)
+			}
+			if old(r.Finished) {
+				found = true
+				return errStop
+			}
+			return nil
+		})
 	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	if err != nil || !found {
+		return err
+	}
+	_, err = j.DeleteWhere(func(r Record) bool { return old(r.Finished) })
 	return err
 }
+
+// errStop ends a walk of the records early.
+var errStop = errors.New("journal: stop")
 
 // view runs fn in a read transaction on the jobs bucket.
 func (j *Journal) view(fn func(jobs *bbolt.Bucket) error) error {
