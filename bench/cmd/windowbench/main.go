@@ -209,7 +209,8 @@ func startX(work, screen string) (string, func(), error) {
 			continue // another one's display
 		}
 		display := fmt.Sprintf(":%d", n)
-		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp")
+		// -noreset: the display stays up between one window and the next.
+		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp", "-noreset")
 		if err := x.Start(); err != nil {
 			return "", nil, fmt.Errorf("starting Xvfb: %w", err)
 		}
