@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"hoist/dirs"
@@ -216,7 +217,16 @@ func startX(work, screen string) (string, func(), error) {
 		}
 		ended := make(chan struct{})
 		go func() { x.Wait(); close(ended) }()
-		stop := func() { x.Process.Kill(); <-ended }
+		stop := func() {
+			// Asked to end, Xvfb removes its socket and lock, leaving the display free.
+			x.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-ended:
+			case <-time.After(5 * time.Second):
+				x.Process.Kill()
+				<-ended
+			}
+		}
 		for range 50 {
 			select {
 			case <-ended: // the display was taken meanwhile: try the next
