@@ -121,6 +121,31 @@ type Journal struct {
 
 	backup    string
 	recovered error
+
+	// opened are the records as Open read them to check them, kept for the
+	// first List while nothing was written since: a long list is then
+	// decoded once at start, not twice.
+	openedMu sync.Mutex
+	opened   *openedRecords
+}
+
+type openedRecords struct {
+	db   *bbolt.DB
+	tx   int // the transaction they were read in
+	recs []Record
+}
+
+// takeOpened returns, once, the records Open read, when tx still sees them
+// as they were: the same file, and no write committed since.
+func (j *Journal) takeOpened(tx *bbolt.Tx) []Record {
+	j.openedMu.Lock()
+	o := j.opened
+	j.opened = nil
+	j.openedMu.Unlock()
+	if o == nil || o.db != tx.DB() || o.tx != tx.ID() {
+		return nil
+	}
+	return o.recs
 }
 
 // DefaultDir is the folder where Hoist keeps its journal (see dirs).
@@ -282,6 +307,9 @@ func (j *Journal) Get(id string) (Record, error) {
 func (j *Journal) List() ([]Record, error) {
 	var recs []Record
 	err := j.view(func(jobs *bbolt.Bucket) error {
+		if recs = j.takeOpened(jobs.Tx()); recs != nil {
+			return nil
+		}
 		recs = make([]Record, 0, jobs.Stats().KeyN)
 		return jobs.ForEach(func(k, v []byte) error {
 			rec, err := decodeRecord(k, v)
