@@ -115,6 +115,7 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 			fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)\n",
 				c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
 				float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle)
+			fmt.Printf("%-9s   CPU until shown: %d ms\n", "", m.startCPU.Milliseconds())
 			fmt.Printf("%-9s   Go heap at its largest (at a collection's start): %d MB\n", "", m.goHeapMB)
 			fmt.Printf("%-9s   at the largest sample (%6.1f MiB): %s\n", "", mib(m.atPeak.total()), m.atPeak)
 			fmt.Printf("%-9s   now                     (%6.1f MiB): %s\n", "", mib(m.now.total()), m.now)
@@ -247,10 +248,11 @@ func startX(work, screen string) (string, func(), error) {
 type measures struct {
 	shown            time.Duration
 	peakKiB, rssKiB  int64
-	anonKiB, fileKiB int64   // of rssKiB: the process's own memory, and mapped files (libraries)
-	idleCPU          float64 // per cent of one core
-	atPeak, now      split   // whose the resident memory is: at the largest sample, and at the end
-	goHeapMB         int     // the Go heap at its largest, when a collection started (gctrace)
+	anonKiB, fileKiB int64         // of rssKiB: the process's own memory, and mapped files (libraries)
+	idleCPU          float64       // per cent of one core
+	atPeak, now      split         // whose the resident memory is: at the largest sample, and at the end
+	goHeapMB         int           // the Go heap at its largest, when a collection started (gctrace)
+	startCPU         time.Duration // CPU time spent until the window was shown, less dependent on the load than the time
 }
 
 var gcLine = regexp.MustCompile(`(\d+)->\d+->\d+ MB`)
@@ -389,6 +391,9 @@ func measure(hoist, home, display string, idle, settle time.Duration, name strin
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.shown = time.Since(t0)
+	if ticks, err := cpuTicks(pid); err == nil {
+		m.startCPU = time.Duration(ticks) * time.Second / ticksPerSecond
+	}
 	for end := time.Now().Add(settle); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		sample()
 	}
@@ -402,7 +407,6 @@ func measure(hoist, home, display string, idle, settle time.Duration, name strin
 	if err != nil {
 		return m, err
 	}
-	const ticksPerSecond = 100 // USER_HZ on Linux
 	m.idleCPU = 100 * float64(after-before) / ticksPerSecond / time.Since(t1).Seconds()
 	m.peakKiB, m.rssKiB, m.anonKiB, m.fileKiB, err = memory(pid)
 	if err != nil {
@@ -438,6 +442,8 @@ func windowShown(display string) bool {
 	out, err := exec.Command("xwininfo", "-display", display, "-name", "Hoist").Output()
 	return err == nil && bytes.Contains(out, []byte("IsViewable"))
 }
+
+const ticksPerSecond = 100 // USER_HZ on Linux
 
 // cpuTicks is the user and system CPU time of pid, in clock ticks.
 func cpuTicks(pid int) (int64, error) {
