@@ -65,7 +65,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer q.Close(context.Background())
 	for _, n := range q.Notices() {
-		fmt.Fprintln(stderr, n)
+		fmt.Fprintln(stderr, visible(l.Fact(n)))
 	}
 
 	if clear {

@@ -131,7 +131,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	for _, n := range q.Notices() {
-		fmt.Fprintln(stderr, n) // said once, e.g. uploads moved to a current API version
+		fmt.Fprintln(stderr, visible(l.Fact(n))) // said once, e.g. uploads moved to a current API version
 	}
 
 	ids := map[engine.JobID]bool{}
@@ -355,8 +355,8 @@ func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
 	}
 	if lib.Saved != nil {
-		if n := lib.Saved.Notice(); n != "" {
-			fmt.Fprintln(stderr, n)
+		if n := lib.Saved.Notice(); n != nil {
+			fmt.Fprintln(stderr, visible(lang().Fact(*n)))
 		}
 	}
 	return lib.FromFlags(name, params)
@@ -375,9 +375,14 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 		return nil, err
 	}
 	if backup, why := j.Recovered(); backup != "" {
-		// why is a plain sentence that names the backup: the whole list may
-		// have been set aside, or only some damaged uploads left out.
-		fmt.Fprintln(stderr, why)
+		// The whole list may have been set aside, or only some damaged
+		// uploads left out; the sentence names the backup.
+		var recovered *journal.RecoveryError
+		if errors.As(why, &recovered) {
+			fmt.Fprintln(stderr, visible(l.Fact(engine.RecoveryFact(recovered))))
+		} else {
+			fmt.Fprintln(stderr, why)
+		}
 	}
 	return j, nil
 }

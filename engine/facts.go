@@ -238,6 +238,20 @@ func destArgs(d dest.Destination) map[string]string {
 	return args
 }
 
+// RecoveryFact is what Open of the list of uploads did about a damaged one
+// (see journal.RecoveryError), as a fact: the list set aside, or damaged
+// uploads left out; File is where the old list is kept.
+func RecoveryFact(e *journal.RecoveryError) fact.Fact {
+	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
+	switch {
+	case errors.Is(e.Cause, journal.ErrNewerVersion):
+		f.Code = fact.ListNewer
+	case e.Dropped > 0:
+		f.Code, f.Count = fact.ListDropped, e.Dropped
+	}
+	return f
+}
+
 // restartFact says why an upload starts again from the beginning.
 func restartFact(jb *job, reason error) *fact.Fact {
 	if errors.Is(reason, upload.ErrSessionExpired) {

@@ -13,8 +13,10 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 // Campaign Manager 360 uploads go to API v5 unless told otherwise.
@@ -70,17 +72,17 @@ func TestJournalJobsMoveToV5(t *testing.T) {
 		t.Fatalf("Add: %+v", res)
 	}
 	if n := q.Notices(); len(n) != 0 {
-		t.Errorf("notices before any move: %q", n)
+		t.Errorf("notices before any move: %+v", n)
 	}
 	shut(j, q)
 
 	j, q = open()
 	want := "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026, so a listed upload that used an old version now uses v5."
-	if n := q.Notices(); len(n) != 1 || n[0] != want {
-		t.Errorf("notices %q, want %q", n, want)
+	if n := q.Notices(); len(n) != 1 || n[0].Code != fact.UpgradedListed || words.English().Fact(n[0]) != want {
+		t.Errorf("notices %+v, want %q", n, want)
 	}
 	if n := q.Notices(); len(n) != 0 {
-		t.Errorf("said twice: %q", n)
+		t.Errorf("said twice: %+v", n)
 	}
 	shut(j, q)
 
@@ -99,7 +101,7 @@ func TestJournalJobsMoveToV5(t *testing.T) {
 	_ = j.Close()
 	j, q = open()
 	if n := q.Notices(); len(n) != 0 {
-		t.Errorf("said again at the next start: %q", n)
+		t.Errorf("said again at the next start: %+v", n)
 	}
 	shut(j, q)
 }

@@ -110,7 +110,7 @@ type Queue struct {
 		s                Summary
 	}
 	closed  bool
-	notices []string // said once: see Notices
+	notices []fact.Fact // said once: see Notices
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
@@ -200,7 +200,7 @@ func (q *Queue) load(ctx context.Context) error {
 	moved := 0
 	defer func() {
 		if moved > 0 {
-			q.notices = append(q.notices, dest.UpgradeNotice(moved, "listed upload"))
+			q.notices = append(q.notices, dest.UpgradeFact(fact.UpgradedListed, moved))
 		}
 	}()
 	for _, rec := range recs {
@@ -242,10 +242,10 @@ func (q *Queue) load(ctx context.Context) error {
 	return nil
 }
 
-// Notices are sentences to show the user once after Open, e.g. that
+// Notices are facts to tell the user once after Open, e.g. that
 // uploads in the list moved to a current API version; each call returns
 // them only once.
-func (q *Queue) Notices() []string {
+func (q *Queue) Notices() []fact.Fact {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	out := q.notices

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -75,4 +76,64 @@ func (q *question) SetDismissText(s string) { q.dismiss.SetText(s) }
 // Cancel in the window's language as answers.
 func newWordsQuestion(title, text string, answer func(bool), w fyne.Window) *question {
 	return newQuestion(title, sentenceBox(text), lang.L("OK"), lang.L("Cancel"), answer, w)
+}
+
+// readingTitle gives the toolkit's dialog on top of c a title that reads as
+// the window does: from the right in a right-to-left window, its words in
+// visual order, and the dialog's icon on the other side. The toolkit draws
+// the title at the left and leaves a name such as "نامه مشتری.eml" in
+// logical order. Other overlays (the file dialog, menus) are left alone.
+func readingTitle(c fyne.Canvas) {
+	box := dialogBox(c.Overlays().Top())
+	if box == nil {
+		return
+	}
+	label, ok := box.Objects[4].(*widget.Label)
+	if !ok || (!rtl() && !hasRTL([]rune(label.Text))) {
+		return
+	}
+	title := newWholeLabel(label.Text)
+	title.style = label.TextStyle
+	box.Objects[4] = title
+	box.Layout = &titledLayout{inner: box.Layout}
+	box.Refresh()
+}
+
+// dialogBox is the toolkit's dialog container in the overlay top (its icon,
+// background, content, buttons and title, in this order), or nil when top
+// is no such dialog.
+func dialogBox(top fyne.CanvasObject) *fyne.Container {
+	pop, ok := top.(*widget.PopUp)
+	if !ok {
+		return nil
+	}
+	box, ok := pop.Content.(*fyne.Container)
+	if !ok || len(box.Objects) < 5 {
+		return nil
+	}
+	if _, ours := box.Layout.(*titledLayout); !ours && fmt.Sprintf("%T", box.Layout) != "*dialog.dialogLayout" {
+		return nil
+	}
+	return box
+}
+
+// titledLayout lays a dialog out as the toolkit does, then puts its title
+// across the top, to be drawn from the reading side, and in a right-to-left
+// window its icon at the left.
+type titledLayout struct {
+	inner fyne.Layout
+}
+
+func (l *titledLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	l.inner.Layout(objects, size)
+	title, icon := objects[4], objects[0]
+	title.Move(fyne.NewPos(0, 0))
+	title.Resize(fyne.NewSize(size.Width, title.MinSize().Height))
+	if rtl() {
+		icon.Move(fyne.NewPos(size.Width-icon.Position().X-icon.Size().Width, icon.Position().Y))
+	}
+}
+
+func (l *titledLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	return l.inner.MinSize(objects)
 }

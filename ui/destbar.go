@@ -63,10 +63,10 @@ const prefDestination = "destination"
 
 func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
-	b.picker = widget.NewSelect(nil, b.picked)
+	b.picker = newSelect(nil, b.picked)
 	b.picker.PlaceHolder = visual(say("ui.dest.choose"))
 	b.edit = widget.NewButtonWithIcon(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
-	b.accounts = widget.NewSelect(nil, func(email string) {
+	b.accounts = newSelect(nil, func(email string) {
 		if email != "" && email != b.d.destination().Account {
 			b.setAccount(email)
 		}
@@ -251,8 +251,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		err := edited.Validate()
 		var fe dest.FieldErrors
 		if errors.As(err, &fe) {
-			if msg := fe.For(key); msg != "" {
-				return errors.New(fieldProblemWords(edited, key, msg))
+			if e, ok := fe.FactFor(key); ok {
+				return errors.New(fieldProblemWords(edited.Kind, e))
 			}
 		}
 		return nil
@@ -260,7 +260,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 
 	name := newEntry() // a name in any script reads right while it is typed
 	name.SetText(edited.Name)
-	name.SetPlaceHolder(visual(say("ui.form.name.example")))
+	name.SetPlaceHolder(say("ui.form.name.example")) // drawn in reading order by the entry
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
 	items = append(items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
 
@@ -294,7 +294,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			for i, c := range f.Choices {
 				words[i] = visual(choiceWords(f, c))
 			}
-			s := widget.NewSelect(words, func(w string) {
+			s := newSelect(words, func(w string) {
 				if i := slices.Index(words, w); i >= 0 {
 					set(f.Choices[i])
 				}
@@ -310,14 +310,14 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			}
 			w = s
 		default:
-			e := widget.NewEntry()
-			var typed *entry // words typed in any script, read right while typing
+			var e *widget.Entry
+			var shown fyne.CanvasObject
 			if f.Kind == dest.JSONField {
-				e = widget.NewMultiLineEntry()
-				e.SetMinRowsVisible(3)
-			} else if listFor(edited.Kind, f.Key) == noList {
-				typed = newEntry()
-				e = &typed.Entry
+				e = newMultiLineEntry()
+				shown = e
+			} else {
+				typed := newEntry() // words typed in any script, read right while typing
+				e, shown = &typed.Entry, typed
 			}
 			e.SetText(value)
 			if f.Default != "" {
@@ -331,10 +331,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 					note.show(err)
 				}
 			}
-			w = b.withPicker(f, e, &edited) // "Choose…" from Google's list, where there is one
-			if typed != nil {
-				w = typed
-			}
+			w = b.withPicker(f, e, shown, &edited) // "Choose…" from Google's list, where there is one
 		}
 		checks = append(checks, check)
 		label := fieldLabel
@@ -351,7 +348,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	overall := newBidiParagraph("")
 	overall.colorName = theme.ColorNameError
 
-	title := visual(kindWords(d.Kind))
+	title := kindWords(d.Kind) // the dialog draws its title in reading order
 	var dlg dialog.Dialog
 	form := newForm(items...)
 	form.SubmitText = visual(say("ui.form.use"))
@@ -463,7 +460,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
-	wait := dialog.NewCustom(visual(say("ui.signIn")),
+	wait := dialog.NewCustom(say("ui.signIn"),
 		visual(speaking().Action("cancel")),
 		newBidiParagraph(say("ui.signIn.wait")),
 		b.d.window())
@@ -524,7 +521,7 @@ func (b *destBar) showAddress(url string) {
 	copyButton := widget.NewButtonWithIcon(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
-	b.d.open(dialog.NewCustom(visual(say("ui.address.title")), visual(say("ui.close")), container.NewVBox(
+	b.d.open(dialog.NewCustom(say("ui.address.title"), visual(say("ui.close")), container.NewVBox(
 		newBidiParagraph(say("ui.address.hint")),
 		address,
 		copyButton,

@@ -16,13 +16,15 @@ import (
 //     stop of Tab. Up and Down move its cursor, which scrolls into view and
 //     selects the row (Shift extends the selection, Ctrl moves the cursor
 //     alone and Space then adds or takes the row away); Delete removes the
-//     selected rows. The buttons inside rows are for the mouse and are no
-//     stops of Tab: the selection's panel offers the same actions.
+//     selected rows. The buttons inside the uploads' rows are for the mouse
+//     and are no stops of Tab: the selection's panel offers the same
+//     actions. The sandbox panel's copy buttons are stops of Tab.
 //   - Any other control that takes focus is outlined by a ring in the
 //     theme's primary colour, which stands out 3:1 or more from the
 //     window's background, the buttons' and the selection's in the light and
 //     the dark theme (TestFocusRingStandsOut); the window's scroll moves so
-//     that the focused control is on screen.
+//     that the focused control is on screen. In a dialog, a ring of its own,
+//     drawn in the dialog, does the same.
 
 // rowButton is a button inside a list's row: it answers the mouse, and Tab
 // passes it by.
@@ -43,6 +45,38 @@ type notFocusable struct{}
 
 func (b *rowButton) FocusGained(notFocusable) {}
 
+// tabButton is a button inside a list's row that is a stop of Tab (the
+// sandbox panel's copy buttons, the only way to their action): Space or
+// Enter presses it, and Tab landing on it scrolls its row into view.
+type tabButton struct {
+	widget.Button
+	focused func() // scrolls the row into view
+}
+
+func newTabButton(label string, icon fyne.Resource) *tabButton {
+	b := &tabButton{}
+	b.Text, b.Icon = label, icon
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey presses the button on Enter as on Space.
+func (b *tabButton) TypedKey(ev *fyne.KeyEvent) {
+	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !b.Disabled() && b.OnTapped != nil {
+		b.OnTapped()
+		return
+	}
+	b.Button.TypedKey(ev)
+}
+
+// FocusGained brings the button's row into view.
+func (b *tabButton) FocusGained() {
+	b.Button.FocusGained()
+	if b.focused != nil {
+		b.focused()
+	}
+}
+
 // focusColor is the colour of the ring around the focused control or row.
 func focusColor(th fyne.Theme) color.Color {
 	return th.Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant())
@@ -61,19 +95,26 @@ func newFocusRing() *canvas.Rectangle {
 }
 
 // showFocus puts the ring around the focused control of the window (a list
-// shows its cursor instead), and, when the focus has just moved, scrolls the
-// window so that the control is on screen. Controls in dialogs have the
-// dialog's own marks. It runs on the UI goroutine.
+// shows its cursor instead), or of the dialog on top, and, when the focus
+// has just moved, scrolls the window or the dialog so that the control is
+// on screen. It runs on the UI goroutine.
 func (d *desk) showFocus() {
 	c := d.win.Canvas()
 	f := c.Focused()
 	obj, _ := f.(fyne.CanvasObject)
-	if obj != nil && f != d.ringFor && c.Overlays().Top() != nil {
-		for _, s := range d.dialogScrolls {
-			scrollIntoView(s, obj)
+	if top := c.Overlays().Top(); top != nil {
+		if obj != nil && f != d.ringFor {
+			for _, s := range d.dialogScrolls {
+				scrollIntoView(s, obj)
+			}
 		}
+		d.ringFor = f
+		d.hideRing()
+		d.showDialogRing(top, obj)
+		return
 	}
-	if obj == nil || c.Overlays().Top() != nil || obj == fyne.CanvasObject(d.list) || !obj.Visible() {
+	d.hideDialogRing()
+	if obj == nil || obj == fyne.CanvasObject(d.list) || !obj.Visible() {
 		d.ringFor = f
 		d.hideRing()
 		return
@@ -97,6 +138,47 @@ func (d *desk) showFocus() {
 	d.ring.Show()
 	d.ring.Refresh()
 	d.ringOn.Store(true)
+}
+
+// showDialogRing puts the dialog's ring around obj, focused in the dialog
+// top; the toolkit's dialogs only shade a focused button faintly.
+func (d *desk) showDialogRing(top fyne.CanvasObject, obj fyne.CanvasObject) {
+	box := dialogBox(top)
+	if box == nil || obj == nil || !obj.Visible() {
+		d.hideDialogRing()
+		return
+	}
+	if d.dialogRing == nil {
+		d.dialogRing = newFocusRing()
+	}
+	r := d.dialogRing
+	if d.ringBox != box {
+		if d.ringBox != nil {
+			d.ringBox.Remove(r)
+		}
+		box.Objects = append(box.Objects, r) // drawn last, over the dialog; its layout places only its own parts
+		d.ringBox = box
+	}
+	drv := fyne.CurrentApp().Driver()
+	const gap = focusWidth * 2
+	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(box)).SubtractXY(gap, gap)
+	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
+	col := focusColor(d.app.Settings().Theme())
+	d.ringOn.Store(true) // followed as the dialog scrolls
+	if r.Visible() && r.Position() == pos && r.Size() == size && r.StrokeColor == col {
+		return
+	}
+	r.StrokeColor = col
+	r.Move(pos)
+	r.Resize(size)
+	r.Show()
+	r.Refresh()
+}
+
+func (d *desk) hideDialogRing() {
+	if d.dialogRing != nil && d.dialogRing.Visible() {
+		d.dialogRing.Hide()
+	}
 }
 
 func (d *desk) hideRing() {

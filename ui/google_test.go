@@ -429,7 +429,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 	pickNamed := func(name string) {
 		t.Helper()
-		search := inTopOverlay(h, func(e *widget.Entry) bool { return e.PlaceHolder == "Search" })
+		search := inTopOverlay(h, func(e *entry) bool { return e.PlaceHolder == "Search" })
 		list := inTopOverlay(h, func(*widget.List) bool { return true })
 		h.waitFor("the list", func() bool { return list.Length() > 0 })
 		search.SetText(name)

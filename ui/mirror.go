@@ -8,8 +8,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -291,25 +293,52 @@ func (f *form) mirror() {
 	}
 }
 
+// newSelect is the toolkit's select, its choice written from the reading
+// side: at the right in a right-to-left window, as its list of options.
+func newSelect(options []string, changed func(string)) *widget.Select {
+	s := widget.NewSelect(options, changed)
+	if rtl() {
+		s.Alignment = fyne.TextAlignTrailing
+	}
+	return s
+}
+
 // entry is the toolkit's one-line entry, reading right in a right-to-left
-// window. The toolkit draws typed text in logical order and loses the spaces
-// between runs of different directions ("بایگانی خبرنامه ۱۴۰۵" comes out as
-// "۱۴۰۵بایگانی خبرنامه"), so there the entry draws its own text in no colour,
-// for its cursor and selection to stand where they are, and a bidi label
-// draws the text over it in the order it is seen, in the same place.
+// window. The toolkit draws typed text in logical order from the left and
+// loses the spaces between runs of different directions ("بایگانی خبرنامه
+// ۱۴۰۵" comes out as "۱۴۰۵بایگانی خبرنامه"), so there the entry draws its
+// own text, placeholder, cursor and selection in no colour, and draws them
+// again over it as they are seen: the text (or placeholder) in visual order
+// from the right, the cursor at the place of the logical one in that text
+// (at the left end of a word just typed in Arabic, Persian or Hebrew), the
+// selection over the characters it holds.
 type entry struct {
 	widget.Entry
-	seen *bidiLabel
+	seen    *bidiLabel
+	caret   *canvas.Rectangle
+	chosen  *fyne.Container // the selection's boxes
+	focused bool
 }
 
 func newEntry() *entry {
-	e := &entry{seen: newBidiLabel("")}
+	e := &entry{seen: newBidiLabel(""), caret: canvas.NewRectangle(color.Transparent), chosen: container.NewWithoutLayout()}
+	e.caret.Hide()
 	e.ExtendBaseWidget(e)
 	if rtl() {
-		e.seen.align = fyne.TextAlignTrailing // where the toolkit puts the text: from the left
 		e.seen.colorName = colorNameTyped
 		container.NewThemeOverride(e, textless{})
+		// The arrow keys move the toolkit's cursor without a refresh of the entry.
+		e.OnCursorChanged = func() { e.place(e.Size()) }
 	}
+	return e
+}
+
+// newMultiLineEntry is the toolkit's entry of several lines, for JSON
+// metadata: JSON reads from the left in every language, so its lines are
+// drawn left to right as the toolkit does, in the form's mirrored layout.
+func newMultiLineEntry() *widget.Entry {
+	e := widget.NewMultiLineEntry()
+	e.SetMinRowsVisible(3)
 	return e
 }
 
@@ -318,36 +347,169 @@ func (e *entry) CreateRenderer() fyne.WidgetRenderer {
 	if !rtl() {
 		return r
 	}
-	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.seen}}
+	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret}}
 }
 
-// place puts the text, as it is seen, over the entry's own.
+// FocusGained shows the entry's own cursor. In a right-to-left window the
+// toolkit is not told: it would blink its cursor where the text is not.
+func (e *entry) FocusGained() {
+	e.focused = true
+	if !rtl() {
+		e.Entry.FocusGained()
+		return
+	}
+	e.Refresh()
+}
+
+// FocusLost hides it.
+func (e *entry) FocusLost() {
+	e.focused = false
+	e.Entry.FocusLost()
+}
+
+// place puts the text, as it is seen, over the entry's own, with the
+// cursor and the selection where they are in it.
 func (e *entry) place(size fyne.Size) {
 	text := e.Text
 	if e.Password {
-		text = ""
+		text = strings.Repeat("•", utf8.RuneCountInString(text))
+	}
+	th := fyne.CurrentApp().Settings().Theme()
+	if e.Validator != nil { // the toolkit's mark of a wrong value is at the right
+		size.Width -= th.Size(theme.SizeNameInlineIcon) + th.Size(theme.SizeNameInnerPadding)
 	}
 	e.seen.Move(fyne.NewPos(0, 0))
 	e.seen.Resize(size)
-	e.seen.SetText(text)
+	if text == "" {
+		e.seen.colorName = colorNameHint
+		e.seen.SetText(e.PlaceHolder)
+	} else {
+		e.seen.colorName = colorNameTyped
+		e.seen.SetText(text)
+	}
 	e.seen.Refresh()
+
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	ts := th.Size(theme.SizeNameText)
+	line := fyne.MeasureText("Mg", ts, e.TextStyle).Height
+	y := (size.Height - line) / 2
+	boxes, caretX := caretPlaces(text, e.CursorTextOffset(), size.Width, th.Size(theme.SizeNameInnerPadding), ts, e.TextStyle)
+
+	e.chosen.Objects = e.chosen.Objects[:0]
+	if from, to, ok := e.selection(text); ok {
+		for i := from; i < to && i < len(boxes); i++ {
+			r := canvas.NewRectangle(th.Color(theme.ColorNameSelection, v))
+			r.Move(fyne.NewPos(boxes[i][0], y))
+			r.Resize(fyne.NewSize(boxes[i][1]-boxes[i][0], line))
+			e.chosen.Objects = append(e.chosen.Objects, r)
+		}
+	}
+	e.chosen.Refresh()
+
+	if !e.focused || e.Disabled() {
+		e.caret.Hide()
+		return
+	}
+	w := th.Size(theme.SizeNameInputBorder)
+	e.caret.FillColor = th.Color(theme.ColorNamePrimary, v)
+	e.caret.Move(fyne.NewPos(caretX-w/2, y))
+	e.caret.Resize(fyne.NewSize(w, line))
+	e.caret.Show()
+	e.caret.Refresh()
 }
 
-// textless is the window's theme with the text of the entry it is given to
-// drawn in no colour; colorNameTyped is the text's colour for what is drawn
-// over it.
+// selection is the logical range [from, to) of the selected characters of
+// text; ok false when nothing is selected. The toolkit tells the selected
+// text and the cursor, which is at one end of it.
+func (e *entry) selection(text string) (from, to int, ok bool) {
+	chosen := []rune(e.SelectedText())
+	if len(chosen) == 0 {
+		return 0, 0, false
+	}
+	runes, at := []rune(text), e.CursorTextOffset()
+	if at >= len(chosen) && at <= len(runes) && string(runes[at-len(chosen):at]) == string(chosen) {
+		return at - len(chosen), at, true
+	}
+	if at+len(chosen) <= len(runes) {
+		return at, at + len(chosen), true
+	}
+	return 0, 0, false
+}
+
+// caretPlaces lays text out as a right-to-left paragraph drawn from the
+// right edge of a field of the given width, as bidiLabel draws it: the left
+// and right edges of each character (by its logical index), and where the
+// cursor before logical index at stands.
+func caretPlaces(text string, at int, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, caret float32) {
+	runes := []rune(text)
+	if len(runes) == 0 {
+		return nil, width - pad
+	}
+	levels := bidiLevels(runes, true)
+	order := visualOrder(levels)
+	boxes = make([][2]float32, len(runes))
+	var x float32
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && levels[order[j]]%2 == levels[order[i]]%2 {
+			j++
+		}
+		lo, hi := order[i], order[i]
+		for _, k := range order[i:j] {
+			lo, hi = min(lo, k), max(hi, k)
+		}
+		run := fyne.MeasureText(string(runes[lo:hi+1]), size, style).Width
+		for k := lo; k <= hi; k++ {
+			before := fyne.MeasureText(string(runes[lo:k]), size, style).Width
+			through := fyne.MeasureText(string(runes[lo:k+1]), size, style).Width
+			if levels[k]%2 == 1 { // drawn from the run's right end
+				boxes[k] = [2]float32{x + run - through, x + run - before}
+			} else {
+				boxes[k] = [2]float32{x + before, x + through}
+			}
+		}
+		x += run
+		i = j
+	}
+	shift := startX(fyne.TextAlignLeading, true, pad, width, x)
+	for k := range boxes {
+		boxes[k][0] += shift
+		boxes[k][1] += shift
+	}
+	edge := func(k int, leading bool) float32 { // the edge a reader meets first (leading) or last
+		if (levels[k]%2 == 1) == leading {
+			return boxes[k][1]
+		}
+		return boxes[k][0]
+	}
+	if at >= len(runes) {
+		return boxes, edge(len(runes)-1, false)
+	}
+	return boxes, edge(max(at, 0), true)
+}
+
+// textless is the window's theme with the text, placeholder, cursor and
+// selection of the entry it is given to drawn in no colour (and so its
+// focused edge: the window's focus ring marks it); colorNameTyped and
+// colorNameHint are the text's and the placeholder's colours for what is
+// drawn over it.
 type textless struct{}
 
-const colorNameTyped fyne.ThemeColorName = "hoist-typed"
+const (
+	colorNameTyped fyne.ThemeColorName = "hoist-typed"
+	colorNameHint  fyne.ThemeColorName = "hoist-hint" // the placeholder's colour
+)
 
 func (textless) current() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
 
 func (t textless) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	switch n {
-	case theme.ColorNameForeground:
-		return color.Transparent
+	case theme.ColorNameForeground, theme.ColorNamePlaceHolder, theme.ColorNameSelection, theme.ColorNamePrimary:
+		return color.Transparent // drawn again by the entry, where they are seen
 	case colorNameTyped:
 		n = theme.ColorNameForeground
+	case colorNameHint:
+		n = theme.ColorNamePlaceHolder
 	}
 	return t.current().Color(n, v)
 }

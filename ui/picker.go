@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 
 	"hoist/ui/filechooser"
 )
@@ -67,34 +65,16 @@ func startFolder(folders bool) string {
 	return home
 }
 
-// pickInWindow is the toolkit's own dialog, where the desktop has none.
-// It opens in Pictures or Documents, and opens again after each file, so
-// that several can be added in a row until Cancel.
+// pickInWindow is Hoist's own file dialog, where the desktop has none. It
+// opens in Pictures or Documents, and takes several files at once.
 func (d *desk) pickInWindow(folders bool, dir string) {
-	var open *dialog.FileDialog
+	title := pickFilesTitle()
 	if folders {
-		open = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err != nil || u == nil {
-				return
-			}
-			d.add([]string{u.Path()})
-		}, d.win)
-	} else {
-		open = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err != nil || r == nil {
-				return
-			}
-			path := r.URI().Path()
-			_ = r.Close()
-			d.add([]string{path})
-			d.pickInWindow(false, filepath.Dir(path)) // the next file, from the same place
-		}, d.win)
+		title = pickFolderTitle()
 	}
-	if dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			open.SetLocation(l)
-		}
-	}
-	open.Resize(d.fit(fyne.NewSize(800, 560)))
-	d.open(open)
+	c := newChooser(d.win, title, folders, dir, d.add)
+	d.chooser = c
+	c.dlg.Resize(d.fit(fyne.NewSize(800, 560)))
+	d.open(c.dlg)
+	d.win.Canvas().Focus(c.list)
 }

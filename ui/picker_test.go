@@ -2,9 +2,11 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"testing"
 
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
 	"hoist/ui/filechooser"
@@ -34,13 +36,46 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 }
 
 // TestWithoutPortalTheWindowHasItsOwnDialog: where the desktop has no file
-// chooser, the toolkit's dialog opens instead.
+// chooser, Hoist's own opens instead, and several files ticked in it, with
+// the keyboard, are added in one go.
 func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.pickFolder()
-	h.waitFor("a dialog", func() bool { return len(h.d.dialogs) == 1 })
-	if _, ok := h.d.dialogs[0].(*dialog.FileDialog); !ok {
-		t.Errorf("opened %T, want the toolkit's file dialog", h.d.dialogs[0])
+	for _, n := range []string{"one.eml", "two.eml", "three.eml"} {
+		h.writeFile(n, emailBytes("A <a@example.com>", n))
 	}
+	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.pick(false)
+	h.waitFor("a dialog", func() bool { return len(h.d.dialogs) == 1 })
+	c := h.d.win.Canvas()
+	list := inTopOverlay(h, func(*widget.List) bool { return true })
+	if c.Focused() != fyne.Focusable(list) {
+		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
+	}
+	// The harness's files are in a folder of their own: open it, then tick two files.
+	open := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Open" })
+	ch := chooserOn(t, h)
+	ch.show(h.files)
+	for _, name := range []string{"one.eml", "three.eml"} {
+		i := slices.IndexFunc(ch.items, func(it chooserItem) bool { return it.name == name })
+		list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // the keyboard's cursor
+		list.Select(i)                                    // what Space on it does
+	}
+	if open.Disabled() {
+		t.Fatal("Open stays off with two files ticked")
+	}
+	open.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
+	if h.shown("one.eml") != engine.Done || h.shown("three.eml") != engine.Done {
+		t.Errorf("added %v", jobNames(h.d.list.views))
+	}
+}
+
+// chooserOn is the chooser the harness's window shows.
+func chooserOn(t *testing.T, h *harness) *chooser {
+	t.Helper()
+	c := h.d.chooser
+	if c == nil || len(h.d.dialogs) == 0 || h.d.dialogs[len(h.d.dialogs)-1] != hideable(c.dlg) {
+		t.Fatal("the dialog on top is no chooser")
+	}
+	return c
 }

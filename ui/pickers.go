@@ -51,13 +51,13 @@ type pickItem struct {
 	words, value string
 }
 
-// withPicker puts a "Choose…" button beside a setting's entry when Google
-// can list its values; what is chosen is written into the entry, and a
-// typed id is still accepted.
-func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destination) fyne.CanvasObject {
+// withPicker puts a "Choose…" button beside a setting's entry e (drawn as
+// shown) when Google can list its values, at its end in reading order;
+// what is chosen is written into the entry, and a typed id is still accepted.
+func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObject, edited *dest.Destination) fyne.CanvasObject {
 	kind := listFor(edited.Kind, f.Key)
 	if kind == noList {
-		return e
+		return shown
 	}
 	choose := widget.NewButtonWithIcon(chooseText(), theme.SearchIcon(), func() {
 		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
@@ -67,7 +67,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, edited *dest.Destina
 			}
 		}
 	})
-	return border(nil, nil, nil, choose, e)
+	return border(nil, nil, nil, choose, shown)
 }
 
 // picker is an open list to choose from, with a search box.
@@ -76,7 +76,7 @@ type picker struct {
 	kind   listKind
 	target dest.Destination
 	dlg    dialog.Dialog
-	search *widget.Entry
+	search *entry
 	list   *widget.List
 	status *bidiParagraph
 	signIn *widget.Button
@@ -95,8 +95,8 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 	if kind == labelList {
 		p.chosen = dest.SplitList(current)
 	}
-	p.search = widget.NewEntry()
-	p.search.SetPlaceHolder(visual(say("ui.picker.search")))
+	p.search = newEntry()
+	p.search.SetPlaceHolder(say("ui.picker.search")) // drawn in reading order by the entry
 	p.search.OnChanged = func(string) { p.filter() }
 	p.status = newBidiParagraph(say("ui.picker.fetching"))
 	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
@@ -331,14 +331,15 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 	})
 }
 
-// pickerEntry is the entry of a field made by withPicker, or o itself.
+// pickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
 func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
-		if e, ok := c.Objects[0].(*widget.Entry); ok {
-			if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText() {
-				return e
-			}
+		if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText() {
+			o = c.Objects[0]
 		}
+	}
+	if e, ok := o.(*entry); ok {
+		return &e.Entry
 	}
 	return o
 }

@@ -24,6 +24,7 @@ import (
 	"hoist/auth"
 	"hoist/dirs"
 	"hoist/engine"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/ui/handover"
 	"hoist/words"
@@ -240,10 +241,13 @@ func failWindow(a fyne.App, what string, err error) int {
 // say once at start.
 func (s *session) notices() []string {
 	var out []string
-	if p, ok := s.presets.(interface{ Notice() string }); ok && p.Notice() != "" {
-		out = append(out, p.Notice())
+	if p, ok := s.presets.(interface{ Notice() *fact.Fact }); ok && p.Notice() != nil {
+		out = append(out, speaking().Fact(*p.Notice()))
 	}
-	return append(out, s.queue.Notices()...)
+	for _, f := range s.queue.Notices() {
+		out = append(out, speaking().Fact(f))
+	}
+	return out
 }
 
 // session is what the window works with, opened before it shows.

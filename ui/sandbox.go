@@ -93,7 +93,7 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 			sum.Truncation = fyne.TextTruncateEllipsis
 			sum.SizeName = theme.SizeNameCaptionText
-			copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
+			copyButton := newTabButton("", theme.ContentCopyIcon())
 			copyButton.Importance = widget.LowImportance
 			return container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
 		},
@@ -108,10 +108,12 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
 			top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
 			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
-			bottom.Objects[1].(*rowButton).OnTapped = func() {
+			copyButton := bottom.Objects[1].(*tabButton)
+			copyButton.OnTapped = func() {
 				d.copyText(obj.SHA256)
 				d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
 			}
+			copyButton.focused = func() { p.list.ScrollTo(i) }
 		},
 	)
 	p.content = container.NewBorder(container.NewVBox(p.heading, explain), nil, nil, nil, p.list)

@@ -167,7 +167,7 @@ func choice[T comparable](values []T, words func(T) string, current T, changed f
 	for i, v := range values {
 		labels[i] = visual(words(v))
 	}
-	s := widget.NewSelect(labels, nil)
+	s := newSelect(labels, nil)
 	if !slices.Contains(values, current) {
 		s.SetOptions(append(labels, visual(words(current))))
 		values = append(slices.Clone(values), current)
@@ -275,7 +275,7 @@ func (p *settingsPanel) makeForm() *form {
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom(visual(say("ui.settings")), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
+	dlg := dialog.NewCustom(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }

@@ -54,7 +54,7 @@ func (d *desk) showSetup() {
 	}
 	p := newSetupPanel(d)
 	d.setup = p
-	p.dlg = dialog.NewCustomWithoutButtons(visual(say("ui.setup.title")), d.scrolled(p.content), d.win)
+	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), d.scrolled(p.content), d.win)
 	p.dlg.SetOnClosed(func() { d.setup = nil })
 	p.dlg.Resize(d.fit(fyne.NewSize(640, 600)))
 	d.open(p.dlg)

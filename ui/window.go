@@ -68,6 +68,9 @@ type desk struct {
 	ring                                            *canvas.Rectangle   // around the focused control
 	rings                                           *fyne.Container     // the layer the ring is drawn on, over everything
 	ringFor                                         fyne.Focusable      // what the ring was last put around
+	dialogRing                                      *canvas.Rectangle   // the ring in the dialog on top, once one was focused
+	ringBox                                         *fyne.Container     // the dialog it is drawn in
+	chooser                                         *chooser            // Hoist's own file dialog, last opened
 	dialogScrolls                                   []*container.Scroll // dialogs' scrolls, which follow the focus
 
 	events   chan engine.Event // from the queue, drained by the sampler
@@ -247,6 +250,7 @@ func (d *desk) open(dlg hideable) {
 		}
 	})
 	dlg.Show()
+	readingTitle(d.win.Canvas())
 }
 
 // closeTopDialog closes the dialog on top, as its Cancel or Close would.

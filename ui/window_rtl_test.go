@@ -230,14 +230,17 @@ func TestFormTakesPersianDigits(t *testing.T) {
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 	var entries []*widget.Entry
 	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok {
+		switch e := o.(type) {
+		case *widget.Entry:
 			entries = append(entries, e)
+		case *entry:
+			entries = append(entries, &e.Entry)
 		}
 	})
-	if len(entries) < 2 {
-		t.Fatalf("the form has %d entries for ids", len(entries))
+	if len(entries) < 3 {
+		t.Fatalf("the form has %d entries for a name and ids", len(entries))
 	}
-	profile := entries[0] // the name is an entry for words, not ids
+	profile := entries[1] // after the name
 	test.Type(profile, "۱۲")
 	if err := profile.Validate(); err != nil {
 		t.Errorf("a profile id in Persian digits is refused: %v", err)

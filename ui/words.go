@@ -10,6 +10,8 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/journal"
 	"hoist/engine/media"
 )
 
@@ -304,9 +306,13 @@ func errorWords(err error) string {
 	if speaking().Code() == "en" {
 		return auth.Redact(err.Error()) // the engine's own English
 	}
-	var p *media.Problem
-	if errors.As(err, &p) {
-		return speaking().Fact(p.Fact())
+	var said interface{ Fact() fact.Fact } // a file's problem, the organisation's destinations…
+	if errors.As(err, &said) {
+		return speaking().Fact(said.Fact())
+	}
+	var recovered *journal.RecoveryError
+	if errors.As(err, &recovered) {
+		return speaking().Fact(engine.RecoveryFact(recovered))
 	}
 	if f, ok := auth.Fact(err); ok {
 		return speaking().Fact(f)
@@ -461,22 +467,21 @@ func noteWords(k dest.Kind, note string) string {
 	return note
 }
 
-// fieldProblemWords says what is wrong with a form field: the engine's own
-// sentence in English; in another language, that the field is needed, or
-// what it takes.
-func fieldProblemWords(d dest.Destination, key, msg string) string {
-	if speaking().Code() == "en" {
-		return msg
+// fieldProblemWords says what is wrong with a form field of a destination
+// of kind k, from the fact the engine's check found, with the field's label
+// in the window's language.
+func fieldProblemWords(k dest.Kind, e dest.FieldError) string {
+	f := e.Fact
+	if f.Code == "" {
+		return say("ui.form.invalid")
 	}
-	for _, f := range d.Kind.Info().Fields {
-		if f.Key != key {
-			continue
+	for _, field := range k.Info().Fields {
+		if field.Key == e.Field {
+			f.Field, _ = fieldWords(k, field)
 		}
-		label, help := fieldWords(d.Kind, f)
-		if strings.TrimSpace(d.Param(key)) == "" {
-			return say("ui.form.required", "Field", label)
-		}
-		return say("ui.form.notRight", "Field", label, "Help", help)
 	}
-	return say("ui.form.invalid")
+	if e.Field == "name" {
+		f.Field = say("ui.form.name")
+	}
+	return speaking().Fact(f)
 }

@@ -89,6 +89,19 @@ var factKeys = map[fact.Code]string{
 
 	fact.BatchDone: "fact.batch.done",
 
+	fact.ListNewer:      "fact.journal.newer",
+	fact.ListDamaged:    "fact.journal.damaged",
+	fact.ListDropped:    "fact.journal.dropped",
+	fact.UpgradedSaved:  "fact.upgraded.saved",
+	fact.UpgradedListed: "fact.upgraded.listed",
+
+	fact.ManagedUnreadable:      "fact.managed.unreadable",
+	fact.ManagedNotJSON:         "fact.managed.notJSON",
+	fact.ManagedNewer:           "fact.managed.newer",
+	fact.ManagedEntryUnreadable: "fact.managed.entryUnreadable",
+	fact.ManagedInvalid:         "fact.managed.invalid",
+	fact.ManagedSameName:        "fact.managed.sameName",
+
 	fact.Required:      "fact.field.required",
 	fact.NotNumber:     "fact.field.notNumber",
 	fact.NotBool:       "fact.field.notBool",
@@ -103,6 +116,21 @@ var factKeys = map[fact.Code]string{
 	fact.BadURL:        "fact.field.badURL",
 	fact.GoogleHTTPS:   "fact.field.googleHTTPS",
 	fact.ScopeNeeded:   "fact.field.scopeNeeded",
+	fact.UnknownKind:   "fact.field.unknownKind",
+	fact.NotSetting:    "fact.field.notSetting",
+	fact.NotAddress:    "fact.field.notAddress",
+	fact.NoHost:        "fact.field.noHost",
+	fact.BadPort:       "fact.field.badPort",
+	fact.HasQuery:      "fact.field.hasQuery",
+	fact.GooglePath:    "fact.field.googlePath",
+	fact.BadType:       "fact.field.badType",
+	fact.DriveFolder:   "fact.field.driveFolder",
+	fact.DriveFile:     "fact.field.driveFile",
+	fact.FolderOrFile:  "fact.field.folderOrFile",
+	fact.TooLong:       "fact.field.tooLong",
+	fact.TooLongBytes:  "fact.field.tooLongBytes",
+	fact.NameMissing:   "fact.field.nameMissing",
+	fact.NameTaken:     "fact.field.nameTaken",
 }
 
 // specialKinds name what a special file is.

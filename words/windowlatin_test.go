@@ -5,7 +5,7 @@ package words
 // products and the labels of Google Cloud Console's buttons.
 func init() {
 	for _, w := range []string{
-		"Ctrl", "Shift", "Delete", "A", "O", "SHA-256", "Office", "PDF", "ZIP", "HTML", "HTML5",
+		"Ctrl", "Shift", "Delete", "A", "O", "SHA-256", "PDF", "ZIP", "HTML", "HTML5",
 		"HTML_IMAGE", "VIDEO", "AUDIO", "HTTP", "POST", "PUT", "PATCH", "files.update", "GiB",
 		"contentType", "mimeType", "googleapis.com", "receivedTime", "dateHeader", "Vault",
 		"INBOX", "UNREAD", "IMPORTANT", "Label_12", "gmail.labels", "me", "Services", "Publishing",

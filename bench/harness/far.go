@@ -430,20 +430,16 @@ func evaluateFar(r *Report) []Target {
 		t := Target{Name: what + ": re-sends ≤ the bytes the server had not confirmed", Limit: 1}
 		t2 := Target{Name: what + ": finishes ≤ 1.2 × fault-free time + backoff waits", Limit: 1.2}
 		if cut.ok() && free.ok() {
-			var resent, unconf int64
+			var rs resends
 			var beyond []float64
-			t.Holds = true
 			for _, run := range cut.Runs {
 				if run.Error != "" {
 					continue
 				}
-				resent += run.Resent
-				unconf += run.Unconfirmed
-				t.Holds = t.Holds && run.Resent <= run.Unconfirmed
+				rs.add(run.Resent, run.Unconfirmed)
 				beyond = append(beyond, run.Seconds-run.Waits)
 			}
-			t.Value = float64(resent) / float64(max(unconf, 1))
-			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %d cuts a run", mib(resent), mib(unconf), len(beyond), cut.Runs[0].Cuts)
+			t = rs.target(t, cut.Runs[0].Cuts)
 			b := statOf(beyond)
 			t2.Value = b.Median / free.Seconds.Median
 			t2.Holds = t2.Value <= t2.Limit

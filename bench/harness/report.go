@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,20 +161,13 @@ func evaluate(r *Report) []Target {
 		}
 		t := Target{Name: what + ": hoist send re-sends ≤ the bytes the server had not confirmed", Limit: 1}
 		if cut.ok() {
-			var resent, unconf int64
-			t.Holds = true
+			var rs resends
 			for _, run := range cut.Runs {
-				if run.Error != "" {
-					continue
-				}
-				resent += run.ResentBytes
-				unconf += run.UnconfirmedBytes
-				if run.ResentBytes > run.UnconfirmedBytes {
-					t.Holds = false
+				if run.Error == "" {
+					rs.add(run.ResentBytes, run.UnconfirmedBytes)
 				}
 			}
-			t.Value = float64(resent) / float64(max(unconf, 1))
-			t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %.0f cuts a run", mib(resent), mib(unconf), cut.Seconds.N, cut.Cuts.Median)
+			t = rs.target(t, int(math.Round(cut.Cuts.Median)))
 		} else {
 			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
@@ -198,6 +192,30 @@ func evaluate(r *Report) []Target {
 		ts = append(ts, evaluateFar(r)...)
 	}
 	return ts
+}
+
+// resends totals, over the runs that succeeded, the bytes sent again and
+// the bytes the server had not confirmed at the cuts.
+type resends struct {
+	resent, unconfirmed int64
+	runs                int
+	over                bool // some run re-sent more than it had not confirmed
+}
+
+func (s *resends) add(resent, unconfirmed int64) {
+	s.resent += resent
+	s.unconfirmed += unconfirmed
+	s.runs++
+	s.over = s.over || resent > unconfirmed
+}
+
+// target fills in "re-sends ≤ the bytes the server had not confirmed":
+// it holds when it holds in every run.
+func (s resends) target(t Target, cuts int) Target {
+	t.Holds = !s.over
+	t.Value = float64(s.resent) / float64(max(s.unconfirmed, 1))
+	t.Measured = fmt.Sprintf("re-sent %s, not confirmed %s over %d runs, %d cuts a run", mib(s.resent), mib(s.unconfirmed), s.runs, cuts)
+	return t
 }
 
 // num shows a figure with the digits that matter.

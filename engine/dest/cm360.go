@@ -115,31 +115,6 @@ func (cm360Kind) result(_ Destination, a answer, r *Result) {
 	r.Fact = resultFact(fact.AddedToCM360, r, "warned", strings.Join(a.Warned, ", "))
 }
 
-func (cm360Kind) words(d Destination) kindWords {
-	return kindWords{
-		where:     "Campaign Manager 360",
-		tooLarge:  "{file} is {size}; Campaign Manager 360 assets can be at most {max}.",
-		forbidden: fmt.Sprintf("This account cannot upload to advertiser %s.", d.Param("advertiserId")),
-		notFound:  fmt.Sprintf("Campaign Manager 360 could not find user profile %s or advertiser %s.", d.Param("profileId"), d.Param("advertiserId")),
-	}
-}
-
-// refused says which version to set when Google has switched one off.
-func (cm360Kind) refused(_ Destination, e *upload.APIError) string {
-	if e.Class() != upload.ClassRetired {
-		return ""
-	}
-	version := e.RetiredVersion()
-	if version == "" {
-		version = "this version"
-	}
-	if version == CM360Version {
-		return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again.", version)
-	}
-	return fmt.Sprintf("Campaign Manager 360 no longer supports API %s. Set the destination's API version to %s (under Advanced; --api-version on the command line) and send the file again.",
-		version, CM360Version)
-}
-
 // upgraded moves a version Google switched off to CM360Version.
 func (cm360Kind) upgraded(d Destination) (Destination, bool) {
 	v := strings.TrimSpace(d.Params["apiVersion"])

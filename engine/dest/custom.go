@@ -105,21 +105,24 @@ func (customKind) validate(d Destination) FieldErrors {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return FieldErrors{{"url", "Upload URL must be a web address starting with https:// (or http:// for a server on this computer or network)."}}
+		return FieldErrors{fieldError("url", labelled(fact.BadURL, "Upload URL"),
+			"Upload URL must be a web address starting with https:// (or http:// for a server on this computer or network).")}
 	}
-	if msg := hostProblem(u); msg != "" {
-		return FieldErrors{{"url", "Upload URL " + msg}}
+	if e, bad := hostProblem("url", "Upload URL", u); bad {
+		return FieldErrors{e}
 	}
 	var errs FieldErrors
 	if googleHost(u.Hostname()) {
 		if u.Scheme != "https" {
-			errs = append(errs, FieldError{"url", "Upload URL must start with https:// for a Google address."})
+			errs = append(errs, fieldError("url", labelled(fact.GoogleHTTPS, "Upload URL"), "Upload URL must start with https:// for a Google address."))
 		}
 		if !strings.HasPrefix(u.EscapedPath(), "/upload/") {
-			errs = append(errs, FieldError{"url", "A Google upload URL has /upload/ at the start of its path, like https://storage.googleapis.com/upload/storage/v1/b/BUCKET/o."})
+			errs = append(errs, fieldError("url", labelled(fact.GooglePath, "Upload URL"),
+				"A Google upload URL has /upload/ at the start of its path, like https://storage.googleapis.com/upload/storage/v1/b/BUCKET/o."))
 		}
 		if len(d.Scopes()) == 0 {
-			errs = append(errs, FieldError{"scope", "Enter the permission (scope) this Google API needs, like https://www.googleapis.com/auth/devstorage.read_write."})
+			errs = append(errs, fieldError("scope", labelled(fact.ScopeNeeded, "Permission (scope)"),
+				"Enter the permission (scope) this Google API needs, like https://www.googleapis.com/auth/devstorage.read_write."))
 		}
 	}
 	return errs

@@ -1,7 +1,6 @@
 package dest
 
 import (
-	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -92,13 +91,15 @@ func driveLink(v string) string {
 func (driveKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if v := d.Param("folder"); v != "" && driveLink(v) == "" {
-		errs = append(errs, FieldError{"folder", "Folder must be a Drive folder's link, like https://drive.google.com/drive/folders/ID, or its ID."})
+		errs = append(errs, fieldError("folder", labelled(fact.DriveFolder, "Folder"),
+			"Folder must be a Drive folder's link, like https://drive.google.com/drive/folders/ID, or its ID."))
 	}
 	if v := d.Param("fileId"); v != "" && driveLink(v) == "" {
-		errs = append(errs, FieldError{"fileId", "File to replace must be a Drive file's link, like https://drive.google.com/file/d/ID/view, or its ID."})
+		errs = append(errs, fieldError("fileId", labelled(fact.DriveFile, "File to replace"),
+			"File to replace must be a Drive file's link, like https://drive.google.com/file/d/ID/view, or its ID."))
 	}
 	if d.Param("folder") != "" && d.Param("fileId") != "" {
-		errs = append(errs, FieldError{"fileId", "Give a folder for new files or a file to replace, not both."})
+		errs = append(errs, fieldError("fileId", labelled(fact.FolderOrFile, "File to replace"), "Give a folder for new files or a file to replace, not both."))
 	}
 	return errs
 }
@@ -131,21 +132,4 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 	if d.Param("fileId") != "" {
 		r.Fact.Code = fact.NewDriveVersion
 	}
-}
-
-func (driveKind) words(d Destination) kindWords {
-	w := kindWords{
-		where:     "Google Drive",
-		tooLarge:  "{file} is {size}; Google Drive takes files of at most {max}.",
-		forbidden: "This account cannot add files to that folder.",
-		notFound:  "Google Drive could not find where to put the file.",
-	}
-	if id := driveLink(d.Param("folder")); id != "" {
-		w.notFound = fmt.Sprintf("Google Drive could not find the folder %s, or this account cannot see it.", id)
-	}
-	if id := driveLink(d.Param("fileId")); id != "" {
-		w.forbidden = "This account cannot change that file."
-		w.notFound = fmt.Sprintf("Google Drive could not find the file %s, or Hoist may not change it (Hoist can update only files it made).", id)
-	}
-	return w
 }

@@ -1,7 +1,6 @@
 package dest
 
 import (
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -239,28 +238,5 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 }
 
 func (gmailKind) emptyAnswer(Destination) (Result, bool) { return Result{}, false }
-
-func (g gmailKind) words(d Destination) kindWords {
-	w := kindWords{
-		where:     "Gmail",
-		tooLarge:  "{file} is {size}; Gmail can take emails of at most {max}.",
-		forbidden: "This account cannot add emails to that mailbox.",
-		notFound:  fmt.Sprintf("Gmail could not find the mailbox %s.", d.Param("user")),
-	}
-	switch g.k {
-	case GmailSend:
-		w.tooLarge = "{file} is {size}; Gmail can send emails of at most {max}."
-		w.forbidden = "This account cannot send emails from that mailbox."
-	case GmailDraft:
-		w.tooLarge = "{file} is {size}; Gmail drafts can be at most {max}."
-		w.forbidden = "This account cannot save drafts in that mailbox."
-		if d.Param("draftId") != "" {
-			w.notFound = "The draft to update no longer exists."
-		}
-	}
-	return w
-}
-
-func (gmailKind) refused(Destination, *upload.APIError) string { return "" }
 
 func (gmailKind) upgraded(d Destination) (Destination, bool) { return d, false }

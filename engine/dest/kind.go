@@ -1,8 +1,6 @@
 package dest
 
 import (
-	"strings"
-
 	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -41,31 +39,15 @@ type kind interface {
 	// emptyAnswer is the result of an empty answer; ok false when an empty
 	// answer means something went wrong.
 	emptyAnswer(d Destination) (r Result, ok bool)
-	// words are the kind's sentences for refusals.
-	words(d Destination) kindWords
 	// facts name the kind's sentences in the words catalogue.
 	facts() FactWords
 	// refusalFact is the fact of a refusal by the server that means
 	// something of its own for the kind (no channel yet, a method removed);
 	// "" when the common facts say it.
 	refusalFact(d Destination, e *upload.APIError) fact.Code
-	// refused says what a refusal by the server means when the kind knows
-	// better than the common sentences (a method Google removed, a version
-	// switched off); "" otherwise.
-	refused(d Destination, e *upload.APIError) string
 	// upgraded moves settings off an API version Google switched off; ok
 	// false when nothing changed.
 	upgraded(d Destination) (moved Destination, ok bool)
-}
-
-// kindWords are a kind's own sentences. Empty ones fall back to words that
-// fit any destination.
-type kindWords struct {
-	where     string // the place files go, inside a sentence: "Gmail"
-	server    string // who answers, inside a sentence; "": Google or the server, by address
-	tooLarge  string // with {file}, {size} and {max}: "{file} is {size}; Gmail can take emails of at most {max}."
-	forbidden string // what the account may not do
-	notFound  string // what the server could not find
 }
 
 // registry lists every kind of destination, in the order a form offers them.
@@ -116,14 +98,12 @@ func (base) check(Destination, media.Info, string) error {
 	return nil
 }
 func (base) target(Destination, media.Info, *upload.Target) error { return nil }
-func (base) words(Destination) kindWords                          { return kindWords{} }
 func (base) facts() FactWords                                     { return FactWords{} }
 func (base) refusalFact(Destination, *upload.APIError) fact.Code  { return "" }
 
 // RefusalFact is the fact of the server's refusal e when it means something
 // of its own for d's kind; "" when the common facts say it.
 func RefusalFact(d Destination, e *upload.APIError) fact.Code { return d.of().refusalFact(d, e) }
-func (base) refused(Destination, *upload.APIError) string     { return "" }
 func (base) emptyAnswer(Destination) (Result, bool)           { return Result{}, false }
 func (base) upgraded(d Destination) (Destination, bool)       { return d, false }
 
@@ -147,9 +127,4 @@ func genericResult(a answer, r *Result) {
 		delete(r.Fact.Args, "title")
 	}
 	delete(r.Fact.Args, "url") // an API address, not a page to open
-}
-
-// fill puts the file's name, size and limit into a kindWords sentence.
-func fill(sentence, file, size, max string) string {
-	return strings.NewReplacer("{file}", file, "{size}", size, "{max}", max).Replace(sentence)
 }

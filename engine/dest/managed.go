@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"hoist/engine/fact"
 )
 
 // ManagedFile is the organisation's destinations in the system-wide
@@ -29,6 +31,24 @@ func (e *ManagedError) Error() string {
 
 func (e *ManagedError) Is(target error) bool { return target == ErrManaged }
 
+// ManagedProblem is a problem with the organisation's destinations: the
+// English sentence of Error, and its fact for the words catalogue.
+type ManagedProblem struct {
+	msg  string
+	fact fact.Fact
+	err  error
+}
+
+func (p *ManagedProblem) Error() string   { return p.msg }
+func (p *ManagedProblem) Unwrap() error   { return p.err }
+func (p *ManagedProblem) Fact() fact.Fact { return p.fact }
+
+// managedProblem is a problem of the file path, of this code.
+func managedProblem(code fact.Code, path string, f fact.Fact, cause error, format string, args ...any) error {
+	f.Code, f.File = code, path
+	return &ManagedProblem{msg: fmt.Sprintf(format, args...), fact: f, err: cause}
+}
+
 // LoadManaged reads the organisation's destinations from dir. A missing
 // folder or file is no destination and no problem. Each problem is a
 // sentence that names the file and says what is wrong; the destinations
@@ -43,7 +63,8 @@ func LoadManaged(dir string) ([]Destination, []error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []error{fmt.Errorf("Hoist could not read the destinations your organisation set up (%s); check that everyone may read the file: %w", path, err)}
+		return nil, []error{managedProblem(fact.ManagedUnreadable, path, fact.Fact{Google: err.Error()}, err,
+			"Hoist could not read the destinations your organisation set up (%s); check that everyone may read the file: %v", path, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -53,31 +74,37 @@ func LoadManaged(dir string) ([]Destination, []error) {
 		Destinations []json.RawMessage `json:"destinations"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, []error{fmt.Errorf("The destinations your organisation set up (%s) are not valid JSON (%s), so none of them is offered. Ask whoever set Hoist up to correct the file.", path, jsonProblem(data, err))}
+		return nil, []error{managedProblem(fact.ManagedNotJSON, path, fact.Fact{Google: jsonProblem(data, err)}, nil,
+			"The destinations your organisation set up (%s) are not valid JSON (%s), so none of them is offered. Ask whoever set Hoist up to correct the file.", path, jsonProblem(data, err))}
 	}
 	if f.Version > presetsVersion {
-		return nil, []error{fmt.Errorf("The destinations your organisation set up (%s) were written for a newer Hoist (format %d), so none of them is offered. Update Hoist.", path, f.Version)}
+		return nil, []error{managedProblem(fact.ManagedNewer, path, fact.Fact{Count: f.Version}, nil,
+			"The destinations your organisation set up (%s) were written for a newer Hoist (format %d), so none of them is offered. Update Hoist.", path, f.Version)}
 	}
 	var list []Destination
 	var problems []error
 	for i, raw := range f.Destinations {
 		var d Destination
 		if err := json.Unmarshal(raw, &d); err != nil {
-			problems = append(problems, fmt.Errorf("Destination %d in %s cannot be read (%s), so it is left out.", i+1, path, jsonProblem(raw, err)))
+			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, fact.Fact{Count: i + 1, Google: jsonProblem(raw, err)}, nil,
+				"Destination %d in %s cannot be read (%s), so it is left out.", i+1, path, jsonProblem(raw, err)))
 			continue
 		}
 		d = d.tidy()
 		d.Account = "" // everyone signs in as themselves
 		label := fmt.Sprintf("Destination %d in %s", i+1, path)
+		which := fact.Fact{Count: i + 1}
 		if d.Name != "" {
 			label = fmt.Sprintf("The destination %s in %s", d.Name, path)
+			which.Args = map[string]string{"name": d.Name}
 		}
 		if err := checkPreset(d); err != nil {
-			problems = append(problems, fmt.Errorf("%s is left out: %w", label, err))
+			problems = append(problems, managedProblem(fact.ManagedInvalid, path, which, err, "%s is left out: %v", label, err))
 			continue
 		}
 		if indexOf(list, d.Name) >= 0 {
-			problems = append(problems, fmt.Errorf("%s is left out: another destination in the file has the same name.", label))
+			problems = append(problems, managedProblem(fact.ManagedSameName, path, which, nil,
+				"%s is left out: another destination in the file has the same name.", label))
 			continue
 		}
 		list = append(list, d)
@@ -142,6 +169,15 @@ func (l *Library) List() []Destination {
 
 // IsManaged reports whether name is a destination from the organisation.
 func (l *Library) IsManaged(name string) bool { return indexOf(l.Managed, name) >= 0 }
+
+// Notice is what the saved destinations have to tell once (see
+// Presets.Notice); nil when nothing.
+func (l *Library) Notice() *fact.Fact {
+	if l.Saved == nil {
+		return nil
+	}
+	return l.Saved.Notice()
+}
 
 // Get finds a destination by name, ignoring case.
 func (l *Library) Get(name string) (Destination, bool) {

@@ -177,11 +177,11 @@ func (d Destination) check(info media.Info) error {
 		return nil
 	}
 	size, max := sizesApart(info.Size, limit)
-	sentence := k.words(d).tooLarge
-	if sentence == "" {
-		sentence = "{file} is {size}; " + d.called() + " takes files of at most {max}."
+	where := d.called()
+	if strings.TrimSpace(d.Name) == "" && d.Kind != Custom && d.Kind.Info().Short != "" {
+		where = d.Kind.Info().Short
 	}
-	return &Refusal{Rule: RuleSize, Message: fill(sentence, name, size, max), Limit: limit}
+	return &Refusal{Rule: RuleSize, Message: fmt.Sprintf("%s is %s; %s takes files of at most %s.", name, size, where, max), Limit: limit}
 }
 
 // called names the destination inside a sentence.

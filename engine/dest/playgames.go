@@ -98,23 +98,6 @@ func (playGamesKind) result(_ Destination, a answer, r *Result) {
 	}
 }
 
-func (playGamesKind) words(d Destination) kindWords {
-	return kindWords{
-		where:     "Play Games",
-		tooLarge:  "{file} is {size}; Play Games images can be at most {max}.",
-		forbidden: "This account cannot change the images of that game.",
-		notFound:  fmt.Sprintf("Play Games could not find the achievement or leaderboard %s.", d.Param("resourceId")),
-	}
-}
-
-// refused says that Google removed the method: it answers 404, 410 or 400.
-func (playGamesKind) refused(d Destination, e *upload.APIError) string {
-	if MethodGone(d, e) {
-		return PlayGamesGone
-	}
-	return ""
-}
-
 // MethodGone reports whether e is Google saying that the method
 // which set Play Games images is gone.
 // refusalFact: Google removed the method.

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"hoist/dirs"
+	"hoist/engine/fact"
 )
 
 // PresetsFile is the name of the saved destinations file in Hoist's config folder.
@@ -43,7 +44,7 @@ type Presets struct {
 	path   string
 	mu     sync.Mutex
 	list   []Destination
-	notice string
+	notice *fact.Fact
 }
 
 // presetsFile is the file's layout.
@@ -79,12 +80,13 @@ func (p *Presets) upgrade(moved int) {
 		// Still used upgraded (load upgrades them); saved at the next change.
 		p.list = upgradeAll(p.list)
 	}
-	p.notice = UpgradeNotice(moved, "saved destination")
+	f := UpgradeFact(fact.UpgradedSaved, moved)
+	p.notice = &f
 }
 
-// Notice is a sentence to show the user once after OpenPresets, e.g. that
-// saved destinations moved to a current API version; "" when none.
-func (p *Presets) Notice() string { return p.notice }
+// Notice is what to tell the user once after OpenPresets, e.g. that saved
+// destinations moved to a current API version; nil when nothing.
+func (p *Presets) Notice() *fact.Fact { return p.notice }
 
 // Path is the file the presets are kept in.
 func (p *Presets) Path() string { return p.path }
@@ -271,9 +273,10 @@ func checkPreset(d Destination) error {
 	var errs FieldErrors
 	switch {
 	case d.Name == "":
-		errs = append(errs, FieldError{"name", "Give this destination a name."})
+		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameMissing}, "Give this destination a name."))
 	case Kind(strings.ToLower(d.Name)).Known():
-		errs = append(errs, FieldError{"name", fmt.Sprintf("%s is the name of a built-in kind of destination; choose another name.", d.Name)})
+		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameTaken, Args: map[string]string{"name": d.Name}},
+			"%s is the name of a built-in kind of destination; choose another name.", d.Name))
 	}
 	if err := d.Validate(); err != nil {
 		var fe FieldErrors

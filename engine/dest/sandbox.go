@@ -51,8 +51,8 @@ func (sandboxKind) facts() FactWords {
 
 func (sandboxKind) validate(d Destination) FieldErrors {
 	if raw := d.Param("url"); raw != "" {
-		if msg := baseProblem(raw); msg != "" {
-			return FieldErrors{{"url", "Sandbox address " + msg}}
+		if e, bad := baseProblem("url", "Sandbox address", raw); bad {
+			return FieldErrors{e}
 		}
 	}
 	return nil
@@ -79,19 +79,4 @@ func (sandboxKind) result(_ Destination, a answer, r *Result) {
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
-}
-
-func (sandboxKind) words(Destination) kindWords {
-	return kindWords{
-		where:    "the sandbox",
-		server:   "the sandbox",
-		notFound: "The sandbox could not find where to put the file.",
-	}
-}
-
-func (sandboxKind) refused(_ Destination, e *upload.APIError) string {
-	if e.Class() == upload.ClassPermission {
-		return "The sandbox refused the upload."
-	}
-	return ""
 }

@@ -1,9 +1,10 @@
 package dest
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
+
+	"hoist/engine/fact"
 )
 
 // Upgraded moves a destination off an API version Google has switched off
@@ -39,12 +40,9 @@ func versionNumber(v string) (int, bool) {
 	return n, err == nil
 }
 
-// UpgradeNotice is the sentence said once when n saved destinations or
-// uploads moved to CM360Version; thing names one of them, e.g. "saved destination".
-func UpgradeNotice(n int, thing string) string {
-	what := fmt.Sprintf("%d %ss that used an old version now use", n, thing)
-	if n == 1 {
-		what = "a " + thing + " that used an old version now uses"
-	}
-	return "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026, so " + what + " " + CM360Version + "."
+// UpgradeFact is the fact said once when n saved destinations
+// (fact.UpgradedSaved) or listed uploads (fact.UpgradedListed) moved to
+// CM360Version.
+func UpgradeFact(code fact.Code, n int) fact.Fact {
+	return fact.Fact{Code: code, Count: n, Args: map[string]string{"current": CM360Version}}
 }

@@ -1,12 +1,14 @@
 package dest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -53,9 +55,8 @@ func TestPresetsMoveToCurrentCM360Version(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026, so 2 saved destinations that used an old version now use v5."
-	if p.Notice() != want {
-		t.Errorf("notice = %q\n want %q", p.Notice(), want)
+	if n := p.Notice(); n == nil || n.Code != fact.UpgradedSaved || n.Count != 2 || n.Arg("current") != "v5" {
+		t.Errorf("notice = %+v, want 2 saved destinations moved to v5", n)
 	}
 	for _, name := range []string{"Banners", "Videos"} {
 		d, _ := p.Get(name)
@@ -74,8 +75,8 @@ func TestPresetsMoveToCurrentCM360Version(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Notice() != "" {
-		t.Errorf("notice said twice: %q", again.Notice())
+	if again.Notice() != nil {
+		t.Errorf("notice said twice: %+v", again.Notice())
 	}
 }
 
@@ -90,8 +91,9 @@ func TestGoogleWords(t *testing.T) {
 		t.Error("words where the server said nothing")
 	}
 	cm := Destination{Kind: CM360, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
-	if s := Explain(cm, err); strings.Contains(s, "advertiser 2") || !strings.Contains(s, "no longer supports API v4") {
-		t.Errorf("Explain = %q: a retired version is not the account's access", s)
+	var api *upload.APIError
+	if !errors.As(err, &api) || api.Class() != upload.ClassRetired || api.RetiredVersion() != "v4" || RefusalFact(cm, api) != "" {
+		t.Errorf("%v: a retired version is not the account's access", err)
 	}
 	if cm.Speaker() != "Google" || (Destination{Kind: Sandbox}).Speaker() != "The sandbox" {
 		t.Errorf("speakers %q, %q", cm.Speaker(), Destination{Kind: Sandbox}.Speaker())

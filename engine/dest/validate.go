@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/words/digits"
 )
@@ -20,8 +21,19 @@ var ErrInvalid = errors.New("the destination's settings are not valid")
 
 // FieldError is a problem with one setting, said so a form can show it beside the field.
 type FieldError struct {
-	Field   string // a Field.Key, or "kind", "name", "baseURL"
-	Message string // a plain sentence
+	Field   string    // a Field.Key, or "kind", "name", "baseURL"
+	Message string    // a plain sentence, in English
+	Fact    fact.Fact // the same as a fact, for the words catalogue; its Field is the field's label
+}
+
+// fieldError is a problem with field, as a fact and in English.
+func fieldError(field string, f fact.Fact, format string, args ...any) FieldError {
+	return FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fact: f}
+}
+
+// labelled is a fact of this code about the field labelled label.
+func labelled(code fact.Code, label string) fact.Fact {
+	return fact.Fact{Code: code, Field: label}
 }
 
 // FieldErrors are all the problems found in a destination's settings.
@@ -40,12 +52,18 @@ func (e FieldErrors) Is(target error) bool { return target == ErrInvalid }
 
 // For is the message about field, or "".
 func (e FieldErrors) For(field string) string {
+	f, _ := e.FactFor(field)
+	return f.Message
+}
+
+// FactFor is the first problem with field; ok false when it has none.
+func (e FieldErrors) FactFor(field string) (FieldError, bool) {
 	for _, f := range e {
 		if f.Field == field {
-			return f.Message
+			return f, true
 		}
 	}
-	return ""
+	return FieldError{}, false
 }
 
 var (
@@ -58,38 +76,39 @@ var (
 // setting that is wrong, or nil. It is cheap enough to call on every keystroke.
 func (d Destination) Validate() error {
 	var errs FieldErrors
-	add := func(field, format string, args ...any) {
-		errs = append(errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	add := func(field string, f fact.Fact, format string, args ...any) {
+		errs = append(errs, fieldError(field, f, format, args...))
 	}
 	if d.Kind == "" {
-		add("kind", "Choose where the files go.")
+		add("kind", fact.Fact{Code: fact.ChooseKind}, "Choose where the files go.")
 		return errs
 	}
 	k, ok := byKind[d.Kind]
 	if !ok {
-		add("kind", "%q is not a kind of destination Hoist knows.", string(d.Kind))
+		add("kind", fact.Fact{Code: fact.UnknownKind, Args: map[string]string{"kind": string(d.Kind)}},
+			"%q is not a kind of destination Hoist knows.", string(d.Kind))
 		return errs
 	}
 	if d.BaseURL != "" {
-		if msg := baseProblem(d.BaseURL); msg != "" {
-			add("baseURL", "Server address %s", msg)
+		if e, bad := baseProblem("baseURL", "Server address", d.BaseURL); bad {
+			errs = append(errs, e)
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(d.Params)) {
 		if _, ok := d.Kind.field(key); !ok {
-			add(key, "%q is not a setting of %s.", key, k.info().Label)
+			add(key, labelled(fact.NotSetting, key), "%q is not a setting of %s.", key, k.info().Label)
 		}
 	}
 	for _, f := range k.info().Fields {
 		v := d.Param(f.Key)
 		if v == "" {
 			if f.Required {
-				add(f.Key, "%s is required.", f.Label)
+				add(f.Key, labelled(fact.Required, f.Label), "%s is required.", f.Label)
 			}
 			continue
 		}
-		if msg := checkField(f, v); msg != "" {
-			add(f.Key, "%s", msg)
+		if e, bad := checkField(f, v); bad {
+			errs = append(errs, e)
 		}
 	}
 	errs = append(errs, k.validate(d)...)
@@ -100,94 +119,108 @@ func (d Destination) Validate() error {
 }
 
 // checkField checks one value by the field's kind.
-func checkField(f Field, v string) string {
+func checkField(f Field, v string) (FieldError, bool) {
+	bad := func(code fact.Code, format string, args ...any) (FieldError, bool) {
+		return fieldError(f.Key, labelled(code, f.Label), format, append([]any{f.Label}, args...)...), true
+	}
 	switch f.Kind {
 	case NumberField:
 		n, err := strconv.ParseInt(digits.ASCII(v), 10, 64)
 		if err != nil || n <= 0 {
-			return fmt.Sprintf("%s must be a number, like 1234567.", f.Label)
+			return bad(fact.NotNumber, "%s must be a number, like 1234567.")
 		}
 	case BoolField:
 		if _, err := strconv.ParseBool(v); err != nil {
-			return fmt.Sprintf("%s must be true or false.", f.Label)
+			return bad(fact.NotBool, "%s must be true or false.")
 		}
 	case ChoiceField:
 		if canonicalChoice(f, v) == "" {
-			return fmt.Sprintf("%s must be one of %s.", f.Label, strings.Join(f.Choices, ", "))
+			e, _ := bad(fact.NotChoice, "%s must be one of %s.", strings.Join(f.Choices, ", "))
+			e.Fact.Args = map[string]string{"choices": strings.Join(f.Choices, ", ")}
+			return e, true
 		}
 	case SizeField:
 		if _, err := media.ParseSize(v); err != nil {
-			return fmt.Sprintf("%s must be a size like 8MiB, 16MB or 1048576.", f.Label)
+			return bad(fact.NotSize, "%s must be a size like 8MiB, 16MB or 1048576.")
 		}
 	case JSONField:
-		if msg := checkJSONObject(f.Label, v); msg != "" {
-			return msg
+		if e, wrong := checkJSONObject(f, v); wrong {
+			return e, true
 		}
 	}
 	switch f.Key {
 	case "user", "threadId", "draftId", "resourceId":
 		if strings.ContainsAny(v, badIDLetter) {
-			return fmt.Sprintf("%s cannot contain spaces or any of / ? # %% \\.", f.Label)
+			return bad(fact.BadID, "%s cannot contain spaces or any of / ? # %% \\.")
 		}
 	case "apiVersion":
 		if !apiVersion.MatchString(v) {
-			return fmt.Sprintf("%s must look like v4.", f.Label)
+			return bad(fact.BadVersion, "%s must look like v4.")
 		}
 	case "metadata":
 		if mt := MetadataType([]byte(v)); mt != "" && (!mediaRange.MatchString(mt) || strings.Contains(mt, "*")) {
-			return fmt.Sprintf("%s names the type %q, which is not a media type like image/png.", f.Label, mt)
+			e, _ := bad(fact.BadType, "%s names the type %q, which is not a media type like image/png.", mt)
+			e.Fact.Google = mt
+			return e, true
 		}
 	case "accept":
 		for _, p := range splitList(v) {
 			if !mediaRange.MatchString(strings.ToLower(p)) {
-				return fmt.Sprintf("%s must be media types like image/* or application/pdf, separated by commas; %q is not one.", f.Label, p)
+				e, _ := bad(fact.BadMediaTypes, "%s must be media types like image/* or application/pdf, separated by commas; %q is not one.", p)
+				e.Fact.Google = p
+				return e, true
 			}
 		}
 	}
-	return ""
+	return FieldError{}, false
 }
 
-func checkJSONObject(label, v string) string {
+func checkJSONObject(f Field, v string) (FieldError, bool) {
 	var obj map[string]any
 	err := json.Unmarshal([]byte(v), &obj)
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("%s is not valid JSON (the problem is near character %d).", label, syntax.Offset)
+		at := labelled(fact.BadJSON, f.Label)
+		at.Count = int(syntax.Offset)
+		return fieldError(f.Key, at, "%s is not valid JSON (the problem is near character %d).", f.Label, syntax.Offset), true
 	case err != nil || obj == nil:
-		return fmt.Sprintf("%s must be a JSON object, like {\"name\": \"photo.png\"}.", label)
+		return fieldError(f.Key, labelled(fact.NotObject, f.Label), "%s must be a JSON object, like {\"name\": \"photo.png\"}.", f.Label), true
 	}
-	return ""
+	return FieldError{}, false
 }
 
-// baseProblem says what is wrong with a base address (http or https, a
-// host, no query), as the end of a sentence, or "".
-func baseProblem(raw string) string {
+// baseProblem says what is wrong with the base address raw (http or https,
+// a host, no query) of the field key labelled label; false when nothing is.
+func baseProblem(key, label, raw string) (FieldError, bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return "must be a web address starting with https:// or http://, like http://127.0.0.1:8080."
+		return fieldError(key, labelled(fact.NotAddress, label),
+			"%s must be a web address starting with https:// or http://, like http://127.0.0.1:8080.", label), true
 	}
-	if msg := hostProblem(u); msg != "" {
-		return msg
+	if e, bad := hostProblem(key, label, u); bad {
+		return e, true
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return "must not have anything after ? or #."
+		return fieldError(key, labelled(fact.HasQuery, label), "%s must not have anything after ? or #.", label), true
 	}
-	return ""
+	return FieldError{}, false
 }
 
-// hostProblem says what is wrong with a web address's host and port, as
-// the end of a sentence, or "": a port is a number from 1 to 65535.
-func hostProblem(u *url.URL) string {
+// hostProblem says what is wrong with a web address's host and port, or
+// false when nothing is: a port is a number from 1 to 65535.
+func hostProblem(key, label string, u *url.URL) (FieldError, bool) {
 	if u.Hostname() == "" {
-		return "has no server name or address."
+		return fieldError(key, labelled(fact.NoHost, label), "%s has no server name or address.", label), true
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Sprintf("has the port %s; a port is a number from 1 to 65535.", p)
+			f := labelled(fact.BadPort, label)
+			f.Args = map[string]string{"port": p}
+			return fieldError(key, f, "%s has the port %s; a port is a number from 1 to 65535.", label, p), true
 		}
 	}
-	return ""
+	return FieldError{}, false
 }
 
 // canonicalChoice is the choice v names, ignoring case, or "".

@@ -69,10 +69,14 @@ func (youTubeKind) facts() FactWords {
 func (youTubeKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if t := d.Param("title"); utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
-		errs = append(errs, FieldError{"title", "Title must be at most 100 characters, without < or >."})
+		f := labelled(fact.TooLong, "Title")
+		f.Count = 100
+		errs = append(errs, fieldError("title", f, "Title must be at most 100 characters, without < or >."))
 	}
 	if s := d.Param("description"); len(s) > 5000 || strings.ContainsAny(s, "<>") {
-		errs = append(errs, FieldError{"description", "Description must be at most 5000 bytes, without < or >."})
+		f := labelled(fact.TooLongBytes, "Description")
+		f.Count = 5000
+		errs = append(errs, fieldError("description", f, "Description must be at most 5000 bytes, without < or >."))
 	}
 	return errs
 }
@@ -134,15 +138,6 @@ func (youTubeKind) result(d Destination, a answer, r *Result) {
 	r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy)
 }
 
-func (youTubeKind) words(Destination) kindWords {
-	return kindWords{
-		where:     "YouTube",
-		tooLarge:  "{file} is {size}; YouTube takes videos of at most {max}.",
-		forbidden: "This account cannot upload videos to YouTube.",
-		notFound:  "YouTube could not find where to put the video.",
-	}
-}
-
 // refusalFact: no channel yet, or the day's uploads used up.
 func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 	switch strings.ToLower(e.Reason) {
@@ -150,18 +145,6 @@ func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 		return fact.NoChannel
 	case "uploadlimitexceeded":
 		return fact.DailyLimit
-	}
-	return ""
-}
-
-// refused says what YouTube's own refusals mean: no channel yet, or the
-// day's uploads used up.
-func (youTubeKind) refused(_ Destination, e *upload.APIError) string {
-	switch strings.ToLower(e.Reason) {
-	case "youtubesignuprequired":
-		return "This Google account has no YouTube channel yet. Create one on youtube.com, then send the video again."
-	case "uploadlimitexceeded":
-		return "YouTube says this account has uploaded as many videos as it may for now. Try again tomorrow."
 	}
 	return ""
 }

@@ -46,10 +46,10 @@ func TestYouTubeResultAndWords(t *testing.T) {
 		r.Fact.Code != fact.UploadedToYouTube || r.Fact.Arg("privacy") != "private" || r.Fact.Arg("url") != r.URL {
 		t.Errorf("result %+v, %v", r, err)
 	}
-	if s := Explain(d, &upload.APIError{Status: 401, Reason: "youtubeSignupRequired"}); s != "This Google account has no YouTube channel yet. Create one on youtube.com, then send the video again." {
-		t.Errorf("no channel: %q", s)
+	if c := RefusalFact(d, &upload.APIError{Status: 401, Reason: "youtubeSignupRequired"}); c != fact.NoChannel {
+		t.Errorf("no channel: %q", c)
 	}
-	if s := Explain(d, &upload.APIError{Status: 403, Reason: "forbidden"}); s != "This account cannot upload videos to YouTube." {
-		t.Errorf("forbidden: %q", s)
+	if c := RefusalFact(d, &upload.APIError{Status: 403, Reason: "uploadLimitExceeded"}); c != fact.DailyLimit {
+		t.Errorf("daily limit: %q", c)
 	}
 }

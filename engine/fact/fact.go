@@ -165,6 +165,28 @@ const (
 	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
 )
 
+// Facts said once when Hoist starts. File is where the old list of uploads
+// is kept; Args["current"] the API version destinations moved to.
+const (
+	ListNewer      Code = "journal.newer"   // the list was written by a newer Hoist and set aside
+	ListDamaged    Code = "journal.damaged" // the list could not be read and was set aside
+	ListDropped    Code = "journal.dropped" // Count damaged uploads left out of the list
+	UpgradedSaved  Code = "upgraded.saved"  // Count saved destinations moved to a current API version
+	UpgradedListed Code = "upgraded.listed" // Count listed uploads moved to a current API version
+)
+
+// Facts about the destinations an organisation set up for everyone. File
+// is their file; Count a destination's place in it, Args["name"] its name
+// (when it has one), Google what is wrong in the file's own terms.
+const (
+	ManagedUnreadable      Code = "managed.unreadable"      // the file cannot be read; Google: why
+	ManagedNotJSON         Code = "managed.notJSON"         // Google: where the JSON breaks
+	ManagedNewer           Code = "managed.newer"           // Count: the file's format
+	ManagedEntryUnreadable Code = "managed.entryUnreadable" // Count, Google
+	ManagedInvalid         Code = "managed.invalid"         // Count, Args["name"]: its settings are wrong
+	ManagedSameName        Code = "managed.sameName"        // Count, Args["name"]: another has its name
+)
+
 // Facts about a value typed into a destination's form (Field is its label).
 const (
 	Required      Code = "field.required"
@@ -181,6 +203,21 @@ const (
 	BadURL        Code = "field.badURL"
 	GoogleHTTPS   Code = "field.googleHTTPS"
 	ScopeNeeded   Code = "field.scopeNeeded"
+	UnknownKind   Code = "field.unknownKind"  // Args["kind"]
+	NotSetting    Code = "field.notSetting"   // Args["setting"]; Dest: the kind it is not a setting of
+	NotAddress    Code = "field.notAddress"   // not a web address starting with https:// or http://
+	NoHost        Code = "field.noHost"       // a web address without a server
+	BadPort       Code = "field.badPort"      // Args["port"]
+	HasQuery      Code = "field.hasQuery"     // something after ? or # where nothing may be
+	GooglePath    Code = "field.googlePath"   // a Google upload URL without /upload/
+	BadType       Code = "field.badType"      // Google: the type the metadata names
+	DriveFolder   Code = "field.driveFolder"  // not a Drive folder's link or ID
+	DriveFile     Code = "field.driveFile"    // not a Drive file's link or ID
+	FolderOrFile  Code = "field.folderOrFile" // both a folder and a file to replace
+	TooLong       Code = "field.tooLong"      // Count: the most characters, without < or >
+	TooLongBytes  Code = "field.tooLongBytes" // Count: the most bytes, without < or >
+	NameMissing   Code = "field.nameMissing"  // a saved destination without a name
+	NameTaken     Code = "field.nameTaken"    // Args["name"]: a built-in kind's name
 )
 
 // Fact is one thing that happened, with what a sentence about it needs.

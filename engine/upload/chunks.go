@@ -21,7 +21,9 @@ const (
 
 // chunker decides how many bytes each request of a resumable upload
 // carries. With a fixed size every request but the last carries that many,
-// and 0 sends the whole rest at once. The automatic rule:
+// and 0 sends the whole rest at once; after a cut the requests simply go on
+// from the server's offset, which takes the fewest requests a size limit
+// allows. The automatic rule:
 //
 //   - The first request carries 256 KiB.
 //   - A request the server confirms in full makes the next one at least
@@ -29,8 +31,15 @@ const (
 //     request showed: its bytes over its time minus one round trip (the
 //     quickest request without a body: the session start or a status
 //     query).
-//   - A request cut off or stalled halves the size, down to 256 KiB; an
-//     error answer (5xx, 429) leaves it as it is.
+//   - A request cut off is finished first: the next request runs from the
+//     server's offset to where the cut one would have ended, so it is
+//     smaller and the upload goes back on the cut request's grid without a
+//     tail request of its own. The size after it stays: one cut says
+//     little about the link.
+//   - A stall, or a cut before any request was confirmed in full since the
+//     last cut, halves the size (down to 256 KiB), and the finishing
+//     request is no bigger than that. An error answer (5xx, 429) leaves it
+//     as it is.
 //   - When what would be left after a request is less than the request
 //     itself, the request takes the whole rest.
 //
@@ -40,6 +49,9 @@ type chunker struct {
 	auto  bool
 	size  int64         // fixed: bytes per request, 0 = the whole rest; auto: the next request's size
 	round time.Duration // the quickest request without a body; 0 = none seen yet
+	end   int64         // auto: where the last request cut off would have ended
+	keep  int64         // auto: after a first cut, the cut request's size (its rest may be bigger than size)
+	cuts  int           // auto: cuts and stalls since a request was confirmed in full
 }
 
 func newChunker(chunk int64) chunker {
@@ -55,7 +67,13 @@ func (c *chunker) next(off, total int64) int64 {
 	switch {
 	case c.size <= 0 || rest <= c.size:
 		return rest
-	case c.auto && rest-c.size < c.size:
+	case !c.auto:
+		return c.size
+	}
+	if fin := c.end - off; fin > 0 && fin <= max(c.size, c.keep) && (fin%ChunkAlign == 0 || fin == rest) {
+		return fin // finish the request that was cut off
+	}
+	if rest-c.size < c.size {
 		return rest
 	}
 	return c.size
@@ -74,6 +92,7 @@ func (c *chunker) confirmed(n, got int64, d time.Duration) {
 	if !c.auto || got < n || n <= 0 {
 		return
 	}
+	c.cuts, c.keep = 0, 0
 	// The time the bytes took: the request's time without a round trip, but
 	// never less than a sixteenth of it, so that a noisy round trip cannot
 	// make the speed look endless.
@@ -82,11 +101,18 @@ func (c *chunker) confirmed(n, got int64, d time.Duration) {
 	c.size = align(min(max(2*n, 2*c.size, want), autoMax))
 }
 
-// broke notes that a request of n bytes was cut off or stalled.
-func (c *chunker) broke(n int64) {
-	if c.auto {
-		c.size = align(min(n, c.size) / 2)
+// broke notes that the request of n bytes from off was cut off, or stalled.
+func (c *chunker) broke(off, n int64, stall bool) {
+	if !c.auto {
+		return
 	}
+	c.cuts++
+	c.end, c.keep = off+n, 0
+	if stall || c.cuts > 1 {
+		c.size = align(min(n, c.size) / 2)
+		return
+	}
+	c.keep = n
 }
 
 // align rounds n down to a multiple of ChunkAlign, at least ChunkAlign.

@@ -753,7 +753,7 @@ func (r *run) send(ctx context.Context, next int64) step {
 	a, err := r.do(ctx, req, &payload{src: r.src, off: next, n: n, obs: r.obs})
 	if err != nil {
 		if errors.As(err, new(*connError)) {
-			r.chunks.broke(n)
+			r.chunks.broke(next, n, errors.Is(err, ErrStalled))
 			return retryStep(err)
 		}
 		return step{kind: stepFail, err: err}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/journal"
+	"hoist/words"
+)
+
+// TestFieldProblemsInEveryLanguage: each kind of problem with a form field
+// is said in its own sentence, in the window's language, with the field's
+// label in that language, from the fact the destination's check found.
+func TestFieldProblemsInEveryLanguage(t *testing.T) {
+	cases := []struct {
+		name  string
+		d     dest.Destination
+		field string
+		code  fact.Code
+	}{
+		{"required", dest.Destination{Kind: dest.CM360, Params: map[string]string{"advertiserId": "1"}}, "profileId", fact.Required},
+		{"not a number", dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "abc", "advertiserId": "1"}}, "profileId", fact.NotNumber},
+		{"not a version", dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "1", "advertiserId": "1", "apiVersion": "five"}}, "apiVersion", fact.BadVersion},
+		{"not a choice", dest.Destination{Kind: dest.YouTube, Params: map[string]string{"privacy": "friends"}}, "privacy", fact.NotChoice},
+		{"title too long", dest.Destination{Kind: dest.YouTube, Params: map[string]string{"title": strings.Repeat("x", 101)}}, "title", fact.TooLong},
+		{"not a web address", dest.Destination{Kind: dest.Custom, Params: map[string]string{"url": "ftp://files.example.com/in"}}, "url", fact.BadURL},
+		{"a bad port", dest.Destination{Kind: dest.Sandbox, Params: map[string]string{"url": "http://127.0.0.1:99999"}}, "url", fact.BadPort},
+		{"not JSON", dest.Destination{Kind: dest.Custom, Params: map[string]string{"url": "https://files.example.com/in", "metadata": "{name"}}, "metadata", fact.BadJSON},
+		{"not a size", dest.Destination{Kind: dest.Custom, Params: map[string]string{"url": "https://files.example.com/in", "maxSize": "big"}}, "maxSize", fact.NotSize},
+		{"folder and file", dest.Destination{Kind: dest.Drive, Params: map[string]string{"folder": "abc", "fileId": "def"}}, "fileId", fact.FolderOrFile},
+		{"no Drive link", dest.Destination{Kind: dest.Drive, Params: map[string]string{"folder": "https://example.com/x y"}}, "folder", fact.DriveFolder},
+	}
+	english := map[string]string{}
+	for _, code := range words.Codes {
+		t.Run(code, func(t *testing.T) {
+			speak(t, code)
+			seen := map[string]string{}
+			for _, c := range cases {
+				var fe dest.FieldErrors
+				if err := c.d.Validate(); err == nil || !asFieldErrors(err, &fe) {
+					t.Fatalf("%s: %v is no field problem", c.name, err)
+				}
+				e, ok := fe.FactFor(c.field)
+				if !ok || e.Fact.Code != c.code {
+					t.Fatalf("%s: %s's problem is %+v, want %s", c.name, c.field, e, c.code)
+				}
+				got := fieldProblemWords(c.d.Kind, e)
+				label := c.field
+				for _, f := range c.d.Kind.Info().Fields {
+					if f.Key == c.field {
+						label, _ = fieldWords(c.d.Kind, f)
+					}
+				}
+				if c.code != fact.BadURL && c.code != fact.FolderOrFile && !strings.Contains(got, label) {
+					t.Errorf("%s: %q does not name the field %q", c.name, got, label)
+				}
+				if other, dup := seen[got]; dup {
+					t.Errorf("%s and %s say the same: %q", c.name, other, got)
+				}
+				seen[got] = c.name
+				if code == "en" {
+					english[c.name] = got
+					if got != e.Message {
+						t.Errorf("%s: %q, while the engine's English says %q", c.name, got, e.Message)
+					}
+				} else if got == english[c.name] || strings.Contains(got, " must ") || strings.Contains(got, " is ") {
+					t.Errorf("%s in %s: %q is English", c.name, code, got)
+				}
+			}
+		})
+	}
+	speak(t, "fa")
+	e, _ := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "۱۲x", "advertiserId": "1"}}.Validate().(dest.FieldErrors).FactFor("profileId")
+	label := say("ui.form.cm360.profileId")
+	if got, want := fieldProblemWords(dest.CM360, e), "«\u2068"+label+"\u2069» باید عدد باشد، مانند ۱۲۳۴۵۶۷."; got != want {
+		t.Errorf("Persian: %q, want %q", got, want)
+	}
+}
+
+func asFieldErrors(err error, fe *dest.FieldErrors) bool {
+	f, ok := err.(dest.FieldErrors)
+	*fe = f
+	return ok
+}
+
+// TestStartNoticesInEveryLanguage: what Hoist says once when it starts (the
+// list of uploads set aside or mended, saved destinations moved to a
+// current API version) is said in the window's language, with the numbers
+// in its digits and the backup's place as it is.
+func TestStartNoticesInEveryLanguage(t *testing.T) {
+	backup := "/home/user/.local/share/hoist/uploads.db.bad-20260201"
+	dropped := &journal.RecoveryError{Backup: backup, Dropped: 3, Cause: journal.ErrCorrupt}
+	newer := &journal.RecoveryError{Backup: backup, Cause: journal.ErrNewerVersion}
+	damaged := &journal.RecoveryError{Backup: backup, Cause: journal.ErrCorrupt}
+
+	// Saved destinations on a retired version move when the file is opened.
+	dir := t.TempDir()
+	saved := `{"version": 1, "destinations": [
+	  {"name": "Banners", "kind": "cm360", "params": {"profileId": "1", "advertiserId": "2", "apiVersion": "v4"}},
+	  {"name": "Videos", "kind": "cm360", "params": {"profileId": "1", "advertiserId": "3", "apiVersion": "v4"}},
+	  {"name": "Clips", "kind": "cm360", "params": {"profileId": "1", "advertiserId": "4", "apiVersion": "v4"}}]}`
+	if err := os.WriteFile(filepath.Join(dir, dest.PresetsFile), []byte(saved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib, problems, err := openLibrary(dir, t.TempDir())
+	if err != nil || len(problems) > 0 {
+		t.Fatal(err, problems)
+	}
+	moved, ok := lib.(interface{ Notice() *fact.Fact })
+	if !ok || moved.Notice() == nil {
+		t.Fatal("the saved destinations that moved say nothing")
+	}
+
+	three := map[string]string{"en": "3", "fa": "۳", "ar": "٣", "he": "3"}
+	for _, code := range words.Codes {
+		speak(t, code)
+		for name, text := range map[string]string{
+			"dropped": errorWords(dropped), "newer": errorWords(newer), "damaged": errorWords(damaged),
+			"moved": speaking().Fact(*moved.Notice()),
+		} {
+			if code != "en" && (strings.Contains(text, "list") || strings.Contains(text, "switched")) {
+				t.Errorf("%s, %s: %q is English", code, name, text)
+			}
+			if name != "moved" && !strings.Contains(text, backup) {
+				t.Errorf("%s, %s: %q does not say where the old list is", code, name, text)
+			}
+			if (name == "dropped" || name == "moved") && !strings.Contains(text, three[code]) {
+				t.Errorf("%s, %s: %q does not count 3 as %s", code, name, text, three[code])
+			}
+		}
+	}
+}
+
+// TestOrganisationProblemsInEveryLanguage: what is wrong with the
+// destinations an organisation set up is said in the window's language,
+// naming the file.
+func TestOrganisationProblemsInEveryLanguage(t *testing.T) {
+	broken, mixed := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, dest.ManagedFile), []byte(`{"version": 1, "destinations": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"version": 1, "destinations": [
+	  {"name": "Banners", "kind": "cm360"},
+	  {"name": "Mail", "kind": "gmail-insert"}, {"name": "Mail", "kind": "gmail-insert"}, 7]}`
+	if err := os.WriteFile(filepath.Join(mixed, dest.ManagedFile), []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, notJSON := dest.LoadManaged(broken)
+	_, three := dest.LoadManaged(mixed)
+	problems := append(notJSON, three...)
+	if len(problems) != 4 {
+		t.Fatalf("%d problems: %v", len(problems), problems)
+	}
+	for _, code := range words.Codes {
+		speak(t, code)
+		seen := map[string]bool{}
+		for _, p := range problems {
+			text := errorWords(p)
+			if seen[text] {
+				t.Errorf("%s: %q said twice", code, text)
+			}
+			seen[text] = true
+			if !strings.Contains(text, dest.ManagedFile) {
+				t.Errorf("%s: %q does not name the file", code, text)
+			}
+			if code != "en" && (strings.Contains(text, "organisation") || strings.Contains(text, "left out")) {
+				t.Errorf("%s: %q is English", code, text)
+			}
+		}
+	}
+}
