@@ -72,9 +72,9 @@ func (s *loopServer) client() *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// engineClient connects as the engine does over plain HTTP: an upload's
-// body writes itself to the connection (Conn), in writes larger than the
-// small buffers client sets, so the kernel's own buffers stay.
+// engineClient connects as the engine does: through Conn, whose writes are
+// larger than the small buffers client sets, so the kernel's own buffers
+// stay.
 func (s *loopServer) engineClient() *http.Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
