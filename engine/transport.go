@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -60,7 +59,7 @@ func defaultTransport() *http.Transport {
 		if err != nil {
 			return nil, err
 		}
-		return &bodyConn{Conn: c}, nil
+		return &upload.Conn{Conn: c}, nil
 	}
 	return t
 }
@@ -98,23 +97,6 @@ func TrustingTransport(caFile string, http2 bool) (*http.Transport, error) {
 	}
 	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	return t, nil
-}
-
-// bodyWrite is the size of the writes that carry a request body.
-const bodyWrite = 256 << 10
-
-var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, bodyWrite); return &b }}
-
-// bodyConn writes request bodies in bodyWrite steps. net/http hands a body to
-// the connection's ReadFrom as soon as its write buffer is empty, bypassing
-// that buffer, and a TCP connection's ReadFrom copies in 32 KiB steps.
-type bodyConn struct{ net.Conn }
-
-func (c *bodyConn) ReadFrom(r io.Reader) (int64, error) {
-	bp := bodyBuffers.Get().(*[]byte)
-	defer bodyBuffers.Put(bp)
-	// Hide ReadFrom and WriteTo so that CopyBuffer uses this buffer.
-	return io.CopyBuffer(struct{ io.Writer }{c.Conn}, struct{ io.Reader }{r}, *bp)
 }
 
 // bandwidth caps the bytes per second of all uploads together.

@@ -4,7 +4,11 @@
 // (engine/dest) both use it; it imports nothing of Hoist.
 package redact
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
 
 // Mark replaces every secret.
 const Mark = "[redacted]"
@@ -28,11 +32,46 @@ var (
 // authorization header values, authorization codes and upload session ids
 // from s. Use it on any text about to be shown or logged.
 func Text(s string) string {
-	s = namedPattern.ReplaceAllString(s, "${1}${2}${3}"+Mark)
+	s = namedPattern.ReplaceAllStringFunc(s, func(m string) string {
+		g := namedPattern.FindStringSubmatch(m)
+		value := m[len(g[1])+len(g[2])+len(g[3])+len(g[4]):]
+		if g[4] == "" && inProse(g[2], g[3]) && plainWord(value) {
+			return m // "getting a token: Sign in…" names no secret
+		}
+		return g[1] + g[2] + g[3] + Mark
+	})
 	s = bearerPattern.ReplaceAllString(s, "$1 "+Mark)
 	s = accessPattern.ReplaceAllString(s, Mark)
 	s = refreshPattern.ReplaceAllString(s, Mark)
 	s = jwtPattern.ReplaceAllString(s, Mark)
 	s = secretPattern.ReplaceAllString(s, Mark)
 	return s
+}
+
+// inProse says whether a name and what follows it read like a sentence
+// ("token: Sign in"): a word that is also a name of secrets, then a colon,
+// no quotes and no equals sign, which a secret's field or parameter has.
+func inProse(name, sep string) bool {
+	switch strings.ToLower(name) {
+	case "token", "code", "key", "sig", "signature", "authorization":
+	default:
+		return false
+	}
+	return !strings.ContainsAny(sep, `"=\%`)
+}
+
+// plainWord says whether a value after a secret's name is an ordinary word
+// of a sentence rather than a secret: letters only, and short. Every
+// secret of Google's sign-in and upload sessions is longer, or has digits
+// or signs.
+func plainWord(v string) bool {
+	if len(v) >= 16 {
+		return false
+	}
+	for _, r := range v {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -26,6 +26,8 @@ type bidiLabel struct {
 	style     fyne.TextStyle
 	sizeName  fyne.ThemeSizeName
 	colorName fyne.ThemeColorName
+	// inner is the room around the text; 0: the theme's inner padding.
+	inner float32
 	// whole: the label is never cut, it is as wide as its text (a size, a
 	// count beside buttons); otherwise it may shrink to an ellipsis.
 	whole bool
@@ -97,12 +99,20 @@ type bidiRenderer struct {
 	laidAlign fyne.TextAlign
 }
 
+// padding is the room around the text on every side.
+func (l *bidiLabel) padding() float32 {
+	if l.inner > 0 {
+		return l.inner
+	}
+	return l.Theme().Size(theme.SizeNameInnerPadding)
+}
+
 func (r *bidiRenderer) textSize() float32 {
 	return r.label.Theme().Size(r.label.sizeName)
 }
 
 func (r *bidiRenderer) MinSize() fyne.Size {
-	pad := r.label.Theme().Size(theme.SizeNameInnerPadding)
+	pad := r.label.padding()
 	h := fyne.MeasureText("Mg", r.textSize(), r.label.style).Height
 	w := fyne.MeasureText(ellipsis, r.textSize(), r.label.style).Width
 	if r.label.whole && r.label.text != "" {
@@ -118,7 +128,7 @@ func (r *bidiRenderer) Layout(size fyne.Size) {
 func (r *bidiRenderer) layout(size fyne.Size) {
 	l := r.label
 	th := l.Theme()
-	pad := th.Size(theme.SizeNameInnerPadding)
+	pad := l.padding()
 	ts := r.textSize()
 	fg := th.Color(l.colorName, fyne.CurrentApp().Settings().ThemeVariant())
 	avail := size.Width - 2*pad

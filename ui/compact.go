@@ -5,32 +5,275 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// compactTheme is the app's theme with the small paddings of a dense list:
-// a row of the list is two lines of text, not four.
-type compactTheme struct{}
+// A row of the list is two lines of text, not four: its widgets and
+// layouts use these small paddings of their own. (A theme override per row
+// would do the same, but the toolkit clears its caches of measured text and
+// drawn icons for every widget entering an override, so adding rows would
+// measure and draw everything anew.)
+const (
+	compactPadding      = 1  // between a row's pieces
+	compactInnerPadding = 2  // around a text or a button's content
+	compactIconSize     = 16 // a button's icon
+	iconGap             = 4  // between a button's icon and its words
+)
 
-func (compactTheme) current() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
+// compactBox lays its objects side by side, each as wide as it needs and as
+// high as the box, compactPadding apart (a dense HBox).
+type compactBox struct{}
 
-func (t compactTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	return t.current().Color(n, v)
-}
-func (t compactTheme) Font(s fyne.TextStyle) fyne.Resource     { return t.current().Font(s) }
-func (t compactTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.current().Icon(n) }
-
-func (t compactTheme) Size(n fyne.ThemeSizeName) float32 {
-	switch n {
-	case theme.SizeNamePadding:
-		return 1
-	case theme.SizeNameInnerPadding:
-		return 2
-	case theme.SizeNameInlineIcon:
-		return 16
+func (compactBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	n := 0
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		m := o.MinSize()
+		s.Width += m.Width
+		s.Height = max(s.Height, m.Height)
+		n++
 	}
-	return t.current().Size(n)
+	if n > 1 {
+		s.Width += float32(n-1) * compactPadding
+	}
+	return s
+}
+
+func (compactBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	x := float32(0)
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		w := o.MinSize().Width
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+		x += w + compactPadding
+	}
+}
+
+// compactRow is a dense row in reading order (see row).
+func compactRow(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(mirrored(compactBox{}), objs...)
+}
+
+// compactSides lays out start at the left, end at the right, each as wide
+// as it needs, and the centre between them, compactPadding apart (a dense
+// Border without top and bottom).
+type compactSides struct {
+	start, end fyne.CanvasObject
+}
+
+// compactBorder is a dense border in reading order (see border): start on
+// the reading side.
+func compactBorder(start, end, centre fyne.CanvasObject) *fyne.Container {
+	var objs []fyne.CanvasObject
+	for _, o := range []fyne.CanvasObject{centre, start, end} {
+		if o != nil {
+			objs = append(objs, o)
+		}
+	}
+	return container.New(mirrored(&compactSides{start: start, end: end}), objs...)
+}
+
+func (l *compactSides) side(o fyne.CanvasObject) (w float32) {
+	if o == nil || !o.Visible() {
+		return 0
+	}
+	return o.MinSize().Width + compactPadding
+}
+
+func (l *compactSides) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var centre, h float32
+	for _, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		m := o.MinSize()
+		h = max(h, m.Height)
+		if o != l.start && o != l.end {
+			centre = max(centre, m.Width)
+		}
+	}
+	return fyne.NewSize(centre+l.side(l.start)+l.side(l.end), h)
+}
+
+func (l *compactSides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	left, right := l.side(l.start), l.side(l.end)
+	for _, o := range objs {
+		switch o {
+		case l.start:
+			o.Move(fyne.NewPos(0, 0))
+			o.Resize(fyne.NewSize(left-compactPadding, size.Height))
+		case l.end:
+			o.Move(fyne.NewPos(size.Width-right+compactPadding, 0))
+			o.Resize(fyne.NewSize(right-compactPadding, size.Height))
+		default:
+			o.Move(fyne.NewPos(left, 0))
+			o.Resize(fyne.NewSize(size.Width-left-right, size.Height))
+		}
+	}
+}
+
+// compactButton is a button of a row: its icon and words with the small
+// paddings of the list, low importance (no background until the pointer is
+// on it) unless high. It answers the mouse; Tab passes it by (the
+// selection's panel offers the same actions to the keyboard).
+type compactButton struct {
+	widget.BaseWidget
+
+	Text       string
+	Icon       fyne.Resource
+	Importance widget.Importance
+	OnTapped   func()
+
+	hovered bool
+}
+
+func newCompactButton(text string, icon fyne.Resource, tapped func()) *compactButton {
+	b := &compactButton{Text: text, Icon: icon, OnTapped: tapped, Importance: widget.LowImportance}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *compactButton) Tapped(*fyne.PointEvent) {
+	if b.OnTapped != nil {
+		b.OnTapped()
+	}
+}
+
+func (b *compactButton) MouseIn(*desktop.MouseEvent) { b.setHovered(true) }
+
+func (b *compactButton) MouseMoved(*desktop.MouseEvent) {}
+
+func (b *compactButton) MouseOut() { b.setHovered(false) }
+
+func (b *compactButton) setHovered(on bool) {
+	if b.hovered != on {
+		b.hovered = on
+		b.Refresh()
+	}
+}
+
+func (b *compactButton) CreateRenderer() fyne.WidgetRenderer {
+	r := &compactButtonRenderer{b: b, bg: canvas.NewRectangle(color.Transparent), text: canvas.NewText("", color.Black)}
+	r.icon = &canvas.Image{FillMode: canvas.ImageFillContain}
+	r.objects = []fyne.CanvasObject{r.bg, r.icon, r.text}
+	r.Refresh()
+	return r
+}
+
+type compactButtonRenderer struct {
+	b       *compactButton
+	bg      *canvas.Rectangle
+	icon    *canvas.Image
+	text    *canvas.Text
+	objects []fyne.CanvasObject
+	shown   fyne.Resource // the icon as last given, before any colouring
+}
+
+// content is the size of the icon and the words side by side.
+func (r *compactButtonRenderer) content() (size, text fyne.Size) {
+	th := r.b.Theme()
+	text = fyne.MeasureText(r.b.Text, th.Size(theme.SizeNameText), fyne.TextStyle{Bold: true})
+	if r.b.Text == "" {
+		text = fyne.Size{}
+	}
+	if r.b.Icon != nil {
+		size.Width = compactIconSize
+		if r.b.Text != "" {
+			size.Width += compactPadding
+		}
+	}
+	size.Width += text.Width
+	size.Height = max(text.Height, compactIconSize)
+	return size, text
+}
+
+func (r *compactButtonRenderer) MinSize() fyne.Size {
+	c, _ := r.content()
+	return c.AddWidthHeight(2*compactInnerPadding, 2*compactInnerPadding)
+}
+
+func (r *compactButtonRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	c, t := r.content()
+	gap := float32(0)
+	if r.b.Icon != nil && r.b.Text != "" {
+		// The words stand a little further from the icon than the minimum
+		// size counts, as the list's buttons have always been drawn.
+		gap = iconGap - compactPadding
+	}
+	pos := fyne.NewPos((size.Width-c.Width-gap)/2, (size.Height-c.Height)/2)
+	if r.b.Icon != nil {
+		r.icon.Move(pos)
+		r.icon.Resize(fyne.NewSize(compactIconSize, c.Height))
+		pos.X += compactIconSize + compactPadding + gap
+	}
+	r.text.Move(pos.AddXY(0, (c.Height-t.Height)/2))
+	r.text.Resize(t)
+}
+
+func (r *compactButtonRenderer) Refresh() {
+	b := r.b
+	th := b.Theme()
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	fg, bg := theme.ColorNameForeground, fyne.ThemeColorName("")
+	if b.Importance == widget.HighImportance {
+		fg, bg = theme.ColorNameForegroundOnPrimary, theme.ColorNamePrimary
+	} else if b.hovered {
+		bg = theme.ColorNameButton
+	}
+	fill := color.Color(color.Transparent)
+	if bg != "" {
+		fill = th.Color(bg, v)
+	}
+	if b.hovered {
+		fill = blend(fill, th.Color(theme.ColorNameHover, v))
+	}
+	r.bg.FillColor = fill
+	r.bg.CornerRadius = th.Size(theme.SizeNameInputRadius)
+
+	r.text.Text = b.Text
+	r.text.TextSize = th.Size(theme.SizeNameText)
+	r.text.TextStyle = fyne.TextStyle{Bold: true}
+	r.text.Color = th.Color(fg, v)
+
+	if b.Icon != r.shown {
+		r.shown = b.Icon
+		icon := b.Icon
+		if t, ok := icon.(fyne.ThemedResource); ok && fg != theme.ColorNameForeground && t.ThemeColorName() != fg {
+			icon = theme.NewColoredResource(icon, fg)
+		}
+		r.icon.Resource = icon
+	}
+	if b.Icon == nil {
+		r.icon.Hide()
+	} else {
+		r.icon.Show()
+	}
+	r.Layout(b.Size())
+	canvas.Refresh(b)
+}
+
+func (r *compactButtonRenderer) Objects() []fyne.CanvasObject { return r.objects }
+
+func (r *compactButtonRenderer) Destroy() {}
+
+// blend lays over on under, as paint with over's opacity would.
+func blend(under, over color.Color) color.Color {
+	ur, ug, ub, ua := under.RGBA()
+	or, og, ob, oa := over.RGBA()
+	a := float32(oa) / 0xffff
+	mix := func(u, o uint32) uint8 { return uint8((float32(o) + float32(u)*(1-a)) / 0x101) }
+	outA := float32(oa) + float32(ua)*(1-a)
+	return color.RGBA{R: mix(ur, or), G: mix(ug, og), B: mix(ub, ob), A: uint8(outA / 0x101)}
 }
 
 // scrollRoom keeps a row's buttons clear of the list's scroll bar.
@@ -51,7 +294,7 @@ func (nameAndDetail) MinSize(objs []fyne.CanvasObject) fyne.Size {
 
 func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	name := objs[0].(*bidiLabel)
-	want := fyne.MeasureText(name.Text(), name.Theme().Size(name.sizeName), name.style).Width + 2*name.Theme().Size(theme.SizeNameInnerPadding)
+	want := fyne.MeasureText(name.Text(), name.Theme().Size(name.sizeName), name.style).Width + 2*name.padding()
 	w := min(want, size.Width*2/3)
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(w, size.Height))

@@ -43,13 +43,12 @@ type jobRow struct {
 	progress *bidiLabel
 	selected *canvas.Rectangle // the selection's background
 
-	pause, resume, signIn, cancel, retry, restart, remove, result, details *rowButton
-	byAction                                                               map[engine.Action]*rowButton
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *compactButton
+	byAction                                                               map[engine.Action]*compactButton
 	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	content              fyne.CanvasObject
-	inner                fyne.CanvasObject // content inside the compact theme
 }
 
 func newJobRow(d rowController) *jobRow {
@@ -71,27 +70,29 @@ func newJobRow(d rowController) *jobRow {
 
 	r.cursor = newFocusRing()
 
-	r.byAction = map[engine.Action]*rowButton{}
+	r.byAction = map[engine.Action]*compactButton{}
 	for _, a := range engine.AllActions() {
-		r.byAction[a] = newRowButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
+		r.byAction[a] = newCompactButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
 	}
 	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
 	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
-	r.result = newRowButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = newRowButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
+	r.result = newCompactButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = newCompactButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
-		b.Importance = widget.LowImportance
 		b.Hide()
+	}
+	for _, l := range []*bidiLabel{r.name, r.detail, r.size, r.status, r.progress} {
+		l.inner = compactInnerPadding
 	}
 	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := row(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = border(nil, nil, nil, row(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
-	r.statusLine = border(nil, nil, nil, row(r.progress, r.bar), r.status)
+	buttons := compactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	r.nameLine = compactBorder(nil, compactRow(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
+	r.statusLine = compactBorder(nil, compactRow(r.progress, r.bar), r.status)
 	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
-	r.inner = border(nil, nil, container.NewCenter(picture), scrollRoom(), lines)
-	r.content = container.NewStack(r.selected, container.NewThemeOverride(r.inner, compactTheme{}), r.cursor)
+	inner := compactBorder(container.NewCenter(picture), scrollRoom(), lines)
+	r.content = container.NewStack(r.selected, inner, r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -122,28 +123,12 @@ func (r *jobRow) setCursor(on bool) {
 	r.cursor.Refresh()
 }
 
-func (r *jobRow) buttons() []*rowButton {
-	return []*rowButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+func (r *jobRow) buttons() []*compactButton {
+	return []*compactButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
-	return rowRenderer{widget.NewSimpleRenderer(r.content), r}
-}
-
-// rowRenderer draws a row. Its Refresh reaches the row's widgets inside the
-// compact theme, never the theme override itself: the toolkit gives an
-// override a new theme scope at every Refresh and loads and keeps fonts for
-// each scope, so refreshing it with the list would load fonts again and again
-// and hold them all.
-type rowRenderer struct {
-	fyne.WidgetRenderer
-	r *jobRow
-}
-
-func (rr rowRenderer) Refresh() {
-	rr.r.selected.Refresh()
-	rr.r.inner.Refresh()
-	rr.r.cursor.Refresh()
+	return widget.NewSimpleRenderer(r.content)
 }
 
 // show puts v on the row; it does nothing when the row already shows this
@@ -159,12 +144,12 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	}
 	r.view, r.shown, r.tick = v, v.Version, second
 
+	relayoutName := !sameJob // the name's width and the size's changed
 	if !sameJob {
 		r.name.SetText(v.Name)
 		r.size.SetText(speaking().Size(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)
-		r.inner.Refresh()
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
@@ -191,7 +176,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 		}
 		relayout = true // the status has the bar's room, or gives it back
 	}
-	if r.showButtons(v) {
+	if r.showButtons(v) || relayoutName {
 		r.nameLine.Refresh()
 	}
 	if relayout {
@@ -318,7 +303,7 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // result of a finished job and the details of one that did not go, and
 // reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	want := make([]*rowButton, 0, len(v.Actions)+1)
+	want := make([]*compactButton, 0, len(v.Actions)+1)
 	for _, a := range v.Actions {
 		if b := r.byAction[a]; b != nil {
 			want = append(want, b)

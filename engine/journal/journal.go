@@ -121,6 +121,31 @@ type Journal struct {
 
 	backup    string
 	recovered error
+
+	// opened are the records as Open read them to check them, kept for the
+	// first List while nothing was written since: a long list is then
+	// decoded once at start, not twice.
+	openedMu sync.Mutex
+	opened   *openedRecords
+}
+
+type openedRecords struct {
+	db   *bbolt.DB
+	tx   int // the transaction they were read in
+	recs []Record
+}
+
+// takeOpened returns, once, the records Open read, when tx still sees them
+// as they were: the same file, and no write committed since.
+func (j *Journal) takeOpened(tx *bbolt.Tx) []Record {
+	j.openedMu.Lock()
+	o := j.opened
+	j.opened = nil
+	j.openedMu.Unlock()
+	if o == nil || o.db != tx.DB() || o.tx != tx.ID() {
+		return nil
+	}
+	return o.recs
 }
 
 // DefaultDir is the folder where Hoist keeps its journal (see dirs).
@@ -282,6 +307,9 @@ func (j *Journal) Get(id string) (Record, error) {
 func (j *Journal) List() ([]Record, error) {
 	var recs []Record
 	err := j.view(func(jobs *bbolt.Bucket) error {
+		if recs = j.takeOpened(jobs.Tx()); recs != nil {
+			return nil
+		}
 		recs = make([]Record, 0, jobs.Stats().KeyN)
 		return jobs.ForEach(func(k, v []byte) error {
 			rec, err := decodeRecord(k, v)
@@ -355,13 +383,40 @@ func (j *Journal) ClearFinished(states ...string) (int, error) {
 	return j.DeleteWhere(func(r Record) bool { return slices.Contains(states, r.State) })
 }
 
-// Prune removes history: records that finished before olderThan.
+// Prune removes history: records that finished before olderThan. It looks
+// first, reading only when each record finished, and writes (a durable
+// transaction, then a compaction) only when there is history to forget:
+// opening a long list costs no write when nothing is old.
 func (j *Journal) Prune(olderThan time.Time) error {
-	_, err := j.DeleteWhere(func(r Record) bool {
-		return !r.Finished.IsZero() && r.Finished.Before(olderThan)
+	old := func(finished time.Time) bool { return !finished.IsZero() && finished.Before(olderThan) }
+	found := false
+	err := j.view(func(jobs *bbolt.Bucket) error {
+		return jobs.ForEach(func(k, v []byte) error {
+			var r struct {
+				Finished time.Time `json:"finished,omitzero"`
+			}
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("journal: job %q cannot be read: %w (%w)", k, ErrCorrupt, err)
+			}
+			if old(r.Finished) {
+				found = true
+				return errStop
+			}
+			return nil
+		})
 	})
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	if err != nil || !found {
+		return err
+	}
+	_, err = j.DeleteWhere(func(r Record) bool { return old(r.Finished) })
 	return err
 }
+
+// errStop ends a walk of the records early.
+var errStop = errors.New("journal: stop")
 
 // view runs fn in a read transaction on the jobs bucket.
 func (j *Journal) view(fn func(jobs *bbolt.Bucket) error) error {

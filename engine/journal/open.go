@@ -155,8 +155,26 @@ func (j *Journal) open() error {
 		if err := j.compactLocked(); err != nil && j.db == nil {
 			return err
 		}
+		j.compacted()
 	}
 	return nil
+}
+
+// compacted tells the records Open read that the file was compacted: a copy
+// of the same records, in a new file.
+func (j *Journal) compacted() {
+	j.openedMu.Lock()
+	defer j.openedMu.Unlock()
+	if j.opened == nil || j.db == nil {
+		return
+	}
+	err := j.db.View(func(tx *bbolt.Tx) error {
+		j.opened.db, j.opened.tx = tx.DB(), tx.ID()
+		return nil
+	})
+	if err != nil {
+		j.opened = nil
+	}
 }
 
 // openChecked opens the bbolt file and checks it whole. problem is non-nil
@@ -280,15 +298,22 @@ func touch(b *bbolt.Bucket) error {
 func (j *Journal) dropUnreadable() error {
 	var bad [][]byte
 	var cause error
+	opened := &openedRecords{db: j.db}
 	err := safely(func() error {
 		return j.db.View(func(tx *bbolt.Tx) error {
-			return tx.Bucket(jobsBucket).ForEach(func(k, v []byte) error {
-				if _, err := decodeRecord(k, v); err != nil {
+			opened.tx = tx.ID()
+			jobs := tx.Bucket(jobsBucket)
+			opened.recs = make([]Record, 0, jobs.Stats().KeyN)
+			return jobs.ForEach(func(k, v []byte) error {
+				rec, err := decodeRecord(k, v)
+				if err != nil {
 					bad = append(bad, append([]byte(nil), k...))
 					if cause == nil {
 						cause = err
 					}
+					return nil
 				}
+				opened.recs = append(opened.recs, rec)
 				return nil
 			})
 		})
@@ -297,6 +322,9 @@ func (j *Journal) dropUnreadable() error {
 		return fmt.Errorf("journal: reading the list of uploads: %w", err)
 	}
 	if len(bad) == 0 {
+		j.openedMu.Lock()
+		j.opened = opened
+		j.openedMu.Unlock()
 		return nil
 	}
 	backup, err := j.backupName()

@@ -72,6 +72,23 @@ func (s *loopServer) client() *http.Client {
 	return &http.Client{Transport: tr}
 }
 
+// engineClient connects as the engine does: through Conn, whose writes are
+// larger than the small buffers client sets, so the kernel's own buffers
+// stay.
+func (s *loopServer) engineClient() *http.Client {
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return &Conn{Conn: c}, nil
+		},
+	}
+	s.t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
 // cut takes the next cut offset that falls inside [first, first+n).
 func (s *loopServer) cut(first, n int64) (int64, bool) {
 	s.mu.Lock()
@@ -246,41 +263,47 @@ func TestLoopbackCutConnection(t *testing.T) {
 		{"media, cut mid-body", Media, 8 * mib, 0, []int64{100 << 10}},
 		{"multipart, cut mid-body", Multipart, 8 * mib, 0, []int64{200 << 10}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newLoopServer(t)
-			s.cutAt = tc.cuts
-			file := testFile(tc.size)
-			clock := newClock()
-			up := &Uploader{Client: s.client(), ChunkSize: tc.chunk, Clock: clock}
-			var meta []byte
-			if tc.m == Multipart {
-				meta = []byte(`{"name":"x"}`)
-			}
-			obs := newRecorder(t, int64(len(file)), tc.m == Resumable)
-			res, err := up.Upload(context.Background(), Target{URL: s.url(), ContentType: testType, Metadata: meta}, &memFile{data: file}, tc.m, nil, obs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != http.StatusCreated || !strings.HasPrefix(string(res.Body), `{"id":"obj-`) {
-				t.Errorf("result %+v", res)
-			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if len(s.objects) != 1 || !bytes.Equal(s.objects[0], file) {
-				t.Fatalf("%d objects; first matches: %v", len(s.objects), len(s.objects) > 0 && bytes.Equal(s.objects[0], file))
-			}
-			if len(s.cutAt) != 0 {
-				t.Errorf("cuts not reached: %v", s.cutAt)
-			}
-			if len(obs.retries) != len(tc.cuts) || len(clock.slept()) != len(tc.cuts) {
-				t.Errorf("retries %d, waits %v, want %d", len(obs.retries), clock.slept(), len(tc.cuts))
-			}
-			for _, r := range obs.retries {
-				if !errors.As(r.cause, new(*connError)) {
-					t.Errorf("retry cause %v is not a connection error", r.cause)
+		for _, conn := range []string{"", ", the engine's connection"} {
+			t.Run(tc.name+conn, func(t *testing.T) {
+				s := newLoopServer(t)
+				s.cutAt = tc.cuts
+				file := testFile(tc.size)
+				clock := newClock()
+				client := s.client()
+				if conn != "" {
+					client = s.engineClient()
 				}
-			}
-		})
+				up := &Uploader{Client: client, ChunkSize: tc.chunk, Clock: clock}
+				var meta []byte
+				if tc.m == Multipart {
+					meta = []byte(`{"name":"x"}`)
+				}
+				obs := newRecorder(t, int64(len(file)), tc.m == Resumable)
+				res, err := up.Upload(context.Background(), Target{URL: s.url(), ContentType: testType, Metadata: meta}, &memFile{data: file}, tc.m, nil, obs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != http.StatusCreated || !strings.HasPrefix(string(res.Body), `{"id":"obj-`) {
+					t.Errorf("result %+v", res)
+				}
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if len(s.objects) != 1 || !bytes.Equal(s.objects[0], file) {
+					t.Fatalf("%d objects; first matches: %v", len(s.objects), len(s.objects) > 0 && bytes.Equal(s.objects[0], file))
+				}
+				if len(s.cutAt) != 0 {
+					t.Errorf("cuts not reached: %v", s.cutAt)
+				}
+				if len(obs.retries) != len(tc.cuts) || len(clock.slept()) != len(tc.cuts) {
+					t.Errorf("retries %d, waits %v, want %d", len(obs.retries), clock.slept(), len(tc.cuts))
+				}
+				for _, r := range obs.retries {
+					if !errors.As(r.cause, new(*connError)) {
+						t.Errorf("retry cause %v is not a connection error", r.cause)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -377,8 +400,12 @@ func TestMemoryDoesNotGrowWithFileOrChunk(t *testing.T) {
 	const size = 64 << 20
 	s := newLoopServer(t)
 	s.discard = true
-	for _, chunk := range []int64{0, 32 << 20} {
-		up := &Uploader{Client: s.client(), ChunkSize: chunk}
+	for i, chunk := range []int64{0, 32 << 20, 0, 32 << 20} {
+		client := s.client()
+		if i >= 2 {
+			client = s.engineClient()
+		}
+		up := &Uploader{Client: client, ChunkSize: chunk}
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)

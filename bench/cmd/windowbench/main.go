@@ -2,7 +2,10 @@
 // virtual display (Xvfb): it prepares an upload list of 10,000 jobs (queued,
 // or all finished), starts the window on it and reports the time until the
 // window is shown, its peak resident memory (/proc/PID/status VmHWM) and its
-// CPU while idle (/proc/PID/stat over a span). Nothing here touches the
+// CPU while idle (/proc/PID/stat over a span), and whose the memory is:
+// Hoist's Go heap, other anonymous memory (the C side, the GL driver's
+// allocations among it) and the GL driver's shared libraries
+// (/proc/PID/smaps, mapping by mapping). Nothing here touches the
 // user's own folders: HOME and the XDG folders point into a temporary one.
 //
 //	cd bench && go run ./cmd/windowbench [-hoist PATH] [-jobs 10000] [-idle 10s]
@@ -21,9 +24,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"hoist/dirs"
@@ -41,6 +47,7 @@ func main() {
 	screen := flag.String("screen", "1366x768x24", "the virtual screen")
 	logs := flag.String("log", "", "a folder to keep each window's log in")
 	cases := flag.String("cases", "empty,queued,finished", "which lists to open the window on")
+	flag.IntVar(&runs, "runs", 1, "windows opened on each list, one after the other")
 	flag.Parse()
 	logDir, only = *logs, *cases
 	if err := run(*hoist, *jobs, *idle, *settle, *screen); err != nil {
@@ -52,6 +59,7 @@ func main() {
 var (
 	logDir string // keeps the windows' logs when set
 	only   string // the cases measured, separated by commas
+	runs   int    // measures of each case
 )
 
 func run(hoist string, jobs int, idle, settle time.Duration, screen string) error {
@@ -87,21 +95,31 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 		if !slices.Contains(strings.Split(only, ","), c.name) {
 			continue
 		}
-		home := filepath.Join(work, c.name)
 		listed := paths
 		if c.name == "empty" {
 			listed = nil
 		}
-		if err := prepare(home, listed, c.finished); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+		home := ""
+		for run := range max(runs, 1) {
+			// A window on queued jobs sends them: each run starts from a list of its own.
+			if home == "" || !c.finished {
+				home = filepath.Join(work, fmt.Sprintf("%s-%d", c.name, run))
+				if err := prepare(home, listed, c.finished); err != nil {
+					return fmt.Errorf("%s: %w", c.name, err)
+				}
+			}
+			m, err := measure(hoist, home, display, idle, settle, c.name)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.name, err)
+			}
+			fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)\n",
+				c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
+				float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle)
+			fmt.Printf("%-9s   CPU until shown: %d ms\n", "", m.startCPU.Milliseconds())
+			fmt.Printf("%-9s   Go heap at its largest (at a collection's start): %d MB\n", "", m.goHeapMB)
+			fmt.Printf("%-9s   at the largest sample (%6.1f MiB): %s\n", "", mib(m.atPeak.total()), m.atPeak)
+			fmt.Printf("%-9s   now                     (%6.1f MiB): %s\n", "", mib(m.now.total()), m.now)
 		}
-		m, err := measure(hoist, home, display, idle, settle, c.name)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
-		}
-		fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)\n",
-			c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
-			float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle)
 	}
 	fmt.Printf("load average after: %s\n", loadAverage())
 	return nil
@@ -193,13 +211,23 @@ func startX(work, screen string) (string, func(), error) {
 			continue // another one's display
 		}
 		display := fmt.Sprintf(":%d", n)
-		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp")
+		// -noreset: the display stays up between one window and the next.
+		x := exec.Command("Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp", "-noreset")
 		if err := x.Start(); err != nil {
 			return "", nil, fmt.Errorf("starting Xvfb: %w", err)
 		}
 		ended := make(chan struct{})
 		go func() { x.Wait(); close(ended) }()
-		stop := func() { x.Process.Kill(); <-ended }
+		stop := func() {
+			// Asked to end, Xvfb removes its socket and lock, leaving the display free.
+			x.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-ended:
+			case <-time.After(5 * time.Second):
+				x.Process.Kill()
+				<-ended
+			}
+		}
 		for range 50 {
 			select {
 			case <-ended: // the display was taken meanwhile: try the next
@@ -220,16 +248,116 @@ func startX(work, screen string) (string, func(), error) {
 type measures struct {
 	shown            time.Duration
 	peakKiB, rssKiB  int64
-	anonKiB, fileKiB int64   // of rssKiB: the process's own memory, and mapped files (libraries)
-	idleCPU          float64 // per cent of one core
+	anonKiB, fileKiB int64         // of rssKiB: the process's own memory, and mapped files (libraries)
+	idleCPU          float64       // per cent of one core
+	atPeak, now      split         // whose the resident memory is: at the largest sample, and at the end
+	goHeapMB         int           // the Go heap at its largest, when a collection started (gctrace)
+	startCPU         time.Duration // CPU time spent until the window was shown, less dependent on the load than the time
+}
+
+var gcLine = regexp.MustCompile(`(\d+)->\d+->\d+ MB`)
+
+// largestGoHeap is the largest heap the runtime reported at the start of a
+// collection, in MB.
+func largestGoHeap(log string) int {
+	n := 0
+	for _, m := range gcLine.FindAllStringSubmatch(log, -1) {
+		v, _ := strconv.Atoi(m[1])
+		n = max(n, v)
+	}
+	return n
+}
+
+// split divides a process's resident memory by whose it is, from
+// /proc/PID/smaps, in KiB.
+type split struct {
+	goHeap    int64 // anonymous memory in the Go runtime's arenas: Hoist's own heap
+	otherAnon int64 // the rest of the anonymous memory: C allocations (the GL driver's among them), stacks
+	glLibs    int64 // the GL driver's shared libraries (Mesa, LLVM, libGL, libdrm)
+	binary    int64 // the hoist executable's own pages
+	otherLib  int64 // every other mapped file (libc, X libraries, fonts)
+}
+
+func (s split) total() int64 { return s.goHeap + s.otherAnon + s.glLibs + s.binary + s.otherLib }
+
+func (s split) String() string {
+	return fmt.Sprintf("Go heap %6.1f  other anonymous %6.1f  GL driver's libraries %6.1f  hoist binary %5.1f  other files %5.1f MiB",
+		mib(s.goHeap), mib(s.otherAnon), mib(s.glLibs), mib(s.binary), mib(s.otherLib))
+}
+
+func mib(kib int64) float64 { return float64(kib) / 1024 }
+
+// glLibrary tells the GL driver's libraries from the rest.
+func glLibrary(path string) bool {
+	base := filepath.Base(path)
+	for _, p := range []string{"libLLVM", "libgallium", "_dri.so", "libGL", "libEGL", "libglapi", "libdrm", "libvulkan", "libxshmfence", "libelf", "libsensors", "libz3", "libedit"} {
+		if strings.Contains(base, p) {
+			return true
+		}
+	}
+	return strings.Contains(path, "/dri/")
+}
+
+// goArena tells the Go runtime's heap from the C side's anonymous memory by
+// its address: Go reserves its heap arenas at addresses it picks itself, from
+// 0xc000000000 up to 0x7fc000000000 (randomized in newer versions), while the
+// C library's allocations live in the program break ([heap]) or where the
+// kernel places mappings, just under 0x7fffffffffff.
+func goArena(start uint64) bool { return start >= 0x1000000000 && start < 0x7f0000000000 }
+
+// memorySplit reads pid's mappings and sums their resident sizes by owner.
+func memorySplit(pid int, binary string) (split, error) {
+	var s split
+	f, err := os.Open(fmt.Sprintf("/proc/%d/smaps", pid))
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var path string
+	var start uint64
+	for sc.Scan() {
+		line := sc.Text()
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if !strings.HasSuffix(fields[0], ":") { // a mapping's header: range perms offset dev inode [path]
+			from, _, _ := strings.Cut(fields[0], "-")
+			start, _ = strconv.ParseUint(from, 16, 64)
+			path = ""
+			if len(fields) >= 6 {
+				path = strings.Join(fields[5:], " ")
+			}
+			continue
+		}
+		if fields[0] != "Rss:" || len(fields) < 2 {
+			continue
+		}
+		kib, _ := strconv.ParseInt(fields[1], 10, 64)
+		switch {
+		case path == "" && goArena(start):
+			s.goHeap += kib
+		case path == "" || strings.HasPrefix(path, "["):
+			s.otherAnon += kib
+		case glLibrary(path):
+			s.glLibs += kib
+		case filepath.Base(path) == filepath.Base(binary):
+			s.binary += kib
+		default:
+			s.otherLib += kib
+		}
+	}
+	return s, sc.Err()
 }
 
 // measure starts the window and takes its figures, then quits it.
 func measure(hoist, home, display string, idle, settle time.Duration, name string) (measures, error) {
 	var m measures
-	var log bytes.Buffer
+	var log lockedBuffer
 	cmd := exec.Command(hoist)
-	cmd.Env = env(home, display)
+	// The runtime's trace of each collection gives the Go heap's size.
+	cmd.Env = append(env(home, display), "GODEBUG=gctrace=1")
 	cmd.Stdout, cmd.Stderr = &log, &log
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -242,15 +370,33 @@ func measure(hoist, home, display string, idle, settle time.Duration, name strin
 			os.WriteFile(filepath.Join(logDir, name+".log"), log.Bytes(), 0o644)
 		}
 	}()
+	pid := cmd.Process.Pid
+	// The split at the largest resident size seen, sampled every 100 ms
+	// until the idle span begins.
+	var largest int64
+	sample := func() {
+		if s, err := memorySplit(pid, hoist); err == nil && s.total() > largest {
+			largest, m.atPeak = s.total(), s
+		}
+	}
+	lastSample := time.Now()
 	for !windowShown(display) {
 		if time.Since(t0) > time.Minute {
 			return m, fmt.Errorf("no window after a minute; its log:\n%s", log.String())
 		}
+		if time.Since(lastSample) >= 100*time.Millisecond {
+			sample()
+			lastSample = time.Now()
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.shown = time.Since(t0)
-	time.Sleep(settle)
-	pid := cmd.Process.Pid
+	if ticks, err := cpuTicks(pid); err == nil {
+		m.startCPU = time.Duration(ticks) * time.Second / ticksPerSecond
+	}
+	for end := time.Now().Add(settle); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		sample()
+	}
 	before, err := cpuTicks(pid)
 	if err != nil {
 		return m, err
@@ -261,17 +407,43 @@ func measure(hoist, home, display string, idle, settle time.Duration, name strin
 	if err != nil {
 		return m, err
 	}
-	const ticksPerSecond = 100 // USER_HZ on Linux
 	m.idleCPU = 100 * float64(after-before) / ticksPerSecond / time.Since(t1).Seconds()
 	m.peakKiB, m.rssKiB, m.anonKiB, m.fileKiB, err = memory(pid)
+	if err != nil {
+		return m, err
+	}
+	m.now, err = memorySplit(pid, hoist)
+	m.goHeapMB = largestGoHeap(log.String())
 	return m, err
 }
+
+// lockedBuffer keeps a process's output while it runs, readable meanwhile.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *lockedBuffer) Bytes() []byte { return []byte(b.String()) }
 
 // windowShown reports whether a window titled Hoist is mapped.
 func windowShown(display string) bool {
 	out, err := exec.Command("xwininfo", "-display", display, "-name", "Hoist").Output()
 	return err == nil && bytes.Contains(out, []byte("IsViewable"))
 }
+
+const ticksPerSecond = 100 // USER_HZ on Linux
 
 // cpuTicks is the user and system CPU time of pid, in clock ticks.
 func cpuTicks(pid int) (int64, error) {

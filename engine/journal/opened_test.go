@@ -1,0 +1,57 @@
+package journal
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestListAfterOpen: the records Open read to check them serve the first
+// List only while nothing was written since; a write in between is listed.
+func TestListAfterOpen(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, newClock())
+	for _, id := range []string{"job-1", "job-2"} {
+		if err := j.Put(fullRecord(id)); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Reopened: the first List (from what Open read) equals the next (from the file).
+	j = openAt(t, path, newClock())
+	first, err := j.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := j.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 2 || !reflect.DeepEqual(first, again) {
+		t.Errorf("the first List after opening gave %d records, different from the next (%d)", len(first), len(again))
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Reopened and written to before the first List: the write shows.
+	j = openAt(t, path, newClock())
+	changed := fullRecord("job-1")
+	changed.State = "paused"
+	if err := j.PutAll(changed, fullRecord("job-3")); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := j.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, r := range recs {
+		states[r.ID] = r.State
+	}
+	if len(recs) != 3 || states["job-1"] != "paused" {
+		t.Errorf("after writes, List gave %v", states)
+	}
+}
