@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/filechooser"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"hoist/ui/filechooser"
 )
 
 // textSpan is the left and right edges, in the window, of what o draws as
