@@ -152,4 +152,15 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	if got, _ := os.ReadFile(to); string(got) != "older" {
 		t.Error("the file was written over before the answer")
 	}
+	q, ok := h.d.dialogs[1].(*question)
+	if !ok {
+		t.Fatalf("the question is a %T", h.d.dialogs[1])
+	}
+	if q.confirm.Text != "Replace it" || q.dismiss.Text != "Choose another name" {
+		t.Errorf("the question's answers are %q and %q, not named for what they do", q.confirm.Text, q.dismiss.Text)
+	}
+	test.Tap(q.confirm)
+	if got, _ := os.ReadFile(to); string(got) == "older" || len(got) == 0 {
+		t.Error("the file was not written over after the answer to replace it")
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/lang"
 
 	"hoist/ui/filechooser"
 )
@@ -83,7 +81,7 @@ func homeFolder(names ...string) string {
 func (d *desk) pickInWindow(o filechooser.Options, then func([]string)) {
 	c := newChooser(d.win, o, then)
 	c.confirm = func(question string, yes func()) {
-		d.open(dialog.NewCustomConfirm(o.Title, lang.L("Yes"), lang.L("No"), newBidiParagraph(question), func(ok bool) {
+		d.open(newQuestion(o.Title, sentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
 			if ok {
 				yes()
 			}
