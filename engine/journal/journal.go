@@ -138,10 +138,18 @@ type openedRecords struct {
 // takeOpened returns, once, the records Open read, when tx still sees them
 // as they were: the same file, and no write committed since.
 func (j *Journal) takeOpened(tx *bbolt.Tx) []Record {
+	recs := j.peekOpened(tx)
 	j.openedMu.Lock()
-	o := j.opened
 	j.opened = nil
 	j.openedMu.Unlock()
+	return recs
+}
+
+// peekOpened is takeOpened that leaves them for the first List.
+func (j *Journal) peekOpened(tx *bbolt.Tx) []Record {
+	j.openedMu.Lock()
+	defer j.openedMu.Unlock()
+	o := j.opened
 	if o == nil || o.db != tx.DB() || o.tx != tx.ID() {
 		return nil
 	}
@@ -384,13 +392,18 @@ func (j *Journal) ClearFinished(states ...string) (int, error) {
 }
 
 // Prune removes history: records that finished before olderThan. It looks
-// first, reading only when each record finished, and writes (a durable
-// transaction, then a compaction) only when there is history to forget:
-// opening a long list costs no write when nothing is old.
+// first, in the records Open read while they are current, else reading only
+// when each record finished, and writes (a durable transaction, then a
+// compaction) only when there is history to forget: opening a long list
+// costs no write, and no second reading, when nothing is old.
 func (j *Journal) Prune(olderThan time.Time) error {
 	old := func(finished time.Time) bool { return !finished.IsZero() && finished.Before(olderThan) }
 	found := false
 	err := j.view(func(jobs *bbolt.Bucket) error {
+		if recs := j.peekOpened(jobs.Tx()); recs != nil {
+			found = slices.ContainsFunc(recs, func(r Record) bool { return old(r.Finished) })
+			return nil
+		}
 		return jobs.ForEach(func(k, v []byte) error {
 			var r struct {
 				Finished time.Time `json:"finished,omitzero"`
