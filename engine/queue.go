@@ -111,6 +111,9 @@ type Queue struct {
 	}
 	closed  bool
 	notices []fact.Fact // said once: see Notices
+	// unread are email jobs an older Hoist listed without their headers:
+	// readEmails reads them after Open, not while the list opens.
+	unread []*job
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
@@ -176,6 +179,13 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		defer q.loopWG.Done()
 		q.schedule(loopCtx)
 	}()
+	if len(q.unread) > 0 {
+		q.loopWG.Add(1)
+		go func() {
+			defer q.loopWG.Done()
+			q.readEmails(loopCtx)
+		}()
+	}
 	q.poke()
 	return q, nil
 }
@@ -203,8 +213,9 @@ func (q *Queue) load(ctx context.Context) error {
 			q.notices = append(q.notices, dest.UpgradeFact(fact.UpgradedListed, moved))
 		}
 	}()
+	ds := newDestinations()
 	for _, rec := range recs {
-		jb, err := jobFromRecord(rec)
+		jb, emailUnknown, err := jobFromRecord(rec, ds)
 		if err != nil {
 			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue
@@ -233,6 +244,9 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 		if jb.order > q.seq {
 			q.seq = jb.order
+		}
+		if emailUnknown {
+			q.unread = append(q.unread, jb)
 		}
 		q.jobs[jb.id] = jb
 		q.order = append(q.order, jb.id)

@@ -302,8 +302,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 	if method != "" {
 		rec.Method = string(method)
 	}
-	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
-	rec.ResultFact = factJSON(r.Fact)
+	putResult(&rec, r)
 	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
 	written := q.writer.send(op, true)
 	q.mu.Unlock()

@@ -168,24 +168,76 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		rec.ChunkSize = &chunk
 	}
 	if jb.result != nil {
-		rec.Result = jb.result.Raw
-		rec.ResultSummary = jb.result.Summary
-		rec.ResultFact = factJSON(jb.result.Fact)
-		rec.Verified = jb.result.Verified
+		putResult(&rec, jb.result)
+	}
+	if isEmail(jb.dest, jb.info.MIME) {
+		rec.Email = &journal.EmailHeaders{} // read, and said nothing usable
+		if e := jb.info.Email; e != nil {
+			rec.Email = &journal.EmailHeaders{From: e.From, Subject: e.Subject, Date: e.Date}
+		}
 	}
 	return rec, nil
 }
 
-// jobFromRecord rebuilds a job from the journal.
-func jobFromRecord(rec journal.Record) (*job, error) {
+// putResult keeps r in rec: the server's answer, what was read from it and
+// what it was taken to mean.
+func putResult(rec *journal.Record, r *Result) {
+	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
+	rec.ResultFact = factJSON(r.Fact)
+	rec.ResultRef = &journal.ResultRef{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL}
+}
+
+// isEmail reports whether a job's file is an email whose headers the row
+// shows: a message, for a destination.
+func isEmail(d dest.Destination, mime string) bool {
+	return d.Kind != "" && (mime == "message/rfc822" || isMessage(mime))
+}
+
+// destinations reads the destinations of the journal's records. Records
+// added together hold the same bytes, and each distinct one is read once:
+// its jobs share the destination (and its Params, which no job changes in
+// place: a changed destination is a copy, see dest.Destination.Upgraded).
+type destinations struct {
+	read func([]byte) (dest.Destination, error)
+	seen map[string]dest.Destination
+}
+
+func newDestinations() *destinations {
+	return &destinations{read: readDestination, seen: make(map[string]dest.Destination)}
+}
+
+func readDestination(b []byte) (dest.Destination, error) {
 	var d dest.Destination
-	if err := json.Unmarshal(rec.Destination, &d); err != nil {
-		return nil, fmt.Errorf("reading the destination: %w", err)
+	if err := json.Unmarshal(b, &d); err != nil {
+		return dest.Destination{}, err
 	}
 	if builtinBefore(d) {
 		d.BuiltinSandbox = true
 	}
-	jb := &job{
+	return d, nil
+}
+
+func (ds *destinations) of(b []byte) (dest.Destination, error) {
+	if d, ok := ds.seen[string(b)]; ok {
+		return d, nil
+	}
+	d, err := ds.read(b)
+	if err != nil {
+		return dest.Destination{}, err
+	}
+	ds.seen[string(b)] = d
+	return d, nil
+}
+
+// jobFromRecord rebuilds a job from the journal, without reading its file:
+// an email's headers come from the record (emailUnknown says when an older
+// Hoist kept none, for Queue.readEmails to read after Open).
+func jobFromRecord(rec journal.Record, ds *destinations) (jb *job, emailUnknown bool, err error) {
+	d, err := ds.of(rec.Destination)
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the destination: %w", err)
+	}
+	jb = &job{
 		id:    JobID(rec.ID),
 		order: rec.Order,
 		info: media.Info{
@@ -215,22 +267,76 @@ func jobFromRecord(rec journal.Record) (*job, error) {
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
 	if len(rec.Result) > 0 || rec.ResultSummary != "" {
-		jb.result = resultFrom(d, rec.Result)
-		if rec.ResultSummary != "" {
-			jb.result.Summary = rec.ResultSummary
-		}
-		if f := factFrom(rec.ResultFact); f != nil {
-			jb.result.Fact = f
-		}
-		jb.result.Verified = rec.Verified
+		jb.result = savedResult(d, rec)
 	}
-	if d.Kind != "" && (rec.MIME == "message/rfc822" || isMessage(rec.MIME)) {
-		// Subject and From are shown on the row; read them again from the file.
-		if info, err := media.Inspect(rec.Path); err == nil {
-			jb.info.Email = info.Email
+	if isEmail(d, rec.MIME) {
+		switch e := rec.Email; {
+		case e == nil:
+			emailUnknown = true
+		case *e != journal.EmailHeaders{}:
+			jb.info.Email = &media.Email{From: e.From, Subject: e.Subject, Date: e.Date}
 		}
 	}
-	return jb, nil
+	return jb, emailUnknown, nil
+}
+
+// savedResult is the result a record keeps. What was read from the answer
+// is kept beside it; only a record of an older Hoist has its answer read again.
+func savedResult(d dest.Destination, rec journal.Record) *Result {
+	var r *Result
+	if ref := rec.ResultRef; ref != nil {
+		r = &Result{Raw: rec.Result, ID: ref.ID, ThreadID: ref.ThreadID, Name: ref.Name, URL: ref.URL}
+	} else {
+		r = resultFrom(d, rec.Result)
+	}
+	if rec.ResultSummary != "" {
+		r.Summary = rec.ResultSummary
+	}
+	if f := factFrom(rec.ResultFact); f != nil {
+		r.Fact = f
+	}
+	r.Verified = rec.Verified
+	return r
+}
+
+// readEmailHeaders reads an email file's headers (tests count its calls).
+var readEmailHeaders = media.ReadEmail
+
+// readEmails reads the headers of the email jobs an older Hoist listed
+// without them, after the list is open, and keeps them in their records, so
+// that the next start reads no file. A file that cannot be read now keeps
+// its row without them, as before.
+func (q *Queue) readEmails(ctx context.Context) {
+	q.mu.Lock()
+	unread := q.unread
+	q.unread = nil
+	q.mu.Unlock()
+	var read []*job
+	for _, jb := range unread {
+		if ctx.Err() != nil {
+			break
+		}
+		q.mu.Lock()
+		path := jb.info.Path
+		q.mu.Unlock()
+		e, err := readEmailHeaders(path)
+		if err != nil {
+			continue
+		}
+		q.mu.Lock()
+		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
+			jb.info.Email = e
+			jb.bump()
+			read = append(read, jb)
+		}
+		q.mu.Unlock()
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(read) > 0 {
+		q.notifyLocked()
+		q.persist(read...)
+	}
 }
 
 // left is how many bytes of jb have still to go out. The speed is measured on

@@ -143,6 +143,7 @@ func Run(ctx context.Context, cfg Config) int {
 	// An interrupt from the terminal quits as the window's close button would, without asking.
 	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.quit) })
 
+	a.Lifecycle().SetOnStarted(func() { d.background(s.tidy(log)) })
 	d.win.ShowAndRun()
 
 	stopOnSignal()
@@ -265,7 +266,8 @@ type session struct {
 func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
 	s := &session{events: make(chan engine.Event, 16)}
 	var err error
-	s.journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{})
+	// What the last run freed in the list is scrubbed once the window is up (see Run).
+	s.journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{TidyLater: true})
 	if err != nil {
 		return nil, err
 	}
@@ -307,6 +309,25 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 		return nil, err
 	}
 	return s, nil
+}
+
+// tidyAfter is how long after the window starts the upload list is tidied:
+// its first frames come first.
+const tidyAfter = time.Second
+
+// tidy scrubs from the upload list's file what the last run freed in it (a
+// long list is copied into a new file), soon after the window is up.
+func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
+	return func(ctx context.Context) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(tidyAfter):
+		}
+		if err := s.journal.Tidy(); err != nil {
+			log.Warn("could not tidy the list of uploads", "err", err)
+		}
+	}
 }
 
 // accounts hand the queue the window's sign-in; its clients send through

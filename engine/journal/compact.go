@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"go.etcd.io/bbolt"
 )
@@ -41,6 +42,9 @@ func (j *Journal) compactLocked() error {
 	}
 	err = safely(func() error { return bbolt.Compact(dst, j.db, compactTxBytes) })
 	if err == nil {
+		err = dst.Update(markTidied)
+	}
+	if err == nil {
 		err = dst.Sync()
 	}
 	if cerr := dst.Close(); err == nil {
@@ -68,6 +72,32 @@ func (j *Journal) compactLocked() error {
 		return j.reopen(fmt.Errorf("journal: tidying the file: %w", closeErr))
 	}
 	return j.reopen(nil)
+}
+
+// tidiedKey, in the meta bucket, holds the number of the transaction that
+// ended the last tidy-up. The copy leaves a few pages of its own free, which
+// hold nothing removed: while no transaction came after it, there is
+// nothing to scrub, and the next start copies nothing.
+var tidiedKey = []byte("tidied")
+
+func markTidied(tx *bbolt.Tx) error {
+	meta := tx.Bucket(metaBucket)
+	if meta == nil {
+		return fmt.Errorf("the copy has no %s bucket: %w", metaBucket, ErrCorrupt)
+	}
+	return meta.Put(tidiedKey, []byte(strconv.Itoa(tx.ID())))
+}
+
+// tidied reports whether nothing was written since the last tidy-up.
+func tidied(db *bbolt.DB) bool {
+	done := false
+	_ = db.View(func(tx *bbolt.Tx) error {
+		if meta := tx.Bucket(metaBucket); meta != nil {
+			done = string(meta.Get(tidiedKey)) == strconv.Itoa(tx.ID())
+		}
+		return nil
+	})
+	return done
 }
 
 // reopen opens the journal file again after compaction and returns cause;

@@ -78,6 +78,15 @@ type Record struct {
 	// ResultFact is what the server made of the file, as a fact
 	// (engine/fact.Fact's JSON).
 	ResultFact json.RawMessage `json:"result_fact,omitempty"`
+	// ResultRef is what was read from Result when it was written (the ids,
+	// name and link the list shows), so that a long list opens without
+	// reading every answer again; nil in a record of an older Hoist.
+	ResultRef *ResultRef `json:"result_ref,omitempty"`
+	// Email is what an email file's headers said, so that the list shows
+	// them without reading the file again; nil when not kept (not an email
+	// file, or a record of an older Hoist). Empty: the headers were read and
+	// said nothing usable.
+	Email *EmailHeaders `json:"email,omitempty"`
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`
 	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
@@ -90,6 +99,21 @@ type Record struct {
 	Order int64 `json:"order,omitempty"`
 }
 
+// ResultRef is what Hoist read from a server's answer.
+type ResultRef struct {
+	ID       string `json:"id,omitempty"`
+	ThreadID string `json:"thread_id,omitempty"`
+	Name     string `json:"name,omitempty"`
+	URL      string `json:"url,omitempty"`
+}
+
+// EmailHeaders are an email file's sender, subject and date.
+type EmailHeaders struct {
+	From    string    `json:"from,omitempty"`
+	Subject string    `json:"subject,omitempty"`
+	Date    time.Time `json:"date,omitzero"`
+}
+
 // Options tune Open. The zero value is ready to use.
 type Options struct {
 	// LockTimeout is how long Open waits for another process to let go of the
@@ -97,6 +121,11 @@ type Options struct {
 	LockTimeout time.Duration
 	// Now stamps Created and Updated and names backups; nil means time.Now.
 	Now func() time.Time
+	// TidyLater leaves the scrubbing of what the last run freed in the file
+	// to Tidy, which the caller runs once it has shown what it opened: a
+	// long list is then copied into a new file after the window is up, not
+	// before.
+	TidyLater bool
 }
 
 func (o Options) withDefaults() Options {

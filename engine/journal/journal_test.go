@@ -79,6 +79,8 @@ func fullRecord(id string) Record {
 		Details:        "Backend Error",
 		LastFact:       json.RawMessage(`{"code":"net.dropped"}`),
 		ResultFact:     json.RawMessage(`{"code":"result.gmailInsert","args":{"id":"18c2"}}`),
+		ResultRef:      &ResultRef{ID: "18c2f", ThreadID: "18c2f"},
+		Email:          &EmailHeaders{From: "Ana <ana@example.com>", Subject: "Facturas de marzo", Date: time.Date(2025, 3, 1, 7, 58, 0, 0, time.UTC)},
 		ChunkSize:      new(int64(256 << 10)),
 		FileChanged:    true,
 		Restarts:       2,
@@ -375,6 +377,73 @@ func TestRemoving(t *testing.T) {
 				t.Errorf("reported %d removed, want %d", n, want)
 			}
 		})
+	}
+}
+
+// With TidyLater, Open leaves what the last run freed (an old session URI
+// among it) in the file and copies nothing; Tidy scrubs it then.
+func TestTidyLater(t *testing.T) {
+	secret := []byte("upload_id=SECRET-later")
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	rec := fullRecord("a")
+	rec.SessionURI = "https://www.googleapis.com/upload/x?" + string(secret)
+	for i := range 5 {
+		rec.Committed = int64(i) << 18
+		if err := j.Put(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.State, rec.Finished = "done", time.Now()
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	holds := func() bool {
+		t.Helper()
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Contains(raw, secret)
+	}
+	if !holds() {
+		t.Fatal("the file never held the old session; the test proves nothing")
+	}
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	j, err = Open(path, Options{TidyLater: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if after, err := os.Stat(path); err != nil || !os.SameFile(before, after) || !holds() {
+		t.Errorf("Open with TidyLater copied the file (%v)", err)
+	}
+	if err := j.Tidy(); err != nil {
+		t.Fatal(err)
+	}
+	if holds() {
+		t.Error("after Tidy the file still holds the old session")
+	}
+	got, err := j.Get("a")
+	if err != nil || got.State != "done" || got.Order != rec.Order {
+		t.Errorf("after Tidy Get = %+v, %v", got, err)
+	}
+	tidied, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Tidy(); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := os.Stat(path); err != nil || !os.SameFile(tidied, again) {
+		t.Errorf("a second Tidy with nothing freed copied the file again (%v)", err)
 	}
 }
 

@@ -148,16 +148,42 @@ func (j *Journal) open() error {
 	if !existed {
 		return syncDir(filepath.Dir(j.path))
 	}
-	if st := db.Stats(); st.FreePageN+st.PendingPageN > 0 {
-		// Scrub what the last run freed (old session URIs among it). Failing
-		// to tidy up must not keep Hoist from starting, so its error is dropped
-		// unless it left the journal unusable.
-		if err := j.compactLocked(); err != nil && j.db == nil {
-			return err
-		}
-		j.compacted()
+	if j.opts.TidyLater {
+		return nil
+	}
+	// Failing to tidy up must not keep Hoist from starting, so its error is
+	// dropped unless it left the journal unusable.
+	if err := j.tidyLocked(); err != nil && j.db == nil {
+		return err
 	}
 	return nil
+}
+
+// Tidy scrubs from the file what was freed in it (old session URIs among
+// it), as Open does unless Options.TidyLater is set; a file with nothing
+// freed is left as it is.
+func (j *Journal) Tidy() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.db == nil {
+		if j.broken != nil {
+			return j.broken
+		}
+		return ErrClosed
+	}
+	return j.tidyLocked()
+}
+
+// tidyLocked does Tidy; the caller holds j.mu exclusively, or is Open.
+func (j *Journal) tidyLocked() error {
+	if st := j.db.Stats(); st.FreePageN+st.PendingPageN == 0 || tidied(j.db) {
+		return nil
+	}
+	err := j.compactLocked()
+	if j.db != nil {
+		j.compacted()
+	}
+	return err
 }
 
 // compacted tells the records Open read that the file was compacted: a copy

@@ -69,7 +69,27 @@ func TestInspectGoldenEmails(t *testing.T) {
 			if !info.Email.Date.Equal(tt.date) {
 				t.Errorf("Date = %v, want %v", info.Email.Date, tt.date)
 			}
+			// ReadEmail, the headers alone, reads the same.
+			if e, err := ReadEmail(path); err != nil || e.From != info.Email.From || e.Subject != info.Email.Subject || !e.Date.Equal(info.Email.Date) {
+				t.Errorf("ReadEmail = %+v, %v; want %+v", e, err, *info.Email)
+			}
 		})
+	}
+}
+
+// ReadEmail of a file that is no email says so with nil; a file that is
+// gone is a problem.
+func TestReadEmailNoHeaders(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "notes.eml")
+	if err := os.WriteFile(plain, []byte("just words\nno headers\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := ReadEmail(plain); e != nil || err != nil {
+		t.Errorf("ReadEmail(not an email) = %+v, %v; want nil, nil", e, err)
+	}
+	if _, err := ReadEmail(filepath.Join(dir, "gone.eml")); !errors.Is(err, ErrMissing) {
+		t.Errorf("ReadEmail(gone) = %v, want ErrMissing", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -100,6 +101,29 @@ func Inspect(path string) (Info, error) {
 		}
 	}
 	return info, nil
+}
+
+// ReadEmail reads the headers at the start of the email file at path,
+// without the rest of what Inspect finds out; nil, with no error, when they
+// are not an email's headers.
+func ReadEmail(path string) (*Email, error) {
+	f, err := os.Open(absClean(path))
+	if err != nil {
+		return nil, problemFor(path, err)
+	}
+	defer f.Close()
+	head := make([]byte, headLimit)
+	n, err := io.ReadFull(f, head)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, readProblem(path, err)
+	}
+	email, err := parseEmail(head[:n], n == headLimit)
+	if err != nil {
+		return nil, nil
+	}
+	return email, nil
 }
 
 // readProblem is a failure while reading bytes of a file that opened fine.
