@@ -149,7 +149,7 @@ func (j *Journal) open() error {
 		return syncDir(filepath.Dir(j.path))
 	}
 	if j.opts.TidyLater {
-		return nil
+		return j.remap()
 	}
 	// Failing to tidy up must not keep Hoist from starting, so its error is
 	// dropped unless it left the journal unusable.
@@ -181,14 +181,30 @@ func (j *Journal) tidyLocked() error {
 	}
 	err := j.compactLocked()
 	if j.db != nil {
-		j.compacted()
+		j.reopened()
 	}
 	return err
 }
 
-// compacted tells the records Open read that the file was compacted: a copy
-// of the same records, in a new file.
-func (j *Journal) compacted() {
+// remap opens the file again, letting go of its pages that the checks
+// read: of a file the last run left full of freed pages these are many
+// megabytes, which would otherwise stay in memory until the tidy-up.
+func (j *Journal) remap() error {
+	if err := j.db.Close(); err != nil {
+		j.db = nil
+		return j.reopen(fmt.Errorf("journal: %w", err))
+	}
+	j.db = nil
+	if err := j.reopen(nil); err != nil {
+		return err
+	}
+	j.reopened()
+	return nil
+}
+
+// reopened tells the records Open read that the file was opened again:
+// compacted (a copy of the same records, in a new file) or remapped.
+func (j *Journal) reopened() {
 	j.openedMu.Lock()
 	defer j.openedMu.Unlock()
 	if j.opened == nil || j.db == nil {
