@@ -344,20 +344,9 @@ func (j *Journal) dropUnreadable() error {
 	err := safely(func() error {
 		return j.db.View(func(tx *bbolt.Tx) error {
 			opened.tx = tx.ID()
-			jobs := tx.Bucket(jobsBucket)
-			opened.recs = make([]Record, 0, jobs.Stats().KeyN)
-			return jobs.ForEach(func(k, v []byte) error {
-				rec, err := decodeRecord(k, v)
-				if err != nil {
-					bad = append(bad, append([]byte(nil), k...))
-					if cause == nil {
-						cause = err
-					}
-					return nil
-				}
-				opened.recs = append(opened.recs, rec)
-				return nil
-			})
+			var err error
+			opened.recs, bad, cause, err = decodeAll(tx.Bucket(jobsBucket))
+			return err
 		})
 	})
 	if err != nil {
