@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -432,6 +433,42 @@ func TestRecoveryKeepsEveryBackup(t *testing.T) {
 		raw, err := os.ReadFile(want[i])
 		if err != nil || !bytes.Equal(raw, randomBytes(8192, uint64(10+i))) {
 			t.Errorf("backup %d does not hold the file it replaced (%v)", i, err)
+		}
+	}
+}
+
+// A long list is decoded on several goroutines: damaged records anywhere in
+// it are left out, and every other one is listed, in order.
+func TestLongListWithDamagedRecords(t *testing.T) {
+	const n = 3*decodeBatch + 17 // fullRecord's all have the same Order: they sort by id
+	path := tempPath(t)
+	seedJournal(t, path, n, 10)
+	damaged := []string{"job-000", "job-300", fmt.Sprintf("job-%03d", n-1)}
+	withBolt(t, path, func(tx *bbolt.Tx) error {
+		for _, id := range damaged {
+			if err := tx.Bucket(jobsBucket).Put([]byte(id), []byte(`{"id":`)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	j := openAt(t, path, nil)
+	defer j.Close()
+	_, reason := j.Recovered()
+	var re *RecoveryError
+	if !errors.As(reason, &re) || re.Dropped != len(damaged) {
+		t.Fatalf("reason = %v, want %d records left out", reason, len(damaged))
+	}
+	recs, err := j.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n-len(damaged) {
+		t.Fatalf("%d records listed, want %d", len(recs), n-len(damaged))
+	}
+	for i := 1; i < len(recs); i++ {
+		if recs[i-1].ID >= recs[i].ID || slices.Contains(damaged, recs[i].ID) {
+			t.Fatalf("records %d and %d: %s, %s", i-1, i, recs[i-1].ID, recs[i].ID)
 		}
 	}
 }
