@@ -73,6 +73,8 @@ type Result struct {
 	// file ("crc32c", "md5", "sha256" or "size"); "" when the server gave
 	// none, so the upload could not be checked.
 	Verified string
+
+	stored bool // Raw was left in the journal (Options.LeanResults)
 }
 
 // JobView is a copy of everything shown about a job, taken at one instant.

@@ -43,6 +43,10 @@ type Options struct {
 	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
 	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
 	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
+	// LeanResults leaves the server's whole answer (Result.Raw) of a job
+	// finished in an earlier run in the journal, not in memory: for the
+	// window, which never shows it, with a long list of finished uploads.
+	LeanResults bool
 
 	Clock   upload.Clock   // nil = real time
 	Backoff upload.Backoff // nil = the protocol's exponential backoff
@@ -214,8 +218,11 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 	}()
 	ds := newDestinations()
-	for _, rec := range recs {
-		jb, emailUnknown, err := jobFromRecord(rec, ds)
+	for i, rec := range recs {
+		// What a job does not keep of its record is let go as the list is
+		// read, not all at its end.
+		recs[i] = journal.Record{}
+		jb, emailUnknown, err := jobFromRecord(rec, ds, q.opts.LeanResults)
 		if err != nil {
 			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue

@@ -184,7 +184,7 @@ func TestEachDestinationIsReadOnce(t *testing.T) {
 	b := json.RawMessage(`{"kind":"custom","name":"Archive","params":{"url":"https://archive.example/upload"}}`)
 	var jobs []*job
 	for i, d := range []json.RawMessage{a, b, a, b, a, append(json.RawMessage(nil), a...)} {
-		jb, _, err := jobFromRecord(journal.Record{ID: fmt.Sprint(i), Destination: d, State: string(Done)}, ds)
+		jb, _, err := jobFromRecord(journal.Record{ID: fmt.Sprint(i), Destination: d, State: string(Done)}, ds, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestResultReadFromItsRecord(t *testing.T) {
 		Result: answer, Verified: "crc32c",
 		ResultRef: &journal.ResultRef{ID: "as-kept", URL: "http://127.0.0.1:9/sandbox/objects/as-kept"},
 	}
-	jb, _, err := jobFromRecord(rec, ds)
+	jb, _, err := jobFromRecord(rec, ds, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,10 +217,47 @@ func TestResultReadFromItsRecord(t *testing.T) {
 		t.Errorf("result %+v, want the record's", r)
 	}
 	rec.ResultRef = nil
-	if jb, _, err = jobFromRecord(rec, ds); err != nil {
+	if jb, _, err = jobFromRecord(rec, ds, false); err != nil {
 		t.Fatal(err)
 	}
 	if r := jb.result; r.ID != "from-the-answer" || r.Verified != "crc32c" {
 		t.Errorf("result of an older record %+v, want the answer's", r)
+	}
+}
+
+// With LeanResults a finished job's whole answer stays in the journal, not
+// in memory, and a record written again keeps it there.
+func TestLeanResultsLeaveTheAnswerInTheJournal(t *testing.T) {
+	answer := `{"id":"obj-1","name":"a.bin","size":"3"}`
+	j, err := journal.Open(filepath.Join(t.TempDir(), journal.FileName), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	err = j.Put(journal.Record{
+		ID: "a", Name: "a.bin", Size: 3, Destination: json.RawMessage(`{"kind":"sandbox","builtinSandbox":true}`),
+		State: string(Done), Finished: time.Now(), Result: json.RawMessage(answer), Verified: "size",
+		ResultRef: &journal.ResultRef{ID: "obj-1", Name: "a.bin"}, ResultFact: json.RawMessage(`{"code":"result.uploaded","args":{"id":"obj-1"}}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lean := range []bool{false, true} {
+		q, err := Open(t.Context(), Options{Journal: j, Idle: true, SandboxURL: "http://127.0.0.1:9", LeanResults: lean})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := q.Jobs()[0]
+		if r := v.Result; r == nil || r.ID != "obj-1" || r.Fact == nil || r.Verified != "size" || (len(r.Raw) == 0) != lean {
+			t.Errorf("lean %v: result %+v", lean, r)
+		}
+		q.mu.Lock()
+		q.persist(q.jobs["a"])
+		q.mu.Unlock()
+		closeQueue(t, q)
+		rec, err := j.Get("a")
+		if err != nil || string(rec.Result) != answer {
+			t.Errorf("lean %v: after writing the record again it holds %s (%v), want the answer", lean, rec.Result, err)
+		}
 	}
 }

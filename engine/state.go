@@ -183,6 +183,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 // what it was taken to mean.
 func putResult(rec *journal.Record, r *Result) {
 	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
+	rec.KeepResult = r.stored
 	rec.ResultFact = factJSON(r.Fact)
 	rec.ResultRef = &journal.ResultRef{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL}
 }
@@ -232,7 +233,9 @@ func (ds *destinations) of(b []byte) (dest.Destination, error) {
 // jobFromRecord rebuilds a job from the journal, without reading its file:
 // an email's headers come from the record (emailUnknown says when an older
 // Hoist kept none, for Queue.readEmails to read after Open).
-func jobFromRecord(rec journal.Record, ds *destinations) (jb *job, emailUnknown bool, err error) {
+// With lean, the server's whole answer stays in the journal (see
+// Options.LeanResults).
+func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, emailUnknown bool, err error) {
 	d, err := ds.of(rec.Destination)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading the destination: %w", err)
@@ -268,6 +271,9 @@ func jobFromRecord(rec journal.Record, ds *destinations) (jb *job, emailUnknown 
 	jb.sent.Store(rec.Committed)
 	if len(rec.Result) > 0 || rec.ResultSummary != "" {
 		jb.result = savedResult(d, rec)
+		if lean && jb.result.Raw != nil {
+			jb.result.Raw, jb.result.stored = nil, true
+		}
 	}
 	if isEmail(d, rec.MIME) {
 		switch e := rec.Email; {

@@ -296,6 +296,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 		BandwidthLimit: set.Bandwidth,
 		AutoResume:     set.AutoResume,
 		HistoryFor:     set.historyFor(),
+		LeanResults:    true, // the window never shows the servers' whole answers
 		Logger:         log.With("part", "queue"),
 		OnEvent: func(ev engine.Event) {
 			select {

@@ -95,6 +95,9 @@ type Record struct {
 	Restarts    int       `json:"restarts,omitempty"`
 	Created     time.Time `json:"created,omitzero"`
 	Updated     time.Time `json:"updated,omitzero"`
+	// KeepResult makes Put keep the stored Result in place of this record's:
+	// the caller did not keep the server's whole answer in memory.
+	KeepResult bool `json:"-"`
 	// Finished, when set, marks the record as history: it no longer moves.
 	Finished time.Time `json:"finished,omitzero"`
 	// Order sorts List; Put assigns the next number when it is 0 for a new id.
@@ -281,6 +284,9 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 		}
 		if rec.Created.IsZero() {
 			rec.Created = prev.Created
+		}
+		if rec.KeepResult {
+			rec.Result = prev.Result
 		}
 	}
 	if rec.Order == 0 {

@@ -94,7 +94,8 @@ func TestRoundTripEveryField(t *testing.T) {
 	rec := fullRecord("job-1")
 	v := reflect.ValueOf(rec)
 	for i := range v.NumField() {
-		if name := v.Type().Field(i).Name; name != "Finished" && v.Field(i).IsZero() {
+		// KeepResult is not kept: it tells Put what to do.
+		if name := v.Type().Field(i).Name; name != "Finished" && name != "KeepResult" && v.Field(i).IsZero() {
 			t.Fatalf("fullRecord leaves %s unset; the round trip would not cover it", name)
 		}
 	}
@@ -377,6 +378,25 @@ func TestRemoving(t *testing.T) {
 				t.Errorf("reported %d removed, want %d", n, want)
 			}
 		})
+	}
+}
+
+// A record put with KeepResult keeps the answer the journal holds.
+func TestKeepResult(t *testing.T) {
+	j := openAt(t, tempPath(t), nil)
+	defer j.Close()
+	rec := fullRecord("a")
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	again := rec
+	again.Result, again.KeepResult, again.Committed = nil, true, rec.Size
+	if err := j.Put(again); err != nil {
+		t.Fatal(err)
+	}
+	got, err := j.Get("a")
+	if err != nil || string(got.Result) != string(rec.Result) || got.Committed != rec.Size || got.KeepResult {
+		t.Errorf("Get = result %s, committed %d, %v; want the stored answer and the new record", got.Result, got.Committed, err)
 	}
 }
 
