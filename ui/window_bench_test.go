@@ -34,7 +34,7 @@ func openBenchWindow(b *testing.B, dir string) *benchWindow {
 	log := slog.New(slog.DiscardHandler)
 	w := &benchWindow{}
 	var err error
-	if w.j, err = journal.Open(filepath.Join(dir, journal.FileName), journal.Options{}); err != nil {
+	if w.j, err = journal.Open(filepath.Join(dir, journal.FileName), journal.Options{TidyLater: true}); err != nil {
 		b.Fatal(err)
 	}
 	if w.sb, err = startSandbox(context.Background(), "", "127.0.0.1:0", log); err != nil {
@@ -44,7 +44,7 @@ func openBenchWindow(b *testing.B, dir string) *benchWindow {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if w.q, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.url}); err != nil {
+	if w.q, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.url, LeanResults: true}); err != nil {
 		b.Fatal(err)
 	}
 	w.d = newDesk(context.Background(), fyne.CurrentApp(), w.q, deskOptions{
