@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"go.etcd.io/bbolt"
@@ -40,7 +41,7 @@ func (j *Journal) compactLocked() error {
 	if err != nil {
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
-	err = safely(func() error { return bbolt.Compact(dst, j.db, compactTxBytes) })
+	err = safely(func() error { return copyAll(dst, j.db, compactTxBytes) })
 	if err == nil {
 		err = dst.Update(markTidied)
 	}
@@ -72,6 +73,71 @@ func (j *Journal) compactLocked() error {
 		return j.reopen(fmt.Errorf("journal: tidying the file: %w", closeErr))
 	}
 	return j.reopen(nil)
+}
+
+// copyAll copies every bucket of src into the empty dst, pages filled, in
+// write transactions of about txBytes each. After each, it lets go of the
+// pages of src read so far (see release): the copy reads every live page,
+// tens of megabytes for a long list, which would otherwise stay in the
+// window's memory until the old file is closed.
+func copyAll(dst, src *bbolt.DB, txBytes int) error {
+	return src.View(func(stx *bbolt.Tx) error {
+		tx, err := dst.Begin(true)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = tx.Rollback() }()
+		size := 0
+		// path names the bucket being copied, from the top.
+		var copyBucket func(path [][]byte, from *bbolt.Bucket) error
+		copyBucket = func(path [][]byte, from *bbolt.Bucket) error {
+			return from.ForEach(func(k, v []byte) error {
+				if size+len(k)+len(v) > txBytes {
+					if err := tx.Commit(); err != nil {
+						return err
+					}
+					release(src, stx.Size())
+					if tx, err = dst.Begin(true); err != nil {
+						return err
+					}
+					size = 0
+				}
+				size += len(k) + len(v)
+				to := tx.Bucket(path[0])
+				for _, name := range path[1:] {
+					to = to.Bucket(name)
+				}
+				to.FillPercent = 1.0
+				if v != nil {
+					return to.Put(k, v)
+				}
+				inner := from.Bucket(k)
+				made, err := to.CreateBucket(k)
+				if err != nil {
+					return err
+				}
+				if err := made.SetSequence(inner.Sequence()); err != nil {
+					return err
+				}
+				return copyBucket(append(slices.Clip(path), k), inner)
+			})
+		}
+		err = stx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+			made, err := tx.CreateBucket(name)
+			if err != nil {
+				return err
+			}
+			if err := made.SetSequence(b.Sequence()); err != nil {
+				return err
+			}
+			return copyBucket([][]byte{name}, b)
+		})
+		if err != nil {
+			return err
+		}
+		release(src, stx.Size())
+		return tx.Commit()
+	})
 }
 
 // tidiedKey, in the meta bucket, holds the number of the transaction that
