@@ -95,6 +95,15 @@ func (e *codeEntry) place(size fyne.Size) {
 	e.view.draw()
 }
 
+// DoubleTapped selects the word under the pointer, as the toolkit does,
+// and keeps the toolkit's own cursor hidden: it would blink where the text
+// is not drawn.
+func (e *codeEntry) DoubleTapped(ev *fyne.PointEvent) {
+	e.Entry.DoubleTapped(ev)
+	e.Entry.FocusLost() // only the toolkit's: the field keeps the focus
+	e.place(e.Size())
+}
+
 // MouseDown puts the cursor where the click is in the text as it is seen.
 func (e *codeEntry) MouseDown(m *desktop.MouseEvent) {
 	moved := *m

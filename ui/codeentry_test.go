@@ -80,6 +80,18 @@ func jsonField(t *testing.T, code string, size fyne.Size) (fyne.Window, *codeEnt
 	return w, e
 }
 
+// runOf is the piece of a drawn line that is text, drawn as one run.
+func runOf(t *testing.T, line []drawnPiece, text string) drawnPiece {
+	t.Helper()
+	for _, p := range line {
+		if p.text == text {
+			return p
+		}
+	}
+	t.Fatalf("%q is not drawn as one run: %v", text, line)
+	return drawnPiece{}
+}
+
 func clickAt(e *codeEntry, p fyne.Position) {
 	ev := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Button: desktop.MouseButtonPrimary}
 	e.MouseDown(ev)
@@ -101,15 +113,7 @@ func TestJSONFieldDrawsPersianValueInOrder(t *testing.T) {
 		if got, want := seenText(lines[0]), `{"name": "۱۴۰۵ گزارش سالانه"}`; got != want {
 			t.Errorf("%s: the line is seen as %q, want %q", code, got, want)
 		}
-		var words drawnPiece
-		for _, p := range lines[0] {
-			if p.text == "گزارش سالانه" {
-				words = p
-			}
-		}
-		if words.text == "" {
-			t.Fatalf("%s: the Persian words are not drawn as one run: %v", code, lines[0])
-		}
+		words := runOf(t, lines[0], "گزارش سالانه")
 		first, last := lines[0][0], lines[0][len(lines[0])-1]
 		if first.left > theme.InnerPadding()+1 || !strings.HasPrefix(first.text, `{"name": "`) {
 			t.Errorf("%s: the line starts with %q at %v, not at the field's left", code, first.text, first.left)
@@ -134,15 +138,7 @@ func TestJSONFieldClickOnSecondLine(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%d lines drawn", len(lines))
 	}
-	var value drawnPiece
-	for _, p := range lines[1] {
-		if p.text == "سلام دنیا" {
-			value = p
-		}
-	}
-	if value.text == "" {
-		t.Fatalf("the Persian value is not drawn as one run: %v", lines[1])
-	}
+	value := runOf(t, lines[1], "سلام دنیا")
 	width := func(s string) float32 { return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width }
 	x := value.right - width("سلا") // between ا and م, read from the right
 	clickAt(e, fyne.NewPos(x+0.5, (value.top+value.low)/2))
@@ -194,15 +190,7 @@ func TestJSONFieldSelectsAcrossLines(t *testing.T) {
 	// A drag from the right end of «نام» (before its first letter) to the
 	// left end of the first line.
 	lines := drawnLines(e)
-	var name drawnPiece
-	for _, p := range lines[1] {
-		if p.text == "نام" {
-			name = p
-		}
-	}
-	if name.text == "" {
-		t.Fatalf("the Persian key is not drawn as one run: %v", lines[1])
-	}
+	name := runOf(t, lines[1], "نام")
 	from := fyne.NewPos(name.right-1, (name.top+name.low)/2).Subtract(e.view.Position())
 	to := fyne.NewPos(lines[0][0].left+0.5, (lines[0][0].top+lines[0][0].low)/2).Subtract(e.view.Position())
 	clickAt(e, from.Add(e.view.Position()))
