@@ -22,8 +22,9 @@ import (
 // the clipboard and undo, and draws nothing that can be seen; the entry
 // draws the lines, the cursor and the selection as they are seen, maps
 // clicks and drags on the drawn text to places in it, and scrolls in both
-// directions, keeping the cursor in view. Lines are not wrapped. Tab moves
-// the focus on, as in any other field.
+// directions, keeping the cursor in view. Lines are not wrapped. Left and
+// Right move in logical order, as in the one-line entry. Tab moves the
+// focus on, as in any other field.
 type codeEntry struct {
 	widget.Entry
 	view    *codeView

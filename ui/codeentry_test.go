@@ -172,7 +172,7 @@ func selectionRows(e *codeEntry) map[float32]int {
 // the same place on the next line, drawn over both lines; a drag from the
 // second line's Persian value up to the first line selects what is between.
 func TestJSONFieldSelectsAcrossLines(t *testing.T) {
-	_, e := jsonField(t, "fa", fyne.NewSize(420, 160))
+	w, e := jsonField(t, "fa", fyne.NewSize(420, 160))
 	e.SetText("{\n  \"نام\": 1\n}")
 	e.CursorRow, e.CursorColumn = 0, 1
 	e.Refresh()
@@ -194,8 +194,9 @@ func TestJSONFieldSelectsAcrossLines(t *testing.T) {
 	from := fyne.NewPos(name.right-1, (name.top+name.low)/2).Subtract(e.view.Position())
 	to := fyne.NewPos(lines[0][0].left+0.5, (lines[0][0].top+lines[0][0].low)/2).Subtract(e.view.Position())
 	clickAt(e, from.Add(e.view.Position()))
-	e.view.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to}, Dragged: fyne.NewDelta(to.X-from.X, to.Y-from.Y)})
-	e.view.DragEnd()
+	// Dragged where the window sends it: to what is under the pointer.
+	at := w.Content().Position().Add(e.Position()).Add(e.view.Position())
+	test.Drag(w.Canvas(), at.Add(to), to.X-from.X, to.Y-from.Y)
 	if got := e.SelectedText(); got != "{\n  \"" {
 		t.Errorf("the drag selected %q, want the text before «نام»", got)
 	}
@@ -206,7 +207,7 @@ func TestJSONFieldSelectsAcrossLines(t *testing.T) {
 
 // TestJSONFieldEnterSplitsLine: Enter in the middle of a line makes two
 // lines, drawn one under the other, with the cursor at the start of the
-// second; Tab leaves the field.
+// second; undo joins them again; Tab leaves the field.
 func TestJSONFieldEnterSplitsLine(t *testing.T) {
 	w, e := jsonField(t, "fa", fyne.NewSize(420, 160))
 	test.Type(e, `{"نام ۱": 1}`)
@@ -226,6 +227,10 @@ func TestJSONFieldEnterSplitsLine(t *testing.T) {
 	caret := e.view.Position().Add(e.view.caret.Position())
 	if caret.Y < lines[1][0].top-2 || caret.X > lines[1][0].left+2 {
 		t.Errorf("the cursor is drawn at %v, not before the second line at %v", caret, lines[1][0])
+	}
+	e.TypedShortcut(&fyne.ShortcutUndo{})
+	if lines := drawnLines(e); e.Text != `{"نام ۱": 1}` || len(lines) != 1 || seenText(lines[0]) != `{"۱ نام": 1}` {
+		t.Errorf("after undo the text is %q, drawn as %v", e.Text, lines)
 	}
 	if e.AcceptsTab() {
 		t.Error("Tab is typed into the field instead of moving on")

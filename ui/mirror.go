@@ -344,11 +344,13 @@ type entry struct {
 	caret   *canvas.Rectangle
 	chosen  *fyne.Container // the selection's boxes
 	focused bool
+	drags   *dragSurface // over the text: the window's drags come to the entry
 }
 
 func newEntry() *entry {
 	e := &entry{seen: newBidiLabel(""), caret: canvas.NewRectangle(color.Transparent), chosen: container.NewWithoutLayout()}
 	e.caret.Hide()
+	e.drags = newDragSurface(e)
 	e.ExtendBaseWidget(e)
 	if rtl() {
 		e.seen.colorName = colorNameTyped
@@ -364,7 +366,7 @@ func (e *entry) CreateRenderer() fyne.WidgetRenderer {
 	if !rtl() {
 		return r
 	}
-	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret}}
+	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret, e.drags}}
 }
 
 // FocusGained shows the entry's own cursor. In a right-to-left window the
@@ -392,6 +394,7 @@ func (e *entry) place(size fyne.Size) {
 	size.Width = e.textWidth(size.Width)
 	e.seen.Move(fyne.NewPos(0, 0))
 	e.seen.Resize(size)
+	e.drags.Resize(size)
 	if text == "" {
 		e.seen.colorName = colorNameHint
 		e.seen.SetText(e.PlaceHolder)
@@ -653,6 +656,35 @@ func caretX(boxes [][2]float32, levels []uint8, at int, empty float32) float32 {
 		return edge(len(boxes)-1, false)
 	}
 	return edge(max(at, 0), true)
+}
+
+// dragSurface lies over a field's text and hands the pointer's drags to
+// the field, which turns them into places in the text as it is drawn. The
+// window gives a drag to the deepest object under the pointer that takes
+// drags: without it, the toolkit's entry's text, laid out from the left.
+type dragSurface struct {
+	widget.BaseWidget
+	field fyne.Draggable
+}
+
+func newDragSurface(field fyne.Draggable) *dragSurface {
+	s := &dragSurface{field: field}
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// Dragged hands the drag to the field, placed in the field.
+func (s *dragSurface) Dragged(d *fyne.DragEvent) {
+	moved := *d
+	moved.Position = d.Position.Add(s.Position())
+	s.field.Dragged(&moved)
+}
+
+func (s *dragSurface) DragEnd()               { s.field.DragEnd() }
+func (s *dragSurface) Cursor() desktop.Cursor { return desktop.TextCursor }
+func (s *dragSurface) MinSize() fyne.Size     { return fyne.Size{} }
+func (s *dragSurface) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewWithoutLayout())
 }
 
 // textless is the window's theme with the text, placeholder, cursor and
