@@ -273,7 +273,8 @@ func TestJSONFieldScrollsToTheCursor(t *testing.T) {
 }
 
 // TestJSONFieldInFormSaysWrongJSON: the metadata field of a destination's
-// form still says when its JSON is wrong, and draws a Persian value in order.
+// form still says when its JSON is wrong, draws a Persian value in order,
+// and has the focus ring around its box, however long the JSON.
 func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 	speakWindow(t, "fa")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
@@ -299,6 +300,17 @@ func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 	code.Resize(fyne.NewSize(400, code.Size().Height))
 	if lines := drawnLines(code); len(lines) != 1 || seenText(lines[0]) != `{"name": "۱۴۰۵ گزارش"}` {
 		t.Errorf("the field draws %v", lines)
+	}
+
+	// Long JSON scrolls inside the field's box, which the focus ring marks.
+	code.SetText(strings.Repeat("{\"نام\": 1}\n", 30))
+	h.d.showFocus()
+	_, line, _ := code.view.metrics()
+	if code.Size().Height > 10*line {
+		t.Errorf("the field grew to %v for 30 lines", code.Size())
+	}
+	if r := h.d.dialogRing; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*focusWidth, 4*focusWidth) {
+		t.Errorf("the focus ring is not around the field's box %v", code.Size())
 	}
 }
 
