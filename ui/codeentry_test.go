@@ -327,3 +327,19 @@ func TestJSONFieldGolden(t *testing.T) {
 	e.Refresh()
 	test.AssertImageMatches(t, "json_field_fa.png", w.Canvas().Capture())
 }
+
+// TestCodeSegmentsKeepStringsApart: in a line of JSON each string is laid
+// out on its own, so two Persian strings in an array stay in the order
+// they are written (the bidi algorithm alone would swap them), and an
+// escaped quote does not end a string.
+func TestCodeSegmentsKeepStringsApart(t *testing.T) {
+	for _, line := range []string{`["سلام", "دنیا"]`, `["a\"سلام", "دنیا"]`, `{"عدد": ٣٤, "n": 1}`} {
+		var b strings.Builder
+		for _, sg := range codeSegments(line) {
+			b.WriteString(sg.text)
+		}
+		if got := b.String(); got != line {
+			t.Errorf("%s is seen as %s", line, got)
+		}
+	}
+}
