@@ -54,6 +54,17 @@ func emailRecords(t *testing.T, j *journal.Journal, dir string, n int, kept bool
 	}
 }
 
+// tempJournal is a new journal, closed at the end of the test.
+func tempJournal(t *testing.T) *journal.Journal {
+	t.Helper()
+	j, err := journal.Open(filepath.Join(t.TempDir(), journal.FileName), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j
+}
+
 func openIdle(t *testing.T, j *journal.Journal) *Queue {
 	t.Helper()
 	q, err := Open(t.Context(), Options{Journal: j, Idle: true, SandboxURL: "http://127.0.0.1:9"})
@@ -101,11 +112,7 @@ func wantSubjects(t *testing.T, got []string, n int) {
 // subject and sender each row shows come from the record.
 func TestOpeningAListOfEmailsReadsNoFile(t *testing.T) {
 	const n = 20
-	j, err := journal.Open(filepath.Join(t.TempDir(), journal.FileName), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	dir := t.TempDir()
 	emailRecords(t, j, dir, n, true)
 	reads := countEmailReads(t)
@@ -130,11 +137,7 @@ func TestOpeningAListOfEmailsReadsNoFile(t *testing.T) {
 // next start reads none.
 func TestOlderListOfEmailsIsReadAfterOpenOnce(t *testing.T) {
 	const n = 12
-	j, err := journal.Open(filepath.Join(t.TempDir(), journal.FileName), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	emailRecords(t, j, t.TempDir(), n, false)
 	reads := countEmailReads(t)
 
@@ -229,12 +232,8 @@ func TestResultReadFromItsRecord(t *testing.T) {
 // in memory, and a record written again keeps it there.
 func TestLeanResultsLeaveTheAnswerInTheJournal(t *testing.T) {
 	answer := `{"id":"obj-1","name":"a.bin","size":"3"}`
-	j, err := journal.Open(filepath.Join(t.TempDir(), journal.FileName), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	err = j.Put(journal.Record{
+	j := tempJournal(t)
+	err := j.Put(journal.Record{
 		ID: "a", Name: "a.bin", Size: 3, Destination: json.RawMessage(`{"kind":"sandbox","builtinSandbox":true}`),
 		State: string(Done), Finished: time.Now(), Result: json.RawMessage(answer), Verified: "size",
 		ResultRef: &journal.ResultRef{ID: "obj-1", Name: "a.bin"}, ResultFact: json.RawMessage(`{"code":"result.uploaded","args":{"id":"obj-1"}}`),
