@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 )
 
 // Conn is a connection that sends request bodies in large writes, so a
@@ -43,8 +44,10 @@ var sendBlocks = sync.Pool{New: func() any { b := make([]byte, sendBlock); retur
 // sendBlock bytes into one write, and reads bodies in sendBlock steps.
 type TLSConn struct {
 	*tls.Conn
-	out *gatherConn
-	wmu sync.Mutex // one Write gathers at a time
+	out     *gatherConn
+	wmu     sync.Mutex // one Write gathers at a time
+	err     error      // a Write that failed fails every later one; under wmu
+	writing atomic.Bool
 }
 
 // ClientTLS is tls.Client(conn, cfg) with its records written in blocks.
@@ -58,6 +61,12 @@ func ClientTLS(conn net.Conn, cfg *tls.Config) *TLSConn {
 func (c *TLSConn) Write(p []byte) (int, error) {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.err != nil {
+		// The records the TLS layer counted as sent may not have left.
+		return 0, c.err
+	}
+	c.writing.Store(true)
+	defer c.writing.Store(false)
 	var written int
 	for len(p) > 0 {
 		n := min(len(p), sendBlock)
@@ -68,11 +77,23 @@ func (c *TLSConn) Write(p []byte) (int, error) {
 		}
 		written += m
 		if err != nil {
+			c.err = err
 			return written, err
 		}
 		p = p[n:]
 	}
 	return written, nil
+}
+
+// Close closes the connection. A Close while a Write is under way breaks
+// the Write at once, as tls.Conn's does, rather than waiting to send the
+// closing alert after it: a write blocked on a stalled link must not hold
+// up a pause or the stall watch.
+func (c *TLSConn) Close() error {
+	if c.writing.Load() {
+		return c.out.Conn.Close()
+	}
+	return c.Conn.Close()
 }
 
 // ReadFrom writes r to the connection in sendBlock steps.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"sync"
 	"testing"
+	"time"
 
 	"hoist/engine/emulator"
 	"hoist/engine/upload"
@@ -98,5 +99,102 @@ func TestTLSConnGathersRecords(t *testing.T) {
 	want := sha256.Sum256(body)
 	if sum := <-got; !bytes.Equal(sum, want[:]) {
 		t.Errorf("the server read other bytes than were sent")
+	}
+}
+
+// stallConn passes writes on until stalled; then a write blocks, as on a
+// link that stopped, until the connection is closed.
+type stallConn struct {
+	net.Conn
+	mu      sync.Mutex
+	stalled bool
+	later   int           // writes tried after the first blocked one
+	blocked chan struct{} // closed when a write first blocks
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (s *stallConn) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	if !s.stalled {
+		s.mu.Unlock()
+		return s.Conn.Write(p)
+	}
+	first := s.blocked != nil
+	if first {
+		close(s.blocked)
+		s.blocked = nil
+	} else {
+		s.later++
+	}
+	s.mu.Unlock()
+	<-s.closed
+	return 0, net.ErrClosed
+}
+
+func (s *stallConn) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return s.Conn.Close()
+}
+
+// Closing a TLSConn whose write is stuck on a stalled link breaks the write
+// at once, as a tls.Conn's Close does: it does not wait to send the closing
+// alert behind the stuck bytes (a pause or the stall watch closes the
+// connection this way).
+func TestTLSConnCloseBreaksAStuckWrite(t *testing.T) {
+	ca, err := emulator.NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", ca.ServerConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		_, _ = io.Copy(io.Discard, c)
+	}()
+	raw, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stall := &stallConn{Conn: raw, blocked: make(chan struct{}), closed: make(chan struct{})}
+	blocked := stall.blocked
+	c := upload.ClientTLS(stall, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"})
+	if err := c.HandshakeContext(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	stall.mu.Lock()
+	stall.stalled = true
+	stall.mu.Unlock()
+	wrote := make(chan error, 1)
+	go func() {
+		_, err := c.Write(make([]byte, 1<<20))
+		wrote <- err
+	}()
+	<-blocked
+	closed := make(chan error, 1)
+	go func() { closed <- c.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		stall.Close() // let the test end
+		t.Fatal("Close waited behind the stuck write")
+	}
+	if err := <-wrote; err == nil {
+		t.Error("the stuck write reported success after Close")
+	}
+	stall.mu.Lock()
+	defer stall.mu.Unlock()
+	if stall.later > 0 {
+		t.Errorf("%d writes were tried after the stuck one (a closing alert behind it)", stall.later)
+	}
+	if _, err := c.Write([]byte("more")); err == nil {
+		t.Error("a write after the failed one reported success")
 	}
 }
