@@ -40,7 +40,57 @@ func paragraphSegments(text string, rtlPara bool) []segment {
 	if !rtlPara && !hasRTL(runes) && !hasMarks(runes) {
 		return []segment{{text: text}}
 	}
-	levels := bidiLevels(runes, rtlPara)
+	return levelSegments(runes, bidiLevels(runes, rtlPara))
+}
+
+// codeSegments cuts a line of code (JSON) into pieces in the order they
+// appear on screen, from left to right: the line is a left-to-right
+// paragraph, and each string in it is laid out on its own, in the direction
+// of its first letter, so that quotes, colons and braces stay where they
+// are written whatever the strings hold.
+func codeSegments(text string) []segment {
+	runes := []rune(text)
+	if len(runes) == 0 {
+		return nil
+	}
+	return levelSegments(runes, codeLevels(runes))
+}
+
+// codeLevels resolves the levels of a line of code: the text of each
+// string between its quotes is an isolate (as if between FSI and PDI).
+func codeLevels(runes []rune) []uint8 {
+	marked := make([]rune, 0, len(runes)+4)
+	from := make([]int, 0, len(runes)) // where each of runes is in marked
+	inside, escaped := false, false
+	for _, r := range runes {
+		switch {
+		case inside && escaped:
+			escaped = false
+		case inside && r == '\\':
+			escaped = true
+		case r == '"' && inside:
+			marked = append(marked, '\u2069') // PDI before the closing quote
+			inside = false
+		case r == '"':
+			from = append(from, len(marked))
+			marked = append(marked, r, '\u2068') // FSI after the opening quote
+			inside = true
+			continue
+		}
+		from = append(from, len(marked))
+		marked = append(marked, r)
+	}
+	all := bidiLevels(marked, false)
+	levels := make([]uint8, len(runes))
+	for i, k := range from {
+		levels[i] = all[k]
+	}
+	return levels
+}
+
+// levelSegments cuts runes whose levels are resolved into pieces in the
+// order they appear on screen, from left to right.
+func levelSegments(runes []rune, levels []uint8) []segment {
 	order := visualOrder(levels)
 	order = slices.DeleteFunc(order, func(k int) bool { return isDirectionMark(runes[k]) })
 	if len(order) == 0 {

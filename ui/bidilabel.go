@@ -31,6 +31,9 @@ type bidiLabel struct {
 	// whole: the label is never cut, it is as wide as its text (a size, a
 	// count beside buttons); otherwise it may shrink to an ellipsis.
 	whole bool
+	// code: the paragraph is left to right in every window (a line of
+	// JSON), with the runs of other scripts inside it in their order.
+	code bool
 }
 
 // newWholeLabel is a label as wide as its text, for short words and numbers
@@ -134,7 +137,7 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	avail := size.Width - 2*pad
 	// The height counts too: the text is centred in it.
 	area := fyne.NewSize(avail, size.Height)
-	right := rtl()
+	right := rtl() && !l.code
 	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor &&
 		right == r.laidRTL && l.align == r.laidAlign {
 		return
@@ -143,6 +146,9 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	r.laidRTL, r.laidAlign = right, l.align
 
 	segs := fitSegments(l.text, avail, ts, l.style, right)
+	if l.code {
+		segs = codeSegments(l.text) // never cut
+	}
 	for len(r.texts) < len(segs) {
 		t := canvas.NewText("", fg)
 		r.texts = append(r.texts, t)

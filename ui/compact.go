@@ -23,44 +23,71 @@ const (
 	iconGap             = 4  // between a button's icon and its words
 )
 
-// compactBox lays its objects side by side, each as wide as it needs and as
-// high as the box, compactPadding apart (a dense HBox).
-type compactBox struct{}
+// denseBox lays its visible objects one after another, gap apart: side by
+// side (each as wide as it needs and as high as the box) or, when vertical,
+// stacked (each as high as it needs and as wide as the box).
+type denseBox struct {
+	vertical bool
+	gap      float32
+}
 
-func (compactBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
+// compactBox is a dense HBox: side by side, compactPadding apart.
+var compactBox = denseBox{gap: compactPadding}
+
+// tightVBox stacks its objects with no space between them.
+var tightVBox = denseBox{vertical: true}
+
+// along and across split a size into the box's direction and the other.
+func (l denseBox) along(s fyne.Size) (along, across float32) {
+	if l.vertical {
+		return s.Height, s.Width
+	}
+	return s.Width, s.Height
+}
+
+func (l denseBox) size(along, across float32) fyne.Size {
+	if l.vertical {
+		return fyne.NewSize(across, along)
+	}
+	return fyne.NewSize(along, across)
+}
+
+func (l denseBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var sum, most float32
 	n := 0
 	for _, o := range objs {
 		if !o.Visible() {
 			continue
 		}
-		m := o.MinSize()
-		s.Width += m.Width
-		s.Height = max(s.Height, m.Height)
+		a, c := l.along(o.MinSize())
+		sum += a
+		most = max(most, c)
 		n++
 	}
 	if n > 1 {
-		s.Width += float32(n-1) * compactPadding
+		sum += float32(n-1) * l.gap
 	}
-	return s
+	return l.size(sum, most)
 }
 
-func (compactBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	x := float32(0)
+func (l denseBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	_, across := l.along(size)
+	at := float32(0)
 	for _, o := range objs {
 		if !o.Visible() {
 			continue
 		}
-		w := o.MinSize().Width
-		o.Move(fyne.NewPos(x, 0))
-		o.Resize(fyne.NewSize(w, size.Height))
-		x += w + compactPadding
+		a, _ := l.along(o.MinSize())
+		p := l.size(at, 0)
+		o.Move(fyne.NewPos(p.Width, p.Height))
+		o.Resize(l.size(a, across))
+		at += a + l.gap
 	}
 }
 
 // compactRow is a dense row in reading order (see row).
 func compactRow(objs ...fyne.CanvasObject) *fyne.Container {
-	return container.New(mirrored(compactBox{}), objs...)
+	return container.New(mirrored(compactBox), objs...)
 }
 
 // compactSides lays out start at the left, end at the right, each as wide
@@ -300,35 +327,6 @@ func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(fyne.NewSize(w, size.Height))
 	objs[1].Move(fyne.NewPos(w, 0))
 	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
-}
-
-// tightVBox stacks its objects with no space between them.
-type tightVBox struct{}
-
-func (tightVBox) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		if !o.Visible() {
-			continue
-		}
-		m := o.MinSize()
-		s.Width = max(s.Width, m.Width)
-		s.Height += m.Height
-	}
-	return s
-}
-
-func (tightVBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	y := float32(0)
-	for _, o := range objs {
-		if !o.Visible() {
-			continue
-		}
-		h := o.MinSize().Height
-		o.Move(fyne.NewPos(0, y))
-		o.Resize(fyne.NewSize(size.Width, h))
-		y += h
-	}
 }
 
 // slimBar is a thin progress bar, without the percentage of Fyne's: the

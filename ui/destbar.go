@@ -313,8 +313,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			var e *widget.Entry
 			var shown fyne.CanvasObject
 			if f.Kind == dest.JSONField {
-				e = newMultiLineEntry()
-				shown = e
+				code := newMultiLineEntry() // JSON from the left, values in any script in their order
+				e, shown = &code.Entry, code
 			} else {
 				typed := newEntry() // words typed in any script, read right while typing
 				e, shown = &typed.Entry, typed

@@ -15,7 +15,8 @@ import (
 // between two letters of a Persian word drawn from the right puts the
 // logical cursor between those letters, not where the toolkit's own layout
 // from the left would have it; in a Latin word inside, between its letters;
-// and a drag from the right edge selects the first letters read.
+// and a drag from the right edge selects the first letters read, where
+// the window sends the drag.
 func TestClickInPersianEntryPlacesTheCaret(t *testing.T) {
 	w := dialogWindow(t, "fa", fyne.NewSize(420, 120))
 	e := newEntry()
@@ -53,8 +54,8 @@ func TestClickInPersianEntryPlacesTheCaret(t *testing.T) {
 	e.SetText("سلام دنیا")
 	click(right - 1)
 	from, to := fyne.NewPos(right-1, e.Size().Height/2), fyne.NewPos(right-width("سلا")+0.5, e.Size().Height/2)
-	e.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: to}, Dragged: fyne.NewDelta(to.X-from.X, 0)})
-	e.DragEnd()
+	// Dragged where the window sends it: to what is under the pointer.
+	test.Drag(w.Canvas(), w.Content().Position().Add(e.Position()).Add(to), to.X-from.X, 0)
 	if got := e.SelectedText(); got != "سلا" {
 		t.Errorf("a drag over «سلا» selected %q", got)
 	}

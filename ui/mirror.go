@@ -344,11 +344,13 @@ type entry struct {
 	caret   *canvas.Rectangle
 	chosen  *fyne.Container // the selection's boxes
 	focused bool
+	drags   *dragSurface // over the text: the window's drags come to the entry
 }
 
 func newEntry() *entry {
 	e := &entry{seen: newBidiLabel(""), caret: canvas.NewRectangle(color.Transparent), chosen: container.NewWithoutLayout()}
 	e.caret.Hide()
+	e.drags = newDragSurface(e)
 	e.ExtendBaseWidget(e)
 	if rtl() {
 		e.seen.colorName = colorNameTyped
@@ -359,21 +361,12 @@ func newEntry() *entry {
 	return e
 }
 
-// newMultiLineEntry is the toolkit's entry of several lines, for JSON
-// metadata: JSON reads from the left in every language, so its lines are
-// drawn left to right as the toolkit does, in the form's mirrored layout.
-func newMultiLineEntry() *widget.Entry {
-	e := widget.NewMultiLineEntry()
-	e.SetMinRowsVisible(3)
-	return e
-}
-
 func (e *entry) CreateRenderer() fyne.WidgetRenderer {
 	r := e.Entry.CreateRenderer()
 	if !rtl() {
 		return r
 	}
-	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret}}
+	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret, e.drags}}
 }
 
 // FocusGained shows the entry's own cursor. In a right-to-left window the
@@ -401,6 +394,7 @@ func (e *entry) place(size fyne.Size) {
 	size.Width = e.textWidth(size.Width)
 	e.seen.Move(fyne.NewPos(0, 0))
 	e.seen.Resize(size)
+	e.drags.Resize(size)
 	if text == "" {
 		e.seen.colorName = colorNameHint
 		e.seen.SetText(e.PlaceHolder)
@@ -410,33 +404,47 @@ func (e *entry) place(size fyne.Size) {
 	}
 	e.seen.Refresh()
 
-	v := fyne.CurrentApp().Settings().ThemeVariant()
 	ts := th.Size(theme.SizeNameText)
 	line := fyne.MeasureText("Mg", ts, e.TextStyle).Height
 	y := (size.Height - line) / 2
-	boxes, caretX := caretPlaces(text, e.CursorTextOffset(), size.Width, th.Size(theme.SizeNameInnerPadding), ts, e.TextStyle)
+	boxes, caretX := caretPlaces(text, e.CursorTextOffset(), rightToLeft, size.Width, th.Size(theme.SizeNameInnerPadding), ts, e.TextStyle)
 
 	e.chosen.Objects = e.chosen.Objects[:0]
-	if from, to, ok := e.selection(text); ok {
-		for i := from; i < to && i < len(boxes); i++ {
-			r := canvas.NewRectangle(th.Color(theme.ColorNameSelection, v))
-			r.Move(fyne.NewPos(boxes[i][0], y))
-			r.Resize(fyne.NewSize(boxes[i][1]-boxes[i][0], line))
-			e.chosen.Objects = append(e.chosen.Objects, r)
-		}
+	if from, to, ok := selectedRange(&e.Entry, text); ok {
+		e.chosen.Objects = selectionBoxes(e.chosen.Objects, boxes, from, to, fyne.NewPos(0, y), line)
 	}
 	e.chosen.Refresh()
+	showCaret(e.caret, e.focused && !e.Disabled(), caretX, y, line)
+}
 
-	if !e.focused || e.Disabled() {
-		e.caret.Hide()
+// selectionBoxes adds to dst a box in the selection's colour over each of
+// the characters [from, to) of a line whose characters' edges are boxes,
+// drawn line tall at the given place.
+func selectionBoxes(dst []fyne.CanvasObject, boxes [][2]float32, from, to int, at fyne.Position, line float32) []fyne.CanvasObject {
+	col := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
+	for i := max(from, 0); i < to && i < len(boxes); i++ {
+		r := canvas.NewRectangle(col)
+		r.Move(fyne.NewPos(at.X+boxes[i][0], at.Y))
+		r.Resize(fyne.NewSize(boxes[i][1]-boxes[i][0], line))
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// showCaret draws a field's own cursor, line tall, centred on x with its
+// top at y; shown false hides it (the field is not focused).
+func showCaret(caret *canvas.Rectangle, shown bool, x, y, line float32) {
+	if !shown {
+		caret.Hide()
 		return
 	}
+	th := fyne.CurrentApp().Settings().Theme()
 	w := th.Size(theme.SizeNameInputBorder)
-	e.caret.FillColor = th.Color(theme.ColorNamePrimary, v)
-	e.caret.Move(fyne.NewPos(caretX-w/2, y))
-	e.caret.Resize(fyne.NewSize(w, line))
-	e.caret.Show()
-	e.caret.Refresh()
+	caret.FillColor = th.Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant())
+	caret.Move(fyne.NewPos(x-w/2, y))
+	caret.Resize(fyne.NewSize(w, line))
+	caret.Show()
+	caret.Refresh()
 }
 
 // shown is the entry's text as it is drawn: dots for a password.
@@ -449,6 +457,12 @@ func (e *entry) shown() string {
 
 // textWidth is the width the text is drawn in, of an entry this wide.
 func (e *entry) textWidth(width float32) float32 {
+	return fieldTextWidth(&e.Entry, width)
+}
+
+// fieldTextWidth is the width a toolkit's entry this wide leaves for its
+// text.
+func fieldTextWidth(e *widget.Entry, width float32) float32 {
 	if e.Validator != nil { // the toolkit's mark of a wrong value is at the right
 		th := fyne.CurrentApp().Settings().Theme()
 		width -= th.Size(theme.SizeNameInlineIcon) + th.Size(theme.SizeNameInnerPadding)
@@ -493,29 +507,35 @@ func (e *entry) Dragged(d *fyne.DragEvent) {
 // the entry draws it.
 func (e *entry) columnAt(x float32) int {
 	th := fyne.CurrentApp().Settings().Theme()
-	return caretColumn(e.shown(), x, e.textWidth(e.Size().Width), th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText), e.TextStyle)
+	return caretColumn(e.shown(), x, rightToLeft, e.textWidth(e.Size().Width), th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText), e.TextStyle)
 }
 
 // toolkitX is a place the toolkit, which lays the text out in logical
-// order from the left, turns into logical index at: past the middle of
-// every character before it, each measured alone as the toolkit does.
+// order from the left, turns into logical index at.
 func (e *entry) toolkitX(at int) float32 {
+	return toolkitX([]rune(e.shown()), at, e.TextStyle)
+}
+
+// toolkitX is a place on a line of runes that the toolkit, which lays a
+// line out in logical order from the left, turns into logical index at:
+// past the middle of every character before it, each measured alone as the
+// toolkit does.
+func toolkitX(runes []rune, at int, style fyne.TextStyle) float32 {
 	th := fyne.CurrentApp().Settings().Theme()
 	pad, size := th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText)
-	runes := []rune(e.shown())
 	var x float32
 	for i := 0; i < at && i < len(runes); i++ {
-		before := fyne.MeasureText(string(runes[:i]), size, e.TextStyle).Width
-		half := fyne.MeasureText(string(runes[i]), size, e.TextStyle).Width / 2
+		before := fyne.MeasureText(string(runes[:i]), size, style).Width
+		half := fyne.MeasureText(string(runes[i]), size, style).Width / 2
 		x = max(x, pad+before+half)
 	}
 	return x
 }
 
-// selection is the logical range [from, to) of the selected characters of
-// text; ok false when nothing is selected. The toolkit tells the selected
-// text and the cursor, which is at one end of it.
-func (e *entry) selection(text string) (from, to int, ok bool) {
+// selectedRange is the logical range [from, to) of the selected characters
+// of text, an entry's; ok false when nothing is selected. The toolkit tells
+// the selected text and the cursor, which is at one end of it.
+func selectedRange(e *widget.Entry, text string) (from, to int, ok bool) {
 	chosen := []rune(e.SelectedText())
 	if len(chosen) == 0 {
 		return 0, 0, false
@@ -530,22 +550,41 @@ func (e *entry) selection(text string) (from, to int, ok bool) {
 	return 0, 0, false
 }
 
-// caretPlaces lays text out as a right-to-left paragraph drawn from the
-// right edge of a field of the given width, as bidiLabel draws it: the left
-// and right edges of each character (by its logical index), and where the
-// cursor before logical index at stands.
-func caretPlaces(text string, at int, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, caret float32) {
-	boxes, levels := caretLayout(text, width, pad, size, style)
-	return boxes, caretX(boxes, levels, at, width, pad)
+// caretPlaces lays a line of text out as dir says, drawn from its reading
+// side in a field of the given width, as bidiLabel draws it: a
+// right-to-left paragraph from the right edge, a line of code from the
+// left. It gives the left and right edges
+// of each character (by its logical index), and where the cursor before
+// logical index at stands.
+func caretPlaces(text string, at int, dir lineDir, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, caret float32) {
+	boxes, levels := caretLayout(text, dir, width, pad, size, style)
+	return boxes, caretX(boxes, levels, at, startX(fyne.TextAlignLeading, dir == rightToLeft, pad, width, 0))
+}
+
+// lineDir is how a field lays a line of its text out.
+type lineDir int
+
+const (
+	rightToLeft lineDir = iota // a right-to-left paragraph, from the right edge
+	codeLine                   // a left-to-right line of code, its strings each laid out on their own (codeLevels)
+)
+
+// levels resolves the bidi levels of a line laid out so.
+func (d lineDir) levels(runes []rune) []uint8 {
+	if d == codeLine {
+		return codeLevels(runes)
+	}
+	return bidiLevels(runes, true)
 }
 
 // caretColumn is the logical place, in text laid out as caretPlaces does,
 // of the cursor nearest to x: where a click at x puts it.
-func caretColumn(text string, x, width, pad, size float32, style fyne.TextStyle) int {
-	boxes, levels := caretLayout(text, width, pad, size, style)
+func caretColumn(text string, x float32, dir lineDir, width, pad, size float32, style fyne.TextStyle) int {
+	boxes, levels := caretLayout(text, dir, width, pad, size, style)
+	empty := startX(fyne.TextAlignLeading, dir == rightToLeft, pad, width, 0)
 	best, dist := 0, float32(-1)
 	for at := 0; at <= len(boxes); at++ {
-		d := caretX(boxes, levels, at, width, pad) - x
+		d := caretX(boxes, levels, at, empty) - x
 		if d < 0 {
 			d = -d
 		}
@@ -557,20 +596,23 @@ func caretColumn(text string, x, width, pad, size float32, style fyne.TextStyle)
 }
 
 // caretLayout gives the left and right edges of each character of text
-// (by its logical index) drawn as a right-to-left paragraph from the right
-// edge of a field, and the characters' bidi levels.
-func caretLayout(text string, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, levels []uint8) {
+// (by its logical index) drawn as a line laid out as dir says from its
+// reading side of a field, and the characters' bidi levels.
+func caretLayout(text string, dir lineDir, width, pad, size float32, style fyne.TextStyle) (boxes [][2]float32, levels []uint8) {
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil, nil
 	}
-	levels = bidiLevels(runes, true)
+	levels = dir.levels(runes)
 	order := visualOrder(levels)
 	boxes = make([][2]float32, len(runes))
 	var x float32
 	for i := 0; i < len(order); {
 		j := i + 1
-		for j < len(order) && levels[order[j]]%2 == levels[order[i]]%2 {
+		// A run of one level is one stretch of the logical text; runs of
+		// like direction but other levels (Persian digits beside the
+		// left-to-right text of a line of code) are not.
+		for j < len(order) && levels[order[j]] == levels[order[i]] {
 			j++
 		}
 		lo, hi := order[i], order[i]
@@ -590,7 +632,7 @@ func caretLayout(text string, width, pad, size float32, style fyne.TextStyle) (b
 		x += run
 		i = j
 	}
-	shift := startX(fyne.TextAlignLeading, true, pad, width, x)
+	shift := startX(fyne.TextAlignLeading, dir == rightToLeft, pad, width, x)
 	for k := range boxes {
 		boxes[k][0] += shift
 		boxes[k][1] += shift
@@ -598,10 +640,11 @@ func caretLayout(text string, width, pad, size float32, style fyne.TextStyle) (b
 	return boxes, levels
 }
 
-// caretX is where the cursor before logical index at stands among boxes.
-func caretX(boxes [][2]float32, levels []uint8, at int, width, pad float32) float32 {
+// caretX is where the cursor before logical index at stands among boxes;
+// empty is its place on an empty line.
+func caretX(boxes [][2]float32, levels []uint8, at int, empty float32) float32 {
 	if len(boxes) == 0 {
-		return width - pad
+		return empty
 	}
 	edge := func(k int, leading bool) float32 { // the edge a reader meets first (leading) or last
 		if (levels[k]%2 == 1) == leading {
@@ -613,6 +656,35 @@ func caretX(boxes [][2]float32, levels []uint8, at int, width, pad float32) floa
 		return edge(len(boxes)-1, false)
 	}
 	return edge(max(at, 0), true)
+}
+
+// dragSurface lies over a field's text and hands the pointer's drags to
+// the field, which turns them into places in the text as it is drawn. The
+// window gives a drag to the deepest object under the pointer that takes
+// drags: without it, the toolkit's entry's text, laid out from the left.
+type dragSurface struct {
+	widget.BaseWidget
+	field fyne.Draggable
+}
+
+func newDragSurface(field fyne.Draggable) *dragSurface {
+	s := &dragSurface{field: field}
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// Dragged hands the drag to the field, placed in the field.
+func (s *dragSurface) Dragged(d *fyne.DragEvent) {
+	moved := *d
+	moved.Position = d.Position.Add(s.Position())
+	s.field.Dragged(&moved)
+}
+
+func (s *dragSurface) DragEnd()               { s.field.DragEnd() }
+func (s *dragSurface) Cursor() desktop.Cursor { return desktop.TextCursor }
+func (s *dragSurface) MinSize() fyne.Size     { return fyne.Size{} }
+func (s *dragSurface) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewWithoutLayout())
 }
 
 // textless is the window's theme with the text, placeholder, cursor and

@@ -90,7 +90,7 @@ func newJobRow(d rowController) *jobRow {
 	buttons := compactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = compactBorder(nil, compactRow(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
 	r.statusLine = compactBorder(nil, compactRow(r.progress, r.bar), r.status)
-	lines := container.New(&tightVBox{}, r.nameLine, r.statusLine)
+	lines := container.New(tightVBox, r.nameLine, r.statusLine)
 	inner := compactBorder(container.NewCenter(picture), scrollRoom(), lines)
 	r.content = container.NewStack(r.selected, inner, r.cursor)
 	r.ExtendBaseWidget(r)

@@ -103,25 +103,25 @@ func TestCaretPlaces(t *testing.T) {
 	test.NewTempApp(t)
 	const width, pad, size = 300, 4, 14
 	style := fyne.TextStyle{}
-	boxes, end := caretPlaces("سلام", 4, width, pad, size, style)
+	boxes, end := caretPlaces("سلام", 4, rightToLeft, width, pad, size, style)
 	if len(boxes) != 4 {
 		t.Fatalf("%d boxes", len(boxes))
 	}
-	if _, start := caretPlaces("سلام", 0, width, pad, size, style); start != boxes[0][1] || start < width-pad-0.5 {
+	if _, start := caretPlaces("سلام", 0, rightToLeft, width, pad, size, style); start != boxes[0][1] || start < width-pad-0.5 {
 		t.Errorf("before the first letter the cursor is at %v; the word ends at %v", start, boxes[0][1])
 	}
 	if end != boxes[3][0] || end >= boxes[0][1] {
 		t.Errorf("after the last letter the cursor is at %v, want the word's left edge %v", end, boxes[3][0])
 	}
 	// "نامه abc": the Latin word is at the left, read left to right.
-	boxes, at := caretPlaces("نامه abc", 6, width, pad, size, style) // between a and b
+	boxes, at := caretPlaces("نامه abc", 6, rightToLeft, width, pad, size, style) // between a and b
 	if !(boxes[5][0] < boxes[6][0] && boxes[6][0] < boxes[7][0] && boxes[7][0] < boxes[0][0]) {
 		t.Errorf("the letters' places %v are not in reading order", boxes)
 	}
 	if at != boxes[6][0] {
 		t.Errorf("between a and b the cursor is at %v, want %v", at, boxes[6][0])
 	}
-	if _, none := caretPlaces("", 0, width, pad, size, style); none != width-pad {
+	if _, none := caretPlaces("", 0, rightToLeft, width, pad, size, style); none != width-pad {
 		t.Errorf("in an empty field the cursor is at %v, want the right edge %v", none, width-pad)
 	}
 }
