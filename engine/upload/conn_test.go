@@ -35,10 +35,11 @@ func (c *countingConn) count() int {
 	return c.writes
 }
 
-// A TLSConn sends a body's TLS records in writes of 256 KiB, not one write
-// per 16 KiB record, and the server reads exactly the bytes sent, whether
-// they come through Write or ReadFrom (net/http's path for bodies).
-func TestTLSConnGathersRecords(t *testing.T) {
+// tlsPeer serves one TLS connection on loopback with a certificate of an
+// authority made for the test, handing it to serve, and returns a plain TCP
+// connection to it and the client configuration that trusts it.
+func tlsPeer(t *testing.T, serve func(net.Conn)) (net.Conn, *tls.Config) {
+	t.Helper()
 	ca, err := emulator.NewAuthority()
 	if err != nil {
 		t.Fatal(err)
@@ -47,27 +48,36 @@ func TestTLSConnGathersRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	got := make(chan []byte, 1)
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		c, err := ln.Accept()
 		if err != nil {
-			got <- nil
 			return
 		}
 		defer c.Close()
-		h := sha256.New()
-		_, _ = io.Copy(h, c)
-		_, _ = c.Write([]byte("ok"))
-		got <- h.Sum(nil)
+		serve(c)
 	}()
-
 	raw, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { raw.Close() })
+	return raw, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"}
+}
+
+// A TLSConn sends a body's TLS records in writes of 256 KiB, not one write
+// per 16 KiB record, and the server reads exactly the bytes sent, whether
+// they come through Write or ReadFrom (net/http's path for bodies).
+func TestTLSConnGathersRecords(t *testing.T) {
+	got := make(chan []byte, 1)
+	raw, cfg := tlsPeer(t, func(c net.Conn) {
+		h := sha256.New()
+		_, _ = io.Copy(h, c)
+		_, _ = c.Write([]byte("ok"))
+		got <- h.Sum(nil)
+	})
 	counted := &countingConn{Conn: raw}
-	c := upload.ClientTLS(counted, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"})
+	c := upload.ClientTLS(counted, cfg)
 	defer c.Close()
 	if err := c.HandshakeContext(t.Context()); err != nil {
 		t.Fatal(err)
@@ -142,30 +152,10 @@ func (s *stallConn) Close() error {
 // alert behind the stuck bytes (a pause or the stall watch closes the
 // connection this way).
 func TestTLSConnCloseBreaksAStuckWrite(t *testing.T) {
-	ca, err := emulator.NewAuthority()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", ca.ServerConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		_, _ = io.Copy(io.Discard, c)
-	}()
-	raw, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw, cfg := tlsPeer(t, func(c net.Conn) { _, _ = io.Copy(io.Discard, c) })
 	stall := &stallConn{Conn: raw, blocked: make(chan struct{}), closed: make(chan struct{})}
 	blocked := stall.blocked
-	c := upload.ClientTLS(stall, &tls.Config{RootCAs: ca.Pool(), ServerName: "127.0.0.1"})
+	c := upload.ClientTLS(stall, cfg)
 	if err := c.HandshakeContext(t.Context()); err != nil {
 		t.Fatal(err)
 	}
