@@ -1,0 +1,79 @@
+package engine_test
+
+import (
+	"bytes"
+	"crypto/rand"
+	"net/http"
+	"net/http/httptrace"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/upload"
+)
+
+type memFile struct{ *bytes.Reader }
+
+func (f memFile) Size() int64 { return f.Reader.Size() }
+
+// Over HTTPS the default transport keeps one HTTP/1.1 connection for every
+// chunk of an upload: no request pays a handshake.
+func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
+	ca, err := emulator.NewAuthority()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, ca.CertPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emu, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.StartTLS(t.Context(), "127.0.0.1:0", ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = stop() }()
+	tr, err := engine.TrustingTransport(caFile, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.CloseIdleConnections()
+
+	var mu sync.Mutex
+	var conns, requests int
+	ctx := httptrace.WithClientTrace(t.Context(), &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		mu.Lock()
+		defer mu.Unlock()
+		requests++
+		if !info.Reused {
+			conns++
+		}
+	}})
+	data := make([]byte, 8*upload.ChunkAlign+123)
+	_, _ = rand.Read(data)
+	u := &upload.Uploader{Client: &http.Client{Transport: tr}, ChunkSize: 2 * upload.ChunkAlign}
+	res, err := u.Upload(ctx, upload.Target{URL: base + dest.SandboxPath}, memFile{bytes.NewReader(data)}, upload.Resumable, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verified == "" {
+		t.Errorf("the upload was not checked against the server's account")
+	}
+	objs := emu.Objects()
+	if len(objs) != 1 || objs[0].Size != int64(len(data)) {
+		t.Fatalf("the emulator holds %+v, want one object of %d bytes", objs, len(data))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// The session, then 5 chunks.
+	if requests != 6 || conns != 1 {
+		t.Errorf("%d requests over %d connections; want 6 over 1", requests, conns)
+	}
+}
