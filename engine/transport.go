@@ -33,7 +33,47 @@ func DefaultTransport() *http.Transport {
 	t := defaultTransport()
 	t.Protocols = new(http.Protocols)
 	t.Protocols.SetHTTP1(true)
+	t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return dialTLS(ctx, t, network, addr)
+	}
 	return t
+}
+
+// dialTLS opens a TLS connection for t as t itself would (t's TLS settings
+// and handshake timeout, the host's name checked, ALPN offering HTTP/1.1),
+// but one whose records leave in large writes (upload.TLSConn): over a
+// tls.Conn each 16 KiB record is a system call and a trip through both
+// ends' TCP stacks of its own. Through a proxy t makes the TLS connection
+// itself, inside the tunnel.
+func dialTLS(ctx context.Context, t *http.Transport, network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := t.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	cfg := t.TLSClientConfig.Clone()
+	if cfg == nil {
+		cfg = &tls.Config{}
+	}
+	if cfg.ServerName == "" {
+		cfg.ServerName = host
+	}
+	cfg.NextProtos = []string{"http/1.1"}
+	c := upload.ClientTLS(raw, cfg)
+	hctx := ctx
+	if d := t.TLSHandshakeTimeout; d > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	if err := c.HandshakeContext(hctx); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // HTTP2Transport is DefaultTransport speaking HTTP/2 where the server
@@ -53,7 +93,7 @@ func defaultTransport() *http.Transport {
 	t.WriteBufferSize = 256 << 10
 	t.ReadBufferSize = 64 << 10
 	t.MaxIdleConnsPerHost = 16
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: upload.KeepSendQueueShort}
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dialer.DialContext(ctx, network, addr)
 		if err != nil {

@@ -21,7 +21,8 @@ type memFile struct{ *bytes.Reader }
 func (f memFile) Size() int64 { return f.Reader.Size() }
 
 // Over HTTPS the default transport keeps one HTTP/1.1 connection for every
-// chunk of an upload: no request pays a handshake.
+// chunk of an upload (no handshake per request), and it is a connection
+// whose TLS records leave in large writes.
 func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	ca, err := emulator.NewAuthority()
 	if err != nil {
@@ -47,13 +48,16 @@ func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	defer tr.CloseIdleConnections()
 
 	var mu sync.Mutex
-	var conns, requests int
+	var conns, requests, gathered int
 	ctx := httptrace.WithClientTrace(t.Context(), &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
 		mu.Lock()
 		defer mu.Unlock()
 		requests++
 		if !info.Reused {
 			conns++
+		}
+		if _, ok := info.Conn.(*upload.TLSConn); ok {
+			gathered++
 		}
 	}})
 	data := make([]byte, 8*upload.ChunkAlign+123)
@@ -73,7 +77,7 @@ func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	// The session, then 5 chunks.
-	if requests != 6 || conns != 1 {
-		t.Errorf("%d requests over %d connections; want 6 over 1", requests, conns)
+	if requests != 6 || conns != 1 || gathered != requests {
+		t.Errorf("%d requests over %d connections, %d of them gathering TLS records; want 6 over 1, all gathering", requests, conns, gathered)
 	}
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // TestAckedBytesThroughWrappers: the stall watch reads what the peer
-// acknowledged through the connections uploads really use: Conn, and TLS
-// over Conn.
+// acknowledged through the connections uploads really use: Conn, TLS over
+// Conn, and TLSConn (the default over HTTPS).
 func TestAckedBytesThroughWrappers(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -33,6 +33,7 @@ func TestAckedBytesThroughWrappers(t *testing.T) {
 	for name, conn := range map[string]net.Conn{
 		"Conn":        &Conn{Conn: raw},
 		"TLS on Conn": tls.Client(&Conn{Conn: raw}, &tls.Config{ServerName: "localhost"}), // no handshake is needed
+		"TLSConn":     ClientTLS(&Conn{Conn: raw}, &tls.Config{ServerName: "localhost"}),
 	} {
 		probe := ackedBytes(conn)
 		if probe == nil {
