@@ -54,6 +54,7 @@ func dialTLS(ctx context.Context, t *http.Transport, network, addr string) (net.
 	if err != nil {
 		return nil, err
 	}
+	upload.KeepSendQueueShort(raw)
 	cfg := t.TLSClientConfig.Clone()
 	if cfg == nil {
 		cfg = &tls.Config{}
@@ -93,7 +94,7 @@ func defaultTransport() *http.Transport {
 	t.WriteBufferSize = 256 << 10
 	t.ReadBufferSize = 64 << 10
 	t.MaxIdleConnsPerHost = 16
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: upload.KeepSendQueueShort}
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dialer.DialContext(ctx, network, addr)
 		if err != nil {

@@ -2,7 +2,6 @@ package upload
 
 import (
 	"net"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -10,19 +9,8 @@ import (
 // ackedBytes returns a probe of the bytes the peer has acknowledged on
 // conn (tcpi_bytes_acked), or nil when conn is not a TCP socket.
 func ackedBytes(conn net.Conn) func() (uint64, bool) {
-	for {
-		inner, ok := conn.(interface{ NetConn() net.Conn }) // TLS
-		if !ok {
-			break
-		}
-		conn = inner.NetConn()
-	}
-	sc, ok := conn.(syscall.Conn)
+	raw, ok := socket(conn)
 	if !ok {
-		return nil
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
 		return nil
 	}
 	return func() (uint64, bool) {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // Conn is a connection that sends request bodies in large writes, so a
@@ -159,3 +160,21 @@ var gatherBufs = sync.Pool{New: func() any { b := make([]byte, 0, sendBlock+16<<
 // in flight (see KeepSendQueueShort): half a sendBlock, so the next block is
 // written while the last one is still leaving.
 const unsentLimit = sendBlock / 2
+
+// socket is the system's socket under conn and the wrappers around it
+// (Conn, TLS), or false when there is none.
+func socket(conn net.Conn) (syscall.RawConn, bool) {
+	for {
+		inner, ok := conn.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		conn = inner.NetConn()
+	}
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return nil, false
+	}
+	raw, err := sc.SyscallConn()
+	return raw, err == nil
+}

@@ -2,8 +2,8 @@
 
 package upload
 
-import "syscall"
+import "net"
 
 // KeepSendQueueShort does nothing where the system has no limit on the
 // bytes waiting unsent in a socket (see the Linux and macOS version).
-func KeepSendQueueShort(network, address string, c syscall.RawConn) error { return nil }
+func KeepSendQueueShort(net.Conn) {}

@@ -3,25 +3,22 @@
 package upload
 
 import (
-	"syscall"
+	"net"
 
 	"golang.org/x/sys/unix"
 )
 
-// KeepSendQueueShort is a net.Dialer's Control that lets at most
-// unsentLimit bytes wait in a socket's send queue beyond those on their way
-// (TCP_NOTSENT_LOWAT). The link still has every byte it can carry in
-// flight, while the bytes a write has handed over stay close to those that
-// left: the kernel does not hold megabytes that a pause, a cut or the time
-// left would have to account for, and on a loopback link the server's own
-// reads are not made to push the client's queue out on the server's CPU.
-func KeepSendQueueShort(network, address string, c syscall.RawConn) error {
-	var serr error
-	err := c.Control(func(fd uintptr) {
-		serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_NOTSENT_LOWAT, unsentLimit)
-	})
-	if err != nil {
-		return err
+// KeepSendQueueShort lets at most unsentLimit bytes wait in conn's send
+// queue beyond those on their way (TCP_NOTSENT_LOWAT), for a connection
+// whose TLS records leave in large gathered writes (TLSConn). The link still
+// has every byte it can carry in flight, while the kernel does not hold
+// megabytes of a large write unsent: on a loopback link those would be sent
+// from within the server's own reads, on the server's CPU. It only speeds
+// things up, so a socket that refuses it is left as it is.
+func KeepSendQueueShort(conn net.Conn) {
+	if raw, ok := socket(conn); ok {
+		_ = raw.Control(func(fd uintptr) {
+			_ = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_NOTSENT_LOWAT, unsentLimit)
+		})
 	}
-	return serr
 }
