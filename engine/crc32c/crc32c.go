@@ -5,8 +5,8 @@
 //
 // On amd64 with AVX-512 and VPCLMULQDQ the bytes are folded 256 at a time
 // by carry-less multiplication, and the CPU's CRC32 instruction finishes the
-// last sixteen; with PCLMULQDQ alone, 64 at a time. Short inputs, other CPUs
-// and other architectures use hash/crc32.
+// last sixteen. Short inputs, other CPUs and other architectures use
+// hash/crc32.
 package crc32c
 
 import (

@@ -19,7 +19,7 @@
 	VPCLMULQDQ $0x11, k, acc, acc; \
 	VPTERNLOGD $0x96, next, tmp, acc
 
-// FOLDX is FOLDZ for one lane with SSE; next is a register.
+// FOLDX is FOLDZ for one lane, with SSE; next is a register.
 #define FOLDX(k, acc, tmp, next) \
 	MOVOA     acc, tmp; \
 	PCLMULQDQ $0x00, k, tmp; \
@@ -98,48 +98,6 @@ lanes:
 	VEXTRACTI32X4 $2, Z0, X2
 	VEXTRACTI32X4 $3, Z0, X3
 	VZEROUPPER
-	MOVOU ·foldK+32(SB), X5
-	FOLDX(X5, X0, X6, X1)
-	FOLDX(X5, X0, X6, X2)
-	FOLDX(X5, X0, X6, X3)
-	FINISH(loop16, done)
-
-// func foldPCLMUL(crc uint32, p []byte) uint32
-TEXT ·foldPCLMUL(SB), NOSPLIT, $0-36
-	MOVL crc+0(FP), AX
-	MOVQ p_base+8(FP), SI
-	MOVQ p_len+16(FP), CX
-
-	// Four accumulators of 16 bytes, the register XORed into the first.
-	MOVL  AX, X4
-	MOVOU 0(SI), X0
-	PXOR  X4, X0
-	MOVOU 16(SI), X1
-	MOVOU 32(SI), X2
-	MOVOU 48(SI), X3
-	ADDQ  $64, SI
-	SUBQ  $64, CX
-
-	// 64 bytes a turn: each lane moves on 512 bits.
-	MOVOU ·foldK+16(SB), X12
-
-loop64:
-	CMPQ  CX, $64
-	JB    four
-	MOVOU 0(SI), X8
-	MOVOU 16(SI), X9
-	MOVOU 32(SI), X10
-	MOVOU 48(SI), X11
-	FOLDX(X12, X0, X4, X8)
-	FOLDX(X12, X1, X5, X9)
-	FOLDX(X12, X2, X6, X10)
-	FOLDX(X12, X3, X7, X11)
-	ADDQ  $64, SI
-	SUBQ  $64, CX
-	JMP   loop64
-
-four:
-	// The four into X0, 128 bits at a time.
 	MOVOU ·foldK+32(SB), X5
 	FOLDX(X5, X0, X6, X1)
 	FOLDX(X5, X0, X6, X2)

@@ -9,22 +9,19 @@ type path struct {
 	use  func(t testing.TB) // makes Update take this path until the test ends
 }
 
-// paths lists AVX-512 and PCLMULQDQ where the CPU has them, and always
-// hash/crc32, by turning off the others for the length of a test.
+// paths lists AVX-512 where the CPU has it, and always hash/crc32, reached
+// by turning AVX-512 off for the length of a test.
 func paths() []path {
-	set := func(avx, pcl bool) func(t testing.TB) {
+	set := func(avx bool) func(t testing.TB) {
 		return func(t testing.TB) {
-			oldA, oldP := useAVX512, usePCLMUL
-			useAVX512, usePCLMUL = avx, pcl
-			t.Cleanup(func() { useAVX512, usePCLMUL = oldA, oldP })
+			old := useAVX512
+			useAVX512 = avx
+			t.Cleanup(func() { useAVX512 = old })
 		}
 	}
 	var ps []path
 	if useAVX512 {
-		ps = append(ps, path{"avx512", set(true, false)})
+		ps = append(ps, path{"avx512", set(true)})
 	}
-	if usePCLMUL {
-		ps = append(ps, path{"pclmulqdq", set(false, true)})
-	}
-	return append(ps, path{"stdlib", set(false, false)})
+	return append(ps, path{"stdlib", set(false)})
 }
