@@ -6,12 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"hoist/engine/crc32c"
 )
 
 // fileSet is the files of one workload, each workload in a folder of its own.
@@ -79,14 +80,12 @@ func seedOf(name string, i int) [32]byte {
 	return seed
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 func writeRandom(path string, size int64, seed [32]byte) (string, uint32, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return "", 0, err
 	}
-	h, c := sha256.New(), crc32.New(castagnoli)
+	h, c := sha256.New(), crc32c.New()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h, c), 1<<20)
 	if _, err := io.CopyN(w, rand.NewChaCha8(seed), size); err != nil {
 		f.Close()

@@ -8,11 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"hash"
-	"hash/crc32"
 	"io"
 	"slices"
 	"sync"
 	"time"
+
+	"hoist/engine/crc32c"
 )
 
 // ErrNotFound is returned for an object or session the store does not hold.
@@ -87,8 +88,6 @@ type content struct {
 	Head   []byte // the first bytes, up to headSize
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // digest follows bytes as they are persisted: length, SHA-256, MD5 (only
 // for answers that carry it: Drive's), CRC32C and the head.
 type digest struct {
@@ -115,7 +114,7 @@ func (d *digest) Write(p []byte) (int, error) {
 	if d.md5 != nil {
 		d.md5.Write(p)
 	}
-	d.crc = crc32.Update(d.crc, castagnoli, p)
+	d.crc = crc32c.Update(d.crc, p)
 	if room := headSize - len(d.head); room > 0 {
 		d.head = append(d.head, p[:min(room, len(p))]...)
 	}

@@ -11,11 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/crc32"
 	"io"
 	"strconv"
 	"strings"
 	"sync"
+
+	"hoist/engine/crc32c"
 )
 
 // What Result.Verified names: the strongest account of the object the
@@ -100,9 +101,6 @@ func readAccount(body []byte) account {
 	return a
 }
 
-// crcTable is Castagnoli's polynomial; hash/crc32 uses the CPU's instruction for it.
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
-
 // fileSum follows the file's bytes as they are read for sending, in order
 // from byte 0, so the CRC32C of a file sent from its start costs no second
 // read. Bytes read again (a retry) are not counted twice; a gap (a resume
@@ -121,7 +119,7 @@ func (s *fileSum) add(off int64, b []byte) {
 	if off > s.upTo || end <= s.upTo {
 		return
 	}
-	s.crc = crc32.Update(s.crc, crcTable, b[s.upTo-off:])
+	s.crc = crc32c.Update(s.crc, b[s.upTo-off:])
 	s.upTo = end
 }
 
@@ -147,7 +145,7 @@ func continueCRC(crc uint32, src Source, from int64) (uint32, error) {
 	r := io.NewSectionReader(src, from, src.Size()-from)
 	for {
 		n, err := r.Read(buf)
-		crc = crc32.Update(crc, crcTable, buf[:n])
+		crc = crc32c.Update(crc, buf[:n])
 		if err == io.EOF {
 			return crc, nil
 		}
