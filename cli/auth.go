@@ -63,23 +63,11 @@ type authFlags struct {
 	endpoint string // hidden: base URL of a local OAuth server (tests)
 }
 
-// hiddenFlags are left out of the help text.
-var hiddenFlags = map[string]bool{"endpoint": true}
-
 func newAuthFlagSet(l *words.Lang, name, form, about string, stderr io.Writer, o *authFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.endpoint, "endpoint", "", "base URL of a local OAuth server, instead of Google's")
-	fs.Usage = func() {
+	fs := newFlags(l, name, stderr, func() {
 		fmt.Fprintf(stderr, "%s\n%s\n", usageLine(l, form), l.Say(about, nil))
-		fs.VisitAll(func(f *flag.Flag) {
-			if hiddenFlags[f.Name] {
-				return
-			}
-			arg, help := flag.UnquoteUsage(f)
-			fmt.Fprintf(stderr, "  --%s %s\n    \t%s\n", f.Name, arg, help)
-		})
-	}
+	})
+	fs.StringVar(&o.endpoint, "endpoint", "", "base URL of a local OAuth server, instead of Google's") // hidden
 	return fs
 }
 
@@ -93,12 +81,9 @@ func (o authFlags) service(stderr io.Writer) *auth.Service {
 }
 
 // parseAuthFlags parses args; status is -1 to go on, else the exit status.
-func parseAuthFlags(fs *flag.FlagSet, args []string) (rest []string, status int) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, exitOK
-		}
-		return nil, exitUsage
+func parseAuthFlags(fs *flag.FlagSet, l *words.Lang, stderr io.Writer, args []string) (rest []string, status int) {
+	if status := parseFlags(fs, l, stderr, args); status >= 0 {
+		return nil, status
 	}
 	return fs.Args(), -1
 }
@@ -109,13 +94,13 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
 	var o authFlags
 	fs := newAuthFlagSet(l, "hoist login", "hoist login [--client-secret FILE] [flags]", "cli.login.about", stderr, &o)
-	clientFile := fs.String("client-secret", "", "the client_secret….json of a \u201cDesktop app\u201d OAuth client, from Google Cloud Console")
-	scopeList := fs.String("scopes", "", "extra access to ask for, comma-separated (e.g. gmail.insert,dfatrafficking); by default only your email address")
-	account := fs.String("account", "", "the account to sign in as again, adding the new access to what it has")
-	inFile := fs.Bool("store-in-file", false, "keep the sign-in in a file only you can read instead of the keychain (less safe)")
-	noBrowser := fs.Bool("no-browser", false, "print the sign-in address instead of opening the browser")
-	wait := fs.Duration("timeout", auth.DefaultConsentTimeout, "how long to wait for the sign-in in the browser, e.g. 10m")
-	rest, status := parseAuthFlags(fs, args)
+	clientFile := fs.String("client-secret", "", l.Say("cli.flag.clientSecret", words.Args{"File": l.Isolate("client_secret….json")}))
+	scopeList := fs.String("scopes", "", l.Say("cli.flag.scopes", words.Args{"Example": l.Isolate("gmail.insert,dfatrafficking")}))
+	account := fs.String("account", "", l.Say("cli.flag.accountAgain", nil))
+	inFile := fs.Bool("store-in-file", false, l.Say("cli.flag.storeInFile", nil))
+	noBrowser := fs.Bool("no-browser", false, l.Say("cli.flag.noBrowser", nil))
+	wait := fs.Duration("timeout", auth.DefaultConsentTimeout, l.Say("cli.flag.timeout", words.Args{"Example": l.Isolate("10m")}))
+	rest, status := parseAuthFlags(fs, l, stderr, args)
 	if status >= 0 {
 		return status
 	}
@@ -195,7 +180,7 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
 	var o authFlags
 	fs := newAuthFlagSet(l, "hoist logout", "hoist logout [ACCOUNT]", "cli.logout.about", stderr, &o)
-	rest, status := parseAuthFlags(fs, args)
+	rest, status := parseAuthFlags(fs, l, stderr, args)
 	if status >= 0 {
 		return status
 	}
@@ -242,7 +227,7 @@ func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	l := lang()
 	var o authFlags
 	fs := newAuthFlagSet(l, "hoist accounts", "hoist accounts", "cli.accounts.about", stderr, &o)
-	rest, status := parseAuthFlags(fs, args)
+	rest, status := parseAuthFlags(fs, l, stderr, args)
 	if status >= 0 {
 		return status
 	}

@@ -128,7 +128,7 @@ func window(ctx context.Context, args []string, env Env) int {
 	fs.SetOutput(io.Discard)
 	sandbox := fs.Bool("sandbox", false, "open in sandbox mode")
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(env.Stderr, "hoist: %v\n\n%s", err, usage(l))
+		fmt.Fprintf(env.Stderr, "hoist: %s\n\n%s", flagProblem(l, err), usage(l))
 		return exitUsage
 	}
 	files := fs.Args()

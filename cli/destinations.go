@@ -3,24 +3,27 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"hoist/dirs"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"hoist/dirs"
 	"hoist/engine/dest"
+	"hoist/words"
 )
 
 // openLibrary is every destination the command line can use by name: the
 // organisation's (from the system-wide folder) and the user's saved ones.
 // Problems with the organisation's file are said on stderr; the rest is used.
-func openLibrary(stderr io.Writer) (*dest.Library, error) {
+func openLibrary(l *words.Lang, stderr io.Writer) (*dest.Library, error) {
 	managed, problems := dest.LoadManaged(dirs.System())
 	for _, p := range problems {
-		fmt.Fprintf(stderr, "hoist: %s\n", p)
+		fmt.Fprintf(stderr, "hoist: %s\n", visible(errWords(l, p)))
 	}
 	saved, err := dest.OpenPresets(dest.DefaultPresetsPath())
 	if err != nil {
@@ -29,56 +32,67 @@ func openLibrary(stderr io.Writer) (*dest.Library, error) {
 	return &dest.Library{Saved: saved, Managed: managed}, nil
 }
 
-const destinationsUsage = `Usage:
-  hoist destinations list            the saved destinations and those from your organisation
-  hoist destinations export NAME [--out FILE]
-                                     write a saved destination to a file to share (no account or secret in it)
-  hoist destinations import FILE     save a destination someone exported
-`
+// destinationsCommands are the forms of "hoist destinations".
+var destinationsCommands = []command{
+	{"hoist destinations list", "cli.help.destList"},
+	{"hoist destinations export NAME [--out FILE]", "cli.help.destExport"},
+	{"hoist destinations import FILE", "cli.help.destImport"},
+}
+
+// destinationsUsage prints the forms of "hoist destinations" to w.
+func destinationsUsage(w io.Writer, l *words.Lang) {
+	fmt.Fprintln(w, usageLine(l, ""))
+	printCommands(w, l, destinationsCommands)
+}
 
 // Destinations runs "hoist destinations list|export|import".
 func Destinations(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	l := lang()
 	if len(args) == 0 {
-		fmt.Fprint(stderr, destinationsUsage)
+		destinationsUsage(stderr, l)
 		return exitUsage
 	}
 	switch args[0] {
 	case "list":
-		return listDestinations(args[1:], stdout, stderr)
+		return listDestinations(l, args[1:], stdout, stderr)
 	case "export":
-		return exportDestination(args[1:], stdout, stderr)
+		return exportDestination(l, args[1:], stdout, stderr)
 	case "import":
-		return importDestination(args[1:], stdout, stderr)
+		return importDestination(l, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, destinationsUsage)
+		destinationsUsage(stdout, l)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "hoist destinations: %q is not list, export or import.\n\n%s", args[0], destinationsUsage)
+	complain(stderr, l, "hoist destinations", "cli.dest.notCommand", words.Args{"Value": quoted(l, args[0]), "Choices": either(l, "list", "export", "import")})
+	fmt.Fprintln(stderr)
+	destinationsUsage(stderr, l)
 	return exitUsage
 }
 
-func listDestinations(args []string, stdout, stderr io.Writer) int {
+func listDestinations(l *words.Lang, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "hoist destinations list: unexpected %q\n\n%s", args[0], destinationsUsage)
+		complain(stderr, l, "hoist destinations list", "cli.unexpected", words.Args{"Value": quoted(l, args[0])})
+		fmt.Fprintln(stderr)
+		destinationsUsage(stderr, l)
 		return exitUsage
 	}
-	lib, err := openLibrary(stderr)
+	lib, err := openLibrary(l, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(err))
+		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(errWords(l, err)))
 	}
 	list := lib.List()
 	if len(list) == 0 {
-		fmt.Fprintln(stdout, "No saved destinations. Save one in the window, or import one: hoist destinations import FILE")
+		say(stdout, l, "cli.dest.none", words.Args{"Cmd": cmdWords(l, "hoist destinations import FILE")})
 		return exitOK
 	}
 	for _, d := range list {
-		from := "saved"
+		from := l.Say("cli.dest.saved", nil)
 		if lib.IsManaged(d.Name) {
-			from = "from your organisation (read-only)"
+			from = l.Say("cli.dest.managed", nil)
 		}
-		fmt.Fprintf(stdout, "%s \u2014 %s, %s\n", d.Name, d.Kind.Info().Label, from)
+		say(stdout, l, "cli.dest.line", words.Args{"Name": name(l, d.Name), "Kind": l.KindName(d.Kind), "From": from})
 		if s := settingsWords(d); s != "" {
-			fmt.Fprintf(stdout, "    %s\n", s)
+			fmt.Fprintf(stdout, "    %s\n", l.Isolate(visible(s)))
 		}
 	}
 	return exitOK
@@ -98,38 +112,38 @@ func settingsWords(d dest.Destination) string {
 	return strings.Join(parts, " ")
 }
 
-func exportDestination(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("hoist destinations export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "the file to write; - for standard output; default NAME"+dest.ShareExtension)
-	name, rest := splitName(args)
-	if err := fs.Parse(rest); err != nil {
-		return exitUsage
+func exportDestination(l *words.Lang, args []string, stdout, stderr io.Writer) int {
+	const cmd = "hoist destinations export"
+	fs := newFlags(l, cmd, stderr, func() { destinationsUsage(stderr, l) })
+	out := fs.String("out", "", l.Say("cli.flag.out", words.Args{"Dash": l.Isolate("-"), "File": l.Isolate("NAME" + dest.ShareExtension)}))
+	target, rest := splitName(args)
+	if status := parseFlags(fs, l, stderr, rest); status >= 0 {
+		return status
 	}
-	if name == "" && fs.NArg() > 0 {
-		name, rest = splitName(fs.Args())
+	if target == "" && fs.NArg() > 0 {
+		target, rest = splitName(fs.Args())
 		if len(rest) > 0 {
-			fmt.Fprintf(stderr, "hoist destinations export: unexpected %q\n", rest[0])
+			complain(stderr, l, cmd, "cli.unexpected", words.Args{"Value": quoted(l, rest[0])})
 			return exitUsage
 		}
 	}
-	if name == "" {
-		fmt.Fprintf(stderr, "hoist destinations export: say which destination, e.g. hoist destinations export \"Banners for ACME\"\n")
+	if target == "" {
+		complain(stderr, l, cmd, "cli.dest.whichExport", words.Args{"Cmd": cmdWords(l, `hoist destinations export "Banners for ACME"`)})
 		return exitUsage
 	}
-	lib, err := openLibrary(stderr)
+	lib, err := openLibrary(l, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(err))
+		fmt.Fprintf(stderr, "hoist destinations: %s\n", capitalised(errWords(l, err)))
 		return exitFailed
 	}
-	d, ok := lib.Get(name)
+	d, ok := lib.Get(target)
 	if !ok {
-		fmt.Fprintf(stderr, "hoist destinations export: there is no saved destination called %q. \"hoist destinations list\" shows them.\n", name)
+		complain(stderr, l, cmd, "cli.dest.noSuch", words.Args{"Name": quoted(l, target), "Cmd": cmdWords(l, "hoist destinations list")})
 		return exitFailed
 	}
 	data, err := dest.Export(d)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations export: %s\n", capitalised(err))
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, capitalised(errWords(l, err)))
 		return exitFailed
 	}
 	if *out == "-" {
@@ -141,14 +155,14 @@ func exportDestination(args []string, stdout, stderr io.Writer) int {
 		path = fileSafe(d.Name) + dest.ShareExtension
 	}
 	if _, err := os.Stat(path); err == nil {
-		fmt.Fprintf(stderr, "hoist destinations export: %s already exists; choose another file with --out.\n", path)
+		complain(stderr, l, cmd, "cli.dest.exists", words.Args{"File": name(l, path), "Flag": l.Isolate("--out")})
 		return exitFailed
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		fmt.Fprintf(stderr, "hoist destinations export: the file %s could not be written (%v).\n", path, errors.Unwrap(err))
+		complain(stderr, l, cmd, "cli.dest.cannotWrite", words.Args{"File": name(l, path), "Why": l.Isolate(fmt.Sprint(errors.Unwrap(err)))})
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "Exported %s to %s. It holds no account, password or token: whoever imports it signs in as themselves.\n", d.Name, path)
+	say(stdout, l, "cli.dest.exported", words.Args{"Name": name(l, d.Name), "File": name(l, path)})
 	return exitOK
 }
 
@@ -170,41 +184,45 @@ func fileSafe(name string) string {
 	}, name)
 }
 
-func importDestination(args []string, stdout, stderr io.Writer) int {
+func importDestination(l *words.Lang, args []string, stdout, stderr io.Writer) int {
+	const cmd = "hoist destinations import"
 	if len(args) != 1 {
-		fmt.Fprintf(stderr, "hoist destinations import: give one file, e.g. hoist destinations import Banners%s\n", dest.ShareExtension)
+		complain(stderr, l, cmd, "cli.dest.giveOne", words.Args{"Cmd": cmdWords(l, "hoist destinations import Banners"+dest.ShareExtension)})
 		return exitUsage
 	}
 	path := args[0]
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations import: %s could not be read. Check the name and folder of the file.\n", path)
+		complain(stderr, l, cmd, "cli.dest.unreadable", words.Args{"File": name(l, path)})
 		return exitFailed
 	}
 	d, err := dest.Import(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations import: %s: %s\n", filepath.Base(path), capitalised(err))
+		fmt.Fprintf(stderr, "%s: %s: %s\n", cmd, name(l, filepath.Base(path)), capitalised(errWords(l, err)))
 		return exitFailed
 	}
-	lib, err := openLibrary(stderr)
+	lib, err := openLibrary(l, stderr)
 	if err == nil {
 		err = lib.Add(d)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "hoist destinations import: %s\n", capitalised(err))
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, capitalised(errWords(l, err)))
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "Imported %s (%s). Send files to it with: hoist send --to %q FILES\n", d.Name, d.Kind.Info().Label, d.Name)
+	say(stdout, l, "cli.dest.imported", words.Args{"Name": name(l, d.Name), "Kind": l.KindName(d.Kind),
+		"Cmd": cmdWords(l, "hoist send --to "+strconv.Quote(d.Name)+" FILES")})
 	return exitOK
 }
 
-// capitalised is err's message with a capital and a full stop.
-func capitalised(err error) string {
-	s := strings.TrimSpace(err.Error())
+// capitalised is a sentence with a capital (in scripts that have them)
+// and a full stop.
+func capitalised(s string) string {
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return s
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}

@@ -15,6 +15,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/words"
 )
 
@@ -202,5 +203,69 @@ func TestHelpInTheLanguage(t *testing.T) {
 		if want := "hoist send: " + lang.Say("cli.send.parallel", words.Args{"Flag": "--parallel"}); code != exitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q; want %d and %q", loc.locale, code, stderr, exitUsage, want)
 		}
+	}
+}
+
+// TestHelpSpeaksTheLanguage: every command's flags are explained in the
+// locale's language, a flag typed wrong is said in it, and the destinations
+// command speaks it: no line of English help is left in Arabic, Persian or
+// Hebrew.
+func TestHelpSpeaksTheLanguage(t *testing.T) {
+	commands := [][]string{{"send", "--help"}, {"sandbox", "--help"}, {"login", "--help"}, {"queue", "--help"}, {"destinations", "export", "--help"}}
+	helpLines := func(out string) []string {
+		var lines []string
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "    \t") {
+				lines = append(lines, strings.TrimSpace(line))
+			}
+		}
+		return lines
+	}
+	english := map[string]bool{}
+	for _, c := range commands {
+		code, _, stderr := hoistIn(t, "C.UTF-8", c...)
+		if code != exitOK {
+			t.Fatalf("%v in English: exit %d\n%s", c, code, stderr)
+		}
+		for _, h := range helpLines(stderr) {
+			english[h] = true
+		}
+	}
+	if !english["uploads at once (default: 4)"] || !english["the upload list file (default: in Hoist's config folder)"] {
+		t.Fatalf("the English help lacks its flags: %v", english)
+	}
+	for _, loc := range locales[1:] {
+		t.Run(loc.locale, func(t *testing.T) {
+			l := words.New(loc.locale)
+			for _, c := range commands {
+				code, _, stderr := hoistIn(t, loc.locale, c...)
+				lines := helpLines(stderr)
+				if code != exitOK || len(lines) == 0 {
+					t.Fatalf("%v: exit %d\n%s", c, code, stderr)
+				}
+				for _, h := range lines {
+					if english[h] {
+						t.Errorf("%v: %q is English", c, h)
+					}
+				}
+			}
+			code, _, stderr := hoistIn(t, loc.locale, "send", "--bogus", "x")
+			if want := l.Say("cli.flagErr.unknown", words.Args{"Flag": l.Isolate("--bogus")}); code != exitUsage || !strings.Contains(stderr, want) || strings.Contains(stderr, "provided but not defined") {
+				t.Errorf("an unknown flag: exit %d, want %q in\n%s", code, want, stderr)
+			}
+			code, _, stderr = hoistIn(t, loc.locale, "send", "--parallel", "many", "x")
+			if want := l.Say("cli.flagErr.badValue", words.Args{"Flag": l.Isolate("--parallel"), "Value": l.Isolate(`"many"`)}); code != exitUsage || !strings.Contains(stderr, want) {
+				t.Errorf("a flag's wrong value: exit %d, want %q in\n%s", code, want, stderr)
+			}
+			bad := filepath.Join(t.TempDir(), "old"+dest.ShareExtension)
+			if err := os.WriteFile(bad, []byte(`{"format":"hoist-destination","version":99}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr = hoistIn(t, loc.locale, "destinations", "import", bad)
+			newer := l.Fact(fact.Fact{Code: fact.SharedNewer, Count: 99})
+			if code != exitFailed || !strings.Contains(stderr, strings.TrimSuffix(newer, ".")) {
+				t.Errorf("a destination from a newer Hoist: exit %d, want %q in\n%s", code, newer, stderr)
+			}
+		})
 	}
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -17,23 +15,21 @@ import (
 // Queue runs `hoist queue` (list every upload) and `hoist queue clear --done`.
 func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
-	fs := flag.NewFlagSet("hoist queue", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "one JSON object per upload")
-	journalPath := fs.String("journal", "", "the upload list file (default: in Hoist's config folder)")
-	fs.Usage = func() {
+	fs := newFlags(l, "hoist queue", stderr, func() {
 		fmt.Fprintln(stderr, usageLine(l, ""))
 		printCommands(stderr, l, queueCommands)
 		for _, a := range engine.AllActions() {
 			fmt.Fprintf(stderr, "      %-9s %s\n", a, l.Say(queueActions[a].help, words.Args{"Login": cmdWords(l, "hoist login")}))
 		}
-	}
+	})
+	asJSON := fs.Bool("json", false, l.Say("cli.flag.jsonQueue", nil))
+	journalPath := fs.String("journal", "", l.Say("cli.flag.journal", nil))
 	var clear, done bool
 	var action engine.Action
 	if len(args) > 0 && args[0] == "clear" {
 		clear = true
 		args = args[1:]
-		fs.BoolVar(&done, "done", false, "forget finished uploads (done, canceled, refused)")
+		fs.BoolVar(&done, "done", false, l.Say("cli.flag.done", nil))
 	}
 	if len(args) > 0 {
 		if _, ok := queueActions[engine.Action(args[0])]; ok {
@@ -41,11 +37,8 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			args = args[1:]
 		}
 	}
-	if err := fs.Parse(interleave(args, fs)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if status := parseFlags(fs, l, stderr, interleave(args, fs)); status >= 0 {
+		return status
 	}
 	named := action != ""
 	if (fs.NArg() > 0 && !named) || (named && fs.NArg() == 0) || (clear && !done) {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -43,24 +41,18 @@ func defaultSandboxAddr() string {
 // Sandbox runs `hoist sandbox`: the emulator on an address, until interrupted.
 func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
-	fs := flag.NewFlagSet("hoist sandbox", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", defaultSandboxAddr(), "address to listen on (loopback; the default can be set with "+SandboxAddrEnv+")")
-	store := fs.String("store", "disk", "where received files go: memory, disk or hash (length and SHA-256 only)")
-	data := fs.String("data", "", "folder for the disk store (default: Hoist's data folder)")
-	useTLS := fs.Bool("tls", false, "serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate made at start; its authority is written to --ca-out")
-	caOut := fs.String("ca-out", "", "with --tls: where to write the authority's certificate for clients to trust (default: sandbox-ca.pem in the data folder); hoist send takes it with --ca-file or $"+engine.CAFileEnv)
-	refuse := fs.String("refuse-resumable", "", "refuse resumable uploads to these destinations, as Google may: cm360, playgames or both (comma-separated); Hoist then falls back to one request")
-	fs.Usage = func() {
+	fs := newFlags(l, "hoist sandbox", stderr, func() {
 		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable cm360,playgames]"))
 		say(stderr, l, "cli.sandbox.about", nil)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	})
+	addr := fs.String("addr", defaultSandboxAddr(), l.Say("cli.flag.addr", words.Args{"Env": l.Isolate(SandboxAddrEnv)}))
+	store := fs.String("store", "disk", l.Say("cli.flag.store", words.Args{"Choices": either(l, "memory", "disk", "hash"), "Hash": l.Isolate("hash")}))
+	data := fs.String("data", "", l.Say("cli.flag.data", nil))
+	useTLS := fs.Bool("tls", false, l.Say("cli.flag.tls", words.Args{"Flag": l.Isolate("--ca-out")}))
+	caOut := fs.String("ca-out", "", l.Say("cli.flag.caOut", words.Args{"Flag": l.Isolate("--tls"), "File": l.Isolate("sandbox-ca.pem"), "Send": cmdWords(l, "hoist send"), "CAFile": l.Isolate("--ca-file"), "Env": l.Isolate("$" + engine.CAFileEnv)}))
+	refuse := fs.String("refuse-resumable", "", l.Say("cli.flag.refuse", words.Args{"Choices": either(l, "cm360", "playgames")}))
+	if status := parseFlags(fs, l, stderr, args); status >= 0 {
+		return status
 	}
 	if fs.NArg() > 0 {
 		complain(stderr, l, "hoist sandbox", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(fs.Arg(0)))})

@@ -218,36 +218,30 @@ func withoutEmptyFolders(paths []string, l *words.Lang, stderr io.Writer) ([]str
 }
 
 func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []string, int) {
-	fs := flag.NewFlagSet("hoist send", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o sendOptions
-	fs.StringVar(&o.to, "to", "", "where the files go: "+dest.KindNames()+", an upload URL, or a saved destination's name")
-	fs.StringVar(&o.method, "method", "auto", "auto, media, multipart or resumable")
-	fs.StringVar(&o.metadata, "metadata", "", "metadata JSON, or @FILE to read it from a file")
-	fs.StringVar(&o.chunk, "chunk-size", "auto", "bytes per request of a resumable upload: auto (sized by the link), a size such as 256KiB or 8MiB, or 0 for the whole file in one request")
-	fs.IntVar(&o.parallel, "parallel", 4, "uploads at once")
-	fs.BoolVar(&o.noAuth, "no-auth", false, "send no Authorization header (local test servers)")
-	fs.BoolVar(&o.json, "json", false, "print one JSON object per line: progress and results")
-	fs.BoolVar(&o.resume, "resume", false, "also continue every unfinished upload from earlier")
-	fs.StringVar(&o.account, "account", "", "the Google account to use (default: the only one signed in)")
-	fs.StringVar(&o.baseURL, "base-url", "", "send to this server instead of Google's: a URL, or \"sandbox\" for the built-in sandbox")
-	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), "also trust the certificates in this PEM file, e.g. the HTTPS sandbox's (default: $"+engine.CAFileEnv+")")
-	fs.BoolVar(&o.http2, "http2", false, "speak HTTP/2 where the server offers it (one connection for every upload at once; slower on far links)")
-	fs.StringVar(&o.journalPath, "journal", "", "the upload list file (default: in Hoist's config folder)")
-	o.params = map[string]*string{}
-	for _, f := range dest.Flags() { // made from the kinds' fields
-		o.params[f.Key] = fs.String(f.Name, "", f.Help)
-	}
-	fs.Usage = func() {
+	fs := newFlags(l, "hoist send", stderr, func() {
 		fmt.Fprintln(stderr, usageLine(l, "hoist send [flags] PATH..."))
 		say(stderr, l, "cli.send.about", nil)
-		fs.PrintDefaults()
+	})
+	var o sendOptions
+	fs.StringVar(&o.to, "to", "", l.Say("cli.flag.to", words.Args{"Kinds": l.Isolate(dest.KindNames())}))
+	fs.StringVar(&o.method, "method", "auto", l.Say("cli.flag.method", words.Args{"Choices": either(l, "auto", "media", "multipart", "resumable")}))
+	fs.StringVar(&o.metadata, "metadata", "", l.Say("cli.flag.metadata", words.Args{"File": l.Isolate("@FILE")}))
+	fs.StringVar(&o.chunk, "chunk-size", "auto", l.Say("cli.flag.chunkSize", words.Args{"Auto": l.Isolate("auto"), "Small": l.Isolate("256KiB"), "Big": l.Isolate("8MiB")}))
+	fs.IntVar(&o.parallel, "parallel", 4, l.Say("cli.flag.parallel", nil))
+	fs.BoolVar(&o.noAuth, "no-auth", false, l.Say("cli.flag.noAuth", words.Args{"Header": l.Isolate("Authorization")}))
+	fs.BoolVar(&o.json, "json", false, l.Say("cli.flag.jsonSend", nil))
+	fs.BoolVar(&o.resume, "resume", false, l.Say("cli.flag.resume", nil))
+	fs.StringVar(&o.account, "account", "", l.Say("cli.flag.account", nil))
+	fs.StringVar(&o.baseURL, "base-url", "", l.Say("cli.flag.baseURL", words.Args{"Sandbox": cmdWords(l, `"sandbox"`)}))
+	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), l.Say("cli.flag.caFile", words.Args{"Env": l.Isolate("$" + engine.CAFileEnv)}))
+	fs.BoolVar(&o.http2, "http2", false, l.Say("cli.flag.http2", nil))
+	fs.StringVar(&o.journalPath, "journal", "", l.Say("cli.flag.journal", nil))
+	o.params = map[string]*string{}
+	for _, f := range dest.Flags() { // made from the kinds' fields
+		o.params[f.Key] = fs.String(f.Name, "", l.FlagHelp(f))
 	}
-	if err := fs.Parse(interleave(args, fs)); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return o, nil, exitOK
-		}
-		return o, nil, exitUsage
+	if status := parseFlags(fs, l, stderr, interleave(args, fs)); status >= 0 {
+		return o, nil, status
 	}
 	return o, fs.Args(), -1
 }
@@ -350,7 +344,7 @@ func fromPresetOrKind(name string, params map[string]string, stderr io.Writer) (
 	if dest.Kind(strings.ToLower(strings.TrimSpace(name))).Known() {
 		return dest.FromFlags(name, params)
 	}
-	lib, err := openLibrary(io.Discard)
+	lib, err := openLibrary(lang(), io.Discard)
 	if err != nil && !lib.IsManaged(name) {
 		return dest.Destination{}, fmt.Errorf("the saved destinations could not be read, so %q cannot be found: %w", name, err)
 	}

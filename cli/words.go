@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/words"
 )
 
@@ -63,12 +65,29 @@ type sentence struct {
 
 func (s *sentence) Error() string { return words.English().Say(s.key, s.args) }
 
-// errWords is err in the user's language when the command line made it,
+// errWords is err in the user's language when the command line made it
+// or it carries a fact (a file's problem, a destination's file, a setting),
 // else as it says itself.
 func errWords(l *words.Lang, err error) string {
 	var s *sentence
 	if errors.As(err, &s) {
 		return l.Say(s.key, s.args)
+	}
+	var said interface{ Fact() fact.Fact }
+	if errors.As(err, &said) {
+		return l.Fact(said.Fact())
+	}
+	var fields dest.FieldErrors
+	if errors.As(err, &fields) {
+		parts := make([]string, 0, len(fields))
+		for _, f := range fields {
+			if f.Fact.Code == "" {
+				parts = append(parts, f.Message)
+				continue
+			}
+			parts = append(parts, l.Fact(f.Fact))
+		}
+		return strings.Join(parts, " ")
 	}
 	return err.Error()
 }

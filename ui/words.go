@@ -352,29 +352,8 @@ func (d *desk) eventWords(ev engine.Event) string {
 	return ""
 }
 
-// family is a kind of destination, Gmail's ways of adding taken together.
-func family(k dest.Kind) string {
-	if k.IsGmail() {
-		return "gmail"
-	}
-	return string(k)
-}
-
-// kindKeys are the catalogue keys of the kinds of destination's names.
-var kindKeys = map[dest.Kind]string{
-	dest.GmailInsert: "ui.kind.gmailInsert", dest.GmailImport: "ui.kind.gmailImport",
-	dest.GmailSend: "ui.kind.gmailSend", dest.GmailDraft: "ui.kind.gmailDraft",
-	dest.CM360: "ui.kind.cm360", dest.Drive: "ui.kind.drive", dest.YouTube: "ui.kind.youtube",
-	dest.PlayGames: "ui.kind.playgames", dest.Sandbox: "ui.kind.sandbox", dest.Custom: "ui.kind.custom",
-}
-
 // kindWords names a kind of destination in the picker and the form's title.
-func kindWords(k dest.Kind) string {
-	if key, ok := kindKeys[k]; ok {
-		return say(key)
-	}
-	return k.Info().Label
-}
+func kindWords(k dest.Kind) string { return speaking().KindName(k) }
 
 // destTitle is a destination's name as the picker shows it: the name the
 // user gave it, or its kind.
@@ -387,7 +366,7 @@ func destTitle(d dest.Destination) string {
 
 // acceptsWords says what files a kind of destination takes.
 func acceptsWords(k dest.Kind) string {
-	switch family(k) {
+	switch k.Family() {
 	case "gmail":
 		return say("ui.accepts.email")
 	case string(dest.CM360):
@@ -402,44 +381,9 @@ func acceptsWords(k dest.Kind) string {
 	return say("ui.accepts.any")
 }
 
-// fieldKeys are the catalogue keys of each form field's label and help, by
-// the destination's family and the field's key.
-var fieldKeys = map[string][2]string{
-	"cm360.profileId":          {"ui.form.cm360.profileId", "ui.help.cm360.profileId"},
-	"cm360.advertiserId":       {"ui.form.cm360.advertiserId", "ui.help.cm360.advertiserId"},
-	"cm360.assetType":          {"ui.form.cm360.assetType", "ui.help.cm360.assetType"},
-	"cm360.apiVersion":         {"ui.form.cm360.apiVersion", "ui.help.cm360.apiVersion"},
-	"custom.url":               {"ui.form.custom.url", "ui.help.custom.url"},
-	"custom.httpMethod":        {"ui.form.custom.httpMethod", "ui.help.custom.httpMethod"},
-	"custom.metadata":          {"ui.form.custom.metadata", "ui.help.custom.metadata"},
-	"custom.scope":             {"ui.form.custom.scope", "ui.help.custom.scope"},
-	"custom.maxSize":           {"ui.form.custom.maxSize", "ui.help.custom.maxSize"},
-	"custom.accept":            {"ui.form.custom.accept", "ui.help.custom.accept"},
-	"drive.folder":             {"ui.form.drive.folder", "ui.help.drive.folder"},
-	"drive.fileId":             {"ui.form.drive.fileId", "ui.help.drive.fileId"},
-	"gmail.user":               {"ui.form.gmail.user", "ui.help.gmail.user"},
-	"gmail.labels":             {"ui.form.gmail.labels", "ui.help.gmail.labels"},
-	"gmail.threadId":           {"ui.form.gmail.threadId", "ui.help.gmail.threadId"},
-	"gmail.deleted":            {"ui.form.gmail.deleted", "ui.help.gmail.deleted"},
-	"gmail.internalDateSource": {"ui.form.gmail.date", "ui.help.gmail.date"},
-	"gmail.neverMarkSpam":      {"ui.form.gmail.neverSpam", "ui.help.gmail.neverSpam"},
-	"gmail.processForCalendar": {"ui.form.gmail.calendar", "ui.help.gmail.calendar"},
-	"gmail.draftId":            {"ui.form.gmail.draftId", "ui.help.gmail.draftId"},
-	"playgames.resourceId":     {"ui.form.playgames.resourceId", "ui.help.playgames.resourceId"},
-	"playgames.imageType":      {"ui.form.playgames.imageType", "ui.help.playgames.imageType"},
-	"sandbox.url":              {"ui.form.sandbox.url", "ui.help.sandbox.url"},
-	"youtube.title":            {"ui.form.youtube.title", "ui.help.youtube.title"},
-	"youtube.description":      {"ui.form.youtube.description", "ui.help.youtube.description"},
-	"youtube.privacy":          {"ui.form.youtube.privacy", "ui.help.youtube.privacy"},
-}
-
 // fieldWords are a form field's label and help in the window's language.
 func fieldWords(k dest.Kind, f dest.Field) (label, help string) {
-	keys, ok := fieldKeys[family(k)+"."+f.Key]
-	if !ok {
-		return f.Label, f.Help
-	}
-	return say(keys[0]), say(keys[1], "Version", dest.CM360Version)
+	return speaking().Field(k, f)
 }
 
 // choiceKeys are the catalogue keys of the words of a choice field's values.

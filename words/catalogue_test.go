@@ -194,7 +194,7 @@ var latinAllowed = map[string]bool{
 	"Desktop": true, "app": true, "client_secret": true, "eml": true, "true": true, "false": true,
 	"MiB": true, "MB": true, "v4": true, "image/*": true, "application/pdf": true, "name": true,
 	"photo.png": true, "scope": true, "http": true, "https": true, "Drive": true, "YouTube": true,
-	"image/png": true, "upload/": true,
+	"image/png": true, "upload/": true, "HTTP/2": true, "HTTP/1.1": true, "HTTPS": true, "PEM": true,
 }
 
 var (

@@ -101,6 +101,10 @@ var factKeys = map[fact.Code]string{
 	fact.ManagedEntryUnreadable: "fact.managed.entryUnreadable",
 	fact.ManagedInvalid:         "fact.managed.invalid",
 	fact.ManagedSameName:        "fact.managed.sameName",
+	fact.SharedNotHoist:         "fact.shared.notHoist",
+	fact.SharedNewer:            "fact.shared.newer",
+	fact.SharedUnreadable:       "fact.shared.unreadable",
+	fact.SharedNoName:           "fact.shared.noName",
 
 	fact.Required:      "fact.field.required",
 	fact.NotNumber:     "fact.field.notNumber",
@@ -131,6 +135,7 @@ var factKeys = map[fact.Code]string{
 	fact.TooLongBytes:  "fact.field.tooLongBytes",
 	fact.NameMissing:   "fact.field.nameMissing",
 	fact.NameTaken:     "fact.field.nameTaken",
+	fact.ManagedName:   "fact.field.managedName",
 }
 
 // specialKinds name what a special file is.
@@ -183,6 +188,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 	}
 	if f.Code == fact.FileSpecial {
 		args["Kind"] = l.Say(specialKinds[f.Arg("kind")], nil)
+	}
+	if n := f.Arg("name"); n != "" && (f.Code == fact.ManagedInvalid || f.Code == fact.ManagedSameName || f.Code == fact.ManagedEntryUnreadable) {
+		args["N"] = l.Say("fact.managed.named", Args{"Name": l.Isolate(n)}) // its name, not its place in the file
 	}
 	for k, v := range f.Args {
 		args[k] = v

@@ -31,22 +31,23 @@ func (e *ManagedError) Error() string {
 
 func (e *ManagedError) Is(target error) bool { return target == ErrManaged }
 
-// ManagedProblem is a problem with the organisation's destinations: the
-// English sentence of Error, and its fact for the words catalogue.
-type ManagedProblem struct {
+// FileProblem is a problem with a file of destinations (the
+// organisation's, or one someone shared): the English sentence of Error,
+// and its fact for the words catalogue.
+type FileProblem struct {
 	msg  string
 	fact fact.Fact
 	err  error
 }
 
-func (p *ManagedProblem) Error() string   { return p.msg }
-func (p *ManagedProblem) Unwrap() error   { return p.err }
-func (p *ManagedProblem) Fact() fact.Fact { return p.fact }
+func (p *FileProblem) Error() string   { return p.msg }
+func (p *FileProblem) Unwrap() error   { return p.err }
+func (p *FileProblem) Fact() fact.Fact { return p.fact }
 
 // managedProblem is a problem of the file path, of this code.
 func managedProblem(code fact.Code, path string, f fact.Fact, cause error, format string, args ...any) error {
 	f.Code, f.File = code, path
-	return &ManagedProblem{msg: fmt.Sprintf(format, args...), fact: f, err: cause}
+	return &FileProblem{msg: fmt.Sprintf(format, args...), fact: f, err: cause}
 }
 
 // LoadManaged reads the organisation's destinations from dir. A missing
@@ -201,7 +202,9 @@ func (l *Library) Put(d Destination) error {
 // Add saves d only when no destination, managed or saved, has its name.
 func (l *Library) Add(d Destination) error {
 	if l.IsManaged(d.Name) {
-		return FieldErrors{{Field: "name", Message: fmt.Sprintf("Your organisation already offers a destination called %s. Rename the other one, then add it.", strings.TrimSpace(d.Name))}}
+		name := strings.TrimSpace(d.Name)
+		return FieldErrors{fieldError("name", fact.Fact{Code: fact.ManagedName, Args: map[string]string{"name": name}},
+			"Your organisation already offers a destination called %s. Rename the other one, then add it.", name)}
 	}
 	if l.Saved == nil {
 		return errors.New("there is no folder for settings on this computer, so destinations cannot be saved")

@@ -2,9 +2,10 @@ package dest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
+
+	"hoist/engine/fact"
 )
 
 // ShareExtension ends the name of an exported destination's file.
@@ -17,7 +18,7 @@ const shareMark = "hoist-destination"
 const shareVersion = 1
 
 // ErrNotShared matches a file that is not an exported destination.
-var ErrNotShared = errors.New("This file is not a destination exported by Hoist.")
+var ErrNotShared error = &FileProblem{msg: "This file is not a destination exported by Hoist.", fact: fact.Fact{Code: fact.SharedNotHoist}}
 
 // sharedFile is the layout of an exported destination. It holds what a
 // colleague needs to send files to the same place: never an account,
@@ -71,11 +72,14 @@ func Import(data []byte) (Destination, error) {
 		return Destination{}, ErrNotShared
 	}
 	if f.Version > shareVersion {
-		return Destination{}, fmt.Errorf("This destination was exported by a newer Hoist (format %d; this one reads up to %d). Update Hoist, then import it again.", f.Version, shareVersion)
+		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedNewer, Count: f.Version},
+			msg: fmt.Sprintf("This destination was exported by a newer Hoist (format %d; this one reads up to %d). Update Hoist, then import it again.", f.Version, shareVersion)}
 	}
 	var d Destination
 	if err := json.Unmarshal(f.Destination, &d); err != nil {
-		return Destination{}, fmt.Errorf("The destination in this file cannot be read (%s).", jsonProblem(f.Destination, err))
+		why := jsonProblem(f.Destination, err)
+		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedUnreadable, Google: why}, err: err,
+			msg: fmt.Sprintf("The destination in this file cannot be read (%s).", why)}
 	}
 	d = d.tidy()
 	d.Account = ""
@@ -83,7 +87,7 @@ func Import(data []byte) (Destination, error) {
 		return Destination{}, fmt.Errorf("The destination in this file is not complete: %w", err)
 	}
 	if strings.TrimSpace(d.Name) == "" {
-		return Destination{}, errors.New("The destination in this file has no name.")
+		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedNoName}, msg: "The destination in this file has no name."}
 	}
 	return d, nil
 }

@@ -187,6 +187,14 @@ const (
 	ManagedSameName        Code = "managed.sameName"        // Count, Args["name"]: another has its name
 )
 
+// Facts about a destination's file someone shared, refused on import.
+const (
+	SharedNotHoist   Code = "shared.notHoist"   // not a destination exported by Hoist
+	SharedNewer      Code = "shared.newer"      // Count: the file's format, newer than this Hoist reads
+	SharedUnreadable Code = "shared.unreadable" // Google: where the destination in it breaks
+	SharedNoName     Code = "shared.noName"     // the destination in it has no name
+)
+
 // Facts about a value typed into a destination's form (Field is its label).
 const (
 	Required      Code = "field.required"
@@ -218,6 +226,7 @@ const (
 	TooLongBytes  Code = "field.tooLongBytes" // Count: the most bytes, without < or >
 	NameMissing   Code = "field.nameMissing"  // a saved destination without a name
 	NameTaken     Code = "field.nameTaken"    // Args["name"]: a built-in kind's name
+	ManagedName   Code = "field.managedName"  // Args["name"]: a destination the organisation offers
 )
 
 // Fact is one thing that happened, with what a sentence about it needs.
