@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/google"
+	"hoist/words"
 )
 
 // resolveLabelNames turns Gmail label names given with --labels into the
@@ -24,11 +24,12 @@ func resolveLabelNames(ctx context.Context, d *dest.Destination, noAuth bool) er
 	case d.BaseURL != "" && !d.NeedsAuth():
 		l.Client = &http.Client{}
 	case noAuth:
-		return errors.New("Gmail takes label IDs (such as INBOX or Label_12), and without a sign-in Hoist cannot look up the names given with --labels.")
+		return &sentence{"cli.labels.noSignIn", words.Args{"Examples": "INBOX, Label_12", "Flag": "--labels"}}
 	default:
 		c, err := (accounts{Service: sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
 		if errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNotSignedIn) {
-			return fmt.Errorf("Gmail takes label IDs, and to look up the names given with --labels Hoist needs to see your labels. Run: hoist login --scopes gmail.labels%s (or give IDs such as INBOX or Label_12).", accountFlag(d.Account))
+			return &sentence{"cli.labels.needScope", words.Args{"Examples": "INBOX, Label_12", "Flag": "--labels",
+				"Cmd": "hoist login --scopes gmail.labels" + accountFlag(d.Account)}}
 		}
 		if err != nil {
 			return err

@@ -257,6 +257,11 @@ func TestHelpSpeaksTheLanguage(t *testing.T) {
 			if want := l.Say("cli.flagErr.badValue", words.Args{"Flag": l.Isolate("--parallel"), "Value": l.Isolate(`"many"`)}); code != exitUsage || !strings.Contains(stderr, want) {
 				t.Errorf("a flag's wrong value: exit %d, want %q in\n%s", code, want, stderr)
 			}
+			code, _, stderr = hoistIn(t, loc.locale, "send", "--to", "nowhere", "--no-auth", "x.png")
+			unknown := l.Fact(fact.Fact{Code: fact.UnknownDest, Args: map[string]string{"name": `"nowhere"`, "kinds": dest.KindNames()}})
+			if code != exitUsage || !strings.Contains(stderr, unknown) {
+				t.Errorf("an unknown destination: exit %d, want %q in\n%s", code, unknown, stderr)
+			}
 			bad := filepath.Join(t.TempDir(), "old"+dest.ShareExtension)
 			if err := os.WriteFile(bad, []byte(`{"format":"hoist-destination","version":99}`), 0o600); err != nil {
 				t.Fatal(err)

@@ -79,14 +79,14 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		d, err = destination(o, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "hoist send: %v\n", err)
+			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitUsage
 		}
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
 		d.BuiltinSandbox = sandbox != ""
 		if err := resolveLabelNames(ctx, &d, o.noAuth); err != nil {
-			fmt.Fprintf(stderr, "hoist send: %v\n", err)
+			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitFailed
 		}
 	}
@@ -307,7 +307,7 @@ func destination(o sendOptions, stderr io.Writer) (dest.Destination, error) {
 		if strings.HasPrefix(meta, "@") {
 			b, err := os.ReadFile(meta[1:])
 			if err != nil {
-				return dest.Destination{}, fmt.Errorf("--metadata: %w", err)
+				return dest.Destination{}, &sentence{"cli.metadataFile", words.Args{"Flag": "--metadata", "File": visible(meta[1:]), "Why": errors.Unwrap(err)}}
 			}
 			meta = string(b)
 		}

@@ -78,16 +78,35 @@ func errWords(l *words.Lang, err error) string {
 		return l.Fact(said.Fact())
 	}
 	var fields dest.FieldErrors
-	if errors.As(err, &fields) {
+	if errors.As(err, &fields) && l.Code() != "en" { // in English, the destination's own sentences
 		parts := make([]string, 0, len(fields))
 		for _, f := range fields {
 			if f.Fact.Code == "" {
 				parts = append(parts, f.Message)
 				continue
 			}
-			parts = append(parts, l.Fact(f.Fact))
+			said := f.Fact
+			if english, label := fieldLabel(l, f.Field); english != "" && said.Field == english {
+				said.Field = label
+			}
+			parts = append(parts, l.Fact(said))
 		}
 		return strings.Join(parts, " ")
 	}
 	return err.Error()
+}
+
+// fieldLabel is the label of the destinations' setting with this key, in
+// English and in l's language as the window's form shows it; "" when no
+// kind has it.
+func fieldLabel(l *words.Lang, key string) (english, label string) {
+	for _, info := range dest.Kinds() {
+		for _, f := range info.Fields {
+			if f.Key == key {
+				label, _ := l.Field(info.Kind, f)
+				return f.Label, label
+			}
+		}
+	}
+	return "", ""
 }

@@ -136,6 +136,8 @@ var factKeys = map[fact.Code]string{
 	fact.NameMissing:   "fact.field.nameMissing",
 	fact.NameTaken:     "fact.field.nameTaken",
 	fact.ManagedName:   "fact.field.managedName",
+	fact.UnknownDest:   "fact.field.unknownDest",
+	fact.NoDest:        "fact.field.noDest",
 }
 
 // specialKinds name what a special file is.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -355,11 +356,13 @@ func (p *Presets) FromFlags(kindOrPreset string, params map[string]string) (Dest
 		for i, k := range order {
 			known[i] = string(k)
 		}
-		msg := fmt.Sprintf("%q is neither a kind of destination nor a saved one. The kinds are: %s.", name, strings.Join(known, ", "))
+		kinds := strings.Join(known, ", ")
 		if name == "" {
-			msg = "Say where the files go, e.g. --to gmail-insert. The kinds are: " + strings.Join(known, ", ") + "."
+			return Destination{}, FieldErrors{fieldError("kind", fact.Fact{Code: fact.NoDest, Args: map[string]string{"example": "--to gmail-insert", "kinds": kinds}},
+				"Say where the files go, e.g. --to gmail-insert. The kinds are: %s.", kinds)}
 		}
-		return Destination{}, FieldErrors{{Field: "kind", Message: msg}}
+		return Destination{}, FieldErrors{fieldError("kind", fact.Fact{Code: fact.UnknownDest, Args: map[string]string{"name": strconv.Quote(name), "kinds": kinds}},
+			"%q is neither a kind of destination nor a saved one. The kinds are: %s.", name, kinds)}
 	}
 	for k, v := range params {
 		switch k {

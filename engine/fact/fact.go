@@ -227,6 +227,8 @@ const (
 	NameMissing   Code = "field.nameMissing"  // a saved destination without a name
 	NameTaken     Code = "field.nameTaken"    // Args["name"]: a built-in kind's name
 	ManagedName   Code = "field.managedName"  // Args["name"]: a destination the organisation offers
+	UnknownDest   Code = "field.unknownDest"  // Args["name"] (quoted), Args["kinds"]: neither a kind nor a saved destination
+	NoDest        Code = "field.noDest"       // Args["example"], Args["kinds"]: no destination named at all
 )
 
 // Fact is one thing that happened, with what a sentence about it needs.
