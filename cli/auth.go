@@ -48,7 +48,8 @@ func (a accounts) Client(ctx context.Context, account string, scopes []string) (
 		}
 		switch len(list) {
 		case 0:
-			return nil, errors.New("No Google account is signed in. Run \"hoist login\" first.")
+			// The queue says it as a sign-in to make, in the user's language.
+			return nil, fmt.Errorf("%w (no Google account is signed in: run \"hoist login\" first)", auth.ErrNotSignedIn)
 		case 1:
 			account = list[0].Email
 		default:
