@@ -121,6 +121,17 @@ func TestAuthCommandsEndToEnd(t *testing.T) {
 	}
 	secrets := []string{c.srv.RefreshToken("ada@example.com"), c.srv.RefreshToken("grace@example.org")}
 
+	// Sending to Google with two accounts signed in and none chosen stops
+	// before any file, naming both.
+	eml := filepath.Join(t.TempDir(), "a.eml")
+	if err := os.WriteFile(eml, []byte("From: a@example.com\r\nSubject: hi\r\n\r\nhello\r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = c.run(t, Send, "--to", "gmail-insert", "--journal", filepath.Join(t.TempDir(), "list.db"), eml)
+	if code != exitUsage || !strings.Contains(errOut, "Several Google accounts are signed in (ada@example.com, grace@example.org). Choose one with --account.") {
+		t.Errorf("send with two accounts and none chosen: exit %d, %q", code, errOut)
+	}
+
 	code, _, errOut = c.run(t, Logout, fake...)
 	if code != 2 || !strings.Contains(errOut, "ada@example.com, grace@example.org") {
 		t.Errorf("logout without naming one of two: exit %d, %q", code, errOut)

@@ -89,6 +89,14 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitFailed
 		}
+		if !o.noAuth && d.NeedsAuth() && d.Account == "" {
+			// Asked here, once, rather than by every file as it starts.
+			if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
+				complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
+					"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Flag": l.Isolate("--account")})
+				return exitUsage
+			}
+		}
 	}
 
 	j, err := openJournal(o.journalPath, l, stderr)
