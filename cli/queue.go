@@ -42,6 +42,10 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	named := action != ""
 	if (fs.NArg() > 0 && !named) || (named && fs.NArg() == 0) || (clear && !done) {
+		if fs.NArg() > 0 && !named {
+			complain(stderr, l, "hoist queue", "cli.unexpected", words.Args{"Value": quoted(l, fs.Arg(0))})
+			fmt.Fprintln(stderr)
+		}
 		fs.Usage()
 		return exitUsage
 	}
