@@ -17,6 +17,15 @@ func TestMarkdownAgainstThePreviousRun(t *testing.T) {
 	if want := "| hoist send | CRC-only | 8 MiB | 1000 | 950 | 0.95× |"; !strings.Contains(b.String(), want) {
 		t.Errorf("the report lacks %q:\n%s", want, b.String())
 	}
+	if strings.Contains(b.String(), "another machine") {
+		t.Error("the same machine is called another")
+	}
+	r.Previous.Machine = Machine{CPU: "Elsewhere CPU", CPUs: 2, Kernel: "6.1"}
+	b.Reset()
+	r.Markdown(&b)
+	if want := "The previous run was made on another machine (Elsewhere CPU, 2 CPUs, Linux 6.1)"; !strings.Contains(b.String(), want) {
+		t.Errorf("the report lacks %q:\n%s", want, b.String())
+	}
 	r.Previous = nil
 	b.Reset()
 	r.Markdown(&b)

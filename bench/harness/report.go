@@ -498,7 +498,11 @@ func (r *Report) againstPrevious(p func(string, ...any)) {
 		return
 	}
 	p("\n## One 1 GiB file against the previous run (%s)\n\n", r.Previous.Started.Format("2006-01-02 15:04 UTC"))
-	p("Hoist checks the server's CRC32C of every upload whose answer gives one (the emulator's does), computed as the bytes are read for sending. Medians; other work on the machine moves them too.\n\n")
+	p("Hoist checks the server's CRC32C of every upload whose answer gives one (the emulator's does), computed as the bytes are read for sending. Medians; other work on the machine moves them too.")
+	if was, is := r.Previous.Machine, r.Machine; was.CPU != is.CPU || was.CPUs != is.CPUs || was.Kernel != is.Kernel {
+		p(" The previous run was made on another machine (%s, %d CPUs, Linux %s), so these ratios compare machines as well as code.", was.CPU, was.CPUs, was.Kernel)
+	}
+	p("\n\n")
 	p("| Client | Store | Chunk | MiB/s before | MiB/s now | Now × before |\n|---|---|---|---|---|---|\n")
 	for _, row := range rows {
 		p("%s", row)
