@@ -129,8 +129,9 @@ type codeView struct {
 	widget.BaseWidget
 	entry *codeEntry
 
-	offset  fyne.Position // how far the text is scrolled
-	lines   []*bidiLabel  // one per line in view, each a left-to-right paragraph
+	offset  fyne.Position     // how far the text is scrolled
+	outer   *container.Scroll // the form's scroll, which takes the wheel where the text cannot move
+	lines   []*bidiLabel      // one per line in view, each a left-to-right paragraph
 	caret   *canvas.Rectangle
 	objects []fyne.CanvasObject
 
@@ -197,10 +198,16 @@ func (v *codeView) DragEnd() {
 	v.entry.place(v.entry.Size())
 }
 
-// Scrolled moves the text under the mouse wheel.
+// Scrolled moves the text under the mouse wheel; when the text fits, or
+// has reached its end in the wheel's direction, the form around it scrolls
+// instead, as a page does past a box it is done with.
 func (v *codeView) Scrolled(ev *fyne.ScrollEvent) {
+	before := v.offset
 	v.offset = v.offset.SubtractXY(ev.Scrolled.DX, ev.Scrolled.DY)
 	v.draw()
+	if v.offset == before && v.outer != nil {
+		v.outer.Scrolled(ev)
+	}
 }
 
 // Cursor is the text cursor, as over any field.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -351,5 +352,34 @@ func TestCodeSegmentsKeepStringsApart(t *testing.T) {
 		if got, want := b.String(), seen.Replace(line); got != want {
 			t.Errorf("%s is seen as %s, want %s", line, got, want)
 		}
+	}
+}
+
+// TestJSONFieldPassesTheWheelToTheForm: the wheel over a JSON field whose
+// text fits moves the form around it; over a longer text it moves the text
+// first, and the form stays.
+func TestJSONFieldPassesTheWheelToTheForm(t *testing.T) {
+	w := dialogWindow(t, "en", fyne.NewSize(400, 300))
+	e := newMultiLineEntry()
+	e.SetText(`{"name": "a.png"}`)
+	tall := canvas.NewRectangle(color.Transparent)
+	tall.SetMinSize(fyne.NewSize(10, 2000))
+	form := container.NewVScroll(container.NewVBox(e, tall))
+	e.view.outer = form
+	w.SetContent(form)
+	w.Resize(fyne.NewSize(400, 300))
+
+	e.view.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -100)})
+	if form.Offset.Y <= 0 {
+		t.Errorf("the wheel over a field that fits left the form at %v", form.Offset)
+	}
+
+	e.SetText(strings.Repeat(`{"a": 1},`+"\n", 50))
+	e.CursorRow, e.CursorColumn = 0, 0
+	e.view.draw()
+	at := form.Offset
+	e.view.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -30)})
+	if e.view.offset.Y <= 0 || form.Offset != at {
+		t.Errorf("the wheel over a long text: text at %v, form moved from %v to %v", e.view.offset, at, form.Offset)
 	}
 }

@@ -264,6 +264,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
 	items = append(items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
 
+	var codes []*codeEntry // JSON fields, told the form's scroll once it is made
 	for _, f := range info.Fields {
 		f := f
 		value := edited.Params[f.Key]
@@ -315,6 +316,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			if f.Kind == dest.JSONField {
 				code := newMultiLineEntry() // JSON from the left, values in any script in their order
 				e, shown = &code.Entry, code
+				codes = append(codes, code)
 			} else {
 				typed := newEntry() // words typed in any script, read right while typing
 				e, shown = &typed.Entry, typed
@@ -398,7 +400,11 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	}
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
-	dlg = dialog.NewCustomWithoutButtons(title, b.d.scrolled(content), b.d.window())
+	scroll := b.d.scrolled(content)
+	for _, c := range codes {
+		c.view.outer = scroll // the wheel over a JSON field that fits moves the form
+	}
+	dlg = dialog.NewCustomWithoutButtons(title, scroll, b.d.window())
 	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
 	b.d.open(dlg)
 	revalidate()
