@@ -48,12 +48,17 @@ func usageLine(l *words.Lang, form string) string {
 	return strings.TrimSpace(l.Say("cli.usage", words.Args{"Usage": form}))
 }
 
-// either is "a, b or c" in the user's language, of values typed as they are.
+// either is "a, b or c" in the user's language, of values typed as they
+// are, each kept left to right inside a right-to-left sentence.
 func either(l *words.Lang, values ...string) string {
-	if len(values) < 2 {
-		return strings.Join(values, "")
+	kept := make([]string, len(values))
+	for i, v := range values {
+		kept[i] = l.Isolate(v)
 	}
-	return l.Say("cli.or", words.Args{"List": strings.Join(values[:len(values)-1], ", "), "Last": values[len(values)-1]})
+	if len(kept) < 2 {
+		return strings.Join(kept, "")
+	}
+	return l.Say("cli.or", words.Args{"List": strings.Join(kept[:len(kept)-1], ", "), "Last": kept[len(kept)-1]})
 }
 
 // sentence is an error the command line words in the user's language where
