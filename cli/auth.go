@@ -53,7 +53,7 @@ func (a accounts) Client(ctx context.Context, account string, scopes []string) (
 		case 1:
 			account = list[0].Email
 		default:
-			return nil, fmt.Errorf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(emails(list), ", "))
+			return nil, &whichAccount{emails: emails(list)}
 		}
 	}
 	return svc.ClientVia(ctx, account, scopes, a.base)
@@ -290,4 +290,16 @@ func emails(list []auth.Account) []string {
 		out[i] = a.Email
 	}
 	return out
+}
+
+// whichAccount: several accounts are signed in and the upload names none;
+// the queue says it as a fact, in the user's language.
+type whichAccount struct{ emails []string }
+
+func (e *whichAccount) Error() string {
+	return fmt.Sprintf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(e.emails, ", "))
+}
+
+func (e *whichAccount) Fact() fact.Fact {
+	return fact.Fact{Code: fact.WhichAccount, Args: map[string]string{"accounts": strings.Join(e.emails, ", "), "flag": "--account"}}
 }

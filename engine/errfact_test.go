@@ -27,6 +27,15 @@ type needsSignIn struct{}
 func (needsSignIn) Error() string   { return "Sign in to office@example.com again to continue." }
 func (needsSignIn) Retryable() bool { return false }
 
+// saysFact is an error that carries its own fact, as the command line's
+// "several accounts and none named" does.
+type saysFact struct{}
+
+func (saysFact) Error() string { return "Several Google accounts are signed in." }
+func (saysFact) Fact() fact.Fact {
+	return fact.Fact{Code: fact.WhichAccount, Args: map[string]string{"accounts": "a@example.com, b@example.com", "flag": "--account"}}
+}
+
 // networkErrors makes real failures on loopback.
 func networkErrors(t *testing.T) (refused, dropped, untrusted error) {
 	t.Helper()
@@ -137,6 +146,8 @@ func TestErrorFacts(t *testing.T) {
 		{"file missing", gmail, missing, fact.FileMissing, 0, nil, ""},
 		{"sign in again", gmail, fmt.Errorf("signing in: %w", needsSignIn{}), fact.Failed, 0, nil,
 			"signing in: Sign in to office@example.com again to continue."},
+		{"a fact of its own", gmail, fmt.Errorf("signing in: %w", saysFact{}), fact.WhichAccount, 0,
+			args{"accounts": "a@example.com, b@example.com", "flag": "--account"}, ""},
 		{"stopped", gmail, context.Canceled, fact.Stopped, 0, nil, ""},
 		{"sandbox not running", dest.Destination{Kind: dest.Sandbox}, dest.ErrNoSandbox, fact.NoSandbox, 0, nil, ""},
 		{"settings", dest.Destination{Kind: dest.CM360}, dest.Destination{Kind: dest.CM360}.Validate(), fact.InvalidSettings, 0, nil, ""},

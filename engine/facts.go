@@ -124,6 +124,7 @@ func errFact(jb *job, err error) *fact.Fact {
 		api     *upload.APIError
 		short   *upload.IncompleteError
 		differs *upload.MismatchError
+		said    interface{ Fact() fact.Fact }
 		f       *fact.Fact
 	)
 	switch {
@@ -132,6 +133,10 @@ func errFact(jb *job, err error) *fact.Fact {
 	case errors.As(err, &problem):
 		pf := problem.Fact()
 		f = &pf
+	case errors.As(err, &said): // e.g. the sign-in's: several accounts and none named
+		sf := said.Fact()
+		f = jb.fact(sf.Code)
+		f.Args = mergeArgs(f.Args, sf.Args)
 	case errors.Is(err, upload.ErrFileChanged):
 		f = jb.fact(fact.ChangedWhileSent)
 	case errors.As(err, &short):

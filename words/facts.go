@@ -58,6 +58,7 @@ var factKeys = map[fact.Code]string{
 	fact.NotSignedIn:       "fact.auth.notSignedIn",
 	fact.SignInAgain:       "fact.auth.signInAgain",
 	fact.MoreAccess:        "fact.auth.moreAccess",
+	fact.WhichAccount:      "fact.auth.whichAccount",
 	fact.NoKeychain:        "fact.auth.noKeychain",
 	fact.TooBig:            "fact.auth.tooBig",
 	fact.NoClient:          "fact.auth.noClient",

@@ -69,7 +69,8 @@ const (
 	KeychainLocked  Code = "auth.keychainLocked"
 	NotSignedIn     Code = "auth.notSignedIn"
 	SignInAgain     Code = "auth.signInAgain"
-	MoreAccess      Code = "auth.moreAccess" // Args["scopes"]
+	MoreAccess      Code = "auth.moreAccess"   // Args["scopes"]
+	WhichAccount    Code = "auth.whichAccount" // Args["accounts"], Args["flag"]: several signed in, none named
 )
 
 // Facts about signing in to Google.
