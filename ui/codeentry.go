@@ -23,12 +23,58 @@ import (
 // draws the lines, the cursor and the selection as they are seen, maps
 // clicks and drags on the drawn text to places in it, and scrolls in both
 // directions, keeping the cursor in view. Lines are not wrapped. Left and
-// Right move in logical order, as in the one-line entry. Tab moves the
-// focus on, as in any other field.
+// Right move in logical order, as in the one-line entry; Up and Down move to
+// the character drawn above or below the cursor. Tab moves the focus on, as
+// in any other field.
 type codeEntry struct {
 	widget.Entry
 	view    *codeView
 	focused bool
+
+	// Where Up and Down aim, in the line as drawn: kept over lines too short
+	// to reach it, forgotten at any other key, typing or click.
+	goalX  float32
+	goalOn bool
+}
+
+// TypedKey moves up and down by the text as it is seen: a line holding a
+// Persian or Hebrew string draws its characters out of their logical order,
+// so the toolkit's "same column" would land elsewhere on the screen. The
+// toolkit still moves the row, extends or clears the selection and keeps
+// undo; the column is then the one drawn nearest the place aimed at.
+func (e *codeEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name != fyne.KeyUp && k.Name != fyne.KeyDown {
+		e.goalOn = false
+		e.Entry.TypedKey(k)
+		return
+	}
+	lines := strings.Split(e.Text, "\n")
+	if !e.goalOn {
+		_, e.goalX = e.view.layoutLine(lines[min(e.CursorRow, len(lines)-1)], e.CursorColumn)
+		e.goalOn = true
+	}
+	from := e.CursorRow
+	e.Entry.TypedKey(k)
+	row := e.CursorRow
+	if row == from || row >= len(lines) {
+		return
+	}
+	margin, _, size := e.view.metrics()
+	want := caretColumn(lines[row], e.goalX, codeLine, e.view.Size().Width, margin, size, e.TextStyle)
+	// Step there along the line with the toolkit's own keys, so that a
+	// selection being extended (Shift held) follows the cursor.
+	for e.CursorColumn < want && e.CursorRow == row {
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	}
+	for e.CursorColumn > want && e.CursorRow == row {
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+	}
+}
+
+// TypedRune types, and forgets where Up and Down aimed.
+func (e *codeEntry) TypedRune(r rune) {
+	e.goalOn = false
+	e.Entry.TypedRune(r)
 }
 
 func newMultiLineEntry() *codeEntry {
@@ -107,6 +153,7 @@ func (e *codeEntry) DoubleTapped(ev *fyne.PointEvent) {
 
 // MouseDown puts the cursor where the click is in the text as it is seen.
 func (e *codeEntry) MouseDown(m *desktop.MouseEvent) {
+	e.goalOn = false
 	moved := *m
 	moved.Position = e.view.toolkitPos(e.view.placeAt(m.Position.Subtract(e.view.Position())))
 	e.Entry.MouseDown(&moved)

@@ -170,7 +170,8 @@ func selectionRows(e *codeEntry) map[float32]int {
 }
 
 // TestJSONFieldSelectsAcrossLines: Shift+Down selects from the cursor to
-// the same place on the next line, drawn over both lines; a drag from the
+// the place drawn below it on the next line (after "{" on the first line,
+// two spaces on the second), drawn over both lines; a drag from the
 // second line's Persian value up to the first line selects what is between.
 func TestJSONFieldSelectsAcrossLines(t *testing.T) {
 	w, e := jsonField(t, "fa", fyne.NewSize(420, 160))
@@ -180,7 +181,7 @@ func TestJSONFieldSelectsAcrossLines(t *testing.T) {
 	e.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	e.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
-	if got := e.SelectedText(); got != "\n " {
+	if got := e.SelectedText(); got != "\n  " {
 		t.Errorf("Shift+Down selected %q", got)
 	}
 	rows := selectionRows(e)
@@ -381,5 +382,40 @@ func TestJSONFieldPassesTheWheelToTheForm(t *testing.T) {
 	e.view.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -30)})
 	if e.view.offset.Y <= 0 || form.Offset != at {
 		t.Errorf("the wheel over a long text: text at %v, form moved from %v to %v", e.view.offset, at, form.Offset)
+	}
+}
+
+// TestJSONFieldUpDownByTheDrawnPlace: Up from a line of Latin letters into
+// a line whose Persian value is drawn right to left puts the cursor at the
+// character drawn above it, not at the same logical column (which, inside
+// the Persian run, is drawn at the other end of it); Down comes back to the
+// same place, and Up again over a short line keeps aiming there.
+func TestJSONFieldUpDownByTheDrawnPlace(t *testing.T) {
+	_, e := jsonField(t, "en", fyne.NewSize(420, 200))
+	e.SetText("{\"x\": \"سلام دنیای خوب\",\n\"y\": \"abcdefghijklmnopqrstu\",\n}")
+	e.CursorRow, e.CursorColumn = 1, 9 // inside "abc…", under the Persian value's first words
+	e.Refresh()
+	e.place(e.Size())
+	below := e.view.caret.Position()
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	above := e.view.caret.Position()
+	if e.CursorRow != 0 {
+		t.Fatalf("Up left the cursor on line %d", e.CursorRow)
+	}
+	charW := fyne.MeasureText("m", theme.TextSize(), e.TextStyle).Width
+	if d := above.X - below.X; d > charW || d < -charW {
+		t.Errorf("Up put the cursor at x=%.1f (column %d), %.1f from x=%.1f below it", above.X, e.CursorColumn, d, below.X)
+	}
+	if e.CursorColumn == 9 {
+		t.Errorf("Up kept the logical column 9, which is drawn elsewhere in the Persian value")
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if e.CursorRow != 1 || e.CursorColumn != 9 {
+		t.Errorf("Down came back to %d:%d, want 1:9", e.CursorRow, e.CursorColumn)
+	}
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // "}": too short to reach
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	if e.CursorRow != 1 || e.CursorColumn != 9 {
+		t.Errorf("over a short line and back, the cursor is at %d:%d, want 1:9", e.CursorRow, e.CursorColumn)
 	}
 }
