@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -106,7 +105,7 @@ func Login(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	if len(rest) > 0 {
-		complain(stderr, l, "hoist login", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(rest[0]))})
+		complain(stderr, l, "hoist login", "cli.unexpected", words.Args{"Value": quoted(l, rest[0])})
 		fs.Usage()
 		return exitUsage
 	}
@@ -233,7 +232,7 @@ func Accounts(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return status
 	}
 	if len(rest) > 0 {
-		complain(stderr, l, "hoist accounts", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(rest[0]))})
+		complain(stderr, l, "hoist accounts", "cli.unexpected", words.Args{"Value": quoted(l, rest[0])})
 		fs.Usage()
 		return exitUsage
 	}

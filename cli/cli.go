@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"hoist/engine/dest"
@@ -134,7 +133,7 @@ func window(ctx context.Context, args []string, env Env) int {
 	files := fs.Args()
 	for _, f := range files {
 		if looksLikeCommand(f) {
-			complain(env.Stderr, l, "hoist", "cli.notCommand", words.Args{"Value": name(l, strconv.Quote(f))})
+			complain(env.Stderr, l, "hoist", "cli.notCommand", words.Args{"Value": quoted(l, f)})
 			fmt.Fprintf(env.Stderr, "\n%s", usage(l))
 			return exitUsage
 		}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"hoist/dirs"
 	"hoist/engine/dest"
@@ -221,8 +219,7 @@ func capitalised(s string) string {
 	if s == "" {
 		return s
 	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	s = words.CapitalFirst(s)
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}

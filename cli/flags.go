@@ -101,9 +101,6 @@ func flagProblem(l *words.Lang, err error) string {
 	return visible(msg)
 }
 
-// quoted is a value the user typed, quoted, escaped and isolated.
-func quoted(l *words.Lang, s string) string { return name(l, strconv.Quote(s)) }
-
 // cutQuoted takes the Go-quoted string at the start of s.
 func cutQuoted(s string) (value, rest string, ok bool) {
 	q, err := strconv.QuotedPrefix(s)

@@ -55,7 +55,7 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	if fs.NArg() > 0 {
-		complain(stderr, l, "hoist sandbox", "cli.unexpected", words.Args{"Value": name(l, strconv.Quote(fs.Arg(0)))})
+		complain(stderr, l, "hoist sandbox", "cli.unexpected", words.Args{"Value": quoted(l, fs.Arg(0))})
 		return exitUsage
 	}
 	if err := addrProblem(*addr); err != nil {

@@ -46,7 +46,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch method {
 	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
 	default:
-		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": name(l, strconv.Quote(o.method))})
+		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": quoted(l, o.method)})
 		return exitUsage
 	}
 	chunk, ok := chunkSize(o.chunk, l, stderr)
@@ -292,7 +292,7 @@ func chunkSize(s string, l *words.Lang, stderr io.Writer) (int64, bool) {
 	}
 	chunk, err := media.ParseSize(s)
 	if err != nil || chunk < 0 {
-		complain(stderr, l, "hoist send", "cli.send.badChunk", words.Args{"Flag": "--chunk-size", "Value": name(l, strconv.Quote(s)), "Example": either(l, "auto", "256KiB", "8MiB")})
+		complain(stderr, l, "hoist send", "cli.send.badChunk", words.Args{"Flag": "--chunk-size", "Value": quoted(l, s), "Example": either(l, "auto", "256KiB", "8MiB")})
 		return 0, false
 	}
 	if chunk > 0 && chunk%upload.ChunkAlign != 0 {

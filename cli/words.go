@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -31,6 +32,10 @@ func say(w io.Writer, l *words.Lang, key string, args words.Args) {
 func name(l *words.Lang, s string) string {
 	return l.Isolate(visible(s))
 }
+
+// quoted is a value the user typed, quoted, escaped for the terminal and
+// kept in its own direction.
+func quoted(l *words.Lang, s string) string { return name(l, strconv.Quote(s)) }
 
 // cmdWords is a command to type, kept left to right inside a
 // right-to-left sentence.

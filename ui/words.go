@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"hoist/auth"
 	"hoist/engine"
@@ -13,6 +11,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
+	"hoist/words"
 )
 
 // The words the window uses for states, sizes and times: plain sentences
@@ -113,17 +112,7 @@ func googleWords(v engine.JobView) string {
 	default:
 		who = say("who.server")
 	}
-	return say("ui.details.said", "Who", capitalFirst(who), "Said", isolate(v.Details))
-}
-
-// capitalFirst starts a sentence with a capital letter, in the languages
-// that have them.
-func capitalFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || !unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
+	return say("ui.details.said", "Who", words.CapitalFirst(who), "Said", isolate(v.Details))
 }
 
 // progressWords is the byte count, speed and time left of a job, or "" when

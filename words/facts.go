@@ -201,7 +201,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 	l.moreArgs(f, args)
 	s := l.Say(key, args)
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
-		s = capitalFirst(s) // "The sandbox gave an answer…"
+		s = CapitalFirst(s) // "The sandbox gave an answer…"
 	}
 	switch f.Code {
 	case fact.ServiceOff:
@@ -305,9 +305,9 @@ func (l *Lang) who(f fact.Fact) string {
 	return l.Say("who.server", nil)
 }
 
-// capitalFirst starts a sentence with a capital letter, for the languages
+// CapitalFirst starts a sentence with a capital letter, for the languages
 // that have them.
-func capitalFirst(s string) string {
+func CapitalFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if r == utf8.RuneError || !unicode.IsLower(r) {
 		return s

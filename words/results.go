@@ -141,4 +141,4 @@ func (l *Lang) QuotesGoogle(f fact.Fact) bool {
 
 // Sentence is Say's text starting with a capital letter, for the languages
 // that have them: "The server said: …".
-func (l *Lang) Sentence(key string, args Args) string { return capitalFirst(l.Say(key, args)) }
+func (l *Lang) Sentence(key string, args Args) string { return CapitalFirst(l.Say(key, args)) }
