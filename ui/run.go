@@ -289,7 +289,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Transport:      transport,
 		Journal:        s.journal,
-		Accounts:       accounts{Service: s.auth, base: transport},
+		Accounts:       uploadsVia(s.auth, transport),
 		SandboxURL:     s.sandbox.url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
@@ -331,27 +331,10 @@ func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
 	}
 }
 
-// accounts hand the queue the window's sign-in; its clients send through
-// base, the queue's own transport.
-type accounts struct {
-	*auth.Service
-	base http.RoundTripper
-}
-
-// Client gives the queue an HTTP client signed in as account, or as the
-// only account signed in when account is "".
-func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
-	if account == "" {
-		list, err := a.Accounts(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(list) != 1 {
-			return nil, auth.ErrNotSignedIn
-		}
-		account = list[0].Email
-	}
-	return a.Service.ClientVia(ctx, account, scopes, a.base)
+// uploadsVia is how the window's queue signs in, the same adapter as the
+// command line's: the service's accounts, their clients sending through base.
+func uploadsVia(svc *auth.Service, base http.RoundTripper) engine.Accounts {
+	return auth.Uploads{Service: svc, Base: base}
 }
 
 func (s *session) close(log *slog.Logger) {
