@@ -177,7 +177,7 @@ func tidied(db *bbolt.DB) bool {
 // reopen opens the journal file again after compaction and returns cause;
 // if it cannot, the journal stays unusable and says why.
 func (j *Journal) reopen(cause error) error {
-	db, err := bbolt.Open(j.path, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout})
+	db, err := bbolt.Open(j.path, fileMode, j.boltOptions())
 	if err != nil {
 		j.broken = fmt.Errorf("journal: the list of uploads cannot be opened again: %w", err)
 		return j.broken

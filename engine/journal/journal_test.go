@@ -789,3 +789,21 @@ func TestLockFile(t *testing.T) {
 	}
 	_ = again.Release()
 }
+
+// TestDurableSettings: every opening of the file, the compaction's too,
+// syncs each commit and each growth (on Linux, TestPowerCutKeepsWhatWasSaid
+// shows what that keeps).
+func TestDurableSettings(t *testing.T) {
+	j := openAt(t, tempPath(t), nil)
+	check := func(when string) {
+		t.Helper()
+		if j.db.NoSync || j.db.NoGrowSync {
+			t.Errorf("%s: NoSync %v, NoGrowSync %v", when, j.db.NoSync, j.db.NoGrowSync)
+		}
+	}
+	check("opened")
+	if err := j.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	check("compacted")
+}
