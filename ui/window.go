@@ -24,6 +24,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/media"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.
@@ -557,6 +558,9 @@ func (d *desk) add(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
+	// One batch's files are listed as people count: doc_2 before doc_10.
+	paths = slices.Clone(paths)
+	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.dest
 	if err := target.Validate(); err != nil {
 		d.tell(say("ui.add.finishForm", "Why", errorWords(err)))
