@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
@@ -93,7 +94,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			// Asked here, once, rather than by every file as it starts.
 			if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
 				complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
-					"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Flag": l.Isolate("--account")})
+					"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Flag": l.Isolate("--account")})
 				return exitUsage
 			}
 		}
@@ -436,7 +437,7 @@ func accountsFor(noAuth bool, base http.RoundTripper) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return accounts{Service: sharedAuth(), base: base}
+	return auth.Uploads{Service: sharedAuth(), Base: base}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It

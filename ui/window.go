@@ -24,6 +24,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/media"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.
@@ -80,6 +81,10 @@ type desk struct {
 	choose   chooseFunc       // the system's file dialog; nil: the desktop's portal
 	tray     func(*fyne.Menu) // sets the system tray's menu; nil without a tray
 	hidden   bool             // the window is closed and Hoist works from the tray
+	// trayShown says whether the tray's icon would really be seen now
+	trayShown    func() bool
+	minimised    bool        // Hoist minimised the window to keep uploading
+	quitWhenDone atomic.Bool // the window was closed: quit once nothing moves
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -455,6 +460,7 @@ func (d *desk) draw(s *snapshot) {
 	if d.asking != nil {
 		d.asking.show(s)
 	}
+	d.quitIfDone(s)
 	title := say("ui.app")
 	if t := s.totals; t.Active > 0 && t.Bytes > 0 {
 		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(overallValue(t)*100))/100), "Done", t.Done, "N", t.Files)
@@ -555,6 +561,10 @@ func (d *desk) add(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
+	d.stayOpen() // more files: the user is back, Hoist stays open after them
+	// One batch's files are listed as people count: doc_2 before doc_10.
+	paths = slices.Clone(paths)
+	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.dest
 	if err := target.Validate(); err != nil {
 		d.tell(say("ui.add.finishForm", "Why", errorWords(err)))
@@ -704,28 +714,33 @@ func (d *desk) askQuit(closingWindow bool) {
 		d.quit()
 		return
 	}
-	background := closingWindow && d.tray != nil && d.settings.Background
+	// Closing the window may keep uploading: in the tray where its icon is
+	// really shown, else minimised; either way Hoist quits when they are up.
+	background := closingWindow && d.settings.Background
+	inTray := background && d.tray != nil && d.trayShown()
 	words := func(files int) string {
 		if background {
-			return quitQuestion(files) + " " + backgroundHint()
+			return quitQuestion(files) + " " + backgroundHint(inTray)
 		}
 		return quitQuestion(files)
 	}
 	text := newBidiParagraph(words(s.totals.Moving))
 	text.minWidth = dialogTextWidth
-	ask := newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
+	var ask *question
+	ask = newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
 		func(yes bool) {
 			d.asking = nil
 			switch {
 			case yes:
 				d.quit()
-			case background:
-				d.toTray()
+			case background && ask.dismissed: // not when Escape closed the question
+				d.keepUploading(inTray)
 			}
 		}, d.win)
 	if background {
 		ask.SetDismissText(backgroundDismiss())
 	}
+	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
 	d.asking = &quitAsk{ask: ask, text: text, words: words}
 	d.open(ask)
 }
