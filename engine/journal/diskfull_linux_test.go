@@ -120,6 +120,16 @@ func TestDiskFull(t *testing.T) {
 		}
 	}
 	check("after the refused write", len(kept))
+	// Room again, the same list takes it; then the disk fills once more.
+	free()
+	if err := j.PutAll(more[:50]...); err != nil {
+		t.Fatalf("PutAll once there is room: %v", err)
+	}
+	check("after the write with room", len(kept)+50)
+	if err := j.Delete(idsOf(more[:50])...); err != nil {
+		t.Fatal(err)
+	}
+	free = fill(t, dir)
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -141,4 +151,12 @@ func TestDiskFull(t *testing.T) {
 	}
 	check("after the write", len(kept)+len(more))
 	noBackups("with room again")
+}
+
+func idsOf(recs []Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.ID
+	}
+	return out
 }
