@@ -132,10 +132,7 @@ func Run(ctx context.Context, cfg Config) int {
 			return
 		}
 		err := claim.Serve(serveCtx, func(paths []string) {
-			d.later(func() {
-				d.add(paths)
-				d.win.RequestFocus()
-			})
+			d.later(func() { d.handedOver(paths) })
 		})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Warn("other Hoist windows cannot hand files over", "err", err)
