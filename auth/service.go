@@ -83,7 +83,7 @@ type Service struct {
 	keychain TokenStore              // the default Store, made once
 	file     *FileStore
 	session  *MemoryStore // sign-ins kept for this process only
-	indexMu  sync.Mutex // serializes read-modify-write of the account index
+	indexMu  sync.Mutex   // serializes read-modify-write of the account index
 }
 
 // Account is a signed-in Google account.
