@@ -225,18 +225,24 @@ func (j *Journal) reopened() {
 	}
 }
 
+// boltOptions are the settings every opening of the journal's file uses:
+// each commit is synced to the disk before it returns (NoSync false), and so
+// is each growth of the file (NoGrowSync false), so that what the journal
+// said it saved outlives a power cut.
+func (j *Journal) boltOptions() *bbolt.Options {
+	return &bbolt.Options{Timeout: j.opts.LockTimeout}
+}
+
 // openChecked opens the bbolt file and checks it whole. problem is non-nil
 // when the file is unusable (damaged, or from a newer Hoist); err is for
 // failures that setting the file aside would not cure.
 func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	var file *os.File
-	bopts := &bbolt.Options{
-		Timeout: j.opts.LockTimeout,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
-			return f, err
-		},
+	bopts := j.boltOptions()
+	bopts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
 	}
 	err = safely(func() error {
 		var err error
