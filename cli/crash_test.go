@@ -129,12 +129,14 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 	}() {
 		kills++
 	}
-	// Mid-chunk: the server holds the run's first, second or third chunk
-	// request, body unread, while the process is killed.
+	// Mid-chunk: the server holds the run's first or second chunk request,
+	// body unread, while the process is killed.
 	for i := range 4 {
 		hold := make(chan struct{})
 		var chunks atomic.Int64
-		nth := int64(1 + rng.IntN(3))
+		// At most the second: four runs then end far from the file's last
+		// chunk, which could be smaller than the connection's buffers.
+		nth := int64(1 + rng.IntN(2))
 		held := emu.Inject(emulator.Fault{Name: "killed here", Match: emulator.Match{Stage: emulator.StageChunk,
 			Func: func(*http.Request) bool { return chunks.Add(1) == nth }}, Action: emulator.Stall{Until: hold}})
 		p := startHoist(t, home, args...)

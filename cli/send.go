@@ -192,6 +192,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	views := pick(q.Jobs(), ids)
 	show.final(views)
+	if problem := q.SaveProblem(); problem != nil {
+		fmt.Fprintln(stderr, visible(l.Fact(engine.SaveFact(problem))))
+		return exitFailed
+	}
 	if interrupted {
 		say(stderr, l, "cli.send.paused", words.Args{"Cmd": cmdWords(l, "hoist send --resume")})
 		return exitFailed
@@ -373,6 +377,9 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 	if errors.Is(err, journal.ErrInUse) {
 		return nil, errors.New(l.Say("cli.inUse", words.Args{"Send": cmdWords(l, "hoist send")}))
 	}
+	if errors.Is(err, journal.ErrDiskFull) {
+		return nil, errors.New(visible(l.Fact(engine.SaveFact(err))))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -456,7 +463,9 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	for {
 		views := pick(q.Jobs(), ids)
 		show.update(views)
-		if !moving(views) {
+		// While the list cannot be written no upload starts: only those
+		// under way are waited for.
+		if !moving(views, q.SaveProblem() != nil) {
 			return false
 		}
 		select {
@@ -468,9 +477,9 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	}
 }
 
-func moving(views []engine.JobView) bool {
+func moving(views []engine.JobView, unsaved bool) bool {
 	for _, v := range views {
-		if v.State.Moving() {
+		if v.State.Moving() && !(unsaved && v.State == engine.Waiting) {
 			return true
 		}
 	}

@@ -22,7 +22,7 @@ func (j *Journal) Compact() error {
 	if j.db == nil {
 		return j.broken
 	}
-	return j.compactLocked()
+	return j.classify(j.compactLocked())
 }
 
 // compactReplaced, when set (by tests), runs while no bbolt file is open:
@@ -44,6 +44,7 @@ func (j *Journal) compactLocked() error {
 	// memory, and copy it again at every growth of the file.
 	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout, NoSync: true})
 	if err != nil {
+		_ = os.Remove(tmp) // begun, on a disk too full to begin it
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
 	err = safely(func() error { return copyAll(dst, j.db, compactTxBytes) })

@@ -128,6 +128,11 @@ func (j *Journal) open() error {
 	}
 	db, problem, err := j.openChecked()
 	if err != nil {
+		if errors.Is(err, ErrDiskFull) && !existed {
+			// A list that never held anything leaves no half-made file
+			// that the next start would find damaged.
+			_ = os.Remove(j.path)
+		}
 		return err
 	}
 	if problem != nil {
@@ -257,6 +262,8 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 		switch {
 		case errors.Is(err, bbolt.ErrTimeout):
 			return nil, nil, ErrInUse
+		case noRoom(err):
+			return nil, nil, j.classify(err) // a full disk is no damage
 		case errors.Is(err, fs.ErrPermission):
 			return nil, nil, fmt.Errorf("journal: %w", err)
 		case errors.Is(err, ErrCorrupt):
@@ -290,13 +297,16 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	case version == 0:
 		if err := db.Update(initSchema); err != nil {
 			_ = db.Close()
-			return nil, nil, fmt.Errorf("journal: starting the list of uploads: %w", err)
+			return nil, nil, j.classify(fmt.Errorf("journal: starting the list of uploads: %w", err))
 		}
 	case version < SchemaVersion:
 		if problem := safely(func() error {
 			return db.Update(func(tx *bbolt.Tx) error { return migrate(tx, version) })
 		}); problem != nil {
 			_ = db.Close()
+			if noRoom(problem) {
+				return nil, nil, j.classify(problem) // the old list waits, whole, for room
+			}
 			if !errors.Is(problem, ErrCorrupt) {
 				problem = fmt.Errorf("%w: %w", ErrCorrupt, problem)
 			}
