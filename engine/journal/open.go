@@ -176,6 +176,9 @@ func (j *Journal) Tidy() error {
 		}
 		return ErrClosed
 	}
+	if j.isView {
+		return ErrReadOnly
+	}
 	return j.tidyLocked()
 }
 
