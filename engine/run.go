@@ -85,8 +85,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		SessionLifetime: lifetime,
 	}
 	var resume *upload.Session
-	if session.URI != "" {
-		resume = &session
+	if session.URI != "" || !session.Sent.IsZero() {
+		resume = &session // a session to ask, or a one-request upload in doubt to look for
 	}
 	src := q.limiter.source(ctx, f)
 	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb, size: info.Size})
@@ -296,7 +296,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 	}
 	rec.State = string(Done)
 	rec.Finished = now
-	rec.SessionURI, rec.SessionStarted = "", time.Time{}
+	rec.SessionURI, rec.SessionStarted, rec.SentAt = "", time.Time{}, time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
 	if method != "" {
@@ -328,6 +328,19 @@ func (o *observer) SessionStarted(s upload.Session) {
 	o.q.mu.Unlock()
 	if written != nil {
 		<-written // before any byte: a crash from here on resumes this session
+	}
+}
+
+// Doubt keeps when a one-request upload went out, its answer not heard;
+// the journal has it before the body goes out, so that an upload killed
+// while it waited is looked for, not sent again, when it is resumed.
+func (o *observer) Doubt(sent time.Time) {
+	o.q.mu.Lock()
+	o.jb.session.Sent = sent
+	written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
+	o.q.mu.Unlock()
+	if written != nil {
+		<-written
 	}
 }
 
