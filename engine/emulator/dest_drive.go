@@ -71,7 +71,7 @@ func (e *driveEndpoint) check(s *Server, u *uploadInfo) *apiError {
 			}
 		}
 	}
-	if e := checkFields(u.metadata, "", "name", "mimeType", "parents", "description"); e != nil {
+	if e := checkFields(u.metadata, "", "name", "mimeType", "parents", "description", "appProperties", "properties"); e != nil {
 		return e
 	}
 	meta, bad := e.file(u.metadata)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -81,6 +82,9 @@ func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
 		body[k] = v
 	}
 	if g.storage {
+		if raw, err := hex.DecodeString(f.content.MD5); err == nil && f.content.MD5 != "" {
+			body["md5Hash"] = base64.StdEncoding.EncodeToString(raw)
+		}
 		body["bucket"] = g.bucket
 		body["id"] = g.bucket + "/" + name + "/" + generation
 		body["selfLink"] = f.base + "/storage/v1/b/" + url.PathEscape(g.bucket) + "/o/" + url.PathEscape(name)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -206,7 +207,8 @@ func (g *gmailEndpoint) resource(s *Server, f *finished) resourceResult {
 		labels = []string{"DRAFT"}
 	}
 	msg := gmailMessage{ID: f.id, ThreadID: thread, LabelIDs: labels}
-	res := resourceResult{name: subject(f.content.Head), body: msg}
+	res := resourceResult{name: subject(f.content.Head), body: msg,
+		messageID: messageID(f.content.Head), internalDate: gmailDate(g.op, f.info.query, f.content.Head, f.created)}
 	if g.isDraft() {
 		res.draft = g.draft
 		if res.draft == "" {
@@ -259,4 +261,23 @@ func (s *Server) draftExists(id string) bool {
 		}
 	}
 	return false
+}
+
+// messageID is a message's Message-ID, angle brackets trimmed.
+func messageID(head []byte) string {
+	msg, err := mail.ReadMessage(bytes.NewReader(head))
+	if err != nil {
+		return ""
+	}
+	return strings.Trim(msg.Header.Get("Message-Id"), "<> \t")
+}
+
+// headerDate is a message's Date header.
+func headerDate(head []byte) (time.Time, bool) {
+	msg, err := mail.ReadMessage(bytes.NewReader(head))
+	if err != nil {
+		return time.Time{}, false
+	}
+	t, err := msg.Header.Date()
+	return t, err == nil
 }

@@ -22,6 +22,7 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux.HandleFunc("GET /sandbox/requests", s.serveRequestList)
 	mux.HandleFunc("GET /games/images/{file}", s.serveGameImage)
 	s.listRoutes(mux)
+	s.lookupRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})

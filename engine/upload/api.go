@@ -55,6 +55,10 @@ type Target struct {
 	// holds under the object's name (Cloud Storage's generation
 	// preconditions), so that sending again cannot make a second copy.
 	Pin Pinner
+	// Repeatable: sending the upload again makes no second copy (it
+	// replaces what an earlier attempt made, as a new version of a file
+	// does), so an attempt whose answer was lost is simply sent again.
+	Repeatable bool
 	// Identifies, when set, reports whether a success answer names the
 	// object made (its id); an answer that does not is not taken as done.
 	Identifies func(body []byte) bool

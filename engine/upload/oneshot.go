@@ -49,7 +49,7 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
-		if !r.unanswered.IsZero() && r.t.Pin == nil {
+		if !r.unanswered.IsZero() && !r.repeatable() {
 			// An earlier attempt may have arrived: ask before sending again.
 			if r.t.Lookup == nil {
 				return nil, &AnswerLostError{Sent: r.unanswered, Cause: lastCause}
@@ -89,7 +89,7 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 				return r.unsettled(ctx, m, err)
 			}
 			lastCause = ce
-			if r.delivered && r.t.Pin == nil && r.t.Lookup == nil {
+			if r.delivered && !r.repeatable() && r.t.Lookup == nil {
 				return nil, &AnswerLostError{Sent: r.unanswered, Cause: ce}
 			}
 			if err := r.wait(ctx, ce); err != nil {
@@ -183,7 +183,7 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 	}
 	if doubt {
 		switch {
-		case ferr != nil && r.t.Pin == nil:
+		case ferr != nil && !r.repeatable():
 			return nil, &AnswerLostError{Sent: r.unanswered, Why: ferr}, true
 		case ferr != nil:
 			// Pinned to "nothing there": a copy that arrived makes the destination refuse, and is looked for then.
@@ -203,6 +203,11 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 	}
 	return nil, nil, false
 }
+
+// repeatable reports whether sending the upload again cannot make a second
+// copy: the destination refuses one (a precondition), or the upload replaces
+// what an earlier attempt made.
+func (r *run) repeatable() bool { return r.t.Pin != nil || r.t.Repeatable }
 
 // pin puts the destination's precondition on the upload address.
 func (r *run) pin(f Found) {

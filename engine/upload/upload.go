@@ -75,7 +75,7 @@ func (r *run) upload(ctx context.Context, m Method, resume *Session) (*Result, e
 	if m != Resumable {
 		return r.oneShot(ctx, m)
 	}
-	if !r.unanswered.IsZero() && r.t.Pin == nil {
+	if !r.unanswered.IsZero() && !r.repeatable() {
 		// A one-request upload of the file may have arrived, and nothing could be asked.
 		return nil, &AnswerLostError{Sent: r.unanswered}
 	}
