@@ -152,7 +152,7 @@ func (driveKind) findable(d Destination, _ media.Info, job string, p *Plan) {
 	if job == "" {
 		return
 	}
-	p.Target.Metadata = withField(p.Target.Metadata, "appProperties", map[string]string{DriveMark: job})
+	p.Target.Metadata = upload.AddField(p.Target.Metadata, "appProperties", map[string]string{DriveMark: job})
 	q := url.Values{
 		"q":                         {"appProperties has { key=" + quoteQuery(DriveMark) + " and value=" + quoteQuery(job) + " } and trashed=false"},
 		"fields":                    {"files(" + driveFields + ")"},

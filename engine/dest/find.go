@@ -121,18 +121,6 @@ func getJSON(ctx context.Context, c *http.Client, u string, v any) (found bool, 
 	return true, nil
 }
 
-// withField is metadata (a JSON object, or none) with key set to value.
-func withField(meta []byte, key string, value any) []byte {
-	fields := map[string]any{}
-	if len(bytes.TrimSpace(meta)) > 0 {
-		if err := json.Unmarshal(meta, &fields); err != nil || fields == nil {
-			return meta
-		}
-	}
-	fields[key] = value
-	return marshal(fields)
-}
-
 // quoteQuery writes s inside single quotes of a Drive query.
 func quoteQuery(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"

@@ -11,6 +11,10 @@ import (
 	"time"
 )
 
+// jobMark is the query parameter Hoist marks a sandbox upload with (its
+// job's id), and the field the sandbox keeps it in.
+const jobMark = "hoistJob"
+
 // KindGeneric is any other /upload/ path (the sandbox's own among them), stored like a Cloud Storage object.
 const KindGeneric Kind = "generic" // any other /upload/ path
 
@@ -80,6 +84,9 @@ func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
 		"selfLink":  f.base + "/sandbox/objects/" + f.id + "/info",
 	} {
 		body[k] = v
+	}
+	if job := f.info.query.Get(jobMark); job != "" && !g.storage {
+		body[jobMark] = job // the mark a client put on the upload, to find it by
 	}
 	if g.storage {
 		if raw, err := hex.DecodeString(f.content.MD5); err == nil && f.content.MD5 != "" {

@@ -1,6 +1,7 @@
 package upload
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -145,20 +146,34 @@ func crcBase64(crc uint32) string {
 // withCRC32C is metadata naming the file's CRC32C, unless it names one
 // already or is not a JSON object.
 func withCRC32C(meta []byte, crc uint32) []byte {
-	fields := map[string]json.RawMessage{}
-	if len(meta) > 0 {
-		if err := json.Unmarshal(meta, &fields); err != nil || fields == nil {
-			return meta
-		}
+	return AddField(meta, "crc32c", crcBase64(crc))
+}
+
+// AddField is the JSON object meta (nil: an empty one) with key set to
+// value after its own fields, which keep their order; meta as it is when
+// it sets key already or is not an object.
+func AddField(meta []byte, key string, value any) []byte {
+	trimmed := bytes.TrimSpace(meta)
+	if len(trimmed) == 0 {
+		trimmed = []byte("{}")
 	}
-	if _, ok := fields["crc32c"]; ok {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &fields) != nil || fields == nil {
 		return meta
 	}
-	fields["crc32c"], _ = json.Marshal(crcBase64(crc))
-	out, err := json.Marshal(fields)
-	if err != nil {
+	if _, ok := fields[key]; ok {
 		return meta
 	}
+	k, err1 := json.Marshal(key)
+	v, err2 := json.Marshal(value)
+	if err1 != nil || err2 != nil {
+		return meta
+	}
+	out := bytes.TrimSpace(trimmed[:len(trimmed)-1]) // without its closing brace
+	if len(fields) > 0 {
+		out = append(out, ',')
+	}
+	out = append(append(append(append(out, k...), ':'), v...), '}')
 	return out
 }
 
