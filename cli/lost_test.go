@@ -42,7 +42,9 @@ func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
 		name string
 		args func(base string) []string
 	}{
-		{"sandbox media", func(base string) []string { return []string{"--to", "sandbox", "--base-url", base, "--method", "media"} }},
+		{"sandbox media", func(base string) []string {
+			return []string{"--to", "sandbox", "--base-url", base, "--method", "media"}
+		}},
 		{"sandbox multipart", func(base string) []string {
 			return []string{"--to", "sandbox", "--base-url", base, "--method", "multipart"}
 		}},

@@ -1,11 +1,11 @@
 package engine_test
 
 import (
-	"encoding/base64"
-	"encoding/binary"
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"

@@ -69,13 +69,19 @@ func lostCases() []lostCase {
 	return []lostCase{
 		{"drive", func(base string) dest.Destination {
 			return dest.Destination{Kind: dest.Drive, BaseURL: base}
-		}, func(t *testing.T, dir string) string { return writeFile(t, dir, "budget.pdf", []byte(strings.Repeat("%PDF-1.4 budget\n", 300))) }},
+		}, func(t *testing.T, dir string) string {
+			return writeFile(t, dir, "budget.pdf", []byte(strings.Repeat("%PDF-1.4 budget\n", 300)))
+		}},
 		{"gmail", func(base string) dest.Destination {
 			return dest.Destination{Kind: dest.GmailInsert, BaseURL: base, Params: map[string]string{"labels": "INBOX"}}
-		}, func(t *testing.T, dir string) string { return emailWithID(t, dir, "report.eml", "CAF-7781@mail.example.com") }},
+		}, func(t *testing.T, dir string) string {
+			return emailWithID(t, dir, "report.eml", "CAF-7781@mail.example.com")
+		}},
 		{"sandbox", func(base string) dest.Destination {
 			return dest.Destination{Kind: dest.Sandbox, BaseURL: base}
-		}, func(t *testing.T, dir string) string { return writeFile(t, dir, "photo.jpg", []byte(strings.Repeat("jpeg", 900))) }},
+		}, func(t *testing.T, dir string) string {
+			return writeFile(t, dir, "photo.jpg", []byte(strings.Repeat("jpeg", 900)))
+		}},
 		{"cloud storage", func(base string) dest.Destination {
 			return dest.Destination{Name: "Banners", Kind: dest.Custom, Params: map[string]string{"url": base + "/upload/storage/v1/b/banners/o?name=spring.png"}}
 		}, func(t *testing.T, dir string) string { return pngFile(t, dir, "spring.png", 5000) }},
