@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -65,15 +66,29 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, visible(l.Fact(n)))
 	}
 
+	// unsaved is the sentence of a change the list could not keep.
+	unsaved := func(err error) error { return errors.New(visible(l.Fact(engine.SaveFact(err)))) }
 	if clear {
 		before := len(q.Jobs())
 		q.ClearFinished()
 		n := before - len(q.Jobs())
+		if err := q.Flush(); err != nil {
+			fmt.Fprintf(stderr, "hoist queue: %v\n", unsaved(err))
+			return exitFailed
+		}
 		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
 		return exitOK
 	}
 	if named {
-		do := func(id engine.JobID) error { return q.Do(id, action) }
+		do := func(id engine.JobID) error {
+			if err := q.Do(id, action); err != nil {
+				return err
+			}
+			if err := q.Flush(); err != nil {
+				return unsaved(err)
+			}
+			return nil
+		}
 		return eachNamed(q, fs.Args(), do, l, queueActions[action].done, stdout, stderr)
 	}
 	views := q.Jobs()

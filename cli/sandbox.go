@@ -28,7 +28,7 @@ const DefaultSandboxAddr = "127.0.0.1:8765"
 
 // SandboxAddrEnv names the environment variable that moves the sandbox's
 // default address, e.g. HOIST_SANDBOX_ADDR=127.0.0.1:9000 when 8765 is taken.
-const SandboxAddrEnv = "HOIST_SANDBOX_ADDR"
+const SandboxAddrEnv = emulator.AddrEnv
 
 // defaultSandboxAddr is DefaultSandboxAddr, or the address SandboxAddrEnv names.
 func defaultSandboxAddr() string {
@@ -201,20 +201,32 @@ func serveSandbox(addr string, st emulator.Store, ca *emulator.Authority, refuse
 	}, nil
 }
 
-// sandboxURL finds the sandbox for `--to sandbox`: the one `hoist sandbox`
-// runs at its default address, else an in-process one keeping its data in the
-// user's data folder. stop is nil when the sandbox is not ours.
+// sandboxURL finds the sandbox for `--to sandbox`: the one at the address
+// SandboxAddrEnv names; else the one this user's window runs (it announces
+// its address in the user's private settings folder); else the one `hoist
+// sandbox` runs at its default address; else an in-process one keeping its
+// data in the user's data folder, on the address SandboxAddrEnv names or
+// the user's own port (emulator.UserAddr), which no other user's Hoist
+// takes. stop is nil when the sandbox is not ours.
 func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
-	url = "http://" + defaultSandboxAddr()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
-	if err != nil {
-		return "", nil, err
+	env := strings.TrimSpace(os.Getenv(SandboxAddrEnv))
+	if env != "" && addrProblem(env) != nil {
+		env = ""
 	}
-	c := &http.Client{Timeout: 500 * time.Millisecond}
-	if resp, err := c.Do(req); err == nil {
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-			return url, nil, nil
+	var candidates []string
+	if env != "" {
+		candidates = append(candidates, "http://"+env)
+	} else {
+		if cfg, err := dirs.Config(); err == nil {
+			if u := emulator.Announced(cfg); u != "" {
+				candidates = append(candidates, u)
+			}
+		}
+		candidates = append(candidates, "http://"+DefaultSandboxAddr)
+	}
+	for _, u := range candidates {
+		if isSandbox(ctx, u) {
+			return u, nil, nil
 		}
 	}
 	data, err := dirs.Data()
@@ -222,8 +234,12 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		return "", nil, err
 	}
 	dir := filepath.Join(data, "sandbox")
-	// The default address keeps session URIs valid for a later --resume.
-	for _, addr := range []string{defaultSandboxAddr(), "127.0.0.1:0"} {
+	// The same address each time keeps session URIs valid for a later --resume.
+	own := env
+	if own == "" {
+		own = emulator.UserAddr()
+	}
+	for _, addr := range []string{own, "127.0.0.1:0"} {
 		st, err := emulator.NewDiskStore(dir)
 		if err != nil {
 			return "", nil, err
@@ -233,4 +249,19 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		}
 	}
 	return "", nil, err
+}
+
+// isSandbox is true when a sandbox answers at url.
+func isSandbox(ctx context.Context, url string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
+	if err != nil {
+		return false
+	}
+	c := &http.Client{Timeout: 500 * time.Millisecond}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
 }

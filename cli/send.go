@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/term"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
@@ -93,7 +94,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			// Asked here, once, rather than by every file as it starts.
 			if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
 				complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
-					"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Flag": l.Isolate("--account")})
+					"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Flag": l.Isolate("--account")})
 				return exitUsage
 			}
 		}
@@ -192,6 +193,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	views := pick(q.Jobs(), ids)
 	show.final(views)
+	if problem := q.SaveProblem(); problem != nil {
+		fmt.Fprintln(stderr, visible(l.Fact(engine.SaveFact(problem))))
+		return exitFailed
+	}
 	if interrupted {
 		say(stderr, l, "cli.send.paused", words.Args{"Cmd": cmdWords(l, "hoist send --resume")})
 		return exitFailed
@@ -373,6 +378,9 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 	if errors.Is(err, journal.ErrInUse) {
 		return nil, errors.New(l.Say("cli.inUse", words.Args{"Send": cmdWords(l, "hoist send")}))
 	}
+	if errors.Is(err, journal.ErrDiskFull) {
+		return nil, errors.New(visible(l.Fact(engine.SaveFact(err))))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +447,7 @@ func accountsFor(noAuth bool, base http.RoundTripper) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return accounts{Service: sharedAuth(), base: base}
+	return auth.Uploads{Service: sharedAuth(), Base: base}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It
@@ -459,7 +467,9 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	for {
 		views := pick(q.Jobs(), ids)
 		show.update(views)
-		if !moving(views) {
+		// While the list cannot be written no upload starts: only those
+		// under way are waited for.
+		if !moving(views, q.SaveProblem() != nil) {
 			return false
 		}
 		select {
@@ -471,9 +481,9 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	}
 }
 
-func moving(views []engine.JobView) bool {
+func moving(views []engine.JobView, unsaved bool) bool {
 	for _, v := range views {
-		if v.State.Moving() {
+		if v.State.Moving() && !(unsaved && v.State == engine.Waiting) {
 			return true
 		}
 	}

@@ -126,7 +126,8 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
-	written := q.persistJobs(added, true)
+	failed := new(error)
+	written := q.persistJobsAnd(added, true, failed)
 	for _, jb := range added {
 		jb.held = written != nil
 	}
@@ -137,6 +138,11 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		return true
 	}
 	<-written // one write for the whole batch, before any byte is sent, without the lock
+	if *failed != nil {
+		// Not in the list, so not started: they wait, held, until a
+		// write succeeds (see Queue.retrySave).
+		return true
+	}
 	q.mu.Lock()
 	for _, jb := range added {
 		jb.held = false

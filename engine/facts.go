@@ -244,6 +244,16 @@ func destArgs(d dest.Destination) map[string]string {
 	return args
 }
 
+// SaveFact says why the list of uploads could not be written: the disk that
+// holds it is full (File: the list's folder), or the system's own words.
+func SaveFact(err error) fact.Fact {
+	var full *journal.DiskFullError
+	if errors.As(err, &full) {
+		return fact.Fact{Code: fact.ListDiskFull, File: full.Dir}
+	}
+	return fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}
+}
+
 // RecoveryFact is what Open of the list of uploads did about a damaged one
 // (see journal.RecoveryError), as a fact: the list set aside, or damaged
 // uploads left out; File is where the old list is kept.

@@ -121,6 +121,9 @@ type Queue struct {
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
+	// saveErr, under mu, is why the last write to the journal failed, until
+	// one succeeds: while it is set no upload starts (see retrySave).
+	saveErr error
 
 	kick   chan struct{}
 	stop   context.CancelFunc
@@ -166,9 +169,7 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		kick:     make(chan struct{}, 1),
 	}
 	if opts.Journal != nil {
-		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
-			q.emit([]Event{{Kind: SaveFailed, Fact: &fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}}})
-		})
+		q.writer = newRecordWriter(opts.Journal, log, q.saveFailed)
 	}
 	if err := q.load(ctx); err != nil {
 		if q.writer != nil {
@@ -384,11 +385,21 @@ func (q *Queue) poke() {
 	}
 }
 
-// schedule starts waiting jobs, in queue order, while there is room.
+// saveRetryEvery spaces the tries to write the list again after a write
+// failed (a full disk, say), while no upload starts.
+var saveRetryEvery = 5 * time.Second
+
+// schedule starts waiting jobs, in queue order, while there is room, and
+// none while the list cannot be written.
 func (q *Queue) schedule(ctx context.Context) {
+	var retry <-chan time.Time
 	for {
 		q.mu.Lock()
-		if !q.closed && !q.opts.Idle {
+		unsaved := q.saveErr != nil
+		if unsaved && retry == nil {
+			retry = time.After(saveRetryEvery)
+		}
+		if !q.closed && !q.opts.Idle && !unsaved {
 			for _, id := range q.order {
 				if q.running >= q.parallel {
 					break
@@ -405,6 +416,9 @@ func (q *Queue) schedule(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-q.kick:
+		case <-retry:
+			retry = nil
+			q.retrySave()
 		}
 	}
 }
@@ -428,4 +442,71 @@ func (q *Queue) startLocked(ctx context.Context, jb *job) {
 		defer q.jobWG.Done()
 		q.run(runCtx, jb)
 	}()
+}
+
+// saveFailed hears a write to the journal that failed: no upload starts
+// from now until a write succeeds, and the user hears of it once.
+func (q *Queue) saveFailed(err error) {
+	q.mu.Lock()
+	first := q.saveErr == nil
+	q.saveErr = err
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+	if first {
+		f := SaveFact(err)
+		q.emit([]Event{{Kind: SaveFailed, Fact: &f}})
+	}
+}
+
+// retrySave writes every job's record again after a write failed; once it
+// is written, the jobs held back start.
+func (q *Queue) retrySave() {
+	q.mu.Lock()
+	if q.saveErr == nil || q.writer == nil || q.writerClosed {
+		q.mu.Unlock()
+		return
+	}
+	jobs := make([]*job, 0, len(q.order))
+	for _, id := range q.order {
+		jobs = append(jobs, q.jobs[id])
+	}
+	failed := new(error)
+	written := q.persistJobsChecked(jobs, failed)
+	q.mu.Unlock()
+	<-written
+	if *failed != nil {
+		return // saveFailed keeps the queue waiting; the next try comes later
+	}
+	q.mu.Lock()
+	q.saveErr = nil
+	for _, jb := range jobs {
+		jb.held = false
+	}
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+}
+
+// SaveProblem is why the list of uploads could not be written, as long as
+// it cannot: no upload starts meanwhile. nil when the last write succeeded.
+func (q *Queue) SaveProblem() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.saveErr
+}
+
+// Flush waits until every record handed to the journal so far is written,
+// and returns SaveProblem.
+func (q *Queue) Flush() error {
+	q.mu.Lock()
+	if q.writer == nil || q.writerClosed {
+		err := q.saveErr
+		q.mu.Unlock()
+		return err
+	}
+	written := q.writer.send(recordOp{}, true)
+	q.mu.Unlock()
+	<-written
+	return q.SaveProblem()
 }

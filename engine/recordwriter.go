@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"hoist/engine/journal"
@@ -86,7 +87,13 @@ func (w *recordWriter) write(ops []recordOp) {
 		case op.progress != "":
 			flush()
 			if err := w.j.UpdateProgress(op.progress, op.committed); err != nil {
-				w.log.Warn("could not save progress", "job", op.progress, "err", err)
+				level := slog.LevelWarn
+				if errors.Is(err, journal.ErrDiskFull) {
+					// The server is the truth about progress; a full disk
+					// is said once, by the write of a record.
+					level = slog.LevelInfo
+				}
+				w.log.Log(context.Background(), level, "could not save progress", "job", op.progress, "err", err)
 			}
 		}
 	}
@@ -116,7 +123,11 @@ func (w *recordWriter) putOne(rec journal.Record) error {
 
 // fail says that op's records could not be written.
 func (w *recordWriter) fail(op recordOp, err error) {
-	w.log.Error("could not save the upload list", "err", err)
+	level := slog.LevelError
+	if errors.Is(err, journal.ErrDiskFull) {
+		level = slog.LevelInfo // said once, as a fact, by onFail's hearer
+	}
+	w.log.Log(context.Background(), level, "could not save the upload list", "err", err)
 	if op.failed != nil && *op.failed == nil {
 		*op.failed = err
 	}

@@ -280,6 +280,23 @@ func (q *Queue) persist(jobs ...*job) {
 // closed once they are on disk (nil when there is nothing to wait for).
 // Queue.mu must be held.
 func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
+	return q.persistJobsAnd(jobs, wait, nil)
+}
+
+// persistJobsChecked hands the records over and returns a channel closed
+// once they are written, after which *failed holds the error of a record
+// that could not be; a closed channel when there is no journal.
+// Queue.mu must be held.
+func (q *Queue) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
+	if written := q.persistJobsAnd(jobs, true, failed); written != nil {
+		return written
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+func (q *Queue) persistJobsAnd(jobs []*job, wait bool, failed *error) <-chan struct{} {
 	if q.writer == nil || q.writerClosed || len(jobs) == 0 {
 		return nil
 	}
@@ -292,7 +309,7 @@ func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
 		}
 		recs = append(recs, rec)
 	}
-	return q.writer.send(recordOp{recs: recs}, wait)
+	return q.writer.send(recordOp{recs: recs, failed: failed}, wait)
 }
 
 // writeDone writes jb's finished record and waits until it is on disk, without

@@ -105,6 +105,13 @@ for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
 [ -s "$work/display" ] || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
 display=:$(head -n1 "$work/display")
 
+# No session bus, as on a minimal desktop or over SSH: a dbus-launch that
+# only notes it ran stands first on PATH. The D-Bus library starts one when
+# it finds no bus, and its dbus-daemon outlives Hoist; Hoist must not.
+mkdir -p "$work/bin"
+printf '#!/bin/sh\ntouch "%s"\nexit 1\n' "$work/dbus-launch-ran" >"$work/bin/dbus-launch"
+chmod 755 "$work/bin/dbus-launch"
+
 home=$work/home
 mkdir -p "$home/.config" "$home/.local/share" "$home/.cache" "$home/run"
 chmod 700 "$home/run"
@@ -115,7 +122,7 @@ rm -f "$receipts" "$log" "$shot"
 
 (
 	cd "$work"
-	exec env HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
+	exec env -u DBUS_SESSION_BUS_ADDRESS PATH="$work/bin:$PATH" HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
 		XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/run" DISPLAY="$display" \
 		HOIST_SANDBOX_RECEIPTS="$receipts" LANG="$locale" \
 		"$bin" --sandbox "$files"/*
@@ -169,5 +176,6 @@ for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$app_pid" 2>/dev/null && fail "Hoist did not quit within 5 seconds of SIGTERM"
 wait "$app_pid" || fail "Hoist exited with status $? after SIGTERM"
 app_pid=""
+[ -e "$work/dbus-launch-ran" ] && fail "Hoist ran dbus-launch: its dbus-daemon would outlive Hoist"
 
 echo "xvfb-smoke: ok — $expected files received, screenshot in $shot"

@@ -43,11 +43,15 @@ type question struct {
 	*dialog.CustomDialog
 	confirm, dismiss *widget.Button
 	yes              bool
+	dismissed        bool // the dismiss button was pressed (not Escape)
 }
 
 func newQuestion(title string, content fyne.CanvasObject, confirm, dismiss string, answer func(bool), w fyne.Window) *question {
 	q := &question{CustomDialog: dialog.NewCustomWithoutButtons(title, content, w)}
-	q.dismiss = widget.NewButtonWithIcon(dismiss, theme.CancelIcon(), q.Hide)
+	q.dismiss = widget.NewButtonWithIcon(dismiss, theme.CancelIcon(), func() {
+		q.dismissed = true
+		q.Hide()
+	})
 	q.confirm = widget.NewButtonWithIcon(confirm, theme.ConfirmIcon(), func() {
 		q.yes = true
 		q.Hide()

@@ -57,6 +57,7 @@ type destBar struct {
 
 	known    []string        // signed-in accounts
 	lessSafe map[string]bool // accounts whose sign-in is kept in a file
+	session  map[string]bool // accounts whose sign-in is kept until Hoist quits
 }
 
 const prefDestination = "destination"
@@ -190,9 +191,14 @@ func (b *destBar) showCurrent() {
 // showFileNote says when the chosen account's sign-in is kept in a file
 // (there was no keychain), which is less safe.
 func (b *destBar) showFileNote() {
-	if b.accounts.Visible() && b.lessSafe[b.accounts.Selected] {
+	switch {
+	case b.accounts.Visible() && b.lessSafe[b.accounts.Selected]:
+		b.inFile.SetText(visual(say("ui.account.inFile")))
 		b.inFile.Show()
-	} else {
+	case b.accounts.Visible() && b.session[b.accounts.Selected]:
+		b.inFile.SetText(visual(say("ui.account.thisSession")))
+		b.inFile.Show()
+	default:
 		b.inFile.Hide()
 	}
 }
@@ -425,9 +431,11 @@ func (b *destBar) refreshAccounts() {
 			}
 			b.known = b.known[:0]
 			b.lessSafe = make(map[string]bool)
+			b.session = make(map[string]bool)
 			for _, a := range list {
 				b.known = append(b.known, a.Email)
 				b.lessSafe[a.Email] = a.LessSafe
+				b.session[a.Email] = a.ThisSession
 			}
 			b.accounts.SetOptions(b.known)
 			if b.d.destination().Account == "" && len(b.known) > 0 {
@@ -466,14 +474,20 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
+	waiting := container.NewVBox(newBidiParagraph(say("ui.signIn.wait")))
 	wait := dialog.NewCustom(say("ui.signIn"),
 		visual(speaking().Action("cancel")),
-		newBidiParagraph(say("ui.signIn.wait")),
+		waiting,
 		b.d.window())
 	wait.SetOnClosed(cancel)
 	b.d.open(wait)
 	opts := append([]auth.LoginOption{
-		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
+		auth.ShowingURL(func(url string) {
+			b.d.later(func() {
+				b.showAddress(waiting, url)
+				wait.Resize(wait.MinSize())
+			})
+		}),
 		auth.WaitingAtMost(b.d.signInWait()),
 	}, extra...)
 	if account != "" && slices.Contains(b.known, account) {
@@ -486,8 +500,8 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		b.d.later(func() {
 			wait.Hide()
 			switch {
-			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile(account, scopes, adopt, then)
+			case (errors.Is(err, auth.ErrNoKeychain) || errors.Is(err, auth.ErrKeychainLocked)) && len(extra) == 0:
+				b.offerPlaces(err, account, scopes, adopt, then)
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -507,31 +521,23 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 	})
 }
 
-// offerFile asks whether to keep the sign-in in a file, when this computer
-// has no keychain to keep it in.
-func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
-	b.d.open(newSentenceQuestion(say("ui.keychain.title"), say("ui.keychain.question"),
-		func(yes bool) {
-			if yes {
-				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
-			}
-		}, b.d.window()))
-}
-
-// showAddress gives the sign-in page's address to open by hand, when no
-// browser could be opened.
-func (b *destBar) showAddress(url string) {
+// showAddress gives, in the waiting dialog's box, the sign-in page's
+// address to open by hand, when no browser could be opened: the dialog no
+// longer says the browser shows it.
+func (b *destBar) showAddress(box *fyne.Container, url string) {
 	address := widget.NewEntry()
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
 	copyButton := widget.NewButtonWithIcon(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
-	b.d.open(dialog.NewCustom(say("ui.address.title"), visual(say("ui.close")), container.NewVBox(
+	box.Objects = []fyne.CanvasObject{
+		newWholeLabel(say("ui.address.title")),
 		newBidiParagraph(say("ui.address.hint")),
 		address,
 		copyButton,
-	), b.d.window()))
+	}
+	box.Refresh()
 }
 
 func (b *destBar) logout() {

@@ -77,7 +77,7 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: accounts{Service: lab.svc}}})
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
 	sb, _ := url.Parse(h.sb.url)
 	lab.google.sandbox.Store(sb)
 	return lab, h
@@ -478,5 +478,16 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	last := reqs[len(reqs)-1]
 	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
 		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
+	}
+}
+
+// TestWindowSignsInAsTheCommandLine: the window's queue signs in through
+// the same adapter as the command line's (auth.Uploads), sending through
+// the queue's transport, so an upload meets several accounts, or none, the
+// same way wherever it starts.
+func TestWindowSignsInAsTheCommandLine(t *testing.T) {
+	svc, tr := &auth.Service{}, engine.DefaultTransport()
+	if got, ok := uploadsVia(svc, tr).(auth.Uploads); !ok || got.Service != svc || got.Base != tr {
+		t.Fatalf("the window's queue signs in with %#v, want auth.Uploads through its transport", uploadsVia(svc, tr))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,10 +17,19 @@ import (
 	"hoist/engine/emulator"
 )
 
-// SandboxAddr is where the window's built-in sandbox listens, so that the
-// addresses of unfinished uploads stay valid from one start to the next.
-// When it is taken, any free port is used.
-const SandboxAddr = "127.0.0.1:8765"
+// sandboxAddr is where the window's built-in sandbox listens: the address
+// HOIST_SANDBOX_ADDR names, else this user's own port (emulator.UserAddr),
+// which no other user's Hoist takes, so nobody else's `hoist send --to
+// sandbox` uploads into it. Either stays the same from one start to the
+// next, so the addresses of unfinished uploads stay valid. When it is
+// taken, any free port is used; the same user's command line still finds
+// it (emulator.Announce).
+func sandboxAddr(getenv func(string) string) string {
+	if a := strings.TrimSpace(getenv(emulator.AddrEnv)); a != "" {
+		return a
+	}
+	return emulator.UserAddr()
+}
 
 // ReceiptsEnv names a file to which the window appends one line per file the
 // sandbox received (name, size and SHA-256, separated by tabs), for scripts

@@ -24,6 +24,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/media"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.
@@ -83,6 +84,10 @@ type desk struct {
 	choose   chooseFunc       // the system's file dialog; nil: the desktop's portal
 	tray     func(*fyne.Menu) // sets the system tray's menu; nil without a tray
 	hidden   bool             // the window is closed and Hoist works from the tray
+	// trayShown says whether the tray's icon would really be seen now
+	trayShown    func() bool
+	minimised    bool        // Hoist minimised the window to keep uploading
+	quitWhenDone atomic.Bool // the window was closed: quit once nothing moves
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
@@ -409,6 +414,10 @@ func (d *desk) collect() func() {
 		}
 	}
 
+	if quit := d.quitIfDone(); quit != nil {
+		shows = append(shows, quit)
+	}
+
 	sum := d.q.Summary()
 	ready := d.thumbs.takeReady()
 	if d.sampler.needed(sum, d.retrying) || d.resample.Swap(false) || len(ready) > 0 {
@@ -557,6 +566,10 @@ func (d *desk) add(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
+	d.stayOpen() // more files: the user is back, Hoist stays open after them
+	// One batch's files are listed as people count: doc_2 before doc_10.
+	paths = slices.Clone(paths)
+	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.dest
 	if err := target.Validate(); err != nil {
 		d.tell(say("ui.add.finishForm", "Why", errorWords(err)))
@@ -703,24 +716,29 @@ func (d *desk) askQuit(closingWindow bool) {
 		d.quit()
 		return
 	}
-	background := closingWindow && d.tray != nil && d.settings.Background
-	question := quitQuestion(files)
+	// Closing the window may keep uploading: in the tray where its icon is
+	// really shown, else minimised; either way Hoist quits when they are up.
+	background := closingWindow && d.settings.Background
+	inTray := background && d.tray != nil && d.trayShown()
+	text := quitQuestion(files)
 	dismiss := quitDismiss()
 	if background {
-		question += " " + backgroundHint()
+		text += " " + backgroundHint(inTray)
 		dismiss = backgroundDismiss()
 	}
-	ask := newSentenceQuestion(quitTitle(), question,
+	var ask *question
+	ask = newSentenceQuestion(quitTitle(), text,
 		func(yes bool) {
 			switch {
 			case yes:
 				d.quit()
-			case background:
-				d.toTray()
+			case background && ask.dismissed: // not when Escape closed the question
+				d.keepUploading(inTray)
 			}
 		}, d.win)
 	ask.SetConfirmText(quitConfirm())
 	ask.SetDismissText(dismiss)
+	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
 	d.open(ask)
 }
 

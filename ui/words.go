@@ -271,7 +271,19 @@ func pickFolderTitle() string { return say("ui.pick.folders") }
 
 // Keeping on uploading with the window closed, from the system tray.
 func backgroundSetting() string { return say("ui.background.setting") }
-func backgroundHint() string    { return say("ui.background.hint") }
+
+// backgroundHint offers to keep uploading with the window closed: in the
+// tray, or minimised where no tray icon would be seen.
+func backgroundHint(inTray bool) string {
+	if inTray {
+		return say("ui.background.hint")
+	}
+	return say("ui.background.hintMinimised")
+}
+
+// quitWhenDoneWords say that Hoist quits once the files are up.
+func quitWhenDoneWords() string { return say("ui.background.quitsWhenDone") }
+
 func backgroundDismiss() string { return say("ui.background.dismiss") }
 func trayShow() string          { return say("ui.tray.show") }
 func trayPauseAll() string      { return say("ui.tray.pauseAll") }

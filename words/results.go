@@ -29,6 +29,7 @@ var moreFactKeys = map[fact.Code]string{
 	fact.CheckServer:      "fact.next.checkServer",
 	fact.NotNoted:         "fact.next.notNoted",
 	fact.ListNotSaved:     "fact.journal.notSaved",
+	fact.ListDiskFull:     "fact.journal.diskFull",
 
 	fact.Uploaded:          "fact.result.uploaded",
 	fact.SavedInMailbox:    "fact.result.gmailInsert",

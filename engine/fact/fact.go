@@ -112,6 +112,7 @@ const (
 	CheckServer      Code = "next.checkServer"        // Dest: see what the server holds, then send again
 	NotNoted         Code = "next.notNoted"           // Google: why the list of uploads could not be written
 	ListNotSaved     Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
+	ListDiskFull     Code = "journal.diskFull"        // File: the list's folder, on a disk with no room left
 )
 
 // Why a file inside a folder was left out (File), in a few words.

@@ -41,7 +41,32 @@ var (
 	ErrCorrupt = errors.New("the list of uploads was damaged")
 	// ErrNewerVersion classifies a journal written by a newer Hoist.
 	ErrNewerVersion = errors.New("the list of uploads was saved by a newer version of Hoist")
+	// ErrDiskFull classifies a write the disk had no room for (see DiskFullError).
+	ErrDiskFull = errors.New("the disk that holds the list of uploads is full")
 )
+
+// DiskFullError is a change to the list that the disk had no room for:
+// nothing of it was written, and what the list held before is kept. Dir is
+// the folder of the list.
+type DiskFullError struct {
+	Dir string
+	Err error // the system's own error
+}
+
+func (e *DiskFullError) Error() string {
+	return fmt.Sprintf("journal: no room on the disk for the list of uploads in %s: %v", e.Dir, e.Err)
+}
+
+func (e *DiskFullError) Is(target error) bool { return target == ErrDiskFull }
+func (e *DiskFullError) Unwrap() error        { return e.Err }
+
+// classify makes an error of a write the disk had no room for a DiskFullError.
+func (j *Journal) classify(err error) error {
+	if err == nil || errors.Is(err, ErrDiskFull) || !noRoom(err) {
+		return err
+	}
+	return &DiskFullError{Dir: filepath.Dir(j.path), Err: err}
+}
 
 // Record is everything the journal keeps about one job. It holds only plain
 // values so that the journal imports no other Hoist package.
@@ -495,7 +520,7 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 	if j.db == nil {
 		return j.broken
 	}
-	return safely(func() error {
+	return j.classify(safely(func() error {
 		return j.db.Update(func(tx *bbolt.Tx) error {
 			jobs := tx.Bucket(jobsBucket)
 			if jobs == nil {
@@ -503,7 +528,7 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 			}
 			return fn(jobs)
 		})
-	})
+	}))
 }
 
 func putRecord(jobs *bbolt.Bucket, rec Record) error {

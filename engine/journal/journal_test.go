@@ -727,3 +727,85 @@ func BenchmarkPut(b *testing.B) {
 		}
 	}
 }
+
+// TestLockHeldThroughCompaction: while a compaction has closed the old file
+// and not yet opened the new one, no bbolt lock is held; the journal's own
+// lock must still refuse a second opener, then and after.
+func TestLockHeldThroughCompaction(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	if err := j.Put(Record{ID: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	var during error
+	called := false
+	compactReplaced = func() {
+		called = true
+		other, err := Open(path, Options{LockTimeout: 10 * time.Millisecond})
+		if err == nil {
+			_ = other.Close()
+		}
+		during = err
+	}
+	t.Cleanup(func() { compactReplaced = nil })
+	if err := j.Compact(); err != nil {
+		t.Fatalf("Compact: %v", err)
+	}
+	if !called {
+		t.Fatal("the compaction never reached the moment between the files")
+	}
+	if !errors.Is(during, ErrInUse) {
+		t.Errorf("Open during compaction = %v, want ErrInUse", during)
+	}
+	if _, err := Open(path, Options{LockTimeout: 10 * time.Millisecond}); !errors.Is(err, ErrInUse) {
+		t.Errorf("Open after compaction = %v, want ErrInUse", err)
+	}
+	if _, err := j.Get("a"); err != nil {
+		t.Errorf("the journal lost its record through the compaction: %v", err)
+	}
+}
+
+// TestLockFile: a second claim of the same file is refused until the first
+// lets go, whatever else holds the file.
+func TestLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "claim.lock")
+	first, err := LockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second, err := LockFile(path); !errors.Is(err, ErrInUse) {
+		if second != nil {
+			_ = second.Release()
+		}
+		t.Fatalf("second LockFile = %v, want ErrInUse", err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != fileMode {
+		t.Errorf("lock file: %v, %v; want mode %v", info, err, os.FileMode(fileMode))
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LockFile(path)
+	if err != nil {
+		t.Fatalf("LockFile after Release: %v", err)
+	}
+	_ = again.Release()
+}
+
+// TestDurableSettings: every opening of the file, the compaction's too,
+// syncs each commit and each growth (on Linux, TestPowerCutKeepsWhatWasSaid
+// shows what that keeps).
+func TestDurableSettings(t *testing.T) {
+	j := openAt(t, tempPath(t), nil)
+	check := func(when string) {
+		t.Helper()
+		if j.db.NoSync || j.db.NoGrowSync {
+			t.Errorf("%s: NoSync %v, NoGrowSync %v", when, j.db.NoSync, j.db.NoGrowSync)
+		}
+	}
+	check("opened")
+	if err := j.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	check("compacted")
+}

@@ -122,6 +122,11 @@ func (j *Journal) open() error {
 	}
 	db, problem, err := j.openChecked()
 	if err != nil {
+		if errors.Is(err, ErrDiskFull) && !existed {
+			// A list that never held anything leaves no half-made file
+			// that the next start would find damaged.
+			_ = os.Remove(j.path)
+		}
 		return err
 	}
 	if problem != nil {
@@ -219,18 +224,24 @@ func (j *Journal) reopened() {
 	}
 }
 
+// boltOptions are the settings every opening of the journal's file uses:
+// each commit is synced to the disk before it returns (NoSync false), and so
+// is each growth of the file (NoGrowSync false), so that what the journal
+// said it saved outlives a power cut.
+func (j *Journal) boltOptions() *bbolt.Options {
+	return &bbolt.Options{Timeout: j.opts.LockTimeout}
+}
+
 // openChecked opens the bbolt file and checks it whole. problem is non-nil
 // when the file is unusable (damaged, or from a newer Hoist); err is for
 // failures that setting the file aside would not cure.
 func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	var file *os.File
-	bopts := &bbolt.Options{
-		Timeout: j.opts.LockTimeout,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
-			return f, err
-		},
+	bopts := j.boltOptions()
+	bopts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
 	}
 	err = safely(func() error {
 		var err error
@@ -245,6 +256,8 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 		switch {
 		case errors.Is(err, bbolt.ErrTimeout):
 			return nil, nil, ErrInUse
+		case noRoom(err):
+			return nil, nil, j.classify(err) // a full disk is no damage
 		case errors.Is(err, fs.ErrPermission):
 			return nil, nil, fmt.Errorf("journal: %w", err)
 		case errors.Is(err, ErrCorrupt):
@@ -278,13 +291,16 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	case version == 0:
 		if err := db.Update(initSchema); err != nil {
 			_ = db.Close()
-			return nil, nil, fmt.Errorf("journal: starting the list of uploads: %w", err)
+			return nil, nil, j.classify(fmt.Errorf("journal: starting the list of uploads: %w", err))
 		}
 	case version < SchemaVersion:
 		if problem := safely(func() error {
 			return db.Update(func(tx *bbolt.Tx) error { return migrate(tx, version) })
 		}); problem != nil {
 			_ = db.Close()
+			if noRoom(problem) {
+				return nil, nil, j.classify(problem) // the old list waits, whole, for room
+			}
 			if !errors.Is(problem, ErrCorrupt) {
 				problem = fmt.Errorf("%w: %w", ErrCorrupt, problem)
 			}
