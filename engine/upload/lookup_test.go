@@ -307,7 +307,7 @@ func TestCRC32CToldToTheServer(t *testing.T) {
 	})
 	t.Run("multipart", func(t *testing.T) {
 		h := newHarness(t, multipartX().answer(http.StatusOK).withBody(okJSON))
-		meta := []byte(`{"crc32c":"` + want + `","name":"a.png"}`)
+		meta := []byte(`{"name":"a.png","crc32c":"` + want + `"}`)
 		h.up.Client.Transport = multipartTransport{t: t, next: h.s, meta: meta, file: file}
 		if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Metadata: []byte(`{"name":"a.png"}`), SendCRC32C: true}, &memFile{data: file}, Multipart, nil, nil); err != nil {
 			t.Fatal(err)
