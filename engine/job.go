@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
@@ -87,7 +88,7 @@ type JobView struct {
 	Email       *Email
 	Destination string // the destination's display name
 	DestKind    string
-	Server      string // who holds the uploads, inside a sentence: "Google", "the sandbox" or "the server"
+	Server      dest.Server // who holds the uploads: Google, the sandbox or the server
 	Account     string
 
 	State       State
@@ -111,8 +112,8 @@ type JobView struct {
 	// Details are the server's own words behind the reason (Google's error
 	// message), shown apart from it; "" when it said nothing.
 	Details string
-	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
-	DetailsFrom string
+	// DetailsFrom names who said Details: Google, the sandbox or the server.
+	DetailsFrom dest.Server
 	RetryAt     time.Time // when State is Retrying
 
 	Sent      int64         // bytes written to the wire, in the current attempt

@@ -87,7 +87,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		MIME:        jb.info.MIME,
 		Destination: jb.dest.Name,
 		DestKind:    string(jb.dest.Kind),
-		Server:      jb.dest.ServerName(),
+		Server:      jb.dest.Server(),
 		Account:     jb.dest.Account,
 		State:       jb.state,
 		FileChanged: jb.changed,
@@ -112,7 +112,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		ETA:         -1,
 	}
 	if v.Details != "" {
-		v.DetailsFrom = jb.dest.Speaker()
+		v.DetailsFrom = jb.dest.Server()
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
@@ -400,8 +400,8 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if pr.Fact.Code != "" {
 		f := pr.Fact
 		f.Dest = string(d.Kind)
-		if d.Kind == dest.Custom && d.Name != "" {
-			f.Args = mergeArgs(f.Args, map[string]string{"name": d.Name})
+		if n := d.NamedByUser(); n != "" {
+			f.Args = mergeArgs(f.Args, map[string]string{"name": n})
 		}
 		r.Fact = &f
 	}

@@ -169,7 +169,7 @@ func sameButAccount(a, b dest.Destination) bool {
 
 // loadDestination restores the last destination, or, in sandbox mode, the sandbox.
 func (d *desk) loadDestination(sandbox bool) {
-	d.dest = dest.Destination{Kind: dest.Sandbox}
+	d.dest = dest.SandboxDestination()
 	if sandbox {
 		return
 	}
@@ -181,7 +181,7 @@ func (d *desk) loadDestination(sandbox bool) {
 		return
 	}
 	// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
-	d.dest = dest.Destination{Kind: dest.GmailInsert}
+	d.dest = dest.Destination{Kind: dest.FirstGoogle()}
 }
 
 // login signs in for the current destination, through the destination bar.

@@ -265,8 +265,7 @@ func typeWords(mime string) string {
 
 // destWords names a job's destination briefly.
 func destWords(v engine.JobView) string {
-	info := dest.Kind(v.DestKind).Info()
-	if v.Destination != "" && v.Destination != v.DestKind && v.Destination != info.Label {
+	if v.Destination != "" && v.Destination != v.DestKind {
 		return isolate(v.Destination) // a name the user gave
 	}
 	if s := kindWords(dest.Kind(v.DestKind)); s != "" {

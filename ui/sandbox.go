@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
 
@@ -139,7 +138,7 @@ func objectName(o emulator.Object) string {
 
 // refresh is called when the destination changes: the panel is for the sandbox.
 func (p *sandboxPanel) refresh() {
-	if p.d.destination().Kind == dest.Sandbox {
+	if p.d.destination().IsSandbox() {
 		p.content.Show()
 	} else {
 		p.content.Hide()

@@ -669,21 +669,8 @@ func (d *desk) showResult(v engine.JobView) {
 	d.open(dlg)
 }
 
-func idLabel(v engine.JobView) string {
-	switch kind := dest.Kind(v.DestKind); {
-	case kind == dest.CM360:
-		return say("ui.id.asset")
-	case kind == dest.Drive:
-		return say("ui.id.file")
-	case kind == dest.YouTube:
-		return say("ui.id.video")
-	case kind == dest.GmailDraft:
-		return say("ui.id.draft")
-	case kind.IsGmail():
-		return say("ui.id.message")
-	}
-	return say("ui.id")
-}
+// idLabel is what the result's id is called at the job's destination.
+func idLabel(v engine.JobView) string { return speaking().IDLabel(dest.Kind(v.DestKind)) }
 
 // showDetails shows a row's whole state, which the row may have cut short.
 func (d *desk) showDetails(v engine.JobView) {

@@ -45,7 +45,7 @@ func shownStates() []struct {
 } {
 	base := engine.JobView{
 		ID: "shown-1", Name: shownName, Path: shownPath, Size: shownSize, MIME: "image/png",
-		Destination: dest.Kind(dest.Sandbox).Info().Label, DestKind: string(dest.Sandbox), Server: "the sandbox",
+		Destination: string(dest.Sandbox), DestKind: string(dest.Sandbox), Server: dest.SandboxServer,
 		ETA: -1, Version: 1,
 	}
 	uploading := base

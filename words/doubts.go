@@ -8,21 +8,6 @@ import (
 	"hoist/engine/fact"
 )
 
-func init() { maps.Copy(factKeys, doubtFactKeys) }
-
-// doubtFactKeys are the sentences of an upload that may have reached its
-// destination, or reached it wrong, and of what to do about it.
-var doubtFactKeys = map[fact.Code]string{
-	fact.LostLook:  "fact.upload.lostLook",
-	fact.LostAsk:   "fact.upload.lostAsk",
-	fact.LostAllow: "fact.upload.lostAllow",
-	fact.NoID:      "fact.upload.noID",
-	fact.LookFor:   "fact.next.lookFor",
-	fact.AskAgain:  "fact.next.askAgain",
-	fact.AllowLook: "fact.next.allowLook",
-	fact.WrongCopy: "fact.next.wrongCopy",
-}
-
 // commandKeys are the command line's words for the same next steps.
 var commandKeys = map[fact.Code]string{
 	fact.LookFor:   "cli.next.lookFor",

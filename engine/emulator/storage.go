@@ -117,3 +117,8 @@ func (s *Server) serveStorageObject(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, o.Response)
 }
+
+// storageRoutes adds Cloud Storage's objects.get to the sandbox's routes.
+func (s *Server) storageRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /storage/v1/b/{bucket}/o/{object...}", s.serveStorageObject)
+}
