@@ -34,14 +34,14 @@ func TestNextStepsInCommandLineWords(t *testing.T) {
 }
 
 func TestRefusedKinds(t *testing.T) {
-	got, err := refusedKinds(" CM360 , playgames,")
+	got, err := refusedKinds(words.English(), " CM360 , playgames,")
 	if err != nil || len(got) != 2 || got[0] != emulator.KindCampaignManager || got[1] != emulator.KindPlayGames {
 		t.Errorf("refusedKinds = %v, %v", got, err)
 	}
-	if got, err := refusedKinds(""); err != nil || len(got) != 0 {
+	if got, err := refusedKinds(words.English(), ""); err != nil || len(got) != 0 {
 		t.Errorf("empty: %v, %v", got, err)
 	}
-	if _, err := refusedKinds("gmail"); err == nil || !strings.Contains(err.Error(), "not cm360 or playgames") {
+	if _, err := refusedKinds(words.English(), "gmail"); err == nil || !strings.Contains(err.Error(), "not one of cm360 or playgames") {
 		t.Errorf("gmail: %v, want a refusal naming the choices", err)
 	}
 }

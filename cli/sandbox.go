@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", l.Say("cli.flag.data", nil))
 	useTLS := fs.Bool("tls", false, l.Say("cli.flag.tls", words.Args{"Flag": l.Isolate("--ca-out")}))
 	caOut := fs.String("ca-out", "", l.Say("cli.flag.caOut", words.Args{"Flag": l.Isolate("--tls"), "File": l.Isolate("sandbox-ca.pem"), "Send": cmdWords(l, "hoist send"), "CAFile": l.Isolate("--ca-file"), "Env": l.Isolate("$" + engine.CAFileEnv)}))
-	refuse := fs.String("refuse-resumable", "", l.Say("cli.flag.refuse", words.Args{"Choices": either(l, "cm360", "playgames")}))
+	refuse := fs.String("refuse-resumable", "", l.Say("cli.flag.refuse", words.Args{"Choices": either(l, fallbackNames()...)}))
 	if status := parseFlags(fs, l, stderr, args); status >= 0 {
 		return status
 	}
@@ -71,7 +72,7 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		dir = filepath.Join(data, "sandbox")
 	}
-	refused, err := refusedKinds(*refuse)
+	refused, err := refusedKinds(l, *refuse)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist sandbox: --refuse-resumable: %s\n", errWords(l, err))
 		return exitUsage
@@ -112,19 +113,30 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // refusedKinds reads --refuse-resumable: destinations whose resumable
-// starts the sandbox refuses, to show the fall-back to one request.
-func refusedKinds(list string) ([]emulator.Kind, error) {
+// starts the sandbox refuses, to show the fall-back to one request; only
+// those the sandbox can refuse (emulator.FallbackKinds) are taken.
+func refusedKinds(l *words.Lang, list string) ([]emulator.Kind, error) {
 	var kinds []emulator.Kind
 	for _, name := range strings.Split(list, ",") {
-		switch k := emulator.Kind(strings.TrimSpace(strings.ToLower(name))); k {
-		case "":
-		case emulator.KindCampaignManager, emulator.KindPlayGames:
+		k := emulator.Kind(strings.TrimSpace(strings.ToLower(name)))
+		switch {
+		case k == "":
+		case slices.Contains(emulator.FallbackKinds(), k):
 			kinds = append(kinds, k)
 		default:
-			return nil, &sentence{"cli.sandbox.badRefuse", words.Args{"Value": strconv.Quote(name), "First": "cm360", "Second": "playgames"}}
+			return nil, &sentence{"cli.sandbox.badRefuse", words.Args{"Value": strconv.Quote(name), "Choices": either(l, fallbackNames()...)}}
 		}
 	}
 	return kinds, nil
+}
+
+// fallbackNames are the names --refuse-resumable takes.
+func fallbackNames() []string {
+	var out []string
+	for _, k := range emulator.FallbackKinds() {
+		out = append(out, string(k))
+	}
+	return out
 }
 
 func openStore(kind, dir string) (emulator.Store, error) {

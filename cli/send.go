@@ -18,7 +18,6 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -108,7 +107,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer j.Close()
 
 	// A sandbox named with --base-url or its own address needs none started here.
-	if sandbox == "" && ((d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinishedForSandbox(j))) {
+	if sandbox == "" && (d.FindsSandbox() || (o.resume && anyUnfinishedForSandbox(j))) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
 			complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
@@ -171,7 +170,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				ids[dup.Job] = true // being resumed already
 				continue
 			}
-			fmt.Fprintln(stderr, problemWords(l, d, p))
+			fmt.Fprintln(stderr, problemWords(l, p))
 		}
 		for _, id := range res.IDs {
 			ids[id] = true
@@ -330,7 +329,7 @@ func destination(o sendOptions, stderr io.Writer) (dest.Destination, error) {
 	var err error
 	if strings.HasPrefix(o.to, "http://") || strings.HasPrefix(o.to, "https://") {
 		params["url"] = o.to
-		d, err = dest.FromFlags(string(dest.Custom), params)
+		d, err = dest.FromUploadURL(params)
 	} else {
 		d, err = fromPresetOrKind(o.to, params, stderr)
 	}
@@ -430,7 +429,7 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 			continue
 		}
 		var d dest.Destination
-		if json.Unmarshal(r.Destination, &d) == nil && (d.Kind == dest.Sandbox || d.BuiltinSandbox) {
+		if json.Unmarshal(r.Destination, &d) == nil && d.ToSandbox() {
 			return true
 		}
 	}
@@ -509,21 +508,8 @@ func skipWords(l *words.Lang, s media.Skipped) string {
 	return visible(l.Fact(s.Fact))
 }
 
-// problemWords says why a path did not become an upload.
-func problemWords(l *words.Lang, d dest.Destination, err error) string {
-	var (
-		dup     *engine.AlreadyQueued
-		problem *media.Problem
-	)
-	switch {
-	case errors.As(err, &dup):
-		f := fact.Fact{Code: fact.AlreadyListed, File: dup.Name, Dest: string(d.Kind)}
-		if d.Kind == dest.Custom {
-			f.Args = map[string]string{"name": d.Name}
-		}
-		return visible(l.Fact(f))
-	case errors.As(err, &problem):
-		return visible(l.Fact(problem.Fact()))
-	}
-	return visible(err.Error())
+// problemWords says why a path did not become an upload: its fact (a
+// file's problem, a file already in the list), in the user's language.
+func problemWords(l *words.Lang, err error) string {
+	return visible(errWords(l, err))
 }

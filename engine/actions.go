@@ -111,7 +111,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
 		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
-			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
+			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
 			continue
 		}
 		s := stepAdd
@@ -155,13 +155,18 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 // AlreadyQueued says a file was not added again: an unfinished job for the
 // same file and destination exists, and uploading it twice would duplicate it.
 type AlreadyQueued struct {
-	Name        string
-	Destination string
-	Job         JobID
+	Name string           // the file's
+	Dest dest.Destination // where it goes
+	Job  JobID            // the job that has it already
 }
 
-func (e *AlreadyQueued) Error() string {
-	return fmt.Sprintf("%s is already in the list for %s.", e.Name, e.Destination)
+func (e *AlreadyQueued) Error() string { return e.Fact().String() }
+
+// Fact says it: the file is in the list for that destination already.
+func (e *AlreadyQueued) Fact() fact.Fact {
+	f := e.Dest.Fact(fact.AlreadyListed)
+	f.File = e.Name
+	return f
 }
 
 // checkPlan applies the destination's rules to the file, and refuses a
@@ -172,10 +177,8 @@ func checkPlan(d dest.Destination, info media.Info, method upload.Method) error 
 	if err != nil {
 		return err
 	}
-	if method == upload.Media && d.Kind != dest.Sandbox && dest.MetadataMatters(plan.Target.Metadata) {
-		return &dest.Refusal{Rule: dest.RuleMethod, Message: fmt.Sprintf(
-			"%s cannot go as a simple upload (media): %s needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto.",
-			info.Name, d.Title())}
+	if method == upload.Media {
+		return d.RefuseSimple(info, plan)
 	}
 	return nil
 }

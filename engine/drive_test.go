@@ -38,7 +38,7 @@ func TestDriveEveryMethod(t *testing.T) {
 			if r.Verified != upload.VerifiedMD5 {
 				t.Errorf("verified by %q, want Drive's md5Checksum", r.Verified)
 			}
-			if !resultSays(r, fact.SavedInDrive, "id", obj.ID, "title", "Plan « été ».png") {
+			if !resultSays(r, fact.Code("result.drive"), "id", obj.ID, "title", "Plan « été ».png") {
 				t.Errorf("result %q (fact %+v), want saved in Drive as %s", summaryOf(r), r.Fact, obj.ID)
 			}
 		})
@@ -71,7 +71,7 @@ func TestDriveNewVersion(t *testing.T) {
 	if r.ID != made.ID || r.Name != "logo.png" || r.Verified != upload.VerifiedMD5 {
 		t.Errorf("new version: result %q named %q verified by %q, want %q named logo.png, md5", r.ID, r.Name, r.Verified, made.ID)
 	}
-	if !resultSays(r, fact.NewDriveVersion, "id", made.ID, "title", "logo.png") {
+	if !resultSays(r, fact.Code("result.driveVersion"), "id", made.ID, "title", "logo.png") {
 		t.Errorf("result %q (fact %+v), want a new version of %s", summaryOf(r), r.Fact, made.ID)
 	}
 

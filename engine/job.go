@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
@@ -87,7 +88,7 @@ type JobView struct {
 	Email       *Email
 	Destination string // the destination's display name
 	DestKind    string
-	Server      string // who holds the uploads, inside a sentence: "Google", "the sandbox" or "the server"
+	Server      dest.Server // who holds the uploads: Google, the sandbox or the server
 	Account     string
 
 	State       State
@@ -107,12 +108,17 @@ type JobView struct {
 	// Details are the server's own words behind the reason (Google's error
 	// message), shown apart from it; "" when it said nothing.
 	Details string
-	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
-	DetailsFrom string
+	// DetailsFrom names who said Details: Google, the sandbox or the server.
+	DetailsFrom dest.Server
 	RetryAt     time.Time // when State is Retrying
 
-	Sent      int64         // bytes written to the wire, in the current attempt
-	Committed int64         // bytes the server has confirmed
+	Sent      int64 // bytes written to the wire, in the current attempt
+	Committed int64 // bytes the server has confirmed
+	// Delivered is how far the bytes have crossed the link, as far as can be
+	// told: Sent, no further than Committed plus what the link carried since
+	// at the speed measured; never less than Committed. A bar that follows
+	// it moves while one large request is in flight.
+	Delivered int64
 	Speed     float64       // bytes per second, moving average
 	ETA       time.Duration // time left; negative when unknown
 	Restarts  int           // honest restarts from byte 0

@@ -84,7 +84,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		MIME:        jb.info.MIME,
 		Destination: jb.dest.Name,
 		DestKind:    string(jb.dest.Kind),
-		Server:      jb.dest.ServerName(),
+		Server:      jb.dest.Server(),
 		Account:     jb.dest.Account,
 		State:       jb.state,
 		FileChanged: jb.changed,
@@ -109,7 +109,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		ETA:         -1,
 	}
 	if v.Details != "" {
-		v.DetailsFrom = jb.dest.Speaker()
+		v.DetailsFrom = jb.dest.Server()
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
@@ -120,14 +120,16 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if e := jb.info.Email; e != nil {
 		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}
 	}
+	v.Delivered = v.Committed
 	if jb.state.Active() {
+		v.Delivered = max(jb.meter.delivered(now, v.Sent), v.Committed)
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
 			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
-		v.Committed = v.Size
+		v.Committed, v.Delivered = v.Size, v.Size
 		v.ETA = 0
 	}
 	return v
@@ -391,8 +393,8 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if pr.Fact.Code != "" {
 		f := pr.Fact
 		f.Dest = string(d.Kind)
-		if d.Kind == dest.Custom && d.Name != "" {
-			f.Args = mergeArgs(f.Args, map[string]string{"name": d.Name})
+		if n := d.NamedByUser(); n != "" {
+			f.Args = mergeArgs(f.Args, map[string]string{"name": n})
 		}
 		r.Fact = &f
 	}

@@ -84,7 +84,7 @@ func newDestBar(d barController) *destBar {
 	b.inFile.Hide()
 
 	try := widget.NewButtonWithIcon(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
-		b.choose(dest.Destination{Kind: dest.Sandbox})
+		b.choose(dest.SandboxDestination())
 	})
 	try.Importance = widget.HighImportance
 	importClient := widget.NewButton(visual(say("ui.setup.open")), b.importClient)
@@ -258,7 +258,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		var fe dest.FieldErrors
 		if errors.As(err, &fe) {
 			if e, ok := fe.FactFor(key); ok {
-				return errors.New(fieldProblemWords(edited.Kind, e))
+				return errors.New(fieldProblemWords(e))
 			}
 		}
 		return nil
@@ -299,7 +299,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		case dest.ChoiceField:
 			words := make([]string, len(f.Choices))
 			for i, c := range f.Choices {
-				words[i] = visual(choiceWords(f, c))
+				words[i] = visual(choiceWords(d.Kind, c))
 			}
 			s := newSelect(words, func(w string) {
 				if i := slices.Index(words, w); i >= 0 {
@@ -308,12 +308,12 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 				revalidate()
 			})
 			if f.Default != "" {
-				s.PlaceHolder = visual(choiceWords(f, f.Default))
+				s.PlaceHolder = visual(choiceWords(d.Kind, f.Default))
 			} else {
 				s.PlaceHolder = visual(say("ui.choose"))
 			}
 			if value != "" {
-				s.SetSelected(visual(choiceWords(f, value)))
+				s.SetSelected(visual(choiceWords(d.Kind, value)))
 			}
 			w = s
 		default:
@@ -395,8 +395,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		form.SubmitText = visual(say("ui.form.save"))
 	}
 	content := container.NewVBox(newBidiParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
-	if info.Note != "" {
-		note := newBidiParagraph(noteWords(d.Kind, info.Note)) // e.g. Google removed the method
+	if words := speaking().KindNote(d.Kind); words != "" {
+		note := newBidiParagraph(words) // e.g. Google removed the method
 		note.colorName = theme.ColorNameWarning
 		content.Add(note)
 	}

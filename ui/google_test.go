@@ -253,7 +253,7 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 	changed, _ := lib.(*dest.Library).Get("Team archive")
 	changed.Params["labels"] = "SPAM"
-	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(err.Error(), "from your organisation") {
+	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(errorWords(err), "from your organisation") {
 		t.Errorf("changing a managed destination: %v", err)
 	}
 	if err := h.d.presets.Delete("Team archive"); err == nil {

@@ -34,6 +34,8 @@ var (
 	bundleErr  error
 	// counted are the keys with plural forms: only those take a count.
 	counted = map[string]bool{}
+	// keys are every key of the catalogue.
+	keys = map[string]bool{}
 )
 
 func loadBundle() (*i18n.Bundle, error) {
@@ -47,6 +49,7 @@ func loadBundle() (*i18n.Bundle, error) {
 				return
 			}
 			for _, m := range f.Messages {
+				keys[m.ID] = true
 				if m.Zero != "" || m.One != "" || m.Two != "" || m.Few != "" || m.Many != "" {
 					counted[m.ID] = true
 				}

@@ -26,22 +26,25 @@ const driveFields = "id,name,mimeType,size,md5Checksum,webViewLink"
 
 type driveKind struct{ base }
 
+func init() { register(driveKind{}) }
+
+// Google Drive's own facts.
+const (
+	driveFolder     fact.Code = "field.driveFolder"  // not a Drive folder's link or ID
+	driveFile       fact.Code = "field.driveFile"    // not a Drive file's link or ID
+	folderOrFile    fact.Code = "field.folderOrFile" // both a folder and a file to replace
+	savedInDrive    fact.Code = "result.drive"
+	newDriveVersion fact.Code = "result.driveVersion"
+)
+
 var driveInfo = KindInfo{
 	Kind:    Drive,
-	Label:   "Google Drive — files into a folder",
-	Short:   "Google Drive",
-	IDLabel: "File ID",
-	Accepts: "any file",
+	Rank:    50,
+	Server:  GoogleServer,
 	MaxSize: DriveMaxSize,
 	Fields: []Field{
-		{
-			Key: "folder", Label: "Folder", Kind: TextField,
-			Help: "The folder's link (https://drive.google.com/drive/folders/ID) or its ID. Leave empty for My Drive.",
-		},
-		{
-			Key: "fileId", Label: "File to replace", Kind: TextField, Advanced: true,
-			Help: "The link or ID of a file in Drive to upload a new version of, instead of making a new file.",
-		},
+		{Key: "folder", Kind: TextField},
+		{Key: "fileId", Kind: TextField, Advanced: true},
 	},
 }
 
@@ -51,15 +54,9 @@ func (driveKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/drive.file"}
 }
 
-func (driveKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.drive", Who: "who.google",
-		Keys: map[fact.Code]string{
-			fact.TooLarge:  "fact.refused.tooLarge.drive",
-			fact.Forbidden: "fact.google.forbidden.drive",
-			fact.NotFound:  "fact.google.notFound.drive",
-		},
-	}
+// factArgs: the folder, or the file to replace.
+func (driveKind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "folder", "folder", "file", "fileId")
 }
 
 // driveID is what Drive's IDs are made of.
@@ -91,15 +88,13 @@ func driveLink(v string) string {
 func (driveKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if v := d.Param("folder"); v != "" && driveLink(v) == "" {
-		errs = append(errs, fieldError("folder", labelled(fact.DriveFolder, "Folder"),
-			"Folder must be a Drive folder's link, like https://drive.google.com/drive/folders/ID, or its ID."))
+		errs = append(errs, fieldError(d, "folder", driveFolder))
 	}
 	if v := d.Param("fileId"); v != "" && driveLink(v) == "" {
-		errs = append(errs, fieldError("fileId", labelled(fact.DriveFile, "File to replace"),
-			"File to replace must be a Drive file's link, like https://drive.google.com/file/d/ID/view, or its ID."))
+		errs = append(errs, fieldError(d, "fileId", driveFile))
 	}
 	if d.Param("folder") != "" && d.Param("fileId") != "" {
-		errs = append(errs, fieldError("fileId", labelled(fact.FolderOrFile, "File to replace"), "Give a folder for new files or a file to replace, not both."))
+		errs = append(errs, fieldError(d, "fileId", folderOrFile))
 	}
 	return errs
 }
@@ -128,8 +123,8 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 	if r.URL == "" && r.ID != "" {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
-	r.Fact = resultFact(fact.SavedInDrive, r)
+	r.Fact = resultFact(savedInDrive, r)
 	if d.Param("fileId") != "" {
-		r.Fact.Code = fact.NewDriveVersion
+		r.Fact.Code = newDriveVersion
 	}
 }

@@ -32,107 +32,74 @@ type gmailKind struct {
 	k Kind
 }
 
-// IsGmail reports whether the kind is one of Gmail's.
-func (k Kind) IsGmail() bool {
-	_, ok := byKind[k].(gmailKind)
-	return ok
+func init() {
+	for _, k := range []Kind{GmailInsert, GmailImport, GmailSend, GmailDraft} {
+		register(gmailKind{k})
+	}
 }
+
+// Gmail's own facts (their sentences are fact.<code> in the catalogue).
+const (
+	notEmailType fact.Code = "refused.notEmailType" // File: not an email file at all
+	notEmail     fact.Code = "refused.notEmail"     // File: named or typed as an email, but is not one
+
+	savedInMailbox    fact.Code = "result.gmailInsert"
+	importedToMailbox fact.Code = "result.gmailImport"
+	sentEmail         fact.Code = "result.gmailSend"
+	savedDraft        fact.Code = "result.gmailDraft"
+	updatedDraft      fact.Code = "result.gmailDraftUpdated"
+)
 
 // Settings shared by the Gmail kinds.
 var (
-	userField = Field{
-		Key: "user", Label: "Mailbox", Default: "me", Kind: TextField,
-		Help: "Whose mailbox: \"me\" is the account you sign in with; an administrator may give another address.",
-	}
-	labelsField = Field{
-		Key: "labels", Label: "Labels", Kind: TextField, List: LabelList,
-		Help: "Label IDs to put on every email, separated by commas, e.g. INBOX, UNREAD, IMPORTANT. Optional.",
-	}
-	threadField = Field{
-		Key: "threadId", Label: "Conversation ID", Kind: TextField,
-		Help: "The ID of an existing conversation (thread) the emails belong to. Optional.",
-	}
-	deletedField = Field{
-		Key: "deleted", Label: "Mark as deleted", Default: "false", Kind: BoolField,
-		Help: "Put the emails in the mailbox as deleted: only Google Vault administrators will see them.",
-	}
+	userField    = Field{Key: "user", Default: "me", Kind: TextField}
+	labelsField  = Field{Key: "labels", Kind: TextField, List: LabelList}
+	threadField  = Field{Key: "threadId", Kind: TextField}
+	deletedField = Field{Key: "deleted", Default: "false", Kind: BoolField}
 )
 
 func dateSourceField(def string) Field {
-	return Field{
-		Key: "internalDateSource", Label: "Date Gmail shows", Default: def, Kind: ChoiceField,
-		Choices: []string{"receivedTime", "dateHeader"},
-		Words:   []string{"When it is uploaded", "The date written in the email"},
-		Help:    "Which date Gmail shows for each email (receivedTime or dateHeader on the command line).",
-	}
+	return Field{Key: "internalDateSource", Default: def, Kind: ChoiceField, Choices: []string{"receivedTime", "dateHeader"}}
 }
 
 var gmailInfo = map[Kind]KindInfo{
 	GmailInsert: {
-		Label:  "Gmail — put emails into a mailbox",
+		Rank:   20,
 		Fields: []Field{userField, labelsField, threadField, dateSourceField("receivedTime"), deletedField},
 	},
 	GmailImport: {
-		Label: "Gmail — import emails",
+		Rank: 21,
 		Fields: []Field{userField, labelsField, threadField, dateSourceField("dateHeader"), deletedField,
-			{
-				Key: "neverMarkSpam", Label: "Never mark as spam", Default: "false", Kind: BoolField,
-				Help: "Skip Gmail's spam check for these emails.",
-			},
-			{
-				Key: "processForCalendar", Label: "Add invitations to Calendar", Default: "false", Kind: BoolField,
-				Help: "Add the meeting invitations found in the emails to Google Calendar.",
-			},
+			{Key: "neverMarkSpam", Default: "false", Kind: BoolField},
+			{Key: "processForCalendar", Default: "false", Kind: BoolField},
 		},
 	},
 	GmailSend: {
-		Label:  "Gmail — send emails",
+		Rank:   22,
 		Fields: []Field{userField, threadField},
 	},
 	GmailDraft: {
-		Label: "Gmail — save as drafts",
-		Fields: []Field{userField, labelsField, threadField, {
-			Key: "draftId", Label: "Draft to replace", Kind: TextField,
-			Help: "The ID of an existing draft to replace with the file. Leave empty to make new drafts.",
-		}},
+		Rank:   23,
+		Fields: []Field{userField, labelsField, threadField, {Key: "draftId", Kind: TextField}},
 	},
 }
 
 func (g gmailKind) info() KindInfo {
 	info := gmailInfo[g.k]
-	info.Kind, info.Short, info.Accepts = g.k, "Gmail", "email files (.eml)"
-	info.IDLabel = "Message ID"
+	info.Kind, info.Family, info.Server = g.k, "gmail", GoogleServer
+	info.TypeFact = notEmailType
 	info.MaxSize = GmailMaxSize
 	if g.k == GmailSend || g.k == GmailDraft {
 		info.MaxSize = GmailSendMaxSize
-	}
-	if g.k == GmailDraft {
-		info.IDLabel = "Draft ID"
 	}
 	return info
 }
 
 func (gmailKind) refusalFact(Destination, *upload.APIError) fact.Code { return "" }
 
-// facts are Gmail's words: one set for adding emails to a mailbox, one each
-// for sending and drafts.
-func (g gmailKind) facts() FactWords {
-	tooLarge, forbidden := "fact.refused.tooLarge.gmailAdd", "fact.google.forbidden.gmailAdd"
-	switch g.k {
-	case GmailSend:
-		tooLarge, forbidden = "fact.refused.tooLarge.gmailSend", "fact.google.forbidden.gmailSend"
-	case GmailDraft:
-		tooLarge, forbidden = "fact.refused.tooLarge.gmailDraft", "fact.google.forbidden.gmailDraft"
-	}
-	return FactWords{
-		Where: "dest.gmail", Who: "who.google", NotType: fact.NotEmailType,
-		Keys: map[fact.Code]string{
-			fact.Empty:     "fact.refused.empty.gmail",
-			fact.TooLarge:  tooLarge,
-			fact.Forbidden: forbidden,
-			fact.NotFound:  "fact.google.notFound.gmail",
-		},
-	}
+// factArgs: the mailbox, and the draft to replace.
+func (gmailKind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "user", "user", "draft", "draftId")
 }
 
 func (gmailKind) host(Destination) string { return GmailHost }
@@ -151,21 +118,18 @@ func (gmailKind) validate(Destination) FieldErrors        { return nil }
 func (gmailKind) maxSize(Destination) int64               { return 0 }
 func (gmailKind) fileType(_ Destination, s string) string { return s }
 
-// notEmail refuses a file that is named or typed as an email but is not one.
-const notEmail = "%s does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
-
-func (gmailKind) check(_ Destination, file media.Info, name string) error {
+func (gmailKind) check(d Destination, file media.Info) error {
 	if !matchType("message/*", file.MIME) {
 		if strings.EqualFold(filepath.Ext(file.Name), ".eml") {
-			return refuse(RuleEmail, notEmail, name)
+			return d.refuse(RuleEmail, notEmail, file)
 		}
-		return refuse(RuleType, "%s is not an email file; Gmail accepts only email files (.eml).", name)
+		return d.refuseType(file)
 	}
 	if file.Size == 0 {
-		return refuse(RuleEmpty, "%s is empty (0 bytes); Gmail cannot take an empty email.", name)
+		return d.refuseEmpty(file)
 	}
 	if file.Email == nil {
-		return refuse(RuleEmail, notEmail, name)
+		return d.refuse(RuleEmail, notEmail, file)
 	}
 	return nil
 }
@@ -227,14 +191,14 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 		if a.Message != nil {
 			r.ThreadID = a.Message.ThreadID
 		}
-		r.Fact = resultFact(fact.SavedDraft, r)
+		r.Fact = resultFact(savedDraft, r)
 		if d.Param("draftId") != "" {
-			r.Fact.Code = fact.UpdatedDraft
+			r.Fact.Code = updatedDraft
 		}
 		return
 	}
 	r.ID, r.ThreadID = string(a.ID), a.ThreadID
-	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: fact.SavedInMailbox, GmailImport: fact.ImportedToMailbox, GmailSend: fact.SentEmail}[g.k], r)
+	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: savedInMailbox, GmailImport: importedToMailbox, GmailSend: sentEmail}[g.k], r)
 }
 
 func (gmailKind) emptyAnswer(Destination) (Result, bool) { return Result{}, false }

@@ -17,18 +17,34 @@ const SandboxPath = "/upload/sandbox/v1/files"
 
 type sandboxKind struct{ base }
 
+func init() { register(sandboxKind{}) }
+
 var sandboxInfo = KindInfo{
-	Kind:    Sandbox,
-	Label:   "Sandbox (try Hoist without Google)",
-	Short:   "Sandbox",
-	Accepts: "any file",
-	Fields: []Field{{
-		Key: "url", Label: "Sandbox address", Kind: TextField, Flag: "-",
-		Help: "The address of a running sandbox, e.g. http://127.0.0.1:8080. Leave empty to use the one built into Hoist.",
-	}},
+	Kind:   Sandbox,
+	Rank:   10,
+	Server: SandboxServer,
+	Fields: []Field{{Key: "url", Kind: TextField, Flag: "-"}}, // the address of a running sandbox; empty: the built-in one
 }
 
 func (sandboxKind) info() KindInfo { return sandboxInfo }
+
+// SandboxDestination is the sandbox as a destination: the one built into
+// Hoist, wherever it listens (the queue gives it the address), unless a
+// sandbox address is set.
+func SandboxDestination() Destination { return Destination{Kind: Sandbox} }
+
+// IsSandbox reports whether d is of the sandbox's kind.
+func (d Destination) IsSandbox() bool { return d.Kind == Sandbox }
+
+// ToSandbox reports whether d's files go to a sandbox: the built-in one, or
+// one d names by its address.
+func (d Destination) ToSandbox() bool { return d.BuiltinSandbox || d.IsSandbox() }
+
+// FindsSandbox reports whether d goes to the built-in sandbox without an
+// address of its own yet: whoever runs the queue must start or find it.
+func (d Destination) FindsSandbox() bool {
+	return d.Kind == Sandbox && d.BaseURL == "" && d.Param("url") == ""
+}
 
 // refusalFact: the sandbox refuses what its settings tell it to, as Google
 // refuses an account.
@@ -39,19 +55,9 @@ func (sandboxKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 	return ""
 }
 
-func (sandboxKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.sandbox", Who: "who.sandbox",
-		Keys: map[fact.Code]string{
-			fact.Forbidden: "fact.google.forbidden.sandbox",
-			fact.NotFound:  "fact.google.notFound.sandbox",
-		},
-	}
-}
-
 func (sandboxKind) validate(d Destination) FieldErrors {
 	if raw := d.Param("url"); raw != "" {
-		if e, bad := baseProblem("url", "Sandbox address", raw); bad {
+		if e, bad := baseProblem(d, "url", raw); bad {
 			return FieldErrors{e}
 		}
 	}

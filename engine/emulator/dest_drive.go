@@ -12,6 +12,10 @@ import (
 // KindDrive is Google Drive's files.create and files.update.
 const KindDrive Kind = "drive" // /upload/drive/v3/files[/{fileId}]
 
+func init() {
+	serve(service{prefix: "drive", kind: KindDrive, resolve: resolveDrive})
+}
+
 const driveLimit = 5 << 40 // 5 TiB
 
 // driveFileFields are the File fields the sandbox knows; fields= may name them.

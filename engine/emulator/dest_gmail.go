@@ -19,6 +19,10 @@ import (
 // KindGmail is Gmail's users.messages.insert, import and send, users.drafts.create and update.
 const KindGmail Kind = "gmail" // /upload/gmail/v1/users/{userId}/...
 
+func init() {
+	serve(service{prefix: "gmail", kind: KindGmail, resolve: resolveGmail})
+}
+
 const (
 	gmailMailboxLimit = 150 << 20 // users.messages.insert and import
 	gmailSendLimit    = 35 << 20  // users.messages.send, users.drafts.create and update

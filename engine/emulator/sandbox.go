@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // sandboxRoutes serves what people poking at the sandbox look at: a list of
@@ -20,8 +19,12 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux.HandleFunc("GET /sandbox/objects/{id}", s.serveObjectBytes)
 	mux.HandleFunc("GET /sandbox/objects/{id}/info", s.serveObjectInfo)
 	mux.HandleFunc("GET /sandbox/requests", s.serveRequestList)
-	mux.HandleFunc("GET /games/images/{file}", s.serveGameImage)
 	s.listRoutes(mux)
+	for _, svc := range services {
+		if svc.routes != nil {
+			svc.routes(s, mux)
+		}
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})
@@ -74,17 +77,6 @@ func (s *Server) serveObjectBytes(w http.ResponseWriter, r *http.Request) {
 		name = obj.ID
 	}
 	s.serveBytes(w, obj, mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-}
-
-// serveGameImage serves the URL a Play Games image upload answered.
-func (s *Server) serveGameImage(w http.ResponseWriter, r *http.Request) {
-	id, _, _ := strings.Cut(r.PathValue("file"), ".")
-	obj, ok := s.Object(id)
-	if !ok || obj.Kind != KindPlayGames {
-		writeError(w, notFound("No image with this id."))
-		return
-	}
-	s.serveBytes(w, obj, "inline")
 }
 
 func (s *Server) serveBytes(w http.ResponseWriter, obj Object, disposition string) {

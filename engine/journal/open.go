@@ -11,6 +11,8 @@ import (
 	"strconv"
 
 	"go.etcd.io/bbolt"
+
+	"hoist/engine/fact"
 )
 
 const (
@@ -21,25 +23,29 @@ const (
 	dirMode       = 0o700
 )
 
-// RecoveryError says, in plain words, that Open found the journal unusable
-// and what it did about it. It unwraps to its Cause, which matches ErrCorrupt
-// or ErrNewerVersion.
+// RecoveryError says that Open found the journal unusable and what it did
+// about it, as a fact (package words says it). It unwraps to its Cause,
+// which matches ErrCorrupt or ErrNewerVersion.
 type RecoveryError struct {
 	Backup  string // where the old file is kept
 	Dropped int    // records left out of a file that was otherwise kept; 0 when the whole file was set aside
 	Cause   error  // what was wrong, in technical terms, for a log
 }
 
-func (e *RecoveryError) Error() string {
+func (e *RecoveryError) Error() string { return e.Fact().String() }
+
+// Fact says what Open did: the list set aside (fact.ListNewer,
+// fact.ListDamaged), or damaged uploads left out (fact.ListDropped); File is
+// where the old list is kept.
+func (e *RecoveryError) Fact() fact.Fact {
+	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
 	switch {
 	case errors.Is(e.Cause, ErrNewerVersion):
-		return fmt.Sprintf("The list of uploads was saved by a newer version of Hoist, so this version started with an empty list. The old list is kept in %s.", e.Backup)
-	case e.Dropped == 1:
-		return fmt.Sprintf("One upload in the list was damaged and has been left out. A copy of the old list is kept in %s.", e.Backup)
-	case e.Dropped > 1:
-		return fmt.Sprintf("%d uploads in the list were damaged and have been left out. A copy of the old list is kept in %s.", e.Dropped, e.Backup)
+		f.Code = fact.ListNewer
+	case e.Dropped > 0:
+		f.Code, f.Count = fact.ListDropped, e.Dropped
 	}
-	return fmt.Sprintf("The list of uploads was damaged and could not be read, so Hoist started with an empty list. The damaged file is kept in %s.", e.Backup)
+	return f
 }
 
 func (e *RecoveryError) Unwrap() error { return e.Cause }
@@ -175,6 +181,9 @@ func (j *Journal) Tidy() error {
 			return j.broken
 		}
 		return ErrClosed
+	}
+	if j.isView {
+		return ErrReadOnly
 	}
 	return j.tidyLocked()
 }
