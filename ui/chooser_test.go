@@ -134,7 +134,7 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 	if len(h.d.dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
-	h.waitFor("two rows", func() bool { return len(h.d.list.views) == 2 })
+	h.waitFor("two rows", func() bool { return len(h.d.list.views()) == 2 })
 
 	c = openChooser(t, h)
 	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})

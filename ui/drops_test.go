@@ -45,7 +45,7 @@ func TestADropOnHoistsChooserIsChosen(t *testing.T) {
 	if len(h.d.dialogs) != 0 {
 		t.Fatal("the chooser stayed open over the dropped files")
 	}
-	h.waitFor("both files listed", func() bool { return len(h.d.list.views) == 2 })
+	h.waitFor("both files listed", func() bool { return len(h.d.list.views()) == 2 })
 }
 
 // TestADropThatAddsNothingSaysWhy, on Gmail in the light theme: a web
