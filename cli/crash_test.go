@@ -359,3 +359,56 @@ func TestChangedFileStopsHeadlessAndRestartsOnRequest(t *testing.T) {
 		t.Fatalf("objects %+v, want one holding the file as it is now", objs)
 	}
 }
+
+// TestQueueBesideARunningSend: while a `hoist send` holds the upload list,
+// `hoist queue` lists it as it stands, and a change to it is refused.
+func TestQueueBesideARunningSend(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	release := make(chan struct{})
+	var arrived atomic.Bool
+	emu.Inject(emulator.Fault{Match: emulator.Match{Func: func(*http.Request) bool { arrived.Store(true); return true }},
+		Action: emulator.Stall{Until: release}})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	home := t.TempDir()
+	file := filepath.Join(home, "beside.bin")
+	os.WriteFile(file, bytes.Repeat([]byte("x"), 1000), 0o644)
+	journalPath := filepath.Join(home, "journal.db")
+	sender := startHoist(t, home, "send", "--to", base+dest.SandboxPath, "--no-auth", "--journal", journalPath, file)
+	deadline := time.Now().Add(30 * time.Second)
+	for !arrived.Load() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the upload never reached the server:\n%s", sender.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	list := startHoist(t, home, "queue", "--journal", journalPath)
+	if code := list.wait(t); code != 0 || !strings.Contains(list.out.String(), "beside.bin") {
+		t.Errorf("hoist queue beside hoist send: exit %d, want 0 and the file listed:\n%s", code, list.out.String())
+	}
+	asJSON := startHoist(t, home, "queue", "--json", "--journal", journalPath)
+	if code := asJSON.wait(t); code != 0 || !strings.Contains(asJSON.out.String(), `"file":"`+file+`"`) {
+		t.Errorf("hoist queue --json beside hoist send: exit %d:\n%s", code, asJSON.out.String())
+	}
+	change := startHoist(t, home, "queue", "pause", "beside.bin", "--journal", journalPath)
+	if code := change.wait(t); code != exitFailed || !strings.Contains(change.out.String(), "already running") {
+		t.Errorf("hoist queue pause beside hoist send: exit %d, want 1 and \"already running\":\n%s", code, change.out.String())
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".view-") {
+			t.Errorf("a copy of the list was left: %s", e.Name())
+		}
+	}
+	close(release)
+	if code := sender.wait(t); code != 0 {
+		t.Fatalf("hoist send exited %d:\n%s", code, sender.out.String())
+	}
+}

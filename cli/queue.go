@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"hoist/engine"
+	"hoist/engine/journal"
 	"hoist/words"
 )
 
@@ -50,7 +51,14 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	j, err := openJournal(*journalPath, l, stderr)
+	var j *journal.Journal
+	var err error
+	if !clear && !named {
+		// Only read: beside a running hoist send too.
+		j, err = viewJournal(*journalPath, l, stderr)
+	} else {
+		j, err = openJournal(*journalPath, l, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist queue: %v\n", err)
 		return exitFailed
@@ -175,4 +183,20 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l 
 func samePath(a, b string) bool {
 	abs, err := filepath.Abs(b)
 	return err == nil && abs == a
+}
+
+// viewJournal opens the upload list to read it: the list itself, or, while
+// another Hoist holds it, a copy of it as it is now.
+func viewJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal, error) {
+	if path == "" {
+		path = journal.DefaultPath()
+	}
+	j, err := openJournal(path, l, stderr)
+	if err == nil {
+		return j, nil
+	}
+	if view, verr := journal.OpenView(path); verr == nil {
+		return view, nil
+	}
+	return nil, err
 }

@@ -112,8 +112,13 @@ type JobView struct {
 	DetailsFrom dest.Server
 	RetryAt     time.Time // when State is Retrying
 
-	Sent      int64         // bytes written to the wire, in the current attempt
-	Committed int64         // bytes the server has confirmed
+	Sent      int64 // bytes written to the wire, in the current attempt
+	Committed int64 // bytes the server has confirmed
+	// Delivered is how far the bytes have crossed the link, as far as can be
+	// told: Sent, no further than Committed plus what the link carried since
+	// at the speed measured; never less than Committed. A bar that follows
+	// it moves while one large request is in flight.
+	Delivered int64
 	Speed     float64       // bytes per second, moving average
 	ETA       time.Duration // time left; negative when unknown
 	Restarts  int           // honest restarts from byte 0

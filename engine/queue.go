@@ -168,7 +168,8 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		changed:  make(chan struct{}),
 		kick:     make(chan struct{}, 1),
 	}
-	if opts.Journal != nil {
+	// A view of the list another Hoist holds is read, never written.
+	if opts.Journal != nil && !opts.Journal.View() {
 		q.writer = newRecordWriter(opts.Journal, log, q.saveFailed)
 	}
 	if err := q.load(ctx); err != nil {
@@ -201,7 +202,7 @@ func (q *Queue) load(ctx context.Context) error {
 	if j == nil {
 		return nil
 	}
-	if q.opts.HistoryFor > 0 {
+	if q.opts.HistoryFor > 0 && !j.View() {
 		if err := j.Prune(q.opts.Clock.Now().Add(-q.opts.HistoryFor)); err != nil {
 			q.log.Warn("could not forget old history", "err", err)
 		}

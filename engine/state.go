@@ -120,14 +120,16 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if e := jb.info.Email; e != nil {
 		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}
 	}
+	v.Delivered = v.Committed
 	if jb.state.Active() {
+		v.Delivered = max(jb.meter.delivered(now, v.Sent), v.Committed)
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
 			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
-		v.Committed = v.Size
+		v.Committed, v.Delivered = v.Size, v.Size
 		v.ETA = 0
 	}
 	return v

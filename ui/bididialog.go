@@ -70,6 +70,12 @@ func newQuestion(title string, content fyne.CanvasObject, confirm, dismiss strin
 	return q
 }
 
+// answer closes the question as its button for yes or no would.
+func (q *question) answer(yes bool) {
+	q.yes = yes
+	q.Hide()
+}
+
 // SetConfirmText names what the answer yes does.
 func (q *question) SetConfirmText(s string) { q.confirm.SetText(s) }
 

@@ -59,15 +59,10 @@ func (d *desk) handedOver(paths []string) {
 	d.comeForward()
 }
 
-// quitIfDone, called by the sampler, is what quits once nothing moves
-// when the user asked for that, or nil.
-func (d *desk) quitIfDone() func() {
-	if !d.quitWhenDone.Load() || moving(d.q.Jobs()) > 0 {
-		return nil
-	}
-	return func() {
-		if d.quitWhenDone.Swap(false) {
-			d.quit()
-		}
+// quitIfDone quits once nothing moves, when the user asked for that; it is
+// given every snapshot drawn.
+func (d *desk) quitIfDone(s *snapshot) {
+	if s.totals.Moving == 0 && d.quitWhenDone.Swap(false) {
+		d.quit()
 	}
 }

@@ -54,7 +54,7 @@ type rowController interface {
 type listController interface {
 	rowController
 	removeRows(views []engine.JobView) // off the list, with an Undo
-	selectionChanged()
+	selectRows(sel selection)          // makes sel the selection
 }
 
 // selectionController is what the selection's panel asks of the window.
@@ -118,6 +118,7 @@ type settingsController interface {
 // controller is the window's one controller: every panel's needs.
 type controller interface {
 	listController
+	footerController
 	selectionController
 	barController
 	pickerController

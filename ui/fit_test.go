@@ -43,8 +43,8 @@ func TestSmallScreensReachEverything(t *testing.T) {
 		}
 	}
 	h.d.win.Resize(fitScreen(defaultSize, 1024, 600, 1))
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.d.summary)
-	if bottom := pos.Y + h.d.summary.Size().Height; bottom > h.d.win.Canvas().Size().Height {
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.d.foot.summary)
+	if bottom := pos.Y + h.d.foot.summary.Size().Height; bottom > h.d.win.Canvas().Size().Height {
 		t.Errorf("at 1024×600 the status line ends at %v, below the window (%v)", bottom, h.d.win.Canvas().Size().Height)
 	}
 }

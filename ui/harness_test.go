@@ -161,7 +161,7 @@ func (h *harness) state(name string) engine.State {
 
 // shown is the state the window shows for the file name, or "" when it shows no row.
 func (h *harness) shown(name string) engine.State {
-	for _, v := range h.d.list.views {
+	for _, v := range h.d.list.views() {
 		if v.Name == name {
 			return v.State
 		}
@@ -172,7 +172,7 @@ func (h *harness) shown(name string) engine.State {
 // row returns the row on screen that shows the file name.
 func (h *harness) row(name string) *jobRow {
 	h.t.Helper()
-	i, ok := h.d.list.index[h.job(name).ID]
+	i, ok := h.d.list.snap.index[h.job(name).ID]
 	if !ok {
 		h.t.Fatalf("%s has no row", name)
 	}

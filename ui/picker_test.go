@@ -26,7 +26,7 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 		return paths, nil
 	}
 	h.d.pickFiles()
-	h.waitFor("three finished rows", func() bool { return h.d.lastSummary.Done == 3 && len(h.d.list.views) == 3 })
+	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 && len(h.d.list.views()) == 3 })
 	if o := <-asked; !o.Multiple || o.Directory {
 		t.Errorf("the dialog was asked for %+v, want several files", o)
 	}
@@ -64,9 +64,9 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatal("Open stays off with two files ticked")
 	}
 	open.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
+	h.waitFor("two finished rows", func() bool { return h.d.shots.last.totals.Done == 2 && len(h.d.list.views()) == 2 })
 	if h.shown("one.eml") != engine.Done || h.shown("three.eml") != engine.Done {
-		t.Errorf("added %v", jobNames(h.d.list.views))
+		t.Errorf("added %v", jobNames(h.d.list.views()))
 	}
 }
 

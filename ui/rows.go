@@ -20,7 +20,7 @@ import (
 
 // jobRow shows one file of the queue in two lines: its picture, name and
 // size, with the buttons its state allows, then its state in words with
-// speed and time left, and a slim bar of the bytes the server confirmed.
+// speed and time left, and a slim bar of the bytes that crossed the link.
 // What does not fit is in the selection's details.
 type jobRow struct {
 	widget.BaseWidget
@@ -158,13 +158,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	progress := progressWords(v)
 	relayout := progress != r.progress.Text()
 	r.progress.SetText(progress)
-	value := 0.0
-	switch {
-	case v.State == engine.Done:
-		value = 1
-	case v.Size > 0:
-		value = float64(v.Committed) / float64(v.Size)
-	}
+	value := barValue(v)
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
@@ -272,6 +266,19 @@ func destWords(v engine.JobView) string {
 		return s
 	}
 	return isolate(v.Destination)
+}
+
+// barValue is how far a file's bar is filled: with the bytes that crossed
+// the link, which move while one large request is in flight, not only when
+// the server confirms them at its end.
+func barValue(v engine.JobView) float64 {
+	switch {
+	case v.State == engine.Done:
+		return 1
+	case v.Size > 0:
+		return min(float64(max(v.Delivered, v.Committed))/float64(v.Size), 1)
+	}
+	return 0
 }
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;

@@ -176,7 +176,7 @@ func TestSandboxCopyButtonsTakeTab(t *testing.T) {
 	h.d.win.Resize(fyne.NewSize(1000, 700))
 	p := h.writeFile("photo.png", pngBytes(t, 8, 8, color.RGBA{200, 30, 30, 255}))
 	h.drop(p)
-	h.waitFor("the sandbox panel to list the file", func() bool { return len(h.d.sandboxPanel.objects) == 1 })
+	h.waitFor("the sandbox panel to list the file", func() bool { return len(h.d.sandboxPanel.objects()) == 1 })
 	h.refresh()
 	c := h.d.win.Canvas()
 	var copyButton *tabButton
@@ -192,7 +192,7 @@ func TestSandboxCopyButtonsTakeTab(t *testing.T) {
 	}
 	h.app.Clipboard().SetContent("")
 	copyButton.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects[0].SHA256; got != want || want == "" {
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[0].SHA256; got != want || want == "" {
 		t.Errorf("Enter copied %q, want the SHA-256 %q", got, want)
 	}
 	h.app.Clipboard().SetContent("")

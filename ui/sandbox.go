@@ -73,29 +73,22 @@ func (s *sandbox) close() error {
 	return errors.Join(s.stop(), s.srv.Close())
 }
 
-// sandboxPanel shows what the sandbox received: name, size and SHA-256.
+// sandboxPanel shows what the sandbox received, as the latest snapshot
+// says: name, size and SHA-256, newest first.
 type sandboxPanel struct {
 	d       sandboxController
-	sandbox *sandbox
-	log     *slog.Logger
-	objects []emulator.Object // UI goroutine only
-
-	// Owned by the collecting goroutine.
-	receipts string // ReceiptsEnv's file, if any
-	seen     int
-	started  bool
-	list     *widget.List
-	heading  *widget.Label
-	content  fyne.CanvasObject
+	shown   *receipts // the snapshot's, as last drawn; nil before the first
+	list    *widget.List
+	heading *widget.Label
+	content fyne.CanvasObject
 }
 
-func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandboxPanel {
-	// Objects from earlier sessions are shown, not announced.
-	p := &sandboxPanel{d: d, sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
+func newSandboxPanel(d sandboxController) *sandboxPanel {
+	p := &sandboxPanel{d: d}
 	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := hint(say("ui.sandbox.explain"))
 	p.list = widget.NewList(
-		func() int { return len(p.objects) },
+		func() int { return len(p.objects()) },
 		func() fyne.CanvasObject {
 			name := newBidiLabel("")
 			size := newWholeLabel("")
@@ -107,10 +100,11 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 			return container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < 0 || i >= len(p.objects) {
+			objs := p.objects()
+			if i < 0 || i >= len(objs) {
 				return
 			}
-			obj := p.objects[i]
+			obj := objs[i]
 			box := o.(*fyne.Container)
 			top := box.Objects[0].(*fyne.Container)
 			bottom := box.Objects[1].(*fyne.Container)
@@ -129,6 +123,14 @@ func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandbo
 	return p
 }
 
+// objects are what the panel shows, newest first.
+func (p *sandboxPanel) objects() []emulator.Object {
+	if p.shown == nil {
+		return nil
+	}
+	return p.shown.objects
+}
+
 func objectName(o emulator.Object) string {
 	if o.Name != "" {
 		return o.Name
@@ -145,33 +147,56 @@ func (p *sandboxPanel) refresh() {
 	}
 }
 
-// collect looks, off the UI goroutine, for objects the sandbox received
-// since the last call; it logs each, appends it to the receipts file if one
-// is named, and returns what to show, or nil when nothing is new.
-func (p *sandboxPanel) collect() func() {
-	if p.started && p.sandbox.srv.Received() == p.seen {
+// show draws what snapshot s says the sandbox received; it runs on the UI
+// goroutine.
+func (p *sandboxPanel) show(s *snapshot) {
+	if p.shown != nil && s.receipts.count == p.shown.count && len(s.receipts.objects) == len(p.shown.objects) {
+		return
+	}
+	r := s.receipts
+	p.shown = &r
+	p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", s.receipts.count)))
+	p.list.Refresh()
+}
+
+// receiptsWatch reads what the sandbox received for each snapshot, off the
+// UI goroutine: it logs each new object and appends it to the receipts
+// file, if one is named. It is owned by the sampling goroutine.
+type receiptsWatch struct {
+	sandbox  *sandbox
+	log      *slog.Logger
+	receipts string // ReceiptsEnv's file, if any
+	seen     int
+	started  bool
+}
+
+func newReceiptsWatch(sb *sandbox, log *slog.Logger) *receiptsWatch {
+	// Objects from earlier sessions are shown, not announced.
+	return &receiptsWatch{sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
+}
+
+// read returns what the sandbox holds when it received anything since the
+// last call, else nil.
+func (w *receiptsWatch) read() *receipts {
+	if w.started && w.sandbox.srv.Received() == w.seen {
 		return nil // nothing new: the list of what was received is not copied at every tick
 	}
-	objs := p.sandbox.srv.Objects()
-	p.started = true
-	for _, o := range objs[min(p.seen, len(objs)):] {
-		p.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
-		if p.receipts != "" {
-			if err := appendReceipt(p.receipts, o); err != nil {
-				p.log.Warn("could not write the sandbox receipt", "err", err)
+	objs := w.sandbox.srv.Objects()
+	w.started = true
+	for _, o := range objs[min(w.seen, len(objs)):] {
+		w.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+		if w.receipts != "" {
+			if err := appendReceipt(w.receipts, o); err != nil {
+				w.log.Warn("could not write the sandbox receipt", "err", err)
 			}
 		}
 	}
-	p.seen = len(objs)
+	w.seen = len(objs)
 	newest := make([]emulator.Object, len(objs))
 	for i, o := range objs {
 		newest[len(objs)-1-i] = o
 	}
-	return func() {
-		p.objects = newest
-		p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", len(newest))))
-		p.list.Refresh()
-	}
+	return &receipts{count: len(newest), objects: newest}
 }
 
 func appendReceipt(path string, o emulator.Object) error {

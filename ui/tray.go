@@ -17,7 +17,7 @@ func (d *desk) useTray() {
 // trayMenu is what the tray offers while the window is closed.
 func (d *desk) trayMenu() *fyne.Menu {
 	show := fyne.NewMenuItem(trayShow(), d.fromTray)
-	pause := fyne.NewMenuItem(trayPauseAll(), func() { d.actAll(d.q.PauseAll) })
+	pause := fyne.NewMenuItem(trayPauseAll(), func() { d.doAll(pauseEvery) })
 	quit := fyne.NewMenuItem(trayQuit(), d.quit)
 	quit.IsQuit = true
 	return fyne.NewMenu(visual(say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)

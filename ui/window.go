@@ -48,31 +48,28 @@ type desk struct {
 	now     func() time.Time
 	journal string // where the list of uploads is kept, for the settings
 
-	settings                                        settings
-	dest                                            dest.Destination // where files added now go
-	bar                                             *destBar
-	list                                            *queueList
-	thumbs                                          *thumbnails
-	empty                                           fyne.CanvasObject
-	overall                                         *slimBar
-	summary                                         *bidiParagraph
-	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
-	sandboxPanel                                    *sandboxPanel
-	setup                                           *setupPanel    // the guided Google set-up, while open
-	message                                         *bidiParagraph // the latest thing worth saying
-	selection                                       *selectionPanel
-	undoText                                        *bidiLabel
-	undoBar                                         *fyne.Container
-	removal                                         removal
-	lastSummary                                     engine.Summary
-	frame                                           *container.Scroll   // everything in the window
-	ring                                            *canvas.Rectangle   // around the focused control
-	rings                                           *fyne.Container     // the layer the ring is drawn on, over everything
-	ringFor                                         fyne.Focusable      // what the ring was last put around
-	dialogRing                                      *canvas.Rectangle   // the ring in the dialog on top, once one was focused
-	ringBox                                         *fyne.Container     // the dialog it is drawn in
-	chooser                                         *chooser            // Hoist's own file dialog, last opened
-	dialogScrolls                                   []*container.Scroll // dialogs' scrolls, which follow the focus
+	settings      settings
+	dest          dest.Destination // where files added now go
+	bar           *destBar
+	list          *queueList
+	thumbs        *thumbnails
+	empty         fyne.CanvasObject
+	foot          *footer
+	sandboxPanel  *sandboxPanel
+	setup         *setupPanel    // the guided Google set-up, while open
+	message       *bidiParagraph // the latest thing worth saying
+	selection     *selectionPanel
+	shots         *snapshots          // makes every snapshot the window draws
+	removals      *removals           // rows taken off the list, while Undo can bring them back
+	asking        *quitAsk            // the question before quitting, while open
+	frame         *container.Scroll   // everything in the window
+	ring          *canvas.Rectangle   // around the focused control
+	rings         *fyne.Container     // the layer the ring is drawn on, over everything
+	ringFor       fyne.Focusable      // what the ring was last put around
+	dialogRing    *canvas.Rectangle   // the ring in the dialog on top, once one was focused
+	ringBox       *fyne.Container     // the dialog it is drawn in
+	chooser       *chooser            // Hoist's own file dialog, last opened
+	dialogScrolls []*container.Scroll // dialogs' scrolls, which follow the focus
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
@@ -94,8 +91,8 @@ type desk struct {
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
 	sampler   sampler
+	watch     *receiptsWatch // nil without a sandbox
 	retrying  bool
-	ticks     int
 	focusSeen fyne.Focusable // the focused control at the last sample
 }
 
@@ -114,6 +111,16 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 		d.events = make(chan engine.Event, 16)
 	}
 	d.settings = loadSettings(a.Preferences())
+	d.removals = &removals{
+		forget:  d.forget,
+		after:   func(wait time.Duration, f func()) { time.AfterFunc(wait, func() { d.later(f) }) },
+		changed: d.redraw,
+	}
+	d.shots = newSnapshots()
+	d.shots.removed = d.removals
+	if d.sandbox != nil {
+		d.watch = newReceiptsWatch(d.sandbox, d.log)
+	}
 	d.win = a.NewWindow(say("ui.app"))
 	d.win.SetIcon(iconResource)
 	d.loadDestination(opts.sandboxMode)
@@ -141,11 +148,8 @@ type deskOptions struct {
 func (d *desk) build() {
 	d.bar = newDestBar(d)
 	d.thumbs = newThumbnails()
-	d.list = newQueueList(d, func() time.Time { return d.now() })
+	d.list = newQueueList(d)
 	d.selection = newSelectionPanel(d)
-	d.undoText = newWholeLabel("")
-	d.undoBar = row(d.undoText, widget.NewButtonWithIcon(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval))
-	d.undoBar.Hide()
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -157,31 +161,19 @@ func (d *desk) build() {
 	addFolder := widget.NewButtonWithIcon(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
 
-	d.overall = newSlimBar()
-	d.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
-	d.pauseAll = widget.NewButtonWithIcon(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
-	d.resumeAll = widget.NewButtonWithIcon(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.actAll(d.q.ResumeAll) })
-	d.retryFailed = widget.NewButtonWithIcon(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.actAll(d.q.RetryFailed) })
-	d.clearFinished = widget.NewButtonWithIcon(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.actAll(d.q.ClearFinished) })
+	d.foot = newFooter(d)
 	d.message = newBidiParagraph("") // names files: "نامه مشتری.eml" reads right
 	d.message.Hide()
 
 	top := container.NewVBox(
 		d.bar.content,
 		d.message,
-		d.undoBar,
 		widget.NewSeparator(),
-	)
-	controls := row(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
-	bottom := container.NewVBox(
-		widget.NewSeparator(),
-		border(nil, nil, nil, controls, d.overall),
-		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
-		d.sandboxPanel = newSandboxPanel(d, d.sandbox, d.log)
+		d.sandboxPanel = newSandboxPanel(d)
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
 		split.Offset = 0.6
 		side = split
@@ -194,38 +186,40 @@ func (d *desk) build() {
 	}
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.frame = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
+	d.frame = container.NewScroll(container.NewBorder(top, d.foot.content, nil, nil, middle))
 	d.ring = newFocusRing()
 	d.rings = container.NewWithoutLayout(d.ring)
 	d.win.SetContent(container.NewStack(d.frame, d.rings))
-	d.showSummary(engine.Summary{ETA: -1})
+	d.draw(d.shots.last)
 }
 
 // rebuild builds the window's content again, in the language spoken now
 // (Settings changed it): the open dialogs close, the settings open again in
 // the new language, and the list, its selection and the destination stay.
 func (d *desk) rebuild() {
-	views, sum, selected := d.list.views, d.lastSummary, d.list.selected
 	thumbs := d.thumbs
 	for n := len(d.dialogs); n > 0 && d.closeTopDialog(); n-- {
 	}
 	d.build()
 	d.thumbs = thumbs // still making the pictures asked for
-	d.list.selected = selected
 	d.bar.load()
 	d.destinationChanged()
-	d.apply(update{views: views, summary: sum, reshaped: true})
+	last := *d.shots.last
+	last.reshaped = true // every panel is new: each draws everything
+	d.draw(&last)
 	d.showSettings()
 }
 
 // shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
-// question as closing the window, Delete removes the selected rows and
-// Escape closes the dialog on top.
+// question as closing the window, Ctrl/Cmd+A selects every row, Delete
+// removes the selected rows, Ctrl/Cmd+Z brings them back and Escape closes
+// the dialog on top.
 func (d *desk) shortcuts() {
 	c := d.win.Canvas()
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.pickFiles() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.askQuit(false) })
 	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.selectAll() })
+	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { d.removals.undo() })
 	c.SetOnTypedKey(d.typedKey)
 }
 
@@ -394,9 +388,10 @@ func (d *desk) refreshNow() {
 }
 
 // collect gathers, off the UI goroutine, everything new since the last call:
-// the queue's changed rows, thumbnails made, the queue's events, results of
-// background work and what the sandbox received. It returns what to run on
-// the UI goroutine, or nil when nothing changed. One goroutine at a time.
+// the queue's jobs when they may have changed, thumbnails made, the queue's
+// events, results of background work and what the sandbox received. It
+// returns what to run on the UI goroutine, or nil when nothing changed. One
+// goroutine at a time.
 func (d *desk) collect() func() {
 	var shows []func()
 
@@ -405,46 +400,40 @@ func (d *desk) collect() func() {
 	d.inbox = d.inbox[:0]
 	d.inboxMu.Unlock()
 
+	var events []engine.Event
 	for drained := false; !drained; {
 		select {
 		case ev := <-d.events:
-			shows = append(shows, func() { d.notify(ev) })
+			events = append(events, ev)
 		default:
 			drained = true
 		}
 	}
-
-	if quit := d.quitIfDone(); quit != nil {
-		shows = append(shows, quit)
+	// The jobs are read after the events, so the snapshot shows what they tell.
+	r := reading{ready: d.thumbs.takeReady(), now: d.now()}
+	if d.sampler.needed(d.q.Summary(), d.retrying) || d.resample.Swap(false) || len(r.ready) > 0 {
+		r.jobs = d.q.Jobs()
+		d.retrying = anyRetrying(r.jobs)
+	}
+	if d.watch != nil {
+		r.receipts = d.watch.read()
+	}
+	if r.jobs != nil || r.receipts != nil {
+		shows = append(shows, func() { d.draw(d.shots.make(r)) })
 	}
 
-	sum := d.q.Summary()
-	ready := d.thumbs.takeReady()
-	if d.sampler.needed(sum, d.retrying) || d.resample.Swap(false) || len(ready) > 0 {
-		views := d.removal.visible(d.q.Jobs())
-		d.retrying = anyRetrying(views)
-		u := d.sampler.diff(views, sum)
-		if len(ready) > 0 && !u.reshaped {
-			for i, v := range views {
-				if _, ok := ready[v.ID]; ok {
-					u.changed = append(u.changed, i)
-				}
+	if len(events) > 0 { // told after the snapshot that shows them
+		shows = append(shows, func() {
+			for _, ev := range events {
+				d.notify(ev)
 			}
-		}
-		shows = append(shows, func() { d.apply(u) })
+		})
 	}
 
 	if f := d.win.Canvas().Focused(); f != d.focusSeen || d.ringOn.Load() {
 		d.focusSeen = f
 		shows = append(shows, d.showFocus) // the focus moved, or the ringed control may have
 	}
-
-	if d.sandboxPanel != nil && d.ticks%5 == 0 {
-		if show := d.sandboxPanel.collect(); show != nil {
-			shows = append(shows, show)
-		}
-	}
-	d.ticks++
 
 	if len(shows) == 0 {
 		return nil
@@ -456,57 +445,64 @@ func (d *desk) collect() func() {
 	}
 }
 
-// apply shows a sample; it runs on the UI goroutine.
-func (d *desk) apply(u update) {
-	d.list.apply(u)
-	if len(u.views) == 0 {
-		d.empty.Show()
-		d.list.Hide()
-	} else {
-		d.empty.Hide()
-		d.list.Show()
+// draw puts snapshot s on every panel; it runs on the UI goroutine.
+func (d *desk) draw(s *snapshot) {
+	d.list.show(s)
+	showIf(d.empty, len(s.rows) == 0)
+	showIf(d.list, len(s.rows) > 0)
+	d.foot.show(s)
+	if s.selection.len() > 0 || d.selection.snap.selection.len() > 0 {
+		d.selection.show(s)
 	}
-	d.showSummary(u.summary)
-	if sel := d.list.selectedViews(); len(sel) > 0 {
-		d.selection.show(sel, d.now())
+	if d.sandboxPanel != nil {
+		d.sandboxPanel.show(s)
 	}
-}
-
-// selectionChanged puts the selected jobs on the selection's panel.
-func (d *desk) selectionChanged() {
-	d.selection.show(d.list.selectedViews(), d.now())
-}
-
-func (d *desk) showSummary(s engine.Summary) {
-	d.lastSummary = s
-	d.summary.SetText(summaryWords(s, countState(d.list.shown(), engine.Canceled)))
-	value := 0.0
-	if s.Bytes > 0 {
-		value = float64(s.BytesDone) / float64(s.Bytes)
-		d.overall.Show()
-	} else {
-		d.overall.Hide() // nothing to upload: a 0% bar would say nothing
+	if d.asking != nil {
+		d.asking.show(s)
 	}
-	if d.overall.Value != value {
-		d.overall.SetValue(value)
-	}
+	d.quitIfDone(s)
 	title := say("ui.app")
-	if s.Active > 0 && s.Bytes > 0 {
-		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(value*100))/100), "Done", s.Done, "N", s.Files)
+	if t := s.totals; t.Active > 0 && t.Bytes > 0 {
+		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(overallValue(t)*100))/100), "Done", t.Done, "N", t.Files)
 	}
-	d.win.SetTitle(title)
-	enable(d.pauseAll, moving(d.list.shown()) > 0)
-	enable(d.resumeAll, s.Paused > 0)
-	enable(d.retryFailed, s.Failed > 0)
-	enable(d.clearFinished, s.Done > 0 || s.Failed > 0)
+	if d.win.Title() != title {
+		d.win.SetTitle(title)
+	}
 }
 
-func enable(b *widget.Button, on bool) {
-	if on && b.Disabled() {
-		b.Enable()
-	} else if !on && !b.Disabled() {
-		b.Disable()
-	}
+// redraw draws the last reading again with the user's latest choices: a
+// selection, a removal or its Undo shows at once.
+func (d *desk) redraw() { d.draw(d.shots.again(d.now())) }
+
+// selectRows makes sel the selection.
+func (d *desk) selectRows(sel selection) {
+	d.shots.choose(sel)
+	d.redraw()
+}
+
+// removeRows takes rows off the list at once, with an Undo.
+func (d *desk) removeRows(views []engine.JobView) { d.removals.remove(views) }
+
+// undoRemoval brings the last removed rows back.
+func (d *desk) undoRemoval() { d.removals.undo() }
+
+// forget makes the queue forget removed jobs, off the UI goroutine.
+func (d *desk) forget(ids []engine.JobID, done func()) {
+	d.background(func(context.Context) {
+		for _, id := range ids {
+			if err := d.q.Remove(id); err != nil {
+				d.log.Info("remove refused", "job", id, "err", err)
+			}
+		}
+		d.resample.Store(true)
+		d.later(done)
+	})
+}
+
+// doAll does a to every file that allows it, off the UI goroutine.
+func (d *desk) doAll(a allAction) {
+	f := map[allAction]func(){pauseEvery: d.q.PauseAll, resumeEvery: d.q.ResumeAll, retryFailed: d.q.RetryFailed, clearFinished: d.q.ClearFinished}[a]
+	d.background(func(context.Context) { f() })
 }
 
 // do takes one of the actions the engine allows a job: signing in goes
@@ -539,10 +535,6 @@ func (d *desk) act(a engine.Action, v engine.JobView) {
 	})
 }
 
-func (d *desk) actAll(f func()) {
-	d.background(func(context.Context) { f() })
-}
-
 // tell shows a sentence at the top of the window until the next one.
 func (d *desk) tell(msg string) {
 	d.message.SetText(sentence(msg))
@@ -552,7 +544,10 @@ func (d *desk) tell(msg string) {
 // notify tells the user outside the window that a batch ended or a file needs them.
 func (d *desk) notify(ev engine.Event) {
 	title := say("ui.app")
-	msg := d.eventWords(ev)
+	msg := eventWords(ev, d.shots.last)
+	if msg == "" {
+		return // a file no longer on the list
+	}
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = say("ui.notify.needsYou")
 		d.tell(msg)
@@ -680,6 +675,9 @@ func (d *desk) showDetails(v engine.JobView) {
 	}
 	if p := progressWords(v); p != "" {
 		text += "\n\n" + p
+		if c := confirmedWords(v); c != "" {
+			text += "\n" + c
+		}
 	}
 	text += "\n\n" + say("ui.field.file", "File", isolate(v.Path)) + "\n" + say("ui.field.size", "Size", speaking().Size(v.Size)) + "\n" + say("ui.field.to", "To", destWords(v))
 	l := newBidiParagraph(text)
@@ -695,11 +693,11 @@ func (d *desk) showDetails(v engine.JobView) {
 func (d *desk) closing() { d.askQuit(true) }
 
 func (d *desk) askQuit(closingWindow bool) {
-	if d.quitting {
+	if d.quitting || d.asking != nil {
 		return
 	}
-	files := moving(d.q.Jobs()) // a quick copy under the queue's lock; no waiting on uploads
-	if files == 0 {
+	s := d.shots.last // at most a tenth of a second old; the question follows the next ones
+	if s.totals.Moving == 0 {
 		d.quit()
 		return
 	}
@@ -707,15 +705,18 @@ func (d *desk) askQuit(closingWindow bool) {
 	// really shown, else minimised; either way Hoist quits when they are up.
 	background := closingWindow && d.settings.Background
 	inTray := background && d.tray != nil && d.trayShown()
-	text := quitQuestion(files)
-	dismiss := quitDismiss()
-	if background {
-		text += " " + backgroundHint(inTray)
-		dismiss = backgroundDismiss()
+	words := func(files int) string {
+		if background {
+			return quitQuestion(files) + " " + backgroundHint(inTray)
+		}
+		return quitQuestion(files)
 	}
+	text := newBidiParagraph(words(s.totals.Moving))
+	text.minWidth = dialogTextWidth
 	var ask *question
-	ask = newSentenceQuestion(quitTitle(), text,
+	ask = newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
 		func(yes bool) {
+			d.asking = nil
 			switch {
 			case yes:
 				d.quit()
@@ -723,18 +724,37 @@ func (d *desk) askQuit(closingWindow bool) {
 				d.keepUploading(inTray)
 			}
 		}, d.win)
-	ask.SetConfirmText(quitConfirm())
-	ask.SetDismissText(dismiss)
+	if background {
+		ask.SetDismissText(backgroundDismiss())
+	}
 	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
+	d.asking = &quitAsk{ask: ask, text: text, words: words}
 	d.open(ask)
+}
+
+// quitAsk is the question before quitting while files upload. It counts
+// them from each snapshot, and once none is left to stop it goes, and
+// Hoist quits as it was asked to: nothing is lost by quitting now.
+type quitAsk struct {
+	ask   *question
+	text  *bidiParagraph
+	words func(files int) string
+}
+
+func (q *quitAsk) show(s *snapshot) {
+	if n := s.totals.Moving; n > 0 {
+		q.text.SetText(q.words(n))
+		return
+	}
+	q.ask.answer(true)
 }
 
 // quit pauses every upload, flushes the list and closes the window.
 func (d *desk) quit() {
-	d.commitRemoval()
+	d.removals.commit()
 	d.saveSize()
 	d.quitting = true
-	d.summary.SetText(say("ui.quitting"))
+	d.foot.sayQuitting()
 	d.background(func(context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 		defer cancel()

@@ -92,6 +92,15 @@ func googleWords(v engine.JobView) string {
 	return say("ui.details.said", "Who", words.CapitalFirst(who), "Said", isolate(v.Details))
 }
 
+// confirmedWords says what the server confirmed of a file whose bytes went
+// further than that; "" when it confirmed all that was sent.
+func confirmedWords(v engine.JobView) string {
+	if v.Delivered <= v.Committed || v.State == engine.Done {
+		return ""
+	}
+	return say("ui.field.confirmed", "Size", speaking().Size(v.Committed))
+}
+
 // progressWords is the byte count, speed and time left of a job, or "" when
 // there is nothing to say.
 func progressWords(v engine.JobView) string {
@@ -100,11 +109,12 @@ func progressWords(v engine.JobView) string {
 	default:
 		return ""
 	}
-	if v.Size <= 0 || (v.Committed == 0 && v.State != engine.Uploading) {
+	done := max(v.Delivered, v.Committed) // moves while one large request is in flight
+	if v.Size <= 0 || (done == 0 && v.State != engine.Uploading) {
 		return ""
 	}
 	l := speaking()
-	parts := []string{say("ui.progress.of", "Done", l.Size(v.Committed), "Total", l.Size(v.Size))}
+	parts := []string{say("ui.progress.of", "Done", l.Size(done), "Total", l.Size(v.Size))}
 	if v.State == engine.Uploading {
 		if v.Speed > 0 {
 			parts = append(parts, l.Speed(v.Speed))
@@ -292,23 +302,23 @@ func skipWords(s media.Skipped) string {
 	return speaking().Fact(s.Fact)
 }
 
-// eventWords is what the window and the notification say about an event.
-func (d *desk) eventWords(ev engine.Event) string {
+// eventWords is what the window and the notification say about an event,
+// with what snapshot s shows.
+func eventWords(ev engine.Event, s *snapshot) string {
 	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
 		return speaking().Fact(*ev.Fact) // the batch's end, the list not saved
 	}
 	switch ev.Kind {
 	case engine.BatchDone:
-		if n := d.lastSummary.Failed; n > 0 {
+		if n := s.totals.Failed; n > 0 {
 			return say("ui.notify.doneAttention", "N", n)
 		}
 		return say("ui.notify.done")
 	case engine.NeedsAttention:
-		for _, v := range d.q.Jobs() {
-			if v.ID == ev.Job {
-				v.Fact = ev.Fact // the reason as it was when the job stopped
-				return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
-			}
+		if i, ok := s.index[ev.Job]; ok {
+			v := s.rows[i]
+			v.Fact = ev.Fact // the reason as it was when the job stopped
+			return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
 		}
 	case engine.SaveFailed:
 		return say("ui.notify.saveFailed")

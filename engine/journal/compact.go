@@ -22,6 +22,9 @@ func (j *Journal) Compact() error {
 	if j.db == nil {
 		return j.broken
 	}
+	if j.isView {
+		return ErrReadOnly
+	}
 	return j.classify(j.compactLocked())
 }
 

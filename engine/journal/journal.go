@@ -181,6 +181,8 @@ type Journal struct {
 	backup    string
 	recovered error
 
+	isView bool // a copy for reading (OpenView): no lock, no writes
+
 	// opened are the records as Open read them to check them, kept for the
 	// first List while nothing was written since: a long list is then
 	// decoded once at start, not twice.
@@ -259,6 +261,11 @@ func (j *Journal) Close() error {
 		j.db = nil
 	}
 	j.broken = ErrClosed
+	if j.isView {
+		if rerr := j.removeView(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
 	if j.lock != nil {
 		if lerr := j.lock.release(); lerr != nil && err == nil {
 			err = fmt.Errorf("releasing the list of uploads: %w", lerr)
@@ -514,6 +521,9 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 	defer j.mu.RUnlock()
 	if j.db == nil {
 		return j.broken
+	}
+	if j.isView {
+		return ErrReadOnly
 	}
 	return j.classify(safely(func() error {
 		return j.db.Update(func(tx *bbolt.Tx) error {

@@ -182,6 +182,9 @@ func (j *Journal) Tidy() error {
 		}
 		return ErrClosed
 	}
+	if j.isView {
+		return ErrReadOnly
+	}
 	return j.tidyLocked()
 }
 

@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/emulator"
+)
+
+// The window never shows a count, name or question that is no longer true:
+// each of these views once went stale.
+
+// finishedEmails drops n email files and waits until every one is done and
+// shown.
+func (h *harness) finishedEmails(n int) {
+	h.t.Helper()
+	for i := range n {
+		name := fmt.Sprintf("note %d", i+1)
+		h.drop(h.writeFile(name+".eml", emailBytes("Sam <sam@example.com>", name)))
+	}
+	h.waitFor(fmt.Sprintf("%d finished rows", n), func() bool {
+		return len(h.d.list.views()) == n && countDone(h.d.list.views()) == n
+	})
+}
+
+func countDone(views []engine.JobView) int {
+	n := 0
+	for _, v := range views {
+		if v.State == engine.Done {
+			n++
+		}
+	}
+	return n
+}
+
+// layOut lays the window out anew, as a frame of the real driver does
+// after something was shown or hidden (the test driver lays out only when
+// the window's size changes).
+func (h *harness) layOut() {
+	size := h.d.win.Canvas().Size()
+	h.d.win.Resize(size.AddWidthHeight(1, 1))
+	h.d.win.Resize(size)
+}
+
+// dialogText is every paragraph of the dialogs on screen.
+func (h *harness) dialogText() string {
+	var out []string
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			if p, ok := o.(*bidiParagraph); ok && p.Visible() {
+				out = append(out, p.Text())
+			}
+		})
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestTotalsLeaveRemovedRowsOut: a row removed (Undo still possible) is
+// counted nowhere: the totals say 4 of 4 files, not 4 of 5; Undo brings it
+// back into them.
+func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(5)
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+		t.Fatalf("totals before = %q", got)
+	}
+	test.Tap(h.row("note 3.eml").remove)
+	h.refresh()
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
+		t.Errorf("after Remove the totals say %q, want 4 of 4 files", got)
+	}
+	test.Tap(h.button("Undo"))
+	h.refresh()
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+		t.Errorf("after Undo the totals say %q, want 5 of 5 files", got)
+	}
+}
+
+// TestSelectAllAndDeleteEmptiesEverything: Ctrl+A and Delete leave no row,
+// and nothing counts them: the empty window, no totals, nothing to clear.
+// Ctrl+Z brings them all back.
+func TestSelectAllAndDeleteEmptiesEverything(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(6)
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
+	h.key(fyne.KeyDelete)
+	h.refresh()
+	if n := len(h.d.list.views()); n != 0 || !h.d.empty.Visible() {
+		t.Fatalf("after Ctrl+A and Delete the list shows %d rows", n)
+	}
+	if got := h.d.foot.summary.Text(); got != "No files yet." {
+		t.Errorf("the totals say %q over an empty list", got)
+	}
+	if !h.d.foot.clearFinished.Disabled() {
+		t.Error("Clear finished is offered with no row to clear")
+	}
+	if got := h.d.win.Title(); got != "Hoist" {
+		t.Errorf("the title says %q", got)
+	}
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+	h.refresh()
+	if n := len(h.d.list.views()); n != 6 {
+		t.Fatalf("Ctrl+Z brought back %d rows, want 6", n)
+	}
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
+		t.Errorf("after Ctrl+Z the totals say %q", got)
+	}
+}
+
+// TestQuitQuestionCountsWhatIsLeft: the question before quitting counts
+// the files that would stop as they stop; once none is left it goes, and
+// Hoist quits as it was asked to.
+func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	// Each file's first chunk goes; every later one waits for release.
+	later := func(r *http.Request) bool { return !strings.HasPrefix(r.Header.Get("Content-Range"), "bytes 0-") }
+	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: later}, Times: -1, Action: emulator.Stall{Until: release}})
+	h.drop(h.writeFile("first.dat", pattern(2<<20)), h.writeFile("second.dat", pattern(2<<20)))
+	h.waitFor("both files to be under way", func() bool {
+		n := 0
+		for _, v := range h.d.list.views() {
+			if v.State == engine.Uploading && v.Committed == 256<<10 {
+				n++
+			}
+		}
+		return n == 2
+	})
+
+	h.shortcut(fyne.KeyQ)
+	if got := h.dialogText(); !strings.Contains(got, "2 files are still uploading") {
+		t.Fatalf("the question says %q", got)
+	}
+	if err := h.q.Cancel(h.job("first.dat").ID); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the question to count one file", func() bool {
+		return strings.Contains(h.dialogText(), "1 file is still uploading")
+	})
+	if h.d.quitting {
+		t.Fatal("Hoist quit while a file was still uploading")
+	}
+	free()
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.quitting })
+	if got := h.dialogText(); got != "" {
+		t.Errorf("the question is still on screen: %q", got)
+	}
+	if h.state("second.dat") != engine.Done {
+		t.Errorf("second.dat is %s, want done", h.state("second.dat"))
+	}
+}
+
+// TestSandboxPanelCountsWithTheList: what the sandbox received is counted
+// in the same picture as the list: the frame that shows a file done shows
+// it received.
+func TestSandboxPanelCountsWithTheList(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	for n := 1; n <= 6; n++ {
+		h.drop(h.writeFile(fmt.Sprintf("photo %d.eml", n), emailBytes("Sam <sam@example.com>", fmt.Sprint(n))))
+		waitUntil(t, fmt.Sprintf("the sandbox to receive file %d", n), func() bool {
+			return h.sb.srv.Received() == n && countDone(h.q.Jobs()) == n
+		})
+		h.refresh()
+		if got, want := h.d.foot.summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
+			t.Fatalf("the totals say %q, want %q", got, want)
+		}
+		if got, want := h.d.sandboxPanel.heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
+			t.Errorf("beside %d of %d files the sandbox panel says %q", n, n, got)
+		}
+	}
+}
+
+// TestUndoMovesNothing: offering Undo, and its going, leave the list where
+// it is, so the next click lands on the row under the pointer. The Undo is
+// reached with Tab and pressed with Space.
+func TestUndoMovesNothing(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(4)
+	drv := fyne.CurrentApp().Driver()
+	at, size := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size()
+	still := func(when string) {
+		t.Helper()
+		h.layOut()
+		if p, s := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size(); p != at || s != size {
+			t.Errorf("%s the list moved from %v (%v) to %v (%v)", when, at, size, p, s)
+		}
+	}
+	test.Tap(h.row("note 2.eml").remove)
+	h.refresh()
+	if h.findButton("Undo") == nil {
+		t.Fatal("no Undo after Remove")
+	}
+	still("with Undo offered")
+
+	c := h.d.win.Canvas()
+	var undo *widget.Button
+	for range 40 {
+		c.FocusNext()
+		if b, ok := c.Focused().(*widget.Button); ok && b.Text == "Undo" {
+			undo = b
+			break
+		}
+	}
+	if undo == nil {
+		t.Fatal("Tab never reaches Undo")
+	}
+	undo.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	h.refresh()
+	if n := len(h.d.list.views()); n != 4 {
+		t.Fatalf("Space on Undo left %d rows, want 4", n)
+	}
+	still("after Undo")
+
+	test.Tap(h.row("note 1.eml").remove)
+	h.refresh()
+	h.d.removals.commit() // as when the Undo's time is up
+	h.waitFor("the queue to forget the row", func() bool { return len(h.q.Jobs()) == 3 && len(h.d.list.views()) == 3 })
+	still("once the Undo went")
+}
+
+// waitUntil waits for ok without drawing anything; the deadline only keeps
+// a broken test from hanging.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestBigFileBarMovesWithTheBytes: while one large request is in flight
+// the server confirms nothing until its end, yet the row's bar and words
+// move with the bytes that crossed the link; what the server confirmed is
+// said beneath, in the details.
+func TestBigFileBarMovesWithTheBytes(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true}) // chunk size 0: the whole file in one request
+	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.SlowRead{BytesPerSecond: 4 << 20}})
+	const size = 16 << 20
+	h.drop(h.writeFile("film.mov", pattern(size)))
+	var shown engine.JobView
+	h.waitFor("bytes to move before any is confirmed", func() bool {
+		for _, v := range h.d.list.views() {
+			if v.Name == "film.mov" && v.State == engine.Uploading && v.Committed == 0 && v.Delivered > 1<<20 && v.Delivered < size/2 {
+				shown = v
+				return true
+			}
+		}
+		return false
+	})
+	r := h.row("film.mov")
+	if want := float64(shown.Delivered) / size; r.bar.Value != want {
+		t.Errorf("with %d bytes sent and none confirmed the bar is at %v, want %v", shown.Delivered, r.bar.Value, want)
+	}
+	if got := r.progress.Text(); strings.HasPrefix(got, "0 bytes") {
+		t.Errorf("the row says %q while bytes move", got)
+	}
+	before := r.bar.Value
+	time.Sleep(300 * time.Millisecond)
+	h.refresh()
+	if v := h.job("film.mov"); v.Committed == 0 && r.bar.Value <= before {
+		t.Errorf("the bar stood at %v for 300 ms while %d more bytes went", before, v.Sent-shown.Sent)
+	}
+	h.d.list.click(0, 0)
+	if got := h.d.selection.body.Text(); !strings.Contains(got, "Confirmed by the server so far: 0 bytes") {
+		t.Errorf("the details do not say what the server confirmed: %q", got)
+	}
+}
