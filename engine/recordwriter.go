@@ -28,6 +28,9 @@ type recordOp struct {
 	committed int64
 	written   chan struct{} // closed once written; nil when nobody waits
 	failed    *error        // when set, holds the error of a record that could not be written
+	// keepCopy asks for the list's last good copy (journal.KeepCopy) once
+	// what came before is written: a batch ended, a quiet moment.
+	keepCopy bool
 }
 
 func newRecordWriter(j *journal.Journal, log *slog.Logger, onFail func(error)) *recordWriter {
@@ -98,6 +101,14 @@ func (w *recordWriter) write(ops []recordOp) {
 		}
 	}
 	flush()
+	for _, op := range ops {
+		if op.keepCopy {
+			if err := w.j.KeepCopy(); err != nil {
+				w.log.Info("could not keep a copy of the upload list", "err", err)
+			}
+			break
+		}
+	}
 	for _, op := range ops {
 		if op.written != nil {
 			close(op.written)

@@ -165,6 +165,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	}
 	if ev, ok := q.batchEndLocked(); ok {
 		events = append(events, ev)
+		if q.writer != nil && !q.writerClosed && q.saveErr == nil {
+			q.writer.send(recordOp{keepCopy: true}, false) // the list's last good copy
+		}
 	}
 	q.notifyLocked()
 	q.mu.Unlock()

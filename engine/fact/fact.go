@@ -159,11 +159,12 @@ const (
 // Facts said once when Hoist starts. File is where the old list of uploads
 // is kept; Args["current"] the API version destinations moved to.
 const (
-	ListNewer      Code = "journal.newer"   // the list was written by a newer Hoist and set aside
-	ListDamaged    Code = "journal.damaged" // the list could not be read and was set aside
-	ListDropped    Code = "journal.dropped" // Count damaged uploads left out of the list
-	UpgradedSaved  Code = "upgraded.saved"  // Count saved destinations moved to a current API version
-	UpgradedListed Code = "upgraded.listed" // Count listed uploads moved to a current API version
+	ListNewer      Code = "journal.newer"    // the list was written by a newer Hoist and set aside
+	ListDamaged    Code = "journal.damaged"  // the list could not be read and was set aside
+	ListRestored   Code = "journal.restored" // the list was damaged; its last good copy, Wait old, was put back
+	ListDropped    Code = "journal.dropped"  // Count damaged uploads left out of the list
+	UpgradedSaved  Code = "upgraded.saved"   // Count saved destinations moved to a current API version
+	UpgradedListed Code = "upgraded.listed"  // Count listed uploads moved to a current API version
 )
 
 // Facts about the destinations an organisation set up for everyone. File

@@ -183,6 +183,12 @@ type Journal struct {
 
 	isView bool // a copy for reading (OpenView): no lock, no writes
 
+	// kept is the file and transaction of the last good copy (KeepCopy).
+	kept struct {
+		db *bbolt.DB
+		tx int
+	}
+
 	// opened are the records as Open read them to check them, kept for the
 	// first List while nothing was written since: a long list is then
 	// decoded once at start, not twice.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -30,18 +31,25 @@ type RecoveryError struct {
 	Backup  string // where the old file is kept
 	Dropped int    // records left out of a file that was otherwise kept; 0 when the whole file was set aside
 	Cause   error  // what was wrong, in technical terms, for a log
+	// Restored says the last good copy of the list (see KeepCopy) was put
+	// back in its place; Age is how old that copy was.
+	Restored bool
+	Age      time.Duration
 }
 
 func (e *RecoveryError) Error() string { return e.Fact().String() }
 
 // Fact says what Open did: the list set aside (fact.ListNewer,
-// fact.ListDamaged), or damaged uploads left out (fact.ListDropped); File is
+// fact.ListDamaged), its last good copy put back (fact.ListRestored, Wait:
+// the copy's age), or damaged uploads left out (fact.ListDropped); File is
 // where the old list is kept.
 func (e *RecoveryError) Fact() fact.Fact {
 	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
 	switch {
 	case errors.Is(e.Cause, ErrNewerVersion):
 		f.Code = fact.ListNewer
+	case e.Restored:
+		f.Code, f.Wait = fact.ListRestored, e.Age
 	case e.Dropped > 0:
 		f.Code, f.Count = fact.ListDropped, e.Dropped
 	}
@@ -140,21 +148,42 @@ func (j *Journal) open() error {
 		if err != nil {
 			return fmt.Errorf("journal: the list of uploads cannot be read and cannot be set aside: %w", err)
 		}
-		j.backup, j.recovered = backup, &RecoveryError{Backup: backup, Cause: problem}
-		db, problem, err = j.openChecked()
-		if err == nil && problem != nil {
-			err = fmt.Errorf("journal: a new list of uploads cannot be started: %w", problem)
+		recovered := &RecoveryError{Backup: backup, Cause: problem}
+		j.backup, j.recovered = backup, recovered
+		if !errors.Is(problem, ErrNewerVersion) {
+			// The last good copy, if it is whole, in place of the damaged list.
+			if age, ok, err := j.putBackGood(); err == nil && ok {
+				db, problem, err = j.openChecked()
+				if err == nil && problem == nil {
+					// A copy of an empty list puts back nothing: the list
+					// starts empty, as said of damage.
+					recovered.Restored, recovered.Age = holdsRecords(db), age
+				} else if db == nil {
+					_ = os.Remove(j.path)
+				}
+			}
 		}
-		if err != nil {
-			return err
+		if db == nil {
+			db, problem, err = j.openChecked()
+			if err == nil && problem != nil {
+				err = fmt.Errorf("journal: a new list of uploads cannot be started: %w", problem)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		existed = false
+		existed = recovered.Restored
 	}
 	j.db = db
 	if err := j.dropUnreadable(); err != nil {
 		_ = db.Close()
 		j.db = nil
 		return err
+	}
+	if _, err := os.Stat(j.path + goodSuffix); errors.Is(err, fs.ErrNotExist) {
+		// Just checked whole: a good moment for a first copy. Without
+		// one, Hoist starts all the same.
+		_ = j.keepCopyLocked()
 	}
 	if !existed {
 		return syncDir(filepath.Dir(j.path))
@@ -454,4 +483,17 @@ func safely(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// holdsRecords reports whether db's list has any record.
+func holdsRecords(db *bbolt.DB) bool {
+	found := false
+	_ = db.View(func(tx *bbolt.Tx) error {
+		if jobs := tx.Bucket(jobsBucket); jobs != nil {
+			k, _ := jobs.Cursor().First()
+			found = k != nil
+		}
+		return nil
+	})
+	return found
 }
