@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/fact"
 	"hoist/words"
@@ -183,6 +184,16 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
+	if v.InDoubt && v.NextFact != nil {
+		login := "hoist login --scopes " + strings.Join(auth.ScopeNames(v.Scopes), ",")
+		if v.Account != "" {
+			login += " --account " + argWord(v.Account)
+		}
+		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login)}); s != "" {
+			return visible(s)
+		}
+	}
 	switch {
 	case v.Allows(engine.Restart):
 		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})

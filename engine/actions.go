@@ -424,6 +424,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.changed = false
 	}
 	q.setStateLocked(jb, to)
+	jb.doubt, jb.looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
 	q.wordsLocked(jb)
 	switch a {
 	case Retry:

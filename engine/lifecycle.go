@@ -44,6 +44,12 @@ type Facts struct {
 	FileChanged bool // the file changed since it was added: only Restart sends it
 	Locked      bool // the keychain is locked: unlock it, then Resume
 	NeedsSignIn bool // the account's sign-in expired or was withdrawn: SignIn
+	// InDoubt: the destination may hold the file already, or holds a copy
+	// that is not it: only Restart sends it again. With NeedsSignIn, a
+	// permission to look for it is asked (SignIn); with CanAsk, the
+	// destination can be asked again (Resume); else the user looks.
+	InDoubt bool
+	CanAsk  bool
 }
 
 // removed is where Remove takes a job: off the list.
@@ -57,6 +63,9 @@ const (
 	stopChanged             // the file changed
 	stopLocked              // the keychain is locked
 	stopSignIn              // the account must sign in again
+	stopLook                // the destination may hold the file, and cannot be asked: the user looks
+	stopAsk                 // the destination may hold the file, and can be asked again
+	stopAllow               // the destination may hold the file; looking needs a permission
 )
 
 func (f Facts) stop(s State) stop {
@@ -67,6 +76,12 @@ func (f Facts) stop(s State) stop {
 		return stopChanged
 	case f.Locked:
 		return stopLocked
+	case f.InDoubt && f.NeedsSignIn:
+		return stopAllow
+	case f.InDoubt && f.CanAsk:
+		return stopAsk
+	case f.InDoubt:
+		return stopLook
 	}
 	return stopSignIn
 }
@@ -90,8 +105,13 @@ var lifecycle = map[situation]map[Action]State{
 	{Attention, stopChanged}: {Restart: Waiting, Cancel: Canceled, Remove: removed},
 	{Attention, stopLocked}:  {Resume: Waiting, Cancel: Canceled, Remove: removed},
 	{Attention, stopSignIn}:  {SignIn: Waiting, Cancel: Canceled, Remove: removed},
-	{Done, stopNone}:         {Remove: removed},
-	{Failed, stopNone}:       {Retry: Waiting, Remove: removed},
+	// A file that may have arrived is never sent again on its own: Resume
+	// and SignIn only ask the destination; Restart sends a new copy.
+	{Attention, stopLook}:  {Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Attention, stopAsk}:   {Resume: Waiting, Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Attention, stopAllow}: {SignIn: Waiting, Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Done, stopNone}:       {Remove: removed},
+	{Failed, stopNone}:     {Retry: Waiting, Remove: removed},
 	// Retry looks at a refused file again, by the same rules: it may have been mended.
 	{Refused, stopNone}:  {Retry: Waiting, Remove: removed},
 	{Canceled, stopNone}: {Retry: Waiting, Remove: removed},
@@ -155,10 +175,13 @@ func allowLocked(jb *job, a Action) (State, error) {
 
 // factsLocked are jb's facts; Queue.mu must be held.
 func (jb *job) factsLocked() Facts {
+	doubting := jb.state == Attention && !jb.changed && !jb.locked && jb.doubt != doubtNone
 	return Facts{
 		FileChanged: jb.state == Attention && jb.changed,
 		Locked:      jb.state == Attention && !jb.changed && jb.locked,
-		NeedsSignIn: jb.state == Attention && !jb.changed && !jb.locked,
+		NeedsSignIn: jb.state == Attention && !jb.changed && !jb.locked && (!doubting || jb.doubt == doubtAccess),
+		InDoubt:     doubting,
+		CanAsk:      doubting && jb.doubt == doubtAsk,
 	}
 }
 

@@ -34,6 +34,9 @@ var situations = []struct {
 	{"needs you: file changed", Attention, Facts{FileChanged: true}},
 	{"needs you: keychain locked", Attention, Facts{Locked: true}},
 	{"needs you: sign in", Attention, Facts{NeedsSignIn: true}},
+	{"needs you: may be there, look", Attention, Facts{InDoubt: true}},
+	{"needs you: may be there, ask", Attention, Facts{InDoubt: true, CanAsk: true}},
+	{"needs you: may be there, allow looking", Attention, Facts{InDoubt: true, NeedsSignIn: true}},
 	{"done", Done, Facts{}},
 	{"failed", Failed, Facts{}},
 	{"refused", Refused, Facts{}},
@@ -52,10 +55,14 @@ var wantLife = map[string]map[Action]State{
 	"needs you: file changed":    {Restart: Waiting, Cancel: Canceled, Remove: "gone"},
 	"needs you: keychain locked": {Resume: Waiting, Cancel: Canceled, Remove: "gone"},
 	"needs you: sign in":         {SignIn: Waiting, Cancel: Canceled, Remove: "gone"},
-	"done":                       {Remove: "gone"},
-	"failed":                     {Retry: Waiting, Remove: "gone"},
-	"refused":                    {Retry: Waiting, Remove: "gone"},
-	"canceled":                   {Retry: Waiting, Remove: "gone"},
+	// A file that may be at its destination is sent again only by Restart.
+	"needs you: may be there, look":          {Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"needs you: may be there, ask":           {Resume: Waiting, Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"needs you: may be there, allow looking": {SignIn: Waiting, Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"done":                                   {Remove: "gone"},
+	"failed":                                 {Retry: Waiting, Remove: "gone"},
+	"refused":                                {Retry: Waiting, Remove: "gone"},
+	"canceled":                               {Retry: Waiting, Remove: "gone"},
 }
 
 // TestEveryStateTimesEveryAction does each action to a job in each
@@ -89,6 +96,14 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 				jb := q.newJobLocked(info, dest.Destination{Kind: dest.Sandbox, BaseURL: "http://127.0.0.1:9"}, q.opts.Clock.Now(), stepAdd)
 				q.setStateLocked(jb, sit.state)
 				jb.changed, jb.locked = sit.facts.FileChanged, sit.facts.Locked
+				switch f := sit.facts; {
+				case f.InDoubt && f.NeedsSignIn:
+					jb.doubt = doubtAccess
+				case f.InDoubt && f.CanAsk:
+					jb.doubt = doubtAsk
+				case f.InDoubt:
+					jb.doubt = doubtLook
+				}
 				if sit.state.Active() {
 					jb.cancel = func(c error) {
 						if cause == nil {
@@ -107,7 +122,7 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 				if v.Allows(a) != allowed {
 					t.Errorf("Allows(%s) = %v, want %v (actions %v)", a, !allowed, allowed, v.Actions)
 				}
-				if v.NeedsSignIn != sit.facts.NeedsSignIn || v.FileChanged != sit.facts.FileChanged || v.Locked != sit.facts.Locked {
+				if v.NeedsSignIn != sit.facts.NeedsSignIn || v.FileChanged != sit.facts.FileChanged || v.Locked != sit.facts.Locked || v.InDoubt != sit.facts.InDoubt {
 					t.Errorf("facts shown: changed %v locked %v sign-in %v; want %+v", v.FileChanged, v.Locked, v.NeedsSignIn, sit.facts)
 				}
 

@@ -173,7 +173,7 @@ func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 				Title:   say("ui.pick.export"),
 				Save:    true,
 				Name:    target.Name + dest.ShareExtension,
-				Folder:  homeFolder("Documents"),
+				Folder:  filechooser.PlaceOf(filechooser.Documents),
 				Filters: []filechooser.Filter{{Name: say("ui.pick.exportKind"), Patterns: []string{"*" + dest.ShareExtension}}},
 			}, func(paths []string) {
 				w, err := os.Create(paths[0])

@@ -47,7 +47,7 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	h.d.pick(false)
 	h.waitFor("a dialog", func() bool { return len(h.d.dialogs) == 1 })
 	c := h.d.win.Canvas()
-	list := inTopOverlay(h, func(*widget.List) bool { return true })
+	list := inTopOverlay(h, func(*chooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -206,7 +207,13 @@ func TestSandboxCopyButtonsTakeTab(t *testing.T) {
 // every name whole on one line in reading order (the toolkit's dialog
 // breaks "جلسه" into "جل / سه"), folders first, and ticks the files chosen.
 func TestChooserNamesInPersian(t *testing.T) {
-	w := dialogWindow(t, "fa", fyne.NewSize(640, 420))
+	w := dialogWindow(t, "fa", fyne.NewSize(780, 420))
+	home := t.TempDir() // the places: home, and a Persian desktop named by the folder settings
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	os.MkdirAll(filepath.Join(home, ".config"), 0o755)
+	os.MkdirAll(filepath.Join(home, "میز کار"), 0o755)
+	os.WriteFile(filepath.Join(home, ".config", "user-dirs.dirs"), []byte("XDG_DESKTOP_DIR=\"$HOME/میز کار\"\n"), 0o644)
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "عکس‌های جلسه"), 0o755); err != nil {
 		t.Fatal(err)
@@ -216,10 +223,15 @@ func TestChooserNamesInPersian(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		when := time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local)
+		os.Chtimes(filepath.Join(dir, n), when, when)
 	}
 	var added []string
 	c := newChooser(w, filechooser.Options{Title: say("ui.pick.files"), Multiple: true, Folder: dir}, func(p []string) { added = p })
-	c.dlg.Resize(fyne.NewSize(600, 380))
+	c.dlg.Resize(fyne.NewSize(760, 380))
+	when := time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local)
+	os.Chtimes(filepath.Join(dir, "عکس‌های جلسه"), when, when)
+	c.show(dir)
 	c.dlg.Show()
 	readingTitle(w.Canvas())
 	if len(c.items) != 5 || !c.items[0].dir || c.items[0].name != "عکس‌های جلسه" {
@@ -240,7 +252,7 @@ func TestChooserNamesInPersian(t *testing.T) {
 			t.Errorf("%q is not shown whole (shown: %v)", n, shown)
 		}
 	}
-	c.where.SetText(pathText("/home/user/Pictures")) // a fixed place for the image
+	c.path.SetText(pathText("/home/user/Pictures")) // a fixed place for the image
 	test.AssertImageMatches(t, "rtl_chooser_fa.png", w.Canvas().Capture())
 	test.Tap(c.open)
 	if len(added) != 1 || filepath.Base(added[0]) != "نامه مشتری.eml" {

@@ -108,7 +108,7 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 func (p *setupPanel) pick() {
 	p.d.ask(filechooser.Options{
 		Title:   say("ui.pick.client"),
-		Folder:  homeFolder("Downloads"),
+		Folder:  filechooser.PlaceOf(filechooser.Downloads),
 		Filters: []filechooser.Filter{{Name: say("ui.pick.clientKind"), Patterns: []string{"*.json"}}},
 	}, func(paths []string) { p.take(paths[0]) })
 }

@@ -588,6 +588,9 @@ func (d *desk) add(paths []string) {
 		for _, p := range res.Problems {
 			notes = append(notes, errorWords(p))
 		}
+		if len(res.IDs) == 0 && len(notes) == 0 {
+			notes = append(notes, say("ui.add.nothing")) // empty folders: say so, never nothing
+		}
 		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
 		if len(notes) > 0 {
 			d.later(func() { d.tell(strings.Join(notes, " ")) })
@@ -603,15 +606,7 @@ func plural(n int, one, many string) string {
 }
 
 // dropped takes files and folders dropped anywhere on the window.
-func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
-	var paths []string
-	for _, u := range uris {
-		if u.Scheme() == "file" {
-			paths = append(paths, u.Path())
-		}
-	}
-	d.add(d.takeSettingsFiles(paths)) // shared destinations and client files are not uploads
-}
+func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) { d.takeDrop(uris) }
 
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {

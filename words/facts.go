@@ -114,7 +114,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 			args["Flag"] = l.Isolate("--" + field.FlagName()) // the flag that sets the version
 		}
 	}
+	l.doubtArgs(f, args)
 	s := l.Say(key, args)
+	s = l.Join(s, l.copySentence(f, args["Who"].(string)))
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
 		s = CapitalFirst(s) // "The sandbox gave an answer…"
 	}

@@ -86,8 +86,12 @@ type Record struct {
 	// SessionURI is a capability; Put blanks it once Finished is set.
 	SessionURI     string    `json:"session_uri,omitempty"`
 	SessionStarted time.Time `json:"session_started,omitzero"`
-	Committed      int64     `json:"committed,omitempty"`
-	State          string    `json:"state,omitempty"`
+	// SentAt is when a one-request upload of the file last went out whole
+	// or was about to, its answer not heard: the file may have arrived,
+	// and the destination is asked before it is sent again.
+	SentAt    time.Time `json:"sent_at,omitzero"`
+	Committed int64     `json:"committed,omitempty"`
+	State     string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
 	Result json.RawMessage `json:"result,omitempty"`
 	// ResultSummary is the sentence an older Hoist wrote of the result;
@@ -347,6 +351,7 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 	if !rec.Finished.IsZero() {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
+		rec.SentAt = time.Time{}
 	}
 	return putRecord(jobs, normalize(rec))
 }

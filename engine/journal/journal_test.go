@@ -70,6 +70,7 @@ func fullRecord(id string) Record {
 		FellBack:       true,
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
+		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
 		Committed:      4 << 20,
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
@@ -118,6 +119,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.Finished = finished.Finished.UTC()
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
+	wantFinished.SentAt = time.Time{}
 
 	check := func(t *testing.T, j *Journal) {
 		for _, want := range []Record{wantActive, wantFinished} {

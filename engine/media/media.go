@@ -30,6 +30,9 @@ type Email struct {
 	From    string    // "Display Name <address>" or just the address, decoded
 	Subject string    // decoded
 	Date    time.Time // zero when missing or unreadable
+	// MessageID is the Message-ID header as written, angle brackets and
+	// all; "" when the file has none.
+	MessageID string
 }
 
 // Kinds of problems, for errors.Is. Every error from this package that is about
