@@ -29,6 +29,14 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
 	}
+	// Paths are kept absolute, also of files that cannot be read, so that
+	// the list names the same file from any folder.
+	paths = slices.Clone(paths)
+	for i, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			paths[i] = a
+		}
+	}
 	files, skipped, problems := media.Expand(paths)
 	res.Skipped = skipped
 	now := q.opts.Clock.Now()
@@ -38,17 +46,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
-	abs := make([]string, len(files))
-	for i, path := range files {
-		abs[i] = path
-		if a, err := filepath.Abs(path); err == nil {
-			abs[i] = a // as media.Inspect gives it
-		}
-	}
 	queued := make(map[string]JobID)
 	q.mu.Lock()
 	unfinished := q.unfinishedLocked()
-	for _, path := range abs {
+	for _, path := range files {
 		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
