@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"hoist/engine"
-	"hoist/engine/fact"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/words"
 )
 
