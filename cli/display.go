@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -306,14 +305,6 @@ func stateWords(l *words.Lang, v engine.JobView) string {
 		return l.Say(k, nil)
 	}
 	return string(v.State)
-}
-
-// argWord is s as one argument of a command to type, quoted when it has to be.
-func argWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") || needsEscape(s) {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a

@@ -811,3 +811,30 @@ func TestDurableSettings(t *testing.T) {
 	}
 	check("compacted")
 }
+
+// TestNamesThatAreNotUTF8: a path and name in another encoding (Latin-1
+// here) come back byte for byte, so the file is found again.
+func TestNamesThatAreNotUTF8(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	name := "r\xe9sum\xe9.png" // "résumé.png" in Latin-1
+	rec := Record{ID: "latin", Path: "/home/ada/" + name, Name: name}
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j = openAt(t, path, nil)
+	got, err := j.Get("latin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Path != rec.Path || got.Name != rec.Name {
+		t.Errorf("came back as %q, %q; want %q, %q", got.Path, got.Name, rec.Path, rec.Name)
+	}
+	recs, err := j.List()
+	if err != nil || len(recs) != 1 || recs[0].Path != rec.Path {
+		t.Errorf("List: %+v, %v", recs, err)
+	}
+}
