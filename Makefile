@@ -6,13 +6,13 @@ BIN   := build/hoist
 # System packages Fyne, the real-window test and the keychain test need (Debian),
 # then the Windows build and its Wine test, and the Debian package and its checks.
 APT_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
-	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth imagemagick fonts-dejavu-core \
+	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick fonts-dejavu-core \
 	gnome-keyring dbus dbus-x11 libsecret-tools time curl \
 	gcc-mingw-w64-x86-64 wine wine64 nsis zip \
 	desktop-file-utils appstream
 
 .PHONY: all deps build run test test-go test-bench-module test-window test-darwin test-deb \
-	test-windows bench package package-linux package-deb package-windows clean
+	test-windows bench package package-linux package-deb package-windows screenshots clean
 
 all: build
 
@@ -53,10 +53,24 @@ test-go:
 test-bench-module:
 	cd bench && $(GO) test -race -timeout 10m ./...
 
+# The real window under Xvfb: in English and Persian, light and dark, on a small
+# laptop's screen, and at 200 % on the screens people run it on. The README's
+# pictures of the window are the first four runs' (make screenshots).
+SMOKE_README := \
+	"SMOKE_NAME=smoke-en-light SMOKE_THEME=light" \
+	"SMOKE_NAME=smoke-en-dark SMOKE_THEME=dark" \
+	"SMOKE_NAME=smoke-fa-light SMOKE_THEME=light SMOKE_LANG=fa_IR.UTF-8" \
+	"SMOKE_NAME=smoke-fa-dark SMOKE_THEME=dark SMOKE_LANG=fa_IR.UTF-8"
+SMOKE_MORE := \
+	"SMOKE_NAME=smoke-1024x600 SMOKE_SCREEN=1024x600" \
+	"SMOKE_NAME=smoke-200-1366x768 SMOKE_SCREEN=1366x768 SMOKE_SCALE=2" \
+	"SMOKE_NAME=smoke-200-fa-1920x1080 SMOKE_SCREEN=1920x1080 SMOKE_SCALE=2 SMOKE_LANG=fa_IR.UTF-8"
+
 test-window: build
-	scripts/xvfb-smoke.sh $(BIN)
-	SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600 scripts/xvfb-smoke.sh $(BIN)
-	SMOKE_LANG=fa_IR.UTF-8 SMOKE_NAME=smoke-fa scripts/xvfb-smoke.sh $(BIN)
+	@for run in $(SMOKE_README) $(SMOKE_MORE); do echo "== $$run"; env $$run scripts/xvfb-smoke.sh $(BIN) || exit 1; done
+
+screenshots: build
+	@for run in $(SMOKE_README); do env $$run SMOKE_SHOTS=docs scripts/xvfb-smoke.sh $(BIN) || exit 1; done
 
 # macOS stays buildable: what builds without cgo (all but the window) is
 # built and vetted for both Mac processors.

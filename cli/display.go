@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/fact"
 	"hoist/words"
@@ -183,6 +183,16 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
+	if v.InDoubt && v.NextFact != nil {
+		login := "hoist login --scopes " + strings.Join(auth.ScopeNames(v.Scopes), ",")
+		if v.Account != "" {
+			login += " --account " + argWord(v.Account)
+		}
+		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login)}); s != "" {
+			return visible(s)
+		}
+	}
 	switch {
 	case v.Allows(engine.Restart):
 		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
@@ -282,14 +292,6 @@ func stateWords(l *words.Lang, v engine.JobView) string {
 		return l.Say(k, nil)
 	}
 	return string(v.State)
-}
-
-// argWord is s as one argument of a command to type, quoted when it has to be.
-func argWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") || needsEscape(s) {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a

@@ -17,7 +17,7 @@ func TestNextStepsInCommandLineWords(t *testing.T) {
 		want string
 	}{
 		{engine.JobView{State: engine.Paused}, `hoist send --resume`},
-		{engine.JobView{State: engine.Failed, Name: "a b.png"}, `hoist queue remove "a b.png"`},
+		{engine.JobView{State: engine.Failed, Name: "a b.png"}, `hoist queue remove 'a b.png'`},
 		{engine.JobView{State: engine.Attention, FileChanged: true, Path: "/tmp/x.png"}, `hoist queue restart /tmp/x.png`},
 		{engine.JobView{State: engine.Attention, Locked: true}, `Unlock the keychain, then run "hoist send --resume".`},
 		{engine.JobView{State: engine.Attention}, `Sign in again with "hoist login"`},

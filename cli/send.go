@@ -403,12 +403,15 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 // only shown, with how to send it again: it waits for "hoist queue restart".
 func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	switch {
-	case v.State == engine.Waiting, v.Allows(engine.Restart):
+	case v.State == engine.Waiting:
 		return true
 	case v.Allows(engine.Resume):
+		// A paused upload goes on; one in doubt only asks its destination again.
 		return q.Do(v.ID, engine.Resume) == nil
 	case v.Allows(engine.SignIn):
 		return q.Do(v.ID, engine.SignIn) == nil
+	case v.Allows(engine.Restart):
+		return true // the file changed, or may be there already: only shown
 	case v.State == engine.Failed:
 		return q.Do(v.ID, engine.Retry) == nil
 	}

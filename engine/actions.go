@@ -29,6 +29,14 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
 	}
+	// Paths are kept absolute, also of files that cannot be read, so that
+	// the list names the same file from any folder.
+	paths = slices.Clone(paths)
+	for i, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			paths[i] = a
+		}
+	}
 	files, skipped, problems := media.Expand(paths)
 	res.Skipped = skipped
 	now := q.opts.Clock.Now()
@@ -38,17 +46,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
-	abs := make([]string, len(files))
-	for i, path := range files {
-		abs[i] = path
-		if a, err := filepath.Abs(path); err == nil {
-			abs[i] = a // as media.Inspect gives it
-		}
-	}
 	queued := make(map[string]JobID)
 	q.mu.Lock()
 	unfinished := q.unfinishedLocked()
-	for _, path := range abs {
+	for _, path := range files {
 		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
@@ -89,7 +90,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
+		res.Problems = append(res.Problems, errClosingAdd)
 		return false
 	}
 	var added []*job
@@ -151,6 +152,15 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	q.poke()
 	return true
 }
+
+// errClosingAdd is Add's refusal while Hoist closes.
+var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
+
+// factError is an error the queue says by its fact alone.
+type factError struct{ f fact.Fact }
+
+func (e *factError) Error() string   { return e.f.String() }
+func (e *factError) Fact() fact.Fact { return e.f }
 
 // AlreadyQueued says a file was not added again: an unfinished job for the
 // same file and destination exists, and uploading it twice would duplicate it.
@@ -415,6 +425,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.changed = false
 	}
 	q.setStateLocked(jb, to)
+	jb.doubt, jb.looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
 	q.wordsLocked(jb)
 	switch a {
 	case Retry:

@@ -40,14 +40,14 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 		return jb.fact(fact.FileChanged), &fact.Fact{Code: fact.StartOver}
 	case jb.locked:
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
+	case jb.doubt != doubtNone:
+		return doubtFacts(jb, err)
 	case jb.state == Attention:
 		return jb.fact(fact.SignInToSend), nil // the next step names the Sign in action
 	case jb.state == Refused:
 		return errFact(jb, err), nil
 	case errors.Is(err, media.ErrMissing):
 		return jb.fact(fact.FileMissing), &fact.Fact{Code: fact.PutBack}
-	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		return errFact(jb, err), jb.fact(fact.CheckServer)
 	}
 	return errFact(jb, err), &fact.Fact{Code: fact.PressRetryAgain}
 }
@@ -66,6 +66,7 @@ var failCodes = []struct {
 }{
 	{[]error{dest.ErrNoSandbox}, fact.NoSandbox},
 	{[]error{upload.ErrAnswerLost}, fact.AnswerLost},
+	{[]error{upload.ErrNoID}, fact.NoID},
 	{[]error{upload.ErrSessionExpired}, fact.SessionExpired},
 	{[]error{upload.ErrForeignHost}, fact.ForeignHost},
 	{[]error{upload.ErrStalled}, fact.Stalled},

@@ -92,11 +92,15 @@ type JobView struct {
 	Account     string
 
 	State       State
-	FileChanged bool     // stopped because the file changed since it was added: offer Restart
-	Locked      bool     // stopped because the keychain is locked: unlock it, then resume
-	NeedsSignIn bool     // stopped because the account must sign in again: sign in, then SignIn
-	Actions     []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
-	Scopes      []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
+	FileChanged bool // stopped because the file changed since it was added: offer Restart
+	Locked      bool // stopped because the keychain is locked: unlock it, then resume
+	NeedsSignIn bool // stopped because the account must sign in again: sign in, then SignIn
+	// InDoubt: stopped because the destination may hold the file already,
+	// or holds a copy that is not it; Fact says which, and what to look
+	// for. Restart sends a new copy; nothing else does.
+	InDoubt bool
+	Actions []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
+	Scopes  []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
 	// Fact is why the job stands where it is (Failed, Refused, Attention,
 	// Paused by an error…) and NextFact what to do now, in no language:
 	// package words makes the window's and the command line's sentences of

@@ -51,10 +51,23 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		jb.verify = false
 		q.mu.Unlock()
 	}
-	plan, err := d.Plan(info)
+	if info.Email != nil && info.Email.MessageID == "" && isEmail(d, info.MIME) {
+		// The list keeps what a row shows of an email; its Message-ID, which
+		// finds it after a lost answer, is read from the file again.
+		if e, err := media.ReadEmail(info.Path); err == nil {
+			info.Email = e
+		}
+	}
+	plan, err := d.PlanFor(info, string(jb.id))
 	if err != nil {
 		return nil, err
 	}
+	if len(plan.Find) > 0 {
+		plan.Target.Lookup = &lookup{q: q, d: d, ways: plan.Find}
+	}
+	q.mu.Lock()
+	jb.canAsk = plan.Target.Lookup != nil
+	q.mu.Unlock()
 	client, err := q.client(ctx, d)
 	if err != nil {
 		return nil, &signInError{err}
@@ -65,8 +78,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	}
 	defer f.Close()
 
-	if method == "" || method == upload.Auto {
-		method = plan.Method // a method chosen by the user, or fallen back to, stays
+	if method == "" || method == upload.Auto || plan.Method == upload.Resumable {
+		method = plan.Method // a method chosen by the user, or fallen back to, stays; a destination that takes only sessions gets one
 	}
 	if method == "" {
 		method = upload.Auto
@@ -85,8 +98,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		SessionLifetime: lifetime,
 	}
 	var resume *upload.Session
-	if session.URI != "" {
-		resume = &session
+	if session.URI != "" || !session.Sent.IsZero() {
+		resume = &session // a session to ask, or a one-request upload in doubt to look for
 	}
 	src := q.limiter.source(ctx, f)
 	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb, size: info.Size})
@@ -206,10 +219,12 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
-	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		// The server made an object of other bytes: resuming its session would only hear so again.
-		q.moveLocked(jb, stepFail)
-		jb.session = upload.Session{}
+	case doubted(err):
+		// The destination may hold the file, or holds a copy that is not
+		// it: never sent again on its own. Its session (if any) stays, to
+		// be asked again; only Restart sends a new copy.
+		q.moveLocked(jb, stepNeedsUser)
+		jb.doubt, jb.looks = doubtOf(err, jb.canAsk || jb.session.URI != "")
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
@@ -316,7 +331,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 	}
 	rec.State = string(Done)
 	rec.Finished = now
-	rec.SessionURI, rec.SessionStarted = "", time.Time{}
+	rec.SessionURI, rec.SessionStarted, rec.SentAt = "", time.Time{}, time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
 	if method != "" {
@@ -348,6 +363,19 @@ func (o *observer) SessionStarted(s upload.Session) {
 	o.q.mu.Unlock()
 	if written != nil {
 		<-written // before any byte: a crash from here on resumes this session
+	}
+}
+
+// Doubt keeps when a one-request upload went out, its answer not heard;
+// the journal has it before the body goes out, so that an upload killed
+// while it waited is looked for, not sent again, when it is resumed.
+func (o *observer) Doubt(sent time.Time) {
+	o.q.mu.Lock()
+	o.jb.session.Sent = sent
+	written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
+	o.q.mu.Unlock()
+	if written != nil {
+		<-written
 	}
 }
 

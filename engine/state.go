@@ -45,10 +45,13 @@ type job struct {
 
 	cancel  context.CancelCauseFunc
 	attempt int
-	verify  bool // check the file against its fingerprint before the next start
-	changed bool // stopped because the file changed; only Restart sends it again
-	locked  bool // stopped because the keychain is locked: unlocking it, not signing in, is the way on
-	held    bool // added, and not yet in the journal: it does not start
+	verify  bool     // check the file against its fingerprint before the next start
+	changed bool     // stopped because the file changed; only Restart sends it again
+	locked  bool     // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	doubt   doubt    // stopped because the destination may hold the file (or a wrong copy of it)
+	looks   []string // doubtAccess: the scopes looking for it needs
+	canAsk  bool     // the destination can be asked what an upload made (its plan has a lookup)
+	held    bool     // added, and not yet in the journal: it does not start
 
 	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
 
@@ -116,7 +119,11 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	}
 	if facts.NeedsSignIn {
 		v.Scopes = jb.dest.Scopes()
+		if facts.InDoubt {
+			v.Scopes = jb.lookScopes()
+		}
 	}
+	v.InDoubt = facts.InDoubt
 	if e := jb.info.Email; e != nil {
 		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}
 	}
@@ -155,6 +162,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		FellBack:       jb.fellBack,
 		SessionURI:     jb.session.URI,
 		SessionStarted: jb.session.Started,
+		SentAt:         jb.session.Sent,
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason.Legacy,
@@ -259,7 +267,7 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		details:  rec.Details,
 		changed:  rec.FileChanged,
 		verify:   rec.FileChanged,
-		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt},
 		method:   upload.Method(rec.Method),
 		fellBack: rec.FellBack,
 		restarts: rec.Restarts,
@@ -269,6 +277,7 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	if rec.ChunkSize != nil {
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
 	}
+	jb.doubt, jb.looks = doubtFrom(jb.state, jb.reason.Fact)
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
 	if len(rec.Result) > 0 || rec.ResultSummary != "" {

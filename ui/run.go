@@ -117,7 +117,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if alone != nil {
 		d.tell(aloneNote())
 	}
-	d.sizeToScreen(screenPixels())
+	d.place(primaryScreen(os.Getenv))
 	if n := s.notices(); len(n) > 0 {
 		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}

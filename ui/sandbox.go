@@ -119,7 +119,7 @@ func newSandboxPanel(d sandboxController) *sandboxPanel {
 			copyButton.focused = func() { p.list.ScrollTo(i) }
 		},
 	)
-	p.content = container.NewBorder(container.NewVBox(p.heading, explain), nil, nil, nil, p.list)
+	p.content = container.New(roomyHint{keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
 	return p
 }
 

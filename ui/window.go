@@ -130,7 +130,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.win.SetOnDropped(d.dropped)
 	d.win.SetCloseIntercept(d.closing)
 	d.useTray()
-	d.win.Resize(d.savedSize())
+	d.win.Resize(windowSize(d.savedSize(), screen{}))
 	d.shortcuts()
 	return d
 }
@@ -259,53 +259,6 @@ func (d *desk) closeTopDialog() bool {
 	}
 	d.dialogs[len(d.dialogs)-1].Hide()
 	return true
-}
-
-// Where the window's size is kept from one start to the next.
-const (
-	prefWidth  = "window.width"
-	prefHeight = "window.height"
-)
-
-// defaultSize is the window's size at a first start, on a screen large enough.
-var defaultSize = fyne.NewSize(960, 640)
-
-func (d *desk) savedSize() fyne.Size {
-	p := d.app.Preferences()
-	s := fyne.NewSize(float32(p.FloatWithFallback(prefWidth, float64(defaultSize.Width))), float32(p.FloatWithFallback(prefHeight, float64(defaultSize.Height))))
-	if s.Width < 320 || s.Height < 240 {
-		return defaultSize
-	}
-	return s
-}
-
-func (d *desk) saveSize() {
-	s := d.win.Canvas().Size()
-	if s.Width > 0 && s.Height > 0 {
-		d.app.Preferences().SetFloat(prefWidth, float64(s.Width))
-		d.app.Preferences().SetFloat(prefHeight, float64(s.Height))
-	}
-}
-
-// sizeToScreen makes the window no larger than a screen of w × h pixels
-// (less room for the desktop's panels and the title bar), at the app's scale.
-func (d *desk) sizeToScreen(w, h int) {
-	d.win.Resize(fitScreen(d.savedSize(), w, h, d.app.Settings().Scale()))
-}
-
-// fitScreen is size made to fit a screen of w × h pixels at scale; an
-// unknown screen (zeros) changes nothing.
-func fitScreen(size fyne.Size, w, h int, scale float32) fyne.Size {
-	if w <= 0 || h <= 0 {
-		return size
-	}
-	if scale <= 0 {
-		scale = 1
-	}
-	const panels = 80 // pixels for the desktop's panels and the window's title bar
-	size.Width = min(size.Width, float32(w-16)/scale)
-	size.Height = min(size.Height, float32(h-panels)/scale)
-	return size
 }
 
 // fit shrinks a dialog's size to the window, so that none is larger than it.

@@ -227,12 +227,7 @@ func quitDismiss() string { return say("ui.quit.dismiss") }
 func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
 
 // buttonWords names what can be done to a job, on buttons.
-func buttonWords(a engine.Action) string {
-	if a == engine.SignIn {
-		return say("ui.row.signIn")
-	}
-	return speaking().Action(string(a))
-}
+func buttonWords(a engine.Action) string { return speaking().Action(string(a)) }
 
 // showResultWords and detailsWords name the buttons that show a finished
 // job's result and the whole state of one that did not go.

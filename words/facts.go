@@ -100,6 +100,12 @@ func (l *Lang) Fact(f fact.Fact) string {
 			args[k] = l.Isolate(v) // a version, a checksum, an id kept whole in a right-to-left sentence
 		}
 	}
+	if a := f.Arg("action"); a != "" {
+		args["Action"] = l.Action(a) // as its button says it
+	}
+	if st := f.Arg("state"); st != "" {
+		args["State"] = l.State(st)
+	}
 	if n := f.Arg("name"); n != "" && (f.Code == fact.ManagedInvalid || f.Code == fact.ManagedSameName || f.Code == fact.ManagedEntryUnreadable) {
 		args["N"] = l.Say("fact.managed.named", Args{"Name": l.Isolate(n)}) // its name, not its place in the file
 	}
@@ -108,7 +114,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 			args["Flag"] = l.Isolate("--" + field.FlagName()) // the flag that sets the version
 		}
 	}
+	l.doubtArgs(f, args)
 	s := l.Say(key, args)
+	s = l.Join(s, l.copySentence(f, args["Who"].(string)))
 	if who := args["Who"].(string); strings.HasPrefix(s, who) {
 		s = CapitalFirst(s) // "The sandbox gave an answer…"
 	}

@@ -110,3 +110,9 @@ func (cm360Kind) upgraded(d Destination) (Destination, bool) {
 	d.Params["apiVersion"] = CM360Version
 	return d, true
 }
+
+// findable: Campaign Manager 360 cannot list assets by name, so an answer
+// that names no asset is not taken as done, and nothing looks for it.
+func (cm360Kind) findable(d Destination, _ media.Info, _ string, p *Plan) {
+	p.Target.Identifies = identifies(d)
+}

@@ -157,3 +157,9 @@ func (d Destination) customURL() (string, error) {
 func (customKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
 }
+
+// findable: an address of Cloud Storage's JSON API is sent exactly once
+// (storage_object.go); other addresses offer no way to look.
+func (customKind) findable(_ Destination, _ media.Info, _ string, p *Plan) {
+	exactlyOnce(&p.Target, p)
+}

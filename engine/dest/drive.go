@@ -1,6 +1,9 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -127,4 +130,45 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 	if d.Param("fileId") != "" {
 		r.Fact.Code = newDriveVersion
 	}
+}
+
+// DriveMark is the appProperties key Hoist tags each file it makes with:
+// the job's id, so that a file whose answer was lost can be found.
+const DriveMark = "hoistJob"
+
+// findable tags the file with the job's id and looks for it with files.list
+// (drive.file sees the files the app made). Sending a new version again
+// (files.update) makes no second file.
+func (driveKind) findable(d Destination, _ media.Info, job string, p *Plan) {
+	p.Target.Identifies = identifies(d)
+	if d.Param("fileId") != "" {
+		p.Target.Repeatable = true
+	}
+	if job == "" {
+		return
+	}
+	p.Target.Metadata = upload.AddField(p.Target.Metadata, "appProperties", map[string]string{DriveMark: job})
+	q := url.Values{
+		"q":                         {"appProperties has { key=" + quoteQuery(DriveMark) + " and value=" + quoteQuery(job) + " } and trashed=false"},
+		"fields":                    {"files(" + driveFields + ")"},
+		"supportsAllDrives":         {"true"},
+		"includeItemsFromAllDrives": {"true"},
+		"pageSize":                  {"10"},
+	}
+	list, err := d.join(DriveHost, "/drive/v3/files", q)
+	if err != nil {
+		return
+	}
+	p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		var answer struct {
+			Files []json.RawMessage `json:"files"`
+		}
+		if _, err := getJSON(ctx, c, list, &answer); err != nil {
+			return upload.Found{}, err
+		}
+		if len(answer.Files) == 0 {
+			return upload.Found{}, nil
+		}
+		return upload.Found{Body: answer.Files[0]}, nil
+	}}}
 }

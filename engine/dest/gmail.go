@@ -1,9 +1,15 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"hoist/engine/fact"
 	"hoist/engine/media"
@@ -204,3 +210,183 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 func (gmailKind) emptyAnswer(Destination) (Result, bool) { return Result{}, false }
 
 func (gmailKind) upgraded(d Destination) (Destination, bool) { return d, false }
+
+// Gmail's scopes that read a mailbox: the first three search with q, the
+// last sees headers only (q is refused with it).
+const (
+	scopeGmailReadonly = googleScopePrefix + "gmail.readonly"
+	scopeGmailModify   = googleScopePrefix + "gmail.modify"
+	scopeGmailFull     = "https://mail.google.com/"
+	// ScopeGmailMetadata is what looking for an email needs at least: it
+	// reads labels and headers, never an email's content.
+	ScopeGmailMetadata = googleScopePrefix + "gmail.metadata"
+)
+
+// gmailScan bounds the newest messages read one by one when looking without q.
+const gmailScan = 100
+
+// findable looks for the email by its own Message-ID: in the drafts with
+// the upload's own permission; in the mailbox by search where a permission
+// that allows it was already given, else among the newest messages of the
+// label it went to (gmail.metadata, asked for when needed). Replacing a
+// draft again makes no second one.
+func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
+	p.Target.Identifies = identifies(d)
+	if g.k == GmailDraft && d.Param("draftId") != "" {
+		p.Target.Repeatable = true
+		return
+	}
+	if file.Email == nil || strings.Trim(file.Email.MessageID, "<> \t") == "" {
+		return // nothing the email can be known by
+	}
+	id := strings.Trim(file.Email.MessageID, "<> \t")
+	user := "/gmail/v1/users/" + url.PathEscape(d.Param("user"))
+	if g.k == GmailDraft {
+		p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+			return gmailFindDraft(ctx, c, d, user, id)
+		}}}
+		return
+	}
+	search := func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		return gmailSearch(ctx, c, d, user, id)
+	}
+	label := ""
+	switch labels := d.message().LabelIDs; {
+	case g.k == GmailSend:
+		label = "SENT"
+	case len(labels) > 0:
+		label = labels[0]
+	}
+	since := time.Time{} // the oldest the email's date in Gmail can be
+	if g.dateFromHeader(d) && file.Email.Date.IsZero() {
+		since = time.Unix(0, 0) // unknown: only a full scan tells
+	} else if g.dateFromHeader(d) {
+		since = file.Email.Date
+	}
+	scan := func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		return gmailScanLabel(ctx, c, d, user, label, id, since)
+	}
+	p.Find = []FindWay{
+		{Scopes: []string{scopeGmailReadonly}, Find: search},
+		{Scopes: []string{scopeGmailModify}, Find: search},
+		{Scopes: []string{scopeGmailFull}, Find: search},
+		{Scopes: []string{ScopeGmailMetadata}, Find: scan},
+	}
+}
+
+// dateFromHeader reports whether Gmail dates the email by its Date header
+// (import's default, or internalDateSource=dateHeader) rather than by when
+// it arrived.
+func (g gmailKind) dateFromHeader(d Destination) bool {
+	switch g.k {
+	case GmailInsert, GmailImport:
+		return d.choice("internalDateSource") == "dateHeader"
+	}
+	return false
+}
+
+// gmailMessageRef is a message as messages.list names it.
+type gmailMessageRef struct {
+	ID       string `json:"id"`
+	ThreadID string `json:"threadId"`
+}
+
+// gmailSearch finds the message by rfc822msgid:, with a permission that allows search.
+func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
+	u, err := d.join(GmailHost, user+"/messages", url.Values{"q": {"rfc822msgid:" + id}, "includeSpamTrash": {"true"}, "maxResults": {"10"}})
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Messages []gmailMessageRef `json:"messages"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	if len(list.Messages) == 0 {
+		return upload.Found{}, nil
+	}
+	return upload.Found{Body: marshal(list.Messages[0])}, nil
+}
+
+// gmailFindDraft finds the draft by rfc822msgid:, which the drafts' own
+// permission (gmail.compose) may search.
+func gmailFindDraft(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
+	u, err := d.join(GmailHost, user+"/drafts", url.Values{"q": {"rfc822msgid:" + id}, "maxResults": {"10"}})
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Drafts []json.RawMessage `json:"drafts"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	if len(list.Drafts) == 0 {
+		return upload.Found{}, nil
+	}
+	return upload.Found{Body: list.Drafts[0]}, nil
+}
+
+// errNotAmongNewest says a scan of a label's newest messages ended before
+// the email's date: it cannot tell whether the email is there.
+var errNotAmongNewest = errors.New("the email is not among the newest messages, and older ones were not read")
+
+// gmailScanLabel reads the Message-ID of the label's newest messages, as
+// gmail.metadata allows (it refuses q). Messages come newest first by
+// Gmail's date: once one is older than since, the email is not there;
+// when the scan ends before that, it cannot tell.
+func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, label, id string, since time.Time) (upload.Found, error) {
+	if since.IsZero() {
+		since = time.Now().Add(-24 * time.Hour) // dated when it arrived: within the last day
+	}
+	q := url.Values{"maxResults": {strconv.Itoa(gmailScan)}, "includeSpamTrash": {"true"}}
+	if label != "" {
+		q.Set("labelIds", label)
+	}
+	u, err := d.join(GmailHost, user+"/messages", q)
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Messages      []gmailMessageRef `json:"messages"`
+		NextPageToken string            `json:"nextPageToken"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	for _, m := range list.Messages {
+		u, err := d.join(GmailHost, user+"/messages/"+url.PathEscape(m.ID), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
+		if err != nil {
+			return upload.Found{}, err
+		}
+		var msg struct {
+			InternalDate string `json:"internalDate"`
+			Payload      struct {
+				Headers []struct {
+					Name  string `json:"name"`
+					Value string `json:"value"`
+				} `json:"headers"`
+			} `json:"payload"`
+		}
+		found, err := getJSON(ctx, c, u, &msg)
+		if err != nil {
+			return upload.Found{}, err
+		}
+		if !found {
+			continue // deleted meanwhile
+		}
+		for _, h := range msg.Payload.Headers {
+			if strings.EqualFold(h.Name, "Message-ID") && strings.Trim(h.Value, "<> \t") == id {
+				return upload.Found{Body: marshal(m)}, nil
+			}
+		}
+		if ms, err := strconv.ParseInt(msg.InternalDate, 10, 64); err == nil && time.UnixMilli(ms).Before(since.Add(-time.Hour)) {
+			return upload.Found{}, nil // past the email's date: it is not there
+		}
+	}
+	if list.NextPageToken == "" {
+		return upload.Found{}, nil // every message of the label was read
+	}
+	return upload.Found{}, errNotAmongNewest
+}

@@ -24,6 +24,9 @@ type Plan struct {
 	Method  upload.Method // Auto: the uploader chooses by size
 	MaxSize int64         // 0 when there is no limit
 	Scopes  []string      // what the sign-in must allow; none for the sandbox
+	// Find says how to look for what the upload made, best way first; nil
+	// when the destination cannot be asked (see PlanFor).
+	Find []FindWay
 }
 
 // Rule names the rule a file breaks.

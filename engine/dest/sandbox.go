@@ -1,6 +1,9 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -85,4 +88,29 @@ func (sandboxKind) result(_ Destination, a answer, r *Result) {
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
+}
+
+// findable marks the upload with the job's id in its address, and looks for
+// it in the sandbox's list of what it received, as Drive's files.list finds
+// a file by its mark.
+func (sandboxKind) findable(_ Destination, _ media.Info, job string, p *Plan) {
+	u, err := url.Parse(p.Target.URL)
+	if err != nil || job == "" {
+		return
+	}
+	q := u.Query()
+	q.Set(DriveMark, job)
+	u.RawQuery = q.Encode()
+	p.Target.URL = u.String()
+	list := url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, SandboxPath) + "/sandbox/objects",
+		RawQuery: url.Values{DriveMark: {job}}.Encode()}
+	p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		var objs []struct {
+			Response json.RawMessage `json:"response"`
+		}
+		if _, err := getJSON(ctx, c, list.String(), &objs); err != nil || len(objs) == 0 {
+			return upload.Found{}, err
+		}
+		return upload.Found{Body: objs[0].Response}, nil
+	}}}
 }

@@ -135,3 +135,10 @@ func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 	}
 	return ""
 }
+
+// findable: a video always goes in a resumable session, which can be asked
+// where it stands: nothing cheap finds a video whose answer was lost.
+func (youTubeKind) findable(d Destination, _ media.Info, _ string, p *Plan) {
+	p.Method = upload.Resumable
+	p.Target.Identifies = identifies(d)
+}

@@ -21,6 +21,7 @@ type uploadInfo struct {
 	contentType string          // of the bytes
 	size        int64           // declared; -1 when unknown
 	uploadType  string
+	hash        string // X-Goog-Hash of the request that carried the last byte
 }
 
 // finished is a complete upload whose answer is being made.
@@ -36,6 +37,16 @@ type resourceResult struct {
 	name  string
 	draft string
 	body  any
+	// An email's Message-ID and the date Gmail files it under.
+	messageID    string
+	internalDate time.Time
+}
+
+// committer is an endpoint with rules on the whole upload, checked as the
+// object is made: Cloud Storage's preconditions and the checksums a client
+// names (storage.go).
+type committer interface {
+	commitCheck(s *Server, u *uploadInfo, c content) *apiError
 }
 
 // endpoint is one API method that accepts media, with Google's rules for it.

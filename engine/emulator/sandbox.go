@@ -25,6 +25,7 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 			svc.routes(s, mux)
 		}
 	}
+	s.storageRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})
@@ -49,8 +50,25 @@ func (s *Server) serveIndex(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-func (s *Server) serveObjectList(w http.ResponseWriter, _ *http.Request) {
-	writeJSONValue(w, s.Objects())
+// serveObjectList lists what the sandbox received; ?hoistJob=ID only what
+// an upload marked with that job made (how Hoist finds an upload whose
+// answer was lost).
+func (s *Server) serveObjectList(w http.ResponseWriter, r *http.Request) {
+	objs := s.Objects()
+	if job := r.URL.Query().Get(jobMark); job != "" {
+		var marked []Object
+		for _, o := range objs {
+			var res map[string]any
+			if json.Unmarshal(o.Response, &res) == nil && res[jobMark] == job {
+				marked = append(marked, o)
+			}
+		}
+		objs = marked
+	}
+	if objs == nil {
+		objs = []Object{}
+	}
+	writeJSONValue(w, objs)
 }
 
 func (s *Server) serveRequestList(w http.ResponseWriter, _ *http.Request) {

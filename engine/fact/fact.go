@@ -151,7 +151,9 @@ const (
 
 // Facts about the queue as a whole.
 const (
-	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
+	NotNow    Code = "action.notNow" // Args["action"], Args["state"]: the job's state does not allow the action
+	Closing   Code = "queue.closing" // Hoist is closing: files were not added
+	BatchDone Code = "batch.done"    // Count uploaded, Args["failed"] needing attention
 )
 
 // Facts said once when Hoist starts. File is where the old list of uploads
@@ -327,3 +329,20 @@ func (s *Said) UnmarshalJSON(b []byte) error {
 	s.Fact = &f
 	return nil
 }
+
+// Facts about an upload that may have reached its destination, or reached
+// it wrong, so that sending it again could make a second copy: Args["at"]
+// is when it last went out (RFC 3339), Args["look"] how it can be settled
+// ("look": the user looks; "ask": the destination can be asked again;
+// "allow": asking needs Args["scopes"], space-separated), Args["item"] what
+// to look for, Args["id"] and Args["url"] the copy the destination holds.
+const (
+	LostLook  Code = "upload.lostLook"  // Dest, File: the answer was lost; the destination cannot be asked
+	LostAsk   Code = "upload.lostAsk"   // Dest, File: the answer was lost; asking failed for now
+	LostAllow Code = "upload.lostAllow" // Dest, File: the answer was lost; asking needs a permission
+	NoID      Code = "upload.noID"      // Dest, File: a success answer that named nothing
+	LookFor   Code = "next.lookFor"     // Dest: look for Args["item"]; Restart sends it again
+	AskAgain  Code = "next.askAgain"    // Resume asks again; Restart sends it again
+	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
+	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
+)

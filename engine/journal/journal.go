@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
 
@@ -86,8 +87,12 @@ type Record struct {
 	// SessionURI is a capability; Put blanks it once Finished is set.
 	SessionURI     string    `json:"session_uri,omitempty"`
 	SessionStarted time.Time `json:"session_started,omitzero"`
-	Committed      int64     `json:"committed,omitempty"`
-	State          string    `json:"state,omitempty"`
+	// SentAt is when a one-request upload of the file last went out whole
+	// or was about to, its answer not heard: the file may have arrived,
+	// and the destination is asked before it is sent again.
+	SentAt    time.Time `json:"sent_at,omitzero"`
+	Committed int64     `json:"committed,omitempty"`
+	State     string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
 	Result json.RawMessage `json:"result,omitempty"`
 	// ResultSummary is the sentence an older Hoist wrote of the result;
@@ -347,6 +352,7 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 	if !rec.Finished.IsZero() {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
+		rec.SentAt = time.Time{}
 	}
 	return putRecord(jobs, normalize(rec))
 }
@@ -542,8 +548,25 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 	}))
 }
 
+// stored is a record as the file holds it: a path or name that is not
+// UTF-8 (a file named on a system in another encoding, or with a broken
+// name on Windows) is also kept as its exact bytes, which JSON's strings
+// cannot carry, so that the file is found again.
+type stored struct {
+	Record
+	PathBytes []byte `json:"path_bytes,omitempty"`
+	NameBytes []byte `json:"name_bytes,omitempty"`
+}
+
 func putRecord(jobs *bbolt.Bucket, rec Record) error {
-	raw, err := json.Marshal(rec)
+	s := stored{Record: rec}
+	if !utf8.ValidString(rec.Path) {
+		s.PathBytes = []byte(rec.Path)
+	}
+	if !utf8.ValidString(rec.Name) {
+		s.NameBytes = []byte(rec.Name)
+	}
+	raw, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("journal: encoding job %q: %w", rec.ID, err)
 	}
@@ -551,9 +574,16 @@ func putRecord(jobs *bbolt.Bucket, rec Record) error {
 }
 
 func decodeRecord(key, raw []byte) (Record, error) {
-	var rec Record
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	var s stored
+	if err := json.Unmarshal(raw, &s); err != nil {
 		return Record{}, fmt.Errorf("journal: job %q cannot be read: %w (%w)", key, ErrCorrupt, err)
+	}
+	rec := s.Record
+	if s.PathBytes != nil {
+		rec.Path = string(s.PathBytes)
+	}
+	if s.NameBytes != nil {
+		rec.Name = string(s.NameBytes)
 	}
 	if rec.ID != string(key) {
 		return Record{}, fmt.Errorf("journal: job %q carries another id: %w", key, ErrCorrupt)

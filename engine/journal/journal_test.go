@@ -70,6 +70,7 @@ func fullRecord(id string) Record {
 		FellBack:       true,
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
+		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
 		Committed:      4 << 20,
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
@@ -118,6 +119,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.Finished = finished.Finished.UTC()
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
+	wantFinished.SentAt = time.Time{}
 
 	check := func(t *testing.T, j *Journal) {
 		for _, want := range []Record{wantActive, wantFinished} {
@@ -806,4 +808,31 @@ func TestDurableSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("compacted")
+}
+
+// TestNamesThatAreNotUTF8: a path and name in another encoding (Latin-1
+// here) come back byte for byte, so the file is found again.
+func TestNamesThatAreNotUTF8(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	name := "r\xe9sum\xe9.png" // "résumé.png" in Latin-1
+	rec := Record{ID: "latin", Path: "/home/ada/" + name, Name: name}
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j = openAt(t, path, nil)
+	got, err := j.Get("latin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Path != rec.Path || got.Name != rec.Name {
+		t.Errorf("came back as %q, %q; want %q, %q", got.Path, got.Name, rec.Path, rec.Name)
+	}
+	recs, err := j.List()
+	if err != nil || len(recs) != 1 || recs[0].Path != rec.Path {
+		t.Errorf("List: %+v, %v", recs, err)
+	}
 }

@@ -38,6 +38,10 @@ var (
 	// full but the connection broke before the answer; the server may have
 	// the file, so it is not sent again on its own (that could make a copy).
 	ErrAnswerLost = errors.New("the file was sent but the connection broke before the server answered, so it may or may not have arrived")
+	// ErrNoID: the server answered that the upload was complete but its
+	// answer names nothing it made (an empty body, {}), and the object
+	// could not be found by asking: the upload is not known to be done.
+	ErrNoID = errors.New("the server said the upload was complete but did not say what it made")
 	// ErrInvalid: the upload was asked for with settings that cannot work
 	// (a bad URL, content type or chunk size); nothing was sent.
 	ErrInvalid = errors.New("the upload settings are not valid")

@@ -45,6 +45,7 @@ func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, 
 		delivered, handed, srcErr = pl.detach()
 		r.handed = max(r.handed, handed)
 	}
+	r.delivered = delivered
 	if err != nil {
 		switch {
 		case srcErr != nil:

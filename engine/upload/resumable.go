@@ -86,15 +86,10 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		case stepStarted:
 			next, needStatus = 0, false
 		case stepDone:
-			res, err := r.accept(s.result)
-			if err != nil {
-				return nil, err
-			}
-			r.obs.Committed(r.size)
-			return res, nil
+			return r.done(r.accept(ctx, s.result))
 		case stepEarly:
 			if doubted {
-				return nil, &IncompleteError{Received: min(r.received(s.result.Body), r.size), Size: r.size}
+				return nil, &IncompleteError{Received: min(r.received(s.result.Body), r.size), Size: r.size, Body: s.result.Body}
 			}
 			doubted, needStatus = true, true
 		case stepAt:
@@ -199,6 +194,13 @@ func (r *run) send(ctx context.Context, next int64) step {
 	}
 	req.Header.Set("Content-Range", ContentRange{First: next, Length: n, Total: r.size}.String())
 	req.Header.Set("Content-Type", r.mediaType)
+	if r.t.SendCRC32C && next+n == r.size {
+		crc, err := r.sum.crc32c(r.src)
+		if err != nil {
+			return step{kind: stepFail, err: err}
+		}
+		req.Header.Set("X-Goog-Hash", "crc32c="+crcBase64(crc))
+	}
 	r.sentMax = max(r.sentMax, next+n)
 	began := time.Now() // the chunk rule learns the real link: wall time
 	a, err := r.do(ctx, req, &payload{src: r.src, off: next, n: n, obs: r.obs})

@@ -223,7 +223,7 @@ func Retryable(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid, ErrIncomplete, ErrMismatch} {
+	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrNoID, ErrInvalid, ErrIncomplete, ErrMismatch} {
 		if errors.Is(err, final) {
 			return false
 		}

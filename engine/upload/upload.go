@@ -44,6 +44,9 @@ func (u *Uploader) Upload(ctx context.Context, t Target, src Source, m Method, r
 	if err != nil {
 		return nil, err
 	}
+	if resume != nil {
+		r.unanswered = resume.Sent
+	}
 	if resume != nil && resume.URI == "" {
 		resume = nil
 	}
@@ -55,17 +58,28 @@ func (u *Uploader) Upload(ctx context.Context, t Target, src Source, m Method, r
 	if err != nil {
 		return nil, err
 	}
-	var res *Result
-	switch m {
-	case Resumable:
-		res, err = r.resumable(ctx, resume)
-	default:
-		res, err = r.oneShot(ctx, m)
-	}
+	res, err := r.upload(ctx, m, resume)
 	if err != nil {
 		return nil, scrub(err, r.secrets)
 	}
 	return res, nil
+}
+
+// upload runs the upload by method m.
+func (r *run) upload(ctx context.Context, m Method, resume *Session) (*Result, error) {
+	if resume == nil {
+		if res, err, done := r.prepare(ctx, m); done {
+			return res, err
+		}
+	}
+	if m != Resumable {
+		return r.oneShot(ctx, m)
+	}
+	if !r.unanswered.IsZero() && !r.repeatable() {
+		// A one-request upload of the file may have arrived, and nothing could be asked.
+		return nil, &AnswerLostError{Sent: r.unanswered}
+	}
+	return r.resumable(ctx, resume)
 }
 
 // run is the state of one Upload call.
@@ -99,6 +113,11 @@ type run struct {
 	restarts  int
 	secrets   []string // texts errors must not show
 	sum       fileSum  // CRC32C of the file's bytes as they are read
+	delivered bool     // the last request's whole body went out
+
+	// One-request uploads in doubt (lookup.go).
+	attempted  time.Time // the attempt going out now
+	unanswered time.Time // an attempt whose whole body went out, its answer lost and not yet settled
 }
 
 func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
@@ -256,12 +275,39 @@ func (r *run) withUploadType(typ string) string {
 // accept checks a final answer before the upload is called done: the file
 // is still the one queued after its last byte, and the server's own account
 // of the object (size, checksum), when it gives one, matches the file.
-func (r *run) accept(res *Result) (*Result, error) {
+//
+// An answer that names nothing (Target.Identifies) is not taken as done:
+// the object is looked for (Target.Lookup), and without it the upload
+// stops with ErrNoID.
+func (r *run) accept(ctx context.Context, res *Result) (*Result, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
+	if r.t.Identifies != nil && !r.t.Identifies(res.Body) {
+		if r.t.Lookup == nil {
+			return nil, ErrNoID
+		}
+		f, err := r.find(ctx)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, err
+		case err != nil:
+			return nil, fmt.Errorf("%w; looking for it failed: %w", ErrNoID, err)
+		case f.Body == nil || (r.t.Identifies != nil && !r.t.Identifies(f.Body)):
+			return nil, fmt.Errorf("%w, and it was not found there", ErrNoID)
+		}
+		res = &Result{Status: res.Status, Body: f.Body, Method: res.Method, Found: true}
+	}
 	verified, err := r.verify(res.Body)
 	if err != nil {
+		var short *IncompleteError
+		var differs *MismatchError
+		switch {
+		case errors.As(err, &short):
+			short.Body = res.Body
+		case errors.As(err, &differs):
+			differs.Body = res.Body
+		}
 		return nil, err
 	}
 	res.Verified = verified
@@ -285,3 +331,4 @@ func (nopObserver) Committed(int64)                    {}
 func (nopObserver) Restarted(error)                    {}
 func (nopObserver) Retrying(int, time.Duration, error) {}
 func (nopObserver) FellBack(Method, Method, error)     {}
+func (nopObserver) Doubt(time.Time)                    {}
