@@ -421,7 +421,8 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		for _, it := range form.Items {
 			c, ok := it.Widget.(*fyne.Container)
 			if ok && pickerEntry(c.Objects[0]) == e {
-				return c.Objects[0].(*fyne.Container).Objects[1].(*widget.Button)
+				b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
+				return b
 			}
 		}
 		t.Fatal("no Choose… beside the field")
@@ -440,7 +441,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	test.Tap(chooseFor(profile))
-	signIn := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	signIn := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to sign in", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	pickNamed("Northwind Media")
@@ -469,7 +470,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 
 	// Labels: their own access, asked for now, added to the account's.
 	openPicker(h.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
-	signIn = inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	signIn = inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	list := inTopOverlay(h, func(*widget.List) bool { return true })

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
@@ -218,7 +217,7 @@ type settingsPanel struct {
 func newSettingsPanel(d settingsController) *settingsPanel {
 	p := &settingsPanel{d: d}
 	p.form = p.makeForm()
-	reset := widget.NewButton(visual(say("ui.reset")), p.confirmReset)
+	reset := newButton(visual(say("ui.reset")), p.confirmReset)
 	reset.Importance = widget.DangerImportance
 	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
 	return p
@@ -275,7 +274,7 @@ func (p *settingsPanel) makeForm() *form {
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
+	dlg := newInfoDialog(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }

@@ -520,7 +520,7 @@ func TestTabReachesTheControls(t *testing.T) {
 	for range 40 {
 		test.FocusNext(c)
 		switch f := c.Focused().(type) {
-		case *widget.Button:
+		case *pushButton:
 			reached[f.Text] = true
 		case *selectBox:
 			reached["destination picker"] = true
