@@ -166,7 +166,7 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l 
 			}
 			found = true
 			if err := act(v.ID); err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", visible(v.Name), err)
+				fmt.Fprintf(stderr, "%s: %s\n", visible(v.Name), visible(errWords(l, err)))
 				code = exitFailed
 				continue
 			}

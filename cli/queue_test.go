@@ -223,10 +223,10 @@ func TestQueueShowsAndDoesTheEnginesActions(t *testing.T) {
 	}
 	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})
 
-	if code, stdout, stderr := queue("pause", "plan.txt"); code != exitFailed || stdout != "" || stderr != "plan.txt: An upload that is failed cannot be paused.\n" {
+	if code, stdout, stderr := queue("pause", "plan.txt"); code != exitFailed || stdout != "" || stderr != "plan.txt: “Pause” is not possible now: this upload is marked “Failed”.\n" {
 		t.Errorf("pause of a failed upload: exit %d, %q%q", code, stdout, stderr)
 	}
-	if code, _, stderr := queue("retry", "done.txt"); code != exitFailed || !strings.Contains(stderr, "done cannot be tried again") {
+	if code, _, stderr := queue("retry", "done.txt"); code != exitFailed || !strings.Contains(stderr, "“Retry” is not possible now: this upload is marked “Done”.") {
 		t.Errorf("retry of a finished upload: exit %d, %q", code, stderr)
 	}
 	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})

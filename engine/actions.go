@@ -90,7 +90,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
+		res.Problems = append(res.Problems, errClosingAdd)
 		return false
 	}
 	var added []*job
@@ -152,6 +152,15 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	q.poke()
 	return true
 }
+
+// errClosingAdd is Add's refusal while Hoist closes.
+var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
+
+// factError is an error the queue says by its fact alone.
+type factError struct{ f fact.Fact }
+
+func (e *factError) Error() string   { return e.f.String() }
+func (e *factError) Fact() fact.Fact { return e.f }
 
 // AlreadyQueued says a file was not added again: an unfinished job for the
 // same file and destination exists, and uploading it twice would duplicate it.

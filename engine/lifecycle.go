@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"hoist/engine/fact"
 )
 
 // A job's life is this file's two tables: what the user may do to a job in
@@ -149,45 +151,16 @@ type NotAllowedError struct {
 	Facts  Facts
 }
 
-func (e *NotAllowedError) Error() string {
-	what := stateWords[e.State]
-	if what == "" {
-		what = string(e.State)
-	}
-	if e.Action == SignIn {
-		return fmt.Sprintf("An upload that is %s is not waiting for a sign-in.", what)
-	}
-	done := actionWords[e.Action]
-	if done == "" {
-		done = "given the action “" + string(e.Action) + "”"
-	}
-	return fmt.Sprintf("An upload that is %s cannot be %s.", what, done)
+func (e *NotAllowedError) Error() string { return e.Fact().String() }
+
+// Fact says it: the action and the state, as the words of the buttons and
+// the states say them (package words).
+func (e *NotAllowedError) Fact() fact.Fact {
+	return fact.Fact{Code: fact.NotNow, Args: map[string]string{"action": string(e.Action), "state": string(e.State)}}
 }
 
 // Is makes errors.Is(err, ErrNotNow) true.
 func (e *NotAllowedError) Is(target error) bool { return target == ErrNotNow }
-
-var stateWords = map[State]string{
-	Waiting:   "waiting",
-	Checking:  "checking where it stands",
-	Uploading: "uploading",
-	Retrying:  "waiting to try again",
-	Paused:    "paused",
-	Attention: "waiting for you",
-	Done:      "done",
-	Failed:    "failed",
-	Refused:   "refused",
-	Canceled:  "canceled",
-}
-
-var actionWords = map[Action]string{
-	Pause:   "paused",
-	Resume:  "resumed",
-	Retry:   "tried again",
-	Restart: "started over",
-	Cancel:  "canceled",
-	Remove:  "removed",
-}
 
 // allowLocked is where the table leads jb with a, or why it does not;
 // Queue.mu must be held.

@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
+	"hoist/words"
 )
 
 func init() { strictSteps = true } // an edge the table lacks panics in every test of the package
@@ -260,17 +262,30 @@ func TestOnePlaceWritesTheState(t *testing.T) {
 	}
 }
 
+// TestRefusalSaysWhatAndWhy: an action the state does not allow is a fact
+// naming both, which every language says with the words of its button and
+// of the state; its Error is the fact, for logs.
 func TestRefusalSaysWhatAndWhy(t *testing.T) {
 	for _, tc := range []struct {
 		err  *NotAllowedError
 		want string
 	}{
-		{&NotAllowedError{Action: Pause, State: Done}, "An upload that is done cannot be paused."},
-		{&NotAllowedError{Action: Restart, State: Uploading}, "An upload that is uploading cannot be started over."},
-		{&NotAllowedError{Action: SignIn, State: Paused}, "An upload that is paused is not waiting for a sign-in."},
+		{&NotAllowedError{Action: Pause, State: Done}, "“Pause” is not possible now: this upload is marked “Done”."},
+		{&NotAllowedError{Action: Restart, State: Uploading}, "“Start over” is not possible now: this upload is marked “Uploading”."},
+		{&NotAllowedError{Action: SignIn, State: Paused}, "“Sign in” is not possible now: this upload is marked “Paused”."},
 	} {
-		if got := tc.err.Error(); got != tc.want {
+		if f := tc.err.Fact(); f.Code != fact.NotNow || f.Arg("action") != string(tc.err.Action) || f.Arg("state") != string(tc.err.State) {
+			t.Errorf("%v: fact %+v", tc.err, f)
+		}
+		if got, _ := words.English().Error(tc.err); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
+		}
+		for _, code := range words.Codes[1:] {
+			l := words.New(code)
+			got, _ := l.Error(tc.err)
+			if !strings.Contains(got, l.Action(string(tc.err.Action))) || !strings.Contains(got, l.State(string(tc.err.State))) || strings.Contains(got, "upload") {
+				t.Errorf("%s: %q does not name the action and the state in its words", code, got)
+			}
 		}
 	}
 }

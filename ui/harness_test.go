@@ -272,7 +272,7 @@ func (h *harness) findButton(text string) *widget.Button {
 	var found *widget.Button
 	look := func(o fyne.CanvasObject) {
 		walk(o, func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			if b, ok := asButton(o); ok && b.Text == text && b.Visible() {
 				found = b
 			}
 		})
@@ -282,4 +282,18 @@ func (h *harness) findButton(text string) *widget.Button {
 		look(o)
 	}
 	return found
+}
+
+// asButton is o as the toolkit's button, which every button of the window
+// (pushButton, rowButton) is inside.
+func asButton(o any) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *pushButton:
+		return &b.Button, true
+	case *rowButton:
+		return &b.Button, true
+	}
+	return nil, false
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
 	"hoist/ui/filechooser"
@@ -52,7 +51,7 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
 	}
 	// The harness's files are in a folder of their own: open it, then tick two files.
-	open := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Open" })
+	open := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Open" })
 	ch := chooserOn(t, h)
 	ch.show(h.files)
 	for _, name := range []string{"one.eml", "three.eml"} {

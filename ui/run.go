@@ -19,7 +19,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
 	"hoist/dirs"
@@ -230,7 +229,7 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 func failWindow(a fyne.App, what string, err error) int {
 	w := a.NewWindow(say("ui.app"))
 	msg := newBidiParagraph(what + "\n\n" + errorWords(err))
-	w.SetContent(container.NewBorder(nil, container.NewCenter(widget.NewButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
+	w.SetContent(container.NewBorder(nil, container.NewCenter(newButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1

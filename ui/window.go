@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -157,8 +156,8 @@ func (d *desk) build() {
 	headline.SizeName = theme.SizeNameSubHeadingText
 	hint := newBidiParagraph(say("ui.empty.hint"))
 	hint.SetAlignment(fyne.TextAlignCenter)
-	addBig := widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
-	addFolder := widget.NewButtonWithIcon(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
+	addBig := newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	addFolder := newIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
 
 	d.foot = newFooter(d)
@@ -228,6 +227,8 @@ func (d *desk) typedKey(e *fyne.KeyEvent) {
 	switch e.Name {
 	case fyne.KeyEscape:
 		d.closeTopDialog()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		d.pressDefault()
 	case fyne.KeyDelete:
 		d.list.deleteSelected()
 	}
@@ -250,6 +251,17 @@ func (d *desk) open(dlg hideable) {
 	})
 	dlg.Show()
 	readingTitle(d.win.Canvas())
+}
+
+// pressDefault presses the default button of the dialog on top (its yes,
+// its OK or Close): Enter does, where no button has the focus.
+func (d *desk) pressDefault() {
+	if len(d.dialogs) == 0 {
+		return
+	}
+	if p, ok := d.dialogs[len(d.dialogs)-1].(interface{ pressDefault() }); ok {
+		p.pressDefault()
+	}
 }
 
 // closeTopDialog closes the dialog on top, as its Cancel or Close would.
@@ -586,7 +598,7 @@ func (d *desk) showResult(v engine.JobView) {
 		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
 		shown.Selectable = true
 		shown.Truncation = fyne.TextTruncateEllipsis
-		copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+		copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 			d.app.Clipboard().SetContent(value)
 			d.tell(say("ui.copied", "What", label))
 		})
@@ -601,13 +613,13 @@ func (d *desk) showResult(v engine.JobView) {
 	field(say("ui.result.name"), r.Name)
 	field(say("ui.result.link"), r.URL)
 	if u, err := url.Parse(r.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		rows.Add(widget.NewButtonWithIcon(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
+		rows.Add(newIconButton(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
 			if err := d.app.OpenURL(u); err != nil {
 				d.tell(say("ui.browser.failed", "Why", errorWords(err)))
 			}
 		}))
 	}
-	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), rows, d.win)
+	dlg := newInfoDialog(v.Name, visual(say("ui.close")), rows, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }
@@ -629,7 +641,7 @@ func (d *desk) showDetails(v engine.JobView) {
 	}
 	text += "\n\n" + say("ui.field.file", "File", isolate(v.Path)) + "\n" + say("ui.field.size", "Size", speaking().Size(v.Size)) + "\n" + say("ui.field.to", "To", destWords(v))
 	l := newBidiParagraph(text)
-	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), l, d.win)
+	dlg := newInfoDialog(v.Name, visual(say("ui.close")), l, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }

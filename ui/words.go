@@ -123,7 +123,9 @@ func progressWords(v engine.JobView) string {
 			parts = append(parts, l.TimeLeft(v.ETA))
 		}
 	}
-	return strings.Join(parts, " · ")
+	// Between the parts: "·" in English and Hebrew; in Persian and Arabic,
+	// where a raised dot reads as the digit zero (۰, ٠), their comma.
+	return strings.Join(parts, say("ui.progress.sep"))
 }
 
 // summaryWords is the whole queue in a line, e.g.
@@ -225,12 +227,7 @@ func quitDismiss() string { return say("ui.quit.dismiss") }
 func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
 
 // buttonWords names what can be done to a job, on buttons.
-func buttonWords(a engine.Action) string {
-	if a == engine.SignIn {
-		return say("ui.row.signIn")
-	}
-	return speaking().Action(string(a))
-}
+func buttonWords(a engine.Action) string { return speaking().Action(string(a)) }
 
 // showResultWords and detailsWords name the buttons that show a finished
 // job's result and the whole state of one that did not go.

@@ -151,7 +151,9 @@ const (
 
 // Facts about the queue as a whole.
 const (
-	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
+	NotNow    Code = "action.notNow" // Args["action"], Args["state"]: the job's state does not allow the action
+	Closing   Code = "queue.closing" // Hoist is closing: files were not added
+	BatchDone Code = "batch.done"    // Count uploaded, Args["failed"] needing attention
 )
 
 // Facts said once when Hoist starts. File is where the old list of uploads

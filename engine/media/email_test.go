@@ -115,8 +115,8 @@ func TestInspectNotAnEmail(t *testing.T) {
 				t.Fatalf("err = %v, want ErrNotEmail", err)
 			}
 			want := name + " does not look like an email file (its first lines are not email headers)."
-			if err.Error() != want {
-				t.Errorf("message = %q, want %q", err.Error(), want)
+			if SayEnglish(err) != want {
+				t.Errorf("message = %q, want %q", SayEnglish(err), want)
 			}
 			if info.Email != nil || info.MIME == "message/rfc822" || info.Size != int64(len(content)) || info.Fingerprint == "" {
 				t.Errorf("info = %+v; want the file described as what it is", info)

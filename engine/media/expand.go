@@ -115,7 +115,7 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 		w.file(path, fi)
 	default:
 		w.skipped = append(w.skipped, Skipped{Path: path,
-			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialFact(fi.Mode())}}})
+			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialKind(fi.Mode())}}})
 	}
 }
 
