@@ -138,10 +138,10 @@ func (b *destBar) refreshChoices() {
 
 func (b *destBar) choiceLabel(d dest.Destination) string {
 	if b.d.managed(d.Name) {
-		return visual(say("ui.dest.managed", "Name", destTitle(d)))
+		return visual(say("ui.dest.managed", "Name", isolate(destTitle(d))))
 	}
 	if strings.TrimSpace(d.Name) != "" {
-		return visual(say("ui.dest.saved", "Name", destTitle(d)))
+		return visual(say("ui.dest.saved", "Name", isolate(destTitle(d))))
 	}
 	return visual(destTitle(d))
 }

@@ -262,11 +262,11 @@ func (p *settingsPanel) makeForm() *form {
 		func(n int) { change(func(s *settings) { s.SignInWait = n }) })
 	language := choice(languageChoices, languageWords, s.Language,
 		func(code string) { change(func(s *settings) { s.Language = code }) })
-	resume := widget.NewCheck(visual(say("ui.settings.resume")), func(on bool) {
+	resume := newReadingCheck(say("ui.settings.resume"), func(on bool) {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
-	background := widget.NewCheck(backgroundSetting(), func(on bool) {
+	background := newReadingCheck(backgroundSetting(), func(on bool) {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)

@@ -102,7 +102,7 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	}
 
 	email := h.row("Quarterly update.eml")
-	if got := email.detail.Text(); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
+	if got := unmarked(email.detail.Text()); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
 		t.Errorf("email row detail = %q", got)
 	}
 	if got := email.status.Text(); !strings.HasPrefix(got, "Done") {
@@ -318,7 +318,7 @@ func TestSettingsPersist(t *testing.T) {
 	pick("Appearance", "Dark")
 	pick("Wait for the sign-in", "15 minutes")
 	for _, it := range form.Items {
-		if c, ok := it.Widget.(*widget.Check); ok {
+		if c, ok := it.Widget.(*readingCheck); ok {
 			c.SetChecked(false)
 		}
 	}
