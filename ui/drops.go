@@ -9,6 +9,11 @@ import "fyne.io/fyne/v2"
 // maybe to a destination being changed there. What is not a file of this
 // computer (a web address) is said to be so.
 func (d *desk) takeDrop(uris []fyne.URI) {
+	answerDrop(d.win, d.dropTaken(uris)) // the program the files came from hears the truth
+}
+
+// dropTaken takes a drop and says whether its files were taken.
+func (d *desk) dropTaken(uris []fyne.URI) bool {
 	var paths []string
 	for _, u := range uris {
 		if u.Scheme() == "file" {
@@ -19,21 +24,22 @@ func (d *desk) takeDrop(uris []fyne.URI) {
 		if len(uris) > 0 {
 			d.sayOnTop(say("ui.drop.notFiles"))
 		}
-		return
+		return false
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
 	if paths = d.takeSettingsFiles(paths); len(paths) == 0 {
-		return
+		return true
 	}
 	if n := len(d.dialogs); n > 0 {
 		if c := d.chooser; c != nil && d.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
-			return
+			return true
 		}
 		d.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
-		return
+		return false
 	}
 	d.add(paths)
+	return true
 }
 
 // sayOnTop says msg where it is seen: in the window's message line, or in
