@@ -51,7 +51,8 @@ test-go:
 		$(GO) run ./internal/testreport -expect scripts/expected-skips.txt
 
 test-bench-module:
-	cd bench && $(GO) test -race -timeout 10m ./...
+	set -o pipefail; cd bench && $(GO) test -race -json -timeout 10m ./... | \
+		$(GO) -C $(CURDIR) run ./internal/testreport -expect $(CURDIR)/scripts/expected-skips.txt
 
 # The real window under Xvfb: in English and Persian, light and dark, on a small
 # laptop's screen, and at 200 % on the screens people run it on. The README's

@@ -42,6 +42,12 @@ func (h *humanDisplay) update(views []engine.JobView) {
 	}
 	for _, v := range views {
 		key := string(v.State)
+		if !v.RetryAt.IsZero() {
+			key += v.RetryAt.String() // each wait is said anew, with its own length
+		}
+		if v.Later {
+			key += "later"
+		}
 		if v.State == engine.Uploading {
 			key += v.Next // a restart from the beginning says why
 			if v.NextFact != nil {
@@ -184,7 +190,7 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
-	if v.InDoubt && v.NextFact != nil {
+	if v.NextFact != nil {
 		login := "hoist login --scopes " + strings.Join(auth.ScopeNames(v.Scopes), ",")
 		if v.Account != "" {
 			login += " --account " + argWord(v.Account)
@@ -264,6 +270,10 @@ func line(l *words.Lang, v engine.JobView) string {
 		return s
 	case engine.Done, engine.Failed, engine.Refused, engine.Attention, engine.Retrying:
 		return fileLine(l, v.Name, reasonOrState(l, v))
+	case engine.Waiting:
+		if v.Later {
+			return fileLine(l, v.Name, reasonOrState(l, v))
+		}
 	}
 	return fileLine(l, v.Name, stateWords(l, v))
 }
@@ -287,8 +297,14 @@ func destName(l *words.Lang, v engine.JobView) string {
 	return l.KindShort(dest.Kind(v.DestKind))
 }
 
-// stateWords is a state in the words the window shows it in.
-func stateWords(l *words.Lang, v engine.JobView) string { return l.State(string(v.State)) }
+// stateWords is a state in the words the window shows it in; a job that
+// waits for a time (a full disk, a wait to try again) says until when.
+func stateWords(l *words.Lang, v engine.JobView) string {
+	if (v.State == engine.Waiting || v.State == engine.Paused) && v.RetryAt.After(time.Now()) {
+		return l.StateUntil(string(engine.Waiting), l.Date(v.RetryAt.Local()))
+	}
+	return l.State(string(v.State))
+}
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a
 // job changes, and a "result" object per job at the end.

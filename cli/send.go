@@ -27,6 +27,7 @@ import (
 type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
+	maxWait                                                            time.Duration
 	noAuth, json, resume, http2                                        bool
 	params                                                             map[string]*string
 }
@@ -132,6 +133,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
 		Method:     method,
+		MaxWait:    o.maxWait,
 		Logger:     logger(stderr),
 	})
 	if err != nil {
@@ -240,6 +242,7 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs.StringVar(&o.metadata, "metadata", "", l.Say("cli.flag.metadata", words.Args{"File": l.Isolate("@FILE")}))
 	fs.StringVar(&o.chunk, "chunk-size", "auto", l.Say("cli.flag.chunkSize", words.Args{"Auto": l.Isolate("auto"), "Small": l.Isolate("256KiB"), "Big": l.Isolate("8MiB")}))
 	fs.IntVar(&o.parallel, "parallel", 4, l.Say("cli.flag.parallel", nil))
+	fs.DurationVar(&o.maxWait, "max-wait", DefaultMaxWait, l.Say("cli.flag.maxWait", words.Args{"Example": l.Isolate("10m"), "Send": cmdWords(l, "hoist send")}))
 	fs.BoolVar(&o.noAuth, "no-auth", false, l.Say("cli.flag.noAuth", words.Args{"Header": l.Isolate("Authorization")}))
 	fs.BoolVar(&o.json, "json", false, l.Say("cli.flag.jsonSend", nil))
 	fs.BoolVar(&o.resume, "resume", false, l.Say("cli.flag.resume", nil))
@@ -480,9 +483,15 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	}
 }
 
+// DefaultMaxWait is how long hoist send lets each file wait to try again,
+// in all, before it leaves the file waiting in the list (--max-wait).
+const DefaultMaxWait = 5 * time.Minute
+
+// moving reports whether any job is still on its way in this run: a job
+// left waiting for a later run (JobView.Later) is not.
 func moving(views []engine.JobView, unsaved bool) bool {
 	for _, v := range views {
-		if v.State.Moving() && !(unsaved && v.State == engine.Waiting) {
+		if v.State.Moving() && !v.Later && !(unsaved && v.State == engine.Waiting) {
 			return true
 		}
 	}

@@ -426,7 +426,16 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	}
 	q.setStateLocked(jb, to)
 	jb.doubt, jb.looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
+	jb.later = false                    // this run waits for it now
+	if a == Cancel || a == Restart {
+		jb.retryAt = time.Time{}
+	}
+	reason := jb.reason
 	q.wordsLocked(jb)
+	if jb.state == Waiting && jb.retryAt.After(q.opts.Clock.Now()) {
+		// The server asked it to wait: it still does, and says why and until when.
+		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
+	}
 	switch a {
 	case Retry:
 		jb.verify = true

@@ -155,7 +155,12 @@ type JobView struct {
 	Details string
 	// DetailsFrom names who said Details: Google, the sandbox or the server.
 	DetailsFrom dest.Server
-	RetryAt     time.Time // when State is Retrying
+	// RetryAt is when a Retrying job tries again, or, for a Waiting one,
+	// the time before which it does not start: the server asked it to wait.
+	RetryAt time.Time
+	// Later: Waiting until RetryAt, which is past what this run waits
+	// (Options.MaxWait): a later run, or the window, carries it on then.
+	Later bool
 
 	Sent      int64 // bytes written to the wire, in the current attempt
 	Committed int64 // bytes the server has confirmed

@@ -88,7 +88,14 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if d.SessionLifetime > 0 {
 		lifetime = d.SessionLifetime
 	}
+	q.mu.Lock()
+	var maxWait time.Duration
+	if q.opts.MaxWait > 0 {
+		maxWait = max(q.opts.MaxWait-jb.waited, time.Nanosecond) // what this run still waits for the job
+	}
+	q.mu.Unlock()
 	up := &upload.Uploader{
+		MaxWait:         maxWait,
 		Client:          client,
 		ChunkSize:       chunk,
 		Threshold:       q.opts.Threshold,
@@ -135,6 +142,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	// asks the server and goes on from there.
 	jb.sent.Store(jb.committed.Load())
 	removed := false
+	var wait *upload.WaitError
 	switch {
 	case err == nil && res != nil:
 		q.moveLocked(jb, stepDone)
@@ -161,6 +169,16 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 			q.moveLocked(jb, stepClosing)
 		}
 		jb.sayLocked(nil, resumeFact(jb))
+	case errors.As(err, &wait):
+		// The server asked for a longer wait than this run waits: the job
+		// goes back to the list until then, saying so.
+		q.moveLocked(jb, stepLater)
+		jb.retryAt, jb.counted = wait.Until, false
+		jb.explainLocked(wait.Cause)
+		jb.next = said(retryAtFact(wait.Until))
+		if q.opts.MaxWait > 0 && jb.waited+wait.Wait > q.opts.MaxWait {
+			jb.later = true
+		}
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
@@ -448,6 +466,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	defer o.q.mu.Unlock()
 	o.q.moveLocked(o.jb, stepWait)
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
+	o.jb.waited += wait
 	o.jb.explainLocked(cause)
 	o.jb.next = said(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()

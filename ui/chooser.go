@@ -38,9 +38,9 @@ type chooser struct {
 	chosen  []string   // paths of the ticked files, in the order they were ticked
 	path    *entry     // the folder shown; a path typed here goes there
 	note    *bidiLabel // why a typed path was not taken
-	places  []*widget.Button
+	places  []*pushButton
 	list    *chooserList
-	open    *widget.Button
+	open    *pushButton
 	buttons *fyne.Container // Cancel and Open, laid out again when Open's words change
 	name    *entry          // the file's name, when saving; nil otherwise
 	// confirm asks whether to write over a file, and runs yes if so.
@@ -68,7 +68,7 @@ const (
 // paths when Open (or Save) is pressed.
 func newChooser(w fyne.Window, o filechooser.Options, add func([]string)) *chooser {
 	c := &chooser{opts: o, folders: o.Directory && !o.Save, add: add}
-	up := widget.NewButtonWithIcon("", directionalIcon(theme.NavigateBackIcon()), func() {
+	up := newIconButton("", directionalIcon(theme.NavigateBackIcon()), func() {
 		c.show(filepath.Dir(c.dir))
 	})
 	c.path = newEntry()
@@ -80,9 +80,9 @@ func newChooser(w fyne.Window, o filechooser.Options, add func([]string)) *choos
 	c.note.Hide()
 
 	c.list = newChooserList(c)
-	c.open = widget.NewButtonWithIcon(lang.L("Open"), theme.ConfirmIcon(), c.done)
+	c.open = newIconButton(lang.L("Open"), theme.ConfirmIcon(), c.done)
 	c.open.Importance = widget.HighImportance
-	cancel := widget.NewButtonWithIcon(lang.L("Cancel"), theme.CancelIcon(), c.cancel)
+	cancel := newIconButton(lang.L("Cancel"), theme.CancelIcon(), c.cancel)
 	c.buttons = border(nil, nil, nil, row(cancel, c.open))
 	var bottom fyne.CanvasObject = c.buttons
 	if o.Save {
@@ -114,7 +114,7 @@ func (c *chooser) placesColumn() fyne.CanvasObject {
 	box := container.NewVBox()
 	for _, p := range filechooser.Places() {
 		path := p.Path
-		b := widget.NewButtonWithIcon(visual(placeWords(p)), placeIcon(p.Kind), func() { c.show(path) })
+		b := newIconButton(visual(placeWords(p)), placeIcon(p.Kind), func() { c.show(path) })
 		b.Importance = widget.LowImportance
 		b.Alignment = widget.ButtonAlignLeading
 		if rtl() {

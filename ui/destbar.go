@@ -43,16 +43,16 @@ type destBar struct {
 	choices []dest.Destination // what the picker offers, in its order
 
 	picker     *selectBox
-	edit       *widget.Button
+	edit       *pushButton
 	accounts   *selectBox
-	signIn     *widget.Button
-	signOut    *widget.Button
+	signIn     *pushButton
+	signOut    *pushButton
 	note       *bidiLabel      // "The sandbox needs no account."
 	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
 	accountRow *fyne.Container // the account picker and sign-in buttons
 	setup      *fyne.Container
-	add        *widget.Button // "Add files…"
-	settings   *widget.Button
+	add        *pushButton // "Add files…"
+	settings   *pushButton
 	content    fyne.CanvasObject
 
 	known    []string        // signed-in accounts
@@ -66,7 +66,7 @@ func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
 	b.picker = newSelect(nil, b.picked)
 	b.picker.PlaceHolder = visual(say("ui.dest.choose"))
-	b.edit = widget.NewButtonWithIcon(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
+	b.edit = newIconButton(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
 	b.accounts = newSelect(nil, func(email string) {
 		if email != "" && email != b.d.destination().Account {
 			b.setAccount(email)
@@ -74,28 +74,28 @@ func newDestBar(d barController) *destBar {
 		b.showFileNote()
 	})
 	b.accounts.PlaceHolder = visual(say("ui.account.none"))
-	b.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
+	b.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
 	b.signIn.Importance = widget.HighImportance
-	b.signOut = widget.NewButtonWithIcon(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
+	b.signOut = newIconButton(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
 	b.note = newWholeLabel(say("ui.sandbox.noAccount"))
 	b.note.colorName = theme.ColorNamePlaceHolder
 	b.inFile = widget.NewLabel(visual(say("ui.account.inFile")))
 	b.inFile.Importance = widget.WarningImportance
 	b.inFile.Hide()
 
-	try := widget.NewButtonWithIcon(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
+	try := newIconButton(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
 		b.choose(dest.SandboxDestination())
 	})
 	try.Importance = widget.HighImportance
-	importClient := widget.NewButton(visual(say("ui.setup.open")), b.importClient)
+	importClient := newButton(visual(say("ui.setup.open")), b.importClient)
 	b.setup = container.NewVBox(
 		newBidiParagraph(say("ui.setup.notYet")),
 		row(try, importClient),
 	)
 	b.setup.Hide()
-	b.add = widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	b.add = newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
 	b.add.Importance = widget.HighImportance
-	b.settings = widget.NewButtonWithIcon(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
+	b.settings = newIconButton(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
 	b.accountRow = row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
@@ -138,10 +138,10 @@ func (b *destBar) refreshChoices() {
 
 func (b *destBar) choiceLabel(d dest.Destination) string {
 	if b.d.managed(d.Name) {
-		return visual(say("ui.dest.managed", "Name", destTitle(d)))
+		return visual(say("ui.dest.managed", "Name", isolate(destTitle(d))))
 	}
 	if strings.TrimSpace(d.Name) != "" {
-		return visual(say("ui.dest.saved", "Name", destTitle(d)))
+		return visual(say("ui.dest.saved", "Name", isolate(destTitle(d))))
 	}
 	return visual(destTitle(d))
 }
@@ -528,7 +528,7 @@ func (b *destBar) showAddress(box *fyne.Container, url string) {
 	address := widget.NewEntry()
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
-	copyButton := widget.NewButtonWithIcon(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := newIconButton(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
 	box.Objects = []fyne.CanvasObject{

@@ -17,31 +17,21 @@ func (d *desk) takeDrop(uris []fyne.URI) {
 	}
 	if len(paths) == 0 {
 		if len(uris) > 0 {
-			d.sayOnTop(say("ui.drop.notFiles"))
+			d.frame.sayOnTop(say("ui.drop.notFiles"))
 		}
 		return
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
-	if paths = d.takeSettingsFiles(paths); len(paths) == 0 {
+	if paths = d.google.takeSettingsFiles(paths); len(paths) == 0 {
 		return
 	}
-	if n := len(d.dialogs); n > 0 {
-		if c := d.chooser; c != nil && d.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
+	if n := len(d.frame.dialogs); n > 0 {
+		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
 			return
 		}
-		d.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
+		d.frame.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
 		return
 	}
 	d.add(paths)
-}
-
-// sayOnTop says msg where it is seen: in the window's message line, or in
-// a small dialog above the dialog that is open.
-func (d *desk) sayOnTop(msg string) {
-	if len(d.dialogs) == 0 {
-		d.tell(msg)
-		return
-	}
-	d.open(newSentenceDialog(say("ui.app"), msg, d.win))
 }

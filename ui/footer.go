@@ -31,9 +31,9 @@ type footerController interface {
 type footer struct {
 	overall                                         *slimBar
 	summary                                         *bidiParagraph
-	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
+	pauseAll, resumeAll, retryFailed, clearFinished *pushButton
 	undoText                                        *bidiLabel
-	undoButton                                      *widget.Button
+	undoButton                                      *pushButton
 	undo                                            *fyne.Container
 	progress                                        *fyne.Container // the overall bar and the buttons
 	content                                         fyne.CanvasObject
@@ -44,12 +44,12 @@ func newFooter(d footerController) *footer {
 	f := &footer{}
 	f.overall = newSlimBar()
 	f.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
-	f.pauseAll = widget.NewButtonWithIcon(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.doAll(pauseEvery) })
-	f.resumeAll = widget.NewButtonWithIcon(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
-	f.retryFailed = widget.NewButtonWithIcon(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
-	f.clearFinished = widget.NewButtonWithIcon(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
+	f.pauseAll = newIconButton(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.doAll(pauseEvery) })
+	f.resumeAll = newIconButton(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
+	f.retryFailed = newIconButton(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
+	f.clearFinished = newIconButton(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
 	f.undoText = newWholeLabel("")
-	f.undoButton = widget.NewButtonWithIcon(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
+	f.undoButton = newIconButton(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
 	f.undo = row(f.undoText, f.undoButton)
 	f.undo.Hide()
 	controls := row(f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
@@ -99,7 +99,7 @@ func overallValue(t totals) float64 {
 	return min(float64(t.BytesDone)/float64(t.Bytes), 1)
 }
 
-func enable(b *widget.Button, on bool) {
+func enable(b *pushButton, on bool) {
 	if on && b.Disabled() {
 		b.Enable()
 	} else if !on && !b.Disabled() {

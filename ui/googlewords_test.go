@@ -15,7 +15,7 @@ import (
 func TestGoogleWordsUnderDetails(t *testing.T) {
 	v := engine.JobView{State: engine.Failed, Reason: "This account cannot upload to advertiser 2.",
 		Details: "User does not have permission.", DetailsFrom: dest.GoogleServer}
-	if got, want := googleWords(v), "Details — Google said: “User does not have permission.”"; got != want {
+	if got, want := unmarked(googleWords(v)), "Details — Google said: “User does not have permission.”"; got != want {
 		t.Errorf("googleWords = %q, want %q", got, want)
 	}
 	v.Details = ""

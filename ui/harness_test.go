@@ -78,7 +78,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))
-	h.d.thumbs.start(h.d.ctx)
+	h.d.thumbs.start(h.d.frame.ctx)
 	t.Cleanup(func() {
 		h.d.close()
 		h.d.win.Close()
@@ -110,7 +110,7 @@ func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 }
 
 // refresh samples the queue and shows it, as a tick of the window would.
-func (h *harness) refresh() { h.d.refreshNow() }
+func (h *harness) refresh() { h.d.sampling.refreshNow() }
 
 // waitFor refreshes the window until ok holds; the deadline only keeps a
 // broken test from hanging.
@@ -195,7 +195,7 @@ func (h *harness) drop(paths ...string) {
 	for _, p := range paths {
 		uris = append(uris, storage.NewFileURI(p))
 	}
-	h.d.dropped(fyne.NewPos(100, 100), uris)
+	h.d.takeDrop(uris)
 }
 
 // writeFile makes a file in the harness's folder and returns its path.
@@ -272,7 +272,7 @@ func (h *harness) findButton(text string) *widget.Button {
 	var found *widget.Button
 	look := func(o fyne.CanvasObject) {
 		walk(o, func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			if b, ok := asButton(o); ok && b.Text == text && b.Visible() {
 				found = b
 			}
 		})
@@ -282,4 +282,18 @@ func (h *harness) findButton(text string) *widget.Button {
 		look(o)
 	}
 	return found
+}
+
+// asButton is o as the toolkit's button, which every button of the window
+// (pushButton, rowButton) is inside.
+func asButton(o any) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *pushButton:
+		return &b.Button, true
+	case *rowButton:
+		return &b.Button, true
+	}
+	return nil, false
 }

@@ -35,17 +35,17 @@ func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt 
 	again := func(opts ...auth.LoginOption) func() {
 		return func() { b.loginWith(account, scopes, adopt, then, opts...) }
 	}
-	session := widget.NewButtonWithIcon(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
+	session := newIconButton(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
 		choose(again(auth.KeepingForThisSession())))
 	session.Importance = widget.HighImportance
-	other := widget.NewButtonWithIcon(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
+	other := newIconButton(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
 		choose(again(auth.AllowingFileStore())))
 	if locked {
 		// After unlocking, the keychain is asked again as the first time.
-		other = widget.NewButtonWithIcon(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
+		other = newIconButton(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
 			choose(func() { b.loginWith(account, scopes, adopt, then) }))
 	}
-	cancel := widget.NewButton(lang.L("Cancel"), dlg.Hide)
+	cancel := newButton(lang.L("Cancel"), dlg.Hide)
 	buttons := []fyne.CanvasObject{cancel, other, session}
 	if rtl() {
 		slices.Reverse(buttons)

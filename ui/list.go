@@ -62,6 +62,9 @@ func newQueueList(d listController) *queueList {
 	return l
 }
 
+// drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
+func (l *queueList) drawsOwnFocus() {}
+
 // views are the rows of the snapshot drawn.
 func (l *queueList) views() []engine.JobView { return l.snap.rows }
 

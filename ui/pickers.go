@@ -59,7 +59,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 	if kind == noList {
 		return shown
 	}
-	choose := widget.NewButtonWithIcon(chooseText(), theme.SearchIcon(), func() {
+	choose := newIconButton(chooseText(), theme.SearchIcon(), func() {
 		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
@@ -79,7 +79,7 @@ type picker struct {
 	search *entry
 	list   *widget.List
 	status *bidiParagraph
-	signIn *widget.Button
+	signIn *pushButton
 	all    []pickItem
 	shown  []pickItem
 	chosen []string // labels: the ids chosen so far
@@ -99,7 +99,7 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 	p.search.SetPlaceHolder(say("ui.picker.search")) // drawn in reading order by the entry
 	p.search.OnChanged = func(string) { p.filter() }
 	p.status = newBidiParagraph(say("ui.picker.fetching"))
-	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
+	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Hide()
 	p.list = widget.NewList(
@@ -121,7 +121,7 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 		}
 		p.list.UnselectAll()
 	}
-	done := widget.NewButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
+	done := newButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
 	body := container.NewBorder(
 		container.NewVBox(p.search, p.status, row(p.signIn)),
 		row(done), nil, nil, p.list)
@@ -154,20 +154,20 @@ func (p *picker) scopes() []string {
 
 // lister gives the lister for the picker's destination: the sandbox's
 // without sign-in, Google's with the account's.
-func (d *desk) lister(ctx context.Context, target dest.Destination, scopes []string) (*google.Lister, error) {
-	if target.BuiltinSandbox && d.sandbox != nil {
-		target.BaseURL = d.sandbox.url
+func (g *googleSide) lister(ctx context.Context, target dest.Destination, scopes []string) (*google.Lister, error) {
+	if target.BuiltinSandbox && g.sandbox != nil {
+		target.BaseURL = g.sandbox.url
 	}
 	if target.BaseURL != "" && !target.NeedsAuth() {
 		return &google.Lister{Client: &http.Client{}, BaseURL: target.BaseURL}, nil
 	}
-	clients, ok := d.auth.(googleClients)
-	if !ok || d.auth == nil || !d.auth.HasClient() {
+	clients, ok := g.auth.(googleClients)
+	if !ok || g.auth == nil || !g.auth.HasClient() {
 		return nil, auth.ErrNoClient
 	}
 	account := target.Account
 	if account == "" {
-		account = d.dest.Account
+		account = g.target.dest.Account
 	}
 	if account == "" {
 		return nil, auth.ErrNotSignedIn
@@ -189,8 +189,8 @@ func (p *picker) load() {
 }
 
 // listItems fetches kind's values for target from Google, or from the sandbox.
-func (d *desk) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
-	l, err := d.lister(ctx, target, scopes)
+func (g *googleSide) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
+	l, err := g.lister(ctx, target, scopes)
 	if err != nil {
 		return nil, err
 	}
@@ -313,9 +313,9 @@ func labelsToResolve(d dest.Destination) bool {
 
 // resolveLabels turns label names typed by hand into ids, with the
 // mailbox's list; then runs with the ids, or with a sentence refusing them.
-func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err error)) {
-	d.background(func(ctx context.Context) {
-		l, err := d.lister(ctx, target, []string{google.ScopeGmailLabels})
+func (g *googleSide) resolveLabels(target dest.Destination, then func(ids string, err error)) {
+	g.frame.background(func(ctx context.Context) {
+		l, err := g.lister(ctx, target, []string{google.ScopeGmailLabels})
 		var ids []string
 		if err == nil {
 			var labels []google.Label
@@ -327,14 +327,14 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {
 			err = errors.New(say("ui.picker.labelNames"))
 		}
-		d.later(func() { then(strings.Join(ids, ", "), err) })
+		g.frame.later(func() { then(strings.Join(ids, ", "), err) })
 	})
 }
 
 // pickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
 func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
-		if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText() {
+		if b, ok := c.Objects[1].(*pushButton); ok && b.Text == chooseText() {
 			o = c.Objects[0]
 		}
 	}

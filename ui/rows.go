@@ -48,6 +48,7 @@ type jobRow struct {
 	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
+	statusLayout         *statusLine     // keeps the state word whole
 	content              fyne.CanvasObject
 }
 
@@ -64,7 +65,7 @@ func newJobRow(d rowController) *jobRow {
 	r.size.SetAlignment(fyne.TextAlignTrailing)
 	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
-	r.progress = newWholeLabel("")
+	r.progress = newBidiLabel("") // cut before the state word is (statusLine)
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
@@ -89,7 +90,7 @@ func newJobRow(d rowController) *jobRow {
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := compactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = compactBorder(nil, compactRow(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
-	r.statusLine = compactBorder(nil, compactRow(r.progress, r.bar), r.status)
+	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
 	lines := container.New(tightVBox, r.nameLine, r.statusLine)
 	inner := compactBorder(container.NewCenter(picture), scrollRoom(), lines)
 	r.content = container.NewStack(r.selected, inner, r.cursor)
@@ -153,10 +154,16 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
-	r.status.SetText(stateWords(v, now))
+	status := stateWords(v, now)
+	statusChanged := status != r.status.Text()
+	r.status.SetText(status)
+	if head := stateHead(v); head != r.statusLayout.least {
+		r.statusLayout.least = head
+		r.statusLine.Refresh()
+	}
 	r.status.SetColor(stateColor(v.State))
 	progress := progressWords(v)
-	relayout := progress != r.progress.Text()
+	relayout := progress != r.progress.Text() || statusChanged
 	r.progress.SetText(progress)
 	value := barValue(v)
 	if r.bar.Value != value {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"image/color"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/ui/filechooser"
 )
@@ -133,7 +131,7 @@ func TestCaretPlaces(t *testing.T) {
 func TestFocusRingInDialogs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.win.Resize(fyne.NewSize(900, 640))
-	h.d.showSettings()
+	h.d.settings.showSettings()
 	c := h.d.win.Canvas()
 	for _, choice := range []string{themeLight, themeDark} {
 		h.app.Settings().SetTheme(newTheme(choice))
@@ -141,11 +139,11 @@ func TestFocusRingInDialogs(t *testing.T) {
 		if r := contrast(focusColor(th), th.Color(theme.ColorNameOverlayBackground, v)); r < 3 {
 			t.Errorf("%s: the ring on a dialog: %.2f:1, want 3:1", choice, r)
 		}
-		var button *widget.Button
+		var button fyne.CanvasObject // as the window holds it
 		for range 40 {
 			c.FocusNext()
-			if b, ok := c.Focused().(*widget.Button); ok {
-				button = b
+			if _, ok := asButton(c.Focused()); ok {
+				button = c.Focused().(fyne.CanvasObject)
 				break
 			}
 		}
@@ -153,7 +151,7 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Fatal("Tab found no button in the settings")
 		}
 		h.refresh()
-		r := h.d.dialogRing
+		r := h.d.ring.inner
 		if r == nil || !r.Visible() || r.StrokeColor != focusColor(th) {
 			t.Fatalf("%s: no ring around the focused button in the dialog", choice)
 		}
@@ -163,43 +161,10 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, button.Size())
 		}
 	}
-	h.d.closeTopDialog()
+	h.d.frame.closeTopDialog()
 	h.refresh()
-	if h.d.dialogRing.Visible() {
+	if h.d.ring.inner.Visible() {
 		t.Error("the dialog's ring stays after the dialog closed")
-	}
-}
-
-// TestSandboxCopyButtonsTakeTab: the copy button of a file the sandbox
-// received is a stop of Tab, and Enter on it copies the file's SHA-256.
-func TestSandboxCopyButtonsTakeTab(t *testing.T) {
-	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(1000, 700))
-	p := h.writeFile("photo.png", pngBytes(t, 8, 8, color.RGBA{200, 30, 30, 255}))
-	h.drop(p)
-	h.waitFor("the sandbox panel to list the file", func() bool { return len(h.d.sandboxPanel.objects()) == 1 })
-	h.refresh()
-	c := h.d.win.Canvas()
-	var copyButton *tabButton
-	for range 80 {
-		c.FocusNext()
-		if b, ok := c.Focused().(*tabButton); ok {
-			copyButton = b
-			break
-		}
-	}
-	if copyButton == nil {
-		t.Fatal("Tab never lands on the sandbox's copy button")
-	}
-	h.app.Clipboard().SetContent("")
-	copyButton.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[0].SHA256; got != want || want == "" {
-		t.Errorf("Enter copied %q, want the SHA-256 %q", got, want)
-	}
-	h.app.Clipboard().SetContent("")
-	copyButton.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	if h.app.Clipboard().Content() == "" {
-		t.Error("Space copies nothing")
 	}
 }
 

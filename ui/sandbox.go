@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -78,7 +79,7 @@ func (s *sandbox) close() error {
 type sandboxPanel struct {
 	d       sandboxController
 	shown   *receipts // the snapshot's, as last drawn; nil before the first
-	list    *widget.List
+	list    *receiptList
 	heading *widget.Label
 	content fyne.CanvasObject
 }
@@ -87,40 +88,152 @@ func newSandboxPanel(d sandboxController) *sandboxPanel {
 	p := &sandboxPanel{d: d}
 	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := hint(say("ui.sandbox.explain"))
-	p.list = widget.NewList(
-		func() int { return len(p.objects()) },
-		func() fyne.CanvasObject {
-			name := newBidiLabel("")
-			size := newWholeLabel("")
-			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-			sum.Truncation = fyne.TextTruncateEllipsis
-			sum.SizeName = theme.SizeNameCaptionText
-			copyButton := newTabButton("", theme.ContentCopyIcon())
-			copyButton.Importance = widget.LowImportance
-			return container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			objs := p.objects()
-			if i < 0 || i >= len(objs) {
-				return
-			}
-			obj := objs[i]
-			box := o.(*fyne.Container)
-			top := box.Objects[0].(*fyne.Container)
-			bottom := box.Objects[1].(*fyne.Container)
-			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
-			top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
-			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
-			copyButton := bottom.Objects[1].(*tabButton)
-			copyButton.OnTapped = func() {
-				d.copyText(obj.SHA256)
-				d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
-			}
-			copyButton.focused = func() { p.list.ScrollTo(i) }
-		},
-	)
+	p.list = newReceiptList(p.objects, p.copy)
 	p.content = container.New(roomyHint{keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
 	return p
+}
+
+// copy puts the SHA-256 of what the sandbox received on the clipboard.
+func (p *sandboxPanel) copy(obj emulator.Object) {
+	p.d.copyText(obj.SHA256)
+	p.d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
+}
+
+// receiptList lists what the sandbox received. It is one stop of Tab: Up,
+// Down, Page Up, Page Down, Home and End move an outlined cursor that
+// scrolls into view, and Enter, Space or Ctrl+C copy the SHA-256 of its
+// row; the copy button in each row is for the mouse.
+type receiptList struct {
+	widget.List
+	objects func() []emulator.Object
+	copy    func(emulator.Object)
+	cursor  int
+	focused bool
+	rings   map[widget.ListItemID]*canvas.Rectangle // each row's outline, by the row it shows
+}
+
+func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)) *receiptList {
+	l := &receiptList{objects: objects, copy: copy, rings: map[widget.ListItemID]*canvas.Rectangle{}}
+	l.Length = func() int { return len(l.objects()) }
+	l.CreateItem = func() fyne.CanvasObject {
+		name := newBidiLabel("")
+		size := newWholeLabel("")
+		sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		sum.Truncation = fyne.TextTruncateEllipsis
+		sum.SizeName = theme.SizeNameCaptionText
+		copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
+		copyButton.Importance = widget.LowImportance
+		lines := container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
+		return container.NewStack(lines, newFocusRing())
+	}
+	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
+		objs := l.objects()
+		if i < 0 || i >= len(objs) {
+			return
+		}
+		obj := objs[i]
+		stack := o.(*fyne.Container)
+		box := stack.Objects[0].(*fyne.Container)
+		top := box.Objects[0].(*fyne.Container)
+		bottom := box.Objects[1].(*fyne.Container)
+		top.Objects[0].(*bidiLabel).SetText(objectName(obj))
+		top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
+		bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
+		bottom.Objects[1].(*rowButton).OnTapped = func() { l.copy(obj) }
+		ring := stack.Objects[1].(*canvas.Rectangle)
+		for at, r := range l.rings {
+			if r == ring {
+				delete(l.rings, at)
+			}
+		}
+		l.rings[i] = ring
+		l.outline(i, ring)
+	}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// outline shows the ring of row i while it has the cursor and the list the focus.
+func (l *receiptList) outline(i widget.ListItemID, r *canvas.Rectangle) {
+	if l.focused && i == l.cursor {
+		r.StrokeColor = focusColor(l.Theme())
+		r.Show()
+	} else {
+		r.Hide()
+	}
+	r.Refresh()
+}
+
+func (l *receiptList) showCursor() {
+	for i, r := range l.rings {
+		l.outline(i, r)
+	}
+}
+
+// drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
+func (l *receiptList) drawsOwnFocus() {}
+
+func (l *receiptList) FocusGained() {
+	l.focused = true
+	l.moveCursor(l.cursor)
+}
+
+func (l *receiptList) FocusLost() {
+	l.focused = false
+	l.showCursor()
+}
+
+func (l *receiptList) moveCursor(i int) {
+	n := len(l.objects())
+	l.cursor = max(0, min(i, n-1))
+	if n > 0 {
+		l.ScrollTo(l.cursor)
+	}
+	l.showCursor()
+}
+
+// TypedKey moves the cursor, or copies its row's SHA-256.
+func (l *receiptList) TypedKey(e *fyne.KeyEvent) {
+	page := 1
+	if h := l.rowHeight(); h > 0 {
+		page = max(1, int(l.Size().Height/h)-1)
+	}
+	switch e.Name {
+	case fyne.KeyUp:
+		l.moveCursor(l.cursor - 1)
+	case fyne.KeyDown:
+		l.moveCursor(l.cursor + 1)
+	case fyne.KeyPageUp:
+		l.moveCursor(l.cursor - page)
+	case fyne.KeyPageDown:
+		l.moveCursor(l.cursor + page)
+	case fyne.KeyHome:
+		l.moveCursor(0)
+	case fyne.KeyEnd:
+		l.moveCursor(len(l.objects()) - 1)
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		l.copyCursor()
+	}
+}
+
+// TypedShortcut copies the cursor's SHA-256 on Ctrl+C.
+func (l *receiptList) TypedShortcut(s fyne.Shortcut) {
+	if _, ok := s.(*fyne.ShortcutCopy); ok {
+		l.copyCursor()
+	}
+}
+
+func (l *receiptList) copyCursor() {
+	if objs := l.objects(); l.cursor >= 0 && l.cursor < len(objs) {
+		l.copy(objs[l.cursor])
+	}
+}
+
+func (l *receiptList) rowHeight() float32 {
+	for _, r := range l.rings {
+		return r.Size().Height + l.Theme().Size(theme.SizeNamePadding)
+	}
+	return 0
 }
 
 // objects are what the panel shows, newest first.

@@ -41,23 +41,23 @@ type setupPanel struct {
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
 	status  *bidiParagraph
-	choose  *widget.Button
-	signIn  *widget.Button
+	choose  *pushButton
+	signIn  *pushButton
 	ready   bool // a good client file was imported
 }
 
 // showSetup opens the guided set-up, or brings it back when it is open.
-func (d *desk) showSetup() {
-	if d.setup != nil {
-		d.setup.dlg.Show()
+func (g *googleSide) showSetup() {
+	if g.setup != nil {
+		g.setup.dlg.Show()
 		return
 	}
-	p := newSetupPanel(d)
-	d.setup = p
-	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), d.scrolled(p.content), d.win)
-	p.dlg.SetOnClosed(func() { d.setup = nil })
-	p.dlg.Resize(d.fit(fyne.NewSize(640, 600)))
-	d.open(p.dlg)
+	p := newSetupPanel(setupSide{g.frame, g, g.dialogs})
+	g.setup = p
+	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), g.frame.scrolled(p.content), g.frame.win)
+	p.dlg.SetOnClosed(func() { g.setup = nil })
+	p.dlg.Resize(g.frame.fit(fyne.NewSize(640, 600)))
+	g.frame.open(p.dlg)
 }
 
 func newSetupPanel(d setupController) *setupPanel {
@@ -72,11 +72,11 @@ func newSetupPanel(d setupController) *setupPanel {
 		}
 	}
 	p.status = newBidiParagraph(say("ui.setup.noFile"))
-	p.choose = widget.NewButtonWithIcon(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
-	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
+	p.choose = newIconButton(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
+	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Disable()
-	closeButton := widget.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
+	closeButton := newButton(visual(say("ui.close")), func() { p.dlg.Hide() })
 	rows = append(rows,
 		row(p.choose),
 		p.status,
@@ -90,11 +90,11 @@ func newSetupPanel(d setupController) *setupPanel {
 func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
-	copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 		p.d.copyText(address)
 		p.status.SetText(say("ui.setup.copied", "Address", isolate(address)))
 	})
-	open := widget.NewButtonWithIcon(visual(say("ui.open")), theme.ComputerIcon(), func() {
+	open := newIconButton(visual(say("ui.open")), theme.ComputerIcon(), func() {
 		if err := auth.OpenSystemBrowser(address); err != nil {
 			p.status.SetText(say("ui.setup.noBrowser"))
 		}

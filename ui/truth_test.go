@@ -149,11 +149,11 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	h.waitFor("the question to count one file", func() bool {
 		return strings.Contains(h.dialogText(), "1 file is still uploading")
 	})
-	if h.d.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit while a file was still uploading")
 	}
 	free()
-	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.quitting })
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.exit.quitting })
 	if got := h.dialogText(); got != "" {
 		t.Errorf("the question is still on screen: %q", got)
 	}
@@ -208,7 +208,7 @@ func TestUndoMovesNothing(t *testing.T) {
 	var undo *widget.Button
 	for range 40 {
 		c.FocusNext()
-		if b, ok := c.Focused().(*widget.Button); ok && b.Text == "Undo" {
+		if b, ok := asButton(c.Focused()); ok && b.Text == "Undo" {
 			undo = b
 			break
 		}
@@ -292,5 +292,95 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	h.d.list.click(0, 0)
 	if v := h.d.list.views()[0]; v.Committed < v.Delivered && !strings.Contains(h.d.selection.body.Text(), "Confirmed by the server so far: ") {
 		t.Errorf("the details do not say what the server confirmed: %q", h.d.selection.body.Text())
+	}
+}
+
+// TestReceiptsAreOneTabStop: what the sandbox received is one stop of Tab
+// however many files it holds (it was one per file's copy button); Down
+// and End move the cursor, and Enter copies its file's SHA-256.
+func TestReceiptsAreOneTabStop(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.win.Resize(fyne.NewSize(1000, 700))
+	h.finishedEmails(16)
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects()) == 16 })
+	c := h.d.win.Canvas()
+	var first fyne.Focusable
+	inReceipts := 0
+	for range 200 {
+		c.FocusNext()
+		f := c.Focused()
+		if f == first {
+			break
+		}
+		if first == nil {
+			first = f
+		}
+		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.d.sandboxPanel.content) {
+			inReceipts++
+		}
+	}
+	if inReceipts != 1 {
+		t.Fatalf("Tab stops %d times in what the sandbox received, want once", inReceipts)
+	}
+	c.Focus(h.d.sandboxPanel.list)
+	l := h.d.sandboxPanel.list
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	h.app.Clipboard().SetContent("")
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[2].SHA256; got != want || want == "" {
+		t.Errorf("Enter on the third file copied %q, want its SHA-256 %q", got, want)
+	}
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	l.TypedShortcut(&fyne.ShortcutCopy{})
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[15].SHA256; got != want {
+		t.Errorf("Ctrl+C on the last file copied %q, want %q", got, want)
+	}
+}
+
+// TestEnterPressesTheButton: in the question before quitting, Enter
+// presses the button that has the focus, and where none has it the
+// question's default, as in the result's dialog.
+func TestEnterPressesTheButton(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, _ := stalled(t, h, "movie.dat")
+	defer close(release)
+
+	h.shortcut(fyne.KeyQ)
+	c := h.d.win.Canvas()
+	var keep *widget.Button
+	for range 10 {
+		c.FocusNext()
+		if b, ok := asButton(c.Focused()); ok && b.Text == "Keep uploading" {
+			keep = b
+			break
+		}
+	}
+	if keep == nil {
+		t.Fatal("Tab does not reach Keep uploading")
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.findButton("Keep uploading") != nil || h.d.exit.quitting {
+		t.Fatal("Enter on Keep uploading did not keep uploading")
+	}
+
+	h.shortcut(fyne.KeyQ)
+	h.key(fyne.KeyReturn) // nothing focused in the question: its default
+	if !h.d.exit.quitting {
+		t.Fatal("Enter did not press the question's default, Pause uploads and quit")
+	}
+}
+
+// TestEnterClosesTheResult: Enter closes a result's dialog, as its Close does.
+func TestEnterClosesTheResult(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(1)
+	h.d.acts.showResult(h.d.list.views()[0])
+	if len(h.d.frame.dialogs) != 1 {
+		t.Fatal("no result's dialog")
+	}
+	h.key(fyne.KeyReturn)
+	if len(h.d.frame.dialogs) != 0 {
+		t.Error("Enter left the result's dialog open")
 	}
 }

@@ -112,7 +112,9 @@ func progressWords(v engine.JobView) string {
 			parts = append(parts, l.TimeLeft(v.ETA))
 		}
 	}
-	return strings.Join(parts, " · ")
+	// Between the parts: "·" in English and Hebrew; in Persian and Arabic,
+	// where a raised dot reads as the digit zero (۰, ٠), their comma.
+	return strings.Join(parts, say("ui.progress.sep"))
 }
 
 // summaryWords is the whole queue in a line, e.g.

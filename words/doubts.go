@@ -14,6 +14,7 @@ var commandKeys = map[fact.Code]string{
 	fact.AskAgain:  "cli.next.askAgain",
 	fact.AllowLook: "cli.next.allowLook",
 	fact.WrongCopy: "cli.next.wrongCopy",
+	fact.RetryAt:   "cli.next.retryAt",
 }
 
 // lookWhat says what a permission asked for to look lets Hoist see.

@@ -94,7 +94,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 		args["Kind"] = l.Say(specialKinds[f.Arg("kind")], nil)
 	}
 	for k, v := range f.Args {
-		if k == "name" || k == "who" {
+		if k == "who" { // a code, not a value
 			args[k] = v
 		} else {
 			args[k] = l.Isolate(v) // a version, a checksum, an id kept whole in a right-to-left sentence
@@ -149,11 +149,13 @@ func (l *Lang) Said(s fact.Said) string {
 }
 
 // Isolate marks s (a file name, a label, Google's own words) as a unit of
-// its own direction inside a right-to-left sentence (U+2068 … U+2069), so
-// "דוח 2026.eml" keeps its order there; English sentences need no marks.
-// The window's bidi text follows the marks and does not draw them.
+// its own direction inside a sentence (U+2068 … U+2069), so "דוח 2026.eml"
+// keeps its order and its place there: in a right-to-left sentence, and in
+// an English one when l is Marking (the window); the command line's English
+// sentences carry no marks. The window's bidi text follows the marks and
+// does not draw them.
 func (l *Lang) Isolate(s string) string {
-	if s == "" || !l.RTL() {
+	if s == "" || (!l.RTL() && !l.marks) {
 		return s
 	}
 	return "\u2068" + s + "\u2069"

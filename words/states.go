@@ -46,6 +46,11 @@ func (l *Lang) StateCheckingWith(state, who string) string {
 	return l.Say("state.checkingWith", Args{"State": l.State(state), "Who": who})
 }
 
+// StateUntil is a state that lasts until a time: "Waiting until 10:40".
+func (l *Lang) StateUntil(state, at string) string {
+	return l.Say("state.until", Args{"State": l.State(state), "At": at})
+}
+
 func (l *Lang) stateAnd(key, state, more string) string {
 	if strings.TrimSpace(more) == "" {
 		return l.State(state)

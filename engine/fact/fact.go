@@ -345,4 +345,5 @@ const (
 	AskAgain  Code = "next.askAgain"    // Resume asks again; Restart sends it again
 	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
 	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
+	RetryAt   Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
 )

@@ -130,6 +130,7 @@ func (j *Journal) open() error {
 	if err := os.Remove(j.path + compactSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("journal: removing an old temporary file: %w", err)
 	}
+	removeStaleViews(j.path, j.opts.Now())
 	existed, err := fixMode(j.path)
 	if err != nil {
 		return err

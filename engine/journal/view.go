@@ -142,3 +142,18 @@ func (j *Journal) removeView() error {
 	}
 	return nil
 }
+
+// staleView is how old a view's copy is when Open takes it for one that a
+// process which read the list, and was stopped, left behind.
+const staleView = 10 * time.Minute
+
+// removeStaleViews removes the copies of the list at path that readers left
+// behind; a copy being read now is younger.
+func removeStaleViews(path string, now time.Time) {
+	matches, _ := filepath.Glob(path + viewInfix + "*")
+	for _, m := range matches {
+		if info, err := os.Lstat(m); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > staleView {
+			_ = os.Remove(m)
+		}
+	}
+}

@@ -99,3 +99,26 @@ func TestOpenViewBesideWriter(t *testing.T) {
 		t.Errorf("the holder's list: %v", reason)
 	}
 }
+
+// TestOpenRemovesStaleViews: a view's copy that a stopped reader left is
+// removed by the next Open; a fresh one, perhaps being read, stays.
+func TestOpenRemovesStaleViews(t *testing.T) {
+	path := tempPath(t)
+	stale, fresh := path+viewInfix+"1", path+viewInfix+"2"
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("copy"), fileMode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	openAt(t, path, nil)
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale copy is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("the fresh copy was removed: %v", err)
+	}
+}
