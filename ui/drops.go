@@ -7,8 +7,14 @@ import "fyne.io/fyne/v2"
 // (it was opened to add files); another dialog on top refuses them and
 // says so on top of it, since files added behind it would go in unseen,
 // maybe to a destination being changed there. What is not a file of this
-// computer (a web address) is said to be so.
+// computer (a web address) is said to be so. The program the files came
+// from is told whether they were taken (answerDrop).
 func (d *desk) takeDrop(uris []fyne.URI) {
+	answerDrop(d.win, d.dropTaken(uris))
+}
+
+// dropTaken takes a drop and says whether its files were taken.
+func (d *desk) dropTaken(uris []fyne.URI) bool {
 	var paths []string
 	for _, u := range uris {
 		if u.Scheme() == "file" {
@@ -19,19 +25,20 @@ func (d *desk) takeDrop(uris []fyne.URI) {
 		if len(uris) > 0 {
 			d.frame.sayOnTop(say("ui.drop.notFiles"))
 		}
-		return
+		return false
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
 	if paths = d.google.takeSettingsFiles(paths); len(paths) == 0 {
-		return
+		return true
 	}
 	if n := len(d.frame.dialogs); n > 0 {
 		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
-			return
+			return true
 		}
 		d.frame.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
-		return
+		return false
 	}
 	d.add(paths)
+	return true
 }

@@ -69,3 +69,21 @@ func TestADropThatAddsNothingSaysWhy(t *testing.T) {
 		t.Errorf("%d jobs from an empty folder", n)
 	}
 }
+
+// TestTheDropsAnswerIsTheTruth: what a drop tells the program the files
+// came from (answerDrop, on X11) is whether its files were taken.
+func TestTheDropsAnswerIsTheTruth(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	file := storage.NewFileURI(h.writeFile("a.eml", emailBytes("A <a@example.com>", "a")))
+	web, _ := storage.ParseURI("https://example.com/a.eml")
+	if !h.d.dropTaken([]fyne.URI{file}) {
+		t.Error("a file added is answered as not taken")
+	}
+	if h.d.dropTaken([]fyne.URI{web}) {
+		t.Error("a web address, not added, is answered as taken")
+	}
+	h.d.settings.showSettings()
+	if h.d.dropTaken([]fyne.URI{file}) {
+		t.Error("a file refused behind a dialog is answered as taken")
+	}
+}
