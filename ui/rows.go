@@ -291,23 +291,15 @@ func barValue(v engine.JobView) float64 {
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;
 // a finished, refused or canceled file has no progress worth a bar.
-func showsBar(v engine.JobView) bool {
-	switch v.State {
-	case engine.Done, engine.Refused, engine.Canceled:
-		return false
-	case engine.Failed:
-		return v.Committed > 0
-	}
-	return true
-}
+func showsBar(v engine.JobView) bool { return v.ShowsProgress() }
 
 func stateColor(s engine.State) fyne.ThemeColorName {
-	switch s {
-	case engine.Failed, engine.Refused:
+	switch {
+	case s.Trouble():
 		return theme.ColorNameError
-	case engine.Attention, engine.Retrying:
+	case s.Held():
 		return theme.ColorNameWarning
-	case engine.Done:
+	case s == engine.Done:
 		return theme.ColorNameSuccess
 	}
 	return theme.ColorNameForeground
@@ -323,10 +315,10 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 			want = append(want, b)
 		}
 	}
-	switch v.State {
-	case engine.Done:
+	switch {
+	case v.State == engine.Done:
 		want = append(want, r.result)
-	case engine.Failed, engine.Refused:
+	case v.State.Trouble():
 		want = append(want, r.details)
 	}
 	for _, b := range r.buttons() {
