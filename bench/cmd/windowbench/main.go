@@ -1,6 +1,8 @@
 // Command windowbench measures the real Hoist window from outside, under a
-// virtual display (Xvfb): it prepares an upload list of 10,000 jobs (queued,
-// or all finished), starts the window on it and reports the time until the
+// virtual display (Xvfb), beside the smallest Fyne program (one window, one
+// label: internal/smallestwindow) under the same display: it prepares an
+// upload list of 10,000 jobs (queued, or all finished), starts the window on
+// it and reports the time until the
 // window is shown, its peak resident memory (/proc/PID/status VmHWM) and its
 // CPU while idle (/proc/PID/stat over a span), and whose the memory is:
 // Hoist's Go heap, other anonymous memory (the C side, the GL driver's
@@ -46,7 +48,7 @@ func main() {
 	settle := flag.Duration("settle", 5*time.Second, "wait after the window shows before idle CPU is measured")
 	screen := flag.String("screen", "1366x768x24", "the virtual screen")
 	logs := flag.String("log", "", "a folder to keep each window's log in")
-	cases := flag.String("cases", "empty,queued,finished", "which lists to open the window on")
+	cases := flag.String("cases", "smallest,empty,queued,finished", "what to measure: the smallest Fyne program, and the window on each list")
 	flag.IntVar(&runs, "runs", 1, "windows opened on each list, one after the other")
 	flag.Parse()
 	logDir, only = *logs, *cases
@@ -70,10 +72,18 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	defer os.RemoveAll(work)
 	if hoist == "" {
 		hoist = filepath.Join(work, "hoist")
-		build := exec.Command("go", "build", "-o", hoist, ".")
+		build := exec.Command("go", "build", "-tags", "no_emoji", "-o", hoist, ".") // as the Makefile builds
 		build.Dir = ".."
 		if out, err := build.CombinedOutput(); err != nil {
 			return fmt.Errorf("building hoist: %w\n%s", err, out)
+		}
+	}
+	smallest := filepath.Join(work, "smallestwindow")
+	if slices.Contains(strings.Split(only, ","), "smallest") {
+		build := exec.Command("go", "build", "-o", smallest, "./internal/smallestwindow")
+		build.Dir = ".."
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("building the smallest Fyne program: %w\n%s", err, out)
 		}
 	}
 	files := filepath.Join(work, "files")
@@ -88,10 +98,11 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	defer stopX()
 
 	fmt.Printf("window with 0 or %d jobs, screen %s, load average %s\n", jobs, screen, loadAverage())
+	peaks := map[string][]float64{} // MiB, by case
 	for _, c := range []struct {
 		name     string
 		finished bool
-	}{{"empty", true}, {"queued", false}, {"finished", true}} {
+	}{{"smallest", true}, {"empty", true}, {"queued", false}, {"finished", true}} {
 		if !slices.Contains(strings.Split(only, ","), c.name) {
 			continue
 		}
@@ -108,7 +119,11 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 					return fmt.Errorf("%s: %w", c.name, err)
 				}
 			}
-			m, err := measure(hoist, home, display, idle, settle, c.name)
+			binary := hoist
+			if c.name == "smallest" {
+				binary = smallest
+			}
+			m, err := measure(binary, home, display, idle, settle, c.name)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
@@ -119,7 +134,21 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 			fmt.Printf("%-9s   Go heap at its largest (at a collection's start): %d MB\n", "", m.goHeapMB)
 			fmt.Printf("%-9s   at the largest sample (%6.1f MiB): %s\n", "", mib(m.atPeak.total()), m.atPeak)
 			fmt.Printf("%-9s   now                     (%6.1f MiB): %s\n", "", mib(m.now.total()), m.now)
+			peaks[c.name] = append(peaks[c.name], float64(m.peakKiB)/1024)
 		}
+	}
+	// The targets: the empty window within 30 MiB of the smallest Fyne
+	// program, and 10,000 finished jobs at most 25 MiB more.
+	median := func(v []float64) float64 {
+		v = slices.Clone(v)
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	if s, e := peaks["smallest"], peaks["empty"]; len(s) > 0 && len(e) > 0 {
+		fmt.Printf("empty window − smallest Fyne program: %+.1f MiB (medians of peak RSS; target ≤ 30)\n", median(e)-median(s))
+	}
+	if e, f := peaks["empty"], peaks["finished"]; len(e) > 0 && len(f) > 0 {
+		fmt.Printf("%d finished jobs − empty window: %+.1f MiB (medians of peak RSS; target ≤ 25)\n", jobs, median(f)-median(e))
 	}
 	fmt.Printf("load average after: %s\n", loadAverage())
 	return nil
