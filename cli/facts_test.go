@@ -131,7 +131,7 @@ func TestOlderListInArabic(t *testing.T) {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	ar := words.New("ar_EG.UTF-8")
-	for _, want := range []string{"The connection dropped.", "Uploaded to the sandbox.", ar.Say("cli.state.failed", nil)} {
+	for _, want := range []string{"The connection dropped.", "Uploaded to the sandbox.", ar.State("failed")} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("hoist queue lacks %q:\n%s", want, stdout)
 		}

@@ -74,7 +74,7 @@ func TestResumeRetriesFailedUploads(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	Queue(context.Background(), []string{"--journal", l.journal}, &out, &errOut)
-	if !strings.Contains(out.String(), "failed") {
+	if !strings.Contains(out.String(), "Failed") {
 		t.Fatalf("the list does not show the failed upload:\n%s%s", out.String(), errOut.String())
 	}
 	sentBefore := chunkBytes(t, l.srv)

@@ -316,7 +316,7 @@ func (q *Queue) Summary() Summary {
 		switch {
 		case jb.state == Done:
 			s.Done++
-		case jb.state == Failed || jb.state == Refused || jb.state == Attention:
+		case jb.state.NeedsUser():
 			s.Failed++
 		case jb.state == Paused:
 			s.Paused++
@@ -324,7 +324,7 @@ func (q *Queue) Summary() Summary {
 			s.Active++
 			s.Speed += jb.meter.rate(now)
 		}
-		if jb.state == Refused || jb.state == Canceled {
+		if jb.state.Dropped() {
 			continue
 		}
 		s.Bytes += jb.info.Size
