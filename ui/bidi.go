@@ -33,6 +33,7 @@ func visualSegments(text string) []segment {
 // window's: right to left in Arabic, Persian and Hebrew). Invisible
 // direction marks (LRM, RLM, ALM, isolates) steer the order and are not drawn.
 func paragraphSegments(text string, rtlPara bool) []segment {
+	noteEmoji(text)
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil
@@ -49,6 +50,7 @@ func paragraphSegments(text string, rtlPara bool) []segment {
 // of its first letter, so that quotes, colons and braces stay where they
 // are written whatever the strings hold.
 func codeSegments(text string) []segment {
+	noteEmoji(text)
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil

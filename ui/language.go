@@ -105,6 +105,7 @@ func (d *desk) speak(l *words.Lang) {
 // window it is put in the order it is seen, so "افزودن فایل…" ends with its
 // ellipsis on the left and a product's name stays in its place.
 func visual(s string) string {
+	noteEmoji(s)
 	if !rtl() && !hasMarks([]rune(s)) {
 		return s
 	}
