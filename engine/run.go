@@ -133,9 +133,13 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
 func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
 	if d.NeedsAuth() && q.opts.Accounts != nil {
-		return q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
+		c, err := q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
+		if err != nil {
+			return nil, err
+		}
+		return named(c), nil
 	}
-	return &http.Client{Transport: q.opts.Transport}, nil
+	return named(&http.Client{Transport: q.opts.Transport}), nil
 }
 
 // finish records how a run ended.
@@ -266,7 +270,8 @@ func (q *Queue) failLocked(jb *job, err error) {
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
 		q.moveLocked(jb, stepNeedsUser)
 		jb.locked = true
-	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
+	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable(),
+		scopesRefused(err): // the sign-in lacks a permission the upload needs: signing in again gives it
 		q.moveLocked(jb, stepNeedsUser) // one fact, whether never signed in, expired or withdrawn
 	default:
 		q.moveLocked(jb, stepFail)
@@ -274,7 +279,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 	}
 	reason, next := stopFacts(jb, err)
 	jb.sayLocked(reason, next)
-	if explained {
+	if explained || scopesRefused(err) {
 		jb.details = dest.GoogleWords(err) // Google's own words, beside the fact
 	}
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", reason.Code)

@@ -19,6 +19,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/ui/widgets"
 )
 
 // desk is the main window: it builds the panels and routes between them,
@@ -141,15 +142,15 @@ func (d *desk) build() {
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
 	headline := widget.NewLabelWithStyle(visual(say("ui.empty.headline")), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	headline.SizeName = theme.SizeNameSubHeadingText
-	hint := newBidiParagraph(say("ui.empty.hint"))
+	hint := widgets.NewParagraph(say("ui.empty.hint"))
 	hint.SetAlignment(fyne.TextAlignCenter)
 	add := filesAdder{d.files, d.add}
-	addBig := newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
-	addFolder := newIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
+	addBig := widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
+	addFolder := widgets.NewIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(widgets.Row(addBig, addFolder))))
 
 	d.foot = newFooter(footerSide{d.acts, d.removals})
-	f.message = newBidiParagraph("") // names files: "نامه مشتری.eml" reads right
+	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
 	f.message.Hide()
 
 	top := container.NewVBox(d.bar.content, f.message, widget.NewSeparator())

@@ -111,8 +111,8 @@ func (d Destination) Build(info media.Info) (Plan, error) {
 }
 
 // MetadataType is the media type metadata JSON names in contentType or
-// mimeType (the first of them that is set), without parameters; "" when
-// it names none or the JSON cannot be read.
+// mimeType (the first of them that is set and is not a Google Docs type),
+// without parameters; "" when it names none or the JSON cannot be read.
 func MetadataType(metadata []byte) string {
 	var fields struct {
 		ContentType any `json:"contentType"`
@@ -126,12 +126,23 @@ func MetadataType(metadata []byte) string {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		if mt, _, err := mime.ParseMediaType(s); err == nil {
-			return mt
+		mt, _, err := mime.ParseMediaType(s)
+		if err != nil {
+			mt = strings.ToLower(s)
 		}
-		return strings.ToLower(s)
+		if googleType(mt) {
+			continue // a Google Docs type names what Drive converts the file to, not its bytes
+		}
+		return mt
 	}
 	return ""
+}
+
+// googleType reports whether a media type is one of Google's own
+// (application/vnd.google-apps.spreadsheet…): in Drive's mimeType it asks
+// for a conversion, and the bytes sent keep the file's own type.
+func googleType(mt string) bool {
+	return strings.HasPrefix(mt, "application/vnd.google-apps.")
 }
 
 // MetadataMatters reports whether metadata says anything: a simple upload

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -13,8 +13,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"hoist/engine/dest"
 )
 
 // drawnPiece is a text the JSON field draws, where it draws it in the field.
@@ -26,10 +24,10 @@ type drawnPiece struct {
 
 // drawnLines are the texts a JSON field draws, line by line from the top,
 // each line's pieces from the left.
-func drawnLines(e *codeEntry) [][]drawnPiece {
+func drawnLines(e *CodeEntry) [][]drawnPiece {
 	var pieces []drawnPiece
 	for _, o := range e.view.objects {
-		l, ok := o.(*bidiLabel)
+		l, ok := o.(*Label)
 		if !ok || !l.Visible() {
 			continue
 		}
@@ -71,10 +69,10 @@ func seenText(line []drawnPiece) string {
 }
 
 // jsonField is a JSON field, focused, in a window of the given language.
-func jsonField(t *testing.T, code string, size fyne.Size) (fyne.Window, *codeEntry) {
+func jsonField(t *testing.T, code string, size fyne.Size) (fyne.Window, *CodeEntry) {
 	t.Helper()
-	w := dialogWindow(t, code, size)
-	e := newMultiLineEntry()
+	w := window(t, readsRight(code), size)
+	e := NewCodeEntry()
 	w.SetContent(container.NewVBox(e))
 	w.Resize(size)
 	w.Canvas().Focus(e)
@@ -93,7 +91,7 @@ func runOf(t *testing.T, line []drawnPiece, text string) drawnPiece {
 	return drawnPiece{}
 }
 
-func clickAt(e *codeEntry, p fyne.Position) {
+func clickAt(e *CodeEntry, p fyne.Position) {
 	ev := &desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: p}, Button: desktop.MouseButtonPrimary}
 	e.MouseDown(ev)
 	e.MouseUp(ev)
@@ -158,7 +156,7 @@ func TestJSONFieldClickOnSecondLine(t *testing.T) {
 
 // selectionRows are the lines (by their top) on which the field draws
 // selection boxes, and how many on each.
-func selectionRows(e *codeEntry) map[float32]int {
+func selectionRows(e *CodeEntry) map[float32]int {
 	col := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
 	rows := map[float32]int{}
 	for _, o := range e.view.objects {
@@ -274,55 +272,13 @@ func TestJSONFieldScrollsToTheCursor(t *testing.T) {
 	}
 }
 
-// TestJSONFieldInFormSaysWrongJSON: the metadata field of a destination's
-// form still says when its JSON is wrong, draws a Persian value in order,
-// and has the focus ring around its box, however long the JSON.
-func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
-	speakWindow(t, "fa")
-	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.Custom, Params: map[string]string{}}, true)
-	var code *codeEntry
-	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if c, ok := o.(*codeEntry); ok {
-			code = c
-		}
-	})
-	if code == nil {
-		t.Fatal("the form has no JSON field")
-	}
-	h.d.win.Canvas().Focus(code)
-	test.Type(code, `{"name": "گزارش ۱۴۰۵"`)
-	if err := code.Validate(); err == nil {
-		t.Error("an object without its closing brace is taken")
-	}
-	test.Type(code, "}")
-	if err := code.Validate(); err != nil {
-		t.Errorf("a right object is refused: %v", err)
-	}
-	code.Resize(fyne.NewSize(400, code.Size().Height))
-	if lines := drawnLines(code); len(lines) != 1 || seenText(lines[0]) != `{"name": "۱۴۰۵ گزارش"}` {
-		t.Errorf("the field draws %v", lines)
-	}
-
-	// Long JSON scrolls inside the field's box, which the focus ring marks.
-	code.SetText(strings.Repeat("{\"نام\": 1}\n", 30))
-	h.d.ring.show()
-	_, line, _ := code.view.metrics()
-	if code.Size().Height > 10*line {
-		t.Errorf("the field grew to %v for 30 lines", code.Size())
-	}
-	if r := h.d.ring.inner; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*focusWidth, 4*focusWidth) {
-		t.Errorf("the focus ring is not around the field's box %v", code.Size())
-	}
-}
-
 // TestJSONFieldGolden draws the JSON field of a form with a Persian value
 // in the Persian window: the box on the reading side, the JSON from the left.
 func TestJSONFieldGolden(t *testing.T) {
-	w := dialogWindow(t, "fa", fyne.NewSize(460, 170))
-	e := newMultiLineEntry()
+	w := window(t, true, fyne.NewSize(460, 170))
+	e := NewCodeEntry()
 	e.SetText("{\n  \"name\": \"گزارش سالانه ۱۴۰۵\",\n  \"mimeType\": \"image/png\"\n}")
-	w.SetContent(newForm(widget.NewFormItem("فراداده", e)))
+	w.SetContent(NewForm(widget.NewFormItem("فراداده", e)))
 	w.Resize(fyne.NewSize(460, 170))
 	w.Canvas().Focus(e)
 	e.CursorRow, e.CursorColumn = 1, len([]rune(`  "name": "گزا`))
@@ -360,8 +316,8 @@ func TestCodeSegmentsKeepStringsApart(t *testing.T) {
 // text fits moves the form around it; over a longer text it moves the text
 // first, and the form stays.
 func TestJSONFieldPassesTheWheelToTheForm(t *testing.T) {
-	w := dialogWindow(t, "en", fyne.NewSize(400, 300))
-	e := newMultiLineEntry()
+	w := window(t, false, fyne.NewSize(400, 300))
+	e := NewCodeEntry()
 	e.SetText(`{"name": "a.png"}`)
 	tall := canvas.NewRectangle(color.Transparent)
 	tall.SetMinSize(fyne.NewSize(10, 2000))

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -11,32 +11,33 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// bidiParagraph is text that wraps at word boundaries onto as many lines as
-// it needs, each line drawn in visual order like bidiLabel's, in the
+// Paragraph is text that wraps at word boundaries onto as many lines as
+// it needs, each line drawn in visual order like Label's, in the
 // window's direction. It is for sentences that name a file or quote a user:
 // the message line, a dialog's text, a form's note, a notification.
-type bidiParagraph struct {
+type Paragraph struct {
 	widget.BaseWidget
 
 	text      string
 	align     fyne.TextAlign
-	style     fyne.TextStyle
-	colorName fyne.ThemeColorName
-	sizeName  fyne.ThemeSizeName // the text's size; "" is the theme's text size
+	Style     fyne.TextStyle
+	ColorName fyne.ThemeColorName
+	SizeName  fyne.ThemeSizeName // the text's size; "" is the theme's text size
 	// minWidth, when set, is the narrowest the paragraph gets, and the width
 	// its height is measured at before it is first laid out (a dialog's
 	// sentence is measured before the dialog has a size).
-	minWidth float32
+	MinWidth float32
 }
 
-func newBidiParagraph(text string) *bidiParagraph {
-	p := &bidiParagraph{text: text, colorName: theme.ColorNameForeground}
+// NewParagraph is text that wraps, each line in visual order.
+func NewParagraph(text string) *Paragraph {
+	p := &Paragraph{text: text, ColorName: theme.ColorNameForeground}
 	p.ExtendBaseWidget(p)
 	return p
 }
 
 // SetText changes the text; it must be called on the UI goroutine.
-func (p *bidiParagraph) SetText(s string) {
+func (p *Paragraph) SetText(s string) {
 	if s == p.text {
 		return
 	}
@@ -44,21 +45,30 @@ func (p *bidiParagraph) SetText(s string) {
 	p.Refresh()
 }
 
+// SetColor draws the text in the theme's colour name.
+func (p *Paragraph) SetColor(name fyne.ThemeColorName) {
+	if name == p.ColorName {
+		return
+	}
+	p.ColorName = name
+	p.Refresh()
+}
+
 // Text is the text shown.
-func (p *bidiParagraph) Text() string { return p.text }
+func (p *Paragraph) Text() string { return p.text }
 
 // SetAlignment places each line: leading (the default) at the reading side.
-func (p *bidiParagraph) SetAlignment(a fyne.TextAlign) {
+func (p *Paragraph) SetAlignment(a fyne.TextAlign) {
 	p.align = a
 	p.Refresh()
 }
 
-func (p *bidiParagraph) CreateRenderer() fyne.WidgetRenderer {
+func (p *Paragraph) CreateRenderer() fyne.WidgetRenderer {
 	return &paragraphRenderer{p: p}
 }
 
 type paragraphRenderer struct {
-	p       *bidiParagraph
+	p       *Paragraph
 	texts   []*canvas.Text
 	objects []fyne.CanvasObject
 	lines   int     // lines at the last layout
@@ -68,11 +78,11 @@ type paragraphRenderer struct {
 func (r *paragraphRenderer) metrics() (size, pad, lineHeight float32) {
 	th := r.p.Theme()
 	size = th.Size(theme.SizeNameText)
-	if r.p.sizeName != "" {
-		size = th.Size(r.p.sizeName)
+	if r.p.SizeName != "" {
+		size = th.Size(r.p.SizeName)
 	}
 	pad = th.Size(theme.SizeNameInnerPadding)
-	lineHeight = fyne.MeasureText("Mg", size, r.p.style).Height
+	lineHeight = fyne.MeasureText("Mg", size, r.p.Style).Height
 	return
 }
 
@@ -81,24 +91,24 @@ func (r *paragraphRenderer) metrics() (size, pad, lineHeight float32) {
 func (r *paragraphRenderer) MinSize() fyne.Size {
 	size, pad, lh := r.metrics()
 	width := r.width
-	if width <= 0 || width < r.p.minWidth {
-		width = r.p.minWidth
+	if width <= 0 || width < r.p.MinWidth {
+		width = r.p.MinWidth
 	}
 	lines := 1
 	if width > 0 {
-		lines = max(1, len(wrapLines(r.p.text, width-2*pad, size, r.p.style)))
+		lines = max(1, len(wrapLines(r.p.text, width-2*pad, size, r.p.Style)))
 	}
-	w := max(fyne.MeasureText(ellipsis, size, r.p.style).Width+2*pad, r.p.minWidth)
+	w := max(fyne.MeasureText(Ellipsis, size, r.p.Style).Width+2*pad, r.p.MinWidth)
 	return fyne.NewSize(w, float32(lines)*lh+2*pad)
 }
 
 func (r *paragraphRenderer) Layout(s fyne.Size) {
 	size, pad, lh := r.metrics()
 	th := r.p.Theme()
-	fg := th.Color(r.p.colorName, fyne.CurrentApp().Settings().ThemeVariant())
-	right := rtl()
+	fg := th.Color(r.p.ColorName, fyne.CurrentApp().Settings().ThemeVariant())
+	right := RightToLeft()
 	r.width = s.Width
-	lines := wrapLines(r.p.text, s.Width-2*pad, size, r.p.style)
+	lines := wrapLines(r.p.text, s.Width-2*pad, size, r.p.Style)
 	r.lines = len(lines)
 	used := 0
 	for i, line := range lines {
@@ -106,7 +116,7 @@ func (r *paragraphRenderer) Layout(s fyne.Size) {
 		var total float32
 		widths := make([]float32, len(segs))
 		for j, sg := range segs {
-			widths[j] = fyne.MeasureText(sg.text, size, r.p.style).Width
+			widths[j] = fyne.MeasureText(sg.text, size, r.p.Style).Width
 			total += widths[j]
 		}
 		x := startX(r.p.align, right, pad, s.Width, total)
@@ -114,7 +124,7 @@ func (r *paragraphRenderer) Layout(s fyne.Size) {
 		for j, sg := range segs {
 			t := r.text(used, fg)
 			used++
-			t.Text, t.TextSize, t.TextStyle, t.Color = sg.text, size, r.p.style, fg
+			t.Text, t.TextSize, t.TextStyle, t.Color = sg.text, size, r.p.Style, fg
 			t.Move(fyne.NewPos(x, y))
 			t.Resize(fyne.NewSize(widths[j], lh))
 			t.Show()

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"slices"
@@ -137,7 +137,7 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 		}
 	}
 	if first < 0 {
-		// Only neutrals (spaces, punctuation) resolved right to left: draw them mirrored.
+		// Only neutrals (spaces, punctuation) resolved right to left: draw them Mirrored.
 		return append(segs, segment{text: mirrorReverse(string(s))})
 	}
 	// Marks that follow the last letter belong to it.
@@ -155,7 +155,7 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 }
 
 // mirrorReverse reverses neutrals drawn right to left and gives each
-// mirrored character its mirror image: brackets (as x/text does) and the
+// Mirrored character its mirror image: brackets (as x/text does) and the
 // others a right-to-left reader sees turned, such as « » in «نام».
 func mirrorReverse(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -166,7 +166,7 @@ func mirrorReverse(s string) string {
 	}, bidi.ReverseString(s))
 }
 
-// mirrors are the mirrored characters x/text's ReverseString leaves as
+// mirrors are the Mirrored characters x/text's ReverseString leaves as
 // they are (it turns paired brackets only).
 var mirrors = map[rune]rune{
 	'«': '»', '»': '«', '‹': '›', '›': '‹', '<': '>', '>': '<', '≤': '≥', '≥': '≤',
@@ -506,4 +506,55 @@ func visualOrder(levels []uint8) []int {
 		}
 	}
 	return order
+}
+
+// Visual is a short text for the toolkit's own widgets (a button, a label,
+// a choice, a dialog's title), which draw text as it is: in a right-to-left
+// window it is put in the order it is seen, so "افزودن فایل…" ends with its
+// ellipsis on the left and a product's name stays in its place.
+func Visual(s string) string {
+	if !RightToLeft() && !hasMarks([]rune(s)) {
+		return s
+	}
+	// The marks that isolate a name in a sentence steer the order and are
+	// not drawn: the toolkit would draw them as boxes.
+	segs := paragraphSegments(s, RightToLeft())
+	switch len(segs) {
+	case 0:
+		return ""
+	case 1:
+		return segs[0].text
+	}
+	// The toolkit shapes each run of one script in its own direction, and
+	// gives spaces and punctuation the direction of the letter before them:
+	// an invisible left-to-right mark between the parts keeps each where it
+	// is put.
+	var b strings.Builder
+	for i, sg := range segs {
+		if i > 0 {
+			b.WriteRune('\u200e')
+		}
+		b.WriteString(sg.text)
+	}
+	return b.String()
+}
+
+// HasRightToLeft reports whether s holds letters of a right-to-left script.
+func HasRightToLeft(s string) bool { return hasRTL([]rune(s)) }
+
+// Seen is text as a reader sees it, from left to right, in a paragraph of
+// the given direction: each right-to-left run's letters in the order they
+// stand on screen.
+func Seen(text string, rightToLeft bool) string {
+	var b strings.Builder
+	for _, sg := range paragraphSegments(text, rightToLeft) {
+		if sg.rtl {
+			r := []rune(sg.text)
+			slices.Reverse(r)
+			b.WriteString(string(r))
+		} else {
+			b.WriteString(sg.text)
+		}
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"bytes"
@@ -27,10 +27,10 @@ import (
 //	row(a, b, c)                   a b c from the reading side (HBox)
 //	border(top, bottom, start, end, centre...)
 //	                               start on the reading side (Border)
-//	mirrored(anyLayout)            any layout, its children's places mirrored
-//	newProgressBar()               fills from the reading side, its percentage in the language's digits
-//	directionalIcon(res)           an arrow or chevron that points the other way in right to left
-//	newBidiLabel(text)             any text: visual order by UAX #9, aligned to the reading side
+//	Mirrored(anyLayout)            any layout, its children's places Mirrored
+//	NewProgressBar()               fills from the reading side, its percentage in the language's digits
+//	DirectionalIcon(res)           an arrow or chevron that points the other way in right to left
+//	NewLabel(text)             any text: visual order by UAX #9, aligned to the reading side
 
 // mirrorLayout lays out as its inner layout does, then, in a right-to-left
 // window, moves every child to the mirror place: what was at the left edge
@@ -40,12 +40,12 @@ type mirrorLayout struct {
 	rtl   func() bool
 }
 
-// mirrored wraps a layout so that it follows the window's reading direction.
-func mirrored(l fyne.Layout) fyne.Layout {
+// Mirrored wraps a layout so that it follows the window's reading direction.
+func Mirrored(l fyne.Layout) fyne.Layout {
 	if m, ok := l.(*mirrorLayout); ok {
 		return m
 	}
-	return &mirrorLayout{inner: l, rtl: rtl}
+	return &mirrorLayout{inner: l, rtl: RightToLeft}
 }
 
 func (m *mirrorLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
@@ -68,36 +68,38 @@ func (m *mirrorLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
 
 // row is a horizontal box in reading order: the first object is at the
 // left in English and at the right in Arabic, Persian and Hebrew.
-func row(objects ...fyne.CanvasObject) *fyne.Container {
-	return container.New(mirrored(layout.NewHBoxLayout()), objects...)
+func Row(objects ...fyne.CanvasObject) *fyne.Container {
+	return container.New(Mirrored(layout.NewHBoxLayout()), objects...)
 }
 
 // border is a border container whose start side is the reading side: start
 // is at the left in English and at the right in right-to-left languages.
-func border(top, bottom, start, end fyne.CanvasObject, centre ...fyne.CanvasObject) *fyne.Container {
+func Border(top, bottom, start, end fyne.CanvasObject, centre ...fyne.CanvasObject) *fyne.Container {
 	c := container.NewBorder(top, bottom, start, end, centre...)
-	c.Layout = mirrored(c.Layout)
+	c.Layout = Mirrored(c.Layout)
 	return c
 }
 
-// progressBar is the toolkit's progress bar, filling from the reading side,
+// ProgressBar is the toolkit's progress bar, filling from the reading side,
 // with its percentage written in the window's language.
-type progressBar struct {
+type ProgressBar struct {
 	widget.ProgressBar
 }
 
-func newProgressBar() *progressBar {
-	p := &progressBar{}
+// NewProgressBar is a bar from 0 to 1 whose percentage percent writes, in
+// the language's digits.
+func NewProgressBar(percent func(ratio float64) string) *ProgressBar {
+	p := &ProgressBar{}
 	p.Max = 1
-	p.TextFormatter = func() string { return visualText(speaking().Percent(p.ratio()), rtl()) }
+	p.TextFormatter = func() string { return VisualText(percent(p.ratio()), RightToLeft()) }
 	p.ExtendBaseWidget(p)
 	return p
 }
 
-// visualText puts a short text without letters (a percentage, a count) in
+// VisualText puts a short text without letters (a percentage, a count) in
 // the order it is seen, for the toolkit's own labels, which draw text as it
 // is: Arabic's ٢٥٪ is seen as ٪٢٥ in a right-to-left window.
-func visualText(s string, rtlPara bool) string {
+func VisualText(s string, rtlPara bool) string {
 	var b strings.Builder
 	for _, sg := range paragraphSegments(s, rtlPara) {
 		b.WriteString(sg.text)
@@ -105,14 +107,14 @@ func visualText(s string, rtlPara bool) string {
 	return b.String()
 }
 
-func (p *progressBar) ratio() float64 {
+func (p *ProgressBar) ratio() float64 {
 	if p.Max <= p.Min {
 		return 0
 	}
 	return min(max((p.Value-p.Min)/(p.Max-p.Min), 0), 1)
 }
 
-func (p *progressBar) CreateRenderer() fyne.WidgetRenderer {
+func (p *ProgressBar) CreateRenderer() fyne.WidgetRenderer {
 	inner := p.ProgressBar.CreateRenderer()
 	r := &fromReadingSide{objects: inner.Objects}
 	return &placing{WidgetRenderer: inner, size: p.Size, place: r.place}
@@ -153,7 +155,7 @@ type fromReadingSide struct {
 }
 
 func (r *fromReadingSide) place(size fyne.Size) {
-	right := rtl()
+	right := RightToLeft()
 	for _, o := range r.objects() {
 		x := float32(0)
 		if right {
@@ -163,12 +165,12 @@ func (r *fromReadingSide) place(size fyne.Size) {
 	}
 }
 
-// directionalIcon is an icon that shows a direction (back, forward, a
+// DirectionalIcon is an icon that shows a direction (back, forward, a
 // chevron that opens a panel): in a right-to-left window it is drawn
-// mirrored, as the reader expects the arrow to point the other way. Icons
+// Mirrored, as the reader expects the arrow to point the other way. Icons
 // without a direction (pause, close, a file) are used as they are.
-func directionalIcon(res fyne.Resource) fyne.Resource {
-	if !rtl() || res == nil {
+func DirectionalIcon(res fyne.Resource) fyne.Resource {
+	if !RightToLeft() || res == nil {
 		return res
 	}
 	return flipIcon(res)
@@ -237,20 +239,20 @@ func flipSVG(content []byte) ([]byte, bool) {
 // form is the toolkit's form in reading order: in a right-to-left window
 // each label is on the right of its field, and the buttons under the form
 // are on the left, the one that goes on at the end of the line.
-type form struct {
+type Form struct {
 	widget.Form
 	content *fyne.Container // the form's items and buttons, once drawn
 }
 
-// newForm is widget.NewForm, mirrored as the window reads.
-func newForm(items ...*widget.FormItem) *form {
-	f := &form{}
+// NewForm is widget.NewForm, Mirrored as the window reads.
+func NewForm(items ...*widget.FormItem) *Form {
+	f := &Form{}
 	f.Items = items
 	f.ExtendBaseWidget(f)
 	return f
 }
 
-func (f *form) CreateRenderer() fyne.WidgetRenderer {
+func (f *Form) CreateRenderer() fyne.WidgetRenderer {
 	r := f.Form.CreateRenderer()
 	if objs := r.Objects(); len(objs) == 1 {
 		f.content, _ = objs[0].(*fyne.Container)
@@ -260,7 +262,7 @@ func (f *form) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // Refresh lets the toolkit lay its form out anew, then mirrors it again.
-func (f *form) Refresh() {
+func (f *Form) Refresh() {
 	f.Form.Refresh()
 	f.mirror()
 }
@@ -268,14 +270,14 @@ func (f *form) Refresh() {
 // mirror wraps the layouts of the form's parts (the grid of labels and
 // fields, the buttons' box and their row) so that they follow the window's
 // reading direction.
-func (f *form) mirror() {
+func (f *Form) mirror() {
 	if f.content == nil {
 		return
 	}
 	var wrap func(c *fyne.Container, depth int)
 	wrap = func(c *fyne.Container, depth int) {
 		if c.Layout != nil {
-			c.Layout = mirrored(c.Layout)
+			c.Layout = Mirrored(c.Layout)
 			c.Layout.Layout(c.Objects, c.Size())
 		}
 		if depth == 0 {
@@ -294,28 +296,28 @@ func (f *form) mirror() {
 	}
 }
 
-// newSelect is the toolkit's select, its choice written from the reading
+// NewSelect is the toolkit's select, its choice written from the reading
 // side: at the right in a right-to-left window, as its list of options,
 // with its arrow at the reading end, the left.
-func newSelect(options []string, changed func(string)) *selectBox {
-	s := &selectBox{}
+func NewSelect(options []string, changed func(string)) *Select {
+	s := &Select{}
 	s.Options, s.OnChanged = options, changed
 	s.ExtendBaseWidget(s)
-	if rtl() {
+	if RightToLeft() {
 		s.Alignment = fyne.TextAlignTrailing
 	}
 	return s
 }
 
-// selectBox is the toolkit's select, which always puts its arrow at the
+// Select is the toolkit's select, which always puts its arrow at the
 // right; in a right-to-left window its arrow and its choice swap sides.
-type selectBox struct {
+type Select struct {
 	widget.Select
 }
 
-func (s *selectBox) CreateRenderer() fyne.WidgetRenderer {
+func (s *Select) CreateRenderer() fyne.WidgetRenderer {
 	r := s.Select.CreateRenderer()
-	if !rtl() {
+	if !RightToLeft() {
 		return r
 	}
 	return &placing{WidgetRenderer: r, size: s.Size, place: func(size fyne.Size) {
@@ -338,25 +340,26 @@ func (s *selectBox) CreateRenderer() fyne.WidgetRenderer {
 // from the right, the cursor at the place of the logical one in that text
 // (at the left end of a word just typed in Arabic, Persian or Hebrew), the
 // selection over the characters it holds.
-type entry struct {
+type Entry struct {
 	widget.Entry
-	seen    *bidiLabel
+	seen    *Label
 	caret   *canvas.Rectangle
 	chosen  *fyne.Container // the selection's boxes
 	focused bool
 	drags   *dragSurface // over the text: the window's drags come to the entry
 	// onEscape, when set, is what Escape does in the field (a dialog's
 	// field closes its dialog); the toolkit's entry would swallow it.
-	onEscape func()
+	OnEscape func()
 }
 
-func newEntry() *entry {
-	e := &entry{seen: newBidiLabel(""), caret: canvas.NewRectangle(color.Transparent), chosen: container.NewWithoutLayout()}
+// NewEntry is a one-line field that reads in the window's direction.
+func NewEntry() *Entry {
+	e := &Entry{seen: NewLabel(""), caret: canvas.NewRectangle(color.Transparent), chosen: container.NewWithoutLayout()}
 	e.caret.Hide()
 	e.drags = newDragSurface(e)
 	e.ExtendBaseWidget(e)
-	if rtl() {
-		e.seen.colorName = colorNameTyped
+	if RightToLeft() {
+		e.seen.ColorName = colorNameTyped
 		container.NewThemeOverride(e, textless{})
 		// The arrow keys move the toolkit's cursor without a refresh of the entry.
 		e.OnCursorChanged = func() { e.place(e.Size()) }
@@ -364,9 +367,9 @@ func newEntry() *entry {
 	return e
 }
 
-func (e *entry) CreateRenderer() fyne.WidgetRenderer {
+func (e *Entry) CreateRenderer() fyne.WidgetRenderer {
 	r := e.Entry.CreateRenderer()
-	if !rtl() {
+	if !RightToLeft() {
 		return r
 	}
 	return &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.chosen, e.seen, e.caret, e.drags}}
@@ -374,9 +377,9 @@ func (e *entry) CreateRenderer() fyne.WidgetRenderer {
 
 // FocusGained shows the entry's own cursor. In a right-to-left window the
 // toolkit is not told: it would blink its cursor where the text is not.
-func (e *entry) FocusGained() {
+func (e *Entry) FocusGained() {
 	e.focused = true
-	if !rtl() {
+	if !RightToLeft() {
 		e.Entry.FocusGained()
 		return
 	}
@@ -384,14 +387,14 @@ func (e *entry) FocusGained() {
 }
 
 // FocusLost hides it.
-func (e *entry) FocusLost() {
+func (e *Entry) FocusLost() {
 	e.focused = false
 	e.Entry.FocusLost()
 }
 
 // place puts the text, as it is seen, over the entry's own, with the
 // cursor and the selection where they are in it.
-func (e *entry) place(size fyne.Size) {
+func (e *Entry) place(size fyne.Size) {
 	text := e.shown()
 	th := fyne.CurrentApp().Settings().Theme()
 	size.Width = e.textWidth(size.Width)
@@ -399,10 +402,10 @@ func (e *entry) place(size fyne.Size) {
 	e.seen.Resize(size)
 	e.drags.Resize(size)
 	if text == "" {
-		e.seen.colorName = colorNameHint
+		e.seen.ColorName = colorNameHint
 		e.seen.SetText(e.PlaceHolder)
 	} else {
-		e.seen.colorName = colorNameTyped
+		e.seen.ColorName = colorNameTyped
 		e.seen.SetText(text)
 	}
 	e.seen.Refresh()
@@ -451,7 +454,7 @@ func showCaret(caret *canvas.Rectangle, shown bool, x, y, line float32) {
 }
 
 // shown is the entry's text as it is drawn: dots for a password.
-func (e *entry) shown() string {
+func (e *Entry) shown() string {
 	if e.Password {
 		return strings.Repeat("•", utf8.RuneCountInString(e.Text))
 	}
@@ -459,7 +462,7 @@ func (e *entry) shown() string {
 }
 
 // textWidth is the width the text is drawn in, of an entry this wide.
-func (e *entry) textWidth(width float32) float32 {
+func (e *Entry) textWidth(width float32) float32 {
 	return fieldTextWidth(&e.Entry, width)
 }
 
@@ -477,8 +480,8 @@ func fieldTextWidth(e *widget.Entry, width float32) float32 {
 // The toolkit places it as if the text were drawn in logical order from
 // the left; in a right-to-left window it is told the place, in its own
 // layout, of the character under the pointer.
-func (e *entry) MouseDown(m *desktop.MouseEvent) {
-	if !rtl() {
+func (e *Entry) MouseDown(m *desktop.MouseEvent) {
+	if !RightToLeft() {
 		e.Entry.MouseDown(m)
 		return
 	}
@@ -493,8 +496,8 @@ func (e *entry) MouseDown(m *desktop.MouseEvent) {
 }
 
 // Dragged selects from where the drag started to the pointer, both as seen.
-func (e *entry) Dragged(d *fyne.DragEvent) {
-	if !rtl() {
+func (e *Entry) Dragged(d *fyne.DragEvent) {
+	if !RightToLeft() {
 		e.Entry.Dragged(d)
 		return
 	}
@@ -508,14 +511,14 @@ func (e *entry) Dragged(d *fyne.DragEvent) {
 
 // columnAt is the logical place of the cursor nearest to x, in the text as
 // the entry draws it.
-func (e *entry) columnAt(x float32) int {
+func (e *Entry) columnAt(x float32) int {
 	th := fyne.CurrentApp().Settings().Theme()
 	return caretColumn(e.shown(), x, rightToLeft, e.textWidth(e.Size().Width), th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNameText), e.TextStyle)
 }
 
 // toolkitX is a place the toolkit, which lays the text out in logical
 // order from the left, turns into logical index at.
-func (e *entry) toolkitX(at int) float32 {
+func (e *Entry) toolkitX(at int) float32 {
 	return toolkitX([]rune(e.shown()), at, e.TextStyle)
 }
 
@@ -554,7 +557,7 @@ func selectedRange(e *widget.Entry, text string) (from, to int, ok bool) {
 }
 
 // caretPlaces lays a line of text out as dir says, drawn from its reading
-// side in a field of the given width, as bidiLabel draws it: a
+// side in a field of the given width, as Label draws it: a
 // right-to-left paragraph from the right edge, a line of code from the
 // left. It gives the left and right edges
 // of each character (by its logical index), and where the cursor before

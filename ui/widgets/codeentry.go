@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// codeEntry is an entry of several lines for code: the JSON metadata of a
+// CodeEntry is an entry of several lines for code: the JSON metadata of a
 // destination. JSON reads from the left in every language, so each line is
 // a left-to-right paragraph (braces, quotes and keys stay in place), and the
 // runs of Arabic, Persian or Hebrew inside it (a value such as
@@ -26,7 +26,7 @@ import (
 // Right move in logical order, as in the one-line entry; Up and Down move to
 // the character drawn above or below the cursor. Tab moves the focus on, as
 // in any other field.
-type codeEntry struct {
+type CodeEntry struct {
 	widget.Entry
 	view    *codeView
 	focused bool
@@ -42,7 +42,7 @@ type codeEntry struct {
 // so the toolkit's "same column" would land elsewhere on the screen. The
 // toolkit still moves the row, extends or clears the selection and keeps
 // undo; the column is then the one drawn nearest the place aimed at.
-func (e *codeEntry) TypedKey(k *fyne.KeyEvent) {
+func (e *CodeEntry) TypedKey(k *fyne.KeyEvent) {
 	if k.Name != fyne.KeyUp && k.Name != fyne.KeyDown {
 		e.goalOn = false
 		e.Entry.TypedKey(k)
@@ -72,13 +72,15 @@ func (e *codeEntry) TypedKey(k *fyne.KeyEvent) {
 }
 
 // TypedRune types, and forgets where Up and Down aimed.
-func (e *codeEntry) TypedRune(r rune) {
+func (e *CodeEntry) TypedRune(r rune) {
 	e.goalOn = false
 	e.Entry.TypedRune(r)
 }
 
-func newMultiLineEntry() *codeEntry {
-	e := &codeEntry{}
+// NewCodeEntry is a field of several lines of code (JSON), drawn left to
+// right in every window with each string in its own direction.
+func NewCodeEntry() *CodeEntry {
+	e := &CodeEntry{}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapOff
 	e.Scroll = fyne.ScrollNone // the entry scrolls what it draws itself
@@ -92,7 +94,7 @@ func newMultiLineEntry() *codeEntry {
 	return e
 }
 
-func (e *codeEntry) CreateRenderer() fyne.WidgetRenderer {
+func (e *CodeEntry) CreateRenderer() fyne.WidgetRenderer {
 	r := e.Entry.CreateRenderer()
 	return &codeRenderer{placing: &placing{WidgetRenderer: r, size: e.Size, place: e.place, extra: []fyne.CanvasObject{e.view}}, entry: e}
 }
@@ -102,7 +104,7 @@ func (e *codeEntry) CreateRenderer() fyne.WidgetRenderer {
 // the view scrolls.
 type codeRenderer struct {
 	*placing
-	entry *codeEntry
+	entry *CodeEntry
 }
 
 func (r *codeRenderer) MinSize() fyne.Size {
@@ -118,24 +120,28 @@ func (r *codeRenderer) MinSize() fyne.Size {
 
 // AcceptsTab is false: Tab moves the focus to the next field, as JSON
 // needs no tabs.
-func (e *codeEntry) AcceptsTab() bool { return false }
+func (e *CodeEntry) AcceptsTab() bool { return false }
+
+// ScrollsIn names the scroll around the field (a form's), which the mouse
+// wheel over the field moves once the field's own text cannot move.
+func (e *CodeEntry) ScrollsIn(s *container.Scroll) { e.view.outer = s }
 
 // FocusGained shows the entry's own cursor; the toolkit is not told, as it
 // would blink its own where the text is not drawn.
-func (e *codeEntry) FocusGained() {
+func (e *CodeEntry) FocusGained() {
 	e.focused = true
 	e.Refresh()
 }
 
 // FocusLost hides it.
-func (e *codeEntry) FocusLost() {
+func (e *CodeEntry) FocusLost() {
 	e.focused = false
 	e.Entry.FocusLost()
 }
 
 // place lays the view out over the room the toolkit leaves for the text
 // and draws the text, the cursor and the selection in it.
-func (e *codeEntry) place(size fyne.Size) {
+func (e *CodeEntry) place(size fyne.Size) {
 	b := fyne.CurrentApp().Settings().Theme().Size(theme.SizeNameInputBorder)
 	e.view.Move(fyne.NewPos(b, b))
 	e.view.Resize(fyne.NewSize(max(fieldTextWidth(&e.Entry, size.Width)-2*b, 0), max(size.Height-2*b, 0)))
@@ -145,14 +151,14 @@ func (e *codeEntry) place(size fyne.Size) {
 // DoubleTapped selects the word under the pointer, as the toolkit does,
 // and keeps the toolkit's own cursor hidden: it would blink where the text
 // is not drawn.
-func (e *codeEntry) DoubleTapped(ev *fyne.PointEvent) {
+func (e *CodeEntry) DoubleTapped(ev *fyne.PointEvent) {
 	e.Entry.DoubleTapped(ev)
 	e.Entry.FocusLost() // only the toolkit's: the field keeps the focus
 	e.place(e.Size())
 }
 
 // MouseDown puts the cursor where the click is in the text as it is seen.
-func (e *codeEntry) MouseDown(m *desktop.MouseEvent) {
+func (e *CodeEntry) MouseDown(m *desktop.MouseEvent) {
 	e.goalOn = false
 	moved := *m
 	moved.Position = e.view.toolkitPos(e.view.placeAt(m.Position.Subtract(e.view.Position())))
@@ -161,24 +167,24 @@ func (e *codeEntry) MouseDown(m *desktop.MouseEvent) {
 }
 
 // Dragged selects from where the drag started to the pointer, both as seen.
-func (e *codeEntry) Dragged(d *fyne.DragEvent) {
+func (e *CodeEntry) Dragged(d *fyne.DragEvent) {
 	moved := *d
 	moved.Position = d.Position.Subtract(e.view.Position())
 	e.view.Dragged(&moved)
 }
 
 // DragEnd ends the selection by the pointer.
-func (e *codeEntry) DragEnd() { e.view.DragEnd() }
+func (e *CodeEntry) DragEnd() { e.view.DragEnd() }
 
-// codeView draws the text of a codeEntry as it is seen, scrolled, and
+// codeView draws the text of a CodeEntry as it is seen, scrolled, and
 // clips it to the field; drags and the mouse wheel over the text land on it.
 type codeView struct {
 	widget.BaseWidget
-	entry *codeEntry
+	entry *CodeEntry
 
 	offset  fyne.Position     // how far the text is scrolled
 	outer   *container.Scroll // the form's scroll, which takes the wheel where the text cannot move
-	lines   []*bidiLabel      // one per line in view, each a left-to-right paragraph
+	lines   []*Label          // one per line in view, each a left-to-right paragraph
 	caret   *canvas.Rectangle
 	objects []fyne.CanvasObject
 
@@ -275,7 +281,7 @@ func (v *codeView) draw() {
 	for _, l := range lines {
 		widest = max(widest, fyne.MeasureText(l, size, e.TextStyle).Width)
 	}
-	content := fyne.NewSize(widest+2*margin+focusWidth, float32(len(lines))*line+2*margin)
+	content := fyne.NewSize(widest+2*margin+FocusWidth, float32(len(lines))*line+2*margin)
 
 	row, col := e.CursorRow, e.CursorColumn
 	if hint {
@@ -305,10 +311,10 @@ func (v *codeView) draw() {
 		}
 		top := fyne.NewPos(-v.offset.X, margin+float32(i)*line-v.offset.Y)
 		label := v.line(len(shown))
-		label.inner = margin
-		label.colorName = colorNameTyped
+		label.Inner = margin
+		label.ColorName = colorNameTyped
 		if hint {
-			label.colorName = colorNameHint
+			label.ColorName = colorNameHint
 		}
 		label.SetText(l)
 		label.Move(top)
@@ -337,9 +343,9 @@ func (v *codeView) draw() {
 }
 
 // line is the i-th label of the lines in view, made when first needed.
-func (v *codeView) line(i int) *bidiLabel {
+func (v *codeView) line(i int) *Label {
 	for len(v.lines) <= i {
-		l := newBidiLabel("")
+		l := NewLabel("")
 		l.code, l.whole = true, true
 		container.NewThemeOverride(l, textless{}) // colorNameTyped and colorNameHint
 		v.lines = append(v.lines, l)

@@ -1,7 +1,7 @@
-package ui
+package widgets
 
 import (
-	"image/color"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,24 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"hoist/engine/fact"
-	"hoist/words"
 )
-
-// speak makes the window speak code for one test.
-func speak(t *testing.T, code string) {
-	t.Helper()
-	before := speech.Load()
-	speech.Store(words.New(code))
-	t.Cleanup(func() { speech.Store(before) })
-}
-
-func box(w, h float32) *canvas.Rectangle {
-	r := canvas.NewRectangle(color.Black)
-	r.SetMinSize(fyne.NewSize(w, h))
-	return r
-}
 
 func TestRowInReadingOrder(t *testing.T) {
 	test.NewTempApp(t)
@@ -38,9 +21,9 @@ func TestRowInReadingOrder(t *testing.T) {
 		firstRight bool
 	}{{"en", false}, {"fa", true}, {"ar", true}, {"he", true}} {
 		t.Run(tc.code, func(t *testing.T) {
-			speak(t, tc.code)
+			direction(t, readsRight(tc.code))
 			a, b := box(30, 10), box(50, 10)
-			c := row(a, b)
+			c := Row(a, b)
 			c.Resize(fyne.NewSize(200, 10))
 			if got := a.Position().X > b.Position().X; got != tc.firstRight {
 				t.Errorf("first at x=%v, second at x=%v; first on the right = %v, want %v", a.Position().X, b.Position().X, got, tc.firstRight)
@@ -58,11 +41,11 @@ func TestRowInReadingOrder(t *testing.T) {
 func TestBorderStartIsTheReadingSide(t *testing.T) {
 	test.NewTempApp(t)
 	for _, code := range []string{"en", "he"} {
-		speak(t, code)
+		direction(t, readsRight(code))
 		start, end, centre := box(20, 10), box(40, 10), box(10, 10)
-		c := border(nil, nil, start, end, centre)
+		c := Border(nil, nil, start, end, centre)
 		c.Resize(fyne.NewSize(300, 10))
-		right := words.IsRTL(code)
+		right := readsRight(code)
 		if got := start.Position().X > end.Position().X; got != right {
 			t.Errorf("%s: start at x=%v, end at x=%v", code, start.Position().X, end.Position().X)
 		}
@@ -73,7 +56,7 @@ func TestBorderStartIsTheReadingSide(t *testing.T) {
 }
 
 // bars are the progress bar's rectangles, the filled one last.
-func filledPart(t *testing.T, p *progressBar) *canvas.Rectangle {
+func filledPart(t *testing.T, p *ProgressBar) *canvas.Rectangle {
 	t.Helper()
 	var rects []*canvas.Rectangle
 	for _, o := range test.WidgetRenderer(p).Objects() {
@@ -88,7 +71,7 @@ func filledPart(t *testing.T, p *progressBar) *canvas.Rectangle {
 	return rects[0]
 }
 
-func progressText(p *progressBar) string {
+func progressText(p *ProgressBar) string {
 	for _, o := range test.WidgetRenderer(p).Objects() {
 		if txt, ok := o.(*canvas.Text); ok {
 			return txt.Text
@@ -97,21 +80,34 @@ func progressText(p *progressBar) string {
 	return ""
 }
 
+// percentIn writes a ratio as a percentage, as each language of the tests does.
+func percentIn(code string) func(float64) string {
+	return func(r float64) string {
+		n := fmt.Sprint(int(r*100 + 0.5))
+		switch code {
+		case "fa":
+			return strings.NewReplacer("0", "۰", "1", "۱", "2", "۲", "3", "۳", "4", "۴", "5", "۵", "6", "۶", "7", "۷", "8", "۸", "9", "۹").Replace(n) + "٪"
+		case "ar":
+			return strings.NewReplacer("0", "٠", "1", "١", "2", "٢", "3", "٣", "4", "٤", "5", "٥", "6", "٦", "7", "٧", "8", "٨", "9", "٩").Replace(n) + "٪\u061c"
+		}
+		return n + "%"
+	}
+}
+
 func TestProgressFillsFromTheReadingSide(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
+	app(t)
 	for _, tc := range []struct{ code, text string }{
 		{"en", "25%"}, {"fa", "۲۵٪"}, {"ar", "٪٢٥"}, {"he", "25%"},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			speak(t, tc.code)
-			p := newProgressBar()
+			direction(t, readsRight(tc.code))
+			p := NewProgressBar(percentIn(tc.code))
 			w := test.NewTempWindow(t, p)
 			w.Resize(fyne.NewSize(208, 40))
 			p.SetValue(0.25)
 			fill := filledPart(t, p)
 			wantX := float32(0)
-			if words.IsRTL(tc.code) {
+			if readsRight(tc.code) {
 				wantX = p.Size().Width - fill.Size().Width
 			}
 			if fill.Position().X != wantX || fill.Size().Width != p.Size().Width/4 {
@@ -133,17 +129,17 @@ func TestProgressFillsFromTheReadingSide(t *testing.T) {
 func TestDirectionalIconsFlip(t *testing.T) {
 	test.NewTempApp(t)
 	back := theme.NavigateBackIcon()
-	speak(t, "en")
-	if directionalIcon(back) != back {
+	direction(t, false)
+	if DirectionalIcon(back) != back {
 		t.Error("in left to right the icon changed")
 	}
-	speak(t, "fa")
-	flipped := directionalIcon(back)
+	direction(t, true)
+	flipped := DirectionalIcon(back)
 	if flipped == back || !strings.Contains(string(flipped.Content()), "matrix(-1 0 0 1 24 0)") {
-		t.Errorf("in right to left the back arrow is not mirrored: %.200s", flipped.Content())
+		t.Errorf("in right to left the back arrow is not Mirrored: %.200s", flipped.Content())
 	}
 	if _, ok := flipped.(*theme.ThemedResource); !ok {
-		t.Errorf("the mirrored icon lost the theme's colours: %T", flipped)
+		t.Errorf("the Mirrored icon lost the theme's colours: %T", flipped)
 	}
 }
 
@@ -151,18 +147,17 @@ func TestDirectionalIconsFlip(t *testing.T) {
 // Persian, Arabic and Hebrew: a back arrow, a bar filled to 40% and a file
 // name, in reading order.
 func TestMirroredGolden(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
+	app(t)
 	for _, tc := range []struct{ code, name string }{
 		{"en", "نامه مشتری.eml"}, {"fa", "نامه مشتری.eml"}, {"ar", "صورة الفاتورة.png"}, {"he", "דוח שנתי.eml"},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			speak(t, tc.code)
-			p := newProgressBar()
+			direction(t, readsRight(tc.code))
+			p := NewProgressBar(percentIn(tc.code))
 			p.SetValue(0.4)
-			back := widget.NewButtonWithIcon("", directionalIcon(theme.NavigateBackIcon()), func() {})
-			name := container.NewGridWrap(fyne.NewSize(150, 36), newBidiLabel(tc.name))
-			c := border(nil, nil, back, name, p)
+			back := widget.NewButtonWithIcon("", DirectionalIcon(theme.NavigateBackIcon()), func() {})
+			name := container.NewGridWrap(fyne.NewSize(150, 36), NewLabel(tc.name))
+			c := Border(nil, nil, back, name, p)
 			w := test.NewTempWindow(t, c)
 			w.Resize(fyne.NewSize(400, 50))
 			test.AssertImageMatches(t, "mirror_"+tc.code+".png", w.Canvas().Capture())
@@ -215,15 +210,14 @@ func TestBidiLevelsRightToLeft(t *testing.T) {
 // TestMessageLineGolden draws the message line's sentence about a Persian
 // file name, wrapped, in an English and a Persian window.
 func TestMessageLineGolden(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
+	app(t)
 	for _, tc := range []struct{ code, text string }{
 		{"en", "نامه مشتری.eml: Gmail accepts only email files (.eml); this one is not."},
-		{"fa", words.New("fa").Say("fact.refused.notEmailType", words.Args{"File": "نامه مشتری.eml"})},
+		{"fa", "«نامه مشتری.eml» فایل ایمیل نیست؛ جیمیل فقط فایل ایمیل (\u200e.eml) می\u200cپذیرد."},
 	} {
 		t.Run(tc.code, func(t *testing.T) {
-			speak(t, tc.code)
-			p := newBidiParagraph(tc.text)
+			direction(t, readsRight(tc.code))
+			p := NewParagraph(tc.text)
 			w := test.NewTempWindow(t, container.NewVBox(p))
 			w.Resize(fyne.NewSize(300, 120))
 			test.AssertImageMatches(t, "message_"+tc.code+".png", w.Canvas().Capture())
@@ -248,28 +242,10 @@ func TestWrapLines(t *testing.T) {
 	}
 }
 
-// TestSentenceDialogGolden: a dialog's sentence naming a file reads right
-// in a Hebrew window, its buttons in Hebrew.
-func TestSentenceDialogGolden(t *testing.T) {
-	w := dialogWindow(t, "he", fyne.NewSize(460, 260))
-	text := words.New("he").Fact(fact.Fact{Code: fact.FileChanged, File: "דוח שנתי 2026.eml"})
-	newSentenceQuestion("Hoist", text, func(bool) {}, w).Show()
-	test.AssertImageMatches(t, "dialog_sentence_he.png", w.Canvas().Capture())
-	var shown []string
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := asButton(o); ok {
-			shown = append(shown, b.Text)
-		}
-	})
-	if !slices.Contains(shown, "כן") || !slices.Contains(shown, "לא") {
-		t.Errorf("the dialog's buttons are %q", shown)
-	}
-}
-
 // A file name isolated in a right-to-left sentence keeps its own order:
 // "2026 report.pdf" in a Hebrew sentence is not drawn as "report.pdf 2026".
 func TestIsolatedNameInRightToLeftSentence(t *testing.T) {
-	text := words.New("he").Isolate("2026 report.pdf") + " השתנה"
+	text := "\u20682026 report.pdf\u2069" + " השתנה"
 	got := paragraphSegments(text, true)
 	want := []segment{{text: "השתנה", rtl: true}, {text: " "}, {text: "2026 report.pdf"}}
 	if !slices.Equal(got, want) {
@@ -280,7 +256,7 @@ func TestIsolatedNameInRightToLeftSentence(t *testing.T) {
 		t.Errorf("the isolate changed nothing: %+v", plain)
 	}
 	// A Hebrew name reads from the right: name, year, extension.
-	text = words.New("he").Isolate("דוח שנתי 2026.eml") + " השתנה"
+	text = "\u2068דוח שנתי 2026.eml\u2069" + " השתנה"
 	want = []segment{{text: "השתנה", rtl: true}, {text: " "}, {text: "eml"}, {text: "."}, {text: "2026"}, {text: " "}, {text: "דוח שנתי", rtl: true}}
 	if got := paragraphSegments(text, true); !slices.Equal(got, want) {
 		t.Errorf("paragraphSegments(%q) =\n %+v\nwant %+v", text, got, want)

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -9,49 +9,52 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-const ellipsis = "…"
+// Ellipsis ends a text cut short.
+const Ellipsis = "…"
 
-// bidiLabel is a one-line label that shows text mixing left-to-right and
+// Label is a one-line label that shows text mixing left-to-right and
 // right-to-left scripts in the right order, drawing one text object per run.
-// Text that does not fit is cut at its logical end with an ellipsis. It
+// Text that does not fit is cut at its logical end with an Ellipsis. It
 // reads in the window's direction: in Arabic, Persian and Hebrew its
 // paragraph is right to left and its text starts at the right edge.
 // Use it for any text a user wrote or named: file names, subjects, the
 // message line, a dialog's sentence about a file.
-type bidiLabel struct {
+type Label struct {
 	widget.BaseWidget
 
 	text      string
 	align     fyne.TextAlign // leading is the reading side: right in a right-to-left window
-	style     fyne.TextStyle
-	sizeName  fyne.ThemeSizeName
-	colorName fyne.ThemeColorName
-	// inner is the room around the text; 0: the theme's inner padding.
-	inner float32
+	Style     fyne.TextStyle
+	SizeName  fyne.ThemeSizeName
+	ColorName fyne.ThemeColorName
+	// Inner is the room around the text; 0: the theme's inner padding.
+	Inner float32
 	// whole: the label is never cut, it is as wide as its text (a size, a
-	// count beside buttons); otherwise it may shrink to an ellipsis.
+	// count beside buttons); otherwise it may shrink to an Ellipsis.
 	whole bool
 	// code: the paragraph is left to right in every window (a line of
 	// JSON), with the runs of other scripts inside it in their order.
 	code bool
 }
 
-// newWholeLabel is a label as wide as its text, for short words and numbers
+// NewWholeLabel is a label as wide as its text, for short words and numbers
 // in rows of controls.
-func newWholeLabel(text string) *bidiLabel {
-	l := newBidiLabel(text)
+func NewWholeLabel(text string) *Label {
+	l := NewLabel(text)
 	l.whole = true
 	return l
 }
 
-func newBidiLabel(text string) *bidiLabel {
-	l := &bidiLabel{text: text, sizeName: theme.SizeNameText, colorName: theme.ColorNameForeground}
+// NewLabel is a one-line label of text, cut with an Ellipsis where it does
+// not fit.
+func NewLabel(text string) *Label {
+	l := &Label{text: text, SizeName: theme.SizeNameText, ColorName: theme.ColorNameForeground}
 	l.ExtendBaseWidget(l)
 	return l
 }
 
 // SetText changes the text; it must be called on the UI goroutine.
-func (l *bidiLabel) SetText(s string) {
+func (l *Label) SetText(s string) {
 	if s == l.text {
 		return
 	}
@@ -61,7 +64,7 @@ func (l *bidiLabel) SetText(s string) {
 
 // SetAlignment places the text: leading (the default) at the reading
 // side, trailing at the other, or centred.
-func (l *bidiLabel) SetAlignment(a fyne.TextAlign) {
+func (l *Label) SetAlignment(a fyne.TextAlign) {
 	if a == l.align {
 		return
 	}
@@ -69,26 +72,34 @@ func (l *bidiLabel) SetAlignment(a fyne.TextAlign) {
 	l.Refresh()
 }
 
-// Text is the text shown (before any ellipsis).
-func (l *bidiLabel) Text() string { return l.text }
+// TextWidth is how wide the whole text is drawn, with the room around it.
+func (l *Label) TextWidth() float32 { return l.WidthOf(l.text) }
+
+// WidthOf is how wide the label would draw text whole, with the room around it.
+func (l *Label) WidthOf(text string) float32 {
+	return fyne.MeasureText(text, l.Theme().Size(l.SizeName), l.Style).Width + 2*l.padding()
+}
+
+// Text is the text shown (before any Ellipsis).
+func (l *Label) Text() string { return l.text }
 
 // SetColor changes the theme colour of the text.
-func (l *bidiLabel) SetColor(name fyne.ThemeColorName) {
-	if name == l.colorName {
+func (l *Label) SetColor(name fyne.ThemeColorName) {
+	if name == l.ColorName {
 		return
 	}
-	l.colorName = name
+	l.ColorName = name
 	l.Refresh()
 }
 
-func (l *bidiLabel) CreateRenderer() fyne.WidgetRenderer {
+func (l *Label) CreateRenderer() fyne.WidgetRenderer {
 	r := &bidiRenderer{label: l}
 	r.layout(l.Size())
 	return r
 }
 
 type bidiRenderer struct {
-	label   *bidiLabel
+	label   *Label
 	texts   []*canvas.Text
 	objects []fyne.CanvasObject
 
@@ -103,23 +114,23 @@ type bidiRenderer struct {
 }
 
 // padding is the room around the text on every side.
-func (l *bidiLabel) padding() float32 {
-	if l.inner > 0 {
-		return l.inner
+func (l *Label) padding() float32 {
+	if l.Inner > 0 {
+		return l.Inner
 	}
 	return l.Theme().Size(theme.SizeNameInnerPadding)
 }
 
 func (r *bidiRenderer) textSize() float32 {
-	return r.label.Theme().Size(r.label.sizeName)
+	return r.label.Theme().Size(r.label.SizeName)
 }
 
 func (r *bidiRenderer) MinSize() fyne.Size {
 	pad := r.label.padding()
-	h := fyne.MeasureText("Mg", r.textSize(), r.label.style).Height
-	w := fyne.MeasureText(ellipsis, r.textSize(), r.label.style).Width
+	h := fyne.MeasureText("Mg", r.textSize(), r.label.Style).Height
+	w := fyne.MeasureText(Ellipsis, r.textSize(), r.label.Style).Width
 	if r.label.whole && r.label.text != "" {
-		w = fyne.MeasureText(r.label.text, r.textSize(), r.label.style).Width
+		w = fyne.MeasureText(r.label.text, r.textSize(), r.label.Style).Width
 	}
 	return fyne.NewSize(w+2*pad, h+2*pad)
 }
@@ -133,19 +144,19 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	th := l.Theme()
 	pad := l.padding()
 	ts := r.textSize()
-	fg := th.Color(l.colorName, fyne.CurrentApp().Settings().ThemeVariant())
+	fg := th.Color(l.ColorName, fyne.CurrentApp().Settings().ThemeVariant())
 	avail := size.Width - 2*pad
 	// The height counts too: the text is centred in it.
 	area := fyne.NewSize(avail, size.Height)
-	right := rtl() && !l.code
-	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.style == r.laidStyle && fg == r.laidColor &&
+	right := RightToLeft() && !l.code
+	if l.text == r.laidText && area == r.laidArea && ts == r.laidSize && l.Style == r.laidStyle && fg == r.laidColor &&
 		right == r.laidRTL && l.align == r.laidAlign {
 		return
 	}
-	r.laidText, r.laidArea, r.laidSize, r.laidStyle, r.laidColor = l.text, area, ts, l.style, fg
+	r.laidText, r.laidArea, r.laidSize, r.laidStyle, r.laidColor = l.text, area, ts, l.Style, fg
 	r.laidRTL, r.laidAlign = right, l.align
 
-	segs := fitSegments(l.text, avail, ts, l.style, right)
+	segs := fitSegments(l.text, avail, ts, l.Style, right)
 	if l.code {
 		segs = codeSegments(l.text) // never cut
 	}
@@ -157,11 +168,11 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 	widths := make([]float32, len(segs))
 	var total float32
 	for i, sg := range segs {
-		widths[i] = fyne.MeasureText(sg.text, ts, l.style).Width
+		widths[i] = fyne.MeasureText(sg.text, ts, l.Style).Width
 		total += widths[i]
 	}
 	x := startX(l.align, right, pad, size.Width, total)
-	h := fyne.MeasureText("Mg", ts, l.style).Height
+	h := fyne.MeasureText("Mg", ts, l.Style).Height
 	y := (size.Height - h) / 2
 	for i, t := range r.texts {
 		if i >= len(segs) {
@@ -170,7 +181,7 @@ func (r *bidiRenderer) layout(size fyne.Size) {
 		}
 		t.Text = segs[i].text
 		t.TextSize = ts
-		t.TextStyle = l.style
+		t.TextStyle = l.Style
 		t.Color = fg
 		w := widths[i]
 		t.Move(fyne.NewPos(x, y))
@@ -193,7 +204,7 @@ func startX(align fyne.TextAlign, rtlPara bool, pad, width, total float32) float
 	return pad
 }
 
-// fitSegments lays out text in visual order, cutting it with an ellipsis at
+// fitSegments lays out text in visual order, cutting it with an Ellipsis at
 // its logical end when it is wider than width.
 func fitSegments(text string, width, size float32, style fyne.TextStyle, rtlPara bool) []segment {
 	if text == "" {
@@ -206,13 +217,13 @@ func fitSegments(text string, width, size float32, style fyne.TextStyle, rtlPara
 	lo, hi := 0, len(runes) // the longest prefix that fits is in [lo, hi)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
-		if fyne.MeasureText(string(runes[:mid])+ellipsis, size, style).Width <= width {
+		if fyne.MeasureText(string(runes[:mid])+Ellipsis, size, style).Width <= width {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	return paragraphSegments(string(runes[:lo])+ellipsis, rtlPara)
+	return paragraphSegments(string(runes[:lo])+Ellipsis, rtlPara)
 }
 
 func (r *bidiRenderer) Refresh() {

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ func TestVisualSegments(t *testing.T) {
 		{"latin then arabic then a year", "Invoice فاتورة 2026.pdf", []segment{
 			{text: "Invoice 2026"}, {text: " "}, {text: "فاتورة", rtl: true}, {text: ".pdf"},
 		}},
-		{"brackets around arabic are mirrored", "(نسخة) a", []segment{
+		{"brackets around arabic are Mirrored", "(نسخة) a", []segment{
 			{text: "("}, {text: "نسخة", rtl: true}, {text: ") a"},
 		}},
 		{"empty", "", nil},
@@ -72,11 +72,10 @@ var rtlNames = []string{
 }
 
 func TestBidiLabelGolden(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
+	app(t)
 	for i, name := range rtlNames {
 		t.Run(name, func(t *testing.T) {
-			w := test.NewTempWindow(t, container.NewVBox(newBidiLabel(name)))
+			w := test.NewTempWindow(t, container.NewVBox(NewLabel(name)))
 			w.Resize(fyne.NewSize(260, 40))
 			test.AssertImageMatches(t, goldenName("bidi", i), w.Canvas().Capture())
 		})
@@ -84,9 +83,8 @@ func TestBidiLabelGolden(t *testing.T) {
 }
 
 func TestBidiLabelTruncates(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	l := newBidiLabel("Invoice فاتورة 2026 with a very long tail that cannot fit.pdf")
+	app(t)
+	l := NewLabel("Invoice فاتورة 2026 with a very long tail that cannot fit.pdf")
 	w := test.NewTempWindow(t, l)
 	w.Resize(fyne.NewSize(160, 40))
 	var drawn string
@@ -97,8 +95,8 @@ func TestBidiLabelTruncates(t *testing.T) {
 			right = max(right, txt.Position().X+txt.Size().Width)
 		}
 	}
-	if !strings.Contains(drawn, ellipsis) {
-		t.Errorf("drawn text %q has no ellipsis", drawn)
+	if !strings.Contains(drawn, Ellipsis) {
+		t.Errorf("drawn text %q has no Ellipsis", drawn)
 	}
 	if right > l.Size().Width {
 		t.Errorf("text reaches x=%v, beyond the label's width %v", right, l.Size().Width)
@@ -112,9 +110,8 @@ func goldenName(kind string, i int) string {
 // TestBidiLabelStaysCentred: a label made taller than it was first laid out
 // keeps its text in the middle, in line with the buttons beside it.
 func TestBidiLabelStaysCentred(t *testing.T) {
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	l := newBidiLabel("گزارش نهایی.eml")
+	app(t)
+	l := NewLabel("گزارش نهایی.eml")
 	w := test.NewTempWindow(t, container.NewWithoutLayout(l))
 	w.Resize(fyne.NewSize(300, 100))
 	l.Resize(fyne.NewSize(200, 20))

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"testing"
@@ -18,8 +18,8 @@ import (
 // and a drag from the right edge selects the first letters read, where
 // the window sends the drag.
 func TestClickInPersianEntryPlacesTheCaret(t *testing.T) {
-	w := dialogWindow(t, "fa", fyne.NewSize(420, 120))
-	e := newEntry()
+	w := window(t, true, fyne.NewSize(420, 120))
+	e := NewEntry()
 	w.SetContent(container.NewVBox(e))
 	w.Resize(fyne.NewSize(420, 120))
 	e.SetText("سلام دنیا")
@@ -66,8 +66,8 @@ func TestClickInPersianEntryPlacesTheCaret(t *testing.T) {
 // the toolkit has them.
 func TestSelectArrowAtTheReadingEnd(t *testing.T) {
 	for _, code := range []string{"fa", "en"} {
-		w := dialogWindow(t, code, fyne.NewSize(420, 120))
-		s := newSelect([]string{"خصوصی", "Public"}, nil)
+		w := window(t, readsRight(code), fyne.NewSize(420, 120))
+		s := NewSelect([]string{"خصوصی", "Public"}, nil)
 		s.SetSelected("خصوصی")
 		w.SetContent(container.NewVBox(s))
 		w.Resize(fyne.NewSize(420, 120))

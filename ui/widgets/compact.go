@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -17,8 +17,8 @@ import (
 // drawn icons for every widget entering an override, so adding rows would
 // measure and draw everything anew.)
 const (
-	compactPadding      = 1  // between a row's pieces
-	compactInnerPadding = 2  // around a text or a button's content
+	CompactPadding      = 1  // between a row's pieces
+	CompactInnerPadding = 2  // around a text or a button's content
 	compactIconSize     = 16 // a button's icon
 	iconGap             = 4  // between a button's icon and its words
 )
@@ -31,11 +31,11 @@ type denseBox struct {
 	gap      float32
 }
 
-// compactBox is a dense HBox: side by side, compactPadding apart.
-var compactBox = denseBox{gap: compactPadding}
+// compactBox is a dense HBox: side by side, CompactPadding apart.
+var compactBox = denseBox{gap: CompactPadding}
 
-// tightVBox stacks its objects with no space between them.
-var tightVBox = denseBox{vertical: true}
+// TightVBox stacks its objects with no space between them.
+var TightVBox = denseBox{vertical: true}
 
 // along and across split a size into the box's direction and the other.
 func (l denseBox) along(s fyne.Size) (along, across float32) {
@@ -85,35 +85,35 @@ func (l denseBox) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// compactRow is a dense row in reading order (see row).
-func compactRow(objs ...fyne.CanvasObject) *fyne.Container {
-	return container.New(mirrored(compactBox), objs...)
+// CompactRow is a dense row in reading order (see row).
+func CompactRow(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(Mirrored(compactBox), objs...)
 }
 
 // compactSides lays out start at the left, end at the right, each as wide
-// as it needs, and the centre between them, compactPadding apart (a dense
+// as it needs, and the centre between them, CompactPadding apart (a dense
 // Border without top and bottom).
 type compactSides struct {
 	start, end fyne.CanvasObject
 }
 
-// compactBorder is a dense border in reading order (see border): start on
+// CompactBorder is a dense border in reading order (see border): start on
 // the reading side.
-func compactBorder(start, end, centre fyne.CanvasObject) *fyne.Container {
+func CompactBorder(start, end, centre fyne.CanvasObject) *fyne.Container {
 	var objs []fyne.CanvasObject
 	for _, o := range []fyne.CanvasObject{centre, start, end} {
 		if o != nil {
 			objs = append(objs, o)
 		}
 	}
-	return container.New(mirrored(&compactSides{start: start, end: end}), objs...)
+	return container.New(Mirrored(&compactSides{start: start, end: end}), objs...)
 }
 
 func (l *compactSides) side(o fyne.CanvasObject) (w float32) {
 	if o == nil || !o.Visible() {
 		return 0
 	}
-	return o.MinSize().Width + compactPadding
+	return o.MinSize().Width + CompactPadding
 }
 
 func (l *compactSides) MinSize(objs []fyne.CanvasObject) fyne.Size {
@@ -137,10 +137,10 @@ func (l *compactSides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		switch o {
 		case l.start:
 			o.Move(fyne.NewPos(0, 0))
-			o.Resize(fyne.NewSize(left-compactPadding, size.Height))
+			o.Resize(fyne.NewSize(left-CompactPadding, size.Height))
 		case l.end:
-			o.Move(fyne.NewPos(size.Width-right+compactPadding, 0))
-			o.Resize(fyne.NewSize(right-compactPadding, size.Height))
+			o.Move(fyne.NewPos(size.Width-right+CompactPadding, 0))
+			o.Resize(fyne.NewSize(right-CompactPadding, size.Height))
 		default:
 			o.Move(fyne.NewPos(left, 0))
 			o.Resize(fyne.NewSize(size.Width-left-right, size.Height))
@@ -148,11 +148,11 @@ func (l *compactSides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// compactButton is a button of a row: its icon and words with the small
+// CompactButton is a button of a row: its icon and words with the small
 // paddings of the list, low importance (no background until the pointer is
 // on it) unless high. It answers the mouse; Tab passes it by (the
 // selection's panel offers the same actions to the keyboard).
-type compactButton struct {
+type CompactButton struct {
 	widget.BaseWidget
 
 	Text       string
@@ -163,32 +163,33 @@ type compactButton struct {
 	hovered bool
 }
 
-func newCompactButton(text string, icon fyne.Resource, tapped func()) *compactButton {
-	b := &compactButton{Text: text, Icon: icon, OnTapped: tapped, Importance: widget.LowImportance}
+// NewCompactButton is a small button of a dense row, with words and an icon.
+func NewCompactButton(text string, icon fyne.Resource, tapped func()) *CompactButton {
+	b := &CompactButton{Text: text, Icon: icon, OnTapped: tapped, Importance: widget.LowImportance}
 	b.ExtendBaseWidget(b)
 	return b
 }
 
-func (b *compactButton) Tapped(*fyne.PointEvent) {
+func (b *CompactButton) Tapped(*fyne.PointEvent) {
 	if b.OnTapped != nil {
 		b.OnTapped()
 	}
 }
 
-func (b *compactButton) MouseIn(*desktop.MouseEvent) { b.setHovered(true) }
+func (b *CompactButton) MouseIn(*desktop.MouseEvent) { b.setHovered(true) }
 
-func (b *compactButton) MouseMoved(*desktop.MouseEvent) {}
+func (b *CompactButton) MouseMoved(*desktop.MouseEvent) {}
 
-func (b *compactButton) MouseOut() { b.setHovered(false) }
+func (b *CompactButton) MouseOut() { b.setHovered(false) }
 
-func (b *compactButton) setHovered(on bool) {
+func (b *CompactButton) setHovered(on bool) {
 	if b.hovered != on {
 		b.hovered = on
 		b.Refresh()
 	}
 }
 
-func (b *compactButton) CreateRenderer() fyne.WidgetRenderer {
+func (b *CompactButton) CreateRenderer() fyne.WidgetRenderer {
 	r := &compactButtonRenderer{b: b, bg: canvas.NewRectangle(color.Transparent), text: canvas.NewText("", color.Black)}
 	r.icon = &canvas.Image{FillMode: canvas.ImageFillContain}
 	r.objects = []fyne.CanvasObject{r.bg, r.icon, r.text}
@@ -197,7 +198,7 @@ func (b *compactButton) CreateRenderer() fyne.WidgetRenderer {
 }
 
 type compactButtonRenderer struct {
-	b       *compactButton
+	b       *CompactButton
 	bg      *canvas.Rectangle
 	icon    *canvas.Image
 	text    *canvas.Text
@@ -215,7 +216,7 @@ func (r *compactButtonRenderer) content() (size, text fyne.Size) {
 	if r.b.Icon != nil {
 		size.Width = compactIconSize
 		if r.b.Text != "" {
-			size.Width += compactPadding
+			size.Width += CompactPadding
 		}
 	}
 	size.Width += text.Width
@@ -225,7 +226,7 @@ func (r *compactButtonRenderer) content() (size, text fyne.Size) {
 
 func (r *compactButtonRenderer) MinSize() fyne.Size {
 	c, _ := r.content()
-	return c.AddWidthHeight(2*compactInnerPadding, 2*compactInnerPadding)
+	return c.AddWidthHeight(2*CompactInnerPadding, 2*CompactInnerPadding)
 }
 
 func (r *compactButtonRenderer) Layout(size fyne.Size) {
@@ -235,13 +236,13 @@ func (r *compactButtonRenderer) Layout(size fyne.Size) {
 	if r.b.Icon != nil && r.b.Text != "" {
 		// The words stand a little further from the icon than the minimum
 		// size counts, as the list's buttons have always been drawn.
-		gap = iconGap - compactPadding
+		gap = iconGap - CompactPadding
 	}
 	pos := fyne.NewPos((size.Width-c.Width-gap)/2, (size.Height-c.Height)/2)
 	if r.b.Icon != nil {
 		r.icon.Move(pos)
 		r.icon.Resize(fyne.NewSize(compactIconSize, c.Height))
-		pos.X += compactIconSize + compactPadding + gap
+		pos.X += compactIconSize + CompactPadding + gap
 	}
 	r.text.Move(pos.AddXY(0, (c.Height-t.Height)/2))
 	r.text.Resize(t)
@@ -303,52 +304,34 @@ func blend(under, over color.Color) color.Color {
 	return color.RGBA{R: mix(ur, or), G: mix(ug, og), B: mix(ub, ob), A: uint8(outA / 0x101)}
 }
 
-// scrollRoom keeps a row's buttons clear of the list's scroll bar.
-func scrollRoom() fyne.CanvasObject {
+// ScrollRoom keeps a row's buttons clear of the list's scroll bar.
+func ScrollRoom() fyne.CanvasObject {
 	r := canvas.NewRectangle(color.Transparent)
 	r.SetMinSize(fyne.NewSize(theme.Size(theme.SizeNameScrollBar)+2, 1))
 	return r
 }
 
-// nameAndDetail lays a row's name and its detail side by side: the name
-// takes what it needs, up to two thirds, and the detail the rest.
-type nameAndDetail struct{}
-
-func (nameAndDetail) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	a, b := objs[0].MinSize(), objs[1].MinSize()
-	return fyne.NewSize(a.Width+b.Width, max(a.Height, b.Height))
-}
-
-func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	name := objs[0].(*bidiLabel)
-	want := fyne.MeasureText(name.Text(), name.Theme().Size(name.sizeName), name.style).Width + 2*name.padding()
-	w := min(want, size.Width*2/3)
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(fyne.NewSize(w, size.Height))
-	objs[1].Move(fyne.NewPos(w, 0))
-	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
-}
-
-// slimBar is a thin progress bar, without the percentage of Fyne's: the
+// SlimBar is a thin progress bar, without the percentage of Fyne's: the
 // row's words say how far the file is.
-type slimBar struct {
+type SlimBar struct {
 	widget.BaseWidget
 	Value float64 // 0 to 1
 }
 
-func newSlimBar() *slimBar {
-	b := &slimBar{}
+// NewSlimBar is an empty slim bar.
+func NewSlimBar() *SlimBar {
+	b := &SlimBar{}
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 // SetValue moves the bar; it must be called on the UI goroutine.
-func (b *slimBar) SetValue(v float64) {
+func (b *SlimBar) SetValue(v float64) {
 	b.Value = v
 	b.Refresh()
 }
 
-func (b *slimBar) CreateRenderer() fyne.WidgetRenderer {
+func (b *SlimBar) CreateRenderer() fyne.WidgetRenderer {
 	r := &slimBarRenderer{bar: b, track: canvas.NewRectangle(color.Transparent), fill: canvas.NewRectangle(color.Transparent)}
 	r.track.CornerRadius, r.fill.CornerRadius = slimBarHeight/2, slimBarHeight/2
 	r.Refresh()
@@ -361,7 +344,7 @@ const (
 )
 
 type slimBarRenderer struct {
-	bar         *slimBar
+	bar         *SlimBar
 	track, fill *canvas.Rectangle
 }
 
@@ -373,7 +356,7 @@ func (r *slimBarRenderer) Layout(size fyne.Size) {
 	r.track.Resize(fyne.NewSize(size.Width, slimBarHeight))
 	w := size.Width * float32(min(max(r.bar.Value, 0), 1))
 	x := float32(0)
-	if rtl() { // filling from the reading side
+	if RightToLeft() { // filling from the reading side
 		x = size.Width - w
 	}
 	r.fill.Move(fyne.NewPos(x, y))
