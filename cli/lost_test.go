@@ -132,3 +132,43 @@ func pngBytes() []byte {
 	_ = png.Encode(&b, img)
 	return b.Bytes()
 }
+
+// A server that asks for two hours' wait: hoist send waits no longer than
+// --max-wait, exits 1 saying until when, and leaves the file waiting in the
+// list; hoist queue shows it so, and --resume before its time exits at once.
+func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Times: -1, Action: emulator.Answer{Status: 503, RetryAfter: "7200"}})
+	home := t.TempDir()
+	file := filepath.Join(home, "report.bin")
+	if err := os.WriteFile(file, []byte("quarterly figures"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(home, "journal.db")
+	args := []string{"send", "--no-auth", "--journal", journal, "--to", "sandbox", "--base-url", base, "--max-wait", "5m"}
+	began := time.Now()
+	p := startHoist(t, home, append(args, file)...)
+	if code := p.wait(t); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, p.out.String())
+	}
+	if d := time.Since(began); d > 30*time.Second {
+		t.Errorf("hoist send took %v: it waited", d)
+	}
+	out := p.out.String()
+	for _, want := range []string{"It waits until ", "as the server asked", "hoist send --resume"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	q := startHoist(t, home, "queue", "--journal", journal)
+	if code := q.wait(t); code != 0 || !strings.Contains(q.out.String(), "Waiting until ") {
+		t.Errorf("hoist queue (exit %d) does not show the file waiting until its time:\n%s", code, q.out.String())
+	}
+	p = startHoist(t, home, append(args, "--resume")...)
+	if code := p.wait(t); code != exitFailed || !strings.Contains(p.out.String(), "It waits until ") {
+		t.Errorf("--resume before its time: exit %d:\n%s", code, p.out.String())
+	}
+	if n := len(emu.Requests()); n != 1 {
+		t.Errorf("%d requests: the file was tried again before its time", n)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -27,6 +28,7 @@ import (
 type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
+	maxWait                                                            time.Duration
 	noAuth, json, resume, http2                                        bool
 	params                                                             map[string]*string
 }
@@ -82,6 +84,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitUsage
 		}
+		if note := l.KindNote(d.Kind); note != "" {
+			// What the window shows where the kind is picked (Google removed the method…).
+			fmt.Fprintf(stderr, "hoist send: %s\n", visible(note))
+		}
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
 		d.BuiltinSandbox = sandbox != ""
@@ -132,6 +138,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
 		Method:     method,
+		MaxWait:    o.maxWait,
 		Logger:     logger(stderr),
 	})
 	if err != nil {
@@ -240,6 +247,7 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs.StringVar(&o.metadata, "metadata", "", l.Say("cli.flag.metadata", words.Args{"File": l.Isolate("@FILE")}))
 	fs.StringVar(&o.chunk, "chunk-size", "auto", l.Say("cli.flag.chunkSize", words.Args{"Auto": l.Isolate("auto"), "Small": l.Isolate("256KiB"), "Big": l.Isolate("8MiB")}))
 	fs.IntVar(&o.parallel, "parallel", 4, l.Say("cli.flag.parallel", nil))
+	fs.DurationVar(&o.maxWait, "max-wait", DefaultMaxWait, l.Say("cli.flag.maxWait", words.Args{"Example": l.Isolate("10m"), "Send": cmdWords(l, "hoist send")}))
 	fs.BoolVar(&o.noAuth, "no-auth", false, l.Say("cli.flag.noAuth", words.Args{"Header": l.Isolate("Authorization")}))
 	fs.BoolVar(&o.json, "json", false, l.Say("cli.flag.jsonSend", nil))
 	fs.BoolVar(&o.resume, "resume", false, l.Say("cli.flag.resume", nil))
@@ -412,6 +420,8 @@ func resumeJob(q *engine.Queue, v engine.JobView) bool {
 		return q.Do(v.ID, engine.SignIn) == nil
 	case v.Allows(engine.Restart):
 		return true // the file changed, or may be there already: only shown
+	case v.State == engine.Failed && v.NextFact != nil && (v.NextFact.Code == fact.ChangeAndSend || v.NextFact.Code == fact.TooLargeThere):
+		return true // the same file would be refused the same way: only shown
 	case v.State == engine.Failed:
 		return q.Do(v.ID, engine.Retry) == nil
 	}
@@ -480,9 +490,15 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	}
 }
 
+// DefaultMaxWait is how long hoist send lets each file wait to try again,
+// in all, before it leaves the file waiting in the list (--max-wait).
+const DefaultMaxWait = 5 * time.Minute
+
+// moving reports whether any job is still on its way in this run: a job
+// left waiting for a later run (JobView.Later) is not.
 func moving(views []engine.JobView, unsaved bool) bool {
 	for _, v := range views {
-		if v.State.Moving() && !(unsaved && v.State == engine.Waiting) {
+		if v.State.Moving() && !v.Later && !(unsaved && v.State == engine.Waiting) {
 			return true
 		}
 	}

@@ -94,3 +94,8 @@ func nonEmpty(kv ...string) map[string]string {
 	}
 	return out
 }
+
+// retryAtFact says when a job the server asked to wait tries again, by the clock.
+func retryAtFact(at time.Time) *fact.Fact {
+	return &fact.Fact{Code: fact.RetryAt, Args: map[string]string{"at": at.Format(time.RFC3339)}}
+}

@@ -196,6 +196,7 @@ const (
 	stepMoving    step = "moving"    // bytes flow again
 	stepRestarted step = "restarted" // the server lost the session: from byte 0 again
 	stepWait      step = "wait"      // a backoff before trying again
+	stepLater     step = "later"     // a wait longer than this run waits: back to the list until its time
 	stepDone      step = "done"      // the server holds the whole file
 	stepFail      step = "fail"      // stopped with a reason; Retry may mend it
 	stepNeedsUser step = "needs-you" // stopped; only the user can mend it
@@ -224,6 +225,7 @@ var steps = map[step]struct {
 	stepMoving:    {[]State{Checking, Retrying}, Uploading},
 	stepRestarted: {running, Uploading},
 	stepWait:      {running, Retrying},
+	stepLater:     {running, Waiting},
 	stepDone:      {running, Done},
 	stepFail:      {running, Failed},
 	stepNeedsUser: {running, Attention},

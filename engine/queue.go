@@ -43,6 +43,12 @@ type Options struct {
 	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
 	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
 	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
+	// MaxWait bounds the time each job waits before trying again, in all,
+	// in this run (the command line's --max-wait); 0 = no bound. A job the
+	// server asks to wait longer goes back to the list "waiting until" the
+	// time it may try again (JobView.RetryAt, JobView.Later), for a later
+	// run or the window to carry on then.
+	MaxWait time.Duration
 	// LeanResults leaves the server's whole answer (Result.Raw) of a job
 	// finished in an earlier run in the journal, not in memory: for the
 	// window, which never shows it, with a long list of finished uploads.
@@ -243,10 +249,15 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 		if !jb.state.Finished() && jb.state != Attention {
 			q.moveLocked(jb, stepReopen)
+			reason := jb.reason
 			jb.sayLocked(nil, resumeFact(jb))
 			if q.opts.AutoResume {
 				q.moveLocked(jb, stepReopenGo)
 				jb.next = fact.Said{}
+			}
+			if jb.retryAt.After(q.opts.Clock.Now()) {
+				// The server asked it to wait: it still does, and says why and until when.
+				jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)
@@ -406,28 +417,80 @@ func (q *Queue) schedule(ctx context.Context) {
 					break
 				}
 				jb := q.jobs[id]
-				if jb.state != Waiting || jb.cancel != nil || jb.held {
+				if jb.state != Waiting || jb.cancel != nil || jb.held || !q.dueLocked(jb) {
 					continue
 				}
 				q.startLocked(ctx, jb)
 			}
 		}
+		due := q.nextDueLocked()
 		q.mu.Unlock()
+		var later <-chan time.Time
+		var timer *time.Timer
+		if !due.IsZero() {
+			timer = time.NewTimer(max(due.Sub(q.opts.Clock.Now()), 0))
+			later = timer.C
+		}
 		select {
 		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
 			return
+		case <-later:
 		case <-q.kick:
 		case <-retry:
 			retry = nil
 			q.retrySave()
 		}
+		if timer != nil {
+			timer.Stop()
+		}
 	}
+}
+
+// dueLocked reports whether a waiting job may start now: the server asked
+// it to wait until retryAt, and this run waits for it no longer than
+// Options.MaxWait (else it is left for a later run); q.mu must be held.
+func (q *Queue) dueLocked(jb *job) bool {
+	if jb.later {
+		return false
+	}
+	now := q.opts.Clock.Now()
+	if jb.retryAt.IsZero() || !jb.retryAt.After(now) {
+		return true
+	}
+	if wait := jb.retryAt.Sub(now); !jb.counted && q.opts.MaxWait > 0 {
+		if jb.waited+wait > q.opts.MaxWait {
+			jb.later = true // past what this run waits: said, and left for later
+			jb.bump()
+			q.notifyLocked()
+			return false
+		}
+		jb.waited += wait
+		jb.counted = true
+	}
+	return false
+}
+
+// nextDueLocked is when the next waiting job's time comes; zero for none;
+// q.mu must be held.
+func (q *Queue) nextDueLocked() time.Time {
+	var next time.Time
+	now := q.opts.Clock.Now()
+	for _, jb := range q.jobs {
+		if jb.state == Waiting && !jb.later && jb.retryAt.After(now) && (next.IsZero() || jb.retryAt.Before(next)) {
+			next = jb.retryAt
+		}
+	}
+	return next
 }
 
 // startLocked launches jb's worker; q.mu must be held.
 func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	jb.cancel = cancel
+	jb.retryAt = time.Time{}
 	jb.attempt++
 	q.running++
 	if jb.session.URI != "" {

@@ -31,9 +31,12 @@ type job struct {
 	// details are the server's own words behind reason (Google's error
 	// message); sayLocked drops them with the reason they were said of.
 	details  string
-	chunk    int64 // bytes per request; kept so a resume sends as the job began
-	chunkSet bool  // chunk was chosen (0 is a choice: the whole file at once)
-	retryAt  time.Time
+	chunk    int64         // bytes per request; kept so a resume sends as the job began
+	chunkSet bool          // chunk was chosen (0 is a choice: the whole file at once)
+	retryAt  time.Time     // Retrying: when it tries again; Waiting: not before (the server asked to wait)
+	waited   time.Duration // waits before trying again in this run, in all (Options.MaxWait)
+	later    bool          // waits past what this run waits: left for a later run
+	counted  bool          // the wait until retryAt is counted in waited
 	session  upload.Session
 
 	method   upload.Method
@@ -51,6 +54,7 @@ type job struct {
 	doubt   doubt    // stopped because the destination may hold the file (or a wrong copy of it)
 	looks   []string // doubtAccess: the scopes looking for it needs
 	canAsk  bool     // the destination can be asked what an upload made (its plan has a lookup)
+	checked bool     // its settings were validated and its file checked in this run: sending builds the request only
 	held    bool     // added, and not yet in the journal: it does not start
 
 	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
@@ -100,6 +104,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Fact:        jb.reason.Fact,
 		NextFact:    jb.next.Fact,
 		RetryAt:     jb.retryAt,
+		Later:       jb.later,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
 		Restarts:    jb.restarts,
@@ -163,6 +168,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionURI:     jb.session.URI,
 		SessionStarted: jb.session.Started,
 		SentAt:         jb.session.Sent,
+		RetryAt:        jb.retryAt,
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason.Legacy,
@@ -278,6 +284,9 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
 	}
 	jb.doubt, jb.looks = doubtFrom(jb.state, jb.reason.Fact)
+	if State(rec.State) == Waiting || State(rec.State) == Paused {
+		jb.retryAt = rec.RetryAt // the server asked it to wait until then
+	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
 	if len(rec.Result) > 0 || rec.ResultSummary != "" {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // chooserHome makes a home folder with the usual places, named as the
@@ -38,9 +39,9 @@ func chooserHome(t *testing.T) (home string) {
 // openChooser opens Hoist's own dialog to add files, as without a portal.
 func openChooser(t *testing.T, h *harness) *chooser {
 	t.Helper()
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.pick(false)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.pick(false, h.d.add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	return chooserOn(t, h)
 }
 
@@ -75,7 +76,7 @@ func TestTheChooserOffersThePlaces(t *testing.T) {
 	}
 	shown := map[string]bool{}
 	walk(c.list, func(o fyne.CanvasObject) {
-		if l, ok := o.(*bidiLabel); ok && l.Visible() {
+		if l, ok := o.(*widgets.Label); ok && l.Visible() {
 			shown[l.Text()] = true
 		}
 	})
@@ -131,20 +132,20 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 		t.Errorf("with two files ticked Open says %q", c.open.Text)
 	}
 	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
 	h.waitFor("two rows", func() bool { return len(h.d.list.views()) == 2 })
 
 	c = openChooser(t, h)
 	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the list did not close the chooser")
 	}
 	c = openChooser(t, h)
 	h.d.win.Canvas().Focus(c.path)
 	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the path field did not close the chooser")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // manyJobs are n rows in every state, more than the list shows at once.
@@ -151,7 +152,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 	for _, choice := range []string{themeLight, themeDark} {
 		h.app.Settings().SetTheme(newTheme(choice))
 		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
-		ring := focusColor(th)
+		ring := widgets.FocusColor(th)
 		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameButton, theme.ColorNameSelection, theme.ColorNameInputBackground} {
 			if r := contrast(ring, th.Color(bg, v)); r < 3 {
 				t.Errorf("%s: the focus ring on %s: %.2f:1, want 3:1", choice, bg, r)
@@ -161,7 +162,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 		add := h.d.bar.add
 		c.Focus(add)
 		h.refresh()
-		r := h.d.ring
+		r := h.d.ring.ring
 		if !r.Visible() || r.StrokeColor != ring || r.StrokeWidth < 2 {
 			t.Fatalf("%s: the ring is not drawn around the focused button (shown %v, colour %v)", choice, r.Visible(), r.StrokeColor)
 		}
@@ -173,7 +174,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 
 		c.Focus(h.d.list)
 		h.refresh()
-		if h.d.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring goes round the whole list, where its cursor is outlined", choice)
 		}
 		cur := h.d.list.rowAt[h.d.list.cursor].cursor
@@ -182,7 +183,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 		}
 		c.Unfocus()
 		h.refresh()
-		if h.d.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring stays with nothing focused", choice)
 		}
 	}
@@ -200,8 +201,8 @@ func inside(obj, o fyne.CanvasObject) bool {
 func TestTabInADialogStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.win.Resize(fyne.NewSize(700, 320))
-	h.d.showSettings()
-	s := h.d.dialogScrolls[len(h.d.dialogScrolls)-1]
+	h.d.settings.showSettings()
+	s := h.d.frame.scrolls[len(h.d.frame.scrolls)-1]
 	if s.Content.MinSize().Height <= s.Size().Height {
 		t.Fatalf("the settings (%v high) fit their dialog (%v): the test needs them to scroll", s.Content.MinSize().Height, s.Size().Height)
 	}

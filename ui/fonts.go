@@ -9,6 +9,7 @@ import (
 	"golang.org/x/image/font/sfnt"
 
 	"hoist/assets"
+	"hoist/ui/widgets"
 )
 
 // The fonts, and what they cost. The toolkit draws a text style (regular,
@@ -37,6 +38,7 @@ func init() {
 	if r, ok := theme.DefaultEmojiFont().(*fyne.StaticResource); ok && r != nil {
 		emoji.resource, emoji.name, emoji.data = r, r.StaticName, r.StaticContent
 		holdEmoji()
+		widgets.WatchText(noteEmoji)
 	}
 }
 
@@ -76,8 +78,10 @@ const firstEmoji = 0x2000
 
 // noteEmoji looks for a character in s that only the emoji font draws; the
 // first one found gives the toolkit its emoji font back (emojiShown). Every
-// text a user wrote or named passes here on its way to the screen
-// (paragraphSegments, codeSegments, visual).
+// text a user wrote or named passes here on its way to the screen: the
+// window's labels, paragraphs and fields watch their text for it
+// (widgets.WatchText), and so does the text of the toolkit's own widgets
+// (widgets.Visual).
 func noteEmoji(s string) {
 	if emoji.resource == nil || emoji.wanted.Load() {
 		return

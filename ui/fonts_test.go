@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/assets"
+	"hoist/ui/widgets"
 )
 
 // TestEachStyleIsOneFont: for every text style the theme's font is the
@@ -80,8 +81,8 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	texts = append(texts, "Quarterly update.eml", "تقرير_الحملة_2026.png", "گزارش نهایی.eml", "דוח שנתי.eml",
 		"Résumé – “final” … ✓ ★ ☺ ← →", "\u2068photo.png\u2069 · 12 MB")
 	for _, s := range texts {
-		visual(s)
-		paragraphSegments(s, true)
+		widgets.Visual(s)
+		widgets.Seen(s, true)
 		if emoji.wanted.Load() {
 			t.Fatalf("%q asks for the emoji font", s)
 		}
@@ -90,7 +91,7 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 		t.Fatal("the emoji font was given without an emoji")
 	}
 
-	newBidiLabel("🎉 Party ⚽ photos.jpg").CreateRenderer()
+	test.NewWindow(widgets.NewLabel("🎉 Party ⚽ photos.jpg"))
 	for end := time.Now().Add(5 * time.Second); held(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("an emoji was shown, the emoji font was not given back")

@@ -22,6 +22,8 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/journal"
+	"hoist/ui/widgets"
+	"hoist/words"
 )
 
 // harness is a window driven by a test: the real queue, journal and
@@ -78,7 +80,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))
-	h.d.thumbs.start(h.d.ctx)
+	h.d.thumbs.start(h.d.frame.ctx)
 	t.Cleanup(func() {
 		h.d.close()
 		h.d.win.Close()
@@ -110,7 +112,7 @@ func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 }
 
 // refresh samples the queue and shows it, as a tick of the window would.
-func (h *harness) refresh() { h.d.refreshNow() }
+func (h *harness) refresh() { h.d.sampling.refreshNow() }
 
 // waitFor refreshes the window until ok holds; the deadline only keeps a
 // broken test from hanging.
@@ -195,7 +197,7 @@ func (h *harness) drop(paths ...string) {
 	for _, p := range paths {
 		uris = append(uris, storage.NewFileURI(p))
 	}
-	h.d.dropped(fyne.NewPos(100, 100), uris)
+	h.d.takeDrop(uris)
 }
 
 // writeFile makes a file in the harness's folder and returns its path.
@@ -290,10 +292,22 @@ func asButton(o any) (*widget.Button, bool) {
 	switch b := o.(type) {
 	case *widget.Button:
 		return b, true
-	case *pushButton:
+	case *widgets.Button:
 		return &b.Button, true
-	case *rowButton:
+	case *widgets.RowButton:
 		return &b.Button, true
 	}
 	return nil, false
+}
+
+// speak makes the window speak code for one test.
+func speak(t *testing.T, code string) {
+	t.Helper()
+	before := speech.Load()
+	speech.Store(words.New(code))
+	widgets.SetRightToLeft(words.New(code).RTL())
+	t.Cleanup(func() {
+		speech.Store(before)
+		widgets.SetRightToLeft(speaking().RTL())
+	})
 }

@@ -19,6 +19,7 @@ import (
 	"hoist/auth"
 	"hoist/auth/authtest"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // grants keeps sign-ins in memory, standing for the keychain.
@@ -76,8 +77,8 @@ func TestSignInAndOut(t *testing.T) {
 
 	test.Tap(h.d.bar.signIn)
 	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
-	if h.d.dest.Account != srv.Email {
-		t.Errorf("destination account = %q, want %q", h.d.dest.Account, srv.Email)
+	if h.d.target.dest.Account != srv.Email {
+		t.Errorf("destination account = %q, want %q", h.d.target.dest.Account, srv.Email)
 	}
 	if !h.d.bar.signOut.Visible() {
 		t.Error("once signed in, the bar should offer Sign out")
@@ -86,8 +87,8 @@ func TestSignInAndOut(t *testing.T) {
 	test.Tap(h.d.bar.signOut)
 	test.Tap(h.button("Yes"))
 	h.waitFor("the account to go", func() bool { return len(h.d.bar.accounts.Options) == 0 })
-	if h.d.dest.Account != "" {
-		t.Errorf("after signing out, the destination still uses %q", h.d.dest.Account)
+	if h.d.target.dest.Account != "" {
+		t.Errorf("after signing out, the destination still uses %q", h.d.target.dest.Account)
 	}
 }
 
@@ -156,10 +157,10 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var main *form
+	var main *widgets.Form
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if f, ok := o.(*form); ok && main == nil { // the main form; Advanced has its own
+			if f, ok := o.(*widgets.Form); ok && main == nil { // the main form; Advanced has its own
 				main = f
 			}
 		})
@@ -179,12 +180,12 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		return nil
 	}
 	// note is the line under a field: its help, or what is wrong with it.
-	note := func(label string) *bidiParagraph { // a paragraph wraps, so a long note is never cut off
+	note := func(label string) *widgets.Paragraph { // a paragraph wraps, so a long note is never cut off
 		t.Helper()
-		return item(label).Widget.(*fyne.Container).Objects[1].(*bidiParagraph)
+		return item(label).Widget.(*fyne.Container).Objects[1].(*widgets.Paragraph)
 	}
-	failing := func(r *bidiParagraph) bool {
-		return r.colorName == theme.ColorNameError
+	failing := func(r *widgets.Paragraph) bool {
+		return r.ColorName == theme.ColorNameError
 	}
 	profile := noteField(item("User profile ID *")).(*widget.Entry)
 	advertiser := noteField(item("Advertiser ID *")).(*widget.Entry)
@@ -207,13 +208,13 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		t.Errorf("once the profile is right, the note says %q, want the help again", r.Text())
 	}
 	test.Type(advertiser, "678")
-	assetType := noteField(item("Asset type")).(*selectBox)
+	assetType := noteField(item("Asset type")).(*widgets.Select)
 	if !slices.Contains(assetType.Options, "Video (VIDEO)") || slices.Contains(assetType.Options, "VIDEO") {
 		t.Errorf("asset types offered as %q, want them in words", assetType.Options)
 	}
 	assetType.SetSelected("Video (VIDEO)")
 	test.Tap(h.button("Use it"))
-	got := h.d.dest
+	got := h.d.target.dest
 	if got.Params["assetType"] != "VIDEO" {
 		t.Errorf("choosing %q set the asset type to %q, want VIDEO", "Video (VIDEO)", got.Params["assetType"])
 	}

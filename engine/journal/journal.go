@@ -90,7 +90,10 @@ type Record struct {
 	// SentAt is when a one-request upload of the file last went out whole
 	// or was about to, its answer not heard: the file may have arrived,
 	// and the destination is asked before it is sent again.
-	SentAt    time.Time `json:"sent_at,omitzero"`
+	SentAt time.Time `json:"sent_at,omitzero"`
+	// RetryAt is when an upload the server asked to wait may try again;
+	// it does not start before.
+	RetryAt   time.Time `json:"retry_at,omitzero"`
 	Committed int64     `json:"committed,omitempty"`
 	State     string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
@@ -353,6 +356,7 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
 		rec.SentAt = time.Time{}
+		rec.RetryAt = time.Time{}
 	}
 	return putRecord(jobs, normalize(rec))
 }

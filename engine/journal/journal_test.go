@@ -71,6 +71,7 @@ func fullRecord(id string) Record {
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
 		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
+		RetryAt:        time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC),
 		Committed:      4 << 20,
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
@@ -120,6 +121,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
 	wantFinished.SentAt = time.Time{}
+	wantFinished.RetryAt = time.Time{}
 
 	check := func(t *testing.T, j *Journal) {
 		for _, want := range []Record{wantActive, wantFinished} {

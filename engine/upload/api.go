@@ -165,6 +165,11 @@ type Uploader struct {
 	MaxRetries      int           // retries for connection errors and 5xx without progress; 0 = 5, negative = none
 	MaxOtherRetries int           // retries for 408 and 429; 0 = 10, negative = none
 	StallTimeout    time.Duration // abort a request making no progress this long; 0 = 60 s, negative = never
+	// MaxWait bounds the time the uploader sleeps before retries, in all,
+	// within one call; a wait that would go past it ends the call at once
+	// with a *WaitError saying until when the server asked to wait, so
+	// that the caller can come back then. 0 = no bound.
+	MaxWait         time.Duration
 	SessionLifetime time.Duration // sessions older than this are not resumed; 0 = 7 days
 	// AllowedHost, when set, is the only host a session URI may point at
 	// (with a port, only that port); otherwise the host of Target.URL is.

@@ -152,6 +152,17 @@ func (r *run) wait(ctx context.Context, cause error) error {
 	if errors.As(cause, &api) && api.hasAfter {
 		wait = api.after
 	}
+	if errors.Is(cause, ErrStalled) {
+		r.stalls++
+		if r.stalls >= MaxStalls {
+			return fmt.Errorf("%w (%d stalled in a row): %w", ErrTooManyRetries, r.stalls, cause)
+		}
+	}
+	if r.maxWait > 0 && r.waited+wait > r.maxWait {
+		// Not slept through unseen: the caller comes back when the wait is over.
+		return &WaitError{Wait: wait, Until: r.clock.Now().Add(wait), Cause: scrub(cause, r.secrets)}
+	}
+	r.waited += wait
 	r.obs.Retrying(attempt, wait, scrub(cause, r.secrets))
 	err := r.clock.Sleep(ctx, wait)
 	switch {
@@ -171,9 +182,24 @@ func (r *run) progressed(next int64) bool {
 		return false
 	}
 	r.best = next
-	r.failures, r.others = 0, 0
+	r.failures, r.others, r.stalls = 0, 0, 0
 	return true
 }
+
+// WaitError ends an upload whose next wait before trying again would go
+// past Uploader.MaxWait: the server asked to wait (Retry-After), or the
+// backoff grew, until Until. Trying again after Until may succeed.
+type WaitError struct {
+	Wait  time.Duration
+	Until time.Time
+	Cause error // why the upload must wait
+}
+
+func (e *WaitError) Error() string {
+	return fmt.Sprintf("waiting %s (until %s) before trying again: %v", e.Wait, e.Until.Format(time.RFC3339), e.Cause)
+}
+
+func (e *WaitError) Unwrap() error { return e.Cause }
 
 // DefaultMaxWait keeps the longest single backoff wait under a minute.
 const DefaultMaxWait = 59 * time.Second
@@ -219,6 +245,9 @@ func (b ExponentialBackoff) Wait(n int) time.Duration {
 func Retryable(err error) bool {
 	if err == nil {
 		return false
+	}
+	if errors.As(err, new(*WaitError)) {
+		return true
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false

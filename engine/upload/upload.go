@@ -24,8 +24,14 @@ const (
 	maxErrorBody = 64 << 10
 	// drainLimit bounds what is read of an answer only so the connection can be reused.
 	drainLimit = 64 << 10
-	// maxRetryAfter bounds a server's Retry-After.
-	maxRetryAfter = time.Hour
+	// maxRetryAfter bounds a server's Retry-After: beyond a week it is not
+	// a wait but a refusal, and the session would be gone anyway.
+	maxRetryAfter = DefaultSessionLifetime
+	// MaxStalls is how many requests in a row may stall, with nothing
+	// confirmed between them, before the upload gives up: with the
+	// default stall timeout, a stalled upload stops within about two
+	// minutes, not after every retry has stalled in turn.
+	MaxStalls = 2
 )
 
 // StatusResumeIncomplete is Google's "308 Resume Incomplete".
@@ -104,12 +110,15 @@ type run struct {
 	size      int64
 
 	session   *Session
-	committed int64 // bytes the server confirmed in this session
-	best      int64 // the most bytes the server ever confirmed in this session
-	sentMax   int64 // end of the furthest request sent in this session
-	handed    int64 // end of the file's bytes handed to the network in this session
-	failures  int   // connection errors and 5xx since the last progress
-	others    int   // other retried answers since the last progress
+	committed int64         // bytes the server confirmed in this session
+	best      int64         // the most bytes the server ever confirmed in this session
+	sentMax   int64         // end of the furthest request sent in this session
+	handed    int64         // end of the file's bytes handed to the network in this session
+	failures  int           // connection errors and 5xx since the last progress
+	others    int           // other retried answers since the last progress
+	stalls    int           // requests in a row that stalled since the last progress
+	waited    time.Duration // slept before retries in this call
+	maxWait   time.Duration // Uploader.MaxWait
 	restarts  int
 	secrets   []string // texts errors must not show
 	sum       fileSum  // CRC32C of the file's bytes as they are read
@@ -166,6 +175,7 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 		maxRetries: retries(u.MaxRetries, DefaultMaxRetries),
 		maxOther:   retries(u.MaxOtherRetries, DefaultMaxOtherRetries),
 		stall:      u.StallTimeout,
+		maxWait:    u.MaxWait,
 		lifetime:   u.SessionLifetime,
 		allowed:    u.AllowedHost,
 		t:          t,
