@@ -37,7 +37,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if q.followSandboxLocked(jb) {
 		q.persist(jb)
 	}
-	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
+	info, d, session, verify, chunk, method, checked := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method, jb.checked
 	if jb.chunkSet {
 		chunk = jb.chunk // a resumed job goes on as it began
 	}
@@ -58,10 +58,28 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 			info.Email = e
 		}
 	}
-	plan, err := d.PlanFor(info, string(jb.id))
+	// A file added in this run was checked then, with its settings; one
+	// from the list of an earlier run is checked now, once.
+	var (
+		plan dest.Plan
+		err  error
+	)
+	if !checked {
+		err = validate(d)
+		if err == nil {
+			err = checkRules(d, info)
+		}
+	}
+	if err == nil {
+		plan, err = build(d, info)
+	}
 	if err != nil {
 		return nil, err
 	}
+	plan = d.Findable(plan, info, string(jb.id))
+	q.mu.Lock()
+	jb.checked = true
+	q.mu.Unlock()
 	if len(plan.Find) > 0 {
 		plan.Target.Lookup = &lookup{q: q, d: d, ways: plan.Find}
 	}

@@ -67,18 +67,34 @@ func (r *Refusal) Unwrap() error {
 // ErrNoSandbox: a sandbox destination with no address to send to.
 var ErrNoSandbox = errors.New("dest: no sandbox address")
 
-// Plan checks info against the destination's rules and says how to upload
-// it. Invalid settings return FieldErrors; a file the destination cannot take
-// returns a *Refusal. Nothing is sent.
+// Plan checks the settings and info against the destination's rules and
+// says how to upload it: Validate, Check and Build in one. Invalid settings
+// return FieldErrors; a file the destination cannot take returns a
+// *Refusal. Nothing is sent.
 func (d Destination) Plan(info media.Info) (Plan, error) {
 	if err := d.Validate(); err != nil {
 		return Plan{}, err
 	}
-	k := d.of()
-	info.MIME = k.fileType(d, info.MIME)
-	if err := d.check(info); err != nil {
+	if err := d.Check(info); err != nil {
 		return Plan{}, err
 	}
+	return d.Build(info)
+}
+
+// Check applies the destination's rules to the file (its type, emptiness
+// and size), for settings its caller has validated: nil or a *Refusal. The
+// queue checks each file once, when it is added, and builds its request
+// when it is sent (Build).
+func (d Destination) Check(info media.Info) error {
+	info.MIME = d.of().fileType(d, info.MIME)
+	return d.check(info)
+}
+
+// Build makes the request that sends info, for settings validated and a
+// file checked (Validate, Check) earlier.
+func (d Destination) Build(info media.Info) (Plan, error) {
+	k := d.of()
+	info.MIME = k.fileType(d, info.MIME)
 	p := Plan{Method: upload.Auto, MaxSize: d.MaxSize(), Scopes: d.Scopes()}
 	t := &p.Target
 	t.ContentType = info.MIME
