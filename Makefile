@@ -3,12 +3,6 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := build/hoist
 
-# Every build leaves out the toolkit's colour emoji font (4 MB, parsed again for
-# each text style: 15 MB of the window's memory); names with emoji are drawn
-# with the system's emoji font where it has one. The packaging scripts pass the
-# same tag to the fyne tool, and bench/cmd/windowbench to its build.
-export GOFLAGS := $(strip $(GOFLAGS) -tags=no_emoji)
-
 # System packages Fyne, the real-window test and the keychain test need (Debian),
 # then the Windows build and its Wine test, and the Debian package and its checks.
 APT_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \

@@ -196,7 +196,7 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 			login += " --account " + argWord(v.Account)
 		}
 		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
-			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login)}); s != "" {
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send")}); s != "" {
 			return visible(s)
 		}
 	}

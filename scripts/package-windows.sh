@@ -58,7 +58,7 @@ ldflags="-X=hoist/cli.Version=$version"
 
 echo "package-windows: building Hoist.exe $version (the first build takes several minutes)"
 (cd "$src" && GOFLAGS="${GOFLAGS:-} -ldflags=$ldflags" "$out/fyne" package --os windows --release \
-	--name Hoist --app-version "$version" --src "$src" --tags no_emoji)
+	--name Hoist --app-version "$version" --src "$src")
 exe=$(find "$src" -maxdepth 1 -iname 'Hoist.exe' -print -quit)
 [ -n "$exe" ] || fail "the fyne tool made no Hoist.exe"
 mv "$exe" "$stage/Hoist.exe"
@@ -66,7 +66,7 @@ mv "$exe" "$stage/Hoist.exe"
 # The console twin: the same build (tags and flags, so Go's cache serves
 # every package) without -H=windowsgui.
 echo "package-windows: building hoist-cli.exe"
-(cd "$src" && go build -trimpath -tags release,migrated_fynedo,no_emoji -ldflags "-s -w $ldflags" \
+(cd "$src" && go build -trimpath -tags release,migrated_fynedo -ldflags "-s -w $ldflags" \
 	-o "$stage/hoist-cli.exe" .)
 unset CGO_ENABLED GOOS GOARCH CC
 

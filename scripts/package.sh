@@ -16,7 +16,7 @@ out=${PACKAGE_OUT:-$root/build}
 mkdir -p "$out"
 cd "$root"
 
-args=(--os linux --release --name Hoist --src "$root" --tags no_emoji) # as the Makefile builds
+args=(--os linux --release --name Hoist --src "$root")
 if [ -n "${VERSION:-}" ]; then
 	args+=(--app-version "$VERSION")
 fi

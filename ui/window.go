@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
+	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/ui/widgets"
 )
@@ -292,13 +294,16 @@ func (d *desk) add(paths []string) {
 	paths = slices.Clone(paths)
 	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.target.dest
-	if err := target.Validate(); err != nil {
-		d.frame.tell(say("ui.add.finishForm", "Why", errorWords(err)))
-		d.bar.showForm(target, true)
-		return
-	}
 	d.frame.background(func(context.Context) {
-		res := d.q.Add(paths, target)
+		res := d.q.Add(paths, target) // checks the destination's settings once, then each file
+		if len(res.Problems) == 1 && errors.Is(res.Problems[0], dest.ErrInvalid) {
+			why := errorWords(res.Problems[0])
+			d.frame.later(func() {
+				d.frame.tell(say("ui.add.finishForm", "Why", why))
+				d.bar.showForm(target, true)
+			})
+			return
+		}
 		var notes []string
 		if n := len(res.Skipped); n > 0 {
 			names := make([]string, 0, 3)
