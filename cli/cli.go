@@ -112,6 +112,10 @@ func Run(ctx context.Context, args []string, env Env) int {
 			return Login(ctx, rest, env.Stdout, env.Stderr)
 		case "quit":
 			return Quit(ctx, rest, env.Stdout, env.Stderr)
+		case "setup-user":
+			if runtime.GOOS == "windows" {
+				return SetupUser(rest, env.Stderr)
+			}
 		case "logout":
 			return Logout(ctx, rest, env.Stdout, env.Stderr)
 		case "accounts":

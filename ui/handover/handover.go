@@ -184,7 +184,7 @@ func (c *Claim) Close() error {
 		err = lerr
 	}
 	if c.removeDir != "" {
-		_ = os.RemoveAll(c.removeDir)
+		removeFolder(c.removeDir)
 	}
 	return err
 }

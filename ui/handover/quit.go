@@ -207,3 +207,13 @@ func TakeReopen(dir string) bool {
 	age := time.Since(info.ModTime())
 	return age >= -time.Minute && age < reopenWithin
 }
+
+// removeFolder removes a command's folder and the files in it (not with
+// os.RemoveAll, whose way of removing files Wine does not support).
+func removeFolder(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
+	_ = os.Remove(dir)
+}
