@@ -104,4 +104,3 @@ func removeSendTo(folders []string, target string) error {
 	}
 	return errors.Join(errs...)
 }
-

@@ -43,7 +43,7 @@ fail() {
 for tool in "$cc" makensis wixl convert zip; do
 	command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs it)"
 done
-. "$root/scripts/lib/client.sh"
+. "$root/scripts/lib/build.sh"
 client=$(client_ldflags) || exit 1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -87,14 +87,16 @@ else
 	mkdir -p "$src"
 	(cd "$root" && sources | xargs -0 cp --parents -t "$src")
 
-	ldflags="-X=hoist/cli.Version=$version${client:+ $client}"
+	# The version and the organisation's client go into the copy's sources:
+	# the fyne tool passes -ldflags (from GOFLAGS) to only the first of the
+	# two builds it runs, so -X would not reach Hoist.exe.
+	printf 'package main\n\nimport "hoist/cli"\n\nfunc init() { cli.Version = "%s" }\n' "$version" >"$src/release_version.go"
+	[ -z "${GOOGLE_CLIENT_SECRET:-}" ] || cp "$GOOGLE_CLIENT_SECRET" "$src/auth/embedded/client_secret.json"
 	(
 		export CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC=$cc
 		echo "package-windows: building Hoist.exe $version (the first build takes several minutes)"
 		cd "$src"
-		# The tool joins every -ldflags= of GOFLAGS (whose entries hold no spaces).
-		GOFLAGS="${GOFLAGS:-} -ldflags=${ldflags// / -ldflags=}" "$work/fyne" package --os windows --release \
-			--name Hoist --app-version "$version" --src "$src"
+		"$work/fyne" package --os windows --release --name Hoist --app-version "$version" --src "$src"
 		exe=$(find "$src" -maxdepth 1 -iname 'Hoist.exe' -print -quit)
 		[ -n "$exe" ] || fail "the fyne tool made no Hoist.exe"
 		mv "$exe" "$stage/Hoist.exe"
@@ -102,7 +104,7 @@ else
 		# The console twin: the same build (tags and flags, so Go's cache serves
 		# every package) without -H=windowsgui.
 		echo "package-windows: building hoist-cli.exe"
-		go build -trimpath -tags release,migrated_fynedo -ldflags "-s -w $ldflags" -o "$stage/hoist-cli.exe" .
+		go build -trimpath -tags release,migrated_fynedo -ldflags "-s -w" -o "$stage/hoist-cli.exe" .
 	)
 	for f in Hoist.exe hoist-cli.exe; do
 		head -c2 "$stage/$f" | grep -q MZ || fail "$f is not a Windows program"

@@ -52,7 +52,7 @@ func (l Link) Encode() ([]byte, error) {
 	le(uint32(0x4C))
 	b.Write(linkCLSID[:])
 	le(uint32(hasLinkInfo | hasRelativePath | hasWorkingDir | hasIconLocation | isUnicode))
-	le(uint32(0x20))         // FILE_ATTRIBUTE_ARCHIVE, as a program file has
+	le(uint32(0x20))          // FILE_ATTRIBUTE_ARCHIVE, as a program file has
 	b.Write(make([]byte, 24)) // creation, access and write times: unknown
 	le(uint32(0))             // file size: unknown
 	le(int32(0))              // icon index
