@@ -9,11 +9,14 @@ import (
 	"syscall"
 
 	"hoist/cli"
+	"hoist/internal/sessionbus"
 	"hoist/ui"
 	_ "hoist/ui/locale" // before Fyne reads the language
 )
 
 func main() {
+	// Before anything talks to the desktop: find its D-Bus, never start one.
+	sessionbus.Settle()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:], cli.Env{
 		Stdout: os.Stdout,

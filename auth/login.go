@@ -30,6 +30,7 @@ type loginOptions struct {
 	account   string
 	showURL   func(string)
 	allowFile bool
+	session   bool // keep the grant in memory only, until the process ends
 	wait      time.Duration
 }
 
@@ -49,6 +50,14 @@ func ShowingURL(show func(url string)) LoginOption {
 // keychain: the user has agreed to it (see Service.AllowFileStore).
 func AllowingFileStore() LoginOption {
 	return func(o *loginOptions) { o.allowFile = true }
+}
+
+// KeepingForThisSession keeps this sign-in in memory only: nothing is
+// written to the keychain, a file or the account list, and the sign-in is
+// gone when the process ends. For a computer whose keychain cannot be used,
+// when the user would rather sign in again next time than keep a file.
+func KeepingForThisSession() LoginOption {
+	return func(o *loginOptions) { o.session = true }
 }
 
 // ForAccount signs in again as email, asking only for what is missing: the
@@ -74,7 +83,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 	if err != nil {
 		return Account{}, err
 	}
-	held, err := s.checkStorage(ctx, o.account, o.allowFile)
+	held, err := s.checkStorage(ctx, o.account, o.allowFile, o.session)
 	if err != nil {
 		return Account{}, err
 	}
@@ -150,7 +159,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		// The user has answered; finishing gets its own time, not what is left of the wait.
 		fctx, stop := context.WithTimeout(parent, finishTimeout)
 		defer stop()
-		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier, o.allowFile)
+		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier, o.allowFile, o.session)
 		if err != nil && fctx.Err() != nil {
 			err = failure(ErrSignInCanceled, context.Cause(fctx))
 			if errors.Is(fctx.Err(), context.DeadlineExceeded) {
@@ -175,7 +184,8 @@ func (s *Service) stopped(ctx context.Context) error {
 
 // checkStorage makes sure the grant will have a place before the user is
 // sent to Google, and returns the grant already held for account, if any.
-func (s *Service) checkStorage(ctx context.Context, account string, allowFile bool) (Grant, error) {
+// A sign-in kept for this session only needs no place but memory.
+func (s *Service) checkStorage(ctx context.Context, account string, allowFile, session bool) (Grant, error) {
 	probe := account
 	if probe == "" {
 		probe = "(availability check)"
@@ -185,9 +195,12 @@ func (s *Service) checkStorage(ctx context.Context, account string, allowFile bo
 		if err == nil {
 			return g, nil
 		}
-		if !errors.Is(err, ErrNotSignedIn) && !errors.Is(err, ErrNoKeychain) && !errors.Is(err, ErrSignInAgain) {
+		if !errors.Is(err, ErrNotSignedIn) && !errors.Is(err, ErrNoKeychain) && !errors.Is(err, ErrSignInAgain) && !session {
 			return Grant{}, err
 		}
+	}
+	if session {
+		return Grant{}, nil
 	}
 	_, err := s.primary().Get(ctx, probe)
 	switch {
@@ -200,7 +213,7 @@ func (s *Service) checkStorage(ctx context.Context, account string, allowFile bo
 }
 
 // finishLogin exchanges the code, learns the account and keeps the grant.
-func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string, allowFile bool) (Account, error) {
+func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string, allowFile, session bool) (Account, error) {
 	hctx := context.WithValue(ctx, oauth2.HTTPClient, s.httpClient())
 	tok, err := cfg.Exchange(hctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
@@ -250,13 +263,18 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 	if g.RefreshToken == "" {
 		return Account{}, ErrNoRefreshToken
 	}
-	lessSafe, err := s.saveGrant(ctx, email, g, allowFile)
+	var lessSafe bool
+	if session || s.memory().Has(email) {
+		err = s.memory().Set(ctx, email, g)
+	} else {
+		lessSafe, err = s.saveGrant(ctx, email, g, allowFile)
+	}
 	if err != nil {
 		return Account{}, err
 	}
 	saves.gen++
 	s.replaceSource(email, g, saves.gen)
-	return Account{Email: email, Scopes: g.Scopes, LessSafe: lessSafe}, nil
+	return Account{Email: email, Scopes: g.Scopes, LessSafe: lessSafe, ThisSession: s.memory().Has(email)}, nil
 }
 
 // identify learns the account's email from the ID token, which came

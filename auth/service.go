@@ -82,7 +82,8 @@ type Service struct {
 	saves    map[string]*grantLock   // one per account, kept for the Service's life
 	keychain TokenStore              // the default Store, made once
 	file     *FileStore
-	indexMu  sync.Mutex // serializes read-modify-write of the account index
+	session  *MemoryStore // sign-ins kept for this process only
+	indexMu  sync.Mutex   // serializes read-modify-write of the account index
 }
 
 // Account is a signed-in Google account.
@@ -91,6 +92,8 @@ type Account struct {
 	Scopes []string // granted scopes, full form
 	// LessSafe: the grant is kept in a file instead of the keychain.
 	LessSafe bool
+	// ThisSession: the grant is kept in memory only, until Hoist quits.
+	ThisSession bool
 }
 
 func (s *Service) now() time.Time {
@@ -172,6 +175,10 @@ func (s *Service) fileStore() (*FileStore, error) {
 
 // loadGrant finds account's grant and the store that holds it.
 func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenStore, error) {
+	if mem := s.memory(); mem.Has(account) {
+		g, err := mem.Get(ctx, account)
+		return g, mem, err
+	}
 	entry, indexed := s.indexEntry(account)
 	if entry.File {
 		file, err := s.fileStore()
@@ -243,6 +250,11 @@ func (s *Service) Accounts(ctx context.Context) ([]Account, error) {
 			a.Scopes = append(a.Scopes, longScope(sc))
 		}
 		accounts = append(accounts, a)
+	}
+	for _, m := range s.memory().accounts() {
+		if !slices.ContainsFunc(accounts, func(a Account) bool { return a.Email == m.Email }) {
+			accounts = append(accounts, m)
+		}
 	}
 	slices.SortFunc(accounts, func(a, b Account) int { return strings.Compare(a.Email, b.Email) })
 	return accounts, nil

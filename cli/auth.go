@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hoist/dirs"
 	"io"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -28,35 +27,6 @@ func NewAuthService(stderr io.Writer) *auth.Service {
 // sharedAuth is the one service behind every upload of this process, so
 // that concurrent uploads of an account share one token and one refresh.
 var sharedAuth = sync.OnceValue(func() *auth.Service { return NewAuthService(os.Stderr) })
-
-// accounts hand the queue the sign-in of this process's service; the
-// clients it gives send through base (nil: the service's own transport).
-type accounts struct {
-	*auth.Service
-	base http.RoundTripper
-}
-
-// Client gives an HTTP client signed in as account, or as the only account
-// signed in when account is "".
-func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
-	svc := a.Service
-	if account == "" {
-		list, err := svc.Accounts(ctx)
-		if err != nil {
-			return nil, err
-		}
-		switch len(list) {
-		case 0:
-			// The queue says it as a sign-in to make, in the user's language.
-			return nil, fmt.Errorf("%w (no Google account is signed in: run \"hoist login\" first)", auth.ErrNotSignedIn)
-		case 1:
-			account = list[0].Email
-		default:
-			return nil, &whichAccount{emails: emails(list)}
-		}
-	}
-	return svc.ClientVia(ctx, account, scopes, a.base)
-}
 
 // authFlags are the flags the sign-in commands share.
 type authFlags struct {
@@ -206,7 +176,7 @@ func Logout(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			account = list[0].Email
 		default:
 			complain(stderr, l, "hoist logout", "cli.logout.several", words.Args{
-				"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Cmd": cmdWords(l, "hoist logout ACCOUNT")})
+				"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Cmd": cmdWords(l, "hoist logout ACCOUNT")})
 			return exitUsage
 		}
 	}
@@ -281,24 +251,4 @@ func authFailed(stderr io.Writer, l *words.Lang, cmd string, err error) int {
 // scopeNames are the short names of scopes, sorted, for people to read.
 func scopeNames(scopes []string) []string {
 	return slices.Sorted(slices.Values(auth.ScopeNames(scopes)))
-}
-
-func emails(list []auth.Account) []string {
-	out := make([]string, len(list))
-	for i, a := range list {
-		out[i] = a.Email
-	}
-	return out
-}
-
-// whichAccount: several accounts are signed in and the upload names none;
-// the queue says it as a fact, in the user's language.
-type whichAccount struct{ emails []string }
-
-func (e *whichAccount) Error() string {
-	return fmt.Sprintf("Several Google accounts are signed in (%s). Choose one with --account.", strings.Join(e.emails, ", "))
-}
-
-func (e *whichAccount) Fact() fact.Fact {
-	return fact.Fact{Code: fact.WhichAccount, Args: map[string]string{"accounts": strings.Join(e.emails, ", "), "flag": "--account"}}
 }

@@ -5,12 +5,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -89,9 +91,9 @@ func chunkBytes(t *testing.T, emu *emulator.Server) int64 {
 	return n
 }
 
-// TestCrashAndResumeLosesNothing kills a real `hoist send` at random points —
-// during the session start, mid-chunk, between chunks and just after the last
-// byte — and restarts it with --resume until it finishes. The server must end
+// TestCrashAndResumeLosesNothing kills a real `hoist send` during start-up,
+// mid-chunk (inside a chunk request the server holds, checked in its log)
+// and just after the last byte, and restarts it with --resume until it finishes. The server must end
 // with exactly one object, byte-identical, and every kill may cost at most the
 // bytes the server had received but not yet persisted.
 func TestCrashAndResumeLosesNothing(t *testing.T) {
@@ -103,8 +105,6 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 
 	emu, base := serveEmulator(t, emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
-	// Every chunk takes a few milliseconds, so kills land inside the upload.
-	slow := emu.Inject(emulator.Fault{Name: "slow", Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.Stall{For: 10 * time.Millisecond}})
 
 	home := t.TempDir()
 	const size = 64<<20 + 12345
@@ -118,27 +118,75 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 	}
 	sum := sha256.Sum256(data)
 	journalPath := filepath.Join(home, "journal.db")
-	args := []string{"send", "--to", base + dest.SandboxPath, "--method", "resumable", "--chunk-size", "1MiB",
+	args := []string{"send", "--to", base + dest.SandboxPath, "--method", "resumable", "--chunk-size", "8MiB",
 		"--no-auth", "--journal", journalPath, "--resume", file}
 
+	// During start-up or the session start: wherever a few milliseconds land.
 	kills := 0
-	delays := []time.Duration{
-		time.Duration(rng.IntN(3)) * time.Millisecond, // during start-up or the session start
-		time.Duration(20+rng.IntN(40)) * time.Millisecond,
-		time.Duration(40+rng.IntN(60)) * time.Millisecond,
-		time.Duration(rng.IntN(80)) * time.Millisecond,
-		time.Duration(rng.IntN(80)) * time.Millisecond,
-	}
-	for _, d := range delays {
-		p := startHoist(t, home, args...)
-		time.Sleep(d)
-		if p.kill() {
-			break // it finished before the kill
-		}
+	if p := startHoist(t, home, args...); !func() bool {
+		time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+		return p.kill()
+	}() {
 		kills++
 	}
+	// Mid-chunk: the server holds the run's first or second chunk request,
+	// body unread, while the process is killed.
+	for i := range 4 {
+		hold := make(chan struct{})
+		var chunks atomic.Int64
+		// At most the second: four runs then end far from the file's last
+		// chunk, which could be smaller than the connection's buffers.
+		nth := int64(1 + rng.IntN(2))
+		held := emu.Inject(emulator.Fault{Name: "killed here", Match: emulator.Match{Stage: emulator.StageChunk,
+			Func: func(*http.Request) bool { return chunks.Add(1) == nth }}, Action: emulator.Stall{Until: hold}})
+		p := startHoist(t, home, args...)
+		deadline := time.Now().Add(60 * time.Second)
+		for held.Count() == 0 {
+			select {
+			case <-p.done:
+				t.Fatalf("hoist ended before its chunk %d was held; output:\n%s", nth, p.out.String())
+			case <-time.After(2 * time.Millisecond):
+			}
+			if time.Now().After(deadline) {
+				p.kill()
+				t.Fatalf("chunk %d was never sent; output:\n%s", nth, p.out.String())
+			}
+		}
+		if p.kill() {
+			t.Fatalf("hoist ended while its chunk was held; output:\n%s", p.out.String())
+		}
+		kills++
+		close(hold)
+		held.Remove()
+		// Where the kill landed, as the server saw it: inside a chunk request
+		// that the process never got an answer to.
+		var landed *emulator.Request
+		for landed == nil && time.Now().Before(deadline) {
+			n := 0
+			for _, r := range emu.Requests() {
+				if r.Fault == "killed here" {
+					if n++; n == i+1 {
+						landed = &r
+					}
+				}
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		if landed == nil || landed.Stage != emulator.StageChunk {
+			t.Fatalf("the kill did not land in a chunk request: %+v", landed)
+		}
+		// An 8 MiB chunk is more than the connection's buffers hold while
+		// nothing reads it, so the process died still sending.
+		var first, last, total int64
+		if _, err := fmt.Sscanf(landed.ContentRange, "bytes %d-%d/%d", &first, &last, &total); err != nil {
+			t.Fatalf("chunk request with Content-Range %q: %v", landed.ContentRange, err)
+		}
+		if landed.BodyBytes >= last-first+1 {
+			t.Errorf("the kill landed after chunk %s was sent whole (%d bytes), not mid-chunk", landed.ContentRange, landed.BodyBytes)
+		}
+		t.Logf("killed in chunk %d of a run (%s), the server had %d bytes of it", nth, landed.ContentRange, landed.BodyBytes)
+	}
 
-	slow.Remove() // one fault applies per request; the next ones must
 	// Just after the last byte: the server keeps the whole file but its answer
 	// is lost, and the status query that would tell is held while we kill.
 	holdQuery := make(chan struct{})
@@ -309,5 +357,58 @@ func TestChangedFileStopsHeadlessAndRestartsOnRequest(t *testing.T) {
 	sum := sha256.Sum256(newer)
 	if len(objs) != 1 || objs[0].SHA256 != hex.EncodeToString(sum[:]) {
 		t.Fatalf("objects %+v, want one holding the file as it is now", objs)
+	}
+}
+
+// TestQueueBesideARunningSend: while a `hoist send` holds the upload list,
+// `hoist queue` lists it as it stands, and a change to it is refused.
+func TestQueueBesideARunningSend(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	release := make(chan struct{})
+	var arrived atomic.Bool
+	emu.Inject(emulator.Fault{Match: emulator.Match{Func: func(*http.Request) bool { arrived.Store(true); return true }},
+		Action: emulator.Stall{Until: release}})
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+
+	home := t.TempDir()
+	file := filepath.Join(home, "beside.bin")
+	os.WriteFile(file, bytes.Repeat([]byte("x"), 1000), 0o644)
+	journalPath := filepath.Join(home, "journal.db")
+	sender := startHoist(t, home, "send", "--to", base+dest.SandboxPath, "--no-auth", "--journal", journalPath, file)
+	deadline := time.Now().Add(30 * time.Second)
+	for !arrived.Load() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the upload never reached the server:\n%s", sender.out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	list := startHoist(t, home, "queue", "--journal", journalPath)
+	if code := list.wait(t); code != 0 || !strings.Contains(list.out.String(), "beside.bin") {
+		t.Errorf("hoist queue beside hoist send: exit %d, want 0 and the file listed:\n%s", code, list.out.String())
+	}
+	asJSON := startHoist(t, home, "queue", "--json", "--journal", journalPath)
+	if code := asJSON.wait(t); code != 0 || !strings.Contains(asJSON.out.String(), `"file":"`+file+`"`) {
+		t.Errorf("hoist queue --json beside hoist send: exit %d:\n%s", code, asJSON.out.String())
+	}
+	change := startHoist(t, home, "queue", "pause", "beside.bin", "--journal", journalPath)
+	if code := change.wait(t); code != exitFailed || !strings.Contains(change.out.String(), "already running") {
+		t.Errorf("hoist queue pause beside hoist send: exit %d, want 1 and \"already running\":\n%s", code, change.out.String())
+	}
+	entries, _ := os.ReadDir(home)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".view-") {
+			t.Errorf("a copy of the list was left: %s", e.Name())
+		}
+	}
+	close(release)
+	if code := sender.wait(t); code != 0 {
+		t.Fatalf("hoist send exited %d:\n%s", code, sender.out.String())
 	}
 }

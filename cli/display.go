@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/fact"
 	"hoist/words"
@@ -41,6 +41,12 @@ func (h *humanDisplay) update(views []engine.JobView) {
 	}
 	for _, v := range views {
 		key := string(v.State)
+		if !v.RetryAt.IsZero() {
+			key += v.RetryAt.String() // each wait is said anew, with its own length
+		}
+		if v.Later {
+			key += "later"
+		}
 		if v.State == engine.Uploading {
 			key += v.Next // a restart from the beginning says why
 			if v.NextFact != nil {
@@ -183,6 +189,16 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
+	if v.NextFact != nil {
+		login := "hoist login --scopes " + strings.Join(auth.ScopeNames(v.Scopes), ",")
+		if v.Account != "" {
+			login += " --account " + argWord(v.Account)
+		}
+		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login)}); s != "" {
+			return visible(s)
+		}
+	}
 	switch {
 	case v.Allows(engine.Restart):
 		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
@@ -253,6 +269,10 @@ func line(l *words.Lang, v engine.JobView) string {
 		return s
 	case engine.Done, engine.Failed, engine.Refused, engine.Attention, engine.Retrying:
 		return fileLine(l, v.Name, reasonOrState(l, v))
+	case engine.Waiting:
+		if v.Later {
+			return fileLine(l, v.Name, reasonOrState(l, v))
+		}
 	}
 	return fileLine(l, v.Name, stateWords(l, v))
 }
@@ -278,18 +298,13 @@ var stateKeys = map[engine.State]string{
 
 // stateWords is a state in plain words.
 func stateWords(l *words.Lang, v engine.JobView) string {
+	if (v.State == engine.Waiting || v.State == engine.Paused) && v.RetryAt.After(time.Now()) {
+		return l.Say("cli.state.waitingUntil", words.Args{"At": l.Date(v.RetryAt.Local())})
+	}
 	if k, ok := stateKeys[v.State]; ok {
 		return l.Say(k, nil)
 	}
 	return string(v.State)
-}
-
-// argWord is s as one argument of a command to type, quoted when it has to be.
-func argWord(s string) string {
-	if s == "" || strings.ContainsAny(s, " \t'\"\\$`&|;<>()*?[]#~!{}") || needsEscape(s) {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a

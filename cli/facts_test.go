@@ -52,7 +52,7 @@ func TestSendReportsInArabic(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if want := ar.Say("fact.result.uploaded", words.Args{"Where": ar.Say("dest.sandbox", nil)}); strings.Count(stdout, want) < 3 {
+	if want := ar.Say("fact.result.uploaded", words.Args{"Where": ar.Say("kind.sandbox.where", nil)}); strings.Count(stdout, want) < 3 {
 		t.Errorf("stdout does not say %q for each file:\n%s", want, stdout)
 	}
 	arabicOnly(t, stdout)

@@ -68,7 +68,7 @@ func TestSendPlayGamesRemoved(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: http.StatusNotFound, Reason: "notFound", Message: "Method not found."}})
 	code, stdout, _ := l.send("--to", "playgames", "--resource", "r1", "--image-type", "ACHIEVEMENT_ICON", "--base-url", l.url, l.png("icon.png"))
-	if code != exitFailed || !strings.Contains(stdout, dest.PlayGamesGone) || strings.Contains(stdout, "could not find") {
+	if code != exitFailed || !strings.Contains(stdout, "Google no longer accepts Play Games images through its API; set the icon in Play Console.") || strings.Contains(stdout, "could not find") {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 }

@@ -26,7 +26,7 @@ func resolveLabelNames(ctx context.Context, d *dest.Destination, noAuth bool) er
 	case noAuth:
 		return &sentence{"cli.labels.noSignIn", words.Args{"Examples": "INBOX, Label_12", "Flag": "--labels"}}
 	default:
-		c, err := (accounts{Service: sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
+		c, err := (auth.Uploads{Service: sharedAuth()}).Client(ctx, d.Account, []string{google.ScopeGmailLabels})
 		if errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNotSignedIn) {
 			return &sentence{"cli.labels.needScope", words.Args{"Examples": "INBOX, Label_12", "Flag": "--labels",
 				"Cmd": "hoist login --scopes gmail.labels" + accountFlag(d.Account)}}

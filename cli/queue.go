@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"hoist/engine"
+	"hoist/engine/journal"
 	"hoist/words"
 )
 
@@ -49,7 +51,14 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	j, err := openJournal(*journalPath, l, stderr)
+	var j *journal.Journal
+	var err error
+	if !clear && !named {
+		// Only read: beside a running hoist send too.
+		j, err = viewJournal(*journalPath, l, stderr)
+	} else {
+		j, err = openJournal(*journalPath, l, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist queue: %v\n", err)
 		return exitFailed
@@ -65,15 +74,29 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, visible(l.Fact(n)))
 	}
 
+	// unsaved is the sentence of a change the list could not keep.
+	unsaved := func(err error) error { return errors.New(visible(l.Fact(engine.SaveFact(err)))) }
 	if clear {
 		before := len(q.Jobs())
 		q.ClearFinished()
 		n := before - len(q.Jobs())
+		if err := q.Flush(); err != nil {
+			fmt.Fprintf(stderr, "hoist queue: %v\n", unsaved(err))
+			return exitFailed
+		}
 		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
 		return exitOK
 	}
 	if named {
-		do := func(id engine.JobID) error { return q.Do(id, action) }
+		do := func(id engine.JobID) error {
+			if err := q.Do(id, action); err != nil {
+				return err
+			}
+			if err := q.Flush(); err != nil {
+				return unsaved(err)
+			}
+			return nil
+		}
 		return eachNamed(q, fs.Args(), do, l, queueActions[action].done, stdout, stderr)
 	}
 	views := q.Jobs()
@@ -143,7 +166,7 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l 
 			}
 			found = true
 			if err := act(v.ID); err != nil {
-				fmt.Fprintf(stderr, "%s: %v\n", visible(v.Name), err)
+				fmt.Fprintf(stderr, "%s: %s\n", visible(v.Name), visible(errWords(l, err)))
 				code = exitFailed
 				continue
 			}
@@ -160,4 +183,20 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l 
 func samePath(a, b string) bool {
 	abs, err := filepath.Abs(b)
 	return err == nil && abs == a
+}
+
+// viewJournal opens the upload list to read it: the list itself, or, while
+// another Hoist holds it, a copy of it as it is now.
+func viewJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal, error) {
+	if path == "" {
+		path = journal.DefaultPath()
+	}
+	j, err := openJournal(path, l, stderr)
+	if err == nil {
+		return j, nil
+	}
+	if view, verr := journal.OpenView(path); verr == nil {
+		return view, nil
+	}
+	return nil, err
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -222,10 +223,10 @@ func TestQueueShowsAndDoesTheEnginesActions(t *testing.T) {
 	}
 	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})
 
-	if code, stdout, stderr := queue("pause", "plan.txt"); code != exitFailed || stdout != "" || stderr != "plan.txt: An upload that is failed cannot be paused.\n" {
+	if code, stdout, stderr := queue("pause", "plan.txt"); code != exitFailed || stdout != "" || stderr != "plan.txt: “Pause” is not possible now: this upload is marked “Failed”.\n" {
 		t.Errorf("pause of a failed upload: exit %d, %q%q", code, stdout, stderr)
 	}
-	if code, _, stderr := queue("retry", "done.txt"); code != exitFailed || !strings.Contains(stderr, "done cannot be tried again") {
+	if code, _, stderr := queue("retry", "done.txt"); code != exitFailed || !strings.Contains(stderr, "“Retry” is not possible now: this upload is marked “Done”.") {
 		t.Errorf("retry of a finished upload: exit %d, %q", code, stderr)
 	}
 	check(map[string]engine.State{"plan.txt": engine.Failed, "done.txt": engine.Done})
@@ -243,4 +244,47 @@ func TestQueueShowsAndDoesTheEnginesActions(t *testing.T) {
 		t.Errorf("remove: exit %d, %q%q", code, stdout, stderr)
 	}
 	check(map[string]engine.State{})
+}
+
+// TestRelativePathsAreKeptAbsolute: a file named relative to one folder
+// (missing when sent, so refused) is kept with its absolute path, so
+// `hoist queue retry later.txt` from another folder, then `hoist send
+// --resume` there, sends that very file.
+func TestRelativePathsAreKeptAbsolute(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	home := t.TempDir()
+	a, b := filepath.Join(home, "A"), filepath.Join(home, "B")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	journalPath := filepath.Join(home, "journal.db")
+	run := func(dir string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], append(args, "--journal", journalPath)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), childEnv+"=1",
+			"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
+		out, _ := cmd.CombinedOutput()
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run(a, "send", "--to", base+dest.SandboxPath, "--no-auth", "later.txt"); code != exitFailed || !strings.Contains(out, "no longer there") {
+		t.Fatalf("sending a missing file: exit %d:\n%s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(a, "later.txt"), []byte("later"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := run(b, "queue", "--json"); code != 0 || !strings.Contains(out, `"file":"`+filepath.Join(a, "later.txt")+`"`) {
+		t.Errorf("the list does not hold the absolute path: exit %d:\n%s", code, out)
+	}
+	if code, out := run(b, "queue", "retry", "later.txt"); code != 0 {
+		t.Fatalf("hoist queue retry later.txt from another folder: exit %d:\n%s", code, out)
+	}
+	if code, out := run(b, "send", "--resume", "--no-auth"); code != 0 {
+		t.Fatalf("hoist send --resume from another folder: exit %d:\n%s", code, out)
+	}
+	if objs := emu.Objects(); len(objs) != 1 || objs[0].Size != int64(len("later")) {
+		t.Errorf("the server holds %+v, want the file", objs)
+	}
 }

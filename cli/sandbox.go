@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ const DefaultSandboxAddr = "127.0.0.1:8765"
 
 // SandboxAddrEnv names the environment variable that moves the sandbox's
 // default address, e.g. HOIST_SANDBOX_ADDR=127.0.0.1:9000 when 8765 is taken.
-const SandboxAddrEnv = "HOIST_SANDBOX_ADDR"
+const SandboxAddrEnv = emulator.AddrEnv
 
 // defaultSandboxAddr is DefaultSandboxAddr, or the address SandboxAddrEnv names.
 func defaultSandboxAddr() string {
@@ -50,7 +51,7 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", l.Say("cli.flag.data", nil))
 	useTLS := fs.Bool("tls", false, l.Say("cli.flag.tls", words.Args{"Flag": l.Isolate("--ca-out")}))
 	caOut := fs.String("ca-out", "", l.Say("cli.flag.caOut", words.Args{"Flag": l.Isolate("--tls"), "File": l.Isolate("sandbox-ca.pem"), "Send": cmdWords(l, "hoist send"), "CAFile": l.Isolate("--ca-file"), "Env": l.Isolate("$" + engine.CAFileEnv)}))
-	refuse := fs.String("refuse-resumable", "", l.Say("cli.flag.refuse", words.Args{"Choices": either(l, "cm360", "playgames")}))
+	refuse := fs.String("refuse-resumable", "", l.Say("cli.flag.refuse", words.Args{"Choices": either(l, fallbackNames()...)}))
 	if status := parseFlags(fs, l, stderr, args); status >= 0 {
 		return status
 	}
@@ -71,7 +72,7 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		dir = filepath.Join(data, "sandbox")
 	}
-	refused, err := refusedKinds(*refuse)
+	refused, err := refusedKinds(l, *refuse)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist sandbox: --refuse-resumable: %s\n", errWords(l, err))
 		return exitUsage
@@ -112,19 +113,30 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // refusedKinds reads --refuse-resumable: destinations whose resumable
-// starts the sandbox refuses, to show the fall-back to one request.
-func refusedKinds(list string) ([]emulator.Kind, error) {
+// starts the sandbox refuses, to show the fall-back to one request; only
+// those the sandbox can refuse (emulator.FallbackKinds) are taken.
+func refusedKinds(l *words.Lang, list string) ([]emulator.Kind, error) {
 	var kinds []emulator.Kind
 	for _, name := range strings.Split(list, ",") {
-		switch k := emulator.Kind(strings.TrimSpace(strings.ToLower(name))); k {
-		case "":
-		case emulator.KindCampaignManager, emulator.KindPlayGames:
+		k := emulator.Kind(strings.TrimSpace(strings.ToLower(name)))
+		switch {
+		case k == "":
+		case slices.Contains(emulator.FallbackKinds(), k):
 			kinds = append(kinds, k)
 		default:
-			return nil, &sentence{"cli.sandbox.badRefuse", words.Args{"Value": strconv.Quote(name), "First": "cm360", "Second": "playgames"}}
+			return nil, &sentence{"cli.sandbox.badRefuse", words.Args{"Value": strconv.Quote(name), "Choices": either(l, fallbackNames()...)}}
 		}
 	}
 	return kinds, nil
+}
+
+// fallbackNames are the names --refuse-resumable takes.
+func fallbackNames() []string {
+	var out []string
+	for _, k := range emulator.FallbackKinds() {
+		out = append(out, string(k))
+	}
+	return out
 }
 
 func openStore(kind, dir string) (emulator.Store, error) {
@@ -201,20 +213,32 @@ func serveSandbox(addr string, st emulator.Store, ca *emulator.Authority, refuse
 	}, nil
 }
 
-// sandboxURL finds the sandbox for `--to sandbox`: the one `hoist sandbox`
-// runs at its default address, else an in-process one keeping its data in the
-// user's data folder. stop is nil when the sandbox is not ours.
+// sandboxURL finds the sandbox for `--to sandbox`: the one at the address
+// SandboxAddrEnv names; else the one this user's window runs (it announces
+// its address in the user's private settings folder); else the one `hoist
+// sandbox` runs at its default address; else an in-process one keeping its
+// data in the user's data folder, on the address SandboxAddrEnv names or
+// the user's own port (emulator.UserAddr), which no other user's Hoist
+// takes. stop is nil when the sandbox is not ours.
 func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
-	url = "http://" + defaultSandboxAddr()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
-	if err != nil {
-		return "", nil, err
+	env := strings.TrimSpace(os.Getenv(SandboxAddrEnv))
+	if env != "" && addrProblem(env) != nil {
+		env = ""
 	}
-	c := &http.Client{Timeout: 500 * time.Millisecond}
-	if resp, err := c.Do(req); err == nil {
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-			return url, nil, nil
+	var candidates []string
+	if env != "" {
+		candidates = append(candidates, "http://"+env)
+	} else {
+		if cfg, err := dirs.Config(); err == nil {
+			if u := emulator.Announced(cfg); u != "" {
+				candidates = append(candidates, u)
+			}
+		}
+		candidates = append(candidates, "http://"+DefaultSandboxAddr)
+	}
+	for _, u := range candidates {
+		if isSandbox(ctx, u) {
+			return u, nil, nil
 		}
 	}
 	data, err := dirs.Data()
@@ -222,8 +246,12 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		return "", nil, err
 	}
 	dir := filepath.Join(data, "sandbox")
-	// The default address keeps session URIs valid for a later --resume.
-	for _, addr := range []string{defaultSandboxAddr(), "127.0.0.1:0"} {
+	// The same address each time keeps session URIs valid for a later --resume.
+	own := env
+	if own == "" {
+		own = emulator.UserAddr()
+	}
+	for _, addr := range []string{own, "127.0.0.1:0"} {
 		st, err := emulator.NewDiskStore(dir)
 		if err != nil {
 			return "", nil, err
@@ -233,4 +261,19 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 		}
 	}
 	return "", nil, err
+}
+
+// isSandbox is true when a sandbox answers at url.
+func isSandbox(ctx context.Context, url string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+sandboxProbe, nil)
+	if err != nil {
+		return false
+	}
+	c := &http.Client{Timeout: 500 * time.Millisecond}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
 }

@@ -15,9 +15,9 @@ import (
 
 	"golang.org/x/term"
 
+	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -27,6 +27,7 @@ import (
 type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
+	maxWait                                                            time.Duration
 	noAuth, json, resume, http2                                        bool
 	params                                                             map[string]*string
 }
@@ -93,7 +94,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			// Asked here, once, rather than by every file as it starts.
 			if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
 				complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
-					"Accounts": l.Isolate(strings.Join(emails(list), ", ")), "Flag": l.Isolate("--account")})
+					"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Flag": l.Isolate("--account")})
 				return exitUsage
 			}
 		}
@@ -107,7 +108,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer j.Close()
 
 	// A sandbox named with --base-url or its own address needs none started here.
-	if sandbox == "" && ((d.Kind == dest.Sandbox && d.BaseURL == "" && d.Param("url") == "") || (o.resume && anyUnfinishedForSandbox(j))) {
+	if sandbox == "" && (d.FindsSandbox() || (o.resume && anyUnfinishedForSandbox(j))) {
 		url, stop, err := sandboxURL(ctx)
 		if err != nil {
 			complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
@@ -132,6 +133,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
 		Method:     method,
+		MaxWait:    o.maxWait,
 		Logger:     logger(stderr),
 	})
 	if err != nil {
@@ -170,7 +172,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				ids[dup.Job] = true // being resumed already
 				continue
 			}
-			fmt.Fprintln(stderr, problemWords(l, d, p))
+			fmt.Fprintln(stderr, problemWords(l, p))
 		}
 		for _, id := range res.IDs {
 			ids[id] = true
@@ -192,6 +194,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	views := pick(q.Jobs(), ids)
 	show.final(views)
+	if problem := q.SaveProblem(); problem != nil {
+		fmt.Fprintln(stderr, visible(l.Fact(engine.SaveFact(problem))))
+		return exitFailed
+	}
 	if interrupted {
 		say(stderr, l, "cli.send.paused", words.Args{"Cmd": cmdWords(l, "hoist send --resume")})
 		return exitFailed
@@ -236,6 +242,7 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs.StringVar(&o.metadata, "metadata", "", l.Say("cli.flag.metadata", words.Args{"File": l.Isolate("@FILE")}))
 	fs.StringVar(&o.chunk, "chunk-size", "auto", l.Say("cli.flag.chunkSize", words.Args{"Auto": l.Isolate("auto"), "Small": l.Isolate("256KiB"), "Big": l.Isolate("8MiB")}))
 	fs.IntVar(&o.parallel, "parallel", 4, l.Say("cli.flag.parallel", nil))
+	fs.DurationVar(&o.maxWait, "max-wait", DefaultMaxWait, l.Say("cli.flag.maxWait", words.Args{"Example": l.Isolate("10m"), "Send": cmdWords(l, "hoist send")}))
 	fs.BoolVar(&o.noAuth, "no-auth", false, l.Say("cli.flag.noAuth", words.Args{"Header": l.Isolate("Authorization")}))
 	fs.BoolVar(&o.json, "json", false, l.Say("cli.flag.jsonSend", nil))
 	fs.BoolVar(&o.resume, "resume", false, l.Say("cli.flag.resume", nil))
@@ -325,7 +332,7 @@ func destination(o sendOptions, stderr io.Writer) (dest.Destination, error) {
 	var err error
 	if strings.HasPrefix(o.to, "http://") || strings.HasPrefix(o.to, "https://") {
 		params["url"] = o.to
-		d, err = dest.FromFlags(string(dest.Custom), params)
+		d, err = dest.FromUploadURL(params)
 	} else {
 		d, err = fromPresetOrKind(o.to, params, stderr)
 	}
@@ -373,6 +380,9 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 	if errors.Is(err, journal.ErrInUse) {
 		return nil, errors.New(l.Say("cli.inUse", words.Args{"Send": cmdWords(l, "hoist send")}))
 	}
+	if errors.Is(err, journal.ErrDiskFull) {
+		return nil, errors.New(visible(l.Fact(engine.SaveFact(err))))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -396,12 +406,15 @@ func openJournal(path string, l *words.Lang, stderr io.Writer) (*journal.Journal
 // only shown, with how to send it again: it waits for "hoist queue restart".
 func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	switch {
-	case v.State == engine.Waiting, v.Allows(engine.Restart):
+	case v.State == engine.Waiting:
 		return true
 	case v.Allows(engine.Resume):
+		// A paused upload goes on; one in doubt only asks its destination again.
 		return q.Do(v.ID, engine.Resume) == nil
 	case v.Allows(engine.SignIn):
 		return q.Do(v.ID, engine.SignIn) == nil
+	case v.Allows(engine.Restart):
+		return true // the file changed, or may be there already: only shown
 	case v.State == engine.Failed:
 		return q.Do(v.ID, engine.Retry) == nil
 	}
@@ -422,7 +435,7 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 			continue
 		}
 		var d dest.Destination
-		if json.Unmarshal(r.Destination, &d) == nil && (d.Kind == dest.Sandbox || d.BuiltinSandbox) {
+		if json.Unmarshal(r.Destination, &d) == nil && d.ToSandbox() {
 			return true
 		}
 	}
@@ -436,7 +449,7 @@ func accountsFor(noAuth bool, base http.RoundTripper) engine.Accounts {
 	if noAuth {
 		return nil
 	}
-	return accounts{Service: sharedAuth(), base: base}
+	return auth.Uploads{Service: sharedAuth(), Base: base}
 }
 
 // watch shows progress until the jobs in ids stop moving or ctx is done. It
@@ -456,7 +469,9 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	for {
 		views := pick(q.Jobs(), ids)
 		show.update(views)
-		if !moving(views) {
+		// While the list cannot be written no upload starts: only those
+		// under way are waited for.
+		if !moving(views, q.SaveProblem() != nil) {
 			return false
 		}
 		select {
@@ -468,9 +483,15 @@ func watch(ctx context.Context, q *engine.Queue, ids map[engine.JobID]bool, show
 	}
 }
 
-func moving(views []engine.JobView) bool {
+// DefaultMaxWait is how long hoist send lets each file wait to try again,
+// in all, before it leaves the file waiting in the list (--max-wait).
+const DefaultMaxWait = 5 * time.Minute
+
+// moving reports whether any job is still on its way in this run: a job
+// left waiting for a later run (JobView.Later) is not.
+func moving(views []engine.JobView, unsaved bool) bool {
 	for _, v := range views {
-		if v.State.Moving() {
+		if v.State.Moving() && !v.Later && !(unsaved && v.State == engine.Waiting) {
 			return true
 		}
 	}
@@ -499,21 +520,8 @@ func skipWords(l *words.Lang, s media.Skipped) string {
 	return visible(l.Fact(s.Fact))
 }
 
-// problemWords says why a path did not become an upload.
-func problemWords(l *words.Lang, d dest.Destination, err error) string {
-	var (
-		dup     *engine.AlreadyQueued
-		problem *media.Problem
-	)
-	switch {
-	case errors.As(err, &dup):
-		f := fact.Fact{Code: fact.AlreadyListed, File: dup.Name, Dest: string(d.Kind)}
-		if d.Kind == dest.Custom {
-			f.Args = map[string]string{"name": d.Name}
-		}
-		return visible(l.Fact(f))
-	case errors.As(err, &problem):
-		return visible(l.Fact(problem.Fact()))
-	}
-	return visible(err.Error())
+// problemWords says why a path did not become an upload: its fact (a
+// file's problem, a file already in the list), in the user's language.
+func problemWords(l *words.Lang, err error) string {
+	return visible(errWords(l, err))
 }

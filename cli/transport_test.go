@@ -14,8 +14,8 @@ import (
 // (HTTP/1.1, big writes, --ca-file), under the account's authorization.
 func TestAccountClientsSendThroughTheQueuesTransport(t *testing.T) {
 	tr := engine.DefaultTransport()
-	if got, ok := accountsFor(false, tr).(accounts); !ok || got.base != tr {
-		t.Fatalf("accountsFor gives %#v, want accounts sending through the queue's transport", got)
+	if got, ok := accountsFor(false, tr).(auth.Uploads); !ok || got.Base != tr || got.Service != sharedAuth() {
+		t.Fatalf("accountsFor gives %#v, want auth.Uploads sending through the queue's transport", got)
 	}
 	if got := accountsFor(true, tr); got != nil {
 		t.Errorf("with --no-auth accountsFor gives %#v, want none", got)
@@ -42,7 +42,7 @@ func TestAccountClientsSendThroughTheQueuesTransport(t *testing.T) {
 	}
 
 	base := &authtest.Counting{Base: tr}
-	client, err := accounts{Service: svc, base: base}.Client(t.Context(), "", nil) // the only account
+	client, err := auth.Uploads{Service: svc, Base: base}.Client(t.Context(), "", nil) // the only account
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"hoist/engine/dest"
-	"hoist/engine/fact"
+	"hoist/auth"
 	"hoist/words"
 )
 
@@ -75,48 +74,19 @@ type sentence struct {
 
 func (s *sentence) Error() string { return words.English().Say(s.key, s.args) }
 
-// errWords is err in the user's language when the command line made it
-// or it carries a fact (a file's problem, a destination's file, a setting),
-// else as it says itself.
+// errWords is err in the user's language: the command line's own
+// sentence, or the facts it carries (a file's problem, a destination's
+// settings or file, the queue's refusal, a sign-in), else its own text.
 func errWords(l *words.Lang, err error) string {
 	var s *sentence
 	if errors.As(err, &s) {
 		return l.Say(s.key, s.args)
 	}
-	var said interface{ Fact() fact.Fact }
-	if errors.As(err, &said) {
-		return l.Fact(said.Fact())
+	if said, ok := l.Error(err); ok {
+		return said
 	}
-	var fields dest.FieldErrors
-	if errors.As(err, &fields) && l.Code() != "en" { // in English, the destination's own sentences
-		parts := make([]string, 0, len(fields))
-		for _, f := range fields {
-			if f.Fact.Code == "" {
-				parts = append(parts, f.Message)
-				continue
-			}
-			said := f.Fact
-			if english, label := fieldLabel(l, f.Field); english != "" && said.Field == english {
-				said.Field = label
-			}
-			parts = append(parts, l.Fact(said))
-		}
-		return strings.Join(parts, " ")
+	if f, ok := auth.Fact(err); ok {
+		return l.Fact(f)
 	}
 	return err.Error()
-}
-
-// fieldLabel is the label of the destinations' setting with this key, in
-// English and in l's language as the window's form shows it; "" when no
-// kind has it.
-func fieldLabel(l *words.Lang, key string) (english, label string) {
-	for _, info := range dest.Kinds() {
-		for _, f := range info.Fields {
-			if f.Key == key {
-				label, _ := l.Field(info.Kind, f)
-				return f.Label, label
-			}
-		}
-	}
-	return "", ""
 }

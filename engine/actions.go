@@ -29,6 +29,14 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
 	}
+	// Paths are kept absolute, also of files that cannot be read, so that
+	// the list names the same file from any folder.
+	paths = slices.Clone(paths)
+	for i, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			paths[i] = a
+		}
+	}
 	files, skipped, problems := media.Expand(paths)
 	res.Skipped = skipped
 	now := q.opts.Clock.Now()
@@ -38,17 +46,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
-	abs := make([]string, len(files))
-	for i, path := range files {
-		abs[i] = path
-		if a, err := filepath.Abs(path); err == nil {
-			abs[i] = a // as media.Inspect gives it
-		}
-	}
 	queued := make(map[string]JobID)
 	q.mu.Lock()
 	unfinished := q.unfinishedLocked()
-	for _, path := range abs {
+	for _, path := range files {
 		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
@@ -89,7 +90,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		res.Problems = append(res.Problems, errors.New("Hoist is closing; the files were not added"))
+		res.Problems = append(res.Problems, errClosingAdd)
 		return false
 	}
 	var added []*job
@@ -111,7 +112,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
 		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
-			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Destination: d.Title(), Job: dup})
+			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
 			continue
 		}
 		s := stepAdd
@@ -126,7 +127,8 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		added = append(added, jb)
 		res.IDs = append(res.IDs, jb.id)
 	}
-	written := q.persistJobs(added, true)
+	failed := new(error)
+	written := q.persistJobsAnd(added, true, failed)
 	for _, jb := range added {
 		jb.held = written != nil
 	}
@@ -137,6 +139,11 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		return true
 	}
 	<-written // one write for the whole batch, before any byte is sent, without the lock
+	if *failed != nil {
+		// Not in the list, so not started: they wait, held, until a
+		// write succeeds (see Queue.retrySave).
+		return true
+	}
 	q.mu.Lock()
 	for _, jb := range added {
 		jb.held = false
@@ -146,16 +153,30 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	return true
 }
 
+// errClosingAdd is Add's refusal while Hoist closes.
+var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
+
+// factError is an error the queue says by its fact alone.
+type factError struct{ f fact.Fact }
+
+func (e *factError) Error() string   { return e.f.String() }
+func (e *factError) Fact() fact.Fact { return e.f }
+
 // AlreadyQueued says a file was not added again: an unfinished job for the
 // same file and destination exists, and uploading it twice would duplicate it.
 type AlreadyQueued struct {
-	Name        string
-	Destination string
-	Job         JobID
+	Name string           // the file's
+	Dest dest.Destination // where it goes
+	Job  JobID            // the job that has it already
 }
 
-func (e *AlreadyQueued) Error() string {
-	return fmt.Sprintf("%s is already in the list for %s.", e.Name, e.Destination)
+func (e *AlreadyQueued) Error() string { return e.Fact().String() }
+
+// Fact says it: the file is in the list for that destination already.
+func (e *AlreadyQueued) Fact() fact.Fact {
+	f := e.Dest.Fact(fact.AlreadyListed)
+	f.File = e.Name
+	return f
 }
 
 // checkPlan applies the destination's rules to the file, and refuses a
@@ -166,10 +187,8 @@ func checkPlan(d dest.Destination, info media.Info, method upload.Method) error 
 	if err != nil {
 		return err
 	}
-	if method == upload.Media && d.Kind != dest.Sandbox && dest.MetadataMatters(plan.Target.Metadata) {
-		return &dest.Refusal{Rule: dest.RuleMethod, Message: fmt.Sprintf(
-			"%s cannot go as a simple upload (media): %s needs details sent with the file, such as labels or a name, and a simple upload carries the file alone. Choose multipart, resumable or auto.",
-			info.Name, d.Title())}
+	if method == upload.Media {
+		return d.RefuseSimple(info, plan)
 	}
 	return nil
 }
@@ -406,7 +425,17 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.changed = false
 	}
 	q.setStateLocked(jb, to)
+	jb.doubt, jb.looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
+	jb.later = false                    // this run waits for it now
+	if a == Cancel || a == Restart {
+		jb.retryAt = time.Time{}
+	}
+	reason := jb.reason
 	q.wordsLocked(jb)
+	if jb.state == Waiting && jb.retryAt.After(q.opts.Clock.Now()) {
+		// The server asked it to wait: it still does, and says why and until when.
+		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
+	}
 	switch a {
 	case Retry:
 		jb.verify = true

@@ -67,13 +67,17 @@ func TestDoneSaysVerified(t *testing.T) {
 }
 
 // A server that claims the whole file too early, and insists, leaves a
-// failed job that says what it received, never a done one.
+// job that says what it received, never a done one, and that waits for
+// the user: sending it again would make a second copy.
 func TestPrematureCompletionFails(t *testing.T) {
 	r := newRig(t, emulator.Options{}, engine.Options{ChunkSize: 1 << 20})
 	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Action: emulator.FinishEarly{}})
 	p, _ := r.file("early.bin", 6<<20)
 	id := r.add(p)[0]
-	v := r.state(id, engine.Failed)
+	v := r.state(id, engine.Attention)
+	if !v.InDoubt || v.Allows(engine.Retry) {
+		t.Errorf("in doubt %v, actions %v", v.InDoubt, v.Actions)
+	}
 	if f := v.Fact; !isFact(f, fact.Incomplete) || f.Received != 1<<20 || f.Size != 6<<20 {
 		t.Errorf("reason %q, fact %+v; want what the server received of the file", reasonOf(v), f)
 	}

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,12 +56,13 @@ func TestEveryDestination(t *testing.T) {
 	own := map[dest.Kind]bool{dest.Sandbox: true, dest.Custom: true} // served by the sandbox's general route
 	for _, info := range dest.Kinds() {
 		t.Run(string(info.Kind), func(t *testing.T) {
-			if info.Label == "" || info.Short == "" || info.Accepts == "" || len(info.Fields) == 0 {
-				t.Errorf("label %q, short %q, accepts %q, %d fields", info.Label, info.Short, info.Accepts, len(info.Fields))
+			en := words.English()
+			if name, short, accepts := en.KindName(info.Kind), en.KindShort(info.Kind), en.Accepts(info.Kind); name == string(info.Kind) || short == string(info.Kind) || accepts == "" || len(info.Fields) == 0 {
+				t.Errorf("name %q, short %q, accepts %q, %d fields", name, short, accepts, len(info.Fields))
 			}
 			for _, f := range info.Fields {
-				if f.Key == "" || f.Label == "" || f.Help == "" {
-					t.Errorf("field %+v lacks a key, label or help", f)
+				if label, help := en.Field(info.Kind, f); f.Key == "" || label == f.Key || help == "" {
+					t.Errorf("field %+v lacks a key (%q), label (%q) or help (%q)", f, f.Key, label, help)
 				}
 				if name := f.FlagName(); name != "" && flags[f.Key] != name {
 					t.Errorf("field %s: flag --%s is not on the command line", f.Key, name)
@@ -70,19 +72,12 @@ func TestEveryDestination(t *testing.T) {
 			if google.NeedsAuth() && len(google.Scopes()) == 0 {
 				t.Error("goes to Google with no scope")
 			}
-			if info.Kind != dest.Sandbox && info.Kind != dest.Custom {
-				for _, code := range []fact.Code{fact.Forbidden, fact.NotFound} {
-					if info.Kind.FactWords().Keys[code] == "" {
-						t.Errorf("%s reads as for any upload URL", code)
-					}
-				}
-			}
-			if google.NeedsAuth() && info.Kind != dest.Custom {
+			if info.Server != "" {
 				ownWords(t, info.Kind)
 			}
 			file := files["image"]
 			switch {
-			case info.Kind.IsGmail():
+			case info.Kind.Family() == "gmail":
 				file = files["email"]
 			case info.Kind == dest.YouTube:
 				file = files["video"]
@@ -114,19 +109,16 @@ func TestEveryDestination(t *testing.T) {
 	}
 }
 
-// ownWords checks that a Google destination says its own facts in every
-// language the app has: it is named, Google answers for it, and a file
-// too large and a refused account read otherwise than for any URL.
+// ownWords checks that a destination that is not named by its user says
+// its own facts in every language the app has: it is named, its server
+// answers for it, and a refused account and a missing place read otherwise
+// than for any URL; a Google destination also says a file too large its
+// own way.
 func ownWords(t *testing.T, kind dest.Kind) {
 	t.Helper()
-	said := kind.FactWords()
-	if said.Where == "" || said.Who == "" {
-		t.Errorf("its facts name no place (%q) or no one answering (%q)", said.Where, said.Who)
-	}
-	for _, code := range []fact.Code{fact.TooLarge, fact.Forbidden} {
-		if said.Keys[code] == "" {
-			t.Errorf("no sentence of its own for %s", code)
-		}
+	own := []fact.Code{fact.Forbidden, fact.NotFound}
+	if kind.Info().Server == dest.GoogleServer {
+		own = append(own, fact.TooLarge)
 	}
 	for _, lang := range words.Codes {
 		l := words.New(lang)
@@ -135,10 +127,10 @@ func ownWords(t *testing.T, kind dest.Kind) {
 			anyURL := f
 			anyURL.Dest, anyURL.Args = string(dest.Custom), map[string]string{"name": "Archive"}
 			s := l.Fact(f)
-			if s == "" || strings.Contains(s, "fact.") || strings.Contains(s, "dest.") || strings.Contains(s, "Archive") {
+			if s == "" || strings.Contains(s, "fact.") || strings.Contains(s, "kind.") || strings.Contains(s, "Archive") {
 				t.Errorf("%s: %s reads %q", lang, code, s)
 			}
-			if said.Keys[code] != "" && s == l.Fact(anyURL) {
+			if slices.Contains(own, code) && s == l.Fact(anyURL) {
 				t.Errorf("%s: %s reads as for any URL: %q", lang, code, s)
 			}
 		}

@@ -40,59 +40,23 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 		return jb.fact(fact.FileChanged), &fact.Fact{Code: fact.StartOver}
 	case jb.locked:
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
+	case jb.doubt != doubtNone:
+		return doubtFacts(jb, err)
 	case jb.state == Attention:
 		return jb.fact(fact.SignInToSend), nil // the next step names the Sign in action
 	case jb.state == Refused:
 		return errFact(jb, err), nil
 	case errors.Is(err, media.ErrMissing):
 		return jb.fact(fact.FileMissing), &fact.Fact{Code: fact.PutBack}
-	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		return errFact(jb, err), jb.fact(fact.CheckServer)
 	}
 	return errFact(jb, err), &fact.Fact{Code: fact.PressRetryAgain}
 }
 
 // fact is a fact of this code about jb's file and destination.
 func (jb *job) fact(code fact.Code) *fact.Fact {
-	f := &fact.Fact{Code: code, File: jb.info.Name, Dest: string(jb.dest.Kind)}
-	switch said := jb.dest.Kind.FactWords(); {
-	case said.Where == "": // named by the user: any URL
-		f.Args = map[string]string{"name": jb.dest.Name}
-		if said.Who == "" && jb.dest.NeedsAuth() {
-			f.Args["who"] = "google"
-		}
-	case said.Who == "who.google" && !jb.dest.NeedsAuth():
-		f.Args = map[string]string{"who": "server"} // a Google kind sent elsewhere (--base-url)
-	}
-	return f
-}
-
-// refusalFact is the fact of a destination's refusal of a file, or nil for
-// a rule no fact says yet.
-func refusalFact(jb *job, r *dest.Refusal) *fact.Fact {
-	switch r.Rule {
-	case dest.RuleSize:
-		f := jb.fact(fact.TooLarge)
-		f.Size, f.Limit = jb.info.Size, r.Limit
-		return f
-	case dest.RuleMethod:
-		return jb.fact(fact.NeedsDetails)
-	case dest.RuleEmpty:
-		return jb.fact(fact.Empty)
-	case dest.RuleEmail:
-		return jb.fact(fact.NotEmail)
-	case dest.RuleType:
-		switch code := jb.dest.Kind.FactWords().NotType; code {
-		case "":
-		case fact.WrongType: // the file's type and the types taken, as the settings say them
-			f := jb.fact(code)
-			f.Args = mergeArgs(f.Args, map[string]string{"type": jb.info.MIME, "accept": strings.Join(dest.AcceptList(jb.dest), ", ")})
-			return f
-		default:
-			return jb.fact(code)
-		}
-	}
-	return nil
+	f := jb.dest.Fact(code)
+	f.File = jb.info.Name
+	return &f
 }
 
 // failCodes are the facts of errors that end an upload, checked in order.
@@ -102,6 +66,7 @@ var failCodes = []struct {
 }{
 	{[]error{dest.ErrNoSandbox}, fact.NoSandbox},
 	{[]error{upload.ErrAnswerLost}, fact.AnswerLost},
+	{[]error{upload.ErrNoID}, fact.NoID},
 	{[]error{upload.ErrSessionExpired}, fact.SessionExpired},
 	{[]error{upload.ErrForeignHost}, fact.ForeignHost},
 	{[]error{upload.ErrStalled}, fact.Stalled},
@@ -129,7 +94,8 @@ func errFact(jb *job, err error) *fact.Fact {
 	)
 	switch {
 	case errors.As(err, &refusal):
-		f = refusalFact(jb, refusal)
+		rf := refusal.Fact()
+		f = &rf
 	case errors.As(err, &problem):
 		pf := problem.Fact()
 		f = &pf
@@ -195,8 +161,10 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 	case class == upload.ClassRetired:
 		f = jb.fact(fact.Retired)
 		f.Args = mergeArgs(f.Args, map[string]string{"version": e.RetiredVersion()})
-		if current := jb.dest.Kind.FactWords().Version; current != "" {
-			f.Args["current"] = current
+		if key := jb.dest.Kind.Info().VersionKey; key != "" {
+			if field, ok := jb.dest.Kind.Field(key); ok && field.Default != "" {
+				f.Args["current"] = field.Default
+			}
 		}
 	case own != "": // what the destination's own refusals mean
 		f = jb.fact(own)
@@ -208,12 +176,12 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 		f = jb.fact(fact.ServiceOff)
 	case class == upload.ClassPermission && dest.BlamesAccess(reason):
 		f = jb.fact(fact.Forbidden)
-		f.Args = mergeArgs(f.Args, destArgs(jb.dest))
+		f.Args = mergeArgs(f.Args, dest.FactArgs(jb.dest))
 	case class == upload.ClassPermission:
 		f = jb.fact(fact.RefusedUpload)
 	case class == upload.ClassNotFound:
 		f = jb.fact(fact.NotFound)
-		f.Args = mergeArgs(f.Args, destArgs(jb.dest))
+		f.Args = mergeArgs(f.Args, dest.FactArgs(jb.dest))
 	case class == upload.ClassTooLarge || reason == "uploadtoolarge":
 		f = jb.fact(fact.ServerTooLarge)
 	case class == upload.ClassServer:
@@ -228,34 +196,19 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 	return f
 }
 
-// destArgs are the destination's settings a sentence about what the server
-// could not find or allow names: the advertiser, the mailbox, the draft…
-func destArgs(d dest.Destination) map[string]string {
-	args := map[string]string{}
-	for name, param := range map[string]string{
-		"advertiser": "advertiserId", "profile": "profileId", "user": "user",
-		"draft": "draftId", "resource": "resourceId", "folder": "folder", "file": "fileId",
-	} {
-		if v := d.Param(param); v != "" {
-			args[name] = v
-		}
+// SaveFact says why the list of uploads could not be written: the disk that
+// holds it is full (File: the list's folder), or the system's own words.
+func SaveFact(err error) fact.Fact {
+	var full *journal.DiskFullError
+	if errors.As(err, &full) {
+		return fact.Fact{Code: fact.ListDiskFull, File: full.Dir}
 	}
-	return args
+	return fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}
 }
 
 // RecoveryFact is what Open of the list of uploads did about a damaged one
-// (see journal.RecoveryError), as a fact: the list set aside, or damaged
-// uploads left out; File is where the old list is kept.
-func RecoveryFact(e *journal.RecoveryError) fact.Fact {
-	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
-	switch {
-	case errors.Is(e.Cause, journal.ErrNewerVersion):
-		f.Code = fact.ListNewer
-	case e.Dropped > 0:
-		f.Code, f.Count = fact.ListDropped, e.Dropped
-	}
-	return f
-}
+// (see journal.RecoveryError), as a fact.
+func RecoveryFact(e *journal.RecoveryError) fact.Fact { return e.Fact() }
 
 // restartFact says why an upload starts again from the beginning.
 func restartFact(jb *job, reason error) *fact.Fact {

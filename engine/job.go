@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
@@ -87,15 +88,19 @@ type JobView struct {
 	Email       *Email
 	Destination string // the destination's display name
 	DestKind    string
-	Server      string // who holds the uploads, inside a sentence: "Google", "the sandbox" or "the server"
+	Server      dest.Server // who holds the uploads: Google, the sandbox or the server
 	Account     string
 
 	State       State
-	FileChanged bool     // stopped because the file changed since it was added: offer Restart
-	Locked      bool     // stopped because the keychain is locked: unlock it, then resume
-	NeedsSignIn bool     // stopped because the account must sign in again: sign in, then SignIn
-	Actions     []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
-	Scopes      []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
+	FileChanged bool // stopped because the file changed since it was added: offer Restart
+	Locked      bool // stopped because the keychain is locked: unlock it, then resume
+	NeedsSignIn bool // stopped because the account must sign in again: sign in, then SignIn
+	// InDoubt: stopped because the destination may hold the file already,
+	// or holds a copy that is not it; Fact says which, and what to look
+	// for. Restart sends a new copy; nothing else does.
+	InDoubt bool
+	Actions []Action // what the user may do to the job now, in AllActions' order (shared: do not change)
+	Scopes  []string // when NeedsSignIn: the OAuth scopes the sign-in must grant
 	// Fact is why the job stands where it is (Failed, Refused, Attention,
 	// Paused by an error…) and NextFact what to do now, in no language:
 	// package words makes the window's and the command line's sentences of
@@ -107,12 +112,22 @@ type JobView struct {
 	// Details are the server's own words behind the reason (Google's error
 	// message), shown apart from it; "" when it said nothing.
 	Details string
-	// DetailsFrom names who said Details: "Google", "The sandbox" or "The server".
-	DetailsFrom string
-	RetryAt     time.Time // when State is Retrying
+	// DetailsFrom names who said Details: Google, the sandbox or the server.
+	DetailsFrom dest.Server
+	// RetryAt is when a Retrying job tries again, or, for a Waiting one,
+	// the time before which it does not start: the server asked it to wait.
+	RetryAt time.Time
+	// Later: Waiting until RetryAt, which is past what this run waits
+	// (Options.MaxWait): a later run, or the window, carries it on then.
+	Later bool
 
-	Sent      int64         // bytes written to the wire, in the current attempt
-	Committed int64         // bytes the server has confirmed
+	Sent      int64 // bytes written to the wire, in the current attempt
+	Committed int64 // bytes the server has confirmed
+	// Delivered is how far the bytes have crossed the link, as far as can be
+	// told: Sent, no further than Committed plus what the link carried since
+	// at the speed measured; never less than Committed. A bar that follows
+	// it moves while one large request is in flight.
+	Delivered int64
 	Speed     float64       // bytes per second, moving average
 	ETA       time.Duration // time left; negative when unknown
 	Restarts  int           // honest restarts from byte 0

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"hoist/engine/fact"
 )
 
 // A job's life is this file's two tables: what the user may do to a job in
@@ -42,6 +44,12 @@ type Facts struct {
 	FileChanged bool // the file changed since it was added: only Restart sends it
 	Locked      bool // the keychain is locked: unlock it, then Resume
 	NeedsSignIn bool // the account's sign-in expired or was withdrawn: SignIn
+	// InDoubt: the destination may hold the file already, or holds a copy
+	// that is not it: only Restart sends it again. With NeedsSignIn, a
+	// permission to look for it is asked (SignIn); with CanAsk, the
+	// destination can be asked again (Resume); else the user looks.
+	InDoubt bool
+	CanAsk  bool
 }
 
 // removed is where Remove takes a job: off the list.
@@ -55,6 +63,9 @@ const (
 	stopChanged             // the file changed
 	stopLocked              // the keychain is locked
 	stopSignIn              // the account must sign in again
+	stopLook                // the destination may hold the file, and cannot be asked: the user looks
+	stopAsk                 // the destination may hold the file, and can be asked again
+	stopAllow               // the destination may hold the file; looking needs a permission
 )
 
 func (f Facts) stop(s State) stop {
@@ -65,6 +76,12 @@ func (f Facts) stop(s State) stop {
 		return stopChanged
 	case f.Locked:
 		return stopLocked
+	case f.InDoubt && f.NeedsSignIn:
+		return stopAllow
+	case f.InDoubt && f.CanAsk:
+		return stopAsk
+	case f.InDoubt:
+		return stopLook
 	}
 	return stopSignIn
 }
@@ -88,8 +105,13 @@ var lifecycle = map[situation]map[Action]State{
 	{Attention, stopChanged}: {Restart: Waiting, Cancel: Canceled, Remove: removed},
 	{Attention, stopLocked}:  {Resume: Waiting, Cancel: Canceled, Remove: removed},
 	{Attention, stopSignIn}:  {SignIn: Waiting, Cancel: Canceled, Remove: removed},
-	{Done, stopNone}:         {Remove: removed},
-	{Failed, stopNone}:       {Retry: Waiting, Remove: removed},
+	// A file that may have arrived is never sent again on its own: Resume
+	// and SignIn only ask the destination; Restart sends a new copy.
+	{Attention, stopLook}:  {Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Attention, stopAsk}:   {Resume: Waiting, Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Attention, stopAllow}: {SignIn: Waiting, Restart: Waiting, Cancel: Canceled, Remove: removed},
+	{Done, stopNone}:       {Remove: removed},
+	{Failed, stopNone}:     {Retry: Waiting, Remove: removed},
 	// Retry looks at a refused file again, by the same rules: it may have been mended.
 	{Refused, stopNone}:  {Retry: Waiting, Remove: removed},
 	{Canceled, stopNone}: {Retry: Waiting, Remove: removed},
@@ -129,45 +151,16 @@ type NotAllowedError struct {
 	Facts  Facts
 }
 
-func (e *NotAllowedError) Error() string {
-	what := stateWords[e.State]
-	if what == "" {
-		what = string(e.State)
-	}
-	if e.Action == SignIn {
-		return fmt.Sprintf("An upload that is %s is not waiting for a sign-in.", what)
-	}
-	done := actionWords[e.Action]
-	if done == "" {
-		done = "given the action “" + string(e.Action) + "”"
-	}
-	return fmt.Sprintf("An upload that is %s cannot be %s.", what, done)
+func (e *NotAllowedError) Error() string { return e.Fact().String() }
+
+// Fact says it: the action and the state, as the words of the buttons and
+// the states say them (package words).
+func (e *NotAllowedError) Fact() fact.Fact {
+	return fact.Fact{Code: fact.NotNow, Args: map[string]string{"action": string(e.Action), "state": string(e.State)}}
 }
 
 // Is makes errors.Is(err, ErrNotNow) true.
 func (e *NotAllowedError) Is(target error) bool { return target == ErrNotNow }
-
-var stateWords = map[State]string{
-	Waiting:   "waiting",
-	Checking:  "checking where it stands",
-	Uploading: "uploading",
-	Retrying:  "waiting to try again",
-	Paused:    "paused",
-	Attention: "waiting for you",
-	Done:      "done",
-	Failed:    "failed",
-	Refused:   "refused",
-	Canceled:  "canceled",
-}
-
-var actionWords = map[Action]string{
-	Pause:   "paused",
-	Resume:  "resumed",
-	Retry:   "tried again",
-	Restart: "started over",
-	Cancel:  "canceled",
-	Remove:  "removed",
-}
 
 // allowLocked is where the table leads jb with a, or why it does not;
 // Queue.mu must be held.
@@ -182,10 +175,13 @@ func allowLocked(jb *job, a Action) (State, error) {
 
 // factsLocked are jb's facts; Queue.mu must be held.
 func (jb *job) factsLocked() Facts {
+	doubting := jb.state == Attention && !jb.changed && !jb.locked && jb.doubt != doubtNone
 	return Facts{
 		FileChanged: jb.state == Attention && jb.changed,
 		Locked:      jb.state == Attention && !jb.changed && jb.locked,
-		NeedsSignIn: jb.state == Attention && !jb.changed && !jb.locked,
+		NeedsSignIn: jb.state == Attention && !jb.changed && !jb.locked && (!doubting || jb.doubt == doubtAccess),
+		InDoubt:     doubting,
+		CanAsk:      doubting && jb.doubt == doubtAsk,
 	}
 }
 
@@ -200,6 +196,7 @@ const (
 	stepMoving    step = "moving"    // bytes flow again
 	stepRestarted step = "restarted" // the server lost the session: from byte 0 again
 	stepWait      step = "wait"      // a backoff before trying again
+	stepLater     step = "later"     // a wait longer than this run waits: back to the list until its time
 	stepDone      step = "done"      // the server holds the whole file
 	stepFail      step = "fail"      // stopped with a reason; Retry may mend it
 	stepNeedsUser step = "needs-you" // stopped; only the user can mend it
@@ -228,6 +225,7 @@ var steps = map[step]struct {
 	stepMoving:    {[]State{Checking, Retrying}, Uploading},
 	stepRestarted: {running, Uploading},
 	stepWait:      {running, Retrying},
+	stepLater:     {running, Waiting},
 	stepDone:      {running, Done},
 	stepFail:      {running, Failed},
 	stepNeedsUser: {running, Attention},

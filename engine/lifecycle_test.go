@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
+	"hoist/words"
 )
 
 func init() { strictSteps = true } // an edge the table lacks panics in every test of the package
@@ -32,6 +34,9 @@ var situations = []struct {
 	{"needs you: file changed", Attention, Facts{FileChanged: true}},
 	{"needs you: keychain locked", Attention, Facts{Locked: true}},
 	{"needs you: sign in", Attention, Facts{NeedsSignIn: true}},
+	{"needs you: may be there, look", Attention, Facts{InDoubt: true}},
+	{"needs you: may be there, ask", Attention, Facts{InDoubt: true, CanAsk: true}},
+	{"needs you: may be there, allow looking", Attention, Facts{InDoubt: true, NeedsSignIn: true}},
 	{"done", Done, Facts{}},
 	{"failed", Failed, Facts{}},
 	{"refused", Refused, Facts{}},
@@ -50,10 +55,14 @@ var wantLife = map[string]map[Action]State{
 	"needs you: file changed":    {Restart: Waiting, Cancel: Canceled, Remove: "gone"},
 	"needs you: keychain locked": {Resume: Waiting, Cancel: Canceled, Remove: "gone"},
 	"needs you: sign in":         {SignIn: Waiting, Cancel: Canceled, Remove: "gone"},
-	"done":                       {Remove: "gone"},
-	"failed":                     {Retry: Waiting, Remove: "gone"},
-	"refused":                    {Retry: Waiting, Remove: "gone"},
-	"canceled":                   {Retry: Waiting, Remove: "gone"},
+	// A file that may be at its destination is sent again only by Restart.
+	"needs you: may be there, look":          {Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"needs you: may be there, ask":           {Resume: Waiting, Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"needs you: may be there, allow looking": {SignIn: Waiting, Restart: Waiting, Cancel: Canceled, Remove: "gone"},
+	"done":                                   {Remove: "gone"},
+	"failed":                                 {Retry: Waiting, Remove: "gone"},
+	"refused":                                {Retry: Waiting, Remove: "gone"},
+	"canceled":                               {Retry: Waiting, Remove: "gone"},
 }
 
 // TestEveryStateTimesEveryAction does each action to a job in each
@@ -87,6 +96,14 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 				jb := q.newJobLocked(info, dest.Destination{Kind: dest.Sandbox, BaseURL: "http://127.0.0.1:9"}, q.opts.Clock.Now(), stepAdd)
 				q.setStateLocked(jb, sit.state)
 				jb.changed, jb.locked = sit.facts.FileChanged, sit.facts.Locked
+				switch f := sit.facts; {
+				case f.InDoubt && f.NeedsSignIn:
+					jb.doubt = doubtAccess
+				case f.InDoubt && f.CanAsk:
+					jb.doubt = doubtAsk
+				case f.InDoubt:
+					jb.doubt = doubtLook
+				}
 				if sit.state.Active() {
 					jb.cancel = func(c error) {
 						if cause == nil {
@@ -105,7 +122,7 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 				if v.Allows(a) != allowed {
 					t.Errorf("Allows(%s) = %v, want %v (actions %v)", a, !allowed, allowed, v.Actions)
 				}
-				if v.NeedsSignIn != sit.facts.NeedsSignIn || v.FileChanged != sit.facts.FileChanged || v.Locked != sit.facts.Locked {
+				if v.NeedsSignIn != sit.facts.NeedsSignIn || v.FileChanged != sit.facts.FileChanged || v.Locked != sit.facts.Locked || v.InDoubt != sit.facts.InDoubt {
 					t.Errorf("facts shown: changed %v locked %v sign-in %v; want %+v", v.FileChanged, v.Locked, v.NeedsSignIn, sit.facts)
 				}
 
@@ -245,17 +262,30 @@ func TestOnePlaceWritesTheState(t *testing.T) {
 	}
 }
 
+// TestRefusalSaysWhatAndWhy: an action the state does not allow is a fact
+// naming both, which every language says with the words of its button and
+// of the state; its Error is the fact, for logs.
 func TestRefusalSaysWhatAndWhy(t *testing.T) {
 	for _, tc := range []struct {
 		err  *NotAllowedError
 		want string
 	}{
-		{&NotAllowedError{Action: Pause, State: Done}, "An upload that is done cannot be paused."},
-		{&NotAllowedError{Action: Restart, State: Uploading}, "An upload that is uploading cannot be started over."},
-		{&NotAllowedError{Action: SignIn, State: Paused}, "An upload that is paused is not waiting for a sign-in."},
+		{&NotAllowedError{Action: Pause, State: Done}, "“Pause” is not possible now: this upload is marked “Done”."},
+		{&NotAllowedError{Action: Restart, State: Uploading}, "“Start over” is not possible now: this upload is marked “Uploading”."},
+		{&NotAllowedError{Action: SignIn, State: Paused}, "“Sign in” is not possible now: this upload is marked “Paused”."},
 	} {
-		if got := tc.err.Error(); got != tc.want {
+		if f := tc.err.Fact(); f.Code != fact.NotNow || f.Arg("action") != string(tc.err.Action) || f.Arg("state") != string(tc.err.State) {
+			t.Errorf("%v: fact %+v", tc.err, f)
+		}
+		if got, _ := words.English().Error(tc.err); got != tc.want {
 			t.Errorf("%q, want %q", got, tc.want)
+		}
+		for _, code := range words.Codes[1:] {
+			l := words.New(code)
+			got, _ := l.Error(tc.err)
+			if !strings.Contains(got, l.Action(string(tc.err.Action))) || !strings.Contains(got, l.State(string(tc.err.State))) || strings.Contains(got, "upload") {
+				t.Errorf("%s: %q does not name the action and the state in its words", code, got)
+			}
 		}
 	}
 }

@@ -43,6 +43,12 @@ type Options struct {
 	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
 	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
 	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
+	// MaxWait bounds the time each job waits before trying again, in all,
+	// in this run (the command line's --max-wait); 0 = no bound. A job the
+	// server asks to wait longer goes back to the list "waiting until" the
+	// time it may try again (JobView.RetryAt, JobView.Later), for a later
+	// run or the window to carry on then.
+	MaxWait time.Duration
 	// LeanResults leaves the server's whole answer (Result.Raw) of a job
 	// finished in an earlier run in the journal, not in memory: for the
 	// window, which never shows it, with a long list of finished uploads.
@@ -121,6 +127,9 @@ type Queue struct {
 
 	writer       *recordWriter // nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
+	// saveErr, under mu, is why the last write to the journal failed, until
+	// one succeeds: while it is set no upload starts (see retrySave).
+	saveErr error
 
 	kick   chan struct{}
 	stop   context.CancelFunc
@@ -165,10 +174,9 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		changed:  make(chan struct{}),
 		kick:     make(chan struct{}, 1),
 	}
-	if opts.Journal != nil {
-		q.writer = newRecordWriter(opts.Journal, log, func(err error) {
-			q.emit([]Event{{Kind: SaveFailed, Fact: &fact.Fact{Code: fact.ListNotSaved, Google: dest.Redact(err.Error())}}})
-		})
+	// A view of the list another Hoist holds is read, never written.
+	if opts.Journal != nil && !opts.Journal.View() {
+		q.writer = newRecordWriter(opts.Journal, log, q.saveFailed)
 	}
 	if err := q.load(ctx); err != nil {
 		if q.writer != nil {
@@ -200,7 +208,7 @@ func (q *Queue) load(ctx context.Context) error {
 	if j == nil {
 		return nil
 	}
-	if q.opts.HistoryFor > 0 {
+	if q.opts.HistoryFor > 0 && !j.View() {
 		if err := j.Prune(q.opts.Clock.Now().Add(-q.opts.HistoryFor)); err != nil {
 			q.log.Warn("could not forget old history", "err", err)
 		}
@@ -241,10 +249,15 @@ func (q *Queue) load(ctx context.Context) error {
 		}
 		if !jb.state.Finished() && jb.state != Attention {
 			q.moveLocked(jb, stepReopen)
+			reason := jb.reason
 			jb.sayLocked(nil, resumeFact(jb))
 			if q.opts.AutoResume {
 				q.moveLocked(jb, stepReopenGo)
 				jb.next = fact.Said{}
+			}
+			if jb.retryAt.After(q.opts.Clock.Now()) {
+				// The server asked it to wait: it still does, and says why and until when.
+				jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)
@@ -384,35 +397,100 @@ func (q *Queue) poke() {
 	}
 }
 
-// schedule starts waiting jobs, in queue order, while there is room.
+// saveRetryEvery spaces the tries to write the list again after a write
+// failed (a full disk, say), while no upload starts.
+var saveRetryEvery = 5 * time.Second
+
+// schedule starts waiting jobs, in queue order, while there is room, and
+// none while the list cannot be written.
 func (q *Queue) schedule(ctx context.Context) {
+	var retry <-chan time.Time
 	for {
 		q.mu.Lock()
-		if !q.closed && !q.opts.Idle {
+		unsaved := q.saveErr != nil
+		if unsaved && retry == nil {
+			retry = time.After(saveRetryEvery)
+		}
+		if !q.closed && !q.opts.Idle && !unsaved {
 			for _, id := range q.order {
 				if q.running >= q.parallel {
 					break
 				}
 				jb := q.jobs[id]
-				if jb.state != Waiting || jb.cancel != nil || jb.held {
+				if jb.state != Waiting || jb.cancel != nil || jb.held || !q.dueLocked(jb) {
 					continue
 				}
 				q.startLocked(ctx, jb)
 			}
 		}
+		due := q.nextDueLocked()
 		q.mu.Unlock()
+		var later <-chan time.Time
+		var timer *time.Timer
+		if !due.IsZero() {
+			timer = time.NewTimer(max(due.Sub(q.opts.Clock.Now()), 0))
+			later = timer.C
+		}
 		select {
 		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
 			return
+		case <-later:
 		case <-q.kick:
+		case <-retry:
+			retry = nil
+			q.retrySave()
+		}
+		if timer != nil {
+			timer.Stop()
 		}
 	}
+}
+
+// dueLocked reports whether a waiting job may start now: the server asked
+// it to wait until retryAt, and this run waits for it no longer than
+// Options.MaxWait (else it is left for a later run); q.mu must be held.
+func (q *Queue) dueLocked(jb *job) bool {
+	if jb.later {
+		return false
+	}
+	now := q.opts.Clock.Now()
+	if jb.retryAt.IsZero() || !jb.retryAt.After(now) {
+		return true
+	}
+	if wait := jb.retryAt.Sub(now); !jb.counted && q.opts.MaxWait > 0 {
+		if jb.waited+wait > q.opts.MaxWait {
+			jb.later = true // past what this run waits: said, and left for later
+			jb.bump()
+			q.notifyLocked()
+			return false
+		}
+		jb.waited += wait
+		jb.counted = true
+	}
+	return false
+}
+
+// nextDueLocked is when the next waiting job's time comes; zero for none;
+// q.mu must be held.
+func (q *Queue) nextDueLocked() time.Time {
+	var next time.Time
+	now := q.opts.Clock.Now()
+	for _, jb := range q.jobs {
+		if jb.state == Waiting && !jb.later && jb.retryAt.After(now) && (next.IsZero() || jb.retryAt.Before(next)) {
+			next = jb.retryAt
+		}
+	}
+	return next
 }
 
 // startLocked launches jb's worker; q.mu must be held.
 func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	jb.cancel = cancel
+	jb.retryAt = time.Time{}
 	jb.attempt++
 	q.running++
 	if jb.session.URI != "" {
@@ -428,4 +506,71 @@ func (q *Queue) startLocked(ctx context.Context, jb *job) {
 		defer q.jobWG.Done()
 		q.run(runCtx, jb)
 	}()
+}
+
+// saveFailed hears a write to the journal that failed: no upload starts
+// from now until a write succeeds, and the user hears of it once.
+func (q *Queue) saveFailed(err error) {
+	q.mu.Lock()
+	first := q.saveErr == nil
+	q.saveErr = err
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+	if first {
+		f := SaveFact(err)
+		q.emit([]Event{{Kind: SaveFailed, Fact: &f}})
+	}
+}
+
+// retrySave writes every job's record again after a write failed; once it
+// is written, the jobs held back start.
+func (q *Queue) retrySave() {
+	q.mu.Lock()
+	if q.saveErr == nil || q.writer == nil || q.writerClosed {
+		q.mu.Unlock()
+		return
+	}
+	jobs := make([]*job, 0, len(q.order))
+	for _, id := range q.order {
+		jobs = append(jobs, q.jobs[id])
+	}
+	failed := new(error)
+	written := q.persistJobsChecked(jobs, failed)
+	q.mu.Unlock()
+	<-written
+	if *failed != nil {
+		return // saveFailed keeps the queue waiting; the next try comes later
+	}
+	q.mu.Lock()
+	q.saveErr = nil
+	for _, jb := range jobs {
+		jb.held = false
+	}
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+}
+
+// SaveProblem is why the list of uploads could not be written, as long as
+// it cannot: no upload starts meanwhile. nil when the last write succeeded.
+func (q *Queue) SaveProblem() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.saveErr
+}
+
+// Flush waits until every record handed to the journal so far is written,
+// and returns SaveProblem.
+func (q *Queue) Flush() error {
+	q.mu.Lock()
+	if q.writer == nil || q.writerClosed {
+		err := q.saveErr
+		q.mu.Unlock()
+		return err
+	}
+	written := q.writer.send(recordOp{}, true)
+	q.mu.Unlock()
+	<-written
+	return q.SaveProblem()
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
+	"hoist/words"
 )
 
 // noWait is a backoff that never waits, so retries cost no time in tests.
@@ -564,8 +566,14 @@ func TestAddingTheSameFileTwiceQueuesItOnce(t *testing.T) {
 	if len(first.IDs) != 1 || len(second.IDs) != 0 || len(second.Problems) != 1 {
 		t.Fatalf("first %+v, second %+v: want one job and one problem", first, second)
 	}
-	if !strings.Contains(second.Problems[0].Error(), "already in the list") {
-		t.Errorf("problem %q does not say the file is already queued", second.Problems[0])
+	var dup *engine.AlreadyQueued
+	if !errors.As(second.Problems[0], &dup) || dup.Fact().Code != fact.AlreadyListed || dup.Fact().File != "once.bin" || dup.Job != first.IDs[0] {
+		t.Errorf("problem %v does not say the file is already queued", second.Problems[0])
+	}
+	for _, code := range words.Codes { // in every language, from its fact
+		if s, ok := words.New(code).Error(second.Problems[0]); !ok || !strings.Contains(s, "once.bin") || strings.Contains(s, "file.listed") {
+			t.Errorf("%s: already queued says %q", code, s)
+		}
 	}
 }
 

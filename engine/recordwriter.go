@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"hoist/engine/journal"
@@ -27,6 +28,9 @@ type recordOp struct {
 	committed int64
 	written   chan struct{} // closed once written; nil when nobody waits
 	failed    *error        // when set, holds the error of a record that could not be written
+	// keepCopy asks for the list's last good copy (journal.KeepCopy) once
+	// what came before is written: a batch ended, a quiet moment.
+	keepCopy bool
 }
 
 func newRecordWriter(j *journal.Journal, log *slog.Logger, onFail func(error)) *recordWriter {
@@ -86,11 +90,25 @@ func (w *recordWriter) write(ops []recordOp) {
 		case op.progress != "":
 			flush()
 			if err := w.j.UpdateProgress(op.progress, op.committed); err != nil {
-				w.log.Warn("could not save progress", "job", op.progress, "err", err)
+				level := slog.LevelWarn
+				if errors.Is(err, journal.ErrDiskFull) {
+					// The server is the truth about progress; a full disk
+					// is said once, by the write of a record.
+					level = slog.LevelInfo
+				}
+				w.log.Log(context.Background(), level, "could not save progress", "job", op.progress, "err", err)
 			}
 		}
 	}
 	flush()
+	for _, op := range ops {
+		if op.keepCopy {
+			if err := w.j.KeepCopy(); err != nil {
+				w.log.Info("could not keep a copy of the upload list", "err", err)
+			}
+			break
+		}
+	}
 	for _, op := range ops {
 		if op.written != nil {
 			close(op.written)
@@ -116,7 +134,11 @@ func (w *recordWriter) putOne(rec journal.Record) error {
 
 // fail says that op's records could not be written.
 func (w *recordWriter) fail(op recordOp, err error) {
-	w.log.Error("could not save the upload list", "err", err)
+	level := slog.LevelError
+	if errors.Is(err, journal.ErrDiskFull) {
+		level = slog.LevelInfo // said once, as a fact, by onFail's hearer
+	}
+	w.log.Log(context.Background(), level, "could not save the upload list", "err", err)
 	if op.failed != nil && *op.failed == nil {
 		*op.failed = err
 	}

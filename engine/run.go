@@ -51,10 +51,23 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		jb.verify = false
 		q.mu.Unlock()
 	}
-	plan, err := d.Plan(info)
+	if info.Email != nil && info.Email.MessageID == "" && isEmail(d, info.MIME) {
+		// The list keeps what a row shows of an email; its Message-ID, which
+		// finds it after a lost answer, is read from the file again.
+		if e, err := media.ReadEmail(info.Path); err == nil {
+			info.Email = e
+		}
+	}
+	plan, err := d.PlanFor(info, string(jb.id))
 	if err != nil {
 		return nil, err
 	}
+	if len(plan.Find) > 0 {
+		plan.Target.Lookup = &lookup{q: q, d: d, ways: plan.Find}
+	}
+	q.mu.Lock()
+	jb.canAsk = plan.Target.Lookup != nil
+	q.mu.Unlock()
 	client, err := q.client(ctx, d)
 	if err != nil {
 		return nil, &signInError{err}
@@ -65,8 +78,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	}
 	defer f.Close()
 
-	if method == "" || method == upload.Auto {
-		method = plan.Method // a method chosen by the user, or fallen back to, stays
+	if method == "" || method == upload.Auto || plan.Method == upload.Resumable {
+		method = plan.Method // a method chosen by the user, or fallen back to, stays; a destination that takes only sessions gets one
 	}
 	if method == "" {
 		method = upload.Auto
@@ -75,7 +88,14 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if d.SessionLifetime > 0 {
 		lifetime = d.SessionLifetime
 	}
+	q.mu.Lock()
+	var maxWait time.Duration
+	if q.opts.MaxWait > 0 {
+		maxWait = max(q.opts.MaxWait-jb.waited, time.Nanosecond) // what this run still waits for the job
+	}
+	q.mu.Unlock()
 	up := &upload.Uploader{
+		MaxWait:         maxWait,
 		Client:          client,
 		ChunkSize:       chunk,
 		Threshold:       q.opts.Threshold,
@@ -85,8 +105,8 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		SessionLifetime: lifetime,
 	}
 	var resume *upload.Session
-	if session.URI != "" {
-		resume = &session
+	if session.URI != "" || !session.Sent.IsZero() {
+		resume = &session // a session to ask, or a one-request upload in doubt to look for
 	}
 	src := q.limiter.source(ctx, f)
 	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb, size: info.Size})
@@ -122,6 +142,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	// asks the server and goes on from there.
 	jb.sent.Store(jb.committed.Load())
 	removed := false
+	var wait *upload.WaitError
 	switch {
 	case err == nil && res != nil:
 		q.moveLocked(jb, stepDone)
@@ -148,6 +169,16 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 			q.moveLocked(jb, stepClosing)
 		}
 		jb.sayLocked(nil, resumeFact(jb))
+	case errors.As(err, &wait):
+		// The server asked for a longer wait than this run waits: the job
+		// goes back to the list until then, saying so.
+		q.moveLocked(jb, stepLater)
+		jb.retryAt, jb.counted = wait.Until, false
+		jb.explainLocked(wait.Cause)
+		jb.next = said(retryAtFact(wait.Until))
+		if q.opts.MaxWait > 0 && jb.waited+wait.Wait > q.opts.MaxWait {
+			jb.later = true
+		}
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
 		jb.session = upload.Session{}
@@ -165,6 +196,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	}
 	if ev, ok := q.batchEndLocked(); ok {
 		events = append(events, ev)
+		if q.writer != nil && !q.writerClosed && q.saveErr == nil {
+			q.writer.send(recordOp{keepCopy: true}, false) // the list's last good copy
+		}
 	}
 	q.notifyLocked()
 	q.mu.Unlock()
@@ -203,10 +237,12 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
-	case errors.Is(err, upload.ErrIncomplete), errors.Is(err, upload.ErrMismatch):
-		// The server made an object of other bytes: resuming its session would only hear so again.
-		q.moveLocked(jb, stepFail)
-		jb.session = upload.Session{}
+	case doubted(err):
+		// The destination may hold the file, or holds a copy that is not
+		// it: never sent again on its own. Its session (if any) stays, to
+		// be asked again; only Restart sends a new copy.
+		q.moveLocked(jb, stepNeedsUser)
+		jb.doubt, jb.looks = doubtOf(err, jb.canAsk || jb.session.URI != "")
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
@@ -265,6 +301,23 @@ func (q *Queue) persist(jobs ...*job) {
 // closed once they are on disk (nil when there is nothing to wait for).
 // Queue.mu must be held.
 func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
+	return q.persistJobsAnd(jobs, wait, nil)
+}
+
+// persistJobsChecked hands the records over and returns a channel closed
+// once they are written, after which *failed holds the error of a record
+// that could not be; a closed channel when there is no journal.
+// Queue.mu must be held.
+func (q *Queue) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
+	if written := q.persistJobsAnd(jobs, true, failed); written != nil {
+		return written
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+func (q *Queue) persistJobsAnd(jobs []*job, wait bool, failed *error) <-chan struct{} {
 	if q.writer == nil || q.writerClosed || len(jobs) == 0 {
 		return nil
 	}
@@ -277,7 +330,7 @@ func (q *Queue) persistJobs(jobs []*job, wait bool) <-chan struct{} {
 		}
 		recs = append(recs, rec)
 	}
-	return q.writer.send(recordOp{recs: recs}, wait)
+	return q.writer.send(recordOp{recs: recs, failed: failed}, wait)
 }
 
 // writeDone writes jb's finished record and waits until it is on disk, without
@@ -296,7 +349,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 	}
 	rec.State = string(Done)
 	rec.Finished = now
-	rec.SessionURI, rec.SessionStarted = "", time.Time{}
+	rec.SessionURI, rec.SessionStarted, rec.SentAt = "", time.Time{}, time.Time{}
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
 	if method != "" {
@@ -328,6 +381,19 @@ func (o *observer) SessionStarted(s upload.Session) {
 	o.q.mu.Unlock()
 	if written != nil {
 		<-written // before any byte: a crash from here on resumes this session
+	}
+}
+
+// Doubt keeps when a one-request upload went out, its answer not heard;
+// the journal has it before the body goes out, so that an upload killed
+// while it waited is looked for, not sent again, when it is resumed.
+func (o *observer) Doubt(sent time.Time) {
+	o.q.mu.Lock()
+	o.jb.session.Sent = sent
+	written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
+	o.q.mu.Unlock()
+	if written != nil {
+		<-written
 	}
 }
 
@@ -400,6 +466,7 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	defer o.q.mu.Unlock()
 	o.q.moveLocked(o.jb, stepWait)
 	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
+	o.jb.waited += wait
 	o.jb.explainLocked(cause)
 	o.jb.next = said(&fact.Fact{Code: fact.RetryIn, Wait: wait})
 	o.jb.bump()

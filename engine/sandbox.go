@@ -20,7 +20,7 @@ import (
 // of its own keeps it as the sandbox's address setting, so that it is never
 // taken for the built-in one.
 func (q *Queue) sandboxDestination(d dest.Destination) dest.Destination {
-	if d.Kind == dest.Sandbox && !d.BuiltinSandbox && d.Param("url") == "" {
+	if d.IsSandbox() && !d.BuiltinSandbox && d.Param("url") == "" {
 		if d.BaseURL == "" {
 			d.BuiltinSandbox = true
 		} else {
@@ -42,7 +42,7 @@ func (q *Queue) sandboxDestination(d dest.Destination) dest.Destination {
 // the built-in sandbox: it filled a sandbox destination without an address
 // of its own with the built-in sandbox's, always on this computer.
 func builtinBefore(d dest.Destination) bool {
-	if d.Kind != dest.Sandbox || d.BuiltinSandbox || d.Param("url") != "" || d.BaseURL == "" {
+	if !d.IsSandbox() || d.BuiltinSandbox || d.Param("url") != "" || d.BaseURL == "" {
 		return false
 	}
 	u, err := url.Parse(d.BaseURL)

@@ -31,9 +31,12 @@ type job struct {
 	// details are the server's own words behind reason (Google's error
 	// message); sayLocked drops them with the reason they were said of.
 	details  string
-	chunk    int64 // bytes per request; kept so a resume sends as the job began
-	chunkSet bool  // chunk was chosen (0 is a choice: the whole file at once)
-	retryAt  time.Time
+	chunk    int64         // bytes per request; kept so a resume sends as the job began
+	chunkSet bool          // chunk was chosen (0 is a choice: the whole file at once)
+	retryAt  time.Time     // Retrying: when it tries again; Waiting: not before (the server asked to wait)
+	waited   time.Duration // waits before trying again in this run, in all (Options.MaxWait)
+	later    bool          // waits past what this run waits: left for a later run
+	counted  bool          // the wait until retryAt is counted in waited
 	session  upload.Session
 
 	method   upload.Method
@@ -45,10 +48,13 @@ type job struct {
 
 	cancel  context.CancelCauseFunc
 	attempt int
-	verify  bool // check the file against its fingerprint before the next start
-	changed bool // stopped because the file changed; only Restart sends it again
-	locked  bool // stopped because the keychain is locked: unlocking it, not signing in, is the way on
-	held    bool // added, and not yet in the journal: it does not start
+	verify  bool     // check the file against its fingerprint before the next start
+	changed bool     // stopped because the file changed; only Restart sends it again
+	locked  bool     // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	doubt   doubt    // stopped because the destination may hold the file (or a wrong copy of it)
+	looks   []string // doubtAccess: the scopes looking for it needs
+	canAsk  bool     // the destination can be asked what an upload made (its plan has a lookup)
+	held    bool     // added, and not yet in the journal: it does not start
 
 	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
 
@@ -84,7 +90,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		MIME:        jb.info.MIME,
 		Destination: jb.dest.Name,
 		DestKind:    string(jb.dest.Kind),
-		Server:      jb.dest.ServerName(),
+		Server:      jb.dest.Server(),
 		Account:     jb.dest.Account,
 		State:       jb.state,
 		FileChanged: jb.changed,
@@ -97,6 +103,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Fact:        jb.reason.Fact,
 		NextFact:    jb.next.Fact,
 		RetryAt:     jb.retryAt,
+		Later:       jb.later,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
 		Restarts:    jb.restarts,
@@ -109,25 +116,31 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		ETA:         -1,
 	}
 	if v.Details != "" {
-		v.DetailsFrom = jb.dest.Speaker()
+		v.DetailsFrom = jb.dest.Server()
 	}
 	if v.Destination == "" {
 		v.Destination = string(jb.dest.Kind)
 	}
 	if facts.NeedsSignIn {
 		v.Scopes = jb.dest.Scopes()
+		if facts.InDoubt {
+			v.Scopes = jb.lookScopes()
+		}
 	}
+	v.InDoubt = facts.InDoubt
 	if e := jb.info.Email; e != nil {
 		v.Email = &Email{From: e.From, Subject: e.Subject, Date: e.Date}
 	}
+	v.Delivered = v.Committed
 	if jb.state.Active() {
+		v.Delivered = max(jb.meter.delivered(now, v.Sent), v.Committed)
 		v.Speed = jb.meter.rate(now)
 		if v.Speed > 0 {
 			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
 	}
 	if jb.state == Done {
-		v.Committed = v.Size
+		v.Committed, v.Delivered = v.Size, v.Size
 		v.ETA = 0
 	}
 	return v
@@ -153,6 +166,8 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		FellBack:       jb.fellBack,
 		SessionURI:     jb.session.URI,
 		SessionStarted: jb.session.Started,
+		SentAt:         jb.session.Sent,
+		RetryAt:        jb.retryAt,
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason.Legacy,
@@ -257,7 +272,7 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		details:  rec.Details,
 		changed:  rec.FileChanged,
 		verify:   rec.FileChanged,
-		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted},
+		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt},
 		method:   upload.Method(rec.Method),
 		fellBack: rec.FellBack,
 		restarts: rec.Restarts,
@@ -266,6 +281,10 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	}
 	if rec.ChunkSize != nil {
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
+	}
+	jb.doubt, jb.looks = doubtFrom(jb.state, jb.reason.Fact)
+	if State(rec.State) == Waiting || State(rec.State) == Paused {
+		jb.retryAt = rec.RetryAt // the server asked it to wait until then
 	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
@@ -391,8 +410,8 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if pr.Fact.Code != "" {
 		f := pr.Fact
 		f.Dest = string(d.Kind)
-		if d.Kind == dest.Custom && d.Name != "" {
-			f.Args = mergeArgs(f.Args, map[string]string{"name": d.Name})
+		if n := d.NamedByUser(); n != "" {
+			f.Args = mergeArgs(f.Args, map[string]string{"name": n})
 		}
 		r.Fact = &f
 	}

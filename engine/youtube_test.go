@@ -25,7 +25,9 @@ func mp4File(t *testing.T, dir, name string, size int64) string {
 }
 
 // TestYouTubeEveryMethod: a video goes to videos.insert with part=snippet,status,
-// its title, description and privacy (private unless chosen).
+// its title, description and privacy (private unless chosen), always in a
+// resumable session, which can be asked where it stands: a video whose
+// answer was lost cannot be looked for.
 func TestYouTubeEveryMethod(t *testing.T) {
 	dir := t.TempDir()
 	file := mp4File(t, dir, "launch.mp4", 600*kib)
@@ -40,12 +42,12 @@ func TestYouTubeEveryMethod(t *testing.T) {
 				Params: map[string]string{"title": "Launch", "description": "Our new product — in 90 seconds."}}
 			v := l.one(d, file)
 			r := done(t, v)
-			obj := checkWire(t, l, used(m.method, m.threshold, meta), wire{httpMethod: "POST", path: "/upload/youtube/v3/videos",
+			obj := checkWire(t, l, upload.Resumable, wire{httpMethod: "POST", path: "/upload/youtube/v3/videos",
 				query: map[string]string{"part": "snippet,status"}, contentType: "video/mp4", metadata: meta}, file)
 			if r.ID != obj.ID || len(r.ID) != 11 || r.Name != "Launch" {
 				t.Errorf("result video %q named %q, want %q named Launch", r.ID, r.Name, obj.ID)
 			}
-			if !resultSays(r, fact.UploadedToYouTube, "id", obj.ID, "title", "Launch", "privacy", "private") || r.Fact.Arg("url") != "" {
+			if !resultSays(r, fact.Code("result.youtube"), "id", obj.ID, "title", "Launch", "privacy", "private") || r.Fact.Arg("url") != "" {
 				t.Errorf("result %q (fact %+v), want video %s, private, with no YouTube link off YouTube", summaryOf(r), r.Fact, obj.ID)
 			}
 		})

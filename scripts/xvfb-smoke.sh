@@ -15,7 +15,15 @@
 # outputs' name (default smoke): SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600
 # tries a small laptop's screen. SMOKE_LANG is the locale the window starts
 # in (default C.UTF-8, English): SMOKE_LANG=fa_IR.UTF-8 SMOKE_NAME=smoke-fa
-# opens it in Persian, right to left.
+# opens it in Persian, right to left. SMOKE_SCALE is the window's scale
+# (FYNE_SCALE, default 1) and SMOKE_THEME its theme (light or dark, as the
+# desktop would ask; default dark). The window must open inside the screen,
+# taking a good share of it, at every scale.
+#
+# Besides the screenshot of the screen, the window alone is kept as
+# build/NAME-window.png; with SMOKE_SHOTS set it is also copied to that
+# folder as window-NAME.png, less the "smoke-" (the README's pictures of the
+# window are made so: make screenshots).
 #
 # Needs: Xvfb (package xvfb), ImageMagick's import, identify and convert
 # (package imagemagick), sha256sum. Exits non-zero on any failure.
@@ -26,6 +34,8 @@ out=${SMOKE_OUT:-$root/build}
 timeout_s=${SMOKE_TIMEOUT:-90}
 screen=${SMOKE_SCREEN:-1280x800}
 locale=${SMOKE_LANG:-C.UTF-8}
+scale=${SMOKE_SCALE:-1}
+theme=${SMOKE_THEME:-dark}
 name=${SMOKE_NAME:-smoke}
 mkdir -p "$out"
 
@@ -34,8 +44,8 @@ fail() {
 	exit 1
 }
 
-for tool in Xvfb import identify convert sha256sum; do
-	command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install xvfb imagemagick coreutils)"
+for tool in Xvfb import identify convert sha256sum xwininfo; do
+	command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install xvfb x11-utils imagemagick coreutils)"
 done
 
 bin=${1:-}
@@ -105,6 +115,13 @@ for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
 [ -s "$work/display" ] || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
 display=:$(head -n1 "$work/display")
 
+# No session bus, as on a minimal desktop or over SSH: a dbus-launch that
+# only notes it ran stands first on PATH. The D-Bus library starts one when
+# it finds no bus, and its dbus-daemon outlives Hoist; Hoist must not.
+mkdir -p "$work/bin"
+printf '#!/bin/sh\ntouch "%s"\nexit 1\n' "$work/dbus-launch-ran" >"$work/bin/dbus-launch"
+chmod 755 "$work/bin/dbus-launch"
+
 home=$work/home
 mkdir -p "$home/.config" "$home/.local/share" "$home/.cache" "$home/run"
 chmod 700 "$home/run"
@@ -115,9 +132,9 @@ rm -f "$receipts" "$log" "$shot"
 
 (
 	cd "$work"
-	exec env HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
+	exec env -u DBUS_SESSION_BUS_ADDRESS PATH="$work/bin:$PATH" HOME="$home" XDG_CONFIG_HOME="$home/.config" XDG_DATA_HOME="$home/.local/share" \
 		XDG_CACHE_HOME="$home/.cache" XDG_RUNTIME_DIR="$home/run" DISPLAY="$display" \
-		HOIST_SANDBOX_RECEIPTS="$receipts" LANG="$locale" \
+		HOIST_SANDBOX_RECEIPTS="$receipts" LANG="$locale" FYNE_SCALE="$scale" FYNE_THEME="$theme" \
 		"$bin" --sandbox "$files"/*
 ) >"$log" 2>&1 &
 app_pid=$!
@@ -136,15 +153,37 @@ $(tail -n 40 "$log")"
 
 # Every file arrived whole: same size and SHA-256 as on disk.
 for f in "$files"/*; do
-	name=$(basename "$f")
+	file=$(basename "$f")
 	size=$(stat -c %s "$f")
 	sum=$(sha256sum "$f" | cut -d' ' -f1)
-	grep -qxF "$name	$size	$sum" "$receipts" || fail "the sandbox did not receive $name whole (want $size bytes, SHA-256 $sum); it has:
+	grep -qxF "$file	$size	$sum" "$receipts" || fail "the sandbox did not receive $file whole (want $size bytes, SHA-256 $sum); it has:
 $(cat "$receipts")"
 done
 
 sleep 1.5 # the window samples the queue ten times a second; let it draw the finished rows
 DISPLAY=$display import -window root "$shot" || fail "could not take a screenshot"
+
+# The window opens inside the screen, whatever the scale, and takes a good
+# share of it (the screen has no desktop panels here: its work area is all of it).
+geometry=$(DISPLAY=$display xwininfo -root -children | sed -n 's/^ *\(0x[0-9a-f]*\) "Hoist[^"]*": .* \([0-9]*\)x\([0-9]*\)+\(-*[0-9]*\)+\(-*[0-9]*\) .*/\1 \2 \3 \4 \5/p' | head -n1)
+[ -n "$geometry" ] || fail "no window titled Hoist on the screen:
+$(DISPLAY=$display xwininfo -root -children)"
+read -r win_id win_w win_h win_x win_y <<<"$geometry"
+screen_w=${screen%x*}
+screen_h=${screen#*x}
+echo "xvfb-smoke: window ${win_w}x${win_h} at +${win_x}+${win_y} on ${screen} at scale ${scale}"
+if [ "$win_x" -lt 0 ] || [ "$win_y" -lt 0 ] || [ $((win_x + win_w)) -gt "$screen_w" ] || [ $((win_y + win_h)) -gt "$screen_h" ]; then
+	fail "the window (${win_w}x${win_h}+${win_x}+${win_y}) goes beyond the ${screen} screen at scale ${scale}"
+fi
+if [ $((win_w * 2)) -lt "$screen_w" ] || [ $((win_h * 2)) -lt "$screen_h" ]; then
+	fail "the window (${win_w}x${win_h}) takes less than half of the ${screen} screen at scale ${scale}"
+fi
+window_shot=$out/$name-window.png
+DISPLAY=$display import -window "$win_id" "$window_shot" || fail "could not take a screenshot of the window"
+if [ -n "${SMOKE_SHOTS:-}" ]; then
+	mkdir -p "$SMOKE_SHOTS"
+	cp "$window_shot" "$SMOKE_SHOTS/window-${name#smoke-}.png"
+fi
 
 colors=$(identify -format '%k' "$shot")
 spread=$(identify -format '%[fx:standard_deviation]' "$shot")
@@ -169,5 +208,6 @@ for _ in $(seq 50); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$app_pid" 2>/dev/null && fail "Hoist did not quit within 5 seconds of SIGTERM"
 wait "$app_pid" || fail "Hoist exited with status $? after SIGTERM"
 app_pid=""
+[ -e "$work/dbus-launch-ran" ] && fail "Hoist ran dbus-launch: its dbus-daemon would outlive Hoist"
 
 echo "xvfb-smoke: ok — $expected files received, screenshot in $shot"

@@ -26,9 +26,26 @@ func sentenceBox(text string) fyne.CanvasObject {
 // newSentenceDialog tells the user something in a sentence that may name
 // files or quote Google; its button is the toolkit's OK in the window's
 // language.
-func newSentenceDialog(title, text string, w fyne.Window) dialog.Dialog {
-	return dialog.NewCustom(title, lang.L("OK"), sentenceBox(text), w)
+func newSentenceDialog(title, text string, w fyne.Window) *infoDialog {
+	return newInfoDialog(title, lang.L("OK"), sentenceBox(text), w)
 }
+
+// infoDialog shows something, with one button that closes it (OK, Close):
+// Enter presses it, where no other button has the focus, as Escape does.
+type infoDialog struct {
+	*dialog.CustomDialog
+	dismiss *pushButton
+}
+
+func newInfoDialog(title, dismiss string, content fyne.CanvasObject, w fyne.Window) *infoDialog {
+	d := &infoDialog{CustomDialog: dialog.NewCustomWithoutButtons(title, content, w)}
+	d.dismiss = newButton(dismiss, d.Hide)
+	d.SetButtons([]fyne.CanvasObject{d.dismiss})
+	return d
+}
+
+// pressDefault closes the dialog, as its button does.
+func (d *infoDialog) pressDefault() { d.dismiss.OnTapped() }
 
 // newSentenceQuestion asks a yes-or-no question in such a sentence.
 func newSentenceQuestion(title, text string, answer func(bool), w fyne.Window) *question {
@@ -41,14 +58,18 @@ func newSentenceQuestion(title, text string, answer func(bool), w fyne.Window) *
 // (Escape) answers no, as its dismiss button does.
 type question struct {
 	*dialog.CustomDialog
-	confirm, dismiss *widget.Button
+	confirm, dismiss *pushButton
 	yes              bool
+	dismissed        bool // the dismiss button was pressed (not Escape)
 }
 
 func newQuestion(title string, content fyne.CanvasObject, confirm, dismiss string, answer func(bool), w fyne.Window) *question {
 	q := &question{CustomDialog: dialog.NewCustomWithoutButtons(title, content, w)}
-	q.dismiss = widget.NewButtonWithIcon(dismiss, theme.CancelIcon(), q.Hide)
-	q.confirm = widget.NewButtonWithIcon(confirm, theme.ConfirmIcon(), func() {
+	q.dismiss = newIconButton(dismiss, theme.CancelIcon(), func() {
+		q.dismissed = true
+		q.Hide()
+	})
+	q.confirm = newIconButton(confirm, theme.ConfirmIcon(), func() {
 		q.yes = true
 		q.Hide()
 	})
@@ -64,6 +85,15 @@ func newQuestion(title string, content fyne.CanvasObject, confirm, dismiss strin
 		}
 	})
 	return q
+}
+
+// pressDefault answers yes, the answer that goes on, as its button does.
+func (q *question) pressDefault() { q.answer(true) }
+
+// answer closes the question as its button for yes or no would.
+func (q *question) answer(yes bool) {
+	q.yes = yes
+	q.Hide()
 }
 
 // SetConfirmText names what the answer yes does.

@@ -54,7 +54,7 @@ type rowController interface {
 type listController interface {
 	rowController
 	removeRows(views []engine.JobView) // off the list, with an Undo
-	selectionChanged()
+	selectRows(sel selection)          // makes sel the selection
 }
 
 // selectionController is what the selection's panel asks of the window.
@@ -118,6 +118,7 @@ type settingsController interface {
 // controller is the window's one controller: every panel's needs.
 type controller interface {
 	listController
+	footerController
 	selectionController
 	barController
 	pickerController
@@ -169,7 +170,7 @@ func sameButAccount(a, b dest.Destination) bool {
 
 // loadDestination restores the last destination, or, in sandbox mode, the sandbox.
 func (d *desk) loadDestination(sandbox bool) {
-	d.dest = dest.Destination{Kind: dest.Sandbox}
+	d.dest = dest.SandboxDestination()
 	if sandbox {
 		return
 	}
@@ -181,7 +182,7 @@ func (d *desk) loadDestination(sandbox bool) {
 		return
 	}
 	// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
-	d.dest = dest.Destination{Kind: dest.GmailInsert}
+	d.dest = dest.Destination{Kind: dest.FirstGoogle()}
 }
 
 // login signs in for the current destination, through the destination bar.

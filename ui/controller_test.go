@@ -18,7 +18,7 @@ type rowActions struct {
 	doAction        func(engine.JobView, engine.Action)
 	result, details func(engine.JobView)
 	removed         func([]engine.JobView)
-	selected        func()
+	selected        func(selection)
 }
 
 var _ listController = rowActions{}
@@ -49,10 +49,17 @@ func (r rowActions) removeRows(views []engine.JobView) {
 	}
 }
 
-func (r rowActions) selectionChanged() {
+func (r rowActions) selectRows(sel selection) {
 	if r.selected != nil {
-		r.selected()
+		r.selected(sel)
 	}
+}
+
+// selectedSnapshot is a snapshot of views, every one of them selected.
+func selectedSnapshot(views []engine.JobView, now time.Time) *snapshot {
+	b := newSnapshots()
+	b.choose(every(views))
+	return b.make(reading{jobs: views, now: now})
 }
 
 // selectionCalls stands in for the window behind the selection's panel.
@@ -83,7 +90,7 @@ func TestSelectionShowsTheEnginesActions(t *testing.T) {
 			v := engine.JobView{ID: "job1", Name: "report.pdf", Size: 1000, State: s, Version: 1,
 				FileChanged: f.FileChanged, Locked: f.Locked, NeedsSignIn: f.NeedsSignIn,
 				Actions: engine.ActionsFor(s, f)}
-			p.show([]engine.JobView{v}, now)
+			p.show(selectedSnapshot([]engine.JobView{v}, now))
 			var shown []engine.Action
 			for _, a := range engine.AllActions() {
 				b := p.buttons[a]
@@ -114,7 +121,7 @@ func TestSelectionOffersWhatAnySelectedJobAllows(t *testing.T) {
 	failed := engine.JobView{ID: "b", Name: "b.jpg", State: engine.Failed, Actions: engine.ActionsFor(engine.Failed, engine.Facts{})}
 	calls := &selectionCalls{}
 	p := newSelectionPanel(calls)
-	p.show([]engine.JobView{paused, failed}, time.Now())
+	p.show(selectedSnapshot([]engine.JobView{paused, failed}, time.Now()))
 	for _, a := range engine.AllActions() {
 		want := paused.Allows(a) || failed.Allows(a)
 		if p.buttons[a].Visible() != want {

@@ -45,10 +45,9 @@ func twentyJobs(now time.Time) []engine.JobView {
 	return views
 }
 
-// showFixed puts views on the window as a sample of the queue would.
+// showFixed puts views on the window as a reading of the queue would.
 func (h *harness) showFixed(views []engine.JobView) {
-	var s sampler
-	h.d.apply(s.diff(views, engine.Summary{Files: len(views), ETA: -1, Version: 1}))
+	h.d.draw(h.d.shots.make(reading{jobs: views, now: h.d.now()}))
 }
 
 // TestDenseList: at least twelve files are visible at once in a window on a
@@ -59,12 +58,11 @@ func TestDenseList(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	h.d.now = func() time.Time { return now }
-	h.d.list.now = h.d.now
 	h.showFixed(twentyJobs(now))
 
 	h.d.win.Resize(fyne.NewSize(1366, 768-68))
 	row := newJobRow(rowActions{})
-	row.show(h.d.list.views[0], now)
+	row.show(h.d.list.views()[0], now)
 	line := newBidiLabel("Mg")
 	if got, max := row.MinSize().Height, 2*line.MinSize().Height; got > max {
 		t.Errorf("a row is %v high, more than two lines of text (%v)", got, max)
@@ -82,7 +80,7 @@ func TestDenseList(t *testing.T) {
 	h.app.Settings().SetTheme(newTheme(themeLight))
 
 	h.d.list.click(4, 0) // the failed one: its whole reason shows
-	if got := h.d.selection.body.Text(); got == "" || h.d.selection.title.Text() != h.d.list.views[4].Name {
+	if got := h.d.selection.body.Text(); got == "" || h.d.selection.title.Text() != h.d.list.views()[4].Name {
 		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.title.Text(), got)
 	}
 	if !h.d.selection.buttons[engine.Retry].Visible() || h.d.selection.buttons[engine.Pause].Visible() {

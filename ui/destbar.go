@@ -43,20 +43,21 @@ type destBar struct {
 	choices []dest.Destination // what the picker offers, in its order
 
 	picker     *selectBox
-	edit       *widget.Button
+	edit       *pushButton
 	accounts   *selectBox
-	signIn     *widget.Button
-	signOut    *widget.Button
+	signIn     *pushButton
+	signOut    *pushButton
 	note       *bidiLabel      // "The sandbox needs no account."
 	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
 	accountRow *fyne.Container // the account picker and sign-in buttons
 	setup      *fyne.Container
-	add        *widget.Button // "Add files…"
-	settings   *widget.Button
+	add        *pushButton // "Add files…"
+	settings   *pushButton
 	content    fyne.CanvasObject
 
 	known    []string        // signed-in accounts
 	lessSafe map[string]bool // accounts whose sign-in is kept in a file
+	session  map[string]bool // accounts whose sign-in is kept until Hoist quits
 }
 
 const prefDestination = "destination"
@@ -65,7 +66,7 @@ func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
 	b.picker = newSelect(nil, b.picked)
 	b.picker.PlaceHolder = visual(say("ui.dest.choose"))
-	b.edit = widget.NewButtonWithIcon(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
+	b.edit = newIconButton(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
 	b.accounts = newSelect(nil, func(email string) {
 		if email != "" && email != b.d.destination().Account {
 			b.setAccount(email)
@@ -73,28 +74,28 @@ func newDestBar(d barController) *destBar {
 		b.showFileNote()
 	})
 	b.accounts.PlaceHolder = visual(say("ui.account.none"))
-	b.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
+	b.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
 	b.signIn.Importance = widget.HighImportance
-	b.signOut = widget.NewButtonWithIcon(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
+	b.signOut = newIconButton(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
 	b.note = newWholeLabel(say("ui.sandbox.noAccount"))
 	b.note.colorName = theme.ColorNamePlaceHolder
 	b.inFile = widget.NewLabel(visual(say("ui.account.inFile")))
 	b.inFile.Importance = widget.WarningImportance
 	b.inFile.Hide()
 
-	try := widget.NewButtonWithIcon(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
-		b.choose(dest.Destination{Kind: dest.Sandbox})
+	try := newIconButton(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
+		b.choose(dest.SandboxDestination())
 	})
 	try.Importance = widget.HighImportance
-	importClient := widget.NewButton(visual(say("ui.setup.open")), b.importClient)
+	importClient := newButton(visual(say("ui.setup.open")), b.importClient)
 	b.setup = container.NewVBox(
 		newBidiParagraph(say("ui.setup.notYet")),
 		row(try, importClient),
 	)
 	b.setup.Hide()
-	b.add = widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	b.add = newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
 	b.add.Importance = widget.HighImportance
-	b.settings = widget.NewButtonWithIcon(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
+	b.settings = newIconButton(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
 	b.accountRow = row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
@@ -137,10 +138,10 @@ func (b *destBar) refreshChoices() {
 
 func (b *destBar) choiceLabel(d dest.Destination) string {
 	if b.d.managed(d.Name) {
-		return visual(say("ui.dest.managed", "Name", destTitle(d)))
+		return visual(say("ui.dest.managed", "Name", isolate(destTitle(d))))
 	}
 	if strings.TrimSpace(d.Name) != "" {
-		return visual(say("ui.dest.saved", "Name", destTitle(d)))
+		return visual(say("ui.dest.saved", "Name", isolate(destTitle(d))))
 	}
 	return visual(destTitle(d))
 }
@@ -190,9 +191,14 @@ func (b *destBar) showCurrent() {
 // showFileNote says when the chosen account's sign-in is kept in a file
 // (there was no keychain), which is less safe.
 func (b *destBar) showFileNote() {
-	if b.accounts.Visible() && b.lessSafe[b.accounts.Selected] {
+	switch {
+	case b.accounts.Visible() && b.lessSafe[b.accounts.Selected]:
+		b.inFile.SetText(visual(say("ui.account.inFile")))
 		b.inFile.Show()
-	} else {
+	case b.accounts.Visible() && b.session[b.accounts.Selected]:
+		b.inFile.SetText(visual(say("ui.account.thisSession")))
+		b.inFile.Show()
+	default:
 		b.inFile.Hide()
 	}
 }
@@ -252,7 +258,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		var fe dest.FieldErrors
 		if errors.As(err, &fe) {
 			if e, ok := fe.FactFor(key); ok {
-				return errors.New(fieldProblemWords(edited.Kind, e))
+				return errors.New(fieldProblemWords(e))
 			}
 		}
 		return nil
@@ -293,7 +299,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		case dest.ChoiceField:
 			words := make([]string, len(f.Choices))
 			for i, c := range f.Choices {
-				words[i] = visual(choiceWords(f, c))
+				words[i] = visual(choiceWords(d.Kind, c))
 			}
 			s := newSelect(words, func(w string) {
 				if i := slices.Index(words, w); i >= 0 {
@@ -302,12 +308,12 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 				revalidate()
 			})
 			if f.Default != "" {
-				s.PlaceHolder = visual(choiceWords(f, f.Default))
+				s.PlaceHolder = visual(choiceWords(d.Kind, f.Default))
 			} else {
 				s.PlaceHolder = visual(say("ui.choose"))
 			}
 			if value != "" {
-				s.SetSelected(visual(choiceWords(f, value)))
+				s.SetSelected(visual(choiceWords(d.Kind, value)))
 			}
 			w = s
 		default:
@@ -389,8 +395,8 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		form.SubmitText = visual(say("ui.form.save"))
 	}
 	content := container.NewVBox(newBidiParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
-	if info.Note != "" {
-		note := newBidiParagraph(noteWords(d.Kind, info.Note)) // e.g. Google removed the method
+	if words := speaking().KindNote(d.Kind); words != "" {
+		note := newBidiParagraph(words) // e.g. Google removed the method
 		note.colorName = theme.ColorNameWarning
 		content.Add(note)
 	}
@@ -425,9 +431,11 @@ func (b *destBar) refreshAccounts() {
 			}
 			b.known = b.known[:0]
 			b.lessSafe = make(map[string]bool)
+			b.session = make(map[string]bool)
 			for _, a := range list {
 				b.known = append(b.known, a.Email)
 				b.lessSafe[a.Email] = a.LessSafe
+				b.session[a.Email] = a.ThisSession
 			}
 			b.accounts.SetOptions(b.known)
 			if b.d.destination().Account == "" && len(b.known) > 0 {
@@ -466,14 +474,20 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
+	waiting := container.NewVBox(newBidiParagraph(say("ui.signIn.wait")))
 	wait := dialog.NewCustom(say("ui.signIn"),
 		visual(speaking().Action("cancel")),
-		newBidiParagraph(say("ui.signIn.wait")),
+		waiting,
 		b.d.window())
 	wait.SetOnClosed(cancel)
 	b.d.open(wait)
 	opts := append([]auth.LoginOption{
-		auth.ShowingURL(func(url string) { b.d.later(func() { b.showAddress(url) }) }),
+		auth.ShowingURL(func(url string) {
+			b.d.later(func() {
+				b.showAddress(waiting, url)
+				wait.Resize(wait.MinSize())
+			})
+		}),
 		auth.WaitingAtMost(b.d.signInWait()),
 	}, extra...)
 	if account != "" && slices.Contains(b.known, account) {
@@ -486,8 +500,8 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		b.d.later(func() {
 			wait.Hide()
 			switch {
-			case errors.Is(err, auth.ErrNoKeychain) && len(extra) == 0:
-				b.offerFile(account, scopes, adopt, then)
+			case (errors.Is(err, auth.ErrNoKeychain) || errors.Is(err, auth.ErrKeychainLocked)) && len(extra) == 0:
+				b.offerPlaces(err, account, scopes, adopt, then)
 				return
 			case errors.Is(err, context.Canceled):
 				return
@@ -507,31 +521,23 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 	})
 }
 
-// offerFile asks whether to keep the sign-in in a file, when this computer
-// has no keychain to keep it in.
-func (b *destBar) offerFile(account string, scopes []string, adopt bool, then func(auth.Account)) {
-	b.d.open(newSentenceQuestion(say("ui.keychain.title"), say("ui.keychain.question"),
-		func(yes bool) {
-			if yes {
-				b.loginWith(account, scopes, adopt, then, auth.AllowingFileStore())
-			}
-		}, b.d.window()))
-}
-
-// showAddress gives the sign-in page's address to open by hand, when no
-// browser could be opened.
-func (b *destBar) showAddress(url string) {
+// showAddress gives, in the waiting dialog's box, the sign-in page's
+// address to open by hand, when no browser could be opened: the dialog no
+// longer says the browser shows it.
+func (b *destBar) showAddress(box *fyne.Container, url string) {
 	address := widget.NewEntry()
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
-	copyButton := widget.NewButtonWithIcon(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := newIconButton(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
-	b.d.open(dialog.NewCustom(say("ui.address.title"), visual(say("ui.close")), container.NewVBox(
+	box.Objects = []fyne.CanvasObject{
+		newWholeLabel(say("ui.address.title")),
 		newBidiParagraph(say("ui.address.hint")),
 		address,
 		copyButton,
-	), b.d.window()))
+	}
+	box.Refresh()
 }
 
 func (b *destBar) logout() {

@@ -74,7 +74,7 @@ func exportButton(t *testing.T, h *harness, target dest.Destination) *widget.But
 	t.Helper()
 	var found *widget.Button
 	walk(h.d.formExtras(target), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && strings.Contains(b.Text, "Export") {
+		if b, ok := asButton(o); ok && strings.Contains(b.Text, "Export") {
 			found = b
 		}
 	})

@@ -45,21 +45,21 @@ func TestRestoredRowsRedraw(t *testing.T) {
 		h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")),
 		h.writeFile("c.eml", emailBytes("C <c@example.com>", "C")),
 	)
-	h.waitFor("three finished rows", func() bool { return h.d.lastSummary.Done == 3 })
+	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 })
 	h.reopen()
-	if n := len(h.d.list.views); n != 3 {
+	if n := len(h.d.list.views()); n != 3 {
 		t.Fatalf("after the restart the window shows %d rows, want 3", n)
 	}
 	if err := h.q.Remove(h.job("a.eml").ID); err != nil {
 		t.Fatal(err)
 	}
 	h.refresh()
-	if n := len(h.d.list.views); n != 2 {
+	if n := len(h.d.list.views()); n != 2 {
 		t.Errorf("after removing a restored row the window shows %d rows, want 2", n)
 	}
 	h.q.ClearFinished()
 	h.refresh()
-	if n := len(h.d.list.views); n != 0 || !h.d.empty.Visible() {
+	if n := len(h.d.list.views()); n != 0 || !h.d.empty.Visible() {
 		t.Errorf("after clearing the finished restored rows the window shows %d rows, want the empty state", n)
 	}
 }
@@ -74,16 +74,16 @@ func TestSummaryAfterCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the job to be canceled", func() bool {
-		return h.shown("report.dat") == engine.Canceled && h.d.lastSummary.Bytes == 0 // the summary may lag a sample
+		return h.shown("report.dat") == engine.Canceled && h.d.shots.last.totals.Bytes == 0 // the summary may lag a sample
 	})
-	got := h.d.summary.Text()
+	got := h.d.foot.summary.Text()
 	if strings.Contains(got, "0 bytes of 0 bytes") || strings.HasPrefix(got, "0 of 1") {
 		t.Errorf("summary after a cancel = %q", got)
 	}
 	if !strings.Contains(got, "canceled") {
 		t.Errorf("summary after a cancel = %q, want it to say the file was canceled", got)
 	}
-	if h.d.overall.Visible() {
+	if h.d.foot.overall.Visible() {
 		t.Error("with nothing to upload, the whole-list bar should not show")
 	}
 }
@@ -91,7 +91,7 @@ func TestSummaryAfterCancel(t *testing.T) {
 // TestEmptyStateHasNoBar: an empty list shows no 0% bar.
 func TestEmptyStateHasNoBar(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if h.d.overall.Visible() {
+	if h.d.foot.overall.Visible() {
 		t.Error("the empty window shows a progress bar")
 	}
 }

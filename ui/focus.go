@@ -13,12 +13,16 @@ import (
 // Keyboard focus in the window:
 //
 //   - A list that scrolls (the uploads, what the sandbox received) is one
-//     stop of Tab. Up and Down move its cursor, which scrolls into view and
-//     selects the row (Shift extends the selection, Ctrl moves the cursor
-//     alone and Space then adds or takes the row away); Delete removes the
-//     selected rows. The buttons inside the uploads' rows are for the mouse
-//     and are no stops of Tab: the selection's panel offers the same
-//     actions. The sandbox panel's copy buttons are stops of Tab.
+//     stop of Tab. Up and Down move its cursor, which scrolls into view; in
+//     the uploads it selects the row (Shift extends the selection, Ctrl
+//     moves the cursor alone and Space then adds or takes the row away) and
+//     Delete removes the selected rows; in what the sandbox received Enter,
+//     Space or Ctrl+C copy the row's SHA-256. The buttons inside rows are
+//     for the mouse and are no stops of Tab: the selection's panel and the
+//     list's own keys offer the same.
+//   - Enter presses the focused button, as Space does (pushButton); where
+//     no button has the focus, it presses the default button of the dialog
+//     on top (its yes, OK or Close).
 //   - Any other control that takes focus is outlined by a ring in the
 //     theme's primary colour, which stands out 3:1 or more from the
 //     window's background, the buttons' and the selection's in the light and
@@ -45,36 +49,32 @@ type notFocusable struct{}
 
 func (b *rowButton) FocusGained(notFocusable) {}
 
-// tabButton is a button inside a list's row that is a stop of Tab (the
-// sandbox panel's copy buttons, the only way to their action): Space or
-// Enter presses it, and Tab landing on it scrolls its row into view.
-type tabButton struct {
+// pushButton is a button that Enter presses, as Space does: every button of
+// the window is one, so a focused button is pressed from the keyboard the
+// way people expect (the toolkit's answers Space only).
+type pushButton struct {
 	widget.Button
-	focused func() // scrolls the row into view
 }
 
-func newTabButton(label string, icon fyne.Resource) *tabButton {
-	b := &tabButton{}
-	b.Text, b.Icon = label, icon
+// newButton is a pushButton with words.
+func newButton(label string, tapped func()) *pushButton {
+	return newIconButton(label, nil, tapped)
+}
+
+// newIconButton is a pushButton with words and an icon.
+func newIconButton(label string, icon fyne.Resource, tapped func()) *pushButton {
+	b := &pushButton{}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
 	b.ExtendBaseWidget(b)
 	return b
 }
 
 // TypedKey presses the button on Enter as on Space.
-func (b *tabButton) TypedKey(ev *fyne.KeyEvent) {
-	if (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !b.Disabled() && b.OnTapped != nil {
-		b.OnTapped()
-		return
+func (b *pushButton) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter {
+		ev = &fyne.KeyEvent{Name: fyne.KeySpace, Physical: ev.Physical}
 	}
 	b.Button.TypedKey(ev)
-}
-
-// FocusGained brings the button's row into view.
-func (b *tabButton) FocusGained() {
-	b.Button.FocusGained()
-	if b.focused != nil {
-		b.focused()
-	}
 }
 
 // focusColor is the colour of the ring around the focused control or row.
@@ -114,7 +114,7 @@ func (d *desk) showFocus() {
 		return
 	}
 	d.hideDialogRing()
-	if obj == nil || obj == fyne.CanvasObject(d.list) || !obj.Visible() {
+	if _, own := obj.(interface{ drawsOwnFocus() }); obj == nil || own || !obj.Visible() {
 		d.ringFor = f
 		d.hideRing()
 		return

@@ -120,10 +120,10 @@ func TestListCursorScrollsIntoView(t *testing.T) {
 	if top < 0 || top+row.Size().Height > l.Size().Height+0.5 {
 		t.Errorf("the cursor's row is at %v..%v of a list %v high", top, top+row.Size().Height, l.Size().Height)
 	}
-	if sel := l.selectedViews(); len(sel) != 1 || sel[0].ID != l.views[30].ID {
+	if sel := l.snap.selected; len(sel) != 1 || sel[0].ID != l.views()[30].ID {
 		t.Errorf("selected %v, want the cursor's row", names(sel))
 	}
-	if h.d.selection.title.Text() != l.views[30].Name {
+	if h.d.selection.title.Text() != l.views()[30].Name {
 		t.Errorf("the selection's panel shows %q", h.d.selection.title.Text())
 	}
 

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
 	"hoist/engine/dest"
@@ -168,12 +167,12 @@ func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 		box.Add(newBidiParagraph(say("ui.dest.managedNote")))
 	}
 	if strings.TrimSpace(target.Name) != "" {
-		box.Add(row(widget.NewButtonWithIcon(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
+		box.Add(row(newIconButton(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
 			d.ask(filechooser.Options{
 				Title:   say("ui.pick.export"),
 				Save:    true,
 				Name:    target.Name + dest.ShareExtension,
-				Folder:  homeFolder("Documents"),
+				Folder:  filechooser.PlaceOf(filechooser.Documents),
 				Filters: []filechooser.Filter{{Name: say("ui.pick.exportKind"), Patterns: []string{"*" + dest.ShareExtension}}},
 			}, func(paths []string) {
 				w, err := os.Create(paths[0])

@@ -77,7 +77,7 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: accounts{Service: lab.svc}}})
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
 	sb, _ := url.Parse(h.sb.url)
 	lab.google.sandbox.Store(sb)
 	return lab, h
@@ -253,7 +253,7 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 	changed, _ := lib.(*dest.Library).Get("Team archive")
 	changed.Params["labels"] = "SPAM"
-	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(err.Error(), "from your organisation") {
+	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(errorWords(err), "from your organisation") {
 		t.Errorf("changing a managed destination: %v", err)
 	}
 	if err := h.d.presets.Delete("Team archive"); err == nil {
@@ -305,18 +305,18 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 	h.d.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
 		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
 	data, err := os.ReadFile(exported)
-	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(h.d.message.Text(), "Exported Banners") {
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.d.message.Text()), "Exported Banners") {
 		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.message.Text())
 	}
 	h.drop(exported)
 	if len(h.q.Jobs()) != 0 {
 		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
 	}
-	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(h.d.message.Text(), "Imported the destination Banners") {
+	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.d.message.Text()), "Imported the destination Banners") {
 		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.message.Text())
 	}
 	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
-	if !strings.Contains(h.d.message.Text(), "already a destination called Banners") {
+	if !strings.Contains(unmarked(h.d.message.Text()), "already a destination called Banners") {
 		t.Errorf("a second import says %q", h.d.message.Text())
 	}
 }
@@ -421,7 +421,8 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		for _, it := range form.Items {
 			c, ok := it.Widget.(*fyne.Container)
 			if ok && pickerEntry(c.Objects[0]) == e {
-				return c.Objects[0].(*fyne.Container).Objects[1].(*widget.Button)
+				b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
+				return b
 			}
 		}
 		t.Fatal("no Choose… beside the field")
@@ -440,7 +441,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	test.Tap(chooseFor(profile))
-	signIn := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	signIn := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to sign in", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	pickNamed("Northwind Media")
@@ -469,7 +470,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 
 	// Labels: their own access, asked for now, added to the account's.
 	openPicker(h.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
-	signIn = inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Sign in with Google" })
+	signIn = inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	list := inTopOverlay(h, func(*widget.List) bool { return true })
@@ -478,5 +479,16 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	last := reqs[len(reqs)-1]
 	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
 		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
+	}
+}
+
+// TestWindowSignsInAsTheCommandLine: the window's queue signs in through
+// the same adapter as the command line's (auth.Uploads), sending through
+// the queue's transport, so an upload meets several accounts, or none, the
+// same way wherever it starts.
+func TestWindowSignsInAsTheCommandLine(t *testing.T) {
+	svc, tr := &auth.Service{}, engine.DefaultTransport()
+	if got, ok := uploadsVia(svc, tr).(auth.Uploads); !ok || got.Service != svc || got.Base != tr {
+		t.Fatalf("the window's queue signs in with %#v, want auth.Uploads through its transport", uploadsVia(svc, tr))
 	}
 }

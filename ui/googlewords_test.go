@@ -14,8 +14,8 @@ import (
 // Google's own words come with the reason, under Details, never instead of it.
 func TestGoogleWordsUnderDetails(t *testing.T) {
 	v := engine.JobView{State: engine.Failed, Reason: "This account cannot upload to advertiser 2.",
-		Details: "User does not have permission.", DetailsFrom: "Google"}
-	if got, want := googleWords(v), "Details — Google said: “User does not have permission.”"; got != want {
+		Details: "User does not have permission.", DetailsFrom: dest.GoogleServer}
+	if got, want := unmarked(googleWords(v)), "Details — Google said: “User does not have permission.”"; got != want {
 		t.Errorf("googleWords = %q, want %q", got, want)
 	}
 	v.Details = ""
@@ -65,7 +65,7 @@ func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	found := false
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if l, ok := o.(*bidiParagraph); ok && l.Text() == dest.PlayGamesRemoved {
+			if l, ok := o.(*bidiParagraph); ok && l.Text() == say("kind.playgames.note") {
 				found = true
 			}
 		})

@@ -161,7 +161,7 @@ func (h *harness) state(name string) engine.State {
 
 // shown is the state the window shows for the file name, or "" when it shows no row.
 func (h *harness) shown(name string) engine.State {
-	for _, v := range h.d.list.views {
+	for _, v := range h.d.list.views() {
 		if v.Name == name {
 			return v.State
 		}
@@ -172,7 +172,7 @@ func (h *harness) shown(name string) engine.State {
 // row returns the row on screen that shows the file name.
 func (h *harness) row(name string) *jobRow {
 	h.t.Helper()
-	i, ok := h.d.list.index[h.job(name).ID]
+	i, ok := h.d.list.snap.index[h.job(name).ID]
 	if !ok {
 		h.t.Fatalf("%s has no row", name)
 	}
@@ -272,7 +272,7 @@ func (h *harness) findButton(text string) *widget.Button {
 	var found *widget.Button
 	look := func(o fyne.CanvasObject) {
 		walk(o, func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			if b, ok := asButton(o); ok && b.Text == text && b.Visible() {
 				found = b
 			}
 		})
@@ -282,4 +282,18 @@ func (h *harness) findButton(text string) *widget.Button {
 		look(o)
 	}
 	return found
+}
+
+// asButton is o as the toolkit's button, which every button of the window
+// (pushButton, rowButton) is inside.
+func asButton(o any) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *pushButton:
+		return &b.Button, true
+	case *rowButton:
+		return &b.Button, true
+	}
+	return nil, false
 }

@@ -72,13 +72,13 @@ func TestDeleteOffersUndo(t *testing.T) {
 	for _, n := range []string{"a", "b", "c", "d"} {
 		h.drop(h.writeFile(n+".eml", emailBytes(n+" <"+n+"@example.com>", n)))
 	}
-	h.waitFor("four finished rows", func() bool { return h.d.lastSummary.Done == 4 && len(h.d.list.views) == 4 })
+	h.waitFor("four finished rows", func() bool { return h.d.shots.last.totals.Done == 4 && len(h.d.list.views()) == 4 })
 	l := h.d.list
-	first, second, third, fourth := l.views[0].Name, l.views[1].Name, l.views[2].Name, l.views[3].Name
+	first, second, third, fourth := l.views()[0].Name, l.views()[1].Name, l.views()[2].Name, l.views()[3].Name
 	l.click(0, 0)
 	l.click(2, fyne.KeyModifierShift)
 	l.click(1, fyne.KeyModifierShortcutDefault) // takes the second row out again
-	if got, want := names(l.selectedViews()), first+" "+third; got != want {
+	if got, want := names(l.snap.selected), first+" "+third; got != want {
 		t.Fatalf("selected %q, want %q", got, want)
 	}
 	if got := h.d.selection.title.Text(); got != "2 files selected" {
@@ -86,7 +86,7 @@ func TestDeleteOffersUndo(t *testing.T) {
 	}
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 	h.refresh()
-	if got, want := names(l.views), second+" "+fourth; got != want {
+	if got, want := names(l.views()), second+" "+fourth; got != want {
 		t.Fatalf("after Delete the list shows %q, want %q", got, want)
 	}
 	if len(h.q.Jobs()) != 4 {
@@ -94,14 +94,14 @@ func TestDeleteOffersUndo(t *testing.T) {
 	}
 	test.Tap(h.button("Undo"))
 	h.refresh()
-	if len(l.views) != 4 || h.d.undoBar.Visible() {
-		t.Fatalf("Undo did not bring the rows back: %q", names(l.views))
+	if len(l.views()) != 4 || h.d.foot.undo.Visible() {
+		t.Fatalf("Undo did not bring the rows back: %q", names(l.views()))
 	}
-	l.click(l.index[h.job(fourth).ID], 0)
+	l.click(l.snap.index[h.job(fourth).ID], 0)
 	h.key(fyne.KeyDelete)
 	h.refresh()
-	h.d.commitRemoval() // as when the Undo goes away
-	h.waitFor("the queue to forget the removed row", func() bool { return len(h.q.Jobs()) == 3 && len(l.views) == 3 })
+	h.d.removals.commit() // as when the Undo goes away
+	h.waitFor("the queue to forget the removed row", func() bool { return len(h.q.Jobs()) == 3 && len(l.views()) == 3 })
 	if h.state(fourth) != "" {
 		t.Errorf("%s is still queued", fourth)
 	}

@@ -22,8 +22,11 @@ func speaking() *words.Lang {
 	if l := speech.Load(); l != nil {
 		return l
 	}
-	return words.English()
+	return englishMarking
 }
+
+// englishMarking is the window's English before a language is chosen.
+var englishMarking = words.English().Marking()
 
 // rtl reports whether the window reads right to left (Arabic, Persian, Hebrew).
 func rtl() bool { return speaking().RTL() }
@@ -31,7 +34,7 @@ func rtl() bool { return speaking().RTL() }
 // UseLanguage makes l the window's language, for Hoist's words and for the
 // toolkit's own (the file dialog, OK and Cancel, Yes and No, the calendar).
 func UseLanguage(l *words.Lang) error {
-	speech.Store(l)
+	speech.Store(l.Marking()) // every value isolated in its sentence, in every language
 	return useToolkitWords(l)
 }
 
@@ -102,12 +105,17 @@ func (d *desk) speak(l *words.Lang) {
 // window it is put in the order it is seen, so "افزودن فایل…" ends with its
 // ellipsis on the left and a product's name stays in its place.
 func visual(s string) string {
-	if !rtl() {
+	if !rtl() && !hasMarks([]rune(s)) {
 		return s
 	}
-	segs := paragraphSegments(s, true)
-	if len(segs) < 2 {
-		return s
+	// The marks that isolate a name in a sentence steer the order and are
+	// not drawn: the toolkit would draw them as boxes.
+	segs := paragraphSegments(s, rtl())
+	switch len(segs) {
+	case 0:
+		return ""
+	case 1:
+		return segs[0].text
 	}
 	// The toolkit shapes each run of one script in its own direction, and
 	// gives spaces and punctuation the direction of the letter before them:

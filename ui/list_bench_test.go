@@ -12,8 +12,9 @@ import (
 )
 
 // BenchmarkQueueListRefresh measures one refresh cycle of a list of 10,000
-// jobs of which 1,000 are uploading and change at every sample: comparing
-// the sample with the last one and drawing the rows that changed.
+// jobs of which 1,000 are uploading and change at every sample: making the
+// snapshot (comparing it with the last one, counting the totals) and drawing
+// the rows that changed.
 func BenchmarkQueueListRefresh(b *testing.B) {
 	a := test.NewTempApp(b)
 	a.Settings().SetTheme(newTheme(themeLight))
@@ -30,11 +31,11 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 		}
 	}
 	now := time.Now()
-	l := newQueueList(rowActions{}, func() time.Time { return now })
+	l := newQueueList(rowActions{})
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
-	var s sampler
-	l.apply(s.diff(views, engine.Summary{Version: 1}))
+	shots := newSnapshots()
+	l.show(shots.make(reading{jobs: views, now: now}))
 
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -49,7 +50,7 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 			next[i].ETA = time.Duration(50-n%50) * time.Second
 		}
 		b.StartTimer()
-		l.apply(s.diff(next, engine.Summary{Version: uint64(n + 2)}))
+		l.show(shots.make(reading{jobs: next, now: now}))
 	}
 }
 
@@ -66,11 +67,11 @@ func BenchmarkQueueListScroll(b *testing.B) {
 		}
 	}
 	now := time.Now()
-	l := newQueueList(rowActions{}, func() time.Time { return now })
+	l := newQueueList(rowActions{})
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
-	var s sampler
-	l.apply(s.diff(views, engine.Summary{Version: 1}))
+	shots := newSnapshots()
+	l.show(shots.make(reading{jobs: views, now: now}))
 
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -345,6 +345,9 @@ type entry struct {
 	chosen  *fyne.Container // the selection's boxes
 	focused bool
 	drags   *dragSurface // over the text: the window's drags come to the entry
+	// onEscape, when set, is what Escape does in the field (a dialog's
+	// field closes its dialog); the toolkit's entry would swallow it.
+	onEscape func()
 }
 
 func newEntry() *entry {

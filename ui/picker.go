@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 
 	"fyne.io/fyne/v2"
 
@@ -53,27 +51,12 @@ func (d *desk) ask(o filechooser.Options, then func(paths []string)) {
 }
 
 // startFolder is where a file dialog opens: Pictures for files, else
-// Documents, else the home folder.
+// Documents, else the home folder, as the system's folder settings name them.
 func startFolder(folders bool) string {
 	if folders {
-		return homeFolder("Documents", "Pictures")
+		return filechooser.PlaceOf(filechooser.Documents, filechooser.Pictures)
 	}
-	return homeFolder("Pictures", "Documents")
-}
-
-// homeFolder is the first of the home folder's folders names that exists,
-// else the home folder.
-func homeFolder(names ...string) string {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	for _, n := range names {
-		if fi, err := os.Stat(filepath.Join(home, n)); err == nil && fi.IsDir() {
-			return filepath.Join(home, n)
-		}
-	}
-	return home
+	return filechooser.PlaceOf(filechooser.Pictures, filechooser.Documents)
 }
 
 // pickInWindow is Hoist's own file dialog, where the desktop has none. It

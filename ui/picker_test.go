@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
 	"hoist/ui/filechooser"
@@ -26,7 +25,7 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 		return paths, nil
 	}
 	h.d.pickFiles()
-	h.waitFor("three finished rows", func() bool { return h.d.lastSummary.Done == 3 && len(h.d.list.views) == 3 })
+	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 && len(h.d.list.views()) == 3 })
 	if o := <-asked; !o.Multiple || o.Directory {
 		t.Errorf("the dialog was asked for %+v, want several files", o)
 	}
@@ -47,12 +46,12 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	h.d.pick(false)
 	h.waitFor("a dialog", func() bool { return len(h.d.dialogs) == 1 })
 	c := h.d.win.Canvas()
-	list := inTopOverlay(h, func(*widget.List) bool { return true })
+	list := inTopOverlay(h, func(*chooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
 	}
 	// The harness's files are in a folder of their own: open it, then tick two files.
-	open := inTopOverlay(h, func(b *widget.Button) bool { return b.Text == "Open" })
+	open := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Open" })
 	ch := chooserOn(t, h)
 	ch.show(h.files)
 	for _, name := range []string{"one.eml", "three.eml"} {
@@ -64,9 +63,9 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatal("Open stays off with two files ticked")
 	}
 	open.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
+	h.waitFor("two finished rows", func() bool { return h.d.shots.last.totals.Done == 2 && len(h.d.list.views()) == 2 })
 	if h.shown("one.eml") != engine.Done || h.shown("three.eml") != engine.Done {
-		t.Errorf("added %v", jobNames(h.d.list.views))
+		t.Errorf("added %v", jobNames(h.d.list.views()))
 	}
 }
 

@@ -59,7 +59,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 	if kind == noList {
 		return shown
 	}
-	choose := widget.NewButtonWithIcon(chooseText(), theme.SearchIcon(), func() {
+	choose := newIconButton(chooseText(), theme.SearchIcon(), func() {
 		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
@@ -79,7 +79,7 @@ type picker struct {
 	search *entry
 	list   *widget.List
 	status *bidiParagraph
-	signIn *widget.Button
+	signIn *pushButton
 	all    []pickItem
 	shown  []pickItem
 	chosen []string // labels: the ids chosen so far
@@ -99,7 +99,7 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 	p.search.SetPlaceHolder(say("ui.picker.search")) // drawn in reading order by the entry
 	p.search.OnChanged = func(string) { p.filter() }
 	p.status = newBidiParagraph(say("ui.picker.fetching"))
-	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
+	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Hide()
 	p.list = widget.NewList(
@@ -121,7 +121,7 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 		}
 		p.list.UnselectAll()
 	}
-	done := widget.NewButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
+	done := newButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
 	body := container.NewBorder(
 		container.NewVBox(p.search, p.status, row(p.signIn)),
 		row(done), nil, nil, p.list)
@@ -334,7 +334,7 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 // pickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
 func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
-		if b, ok := c.Objects[1].(*widget.Button); ok && b.Text == chooseText() {
+		if b, ok := c.Objects[1].(*pushButton); ok && b.Text == chooseText() {
 			o = c.Objects[0]
 		}
 	}

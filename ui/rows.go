@@ -20,7 +20,7 @@ import (
 
 // jobRow shows one file of the queue in two lines: its picture, name and
 // size, with the buttons its state allows, then its state in words with
-// speed and time left, and a slim bar of the bytes the server confirmed.
+// speed and time left, and a slim bar of the bytes that crossed the link.
 // What does not fit is in the selection's details.
 type jobRow struct {
 	widget.BaseWidget
@@ -48,6 +48,7 @@ type jobRow struct {
 	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
+	statusLayout         *statusLine     // keeps the state word whole
 	content              fyne.CanvasObject
 }
 
@@ -64,7 +65,7 @@ func newJobRow(d rowController) *jobRow {
 	r.size.SetAlignment(fyne.TextAlignTrailing)
 	r.bar = newSlimBar()
 	r.status = newBidiLabel("")
-	r.progress = newWholeLabel("")
+	r.progress = newBidiLabel("") // cut before the state word is (statusLine)
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
@@ -89,7 +90,7 @@ func newJobRow(d rowController) *jobRow {
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := compactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
 	r.nameLine = compactBorder(nil, compactRow(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
-	r.statusLine = compactBorder(nil, compactRow(r.progress, r.bar), r.status)
+	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
 	lines := container.New(tightVBox, r.nameLine, r.statusLine)
 	inner := compactBorder(container.NewCenter(picture), scrollRoom(), lines)
 	r.content = container.NewStack(r.selected, inner, r.cursor)
@@ -153,18 +154,18 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
-	r.status.SetText(stateWords(v, now))
+	status := stateWords(v, now)
+	statusChanged := status != r.status.Text()
+	r.status.SetText(status)
+	if head := stateHead(v); head != r.statusLayout.least {
+		r.statusLayout.least = head
+		r.statusLine.Refresh()
+	}
 	r.status.SetColor(stateColor(v.State))
 	progress := progressWords(v)
-	relayout := progress != r.progress.Text()
+	relayout := progress != r.progress.Text() || statusChanged
 	r.progress.SetText(progress)
-	value := 0.0
-	switch {
-	case v.State == engine.Done:
-		value = 1
-	case v.Size > 0:
-		value = float64(v.Committed) / float64(v.Size)
-	}
+	value := barValue(v)
 	if r.bar.Value != value {
 		r.bar.SetValue(value)
 	}
@@ -265,14 +266,26 @@ func typeWords(mime string) string {
 
 // destWords names a job's destination briefly.
 func destWords(v engine.JobView) string {
-	info := dest.Kind(v.DestKind).Info()
-	if v.Destination != "" && v.Destination != v.DestKind && v.Destination != info.Label {
+	if v.Destination != "" && v.Destination != v.DestKind {
 		return isolate(v.Destination) // a name the user gave
 	}
 	if s := kindWords(dest.Kind(v.DestKind)); s != "" {
 		return s
 	}
 	return isolate(v.Destination)
+}
+
+// barValue is how far a file's bar is filled: with the bytes that crossed
+// the link, which move while one large request is in flight, not only when
+// the server confirms them at its end.
+func barValue(v engine.JobView) float64 {
+	switch {
+	case v.State == engine.Done:
+		return 1
+	case v.Size > 0:
+		return min(float64(max(v.Delivered, v.Committed))/float64(v.Size), 1)
+	}
+	return 0
 }
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;

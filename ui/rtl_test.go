@@ -257,7 +257,7 @@ func TestSentenceDialogGolden(t *testing.T) {
 	test.AssertImageMatches(t, "dialog_sentence_he.png", w.Canvas().Capture())
 	var shown []string
 	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok {
+		if b, ok := asButton(o); ok {
 			shown = append(shown, b.Text)
 		}
 	})

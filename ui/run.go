@@ -19,11 +19,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
 	"hoist/dirs"
 	"hoist/engine"
+	"hoist/engine/emulator"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/ui/handover"
@@ -116,7 +116,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if alone != nil {
 		d.tell(aloneNote())
 	}
-	d.sizeToScreen(screenPixels())
+	d.place(primaryScreen(os.Getenv))
 	if n := s.notices(); len(n) > 0 {
 		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
@@ -134,10 +134,7 @@ func Run(ctx context.Context, cfg Config) int {
 			return
 		}
 		err := claim.Serve(serveCtx, func(paths []string) {
-			d.later(func() {
-				d.add(paths)
-				d.win.RequestFocus()
-			})
+			d.later(func() { d.handedOver(paths) })
 		})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Warn("other Hoist windows cannot hand files over", "err", err)
@@ -235,7 +232,7 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 func failWindow(a fyne.App, what string, err error) int {
 	w := a.NewWindow(say("ui.app"))
 	msg := newBidiParagraph(what + "\n\n" + errorWords(err))
-	w.SetContent(container.NewBorder(nil, container.NewCenter(widget.NewButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
+	w.SetContent(container.NewBorder(nil, container.NewCenter(newButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1
@@ -264,6 +261,7 @@ type session struct {
 	events  chan engine.Event
 	// problems with the organisation's folder, said when the window opens
 	problems []error
+	withdraw func() // takes back the sandbox's announced address
 }
 
 func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
@@ -274,10 +272,14 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	s.sandbox, err = startSandbox(ctx, f.Sandbox, SandboxAddr, log.With("part", "sandbox"))
+	s.sandbox, err = startSandbox(ctx, f.Sandbox, sandboxAddr(os.Getenv), log.With("part", "sandbox"))
 	if err != nil {
 		s.close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
+	}
+	// The same user's `hoist send --to sandbox` finds it wherever it listens.
+	if s.withdraw, err = emulator.Announce(f.Config, s.sandbox.url); err != nil {
+		log.Warn("the command line will not find the window's sandbox", "err", err)
 	}
 	system := dirs.System()
 	s.presets, s.problems, err = openLibrary(f.Config, system)
@@ -292,7 +294,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Transport:      transport,
 		Journal:        s.journal,
-		Accounts:       accounts{Service: s.auth, base: transport},
+		Accounts:       uploadsVia(s.auth, transport),
 		SandboxURL:     s.sandbox.url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
@@ -334,27 +336,10 @@ func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
 	}
 }
 
-// accounts hand the queue the window's sign-in; its clients send through
-// base, the queue's own transport.
-type accounts struct {
-	*auth.Service
-	base http.RoundTripper
-}
-
-// Client gives the queue an HTTP client signed in as account, or as the
-// only account signed in when account is "".
-func (a accounts) Client(ctx context.Context, account string, scopes []string) (*http.Client, error) {
-	if account == "" {
-		list, err := a.Accounts(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if len(list) != 1 {
-			return nil, auth.ErrNotSignedIn
-		}
-		account = list[0].Email
-	}
-	return a.Service.ClientVia(ctx, account, scopes, a.base)
+// uploadsVia is how the window's queue signs in, the same adapter as the
+// command line's: the service's accounts, their clients sending through base.
+func uploadsVia(svc *auth.Service, base http.RoundTripper) engine.Accounts {
+	return auth.Uploads{Service: svc, Base: base}
 }
 
 func (s *session) close(log *slog.Logger) {
@@ -364,6 +349,9 @@ func (s *session) close(log *slog.Logger) {
 		if err := s.queue.Close(ctx); err != nil {
 			log.Warn("closing the queue", "err", err)
 		}
+	}
+	if s.withdraw != nil {
+		s.withdraw()
 	}
 	if s.sandbox != nil {
 		if err := s.sandbox.close(); err != nil {

@@ -6,20 +6,30 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"hoist/engine/dest"
 	"hoist/engine/emulator"
 )
 
-// SandboxAddr is where the window's built-in sandbox listens, so that the
-// addresses of unfinished uploads stay valid from one start to the next.
-// When it is taken, any free port is used.
-const SandboxAddr = "127.0.0.1:8765"
+// sandboxAddr is where the window's built-in sandbox listens: the address
+// HOIST_SANDBOX_ADDR names, else this user's own port (emulator.UserAddr),
+// which no other user's Hoist takes, so nobody else's `hoist send --to
+// sandbox` uploads into it. Either stays the same from one start to the
+// next, so the addresses of unfinished uploads stay valid. When it is
+// taken, any free port is used; the same user's command line still finds
+// it (emulator.Announce).
+func sandboxAddr(getenv func(string) string) string {
+	if a := strings.TrimSpace(getenv(emulator.AddrEnv)); a != "" {
+		return a
+	}
+	return emulator.UserAddr()
+}
 
 // ReceiptsEnv names a file to which the window appends one line per file the
 // sandbox received (name, size and SHA-256, separated by tabs), for scripts
@@ -64,60 +74,174 @@ func (s *sandbox) close() error {
 	return errors.Join(s.stop(), s.srv.Close())
 }
 
-// sandboxPanel shows what the sandbox received: name, size and SHA-256.
+// sandboxPanel shows what the sandbox received, as the latest snapshot
+// says: name, size and SHA-256, newest first.
 type sandboxPanel struct {
 	d       sandboxController
-	sandbox *sandbox
-	log     *slog.Logger
-	objects []emulator.Object // UI goroutine only
-
-	// Owned by the collecting goroutine.
-	receipts string // ReceiptsEnv's file, if any
-	seen     int
-	started  bool
-	list     *widget.List
-	heading  *widget.Label
-	content  fyne.CanvasObject
+	shown   *receipts // the snapshot's, as last drawn; nil before the first
+	list    *receiptList
+	heading *widget.Label
+	content fyne.CanvasObject
 }
 
-func newSandboxPanel(d sandboxController, sb *sandbox, log *slog.Logger) *sandboxPanel {
-	// Objects from earlier sessions are shown, not announced.
-	p := &sandboxPanel{d: d, sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
+func newSandboxPanel(d sandboxController) *sandboxPanel {
+	p := &sandboxPanel{d: d}
 	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := hint(say("ui.sandbox.explain"))
-	p.list = widget.NewList(
-		func() int { return len(p.objects) },
-		func() fyne.CanvasObject {
-			name := newBidiLabel("")
-			size := newWholeLabel("")
-			sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-			sum.Truncation = fyne.TextTruncateEllipsis
-			sum.SizeName = theme.SizeNameCaptionText
-			copyButton := newTabButton("", theme.ContentCopyIcon())
-			copyButton.Importance = widget.LowImportance
-			return container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < 0 || i >= len(p.objects) {
-				return
-			}
-			obj := p.objects[i]
-			box := o.(*fyne.Container)
-			top := box.Objects[0].(*fyne.Container)
-			bottom := box.Objects[1].(*fyne.Container)
-			top.Objects[0].(*bidiLabel).SetText(objectName(obj))
-			top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
-			bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
-			copyButton := bottom.Objects[1].(*tabButton)
-			copyButton.OnTapped = func() {
-				d.copyText(obj.SHA256)
-				d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
-			}
-			copyButton.focused = func() { p.list.ScrollTo(i) }
-		},
-	)
-	p.content = container.NewBorder(container.NewVBox(p.heading, explain), nil, nil, nil, p.list)
+	p.list = newReceiptList(p.objects, p.copy)
+	p.content = container.New(roomyHint{keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
 	return p
+}
+
+// copy puts the SHA-256 of what the sandbox received on the clipboard.
+func (p *sandboxPanel) copy(obj emulator.Object) {
+	p.d.copyText(obj.SHA256)
+	p.d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
+}
+
+// receiptList lists what the sandbox received. It is one stop of Tab: Up,
+// Down, Page Up, Page Down, Home and End move an outlined cursor that
+// scrolls into view, and Enter, Space or Ctrl+C copy the SHA-256 of its
+// row; the copy button in each row is for the mouse.
+type receiptList struct {
+	widget.List
+	objects func() []emulator.Object
+	copy    func(emulator.Object)
+	cursor  int
+	focused bool
+	rings   map[widget.ListItemID]*canvas.Rectangle // each row's outline, by the row it shows
+}
+
+func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)) *receiptList {
+	l := &receiptList{objects: objects, copy: copy, rings: map[widget.ListItemID]*canvas.Rectangle{}}
+	l.Length = func() int { return len(l.objects()) }
+	l.CreateItem = func() fyne.CanvasObject {
+		name := newBidiLabel("")
+		size := newWholeLabel("")
+		sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		sum.Truncation = fyne.TextTruncateEllipsis
+		sum.SizeName = theme.SizeNameCaptionText
+		copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
+		copyButton.Importance = widget.LowImportance
+		lines := container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
+		return container.NewStack(lines, newFocusRing())
+	}
+	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
+		objs := l.objects()
+		if i < 0 || i >= len(objs) {
+			return
+		}
+		obj := objs[i]
+		stack := o.(*fyne.Container)
+		box := stack.Objects[0].(*fyne.Container)
+		top := box.Objects[0].(*fyne.Container)
+		bottom := box.Objects[1].(*fyne.Container)
+		top.Objects[0].(*bidiLabel).SetText(objectName(obj))
+		top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
+		bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
+		bottom.Objects[1].(*rowButton).OnTapped = func() { l.copy(obj) }
+		ring := stack.Objects[1].(*canvas.Rectangle)
+		for at, r := range l.rings {
+			if r == ring {
+				delete(l.rings, at)
+			}
+		}
+		l.rings[i] = ring
+		l.outline(i, ring)
+	}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// outline shows the ring of row i while it has the cursor and the list the focus.
+func (l *receiptList) outline(i widget.ListItemID, r *canvas.Rectangle) {
+	if l.focused && i == l.cursor {
+		r.StrokeColor = focusColor(l.Theme())
+		r.Show()
+	} else {
+		r.Hide()
+	}
+	r.Refresh()
+}
+
+func (l *receiptList) showCursor() {
+	for i, r := range l.rings {
+		l.outline(i, r)
+	}
+}
+
+// drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
+func (l *receiptList) drawsOwnFocus() {}
+
+func (l *receiptList) FocusGained() {
+	l.focused = true
+	l.moveCursor(l.cursor)
+}
+
+func (l *receiptList) FocusLost() {
+	l.focused = false
+	l.showCursor()
+}
+
+func (l *receiptList) moveCursor(i int) {
+	n := len(l.objects())
+	l.cursor = max(0, min(i, n-1))
+	if n > 0 {
+		l.ScrollTo(l.cursor)
+	}
+	l.showCursor()
+}
+
+// TypedKey moves the cursor, or copies its row's SHA-256.
+func (l *receiptList) TypedKey(e *fyne.KeyEvent) {
+	page := 1
+	if h := l.rowHeight(); h > 0 {
+		page = max(1, int(l.Size().Height/h)-1)
+	}
+	switch e.Name {
+	case fyne.KeyUp:
+		l.moveCursor(l.cursor - 1)
+	case fyne.KeyDown:
+		l.moveCursor(l.cursor + 1)
+	case fyne.KeyPageUp:
+		l.moveCursor(l.cursor - page)
+	case fyne.KeyPageDown:
+		l.moveCursor(l.cursor + page)
+	case fyne.KeyHome:
+		l.moveCursor(0)
+	case fyne.KeyEnd:
+		l.moveCursor(len(l.objects()) - 1)
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		l.copyCursor()
+	}
+}
+
+// TypedShortcut copies the cursor's SHA-256 on Ctrl+C.
+func (l *receiptList) TypedShortcut(s fyne.Shortcut) {
+	if _, ok := s.(*fyne.ShortcutCopy); ok {
+		l.copyCursor()
+	}
+}
+
+func (l *receiptList) copyCursor() {
+	if objs := l.objects(); l.cursor >= 0 && l.cursor < len(objs) {
+		l.copy(objs[l.cursor])
+	}
+}
+
+func (l *receiptList) rowHeight() float32 {
+	for _, r := range l.rings {
+		return r.Size().Height + l.Theme().Size(theme.SizeNamePadding)
+	}
+	return 0
+}
+
+// objects are what the panel shows, newest first.
+func (p *sandboxPanel) objects() []emulator.Object {
+	if p.shown == nil {
+		return nil
+	}
+	return p.shown.objects
 }
 
 func objectName(o emulator.Object) string {
@@ -129,40 +253,63 @@ func objectName(o emulator.Object) string {
 
 // refresh is called when the destination changes: the panel is for the sandbox.
 func (p *sandboxPanel) refresh() {
-	if p.d.destination().Kind == dest.Sandbox {
+	if p.d.destination().IsSandbox() {
 		p.content.Show()
 	} else {
 		p.content.Hide()
 	}
 }
 
-// collect looks, off the UI goroutine, for objects the sandbox received
-// since the last call; it logs each, appends it to the receipts file if one
-// is named, and returns what to show, or nil when nothing is new.
-func (p *sandboxPanel) collect() func() {
-	if p.started && p.sandbox.srv.Received() == p.seen {
+// show draws what snapshot s says the sandbox received; it runs on the UI
+// goroutine.
+func (p *sandboxPanel) show(s *snapshot) {
+	if p.shown != nil && s.receipts.count == p.shown.count && len(s.receipts.objects) == len(p.shown.objects) {
+		return
+	}
+	r := s.receipts
+	p.shown = &r
+	p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", s.receipts.count)))
+	p.list.Refresh()
+}
+
+// receiptsWatch reads what the sandbox received for each snapshot, off the
+// UI goroutine: it logs each new object and appends it to the receipts
+// file, if one is named. It is owned by the sampling goroutine.
+type receiptsWatch struct {
+	sandbox  *sandbox
+	log      *slog.Logger
+	receipts string // ReceiptsEnv's file, if any
+	seen     int
+	started  bool
+}
+
+func newReceiptsWatch(sb *sandbox, log *slog.Logger) *receiptsWatch {
+	// Objects from earlier sessions are shown, not announced.
+	return &receiptsWatch{sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
+}
+
+// read returns what the sandbox holds when it received anything since the
+// last call, else nil.
+func (w *receiptsWatch) read() *receipts {
+	if w.started && w.sandbox.srv.Received() == w.seen {
 		return nil // nothing new: the list of what was received is not copied at every tick
 	}
-	objs := p.sandbox.srv.Objects()
-	p.started = true
-	for _, o := range objs[min(p.seen, len(objs)):] {
-		p.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
-		if p.receipts != "" {
-			if err := appendReceipt(p.receipts, o); err != nil {
-				p.log.Warn("could not write the sandbox receipt", "err", err)
+	objs := w.sandbox.srv.Objects()
+	w.started = true
+	for _, o := range objs[min(w.seen, len(objs)):] {
+		w.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+		if w.receipts != "" {
+			if err := appendReceipt(w.receipts, o); err != nil {
+				w.log.Warn("could not write the sandbox receipt", "err", err)
 			}
 		}
 	}
-	p.seen = len(objs)
+	w.seen = len(objs)
 	newest := make([]emulator.Object, len(objs))
 	for i, o := range objs {
 		newest[len(objs)-1-i] = o
 	}
-	return func() {
-		p.objects = newest
-		p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", len(newest))))
-		p.list.Refresh()
-	}
+	return &receipts{count: len(newest), objects: newest}
 }
 
 func appendReceipt(path string, o emulator.Object) error {

@@ -2,20 +2,52 @@
 
 package ui
 
-import "github.com/go-gl/glfw/v3.3/glfw"
+import (
+	"image"
+	"runtime"
 
-// screenPixels is the size of the primary screen in pixels, or zeros when
-// it is not known. It runs on the main goroutine, after the first window
-// was made (the toolkit is started then).
-func screenPixels() (w, h int) {
-	defer func() { _ = recover() }() // no display: the size stays unknown
+	"github.com/go-gl/glfw/v3.3/glfw"
+)
+
+// primaryScreen is the primary monitor, its work area and the scale a
+// window on it is drawn at, or an unknown screen. It runs on the main
+// goroutine, after the first window was made (the toolkit is started then).
+func primaryScreen(getenv func(string) string) (s screen) {
+	defer func() { _ = recover() }() // no display: the screen stays unknown
 	m := glfw.GetPrimaryMonitor()
 	if m == nil {
-		return 0, 0
+		return screen{}
 	}
 	v := m.GetVideoMode()
 	if v == nil {
-		return 0, 0
+		return screen{}
 	}
-	return v.Width, v.Height
+	x, y := m.GetPos()
+	s.whole = image.Rect(x, y, x+v.Width, y+v.Height)
+	wx, wy, ww, wh := m.GetWorkarea()
+	s.work = image.Rect(wx, wy, wx+ww, wy+wh)
+	s.scale = windowScale(getenv, monitorScale(m, v.Width))
+	return s
+}
+
+// monitorScale is the scale the toolkit finds for a monitor by itself: the
+// system's on Windows, from the screen's density on Linux and the BSDs
+// (none on macOS, which scales the window's pixels itself).
+func monitorScale(m *glfw.Monitor, widthPx int) float32 {
+	switch runtime.GOOS {
+	case "darwin":
+		return 1
+	case "windows":
+		xs, _ := m.GetContentScale()
+		return xs
+	}
+	widthMm, _ := m.GetPhysicalSize()
+	if widthMm <= 0 {
+		return 1
+	}
+	dpi := float32(widthPx) / (float32(widthMm) / 25.4)
+	if dpi > 1000 || dpi < 10 {
+		return 1
+	}
+	return max(dpi/120, 1) // the toolkit's baseline is 120 dots per inch
 }

@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
 )
@@ -23,38 +20,38 @@ type selectionPanel struct {
 	d       selectionController
 	title   *bidiParagraph
 	body    *bidiParagraph
-	buttons map[engine.Action]*widget.Button
-	result  *widget.Button
+	buttons map[engine.Action]*pushButton
+	result  *pushButton
 	inner   *fyne.Container
 	content fyne.CanvasObject
 
-	views []engine.JobView // the selection as last shown
+	snap *snapshot // the snapshot drawn; its selected rows are the panel's
 }
 
 func newSelectionPanel(d selectionController) *selectionPanel {
-	p := &selectionPanel{d: d, buttons: map[engine.Action]*widget.Button{}}
+	p := &selectionPanel{d: d, buttons: map[engine.Action]*pushButton{}}
 	p.title = newBidiParagraph("") // a file's name, in any script
 	p.title.style = fyne.TextStyle{Bold: true}
 	p.body = newBidiParagraph("")
 	box := container.NewVBox()
 	for _, a := range engine.AllActions() {
-		b := widget.NewButtonWithIcon(visual(buttonWords(a)), actionIcon(a), func() {
-			if len(p.views) > 0 {
-				p.d.doSelected(a, slices.Clone(p.views))
+		b := newIconButton(visual(buttonWords(a)), actionIcon(a), func() {
+			if sel := p.snap.selected; len(sel) > 0 {
+				p.d.doSelected(a, slices.Clone(sel))
 			}
 		})
 		p.buttons[a] = b
 		box.Add(b)
 	}
-	p.result = widget.NewButtonWithIcon(visual(showResultWords()), theme.InfoIcon(), func() {
-		if len(p.views) == 1 {
-			p.d.showResult(p.views[0])
+	p.result = newIconButton(visual(showResultWords()), theme.InfoIcon(), func() {
+		if sel := p.snap.selected; len(sel) == 1 {
+			p.d.showResult(sel[0])
 		}
 	})
 	box.Add(p.result)
 	p.inner = container.NewVBox(p.title, box, p.body)
 	p.content = container.NewVScroll(p.inner)
-	p.show(nil, time.Time{})
+	p.show(newSnapshots().last)
 	return p
 }
 
@@ -93,9 +90,10 @@ func selectionActions(sel []engine.JobView) []engine.Action {
 	return out
 }
 
-// show puts the selection on the panel; it runs on the UI goroutine.
-func (p *selectionPanel) show(sel []engine.JobView, now time.Time) {
-	p.views = sel
+// show draws the selection of snapshot s; it runs on the UI goroutine.
+func (p *selectionPanel) show(s *snapshot) {
+	p.snap = s
+	sel, now := s.selected, s.now
 	allowed := selectionActions(sel)
 	for a, b := range p.buttons {
 		showIf(b, slices.Contains(allowed, a))
@@ -132,6 +130,9 @@ func detailsWords(v engine.JobView, now time.Time) string {
 	if p := progressWords(v); p != "" {
 		lines = append(lines, p)
 	}
+	if c := confirmedWords(v); c != "" {
+		lines = append(lines, c)
+	}
 	if e := v.Email; e != nil {
 		lines = append(lines, say("ui.field.subject", "Subject", detailWords(v)))
 	}
@@ -148,101 +149,6 @@ func detailsWords(v engine.JobView, now time.Time) string {
 		lines = append(lines, say("ui.field.account", "Account", isolate(v.Account)))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// removal is rows taken off the list that Undo can still bring back. Until
-// it is final the jobs stay in the queue, hidden from the list.
-type removal struct {
-	mu     sync.Mutex
-	hidden map[engine.JobID]bool // read by the sampling goroutine
-
-	pending []engine.JobID // UI goroutine only
-	gen     int
-}
-
-func (r *removal) hide(ids []engine.JobID, on bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.hidden == nil {
-		r.hidden = map[engine.JobID]bool{}
-	}
-	for _, id := range ids {
-		if on {
-			r.hidden[id] = true
-		} else {
-			delete(r.hidden, id)
-		}
-	}
-}
-
-// visible leaves the hidden jobs out of views.
-func (r *removal) visible(views []engine.JobView) []engine.JobView {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.hidden) == 0 {
-		return views
-	}
-	return slices.DeleteFunc(views, func(v engine.JobView) bool { return r.hidden[v.ID] })
-}
-
-// undoFor is how long a removal can be undone.
-const undoFor = 8 * time.Second
-
-// removeRows takes rows off the list at once, with an Undo; the queue
-// forgets them when the Undo is gone.
-func (d *desk) removeRows(views []engine.JobView) {
-	if len(views) == 0 {
-		return
-	}
-	d.commitRemoval() // an earlier removal is final once another starts
-	ids := make([]engine.JobID, len(views))
-	for i, v := range views {
-		ids[i] = v.ID
-	}
-	d.removal.pending = ids
-	d.removal.gen++
-	gen := d.removal.gen
-	d.removal.hide(ids, true)
-	d.list.clearSelection()
-	d.undoText.SetText(removedWords(len(views), views[0].Name))
-	d.undoBar.Show()
-	d.resample.Store(true)
-	time.AfterFunc(undoFor, func() {
-		d.later(func() {
-			if d.removal.gen == gen {
-				d.commitRemoval()
-			}
-		})
-	})
-}
-
-// undoRemoval brings the last removed rows back.
-func (d *desk) undoRemoval() {
-	ids := d.removal.pending
-	d.removal.pending = nil
-	d.removal.gen++
-	d.removal.hide(ids, false)
-	d.undoBar.Hide()
-	d.resample.Store(true)
-}
-
-// commitRemoval makes the last removal final: the queue forgets the jobs.
-func (d *desk) commitRemoval() {
-	ids := d.removal.pending
-	if len(ids) == 0 {
-		return
-	}
-	d.removal.pending = nil
-	d.removal.gen++
-	d.undoBar.Hide()
-	d.background(func(context.Context) {
-		for _, id := range ids {
-			if err := d.q.Remove(id); err != nil {
-				d.log.Info("remove refused", "job", id, "err", err)
-			}
-		}
-		d.later(func() { d.removal.hide(ids, false) })
-	})
 }
 
 // doSelected takes a on every selected job that allows it, as the engine

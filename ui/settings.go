@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
@@ -218,7 +217,7 @@ type settingsPanel struct {
 func newSettingsPanel(d settingsController) *settingsPanel {
 	p := &settingsPanel{d: d}
 	p.form = p.makeForm()
-	reset := widget.NewButton(visual(say("ui.reset")), p.confirmReset)
+	reset := newButton(visual(say("ui.reset")), p.confirmReset)
 	reset.Importance = widget.DangerImportance
 	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
 	return p
@@ -247,11 +246,11 @@ func (p *settingsPanel) makeForm() *form {
 		func(n int) { change(func(s *settings) { s.SignInWait = n }) })
 	language := choice(languageChoices, languageWords, s.Language,
 		func(code string) { change(func(s *settings) { s.Language = code }) })
-	resume := widget.NewCheck(visual(say("ui.settings.resume")), func(on bool) {
+	resume := newReadingCheck(say("ui.settings.resume"), func(on bool) {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
-	background := widget.NewCheck(backgroundSetting(), func(on bool) {
+	background := newReadingCheck(backgroundSetting(), func(on bool) {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)
@@ -275,7 +274,7 @@ func (p *settingsPanel) makeForm() *form {
 
 // showSettings opens the settings' panel.
 func (d *desk) showSettings() {
-	dlg := dialog.NewCustom(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
+	dlg := newInfoDialog(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
 	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
 	d.open(dlg)
 }

@@ -41,8 +41,8 @@ type setupPanel struct {
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
 	status  *bidiParagraph
-	choose  *widget.Button
-	signIn  *widget.Button
+	choose  *pushButton
+	signIn  *pushButton
 	ready   bool // a good client file was imported
 }
 
@@ -72,11 +72,11 @@ func newSetupPanel(d setupController) *setupPanel {
 		}
 	}
 	p.status = newBidiParagraph(say("ui.setup.noFile"))
-	p.choose = widget.NewButtonWithIcon(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
-	p.signIn = widget.NewButtonWithIcon(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
+	p.choose = newIconButton(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
+	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Disable()
-	closeButton := widget.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
+	closeButton := newButton(visual(say("ui.close")), func() { p.dlg.Hide() })
 	rows = append(rows,
 		row(p.choose),
 		p.status,
@@ -90,11 +90,11 @@ func newSetupPanel(d setupController) *setupPanel {
 func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
-	copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 		p.d.copyText(address)
 		p.status.SetText(say("ui.setup.copied", "Address", isolate(address)))
 	})
-	open := widget.NewButtonWithIcon(visual(say("ui.open")), theme.ComputerIcon(), func() {
+	open := newIconButton(visual(say("ui.open")), theme.ComputerIcon(), func() {
 		if err := auth.OpenSystemBrowser(address); err != nil {
 			p.status.SetText(say("ui.setup.noBrowser"))
 		}
@@ -108,7 +108,7 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 func (p *setupPanel) pick() {
 	p.d.ask(filechooser.Options{
 		Title:   say("ui.pick.client"),
-		Folder:  homeFolder("Downloads"),
+		Folder:  filechooser.PlaceOf(filechooser.Downloads),
 		Filters: []filechooser.Filter{{Name: say("ui.pick.clientKind"), Patterns: []string{"*.json"}}},
 	}, func(paths []string) { p.take(paths[0]) })
 }

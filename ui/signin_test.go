@@ -118,8 +118,8 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 	h := newHarness(t, harnessOptions{auth: svc})
 	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
 	test.Tap(h.d.bar.signIn)
-	h.waitFor("the question about a file", func() bool { return h.findButton("Yes") != nil })
-	test.Tap(h.button("Yes"))
+	h.waitFor("the question about a file", func() bool { return h.findButton("Keep it in a file") != nil })
+	test.Tap(h.button("Keep it in a file"))
 
 	var address string
 	h.waitFor("the sign-in address", func() bool {
@@ -132,6 +132,9 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 		}
 		return address != ""
 	})
+	if said := overlayTexts(h); strings.Contains(said, "browser shows") || !strings.Contains(said, "could not open your web browser") {
+		t.Errorf("with no browser opened, the sign-in says %q", said)
+	}
 	test.Tap(h.button("Copy the address"))
 	if got := h.app.Clipboard().Content(); got != address {
 		t.Errorf("copied %q, want the address", got)

@@ -48,7 +48,9 @@ func (t *hoistTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Col
 
 // readable are the colours Hoist draws differently from Fyne's theme, so that
 // every text reaches a contrast of 4.5:1 on its background (WCAG AA) in both
-// variants, the states' colours included (TestTextContrast measures them).
+// variants, the states' colours included (TestTextContrast measures them),
+// and a disabled control's words and icon 3:1 on whatever they sit on
+// (TestDisabledControlsStayReadable).
 var readable = map[fyne.ThemeVariant]map[fyne.ThemeColorName]color.Color{
 	theme.VariantLight: {
 		theme.ColorNamePrimary:             rgb(0x1a, 0x5f, 0xb4),
@@ -64,6 +66,7 @@ var readable = map[fyne.ThemeVariant]map[fyne.ThemeColorName]color.Color{
 		theme.ColorNameSelection:           rgb(0xdb, 0xe8, 0xfa),
 		theme.ColorNameHover:               rgb(0xee, 0xee, 0xee),
 		theme.ColorNameFocus:               color.NRGBA{R: 0x1a, G: 0x5f, B: 0xb4, A: 0x66},
+		theme.ColorNameDisabled:            rgb(0x73, 0x73, 0x73),
 	},
 	theme.VariantDark: {
 		theme.ColorNamePrimary:             rgb(0x78, 0xae, 0xed),
@@ -78,6 +81,7 @@ var readable = map[fyne.ThemeVariant]map[fyne.ThemeColorName]color.Color{
 		theme.ColorNameSelection:           rgb(0x1d, 0x35, 0x55),
 		theme.ColorNameHover:               rgb(0x2e, 0x2e, 0x2e),
 		theme.ColorNameFocus:               color.NRGBA{R: 0x78, G: 0xae, B: 0xed, A: 0x80},
+		theme.ColorNameDisabled:            rgb(0x8c, 0x8c, 0x8c),
 	},
 }
 

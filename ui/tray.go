@@ -5,17 +5,19 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
-// useTray gives the window a system tray, where the desktop has one.
+// useTray gives the window a system tray, where the toolkit has one; the
+// window goes there only while its icon is really shown (trayIsShown).
 func (d *desk) useTray() {
 	if da, ok := d.app.(desktop.App); ok {
 		d.tray = da.SetSystemTrayMenu
 	}
+	d.trayShown = trayIsShown
 }
 
 // trayMenu is what the tray offers while the window is closed.
 func (d *desk) trayMenu() *fyne.Menu {
 	show := fyne.NewMenuItem(trayShow(), d.fromTray)
-	pause := fyne.NewMenuItem(trayPauseAll(), func() { d.actAll(d.q.PauseAll) })
+	pause := fyne.NewMenuItem(trayPauseAll(), func() { d.doAll(pauseEvery) })
 	quit := fyne.NewMenuItem(trayQuit(), d.quit)
 	quit.IsQuit = true
 	return fyne.NewMenu(visual(say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
@@ -31,9 +33,5 @@ func (d *desk) toTray() {
 	d.win.Hide()
 }
 
-// fromTray shows the window again.
-func (d *desk) fromTray() {
-	d.hidden = false
-	d.win.Show()
-	d.win.RequestFocus()
-}
+// fromTray shows the window again, and keeps Hoist open.
+func (d *desk) fromTray() { d.comeForward() }

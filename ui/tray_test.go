@@ -18,6 +18,7 @@ func TestClosingKeepsUploadingInTheTray(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	var menu *fyne.Menu
 	h.d.tray = func(m *fyne.Menu) { menu = m }
+	h.d.trayShown = func() bool { return true } // a tray host answers
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -24,6 +23,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/media"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.
@@ -47,31 +47,28 @@ type desk struct {
 	now     func() time.Time
 	journal string // where the list of uploads is kept, for the settings
 
-	settings                                        settings
-	dest                                            dest.Destination // where files added now go
-	bar                                             *destBar
-	list                                            *queueList
-	thumbs                                          *thumbnails
-	empty                                           fyne.CanvasObject
-	overall                                         *slimBar
-	summary                                         *bidiParagraph
-	pauseAll, resumeAll, retryFailed, clearFinished *widget.Button
-	sandboxPanel                                    *sandboxPanel
-	setup                                           *setupPanel    // the guided Google set-up, while open
-	message                                         *bidiParagraph // the latest thing worth saying
-	selection                                       *selectionPanel
-	undoText                                        *bidiLabel
-	undoBar                                         *fyne.Container
-	removal                                         removal
-	lastSummary                                     engine.Summary
-	frame                                           *container.Scroll   // everything in the window
-	ring                                            *canvas.Rectangle   // around the focused control
-	rings                                           *fyne.Container     // the layer the ring is drawn on, over everything
-	ringFor                                         fyne.Focusable      // what the ring was last put around
-	dialogRing                                      *canvas.Rectangle   // the ring in the dialog on top, once one was focused
-	ringBox                                         *fyne.Container     // the dialog it is drawn in
-	chooser                                         *chooser            // Hoist's own file dialog, last opened
-	dialogScrolls                                   []*container.Scroll // dialogs' scrolls, which follow the focus
+	settings      settings
+	dest          dest.Destination // where files added now go
+	bar           *destBar
+	list          *queueList
+	thumbs        *thumbnails
+	empty         fyne.CanvasObject
+	foot          *footer
+	sandboxPanel  *sandboxPanel
+	setup         *setupPanel    // the guided Google set-up, while open
+	message       *bidiParagraph // the latest thing worth saying
+	selection     *selectionPanel
+	shots         *snapshots          // makes every snapshot the window draws
+	removals      *removals           // rows taken off the list, while Undo can bring them back
+	asking        *quitAsk            // the question before quitting, while open
+	frame         *container.Scroll   // everything in the window
+	ring          *canvas.Rectangle   // around the focused control
+	rings         *fyne.Container     // the layer the ring is drawn on, over everything
+	ringFor       fyne.Focusable      // what the ring was last put around
+	dialogRing    *canvas.Rectangle   // the ring in the dialog on top, once one was focused
+	ringBox       *fyne.Container     // the dialog it is drawn in
+	chooser       *chooser            // Hoist's own file dialog, last opened
+	dialogScrolls []*container.Scroll // dialogs' scrolls, which follow the focus
 
 	events   chan engine.Event // from the queue, drained by the sampler
 	pending  atomic.Bool       // a sample is on its way to the UI goroutine
@@ -83,14 +80,18 @@ type desk struct {
 	choose   chooseFunc       // the system's file dialog; nil: the desktop's portal
 	tray     func(*fyne.Menu) // sets the system tray's menu; nil without a tray
 	hidden   bool             // the window is closed and Hoist works from the tray
+	// trayShown says whether the tray's icon would really be seen now
+	trayShown    func() bool
+	minimised    bool        // Hoist minimised the window to keep uploading
+	quitWhenDone atomic.Bool // the window was closed: quit once nothing moves
 
 	inboxMu sync.Mutex
 	inbox   []func() // to run on the UI goroutine at the next sample
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
 	sampler   sampler
+	watch     *receiptsWatch // nil without a sandbox
 	retrying  bool
-	ticks     int
 	focusSeen fyne.Focusable // the focused control at the last sample
 }
 
@@ -109,6 +110,16 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 		d.events = make(chan engine.Event, 16)
 	}
 	d.settings = loadSettings(a.Preferences())
+	d.removals = &removals{
+		forget:  d.forget,
+		after:   func(wait time.Duration, f func()) { time.AfterFunc(wait, func() { d.later(f) }) },
+		changed: d.redraw,
+	}
+	d.shots = newSnapshots()
+	d.shots.removed = d.removals
+	if d.sandbox != nil {
+		d.watch = newReceiptsWatch(d.sandbox, d.log)
+	}
 	d.win = a.NewWindow(say("ui.app"))
 	d.win.SetIcon(iconResource)
 	d.loadDestination(opts.sandboxMode)
@@ -118,7 +129,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.win.SetOnDropped(d.dropped)
 	d.win.SetCloseIntercept(d.closing)
 	d.useTray()
-	d.win.Resize(d.savedSize())
+	d.win.Resize(windowSize(d.savedSize(), screen{}))
 	d.shortcuts()
 	return d
 }
@@ -136,11 +147,8 @@ type deskOptions struct {
 func (d *desk) build() {
 	d.bar = newDestBar(d)
 	d.thumbs = newThumbnails()
-	d.list = newQueueList(d, func() time.Time { return d.now() })
+	d.list = newQueueList(d)
 	d.selection = newSelectionPanel(d)
-	d.undoText = newWholeLabel("")
-	d.undoBar = row(d.undoText, widget.NewButtonWithIcon(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval))
-	d.undoBar.Hide()
 
 	icon := widget.NewIcon(iconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -148,35 +156,23 @@ func (d *desk) build() {
 	headline.SizeName = theme.SizeNameSubHeadingText
 	hint := newBidiParagraph(say("ui.empty.hint"))
 	hint.SetAlignment(fyne.TextAlignCenter)
-	addBig := widget.NewButtonWithIcon(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
-	addFolder := widget.NewButtonWithIcon(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
+	addBig := newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	addFolder := newIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), d.pickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
 
-	d.overall = newSlimBar()
-	d.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
-	d.pauseAll = widget.NewButtonWithIcon(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.actAll(d.q.PauseAll) })
-	d.resumeAll = widget.NewButtonWithIcon(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.actAll(d.q.ResumeAll) })
-	d.retryFailed = widget.NewButtonWithIcon(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.actAll(d.q.RetryFailed) })
-	d.clearFinished = widget.NewButtonWithIcon(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.actAll(d.q.ClearFinished) })
+	d.foot = newFooter(d)
 	d.message = newBidiParagraph("") // names files: "نامه مشتری.eml" reads right
 	d.message.Hide()
 
 	top := container.NewVBox(
 		d.bar.content,
 		d.message,
-		d.undoBar,
 		widget.NewSeparator(),
-	)
-	controls := row(d.pauseAll, d.resumeAll, d.retryFailed, d.clearFinished)
-	bottom := container.NewVBox(
-		widget.NewSeparator(),
-		border(nil, nil, nil, controls, d.overall),
-		d.summary,
 	)
 	center := container.NewStack(d.list, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
-		d.sandboxPanel = newSandboxPanel(d, d.sandbox, d.log)
+		d.sandboxPanel = newSandboxPanel(d)
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
 		split.Offset = 0.6
 		side = split
@@ -189,38 +185,40 @@ func (d *desk) build() {
 	}
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.frame = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
+	d.frame = container.NewScroll(container.NewBorder(top, d.foot.content, nil, nil, middle))
 	d.ring = newFocusRing()
 	d.rings = container.NewWithoutLayout(d.ring)
 	d.win.SetContent(container.NewStack(d.frame, d.rings))
-	d.showSummary(engine.Summary{ETA: -1})
+	d.draw(d.shots.last)
 }
 
 // rebuild builds the window's content again, in the language spoken now
 // (Settings changed it): the open dialogs close, the settings open again in
 // the new language, and the list, its selection and the destination stay.
 func (d *desk) rebuild() {
-	views, sum, selected := d.list.views, d.lastSummary, d.list.selected
 	thumbs := d.thumbs
 	for n := len(d.dialogs); n > 0 && d.closeTopDialog(); n-- {
 	}
 	d.build()
 	d.thumbs = thumbs // still making the pictures asked for
-	d.list.selected = selected
 	d.bar.load()
 	d.destinationChanged()
-	d.apply(update{views: views, summary: sum, reshaped: true})
+	last := *d.shots.last
+	last.reshaped = true // every panel is new: each draws everything
+	d.draw(&last)
 	d.showSettings()
 }
 
 // shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
-// question as closing the window, Delete removes the selected rows and
-// Escape closes the dialog on top.
+// question as closing the window, Ctrl/Cmd+A selects every row, Delete
+// removes the selected rows, Ctrl/Cmd+Z brings them back and Escape closes
+// the dialog on top.
 func (d *desk) shortcuts() {
 	c := d.win.Canvas()
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.pickFiles() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.askQuit(false) })
 	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.selectAll() })
+	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { d.removals.undo() })
 	c.SetOnTypedKey(d.typedKey)
 }
 
@@ -229,6 +227,8 @@ func (d *desk) typedKey(e *fyne.KeyEvent) {
 	switch e.Name {
 	case fyne.KeyEscape:
 		d.closeTopDialog()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		d.pressDefault()
 	case fyne.KeyDelete:
 		d.list.deleteSelected()
 	}
@@ -253,6 +253,17 @@ func (d *desk) open(dlg hideable) {
 	readingTitle(d.win.Canvas())
 }
 
+// pressDefault presses the default button of the dialog on top (its yes,
+// its OK or Close): Enter does, where no button has the focus.
+func (d *desk) pressDefault() {
+	if len(d.dialogs) == 0 {
+		return
+	}
+	if p, ok := d.dialogs[len(d.dialogs)-1].(interface{ pressDefault() }); ok {
+		p.pressDefault()
+	}
+}
+
 // closeTopDialog closes the dialog on top, as its Cancel or Close would.
 func (d *desk) closeTopDialog() bool {
 	if len(d.dialogs) == 0 {
@@ -260,53 +271,6 @@ func (d *desk) closeTopDialog() bool {
 	}
 	d.dialogs[len(d.dialogs)-1].Hide()
 	return true
-}
-
-// Where the window's size is kept from one start to the next.
-const (
-	prefWidth  = "window.width"
-	prefHeight = "window.height"
-)
-
-// defaultSize is the window's size at a first start, on a screen large enough.
-var defaultSize = fyne.NewSize(960, 640)
-
-func (d *desk) savedSize() fyne.Size {
-	p := d.app.Preferences()
-	s := fyne.NewSize(float32(p.FloatWithFallback(prefWidth, float64(defaultSize.Width))), float32(p.FloatWithFallback(prefHeight, float64(defaultSize.Height))))
-	if s.Width < 320 || s.Height < 240 {
-		return defaultSize
-	}
-	return s
-}
-
-func (d *desk) saveSize() {
-	s := d.win.Canvas().Size()
-	if s.Width > 0 && s.Height > 0 {
-		d.app.Preferences().SetFloat(prefWidth, float64(s.Width))
-		d.app.Preferences().SetFloat(prefHeight, float64(s.Height))
-	}
-}
-
-// sizeToScreen makes the window no larger than a screen of w × h pixels
-// (less room for the desktop's panels and the title bar), at the app's scale.
-func (d *desk) sizeToScreen(w, h int) {
-	d.win.Resize(fitScreen(d.savedSize(), w, h, d.app.Settings().Scale()))
-}
-
-// fitScreen is size made to fit a screen of w × h pixels at scale; an
-// unknown screen (zeros) changes nothing.
-func fitScreen(size fyne.Size, w, h int, scale float32) fyne.Size {
-	if w <= 0 || h <= 0 {
-		return size
-	}
-	if scale <= 0 {
-		scale = 1
-	}
-	const panels = 80 // pixels for the desktop's panels and the window's title bar
-	size.Width = min(size.Width, float32(w-16)/scale)
-	size.Height = min(size.Height, float32(h-panels)/scale)
-	return size
 }
 
 // fit shrinks a dialog's size to the window, so that none is larger than it.
@@ -389,9 +353,10 @@ func (d *desk) refreshNow() {
 }
 
 // collect gathers, off the UI goroutine, everything new since the last call:
-// the queue's changed rows, thumbnails made, the queue's events, results of
-// background work and what the sandbox received. It returns what to run on
-// the UI goroutine, or nil when nothing changed. One goroutine at a time.
+// the queue's jobs when they may have changed, thumbnails made, the queue's
+// events, results of background work and what the sandbox received. It
+// returns what to run on the UI goroutine, or nil when nothing changed. One
+// goroutine at a time.
 func (d *desk) collect() func() {
 	var shows []func()
 
@@ -400,42 +365,40 @@ func (d *desk) collect() func() {
 	d.inbox = d.inbox[:0]
 	d.inboxMu.Unlock()
 
+	var events []engine.Event
 	for drained := false; !drained; {
 		select {
 		case ev := <-d.events:
-			shows = append(shows, func() { d.notify(ev) })
+			events = append(events, ev)
 		default:
 			drained = true
 		}
 	}
+	// The jobs are read after the events, so the snapshot shows what they tell.
+	r := reading{ready: d.thumbs.takeReady(), now: d.now()}
+	if d.sampler.needed(d.q.Summary(), d.retrying) || d.resample.Swap(false) || len(r.ready) > 0 {
+		r.jobs = d.q.Jobs()
+		d.retrying = anyRetrying(r.jobs)
+	}
+	if d.watch != nil {
+		r.receipts = d.watch.read()
+	}
+	if r.jobs != nil || r.receipts != nil {
+		shows = append(shows, func() { d.draw(d.shots.make(r)) })
+	}
 
-	sum := d.q.Summary()
-	ready := d.thumbs.takeReady()
-	if d.sampler.needed(sum, d.retrying) || d.resample.Swap(false) || len(ready) > 0 {
-		views := d.removal.visible(d.q.Jobs())
-		d.retrying = anyRetrying(views)
-		u := d.sampler.diff(views, sum)
-		if len(ready) > 0 && !u.reshaped {
-			for i, v := range views {
-				if _, ok := ready[v.ID]; ok {
-					u.changed = append(u.changed, i)
-				}
+	if len(events) > 0 { // told after the snapshot that shows them
+		shows = append(shows, func() {
+			for _, ev := range events {
+				d.notify(ev)
 			}
-		}
-		shows = append(shows, func() { d.apply(u) })
+		})
 	}
 
 	if f := d.win.Canvas().Focused(); f != d.focusSeen || d.ringOn.Load() {
 		d.focusSeen = f
 		shows = append(shows, d.showFocus) // the focus moved, or the ringed control may have
 	}
-
-	if d.sandboxPanel != nil && d.ticks%5 == 0 {
-		if show := d.sandboxPanel.collect(); show != nil {
-			shows = append(shows, show)
-		}
-	}
-	d.ticks++
 
 	if len(shows) == 0 {
 		return nil
@@ -447,57 +410,64 @@ func (d *desk) collect() func() {
 	}
 }
 
-// apply shows a sample; it runs on the UI goroutine.
-func (d *desk) apply(u update) {
-	d.list.apply(u)
-	if len(u.views) == 0 {
-		d.empty.Show()
-		d.list.Hide()
-	} else {
-		d.empty.Hide()
-		d.list.Show()
+// draw puts snapshot s on every panel; it runs on the UI goroutine.
+func (d *desk) draw(s *snapshot) {
+	d.list.show(s)
+	showIf(d.empty, len(s.rows) == 0)
+	showIf(d.list, len(s.rows) > 0)
+	d.foot.show(s)
+	if s.selection.len() > 0 || d.selection.snap.selection.len() > 0 {
+		d.selection.show(s)
 	}
-	d.showSummary(u.summary)
-	if sel := d.list.selectedViews(); len(sel) > 0 {
-		d.selection.show(sel, d.now())
+	if d.sandboxPanel != nil {
+		d.sandboxPanel.show(s)
 	}
-}
-
-// selectionChanged puts the selected jobs on the selection's panel.
-func (d *desk) selectionChanged() {
-	d.selection.show(d.list.selectedViews(), d.now())
-}
-
-func (d *desk) showSummary(s engine.Summary) {
-	d.lastSummary = s
-	d.summary.SetText(summaryWords(s, countState(d.list.shown(), engine.Canceled)))
-	value := 0.0
-	if s.Bytes > 0 {
-		value = float64(s.BytesDone) / float64(s.Bytes)
-		d.overall.Show()
-	} else {
-		d.overall.Hide() // nothing to upload: a 0% bar would say nothing
+	if d.asking != nil {
+		d.asking.show(s)
 	}
-	if d.overall.Value != value {
-		d.overall.SetValue(value)
-	}
+	d.quitIfDone(s)
 	title := say("ui.app")
-	if s.Active > 0 && s.Bytes > 0 {
-		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(value*100))/100), "Done", s.Done, "N", s.Files)
+	if t := s.totals; t.Active > 0 && t.Bytes > 0 {
+		title = say("ui.title.progress", "Percent", speaking().Percent(float64(int(overallValue(t)*100))/100), "Done", t.Done, "N", t.Files)
 	}
-	d.win.SetTitle(title)
-	enable(d.pauseAll, moving(d.list.shown()) > 0)
-	enable(d.resumeAll, s.Paused > 0)
-	enable(d.retryFailed, s.Failed > 0)
-	enable(d.clearFinished, s.Done > 0 || s.Failed > 0)
+	if d.win.Title() != title {
+		d.win.SetTitle(title)
+	}
 }
 
-func enable(b *widget.Button, on bool) {
-	if on && b.Disabled() {
-		b.Enable()
-	} else if !on && !b.Disabled() {
-		b.Disable()
-	}
+// redraw draws the last reading again with the user's latest choices: a
+// selection, a removal or its Undo shows at once.
+func (d *desk) redraw() { d.draw(d.shots.again(d.now())) }
+
+// selectRows makes sel the selection.
+func (d *desk) selectRows(sel selection) {
+	d.shots.choose(sel)
+	d.redraw()
+}
+
+// removeRows takes rows off the list at once, with an Undo.
+func (d *desk) removeRows(views []engine.JobView) { d.removals.remove(views) }
+
+// undoRemoval brings the last removed rows back.
+func (d *desk) undoRemoval() { d.removals.undo() }
+
+// forget makes the queue forget removed jobs, off the UI goroutine.
+func (d *desk) forget(ids []engine.JobID, done func()) {
+	d.background(func(context.Context) {
+		for _, id := range ids {
+			if err := d.q.Remove(id); err != nil {
+				d.log.Info("remove refused", "job", id, "err", err)
+			}
+		}
+		d.resample.Store(true)
+		d.later(done)
+	})
+}
+
+// doAll does a to every file that allows it, off the UI goroutine.
+func (d *desk) doAll(a allAction) {
+	f := map[allAction]func(){pauseEvery: d.q.PauseAll, resumeEvery: d.q.ResumeAll, retryFailed: d.q.RetryFailed, clearFinished: d.q.ClearFinished}[a]
+	d.background(func(context.Context) { f() })
 }
 
 // do takes one of the actions the engine allows a job: signing in goes
@@ -530,10 +500,6 @@ func (d *desk) act(a engine.Action, v engine.JobView) {
 	})
 }
 
-func (d *desk) actAll(f func()) {
-	d.background(func(context.Context) { f() })
-}
-
 // tell shows a sentence at the top of the window until the next one.
 func (d *desk) tell(msg string) {
 	d.message.SetText(sentence(msg))
@@ -543,7 +509,10 @@ func (d *desk) tell(msg string) {
 // notify tells the user outside the window that a batch ended or a file needs them.
 func (d *desk) notify(ev engine.Event) {
 	title := say("ui.app")
-	msg := d.eventWords(ev)
+	msg := eventWords(ev, d.shots.last)
+	if msg == "" {
+		return // a file no longer on the list
+	}
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = say("ui.notify.needsYou")
 		d.tell(msg)
@@ -557,6 +526,10 @@ func (d *desk) add(paths []string) {
 	if len(paths) == 0 {
 		return
 	}
+	d.stayOpen() // more files: the user is back, Hoist stays open after them
+	// One batch's files are listed as people count: doc_2 before doc_10.
+	paths = slices.Clone(paths)
+	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.dest
 	if err := target.Validate(); err != nil {
 		d.tell(say("ui.add.finishForm", "Why", errorWords(err)))
@@ -580,6 +553,9 @@ func (d *desk) add(paths []string) {
 		for _, p := range res.Problems {
 			notes = append(notes, errorWords(p))
 		}
+		if len(res.IDs) == 0 && len(notes) == 0 {
+			notes = append(notes, say("ui.add.nothing")) // empty folders: say so, never nothing
+		}
 		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
 		if len(notes) > 0 {
 			d.later(func() { d.tell(strings.Join(notes, " ")) })
@@ -595,15 +571,7 @@ func plural(n int, one, many string) string {
 }
 
 // dropped takes files and folders dropped anywhere on the window.
-func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) {
-	var paths []string
-	for _, u := range uris {
-		if u.Scheme() == "file" {
-			paths = append(paths, u.Path())
-		}
-	}
-	d.add(d.takeSettingsFiles(paths)) // shared destinations and client files are not uploads
-}
+func (d *desk) dropped(_ fyne.Position, uris []fyne.URI) { d.takeDrop(uris) }
 
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {
@@ -630,7 +598,7 @@ func (d *desk) showResult(v engine.JobView) {
 		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
 		shown.Selectable = true
 		shown.Truncation = fyne.TextTruncateEllipsis
-		copyButton := widget.NewButtonWithIcon(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+		copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 			d.app.Clipboard().SetContent(value)
 			d.tell(say("ui.copied", "What", label))
 		})
@@ -645,32 +613,19 @@ func (d *desk) showResult(v engine.JobView) {
 	field(say("ui.result.name"), r.Name)
 	field(say("ui.result.link"), r.URL)
 	if u, err := url.Parse(r.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		rows.Add(widget.NewButtonWithIcon(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
+		rows.Add(newIconButton(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
 			if err := d.app.OpenURL(u); err != nil {
 				d.tell(say("ui.browser.failed", "Why", errorWords(err)))
 			}
 		}))
 	}
-	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), rows, d.win)
+	dlg := newInfoDialog(v.Name, visual(say("ui.close")), rows, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }
 
-func idLabel(v engine.JobView) string {
-	switch kind := dest.Kind(v.DestKind); {
-	case kind == dest.CM360:
-		return say("ui.id.asset")
-	case kind == dest.Drive:
-		return say("ui.id.file")
-	case kind == dest.YouTube:
-		return say("ui.id.video")
-	case kind == dest.GmailDraft:
-		return say("ui.id.draft")
-	case kind.IsGmail():
-		return say("ui.id.message")
-	}
-	return say("ui.id")
-}
+// idLabel is what the result's id is called at the job's destination.
+func idLabel(v engine.JobView) string { return speaking().IDLabel(dest.Kind(v.DestKind)) }
 
 // showDetails shows a row's whole state, which the row may have cut short.
 func (d *desk) showDetails(v engine.JobView) {
@@ -680,10 +635,13 @@ func (d *desk) showDetails(v engine.JobView) {
 	}
 	if p := progressWords(v); p != "" {
 		text += "\n\n" + p
+		if c := confirmedWords(v); c != "" {
+			text += "\n" + c
+		}
 	}
 	text += "\n\n" + say("ui.field.file", "File", isolate(v.Path)) + "\n" + say("ui.field.size", "Size", speaking().Size(v.Size)) + "\n" + say("ui.field.to", "To", destWords(v))
 	l := newBidiParagraph(text)
-	dlg := dialog.NewCustom(v.Name, visual(say("ui.close")), l, d.win)
+	dlg := newInfoDialog(v.Name, visual(say("ui.close")), l, d.win)
 	dlg.Resize(d.fit(fyne.NewSize(520, 0)))
 	d.open(dlg)
 }
@@ -695,41 +653,68 @@ func (d *desk) showDetails(v engine.JobView) {
 func (d *desk) closing() { d.askQuit(true) }
 
 func (d *desk) askQuit(closingWindow bool) {
-	if d.quitting {
+	if d.quitting || d.asking != nil {
 		return
 	}
-	files := moving(d.q.Jobs()) // a quick copy under the queue's lock; no waiting on uploads
-	if files == 0 {
+	s := d.shots.last // at most a tenth of a second old; the question follows the next ones
+	if s.totals.Moving == 0 {
 		d.quit()
 		return
 	}
-	background := closingWindow && d.tray != nil && d.settings.Background
-	question := quitQuestion(files)
-	dismiss := quitDismiss()
-	if background {
-		question += " " + backgroundHint()
-		dismiss = backgroundDismiss()
+	// Closing the window may keep uploading: in the tray where its icon is
+	// really shown, else minimised; either way Hoist quits when they are up.
+	background := closingWindow && d.settings.Background
+	inTray := background && d.tray != nil && d.trayShown()
+	words := func(files int) string {
+		if background {
+			return quitQuestion(files) + " " + backgroundHint(inTray)
+		}
+		return quitQuestion(files)
 	}
-	ask := newSentenceQuestion(quitTitle(), question,
+	text := newBidiParagraph(words(s.totals.Moving))
+	text.minWidth = dialogTextWidth
+	var ask *question
+	ask = newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
 		func(yes bool) {
+			d.asking = nil
 			switch {
 			case yes:
 				d.quit()
-			case background:
-				d.toTray()
+			case background && ask.dismissed: // not when Escape closed the question
+				d.keepUploading(inTray)
 			}
 		}, d.win)
-	ask.SetConfirmText(quitConfirm())
-	ask.SetDismissText(dismiss)
+	if background {
+		ask.SetDismissText(backgroundDismiss())
+	}
+	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
+	d.asking = &quitAsk{ask: ask, text: text, words: words}
 	d.open(ask)
+}
+
+// quitAsk is the question before quitting while files upload. It counts
+// them from each snapshot, and once none is left to stop it goes, and
+// Hoist quits as it was asked to: nothing is lost by quitting now.
+type quitAsk struct {
+	ask   *question
+	text  *bidiParagraph
+	words func(files int) string
+}
+
+func (q *quitAsk) show(s *snapshot) {
+	if n := s.totals.Moving; n > 0 {
+		q.text.SetText(q.words(n))
+		return
+	}
+	q.ask.answer(true)
 }
 
 // quit pauses every upload, flushes the list and closes the window.
 func (d *desk) quit() {
-	d.commitRemoval()
+	d.removals.commit()
 	d.saveSize()
 	d.quitting = true
-	d.summary.SetText(say("ui.quitting"))
+	d.foot.sayQuitting()
 	d.background(func(context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 		defer cancel()

@@ -45,7 +45,7 @@ func shownStates() []struct {
 } {
 	base := engine.JobView{
 		ID: "shown-1", Name: shownName, Path: shownPath, Size: shownSize, MIME: "image/png",
-		Destination: dest.Kind(dest.Sandbox).Info().Label, DestKind: string(dest.Sandbox), Server: "the sandbox",
+		Destination: string(dest.Sandbox), DestKind: string(dest.Sandbox), Server: dest.SandboxServer,
 		ETA: -1, Version: 1,
 	}
 	uploading := base
@@ -180,10 +180,10 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			check("empty")
 
 			for _, s := range shownStates() {
-				h.d.apply(update{views: []engine.JobView{s.view}, summary: s.summary, reshaped: true})
+				h.showFixed([]engine.JobView{s.view})
 				check(s.name, shownPath, "obj-7")
-				if !strings.ContainsAny(h.d.summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
-					t.Errorf("%s: the summary %q has no number", s.name, h.d.summary.Text())
+				if !strings.ContainsAny(h.d.foot.summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
+					t.Errorf("%s: the summary %q has no number", s.name, h.d.foot.summary.Text())
 				}
 			}
 
@@ -196,7 +196,7 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			release, _ := stalled(t, h, "فیلم.dat")
 			defer close(release)
 			s := shownStates()[0] // the row as it stood, not as the moving upload draws it
-			h.d.apply(update{views: []engine.JobView{s.view}, summary: s.summary, reshaped: true})
+			h.showFixed([]engine.JobView{s.view})
 			h.d.askQuit(false)
 			check("quit", shownPath)
 			for h.d.closeTopDialog() {
@@ -260,21 +260,21 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 	speakWindow(t, "en")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	s := shownStates()[1]
-	h.d.apply(update{views: []engine.JobView{s.view}, summary: s.summary, reshaped: true})
-	if h.d.pauseAll.Text != "Pause all" {
-		t.Fatalf("the window starts in %q", h.d.pauseAll.Text)
+	h.showFixed([]engine.JobView{s.view})
+	if h.d.foot.pauseAll.Text != "Pause all" {
+		t.Fatalf("the window starts in %q", h.d.foot.pauseAll.Text)
 	}
 	next := h.d.settings
 	next.Language = "he"
 	h.d.applySettings(next)
-	if !rtl() || h.d.pauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
-		t.Errorf("after choosing Hebrew the window says %q", h.d.pauseAll.Text)
+	if !rtl() || h.d.foot.pauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
+		t.Errorf("after choosing Hebrew the window says %q", h.d.foot.pauseAll.Text)
 	}
 	if got := h.d.app.Preferences().String(prefLanguage); got != "he" {
 		t.Errorf("the choice is saved as %q", got)
 	}
-	if len(h.d.list.views) != 1 || h.d.list.views[0].Name != shownName {
-		t.Errorf("the list after the change holds %v", jobNames(h.d.list.views))
+	if len(h.d.list.views()) != 1 || h.d.list.views()[0].Name != shownName {
+		t.Errorf("the list after the change holds %v", jobNames(h.d.list.views()))
 	}
 	if loadSettings(h.d.app.Preferences()).Language != "he" {
 		t.Error("the language is not read back")

@@ -41,7 +41,7 @@ func TestEmptyWindow(t *testing.T) {
 	if !hasLabel(h.d.empty, "Drop images or email files here") {
 		t.Error("the empty state does not say what to do")
 	}
-	if got := h.d.summary.Text(); got != "No files yet." {
+	if got := h.d.foot.summary.Text(); got != "No files yet." {
 		t.Errorf("summary = %q", got)
 	}
 	test.AssertImageMatches(t, "window_empty.png", h.d.win.Canvas().Capture())
@@ -69,8 +69,8 @@ func TestDropUploadsEveryFile(t *testing.T) {
 
 	h.drop(append(paths, filepath.Join(h.files, "folder"))...)
 	h.waitFor("seven finished rows", func() bool {
-		s := h.d.lastSummary
-		return s.Files == 7 && s.Done == 7 && len(h.d.list.views) == 7
+		s := h.d.shots.last.totals
+		return s.Files == 7 && s.Done == 7 && len(h.d.list.views()) == 7
 	})
 	if h.d.empty.Visible() {
 		t.Error("the empty state is still shown")
@@ -78,11 +78,11 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	if !strings.Contains(h.d.message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.message.Text(), ".hidden.png") {
 		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.message.Text())
 	}
-	if got, want := h.d.summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
+	if got, want := h.d.foot.summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
 		t.Errorf("summary = %q, want it to start with %q", got, want)
 	}
-	if h.d.overall.Value != 1 {
-		t.Errorf("overall progress = %v, want 1", h.d.overall.Value)
+	if h.d.foot.overall.Value != 1 {
+		t.Errorf("overall progress = %v, want 1", h.d.foot.overall.Value)
 	}
 
 	received := map[string]emulator.Object{}
@@ -102,7 +102,7 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	}
 
 	email := h.row("Quarterly update.eml")
-	if got := email.detail.Text(); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
+	if got := unmarked(email.detail.Text()); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
 		t.Errorf("email row detail = %q", got)
 	}
 	if got := email.status.Text(); !strings.HasPrefix(got, "Done") {
@@ -111,7 +111,7 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	if !email.result.Visible() || email.pause.Visible() {
 		t.Error("a finished row should offer Show result and no Pause")
 	}
-	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects) == 7 })
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects()) == 7 })
 	data, err := os.ReadFile(receipts)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func stalled(t *testing.T, h *harness, name string) (release chan struct{}, path
 	path = h.writeFile(name, pattern(2<<20))
 	h.drop(path)
 	h.waitFor("the first chunk to be confirmed", func() bool {
-		for _, v := range h.d.list.views {
+		for _, v := range h.d.list.views() {
 			if v.Name == name {
 				return v.State == engine.Uploading && v.Committed == 256<<10
 			}
@@ -214,8 +214,8 @@ func TestCancelAndRetryFromTheRow(t *testing.T) {
 		t.Errorf("the sandbox holds %+v, want the file whole", objs)
 	}
 	test.Tap(h.row("report.dat").remove)
-	h.waitFor("the row to go", func() bool { return len(h.d.list.views) == 0 })
-	h.d.commitRemoval() // as when the Undo goes away
+	h.waitFor("the row to go", func() bool { return len(h.d.list.views()) == 0 })
+	h.d.removals.commit() // as when the Undo goes away
 	h.waitFor("the job to go", func() bool { return len(h.q.Jobs()) == 0 })
 	if !h.d.empty.Visible() {
 		t.Error("with the last row removed, the empty state should show again")
@@ -242,13 +242,13 @@ func TestFailedUploadSaysWhatToDo(t *testing.T) {
 	if !r.retry.Visible() || !r.details.Visible() {
 		t.Error("a failed row should offer Retry and Details")
 	}
-	if h.d.retryFailed.Disabled() {
+	if h.d.foot.retryFailed.Disabled() {
 		t.Error("Retry failed should be enabled")
 	}
 	test.AssertImageMatches(t, "window_failed.png", h.d.win.Canvas().Capture())
 
 	fault.Remove()
-	test.Tap(h.d.retryFailed)
+	test.Tap(h.d.foot.retryFailed)
 	h.waitFor("the retried upload to finish", func() bool { return h.shown("note.eml") == engine.Done })
 }
 
@@ -287,12 +287,12 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")), h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")))
-	h.waitFor("two finished rows", func() bool { return h.d.lastSummary.Done == 2 && len(h.d.list.views) == 2 })
-	h.d.list.click(h.d.list.index[h.job("a.eml").ID], 0)
+	h.waitFor("two finished rows", func() bool { return h.d.shots.last.totals.Done == 2 && len(h.d.list.views()) == 2 })
+	h.d.list.click(h.d.list.snap.index[h.job("a.eml").ID], 0)
 	h.d.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	h.waitFor("a.eml to go", func() bool { return len(h.d.list.views) == 1 })
-	if h.d.list.views[0].Name != "b.eml" {
-		t.Errorf("left %s, want b.eml", h.d.list.views[0].Name)
+	h.waitFor("a.eml to go", func() bool { return len(h.d.list.views()) == 1 })
+	if h.d.list.views()[0].Name != "b.eml" {
+		t.Errorf("left %s, want b.eml", h.d.list.views()[0].Name)
 	}
 }
 
@@ -318,7 +318,7 @@ func TestSettingsPersist(t *testing.T) {
 	pick("Appearance", "Dark")
 	pick("Wait for the sign-in", "15 minutes")
 	for _, it := range form.Items {
-		if c, ok := it.Widget.(*widget.Check); ok {
+		if c, ok := it.Widget.(*readingCheck); ok {
 			c.SetChecked(false)
 		}
 	}
@@ -370,17 +370,17 @@ func TestShowResult(t *testing.T) {
 // window's usual size and narrower.
 func TestSummaryShowsInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.showSummary(engine.Summary{
+	h.d.foot.show(&snapshot{totals: totals{Summary: engine.Summary{
 		Files: 12, Done: 8, Failed: 1, Active: 2, Bytes: 23_000_000, BytesDone: 6_300_000,
 		Speed: 100_000, ETA: 3 * time.Minute, Version: 1,
-	})
-	text := h.d.summary.Text()
+	}}})
+	text := h.d.foot.summary.Text()
 	if !strings.HasSuffix(text, "— 1 needs attention") {
 		t.Fatalf("summary = %q", text)
 	}
 	for _, width := range []float32{960, 640} {
 		h.d.win.Resize(fyne.NewSize(width, 640))
-		l := h.d.summary
+		l := h.d.foot.summary
 		th := l.Theme()
 		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
 		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.style).Width <= room
@@ -520,7 +520,7 @@ func TestTabReachesTheControls(t *testing.T) {
 	for range 40 {
 		test.FocusNext(c)
 		switch f := c.Focused().(type) {
-		case *widget.Button:
+		case *pushButton:
 			reached[f.Text] = true
 		case *selectBox:
 			reached["destination picker"] = true

@@ -1,15 +1,12 @@
 package ui
 
 import (
-	"errors"
 	"strings"
 	"time"
 
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/fact"
-	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/words"
 )
@@ -18,10 +15,9 @@ import (
 // for people who have never heard of HTTP, in the window's language.
 
 // reasonWords is why a job stopped: the engine's fact in the window's
-// language, or the sentence the engine (or an older list) holds. In English
-// the engine's own sentence, where it wrote one, is said as it is.
+// language, or the sentence an older list of uploads holds.
 func reasonWords(v engine.JobView) string {
-	if v.Fact != nil && (v.Reason == "" || speaking().Code() != "en") {
+	if v.Fact != nil {
 		return speaking().Fact(*v.Fact)
 	}
 	return v.Reason
@@ -29,7 +25,7 @@ func reasonWords(v engine.JobView) string {
 
 // nextWords is the next step after reasonWords, worded the same way.
 func nextWords(v engine.JobView) string {
-	if v.NextFact != nil && (v.Next == "" || speaking().Code() != "en") {
+	if v.NextFact != nil {
 		return speaking().Fact(*v.NextFact)
 	}
 	return v.Next
@@ -37,18 +33,7 @@ func nextWords(v engine.JobView) string {
 
 // serverWords names who holds a job's uploads, inside a sentence: Google,
 // the sandbox or the server.
-func serverWords(v engine.JobView) string {
-	switch kind := dest.Kind(v.DestKind); {
-	case kind == dest.Sandbox:
-		return say("who.sandbox")
-	case kind == dest.Custom || !kind.Known():
-		if v.Server == "Google" {
-			return say("who.google")
-		}
-		return say("who.server")
-	}
-	return say("who.google")
-}
+func serverWords(v engine.JobView) string { return speaking().Who(v.Server) }
 
 // stateWords is the state of a job in plain words, with its reason and the
 // next step where there is one.
@@ -103,16 +88,17 @@ func googleWords(v engine.JobView) string {
 	if v.Details == "" {
 		return ""
 	}
-	var who string
-	switch v.DetailsFrom {
-	case "Google":
-		who = say("who.google")
-	case "The sandbox":
-		who = say("who.sandbox")
-	default:
-		who = say("who.server")
-	}
+	who := speaking().Who(v.DetailsFrom)
 	return say("ui.details.said", "Who", words.CapitalFirst(who), "Said", isolate(v.Details))
+}
+
+// confirmedWords says what the server confirmed of a file whose bytes went
+// further than that; "" when it confirmed all that was sent.
+func confirmedWords(v engine.JobView) string {
+	if v.Delivered <= v.Committed || v.State == engine.Done {
+		return ""
+	}
+	return say("ui.field.confirmed", "Size", speaking().Size(v.Committed))
 }
 
 // progressWords is the byte count, speed and time left of a job, or "" when
@@ -123,11 +109,12 @@ func progressWords(v engine.JobView) string {
 	default:
 		return ""
 	}
-	if v.Size <= 0 || (v.Committed == 0 && v.State != engine.Uploading) {
+	done := max(v.Delivered, v.Committed) // moves while one large request is in flight
+	if v.Size <= 0 || (done == 0 && v.State != engine.Uploading) {
 		return ""
 	}
 	l := speaking()
-	parts := []string{say("ui.progress.of", "Done", l.Size(v.Committed), "Total", l.Size(v.Size))}
+	parts := []string{say("ui.progress.of", "Done", l.Size(done), "Total", l.Size(v.Size))}
 	if v.State == engine.Uploading {
 		if v.Speed > 0 {
 			parts = append(parts, l.Speed(v.Speed))
@@ -136,7 +123,9 @@ func progressWords(v engine.JobView) string {
 			parts = append(parts, l.TimeLeft(v.ETA))
 		}
 	}
-	return strings.Join(parts, " · ")
+	// Between the parts: "·" in English and Hebrew; in Persian and Arabic,
+	// where a raised dot reads as the digit zero (۰, ٠), their comma.
+	return strings.Join(parts, say("ui.progress.sep"))
 }
 
 // summaryWords is the whole queue in a line, e.g.
@@ -215,7 +204,7 @@ func resultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
-	if r.Fact != nil && (r.Summary == "" || speaking().Code() != "en") {
+	if r.Fact != nil {
 		return speaking().Fact(*r.Fact)
 	}
 	if r.Summary != "" && !rtl() {
@@ -238,12 +227,7 @@ func quitDismiss() string { return say("ui.quit.dismiss") }
 func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
 
 // buttonWords names what can be done to a job, on buttons.
-func buttonWords(a engine.Action) string {
-	if a == engine.SignIn {
-		return say("ui.row.signIn")
-	}
-	return speaking().Action(string(a))
-}
+func buttonWords(a engine.Action) string { return speaking().Action(string(a)) }
 
 // showResultWords and detailsWords name the buttons that show a finished
 // job's result and the whole state of one that did not go.
@@ -271,7 +255,19 @@ func pickFolderTitle() string { return say("ui.pick.folders") }
 
 // Keeping on uploading with the window closed, from the system tray.
 func backgroundSetting() string { return say("ui.background.setting") }
-func backgroundHint() string    { return say("ui.background.hint") }
+
+// backgroundHint offers to keep uploading with the window closed: in the
+// tray, or minimised where no tray icon would be seen.
+func backgroundHint(inTray bool) string {
+	if inTray {
+		return say("ui.background.hint")
+	}
+	return say("ui.background.hintMinimised")
+}
+
+// quitWhenDoneWords say that Hoist quits once the files are up.
+func quitWhenDoneWords() string { return say("ui.background.quitsWhenDone") }
+
 func backgroundDismiss() string { return say("ui.background.dismiss") }
 func trayShow() string          { return say("ui.tray.show") }
 func trayPauseAll() string      { return say("ui.tray.pauseAll") }
@@ -289,25 +285,16 @@ func checkedWords(r *engine.Result) string {
 	return say("ui.checked.sum", "Algo", strings.ToUpper(r.Verified))
 }
 
-// errorWords says an error from the engine in the window's language: a
-// problem with a file by its kind, anything else as the engine said it.
+// errorWords says an error in the window's language: by the facts it
+// carries (a file's problem, a destination's settings or file, the
+// queue's refusal, the list of uploads set aside, a sign-in), else in its
+// own words, with no secret in them.
 func errorWords(err error) string {
-	if speaking().Code() == "en" {
-		return auth.Redact(err.Error()) // the engine's own English
-	}
-	var said interface{ Fact() fact.Fact } // a file's problem, the organisation's destinations…
-	if errors.As(err, &said) {
-		return speaking().Fact(said.Fact())
-	}
-	var recovered *journal.RecoveryError
-	if errors.As(err, &recovered) {
-		return speaking().Fact(engine.RecoveryFact(recovered))
+	if said, ok := speaking().Error(err); ok {
+		return said
 	}
 	if f, ok := auth.Fact(err); ok {
 		return speaking().Fact(f)
-	}
-	if errors.Is(err, dest.ErrInvalid) {
-		return say("ui.form.invalid")
 	}
 	return auth.Redact(err.Error())
 }
@@ -317,23 +304,23 @@ func skipWords(s media.Skipped) string {
 	return speaking().Fact(s.Fact)
 }
 
-// eventWords is what the window and the notification say about an event.
-func (d *desk) eventWords(ev engine.Event) string {
+// eventWords is what the window and the notification say about an event,
+// with what snapshot s shows.
+func eventWords(ev engine.Event, s *snapshot) string {
 	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
 		return speaking().Fact(*ev.Fact) // the batch's end, the list not saved
 	}
 	switch ev.Kind {
 	case engine.BatchDone:
-		if n := d.lastSummary.Failed; n > 0 {
+		if n := s.totals.Failed; n > 0 {
 			return say("ui.notify.doneAttention", "N", n)
 		}
 		return say("ui.notify.done")
 	case engine.NeedsAttention:
-		for _, v := range d.q.Jobs() {
-			if v.ID == ev.Job {
-				v.Fact = ev.Fact // the reason as it was when the job stopped
-				return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
-			}
+		if i, ok := s.index[ev.Job]; ok {
+			v := s.rows[i]
+			v.Fact = ev.Fact // the reason as it was when the job stopped
+			return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
 		}
 	case engine.SaveFailed:
 		return say("ui.notify.saveFailed")
@@ -354,67 +341,22 @@ func destTitle(d dest.Destination) string {
 }
 
 // acceptsWords says what files a kind of destination takes.
-func acceptsWords(k dest.Kind) string {
-	switch k.Family() {
-	case "gmail":
-		return say("ui.accepts.email")
-	case string(dest.CM360):
-		return say("ui.accepts.creative")
-	case string(dest.PlayGames):
-		return say("ui.accepts.images")
-	case string(dest.YouTube):
-		return say("ui.accepts.videos")
-	case string(dest.Custom):
-		return say("ui.accepts.listed")
-	}
-	return say("ui.accepts.any")
-}
+func acceptsWords(k dest.Kind) string { return speaking().Accepts(k) }
 
 // fieldWords are a form field's label and help in the window's language.
 func fieldWords(k dest.Kind, f dest.Field) (label, help string) {
 	return speaking().Field(k, f)
 }
 
-// choiceKeys are the catalogue keys of the words of a choice field's values.
-var choiceKeys = map[string]string{
-	"HTML_IMAGE": "ui.choice.htmlImage", "VIDEO": "ui.choice.video", "HTML": "ui.choice.html", "AUDIO": "ui.choice.audio",
-	"receivedTime": "ui.choice.receivedTime", "dateHeader": "ui.choice.dateHeader",
-	"ACHIEVEMENT_ICON": "ui.choice.achievementIcon", "LEADERBOARD_ICON": "ui.choice.leaderboardIcon",
-	"private": "ui.choice.private", "unlisted": "ui.choice.unlisted", "public": "ui.choice.public",
-}
+// choiceWords is how a choice of a kind's setting is shown.
+func choiceWords(k dest.Kind, value string) string { return speaking().Choice(k, value) }
 
-// choiceWords is how a choice field's value is shown.
-func choiceWords(f dest.Field, value string) string {
-	if k, ok := choiceKeys[value]; ok {
-		return say(k)
-	}
-	return f.ChoiceWords(value)
-}
-
-// noteWords is a warning about a kind of destination, e.g. that Google
-// switched its method off.
-func noteWords(k dest.Kind, note string) string {
-	if k == dest.PlayGames && note == dest.PlayGamesRemoved {
-		return say("ui.note.playGamesRemoved")
-	}
-	return note
-}
-
-// fieldProblemWords says what is wrong with a form field of a destination
-// of kind k, from the fact the engine's check found, with the field's label
-// in the window's language.
-func fieldProblemWords(k dest.Kind, e dest.FieldError) string {
-	f := e.Fact
-	if f.Code == "" {
+// fieldProblemWords says what is wrong with a form field of a destination,
+// from the fact the engine's check found, with the field's label in the
+// window's language.
+func fieldProblemWords(e dest.FieldError) string {
+	if e.Fact.Code == "" {
 		return say("ui.form.invalid")
 	}
-	for _, field := range k.Info().Fields {
-		if field.Key == e.Field {
-			f.Field, _ = fieldWords(k, field)
-		}
-	}
-	if e.Field == "name" {
-		f.Field = say("ui.form.name")
-	}
-	return speaking().Fact(f)
+	return speaking().Fact(e.Fact)
 }

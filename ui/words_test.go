@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hoist/engine"
+	"hoist/engine/dest"
 )
 
 func TestSummaryWords(t *testing.T) {
@@ -41,8 +42,8 @@ func TestStateWords(t *testing.T) {
 		want string
 	}{
 		{"waiting", engine.JobView{State: engine.Waiting}, "Waiting"},
-		{"checking with Google", engine.JobView{State: engine.Checking, DestKind: "gmail-insert", Server: "Google"}, "Resuming — checking with Google"},
-		{"checking with the sandbox", engine.JobView{State: engine.Checking, DestKind: "sandbox", Server: "the sandbox"}, "Resuming — checking with the sandbox"},
+		{"checking with Google", engine.JobView{State: engine.Checking, DestKind: "gmail-insert", Server: dest.GoogleServer}, "Resuming — checking with Google"},
+		{"checking with the sandbox", engine.JobView{State: engine.Checking, DestKind: "sandbox", Server: dest.SandboxServer}, "Resuming — checking with the sandbox"},
 		{"retrying counts down", engine.JobView{State: engine.Retrying, Reason: "The connection dropped", RetryAt: now.Add(8 * time.Second)},
 			"The connection dropped. Hoist will try again in 8 seconds."},
 		{"needs sign-in", engine.JobView{State: engine.Attention, Reason: "Your Google sign-in expired.", Next: "Press Sign in to sign in again; the upload then goes on."},

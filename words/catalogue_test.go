@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"hoist/engine/dest"
 )
 
 // entry is one entry of a catalogue file: a text, or its plural forms.
@@ -148,8 +150,65 @@ func TestNoKeyUnused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range readCatalogue(t, "en") {
-		if !used[k] {
+		if !used[k] && !byRule(k, used) {
 			t.Errorf("en.json %q is not used by any code", k)
+		}
+	}
+}
+
+// byRule reports whether key is one the words of the kinds of destination
+// and of the facts are found by (see kinds.go): kind.<kind>.… for a kind or
+// family that has it, fact.<code>[.<kind>[.<setting>]] for a code the code
+// names.
+func byRule(key string, literal map[string]bool) bool {
+	kinds := map[string]bool{}
+	for _, info := range dest.Kinds() {
+		kinds[string(info.Kind)], kinds[info.Kind.Family()] = true, true
+	}
+	if rest, ok := strings.CutPrefix(key, "kind."); ok {
+		for _, info := range dest.Kinds() {
+			k := info.Kind
+			for _, name := range []string{string(k), k.Family()} {
+				if suffix, ok := strings.CutPrefix(rest, name+"."); ok && slices.Contains(append(KindKeys(k), "kind."+name+".where"), "kind."+name+"."+suffix) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	rest, ok := strings.CutPrefix(key, "fact.")
+	if !ok {
+		return false
+	}
+	seg := strings.Split(rest, ".")
+	for i := len(seg); i > 0; i-- {
+		if !literal[strings.Join(seg[:i], ".")] {
+			continue
+		}
+		tail := seg[i:]
+		return len(tail) == 0 || kinds[tail[0]] && len(tail) <= 2
+	}
+	return false
+}
+
+// TestEveryKindHasItsWords: each kind of destination finds every key it
+// needs by the rule, in every language: its names, what it accepts, its
+// id, its note, each setting's label and help and each choice's words.
+func TestEveryKindHasItsWords(t *testing.T) {
+	for _, code := range Codes {
+		cat := readCatalogue(t, code)
+		for _, info := range dest.Kinds() {
+			for _, key := range KindKeys(info.Kind) {
+				if _, ok := cat[key]; !ok {
+					t.Errorf("%s.json lacks %q for the kind %s", code, key, info.Kind)
+				}
+			}
+		}
+	}
+	// A kind that had no words would show its keys: none does.
+	for _, info := range dest.Kinds() {
+		if got := English().KindName(info.Kind); got == string(info.Kind) || got == "" {
+			t.Errorf("%s is named %q", info.Kind, got)
 		}
 	}
 }

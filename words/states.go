@@ -13,6 +13,7 @@ var stateKeys = map[string]string{
 var actionKeys = map[string]string{
 	"pause": "action.pause", "resume": "action.resume", "cancel": "action.cancel",
 	"retry": "action.retry", "remove": "action.remove", "restart": "action.restart",
+	"sign-in": "action.signIn",
 }
 
 // State is a job's state in a word or two: "Uploading", "در حال بارگذاری".

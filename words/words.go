@@ -34,6 +34,8 @@ var (
 	bundleErr  error
 	// counted are the keys with plural forms: only those take a count.
 	counted = map[string]bool{}
+	// keys are every key of the catalogue.
+	keys = map[string]bool{}
 )
 
 func loadBundle() (*i18n.Bundle, error) {
@@ -47,6 +49,7 @@ func loadBundle() (*i18n.Bundle, error) {
 				return
 			}
 			for _, m := range f.Messages {
+				keys[m.ID] = true
 				if m.Zero != "" || m.One != "" || m.Two != "" || m.Few != "" || m.Many != "" {
 					counted[m.ID] = true
 				}
@@ -65,6 +68,18 @@ type Lang struct {
 	loc     *i18n.Localizer
 	printer *message.Printer
 	zero    rune // the digit zero of the language's numbering system
+	marks   bool // isolate values in every language, not only right to left
+}
+
+// Marking is l isolating every value it puts in a sentence (Isolate), in
+// English too: for the window and its notifications, where a Hebrew file
+// name inside an English sentence would otherwise take the digits and
+// punctuation beside it into its own run. The command line keeps l, whose
+// English sentences carry no marks that a terminal might show.
+func (l *Lang) Marking() *Lang {
+	c := *l
+	c.marks = true
+	return &c
 }
 
 // English is the language of tests and of --json's neighbours.

@@ -25,32 +25,23 @@ const CM360Host = "https://dfareporting.googleapis.com"
 
 type cm360Kind struct{ base }
 
+func init() { register(cm360Kind{}) }
+
+// addedToCM360 is Campaign Manager 360's result: Args["warned"] are the
+// validation rules Google warned of.
+const addedToCM360 fact.Code = "result.cm360"
+
 var cm360Info = KindInfo{
-	Kind:    CM360,
-	Label:   "Campaign Manager 360 — creative assets",
-	Short:   "Campaign Manager 360",
-	IDLabel: "Asset ID",
-	Accepts: "images, videos, audio, HTML5 zips and other creative files",
-	MaxSize: CM360MaxSize,
+	Kind:       CM360,
+	Rank:       30,
+	Server:     GoogleServer,
+	MaxSize:    CM360MaxSize,
+	VersionKey: "apiVersion",
 	Fields: []Field{
-		{
-			Key: "profileId", Label: "User profile ID", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList,
-			Help: "The number of your Campaign Manager 360 user profile.",
-		},
-		{
-			Key: "advertiserId", Label: "Advertiser ID", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList,
-			Help: "The number of the advertiser the assets belong to.",
-		},
-		{
-			Key: "assetType", Label: "Asset type", Kind: ChoiceField,
-			Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"},
-			Words:   []string{"Image (HTML_IMAGE)", "Video (VIDEO)", "HTML page or zip (HTML)", "Audio (AUDIO)"},
-			Help:    "Leave empty to choose from each file: videos as VIDEO, audio as AUDIO, HTML pages and zips as HTML, everything else as HTML_IMAGE.",
-		},
-		{
-			Key: "apiVersion", Label: "API version", Default: CM360Version, Kind: TextField, Advanced: true,
-			Help: "The Campaign Manager 360 API version. Leave " + CM360Version + " unless Google announces a newer one: Google switches old versions off (v4 on 26 February 2026).",
-		},
+		{Key: "profileId", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList},
+		{Key: "advertiserId", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList},
+		{Key: "assetType", Kind: ChoiceField, Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"}},
+		{Key: "apiVersion", Default: CM360Version, Kind: TextField, Advanced: true},
 	},
 }
 
@@ -60,20 +51,14 @@ func (cm360Kind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
 }
 
-func (cm360Kind) facts() FactWords {
-	return FactWords{
-		Where: "dest.cm360", Who: "who.google", Version: CM360Version,
-		Keys: map[fact.Code]string{
-			fact.TooLarge:  "fact.refused.tooLarge.cm360",
-			fact.Forbidden: "fact.google.forbidden.cm360",
-			fact.NotFound:  "fact.google.notFound.cm360",
-		},
-	}
+// factArgs: the user profile and the advertiser.
+func (cm360Kind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "profile", "profileId", "advertiser", "advertiserId")
 }
 
-func (cm360Kind) check(_ Destination, file media.Info, name string) error {
+func (cm360Kind) check(d Destination, file media.Info) error {
 	if file.Size == 0 {
-		return refuse(RuleEmpty, "%s is empty (0 bytes); Campaign Manager 360 cannot take an empty file.", name)
+		return d.refuseEmpty(file)
 	}
 	return nil
 }
@@ -112,7 +97,7 @@ func (cm360Kind) result(_ Destination, a answer, r *Result) {
 	if a.AssetIdentifier != nil {
 		r.Name = a.AssetIdentifier.Name
 	}
-	r.Fact = resultFact(fact.AddedToCM360, r, "warned", strings.Join(a.Warned, ", "))
+	r.Fact = resultFact(addedToCM360, r, "warned", strings.Join(a.Warned, ", "))
 }
 
 // upgraded moves a version Google switched off to CM360Version.
@@ -124,4 +109,10 @@ func (cm360Kind) upgraded(d Destination) (Destination, bool) {
 	d = d.clone()
 	d.Params["apiVersion"] = CM360Version
 	return d, true
+}
+
+// findable: Campaign Manager 360 cannot list assets by name, so an answer
+// that names no asset is not taken as done, and nothing looks for it.
+func (cm360Kind) findable(d Destination, _ media.Info, _ string, p *Plan) {
+	p.Target.Identifies = identifies(d)
 }

@@ -17,46 +17,36 @@ const Custom Kind = "custom"
 
 type customKind struct{ base }
 
+func init() { register(customKind{}) }
+
+// The facts of a file of a type the destination's list of accepted types
+// leaves out: File, Args["type"] (wrongType), Args["accept"].
+const (
+	wrongType   fact.Code = "refused.type"
+	unknownType fact.Code = "refused.unknownType" // a type Hoist cannot tell
+)
+
 var customInfo = KindInfo{
-	Kind:    Custom,
-	Label:   "Any Google upload URL",
-	Short:   "Upload URL",
-	Accepts: "any file, or the types you list",
+	Kind:     Custom,
+	Rank:     1000, // last: the way to any other Google API
+	TypeFact: wrongType,
 	Fields: []Field{
-		{
-			Key: "url", Label: "Upload URL", Required: true, Kind: TextField, Flag: "-", // --to URL
-			Help: "The method's media upload address, e.g. https://storage.googleapis.com/upload/storage/v1/b/BUCKET/o?name=FILE. " +
-				"Hoist signs in only to Google addresses (*.googleapis.com); any other server gets the files without your Google sign-in.",
-		},
-		{
-			Key: "httpMethod", Label: "HTTP method", Default: "POST", Kind: ChoiceField,
-			Choices: []string{"POST", "PUT", "PATCH"},
-			Help:    "POST makes something new; PUT or PATCH updates something that exists (Drive's files.update is PATCH).",
-		},
-		{
-			Key: "metadata", Label: "Metadata (JSON)", Kind: JSONField, Flag: "-", // --metadata, for every kind
-			Help: "A JSON object sent with each file, e.g. {\"name\": \"photo.png\"}. Optional. A contentType (or mimeType) in it is the type the file is sent as.",
-		},
-		{
-			Key: "scope", Label: "Permission (scope)", Kind: TextField,
-			Help: "The OAuth scope the API needs, e.g. https://www.googleapis.com/auth/devstorage.read_write. Needed for Google addresses.",
-		},
-		{
-			Key: "maxSize", Label: "Largest file", Kind: SizeField,
-			Help: "Refuse files bigger than this, e.g. 5GiB or 100MB. Optional.",
-		},
-		{
-			Key: "accept", Label: "Accepted types", Kind: TextField,
-			Help: "Media types the destination takes, separated by commas, e.g. image/*, application/pdf. Empty means any file.",
-		},
+		{Key: "url", Required: true, Kind: TextField, Flag: "-"}, // --to URL
+		{Key: "httpMethod", Default: "POST", Kind: ChoiceField, Choices: []string{"POST", "PUT", "PATCH"}},
+		{Key: "metadata", Kind: JSONField, Flag: "-"}, // --metadata, for every kind
+		{Key: "scope", Kind: TextField},
+		{Key: "maxSize", Kind: SizeField},
+		{Key: "accept", Kind: TextField},
 	},
 }
 
 func (customKind) info() KindInfo { return customInfo }
 
-// facts: the destination is named by its user; a file of a type it does
-// not take is said with its type and the types taken.
-func (customKind) facts() FactWords { return FactWords{NotType: fact.WrongType} }
+// FromUploadURL is a destination for any upload URL (params["url"]), with
+// the other settings params holds (see FromFlags).
+func FromUploadURL(params map[string]string) (Destination, error) {
+	return FromFlags(string(Custom), params)
+}
 
 func (customKind) host(d Destination) string { return d.Param("url") }
 
@@ -91,9 +81,16 @@ func (customKind) fileType(d Destination, sniffed string) string {
 // AcceptList is the media types a custom destination accepts; none for any.
 func AcceptList(d Destination) []string { return splitList(d.Param("accept")) }
 
-func (customKind) check(d Destination, file media.Info, name string) error {
+func (customKind) check(d Destination, file media.Info) error {
 	if accept := AcceptList(d); len(accept) > 0 && !matchAny(accept, file.MIME) {
-		return refuse(RuleType, "%s is %s file; %s accepts only %s.", name, article(typeWords(file.MIME)), d.called(), joinAnd(accept))
+		r := d.refuse(RuleType, wrongType, file)
+		if file.MIME == "" {
+			r = d.refuse(RuleType, unknownType, file)
+		} else {
+			r.fact.Args["type"] = file.MIME
+		}
+		r.fact.Args["accept"] = strings.Join(accept, ", ")
+		return r
 	}
 	return nil
 }
@@ -105,24 +102,21 @@ func (customKind) validate(d Destination) FieldErrors {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return FieldErrors{fieldError("url", labelled(fact.BadURL, "Upload URL"),
-			"Upload URL must be a web address starting with https:// (or http:// for a server on this computer or network).")}
+		return FieldErrors{fieldError(d, "url", fact.BadURL)}
 	}
-	if e, bad := hostProblem("url", "Upload URL", u); bad {
+	if e, bad := hostProblem(d, "url", u); bad {
 		return FieldErrors{e}
 	}
 	var errs FieldErrors
 	if googleHost(u.Hostname()) {
 		if u.Scheme != "https" {
-			errs = append(errs, fieldError("url", labelled(fact.GoogleHTTPS, "Upload URL"), "Upload URL must start with https:// for a Google address."))
+			errs = append(errs, fieldError(d, "url", fact.GoogleHTTPS))
 		}
 		if !strings.HasPrefix(u.EscapedPath(), "/upload/") {
-			errs = append(errs, fieldError("url", labelled(fact.GooglePath, "Upload URL"),
-				"A Google upload URL has /upload/ at the start of its path, like https://storage.googleapis.com/upload/storage/v1/b/BUCKET/o."))
+			errs = append(errs, fieldError(d, "url", fact.GooglePath))
 		}
 		if len(d.Scopes()) == 0 {
-			errs = append(errs, fieldError("scope", labelled(fact.ScopeNeeded, "Permission (scope)"),
-				"Enter the permission (scope) this Google API needs, like https://www.googleapis.com/auth/devstorage.read_write."))
+			errs = append(errs, fieldError(d, "scope", fact.ScopeNeeded))
 		}
 	}
 	return errs
@@ -145,14 +139,14 @@ func (customKind) target(d Destination, _ media.Info, t *upload.Target) error {
 func (d Destination) customURL() (string, error) {
 	u, err := url.Parse(d.Param("url"))
 	if err != nil {
-		return "", fmt.Errorf("%w: the upload URL cannot be read", ErrInvalid)
+		return "", fmt.Errorf("%w: url", ErrInvalid)
 	}
 	if d.BaseURL == "" {
 		return u.String(), nil
 	}
 	b, err := url.Parse(strings.TrimSpace(d.BaseURL))
 	if err != nil {
-		return "", fmt.Errorf("%w: the server address cannot be read", ErrInvalid)
+		return "", fmt.Errorf("%w: baseURL", ErrInvalid)
 	}
 	u.Scheme, u.Host, u.User = b.Scheme, b.Host, nil
 	u.Path = strings.TrimRight(b.Path, "/") + u.Path
@@ -162,4 +156,10 @@ func (d Destination) customURL() (string, error) {
 
 func (customKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
+}
+
+// findable: an address of Cloud Storage's JSON API is sent exactly once
+// (storage_object.go); other addresses offer no way to look.
+func (customKind) findable(_ Destination, _ media.Info, _ string, p *Plan) {
+	exactlyOnce(&p.Target, p)
 }

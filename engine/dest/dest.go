@@ -1,8 +1,9 @@
 // Package dest knows where files go: Gmail, Campaign Manager 360, Play Games,
-// any Google upload URL and the built-in sandbox. For each destination it
-// checks a file against the destination's rules before a byte is sent, builds
-// the upload request, reads the server's answer and explains errors in plain
-// sentences. It also keeps the user's saved destinations (presets).
+// Google Drive, YouTube, any Google upload URL and the built-in sandbox. For
+// each destination it checks a file against the destination's rules before
+// a byte is sent, builds the upload request, reads the server's answer and
+// says what happened as facts (package words makes their sentences). It
+// also keeps the user's saved destinations (presets).
 package dest
 
 import (
@@ -15,7 +16,7 @@ import (
 )
 
 // Kind is a kind of destination. Each kind is defined in a file of its own
-// (its constant, fields, rules and words) and listed in registry (kind.go).
+// (its constant, fields, rules and facts) and registers itself (kind.go).
 type Kind string
 
 // Destination is where a batch of files goes. It is stored in presets and
@@ -52,15 +53,62 @@ func (d Destination) Param(key string) string {
 	return ""
 }
 
-// Title is how the destination is named to the user: its name, or its kind.
+// Title names the destination: the name its user gave it, or its kind's
+// name as --to takes it (package words says a kind in words).
 func (d Destination) Title() string {
 	if strings.TrimSpace(d.Name) != "" {
 		return strings.TrimSpace(d.Name)
 	}
-	if k, ok := byKind[d.Kind]; ok {
-		return k.info().Label
-	}
 	return string(d.Kind)
+}
+
+// Server is who answers a destination's uploads, as a fact's sentence
+// names it: Google, the sandbox, or a server named by its address.
+type Server string
+
+const (
+	GoogleServer  Server = "google"
+	SandboxServer Server = "sandbox"
+	OtherServer   Server = "server"
+)
+
+// Server is who answers d's uploads now: the sandbox (the built-in one, or
+// the sandbox kind), Google when the sign-in goes with them, else the
+// server at the address.
+func (d Destination) Server() Server {
+	switch {
+	case d.BuiltinSandbox, d.Kind.Info().Server == SandboxServer:
+		return SandboxServer
+	case d.NeedsAuth():
+		return GoogleServer
+	}
+	return OtherServer
+}
+
+// NamedByUser is the name that says where d's files go when its kind does
+// not (any upload URL): the name its user gave it; "" for the other kinds.
+func (d Destination) NamedByUser() string {
+	if d.Kind.Info().Server != "" {
+		return ""
+	}
+	return strings.TrimSpace(d.Name)
+}
+
+// Fact is a fact of this code about d: its kind, and, where the kind alone
+// does not say it, the name that says where files go (a destination named
+// by its user) and who answers (Google, or a server other than the kind's).
+func (d Destination) Fact(code fact.Code) fact.Fact {
+	f := fact.Fact{Code: code, Dest: string(d.Kind)}
+	switch server := d.Kind.Info().Server; {
+	case server == "": // any upload URL: named by its user
+		f.Args = map[string]string{"name": d.Name}
+		if d.NeedsAuth() {
+			f.Args["who"] = string(GoogleServer)
+		}
+	case server == GoogleServer && !d.NeedsAuth(): // a Google kind sent elsewhere (--base-url)
+		f.Args = map[string]string{"who": string(OtherServer)}
+	}
+	return f
 }
 
 // FieldKind says how a setting is entered and checked.
@@ -75,14 +123,14 @@ const (
 	SizeField   FieldKind = "size"
 )
 
-// Field describes one setting of a kind of destination, for forms and help.
+// Field describes one setting of a kind of destination, for forms, flags
+// and help. Its words are in the catalogue by rule (package words):
+// kind.<kind>.field.<key>.label and .help, and, for each choice,
+// kind.<kind>.choice.<value>.
 type Field struct {
 	Key      string
-	Label    string
-	Help     string
 	Required bool
 	Choices  []string // for ChoiceField: the values Google takes
-	Words    []string // the same choices in plain words, for forms; nil: the values themselves
 	Default  string
 	Kind     FieldKind
 	// Advanced settings are rarely changed: forms keep them out of the way.
@@ -133,52 +181,34 @@ func (f Field) FlagName() string {
 	return f.Flag
 }
 
-// ChoiceWords is how a form shows the choice v: its plain words, or v.
-func (f Field) ChoiceWords(v string) string {
-	if i := slices.Index(f.Choices, v); i >= 0 && i < len(f.Words) {
-		return f.Words[i]
-	}
-	return v
-}
-
-// ChoiceValue is the value behind words a form shows (see ChoiceWords).
-func (f Field) ChoiceValue(words string) string {
-	if i := slices.Index(f.Words, words); i >= 0 && i < len(f.Choices) {
-		return f.Choices[i]
-	}
-	return words
-}
-
 // KindInfo describes a kind of destination for the window's forms and the
-// command line's help.
+// command line's flags and help, by keys only: its words are in the words
+// catalogue under keys named by a rule (package words): kind.<kind>.name,
+// .short, .where, .accepts, .id, .note, .field.<key>.label and .help,
+// .choice.<value>, and fact.<code>.<kind> for a fact it says its own way;
+// a kind of a family looks under the family's name where its own has none.
 type KindInfo struct {
-	Kind    Kind
-	Label   string
-	Short   string // the destination in a word or two, for rows: "Gmail"
-	IDLabel string // what the result's ID is called: "Message ID"; "" for "ID"
-	Fields  []Field
-	Accepts string // in plain words, e.g. "email files (.eml)"
-	MaxSize int64  // 0 when there is no limit
-	// Note is what a user must know before picking the kind, e.g. that
-	// Google has removed the method; "" when nothing.
-	Note string
-}
-
-// FactWords name, by their keys in the words catalogue, the sentences that
-// say a kind's facts: where its files go, who answers, and the facts it
-// says its own way. What is left empty is said as for any destination.
-type FactWords struct {
-	Where string // the place files go, "dest.gmail"; "": the destination's own name
-	Who   string // who answers, "who.google"; "": the server (Google when the fact says so)
-	// Keys are the facts the kind says its own way, e.g. fact.TooLarge:
-	// "fact.refused.tooLarge.drive".
-	Keys map[fact.Code]string
-	// NotType is the fact of a file of a type the kind does not take; "":
-	// only the English sentence says it.
-	NotType fact.Code
-	// Version is the API version Hoist uses now, named beside the one
-	// Google switched off; "" for a kind without versions.
-	Version string
+	Kind Kind
+	// Family is the name of the kinds that share words and flags with this
+	// one ("gmail" for Gmail's four methods); "": the kind alone.
+	Family string
+	// Rank orders the kinds in a form: lower first.
+	Rank int
+	// Server is who answers: GoogleServer, SandboxServer, or "" for
+	// whatever the settings' address is (the destination is then named
+	// by its user).
+	Server Server
+	Fields []Field
+	// Note says the kind has something a user must know before picking it
+	// (kind.<kind>.note), e.g. that Google removed the method.
+	Note    bool
+	MaxSize int64 // 0 when there is no limit
+	// TypeFact is the fact of a file of a type the kind does not take; "":
+	// it takes any.
+	TypeFact fact.Code
+	// VersionKey is the setting that holds the API version, whose default
+	// is the version Hoist uses now; "" for a kind without versions.
+	VersionKey string
 }
 
 // Kinds lists every kind of destination, in the order a form offers them.
@@ -188,6 +218,17 @@ func Kinds() []KindInfo {
 		out = append(out, k.Info())
 	}
 	return out
+}
+
+// FirstGoogle is the first kind a form offers that goes to Google: the
+// window's choice on its first start.
+func FirstGoogle() Kind {
+	for _, k := range registry {
+		if k.info().Server == GoogleServer {
+			return k.info().Kind
+		}
+	}
+	return Custom
 }
 
 // Info describes the kind; a zero KindInfo for an unknown kind.
@@ -202,19 +243,21 @@ func (k Kind) Info() KindInfo {
 	info.Fields = make([]Field, len(fields))
 	for i, f := range fields {
 		f.Choices = slices.Clone(f.Choices)
-		f.Words = slices.Clone(f.Words)
 		info.Fields[i] = f
 	}
 	return info
 }
 
-// FactWords names the sentences that say the kind's facts; all empty for an
-// unknown kind, which is said as any destination.
-func (k Kind) FactWords() FactWords {
-	if s, ok := byKind[k]; ok {
-		return s.facts()
+// Field is the kind's setting with this key; ok false when it has none.
+func (k Kind) Field(key string) (Field, bool) { return k.field(key) }
+
+// Family is the name of the kinds that share words and flags with k
+// ("gmail" for Gmail's four methods), or k's own name.
+func (k Kind) Family() string {
+	if s, ok := byKind[k]; ok && s.info().Family != "" {
+		return s.info().Family
 	}
-	return FactWords{}
+	return string(k)
 }
 
 // Known reports whether Hoist knows this kind.

@@ -1,6 +1,9 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -26,22 +29,25 @@ const driveFields = "id,name,mimeType,size,md5Checksum,webViewLink"
 
 type driveKind struct{ base }
 
+func init() { register(driveKind{}) }
+
+// Google Drive's own facts.
+const (
+	driveFolder     fact.Code = "field.driveFolder"  // not a Drive folder's link or ID
+	driveFile       fact.Code = "field.driveFile"    // not a Drive file's link or ID
+	folderOrFile    fact.Code = "field.folderOrFile" // both a folder and a file to replace
+	savedInDrive    fact.Code = "result.drive"
+	newDriveVersion fact.Code = "result.driveVersion"
+)
+
 var driveInfo = KindInfo{
 	Kind:    Drive,
-	Label:   "Google Drive — files into a folder",
-	Short:   "Google Drive",
-	IDLabel: "File ID",
-	Accepts: "any file",
+	Rank:    50,
+	Server:  GoogleServer,
 	MaxSize: DriveMaxSize,
 	Fields: []Field{
-		{
-			Key: "folder", Label: "Folder", Kind: TextField,
-			Help: "The folder's link (https://drive.google.com/drive/folders/ID) or its ID. Leave empty for My Drive.",
-		},
-		{
-			Key: "fileId", Label: "File to replace", Kind: TextField, Advanced: true,
-			Help: "The link or ID of a file in Drive to upload a new version of, instead of making a new file.",
-		},
+		{Key: "folder", Kind: TextField},
+		{Key: "fileId", Kind: TextField, Advanced: true},
 	},
 }
 
@@ -51,15 +57,9 @@ func (driveKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/drive.file"}
 }
 
-func (driveKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.drive", Who: "who.google",
-		Keys: map[fact.Code]string{
-			fact.TooLarge:  "fact.refused.tooLarge.drive",
-			fact.Forbidden: "fact.google.forbidden.drive",
-			fact.NotFound:  "fact.google.notFound.drive",
-		},
-	}
+// factArgs: the folder, or the file to replace.
+func (driveKind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "folder", "folder", "file", "fileId")
 }
 
 // driveID is what Drive's IDs are made of.
@@ -91,15 +91,13 @@ func driveLink(v string) string {
 func (driveKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if v := d.Param("folder"); v != "" && driveLink(v) == "" {
-		errs = append(errs, fieldError("folder", labelled(fact.DriveFolder, "Folder"),
-			"Folder must be a Drive folder's link, like https://drive.google.com/drive/folders/ID, or its ID."))
+		errs = append(errs, fieldError(d, "folder", driveFolder))
 	}
 	if v := d.Param("fileId"); v != "" && driveLink(v) == "" {
-		errs = append(errs, fieldError("fileId", labelled(fact.DriveFile, "File to replace"),
-			"File to replace must be a Drive file's link, like https://drive.google.com/file/d/ID/view, or its ID."))
+		errs = append(errs, fieldError(d, "fileId", driveFile))
 	}
 	if d.Param("folder") != "" && d.Param("fileId") != "" {
-		errs = append(errs, fieldError("fileId", labelled(fact.FolderOrFile, "File to replace"), "Give a folder for new files or a file to replace, not both."))
+		errs = append(errs, fieldError(d, "fileId", folderOrFile))
 	}
 	return errs
 }
@@ -128,8 +126,49 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 	if r.URL == "" && r.ID != "" {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
-	r.Fact = resultFact(fact.SavedInDrive, r)
+	r.Fact = resultFact(savedInDrive, r)
 	if d.Param("fileId") != "" {
-		r.Fact.Code = fact.NewDriveVersion
+		r.Fact.Code = newDriveVersion
 	}
+}
+
+// DriveMark is the appProperties key Hoist tags each file it makes with:
+// the job's id, so that a file whose answer was lost can be found.
+const DriveMark = "hoistJob"
+
+// findable tags the file with the job's id and looks for it with files.list
+// (drive.file sees the files the app made). Sending a new version again
+// (files.update) makes no second file.
+func (driveKind) findable(d Destination, _ media.Info, job string, p *Plan) {
+	p.Target.Identifies = identifies(d)
+	if d.Param("fileId") != "" {
+		p.Target.Repeatable = true
+	}
+	if job == "" {
+		return
+	}
+	p.Target.Metadata = upload.AddField(p.Target.Metadata, "appProperties", map[string]string{DriveMark: job})
+	q := url.Values{
+		"q":                         {"appProperties has { key=" + quoteQuery(DriveMark) + " and value=" + quoteQuery(job) + " } and trashed=false"},
+		"fields":                    {"files(" + driveFields + ")"},
+		"supportsAllDrives":         {"true"},
+		"includeItemsFromAllDrives": {"true"},
+		"pageSize":                  {"10"},
+	}
+	list, err := d.join(DriveHost, "/drive/v3/files", q)
+	if err != nil {
+		return
+	}
+	p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		var answer struct {
+			Files []json.RawMessage `json:"files"`
+		}
+		if _, err := getJSON(ctx, c, list, &answer); err != nil {
+			return upload.Found{}, err
+		}
+		if len(answer.Files) == 0 {
+			return upload.Found{}, nil
+		}
+		return upload.Found{Body: answer.Files[0]}, nil
+	}}}
 }

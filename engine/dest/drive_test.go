@@ -2,7 +2,7 @@ package dest
 
 import (
 	"errors"
-	"strings"
+	"hoist/engine/fact"
 	"testing"
 
 	"hoist/engine/media"
@@ -61,7 +61,7 @@ func TestDriveSettingsRefused(t *testing.T) {
 	}
 	big := media.Info{Name: "disk.img", Size: 5<<40 + 1, MIME: "application/octet-stream"}
 	var r *Refusal
-	if _, err := (Destination{Kind: Drive}).Plan(big); !errors.As(err, &r) || r.Rule != RuleSize || !strings.Contains(r.Message, "; Google Drive takes files of at most ") {
+	if _, err := (Destination{Kind: Drive}).Plan(big); !errors.As(err, &r) || r.Rule != RuleSize || r.Fact().Code != fact.TooLarge || r.Limit() != 5<<40 || r.Fact().Dest != "drive" {
 		t.Errorf("a file over 5 TiB: %v", err)
 	}
 }

@@ -61,9 +61,6 @@ func GoogleWords(err error) string {
 	return Redact(strings.TrimSpace(api.Message))
 }
 
-// Speaker names who said GoogleWords: Google, the sandbox or the server.
-func (d Destination) Speaker() string { return capital(d.who()) }
-
 // BlamesAccess reports whether a refusal's reason (lower case) says the
 // account may not do this, rather than something else forbidden.
 func BlamesAccess(reason string) bool {
@@ -72,28 +69,6 @@ func BlamesAccess(reason string) bool {
 		return true
 	}
 	return false
-}
-
-// ServerName is the server a destination sends to, inside a sentence: the
-// sandbox, Google, or the server.
-func (d Destination) ServerName() string { return d.who() }
-
-// who is the server in a sentence: the sandbox, Google, or the server.
-func (d Destination) who() string {
-	switch {
-	case d.BuiltinSandbox, d.Kind.FactWords().Who == "who.sandbox":
-		return "the sandbox"
-	case d.NeedsAuth():
-		return "Google"
-	}
-	return "the server"
-}
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // urlPattern finds web addresses, whose queries are left out of what is shown.

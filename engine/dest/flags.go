@@ -11,7 +11,7 @@ type Flag struct {
 }
 
 // FlagUse is one family of kinds' field a flag sets: its help is that
-// field's help, said after the kind's short name.
+// field's help, said after the kind's short name (package words).
 type FlagUse struct {
 	Kind  Kind
 	Field Field
@@ -45,15 +45,6 @@ func Flags() []Flag {
 		}
 	}
 	return out
-}
-
-// Family is a kind of destination with Gmail's ways of adding taken
-// together ("gmail"): the kinds whose settings share their words.
-func (k Kind) Family() string {
-	if k.IsGmail() {
-		return "gmail"
-	}
-	return string(k)
 }
 
 // ChoicesUnsaid are a choice field's values when its help does not name

@@ -1,9 +1,15 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"hoist/engine/fact"
 	"hoist/engine/media"
@@ -32,107 +38,74 @@ type gmailKind struct {
 	k Kind
 }
 
-// IsGmail reports whether the kind is one of Gmail's.
-func (k Kind) IsGmail() bool {
-	_, ok := byKind[k].(gmailKind)
-	return ok
+func init() {
+	for _, k := range []Kind{GmailInsert, GmailImport, GmailSend, GmailDraft} {
+		register(gmailKind{k})
+	}
 }
+
+// Gmail's own facts (their sentences are fact.<code> in the catalogue).
+const (
+	notEmailType fact.Code = "refused.notEmailType" // File: not an email file at all
+	notEmail     fact.Code = "refused.notEmail"     // File: named or typed as an email, but is not one
+
+	savedInMailbox    fact.Code = "result.gmailInsert"
+	importedToMailbox fact.Code = "result.gmailImport"
+	sentEmail         fact.Code = "result.gmailSend"
+	savedDraft        fact.Code = "result.gmailDraft"
+	updatedDraft      fact.Code = "result.gmailDraftUpdated"
+)
 
 // Settings shared by the Gmail kinds.
 var (
-	userField = Field{
-		Key: "user", Label: "Mailbox", Default: "me", Kind: TextField,
-		Help: "Whose mailbox: \"me\" is the account you sign in with; an administrator may give another address.",
-	}
-	labelsField = Field{
-		Key: "labels", Label: "Labels", Kind: TextField, List: LabelList,
-		Help: "Label IDs to put on every email, separated by commas, e.g. INBOX, UNREAD, IMPORTANT. Optional.",
-	}
-	threadField = Field{
-		Key: "threadId", Label: "Conversation ID", Kind: TextField,
-		Help: "The ID of an existing conversation (thread) the emails belong to. Optional.",
-	}
-	deletedField = Field{
-		Key: "deleted", Label: "Mark as deleted", Default: "false", Kind: BoolField,
-		Help: "Put the emails in the mailbox as deleted: only Google Vault administrators will see them.",
-	}
+	userField    = Field{Key: "user", Default: "me", Kind: TextField}
+	labelsField  = Field{Key: "labels", Kind: TextField, List: LabelList}
+	threadField  = Field{Key: "threadId", Kind: TextField}
+	deletedField = Field{Key: "deleted", Default: "false", Kind: BoolField}
 )
 
 func dateSourceField(def string) Field {
-	return Field{
-		Key: "internalDateSource", Label: "Date Gmail shows", Default: def, Kind: ChoiceField,
-		Choices: []string{"receivedTime", "dateHeader"},
-		Words:   []string{"When it is uploaded", "The date written in the email"},
-		Help:    "Which date Gmail shows for each email (receivedTime or dateHeader on the command line).",
-	}
+	return Field{Key: "internalDateSource", Default: def, Kind: ChoiceField, Choices: []string{"receivedTime", "dateHeader"}}
 }
 
 var gmailInfo = map[Kind]KindInfo{
 	GmailInsert: {
-		Label:  "Gmail — put emails into a mailbox",
+		Rank:   20,
 		Fields: []Field{userField, labelsField, threadField, dateSourceField("receivedTime"), deletedField},
 	},
 	GmailImport: {
-		Label: "Gmail — import emails",
+		Rank: 21,
 		Fields: []Field{userField, labelsField, threadField, dateSourceField("dateHeader"), deletedField,
-			{
-				Key: "neverMarkSpam", Label: "Never mark as spam", Default: "false", Kind: BoolField,
-				Help: "Skip Gmail's spam check for these emails.",
-			},
-			{
-				Key: "processForCalendar", Label: "Add invitations to Calendar", Default: "false", Kind: BoolField,
-				Help: "Add the meeting invitations found in the emails to Google Calendar.",
-			},
+			{Key: "neverMarkSpam", Default: "false", Kind: BoolField},
+			{Key: "processForCalendar", Default: "false", Kind: BoolField},
 		},
 	},
 	GmailSend: {
-		Label:  "Gmail — send emails",
+		Rank:   22,
 		Fields: []Field{userField, threadField},
 	},
 	GmailDraft: {
-		Label: "Gmail — save as drafts",
-		Fields: []Field{userField, labelsField, threadField, {
-			Key: "draftId", Label: "Draft to replace", Kind: TextField,
-			Help: "The ID of an existing draft to replace with the file. Leave empty to make new drafts.",
-		}},
+		Rank:   23,
+		Fields: []Field{userField, labelsField, threadField, {Key: "draftId", Kind: TextField}},
 	},
 }
 
 func (g gmailKind) info() KindInfo {
 	info := gmailInfo[g.k]
-	info.Kind, info.Short, info.Accepts = g.k, "Gmail", "email files (.eml)"
-	info.IDLabel = "Message ID"
+	info.Kind, info.Family, info.Server = g.k, "gmail", GoogleServer
+	info.TypeFact = notEmailType
 	info.MaxSize = GmailMaxSize
 	if g.k == GmailSend || g.k == GmailDraft {
 		info.MaxSize = GmailSendMaxSize
-	}
-	if g.k == GmailDraft {
-		info.IDLabel = "Draft ID"
 	}
 	return info
 }
 
 func (gmailKind) refusalFact(Destination, *upload.APIError) fact.Code { return "" }
 
-// facts are Gmail's words: one set for adding emails to a mailbox, one each
-// for sending and drafts.
-func (g gmailKind) facts() FactWords {
-	tooLarge, forbidden := "fact.refused.tooLarge.gmailAdd", "fact.google.forbidden.gmailAdd"
-	switch g.k {
-	case GmailSend:
-		tooLarge, forbidden = "fact.refused.tooLarge.gmailSend", "fact.google.forbidden.gmailSend"
-	case GmailDraft:
-		tooLarge, forbidden = "fact.refused.tooLarge.gmailDraft", "fact.google.forbidden.gmailDraft"
-	}
-	return FactWords{
-		Where: "dest.gmail", Who: "who.google", NotType: fact.NotEmailType,
-		Keys: map[fact.Code]string{
-			fact.Empty:     "fact.refused.empty.gmail",
-			fact.TooLarge:  tooLarge,
-			fact.Forbidden: forbidden,
-			fact.NotFound:  "fact.google.notFound.gmail",
-		},
-	}
+// factArgs: the mailbox, and the draft to replace.
+func (gmailKind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "user", "user", "draft", "draftId")
 }
 
 func (gmailKind) host(Destination) string { return GmailHost }
@@ -151,21 +124,18 @@ func (gmailKind) validate(Destination) FieldErrors        { return nil }
 func (gmailKind) maxSize(Destination) int64               { return 0 }
 func (gmailKind) fileType(_ Destination, s string) string { return s }
 
-// notEmail refuses a file that is named or typed as an email but is not one.
-const notEmail = "%s does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
-
-func (gmailKind) check(_ Destination, file media.Info, name string) error {
+func (gmailKind) check(d Destination, file media.Info) error {
 	if !matchType("message/*", file.MIME) {
 		if strings.EqualFold(filepath.Ext(file.Name), ".eml") {
-			return refuse(RuleEmail, notEmail, name)
+			return d.refuse(RuleEmail, notEmail, file)
 		}
-		return refuse(RuleType, "%s is not an email file; Gmail accepts only email files (.eml).", name)
+		return d.refuseType(file)
 	}
 	if file.Size == 0 {
-		return refuse(RuleEmpty, "%s is empty (0 bytes); Gmail cannot take an empty email.", name)
+		return d.refuseEmpty(file)
 	}
 	if file.Email == nil {
-		return refuse(RuleEmail, notEmail, name)
+		return d.refuse(RuleEmail, notEmail, file)
 	}
 	return nil
 }
@@ -227,16 +197,196 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 		if a.Message != nil {
 			r.ThreadID = a.Message.ThreadID
 		}
-		r.Fact = resultFact(fact.SavedDraft, r)
+		r.Fact = resultFact(savedDraft, r)
 		if d.Param("draftId") != "" {
-			r.Fact.Code = fact.UpdatedDraft
+			r.Fact.Code = updatedDraft
 		}
 		return
 	}
 	r.ID, r.ThreadID = string(a.ID), a.ThreadID
-	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: fact.SavedInMailbox, GmailImport: fact.ImportedToMailbox, GmailSend: fact.SentEmail}[g.k], r)
+	r.Fact = resultFact(map[Kind]fact.Code{GmailInsert: savedInMailbox, GmailImport: importedToMailbox, GmailSend: sentEmail}[g.k], r)
 }
 
 func (gmailKind) emptyAnswer(Destination) (Result, bool) { return Result{}, false }
 
 func (gmailKind) upgraded(d Destination) (Destination, bool) { return d, false }
+
+// Gmail's scopes that read a mailbox: the first three search with q, the
+// last sees headers only (q is refused with it).
+const (
+	scopeGmailReadonly = googleScopePrefix + "gmail.readonly"
+	scopeGmailModify   = googleScopePrefix + "gmail.modify"
+	scopeGmailFull     = "https://mail.google.com/"
+	// ScopeGmailMetadata is what looking for an email needs at least: it
+	// reads labels and headers, never an email's content.
+	ScopeGmailMetadata = googleScopePrefix + "gmail.metadata"
+)
+
+// gmailScan bounds the newest messages read one by one when looking without q.
+const gmailScan = 100
+
+// findable looks for the email by its own Message-ID: in the drafts with
+// the upload's own permission; in the mailbox by search where a permission
+// that allows it was already given, else among the newest messages of the
+// label it went to (gmail.metadata, asked for when needed). Replacing a
+// draft again makes no second one.
+func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
+	p.Target.Identifies = identifies(d)
+	if g.k == GmailDraft && d.Param("draftId") != "" {
+		p.Target.Repeatable = true
+		return
+	}
+	if file.Email == nil || strings.Trim(file.Email.MessageID, "<> \t") == "" {
+		return // nothing the email can be known by
+	}
+	id := strings.Trim(file.Email.MessageID, "<> \t")
+	user := "/gmail/v1/users/" + url.PathEscape(d.Param("user"))
+	if g.k == GmailDraft {
+		p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+			return gmailFindDraft(ctx, c, d, user, id)
+		}}}
+		return
+	}
+	search := func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		return gmailSearch(ctx, c, d, user, id)
+	}
+	label := ""
+	switch labels := d.message().LabelIDs; {
+	case g.k == GmailSend:
+		label = "SENT"
+	case len(labels) > 0:
+		label = labels[0]
+	}
+	since := time.Time{} // the oldest the email's date in Gmail can be
+	if g.dateFromHeader(d) && file.Email.Date.IsZero() {
+		since = time.Unix(0, 0) // unknown: only a full scan tells
+	} else if g.dateFromHeader(d) {
+		since = file.Email.Date
+	}
+	scan := func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		return gmailScanLabel(ctx, c, d, user, label, id, since)
+	}
+	p.Find = []FindWay{
+		{Scopes: []string{scopeGmailReadonly}, Find: search},
+		{Scopes: []string{scopeGmailModify}, Find: search},
+		{Scopes: []string{scopeGmailFull}, Find: search},
+		{Scopes: []string{ScopeGmailMetadata}, Find: scan},
+	}
+}
+
+// dateFromHeader reports whether Gmail dates the email by its Date header
+// (import's default, or internalDateSource=dateHeader) rather than by when
+// it arrived.
+func (g gmailKind) dateFromHeader(d Destination) bool {
+	switch g.k {
+	case GmailInsert, GmailImport:
+		return d.choice("internalDateSource") == "dateHeader"
+	}
+	return false
+}
+
+// gmailMessageRef is a message as messages.list names it.
+type gmailMessageRef struct {
+	ID       string `json:"id"`
+	ThreadID string `json:"threadId"`
+}
+
+// gmailSearch finds the message by rfc822msgid:, with a permission that allows search.
+func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
+	u, err := d.join(GmailHost, user+"/messages", url.Values{"q": {"rfc822msgid:" + id}, "includeSpamTrash": {"true"}, "maxResults": {"10"}})
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Messages []gmailMessageRef `json:"messages"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	if len(list.Messages) == 0 {
+		return upload.Found{}, nil
+	}
+	return upload.Found{Body: marshal(list.Messages[0])}, nil
+}
+
+// gmailFindDraft finds the draft by rfc822msgid:, which the drafts' own
+// permission (gmail.compose) may search.
+func gmailFindDraft(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
+	u, err := d.join(GmailHost, user+"/drafts", url.Values{"q": {"rfc822msgid:" + id}, "maxResults": {"10"}})
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Drafts []json.RawMessage `json:"drafts"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	if len(list.Drafts) == 0 {
+		return upload.Found{}, nil
+	}
+	return upload.Found{Body: list.Drafts[0]}, nil
+}
+
+// errNotAmongNewest says a scan of a label's newest messages ended before
+// the email's date: it cannot tell whether the email is there.
+var errNotAmongNewest = errors.New("the email is not among the newest messages, and older ones were not read")
+
+// gmailScanLabel reads the Message-ID of the label's newest messages, as
+// gmail.metadata allows (it refuses q). Messages come newest first by
+// Gmail's date: once one is older than since, the email is not there;
+// when the scan ends before that, it cannot tell.
+func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, label, id string, since time.Time) (upload.Found, error) {
+	if since.IsZero() {
+		since = time.Now().Add(-24 * time.Hour) // dated when it arrived: within the last day
+	}
+	q := url.Values{"maxResults": {strconv.Itoa(gmailScan)}, "includeSpamTrash": {"true"}}
+	if label != "" {
+		q.Set("labelIds", label)
+	}
+	u, err := d.join(GmailHost, user+"/messages", q)
+	if err != nil {
+		return upload.Found{}, err
+	}
+	var list struct {
+		Messages      []gmailMessageRef `json:"messages"`
+		NextPageToken string            `json:"nextPageToken"`
+	}
+	if _, err := getJSON(ctx, c, u, &list); err != nil {
+		return upload.Found{}, err
+	}
+	for _, m := range list.Messages {
+		u, err := d.join(GmailHost, user+"/messages/"+url.PathEscape(m.ID), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
+		if err != nil {
+			return upload.Found{}, err
+		}
+		var msg struct {
+			InternalDate string `json:"internalDate"`
+			Payload      struct {
+				Headers []struct {
+					Name  string `json:"name"`
+					Value string `json:"value"`
+				} `json:"headers"`
+			} `json:"payload"`
+		}
+		found, err := getJSON(ctx, c, u, &msg)
+		if err != nil {
+			return upload.Found{}, err
+		}
+		if !found {
+			continue // deleted meanwhile
+		}
+		for _, h := range msg.Payload.Headers {
+			if strings.EqualFold(h.Name, "Message-ID") && strings.Trim(h.Value, "<> \t") == id {
+				return upload.Found{Body: marshal(m)}, nil
+			}
+		}
+		if ms, err := strconv.ParseInt(msg.InternalDate, 10, 64); err == nil && time.UnixMilli(ms).Before(since.Add(-time.Hour)) {
+			return upload.Found{}, nil // past the email's date: it is not there
+		}
+	}
+	if list.NextPageToken == "" {
+		return upload.Found{}, nil // every message of the label was read
+	}
+	return upload.Found{}, errNotAmongNewest
+}

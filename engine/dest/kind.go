@@ -1,19 +1,24 @@
 package dest
 
 import (
+	"cmp"
+	"slices"
+
 	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
 
 // kind is everything Hoist knows of one kind of destination. Each kind lives
-// in a file of its own (sandbox.go, gmail.go, cm360.go, …) and is listed once
-// in registry; the rest of the package, the window's forms and the command
-// line's flags ask it through these methods, so adding a kind touches no
-// switch elsewhere. Kinds embed base, which answers as a plain upload URL
-// does, and say only what differs.
+// in a file of its own (sandbox.go, gmail.go, cm360.go, …) and registers
+// itself there (register, from the file's init); the rest of the package,
+// the window's forms and the command line's flags ask it through these
+// methods, so adding a kind touches no list or switch elsewhere. Kinds
+// embed base, which answers as a plain upload URL does, and say only what
+// differs. A kind holds no words: its info names keys, and package words
+// finds its sentences in the catalogue by rule (kind.<kind>.name, …).
 type kind interface {
-	// info is what forms and help show: label, fields, accepted files, limit.
+	// info is what forms and help show, by keys: fields, server, limit.
 	info() KindInfo
 	// host is the scheme and host requests go to when the destination sets
 	// no BaseURL; Google sign-in is attached only when it is Google's. ""
@@ -31,7 +36,7 @@ type kind interface {
 	fileType(d Destination, sniffed string) string
 	// check applies the kind's rules on the file (type, empty) before a byte
 	// is sent; nil or a *Refusal. The size limit is checked for every kind.
-	check(d Destination, file media.Info, name string) error
+	check(d Destination, file media.Info) error
 	// target fills in the request: URL, HTTP method, metadata, content type.
 	target(d Destination, file media.Info, t *upload.Target) error
 	// result reads the server's answer into r; body is never empty here.
@@ -39,44 +44,42 @@ type kind interface {
 	// emptyAnswer is the result of an empty answer; ok false when an empty
 	// answer means something went wrong.
 	emptyAnswer(d Destination) (r Result, ok bool)
-	// facts name the kind's sentences in the words catalogue.
-	facts() FactWords
 	// refusalFact is the fact of a refusal by the server that means
 	// something of its own for the kind (no channel yet, a method removed);
 	// "" when the common facts say it.
 	refusalFact(d Destination, e *upload.APIError) fact.Code
+	// factArgs are the settings a sentence about the server's refusal
+	// names (the advertiser, the mailbox, the draft…), by the names the
+	// sentences use; a fact naming one that has a sentence of its own
+	// (fact.<code>.<kind>.<name>) is said by that sentence.
+	factArgs(d Destination) map[string]string
 	// upgraded moves settings off an API version Google switched off; ok
 	// false when nothing changed.
 	upgraded(d Destination) (moved Destination, ok bool)
 }
 
-// registry lists every kind of destination, in the order a form offers them.
-var registry = []kind{
-	sandboxKind{},
-	gmailKind{GmailInsert}, gmailKind{GmailImport}, gmailKind{GmailSend}, gmailKind{GmailDraft},
-	cm360Kind{},
-	playGamesKind{},
-	driveKind{},
-	youTubeKind{},
-	customKind{},
-}
-
+// registry holds every kind of destination, in the order a form offers
+// them (KindInfo.Rank); byKind finds one by its name.
 var (
-	byKind = func() map[Kind]kind {
-		m := make(map[Kind]kind, len(registry))
-		for _, k := range registry {
-			m[k.info().Kind] = k
-		}
-		return m
-	}()
-	order = func() []Kind {
-		out := make([]Kind, len(registry))
-		for i, k := range registry {
-			out[i] = k.info().Kind
-		}
-		return out
-	}()
+	registry []kind
+	byKind   = map[Kind]kind{}
+	order    []Kind
 )
+
+// register adds a kind; each kind's file calls it from its init.
+func register(k kind) {
+	info := k.info()
+	if _, dup := byKind[info.Kind]; dup || info.Kind == "" {
+		panic("dest: kind " + string(info.Kind) + " registered twice or without a name")
+	}
+	registry = append(registry, k)
+	slices.SortStableFunc(registry, func(a, b kind) int { return cmp.Compare(a.info().Rank, b.info().Rank) })
+	byKind[info.Kind] = k
+	order = order[:0]
+	for _, r := range registry {
+		order = append(order, r.info().Kind)
+	}
+}
 
 // of is the destination's kind; a plain upload URL's for an unknown kind.
 func (d Destination) of() kind {
@@ -89,16 +92,14 @@ func (d Destination) of() kind {
 // base answers for a kind as a plain upload URL does.
 type base struct{}
 
-func (base) info() KindInfo                          { return KindInfo{} }
-func (base) host(Destination) string                 { return "" }
-func (base) scopes(Destination) []string             { return nil }
-func (base) validate(Destination) FieldErrors        { return nil }
-func (base) fileType(_ Destination, s string) string { return s }
-func (base) check(Destination, media.Info, string) error {
-	return nil
-}
+func (base) info() KindInfo                                       { return KindInfo{} }
+func (base) host(Destination) string                              { return "" }
+func (base) scopes(Destination) []string                          { return nil }
+func (base) validate(Destination) FieldErrors                     { return nil }
+func (base) fileType(_ Destination, s string) string              { return s }
+func (base) check(Destination, media.Info) error                  { return nil }
 func (base) target(Destination, media.Info, *upload.Target) error { return nil }
-func (base) facts() FactWords                                     { return FactWords{} }
+func (base) factArgs(Destination) map[string]string               { return nil }
 func (base) refusalFact(Destination, *upload.APIError) fact.Code  { return "" }
 
 // RefusalFact is the fact of the server's refusal e when it means something
@@ -128,3 +129,19 @@ func genericResult(a answer, r *Result) {
 	}
 	delete(r.Fact.Args, "url") // an API address, not a page to open
 }
+
+// settingArgs are d's settings that are set, by the names a sentence uses:
+// pairs of a name and a setting's key.
+func settingArgs(d Destination, pairs ...string) map[string]string {
+	args := map[string]string{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if v := d.Param(pairs[i+1]); v != "" {
+			args[pairs[i]] = v
+		}
+	}
+	return args
+}
+
+// FactArgs are the settings of d a sentence about the server's refusal
+// names (the advertiser, the mailbox…), by the names the sentences use.
+func FactArgs(d Destination) map[string]string { return d.of().factArgs(d) }

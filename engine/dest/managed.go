@@ -19,36 +19,40 @@ const ManagedFile = "destinations.json"
 
 // ErrManaged matches the refusal to change or delete a destination that
 // comes from the organisation.
-var ErrManaged = errors.New("this destination comes from your organisation")
+var ErrManaged = errors.New("dest: from the organisation")
 
-// ManagedError says that a destination from the organisation cannot be
-// changed or deleted here.
-type ManagedError struct{ Name string }
-
-func (e *ManagedError) Error() string {
-	return fmt.Sprintf("%s comes from your organisation, so it cannot be changed or deleted here. Save your changes under another name.", e.Name)
+// readOnly is the refusal to change or delete the organisation's
+// destination called name.
+func readOnly(name string) error {
+	return &Problem{fact: fact.Fact{Code: fact.ManagedReadOnly, Args: map[string]string{"name": name}}, err: ErrManaged}
 }
 
-func (e *ManagedError) Is(target error) bool { return target == ErrManaged }
-
-// FileProblem is a problem with a file of destinations (the
-// organisation's, or one someone shared): the English sentence of Error,
-// and its fact for the words catalogue.
-type FileProblem struct {
-	msg  string
+// Problem is an error said by its fact (a file of destinations that
+// cannot be read, a destination that may not change…): Error prints the
+// fact for logs, Fact gives it to package words; it matches its cause.
+type Problem struct {
 	fact fact.Fact
 	err  error
 }
 
-func (p *FileProblem) Error() string   { return p.msg }
-func (p *FileProblem) Unwrap() error   { return p.err }
-func (p *FileProblem) Fact() fact.Fact { return p.fact }
+func (p *Problem) Error() string {
+	if p.err != nil && p.fact.Code == "" {
+		return p.err.Error()
+	}
+	return p.fact.String()
+}
+func (p *Problem) Unwrap() error   { return p.err }
+func (p *Problem) Fact() fact.Fact { return p.fact }
 
 // managedProblem is a problem of the file path, of this code.
-func managedProblem(code fact.Code, path string, f fact.Fact, cause error, format string, args ...any) error {
+func managedProblem(code fact.Code, path string, f fact.Fact, cause error) error {
 	f.Code, f.File = code, path
-	return &FileProblem{msg: fmt.Sprintf(format, args...), fact: f, err: cause}
+	return &Problem{fact: f, err: cause}
 }
+
+// ErrNoFolder: the system has no folder for settings, so destinations
+// cannot be saved.
+var ErrNoFolder error = &Problem{fact: fact.Fact{Code: fact.NoSettingsFolder}}
 
 // LoadManaged reads the organisation's destinations from dir. A missing
 // folder or file is no destination and no problem. Each problem is a
@@ -64,8 +68,7 @@ func LoadManaged(dir string) ([]Destination, []error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, []error{managedProblem(fact.ManagedUnreadable, path, fact.Fact{Google: err.Error()}, err,
-			"Hoist could not read the destinations your organisation set up (%s); check that everyone may read the file: %v", path, err)}
+		return nil, []error{managedProblem(fact.ManagedUnreadable, path, fact.Fact{Google: err.Error()}, err)}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -75,37 +78,31 @@ func LoadManaged(dir string) ([]Destination, []error) {
 		Destinations []json.RawMessage `json:"destinations"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, []error{managedProblem(fact.ManagedNotJSON, path, fact.Fact{Google: jsonProblem(data, err)}, nil,
-			"The destinations your organisation set up (%s) are not valid JSON (%s), so none of them is offered. Ask whoever set Hoist up to correct the file.", path, jsonProblem(data, err))}
+		return nil, []error{managedProblem(fact.ManagedNotJSON, path, fact.Fact{Google: jsonProblem(data, err)}, nil)}
 	}
 	if f.Version > presetsVersion {
-		return nil, []error{managedProblem(fact.ManagedNewer, path, fact.Fact{Count: f.Version}, nil,
-			"The destinations your organisation set up (%s) were written for a newer Hoist (format %d), so none of them is offered. Update Hoist.", path, f.Version)}
+		return nil, []error{managedProblem(fact.ManagedNewer, path, fact.Fact{Count: f.Version}, nil)}
 	}
 	var list []Destination
 	var problems []error
 	for i, raw := range f.Destinations {
 		var d Destination
 		if err := json.Unmarshal(raw, &d); err != nil {
-			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, fact.Fact{Count: i + 1, Google: jsonProblem(raw, err)}, nil,
-				"Destination %d in %s cannot be read (%s), so it is left out.", i+1, path, jsonProblem(raw, err)))
+			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, fact.Fact{Count: i + 1, Google: jsonProblem(raw, err)}, nil))
 			continue
 		}
 		d = d.tidy()
 		d.Account = "" // everyone signs in as themselves
-		label := fmt.Sprintf("Destination %d in %s", i+1, path)
 		which := fact.Fact{Count: i + 1}
 		if d.Name != "" {
-			label = fmt.Sprintf("The destination %s in %s", d.Name, path)
 			which.Args = map[string]string{"name": d.Name}
 		}
 		if err := checkPreset(d); err != nil {
-			problems = append(problems, managedProblem(fact.ManagedInvalid, path, which, err, "%s is left out: %v", label, err))
+			problems = append(problems, managedProblem(fact.ManagedInvalid, path, which, err))
 			continue
 		}
 		if indexOf(list, d.Name) >= 0 {
-			problems = append(problems, managedProblem(fact.ManagedSameName, path, which, nil,
-				"%s is left out: another destination in the file has the same name.", label))
+			problems = append(problems, managedProblem(fact.ManagedSameName, path, which, nil))
 			continue
 		}
 		list = append(list, d)
@@ -191,10 +188,10 @@ func (l *Library) Get(name string) (Destination, bool) {
 // Put saves d, unless its name is a managed destination's.
 func (l *Library) Put(d Destination) error {
 	if l.IsManaged(d.Name) {
-		return &ManagedError{Name: strings.TrimSpace(d.Name)}
+		return readOnly(strings.TrimSpace(d.Name))
 	}
 	if l.Saved == nil {
-		return errors.New("there is no folder for settings on this computer, so destinations cannot be saved")
+		return ErrNoFolder
 	}
 	return l.Saved.Put(d)
 }
@@ -203,11 +200,12 @@ func (l *Library) Put(d Destination) error {
 func (l *Library) Add(d Destination) error {
 	if l.IsManaged(d.Name) {
 		name := strings.TrimSpace(d.Name)
-		return FieldErrors{fieldError("name", fact.Fact{Code: fact.ManagedName, Args: map[string]string{"name": name}},
-			"Your organisation already offers a destination called %s. Rename the other one, then add it.", name)}
+		e := fieldError(d, "name", fact.ManagedName)
+		e.Fact.Args = map[string]string{"name": name}
+		return FieldErrors{e}
 	}
 	if l.Saved == nil {
-		return errors.New("there is no folder for settings on this computer, so destinations cannot be saved")
+		return ErrNoFolder
 	}
 	return l.Saved.Add(d)
 }
@@ -215,10 +213,10 @@ func (l *Library) Add(d Destination) error {
 // Delete forgets a saved destination; managed ones are refused.
 func (l *Library) Delete(name string) error {
 	if i := indexOf(l.Managed, name); i >= 0 {
-		return &ManagedError{Name: l.Managed[i].Name}
+		return readOnly(l.Managed[i].Name)
 	}
 	if l.Saved == nil {
-		return fmt.Errorf("%w: %s", ErrNoPreset, name)
+		return noPreset(name)
 	}
 	return l.Saved.Delete(name)
 }

@@ -38,12 +38,12 @@ func TestLoadManaged(t *testing.T) {
 		t.Fatalf("problems = %v", problems)
 	}
 	for i, w := range want {
-		msg := problems[i].Error()
+		msg := SayEnglish(problems[i])
 		if !strings.Contains(msg, w) || !strings.Contains(msg, filepath.Join(dir, ManagedFile)) {
 			t.Errorf("problem %d = %q, want it to name the file and %q", i, msg, w)
 		}
 	}
-	if !strings.Contains(problems[0].Error(), "Advertiser") {
+	if !strings.Contains(SayEnglish(problems[0]), "Advertiser") {
 		t.Errorf("the missing field is not named: %q", problems[0])
 	}
 }
@@ -74,7 +74,7 @@ func TestLoadManagedBadFiles(t *testing.T) {
 				}
 				return
 			}
-			if len(problems) != 1 || !strings.Contains(problems[0].Error(), tt.want) || !strings.Contains(problems[0].Error(), ManagedFile) {
+			if len(problems) != 1 || !strings.Contains(SayEnglish(problems[0]), tt.want) || !strings.Contains(SayEnglish(problems[0]), ManagedFile) {
 				t.Errorf("problems = %v, want one naming the file and %q", problems, tt.want)
 			}
 		})
@@ -109,7 +109,7 @@ func TestLibraryKeepsManagedReadOnly(t *testing.T) {
 			t.Errorf("%s of a managed destination was allowed", what)
 		}
 	}
-	if !errors.Is(lib.Put(changed), ErrManaged) || !strings.Contains(lib.Delete("shared box").Error(), "organisation") {
+	if !errors.Is(lib.Put(changed), ErrManaged) || !strings.Contains(SayEnglish(lib.Delete("shared box")), "organisation") {
 		t.Error("the refusal does not say the destination is the organisation's")
 	}
 	if d, ok := lib.Get("Shared box"); !ok || d.Params["labels"] != "INBOX" {
@@ -149,17 +149,17 @@ func TestShareRoundTrip(t *testing.T) {
 	if err := lib.Add(back); err != nil {
 		t.Fatal(err)
 	}
-	if err := lib.Add(back); err == nil || !strings.Contains(err.Error(), "already") {
+	if err := lib.Add(back); err == nil || !strings.Contains(SayEnglish(err), "already") {
 		t.Errorf("a second import of the same name: %v", err)
 	}
 
 	for _, tt := range []struct{ name, body, want string }{
 		{"newer", `{"format":"hoist-destination","version":3,"destination":{"name":"x","kind":"sandbox"}}`, "newer Hoist"},
-		{"not ours", `{"installed":{"client_id":"x"}}`, ErrNotShared.Error()},
+		{"not ours", `{"installed":{"client_id":"x"}}`, SayEnglish(ErrNotShared)},
 		{"incomplete", `{"format":"hoist-destination","version":1,"destination":{"name":"x","kind":"cm360"}}`, "not complete"},
 		{"nameless", `{"format":"hoist-destination","version":1,"destination":{"kind":"sandbox"}}`, "name"},
 	} {
-		if _, err := Import([]byte(tt.body)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := Import([]byte(tt.body)); err == nil || !strings.Contains(SayEnglish(err), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/engine/upload"
 )
@@ -23,6 +24,9 @@ type Plan struct {
 	Method  upload.Method // Auto: the uploader chooses by size
 	MaxSize int64         // 0 when there is no limit
 	Scopes  []string      // what the sign-in must allow; none for the sandbox
+	// Find says how to look for what the upload made, best way first; nil
+	// when the destination cannot be asked (see PlanFor).
+	Find []FindWay
 }
 
 // Rule names the rule a file breaks.
@@ -37,15 +41,21 @@ const (
 )
 
 // Refusal is a file the destination cannot take, found before any byte is
-// sent. Its message says which rule failed, in plain words. A RuleEmpty
-// refusal matches media.ErrEmpty with errors.Is.
+// sent. Its fact says which rule failed (package words says it); Error
+// prints the fact for logs. A RuleEmpty refusal matches media.ErrEmpty
+// with errors.Is.
 type Refusal struct {
-	Rule    Rule
-	Message string
-	Limit   int64 // RuleSize: the limit the file is over
+	Rule Rule
+	fact fact.Fact // File, Dest; Size and Limit for RuleSize
 }
 
-func (r *Refusal) Error() string { return r.Message }
+func (r *Refusal) Error() string { return r.fact.String() }
+
+// Fact says the refusal: the rule's fact about the file and the destination.
+func (r *Refusal) Fact() fact.Fact { return r.fact }
+
+// Limit is the largest size the destination takes, for a RuleSize refusal.
+func (r *Refusal) Limit() int64 { return r.fact.Limit }
 
 func (r *Refusal) Unwrap() error {
 	if r.Rule == RuleEmpty {
@@ -55,7 +65,7 @@ func (r *Refusal) Unwrap() error {
 }
 
 // ErrNoSandbox: a sandbox destination with no address to send to.
-var ErrNoSandbox = errors.New("the sandbox is not running, so there is nowhere to send the file")
+var ErrNoSandbox = errors.New("dest: no sandbox address")
 
 // Plan checks info against the destination's rules and says how to upload
 // it. Invalid settings return FieldErrors; a file the destination cannot take
@@ -156,65 +166,51 @@ func (d Destination) MaxSize() int64 {
 	return k.info().MaxSize
 }
 
-// refuse is a *Refusal for the rule, its sentence made from format.
-func refuse(rule Rule, format string, args ...any) error {
-	return &Refusal{Rule: rule, Message: fmt.Sprintf(format, args...)}
+// refuse is d's refusal of file by the rule, said by the fact of this code.
+func (d Destination) refuse(rule Rule, code fact.Code, file media.Info) *Refusal {
+	f := d.Fact(code)
+	f.File = file.Name
+	if f.Args == nil {
+		f.Args = map[string]string{}
+	}
+	return &Refusal{Rule: rule, fact: f}
 }
 
 // check applies the destination's rules to the file: the kind's (type,
 // email, empty), then its size limit.
 func (d Destination) check(info media.Info) error {
-	name := info.Name
-	if name == "" {
-		name = "The file"
-	}
 	k := d.of()
-	if err := k.check(d, info, name); err != nil {
+	if err := k.check(d, info); err != nil {
 		return err
 	}
 	limit := d.MaxSize()
 	if limit <= 0 || info.Size <= limit {
 		return nil
 	}
-	size, max := sizesApart(info.Size, limit)
-	where := d.called()
-	if strings.TrimSpace(d.Name) == "" && d.Kind != Custom && d.Kind.Info().Short != "" {
-		where = d.Kind.Info().Short
-	}
-	return &Refusal{Rule: RuleSize, Message: fmt.Sprintf("%s is %s; %s takes files of at most %s.", name, size, where, max), Limit: limit}
+	r := d.refuse(RuleSize, fact.TooLarge, info)
+	r.fact.Size, r.fact.Limit = info.Size, limit
+	return r
 }
 
-// called names the destination inside a sentence.
-func (d Destination) called() string {
-	if n := strings.TrimSpace(d.Name); n != "" {
-		return n
+// RefuseSimple is d's refusal of a simple upload (media) of file, which
+// would carry the file alone, when the plan has details to send with it
+// that would be lost without a word; nil when nothing would be lost (the
+// sandbox's name travels in its address too).
+func (d Destination) RefuseSimple(file media.Info, p Plan) error {
+	if d.IsSandbox() || !MetadataMatters(p.Target.Metadata) {
+		return nil
 	}
-	return "this destination"
+	return d.refuse(RuleMethod, fact.NeedsDetails, file)
 }
 
-// typeWords names a media type for a sentence.
-func typeWords(mime string) string {
-	if mime == "" {
-		return "an unknown type of"
-	}
-	return mime
+// refuseType is d's refusal of a file of a type its kind does not take.
+func (d Destination) refuseType(file media.Info) *Refusal {
+	return d.refuse(RuleType, d.Kind.Info().TypeFact, file)
 }
 
-func article(s string) string {
-	if strings.HasPrefix(s, "an ") {
-		return s
-	}
-	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
-		return "an " + s
-	}
-	return "a " + s
-}
-
-func joinAnd(items []string) string {
-	if len(items) == 1 {
-		return items[0] + " files"
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1] + " files"
+// refuseEmpty is d's refusal of an empty file.
+func (d Destination) refuseEmpty(file media.Info) *Refusal {
+	return d.refuse(RuleEmpty, fact.Empty, file)
 }
 
 // matchType reports whether a media type falls under a pattern like image/* or */*.
@@ -243,28 +239,6 @@ func matchAny(patterns []string, mime string) bool {
 	return false
 }
 
-// sizesApart writes a file's size and a limit so that they read differently.
-func sizesApart(size, limit int64) (string, string) {
-	s, l := media.FormatSize(size), formatLimit(limit)
-	if s == l {
-		return media.FormatBytes(size), media.FormatBytes(limit)
-	}
-	return s, l
-}
-
-// formatLimit writes a limit as Google's documentation does: 150 MiB is "150 MB".
-func formatLimit(n int64) string {
-	switch {
-	case n >= 1<<40 && n%(1<<40) == 0:
-		return fmt.Sprintf("%d TB", n>>40)
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	}
-	return media.FormatSize(n)
-}
-
 // join puts an escaped path (and query) on the destination's base: BaseURL when set, else host.
 func (d Destination) join(host, p string, q url.Values) (string, error) {
 	base := host
@@ -276,7 +250,7 @@ func (d Destination) join(host, p string, q url.Values) (string, error) {
 		u += "?" + q.Encode()
 	}
 	if _, err := url.Parse(u); err != nil {
-		return "", fmt.Errorf("%w: the upload address cannot be built", ErrInvalid)
+		return "", fmt.Errorf("%w: url", ErrInvalid)
 	}
 	return u, nil
 }

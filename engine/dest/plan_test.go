@@ -289,31 +289,31 @@ func TestPlanRefusals(t *testing.T) {
 		{"empty email", Destination{Kind: GmailInsert}, email("empty.eml", 0), RuleEmpty,
 			"empty.eml is empty (0 bytes); Gmail cannot take an empty email."},
 		{"too big to send", Destination{Kind: GmailSend}, email("big.eml", 40_000_000), RuleSize,
-			"big.eml is 40 MB; Gmail takes files of at most 35 MB."},
+			"big.eml is 40 MB; Gmail can send emails of at most 35 MB."},
 		{"just over the send limit", Destination{Kind: GmailSend}, email("big.eml", 35<<20+1), RuleSize,
-			"big.eml is 37 MB; Gmail takes files of at most 35 MB."},
+			"big.eml is 37 MB; Gmail can send emails of at most 35 MB."},
 		{"too big for a draft", Destination{Kind: GmailDraft}, email("big.eml", 36_800_000), RuleSize,
-			"big.eml is 37 MB; Gmail takes files of at most 35 MB."},
+			"big.eml is 37 MB; Gmail drafts can be at most 35 MB."},
 		{"too big to insert", Destination{Kind: GmailInsert}, email("archive.eml", 160_000_000), RuleSize,
-			"archive.eml is 160 MB; Gmail takes files of at most 150 MB."},
+			"archive.eml is 160 MB; Gmail can take emails of at most 150 MB."},
 		{"tiff too big for play games", games, file("photo.tiff", "image/tiff", 22_000_000), RuleSize,
-			"photo.tiff is 22 MB; Play Games takes files of at most 15 MB."},
+			"photo.tiff is 22 MB; Play Games images can be at most 15 MB."},
 		{"pdf to play games", games, file("manual.pdf", "application/pdf", 1000), RuleType,
 			"manual.pdf is not an image; Play Games accepts only images."},
 		{"empty icon", games, file("icon.png", "image/png", 0), RuleEmpty,
 			"icon.png is empty (0 bytes); Play Games cannot take an empty image."},
 		{"huge video for cm360", cm, file("movie.mp4", "video/mp4", 1_200_000_000), RuleSize,
-			"movie.mp4 is 1.2 GB; Campaign Manager 360 takes files of at most 1 GB."},
+			"movie.mp4 is 1.2 GB; Campaign Manager 360 assets can be at most 1 GB."},
 		{"empty asset", cm, file("banner.png", "image/png", 0), RuleEmpty,
 			"banner.png is empty (0 bytes); Campaign Manager 360 cannot take an empty file."},
 		{"custom type list", bucket, file("data.csv", "text/csv", 10), RuleType,
-			"data.csv is a text/csv file; My bucket accepts only image/* and video/* files."},
+			"data.csv is of type text/csv; My bucket accepts only image/*, video/*."},
 		{"custom metadata names a type the list lacks", Destination{Kind: Custom, Name: "My bucket", Params: map[string]string{
 			"url": "http://127.0.0.1:9/upload/x", "accept": "image/*", "metadata": `{"contentType": "application/pdf"}`,
 		}}, file("scan.png", "image/png", 10), RuleType,
-			"scan.png is an application/pdf file; My bucket accepts only image/* files."},
+			"scan.png is of type application/pdf; My bucket accepts only image/*."},
 		{"custom unknown type", bucket, file("blob", "", 10), RuleType,
-			"blob is an unknown type of file; My bucket accepts only image/* and video/* files."},
+			"blob is of a type Hoist cannot tell; My bucket accepts only image/*, video/*."},
 		{"custom limit that formats alike", bucket, file("x.png", "image/png", 16_000_001), RuleSize,
 			"x.png is 16,000,001 bytes; My bucket takes files of at most 16,000,000 bytes."},
 	}
@@ -327,8 +327,8 @@ func TestPlanRefusals(t *testing.T) {
 			if r.Rule != tt.rule {
 				t.Errorf("Rule = %q, want %q", r.Rule, tt.rule)
 			}
-			if err.Error() != tt.message {
-				t.Errorf("message = %q\n         want %q", err.Error(), tt.message)
+			if got := SayEnglish(err); got != tt.message {
+				t.Errorf("message = %q\n         want %q", got, tt.message)
 			}
 			if errors.Is(err, media.ErrEmpty) != (tt.rule == RuleEmpty) {
 				t.Errorf("errors.Is(err, media.ErrEmpty) = %v", errors.Is(err, media.ErrEmpty))
@@ -374,7 +374,7 @@ func TestPlanGoldenEmails(t *testing.T) {
 			_, err := Destination{Kind: GmailInsert}.Plan(info)
 			if errors.Is(inspectErr, media.ErrNotEmail) {
 				want := info.Name + " does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
-				if err == nil || err.Error() != want {
+				if err == nil || SayEnglish(err) != want {
 					t.Errorf("Plan = %v, want %q", err, want)
 				}
 				return

@@ -19,34 +19,31 @@ const PlayGamesMaxSize int64 = 15 << 20
 // PlayGamesHost is Play Games Services Publishing's API host.
 const PlayGamesHost = "https://www.googleapis.com"
 
-// PlayGamesRemoved says, where a user picks Play Games, that Google removed
-// the method behind it.
-const PlayGamesRemoved = "Google has removed image uploads from the Play Games Services Publishing API: " +
-	"uploads to Google fail, so set icons in Play Console. The sandbox still imitates the method."
-
-// PlayGamesGone is what Google's refusal of a Play Games image means.
-const PlayGamesGone = "Google no longer accepts Play Games images through its API; set the icon in Play Console."
-
 type playGamesKind struct{ base }
 
+func init() { register(playGamesKind{}) }
+
+// Play Games' own facts.
+const (
+	notImage        fact.Code = "refused.notImage"     // File: Play Games takes only images
+	playGamesGone   fact.Code = "google.playGamesGone" // Google removed the method; icons are set in Play Console
+	achievementIcon fact.Code = "result.achievementIcon"
+	leaderboardIcon fact.Code = "result.leaderboardIcon"
+	gameIcon        fact.Code = "result.gameIcon"
+)
+
+// playGamesInfo: Google removed the method behind it, which the kind's note
+// says where a user picks it; the sandbox still imitates it.
 var playGamesInfo = KindInfo{
-	Kind:    PlayGames,
-	Label:   "Play Games — achievement and leaderboard icons",
-	Short:   "Play Games",
-	Accepts: "images",
-	Note:    PlayGamesRemoved,
-	MaxSize: PlayGamesMaxSize,
+	Kind:     PlayGames,
+	Rank:     40,
+	Server:   GoogleServer,
+	Note:     true,
+	MaxSize:  PlayGamesMaxSize,
+	TypeFact: notImage,
 	Fields: []Field{
-		{
-			Key: "resourceId", Label: "Achievement or leaderboard ID", Required: true, Kind: TextField, Flag: "resource",
-			Help: "The ID of the achievement or leaderboard whose icon the image becomes.",
-		},
-		{
-			Key: "imageType", Label: "Image type", Required: true, Kind: ChoiceField,
-			Choices: []string{"ACHIEVEMENT_ICON", "LEADERBOARD_ICON"},
-			Words:   []string{"Achievement icon", "Leaderboard icon"},
-			Help:    "Whether the image is an achievement's icon or a leaderboard's.",
-		},
+		{Key: "resourceId", Required: true, Kind: TextField, Flag: "resource"},
+		{Key: "imageType", Required: true, Kind: ChoiceField, Choices: []string{"ACHIEVEMENT_ICON", "LEADERBOARD_ICON"}},
 	},
 }
 
@@ -56,24 +53,17 @@ func (playGamesKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/androidpublisher"}
 }
 
-func (playGamesKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.playgames", Who: "who.google", NotType: fact.NotImage,
-		Keys: map[fact.Code]string{
-			fact.Empty:     "fact.refused.empty.playgames",
-			fact.TooLarge:  "fact.refused.tooLarge.playgames",
-			fact.Forbidden: "fact.google.forbidden.playgames",
-			fact.NotFound:  "fact.google.notFound.playgames",
-		},
-	}
+// factArgs: the achievement or leaderboard.
+func (playGamesKind) factArgs(d Destination) map[string]string {
+	return settingArgs(d, "resource", "resourceId")
 }
 
-func (playGamesKind) check(_ Destination, file media.Info, name string) error {
+func (playGamesKind) check(d Destination, file media.Info) error {
 	if !matchType("image/*", file.MIME) {
-		return refuse(RuleType, "%s is not an image; Play Games accepts only images.", name)
+		return d.refuseType(file)
 	}
 	if file.Size == 0 {
-		return refuse(RuleEmpty, "%s is empty (0 bytes); Play Games cannot take an empty image.", name)
+		return d.refuseEmpty(file)
 	}
 	return nil
 }
@@ -89,25 +79,25 @@ func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error
 
 func (playGamesKind) result(_ Destination, a answer, r *Result) {
 	r.ID, r.URL = a.ResourceID, a.URL
-	r.Fact = resultFact(fact.GameIcon, r)
+	r.Fact = resultFact(gameIcon, r)
 	switch a.ImageType {
 	case "ACHIEVEMENT_ICON":
-		r.Fact.Code = fact.AchievementIcon
+		r.Fact.Code = achievementIcon
 	case "LEADERBOARD_ICON":
-		r.Fact.Code = fact.LeaderboardIcon
+		r.Fact.Code = leaderboardIcon
 	}
 }
 
-// MethodGone reports whether e is Google saying that the method
-// which set Play Games images is gone.
 // refusalFact: Google removed the method.
 func (playGamesKind) refusalFact(d Destination, e *upload.APIError) fact.Code {
 	if MethodGone(d, e) {
-		return fact.PlayGamesGone
+		return playGamesGone
 	}
 	return ""
 }
 
+// MethodGone reports whether e is Google saying that the method which set
+// Play Games images is gone.
 func MethodGone(d Destination, e *upload.APIError) bool {
 	if e.Class() == upload.ClassRetired {
 		return false

@@ -21,11 +21,16 @@ import (
 // PresetsFile is the name of the saved destinations file in Hoist's config folder.
 const PresetsFile = "destinations.json"
 
-// ErrNoPreset is returned for a name no saved destination has.
-var ErrNoPreset = errors.New("there is no saved destination with that name")
+// ErrNoPreset is matched by the error for a name no saved destination has.
+var ErrNoPreset = errors.New("dest: no saved destination of that name")
 
-// ErrDamaged is wrapped when the saved destinations file cannot be read.
-var ErrDamaged = errors.New("the saved destinations file is damaged")
+// noPreset is the error for a name no saved destination has.
+func noPreset(name string) error {
+	return &Problem{fact: fact.Fact{Code: fact.NoPreset, Args: map[string]string{"name": name}}, err: ErrNoPreset}
+}
+
+// ErrDamaged is matched when the saved destinations file cannot be read.
+var ErrDamaged = errors.New("dest: saved destinations damaged")
 
 // DefaultPresetsPath is where the saved destinations live:
 // destinations.json in Hoist's settings folder (see dirs); "" when the
@@ -59,7 +64,7 @@ type presetsFile struct {
 // wrapping ErrDamaged, and is left untouched.
 func OpenPresets(path string) (*Presets, error) {
 	if path == "" {
-		return nil, errors.New("there is no folder for settings on this computer, so destinations cannot be saved")
+		return nil, ErrNoFolder
 	}
 	p := &Presets{path: path}
 	list, err := p.load()
@@ -137,7 +142,7 @@ func (p *Presets) Add(d Destination) error {
 	}
 	return p.change(func(list []Destination) ([]Destination, error) {
 		if indexOf(list, d.Name) >= 0 {
-			return nil, FieldErrors{{Field: "name", Message: fmt.Sprintf("There is already a destination called %s.", d.Name)}}
+			return nil, nameUsed(d, d.Name)
 		}
 		return append(list, d), nil
 	})
@@ -150,7 +155,7 @@ func (p *Presets) Rename(from, to string) error {
 	return p.change(func(list []Destination) ([]Destination, error) {
 		i := indexOf(list, from)
 		if i < 0 {
-			return nil, fmt.Errorf("%w: %s", ErrNoPreset, from)
+			return nil, noPreset(from)
 		}
 		d := list[i]
 		d.Name = to
@@ -158,7 +163,7 @@ func (p *Presets) Rename(from, to string) error {
 			return nil, err
 		}
 		if j := indexOf(list, to); j >= 0 && j != i {
-			return nil, FieldErrors{{Field: "name", Message: fmt.Sprintf("There is already a destination called %s.", to)}}
+			return nil, nameUsed(d, to)
 		}
 		list[i] = d
 		return list, nil
@@ -209,7 +214,7 @@ func (p *Presets) load() ([]Destination, error) {
 	}
 	var f presetsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%w (%s): %v", ErrDamaged, p.path, err)
+		return nil, &Problem{fact: fact.Fact{Code: fact.PresetsDamaged, File: p.path, Google: err.Error()}, err: ErrDamaged}
 	}
 	sortByName(f.Destinations)
 	return f.Destinations, nil
@@ -269,15 +274,23 @@ func (p *Presets) save(list []Destination) error {
 	return nil
 }
 
+// nameUsed is the refusal of a second destination called name.
+func nameUsed(d Destination, name string) FieldErrors {
+	e := fieldError(d, "name", fact.NameUsed)
+	e.Fact.Args = map[string]string{"name": name}
+	return FieldErrors{e}
+}
+
 // checkPreset checks what a saved destination needs beyond valid settings.
 func checkPreset(d Destination) error {
 	var errs FieldErrors
 	switch {
 	case d.Name == "":
-		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameMissing}, "Give this destination a name."))
+		errs = append(errs, fieldError(d, "name", fact.NameMissing))
 	case Kind(strings.ToLower(d.Name)).Known():
-		errs = append(errs, fieldError("name", fact.Fact{Code: fact.NameTaken, Args: map[string]string{"name": d.Name}},
-			"%s is the name of a built-in kind of destination; choose another name.", d.Name))
+		e := fieldError(d, "name", fact.NameTaken)
+		e.Fact.Args = map[string]string{"name": d.Name}
+		errs = append(errs, e)
 	}
 	if err := d.Validate(); err != nil {
 		var fe FieldErrors
@@ -358,11 +371,13 @@ func (p *Presets) FromFlags(kindOrPreset string, params map[string]string) (Dest
 		}
 		kinds := strings.Join(known, ", ")
 		if name == "" {
-			return Destination{}, FieldErrors{fieldError("kind", fact.Fact{Code: fact.NoDest, Args: map[string]string{"example": "--to gmail-insert", "kinds": kinds}},
-				"Say where the files go, e.g. --to gmail-insert. The kinds are: %s.", kinds)}
+			e := fieldError(d, "kind", fact.NoDest)
+			e.Fact.Args = map[string]string{"example": "--to gmail-insert", "kinds": kinds}
+			return Destination{}, FieldErrors{e}
 		}
-		return Destination{}, FieldErrors{fieldError("kind", fact.Fact{Code: fact.UnknownDest, Args: map[string]string{"name": strconv.Quote(name), "kinds": kinds}},
-			"%q is neither a kind of destination nor a saved one. The kinds are: %s.", name, kinds)}
+		e := fieldError(d, "kind", fact.UnknownDest)
+		e.Fact.Args = map[string]string{"name": strconv.Quote(name), "kinds": kinds}
+		return Destination{}, FieldErrors{e}
 	}
 	for k, v := range params {
 		switch k {

@@ -3,6 +3,7 @@ package dest
 import (
 	"encoding/json"
 	"errors"
+	"hoist/engine/fact"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -117,7 +118,7 @@ func TestPresets(t *testing.T) {
 	t.Run("add refuses a taken name", func(t *testing.T) {
 		err := p.Add(Destination{Name: "try", Kind: Sandbox})
 		var fe FieldErrors
-		if !errors.As(err, &fe) || fe.For("name") != "There is already a destination called try." {
+		if !errors.As(err, &fe) || fe.For("name") != fact.NameUsed || fe[0].Fact.Arg("name") != "try" {
 			t.Errorf("Add = %v", err)
 		}
 		if err := p.Add(Destination{Name: "Second sandbox", Kind: Sandbox, Params: map[string]string{"url": "http://127.0.0.1:9090"}}); err != nil {
@@ -136,7 +137,7 @@ func TestPresets(t *testing.T) {
 			t.Errorf("renamed = %+v, %v", d, ok)
 		}
 		var fe FieldErrors
-		if err := p.Rename("Local test", "Banners"); !errors.As(err, &fe) || fe.For("name") != "There is already a destination called Banners." {
+		if err := p.Rename("Local test", "Banners"); !errors.As(err, &fe) || fe.For("name") != fact.NameUsed || fe[0].Fact.Arg("name") != "Banners" {
 			t.Errorf("Rename onto another = %v", err)
 		}
 		if err := p.Rename("Local test", "local TEST"); err != nil {
@@ -151,11 +152,11 @@ func TestPresets(t *testing.T) {
 		tests := []struct {
 			d     Destination
 			field string
-			msg   string
+			msg   fact.Code
 		}{
-			{Destination{Kind: Sandbox}, "name", "Give this destination a name."},
-			{Destination{Name: "Gmail-Send", Kind: GmailSend}, "name", "Gmail-Send is the name of a built-in kind of destination; choose another name."},
-			{Destination{Name: "Icons", Kind: PlayGames}, "resourceId", "Achievement or leaderboard ID is required."},
+			{Destination{Kind: Sandbox}, "name", fact.NameMissing},
+			{Destination{Name: "Gmail-Send", Kind: GmailSend}, "name", fact.NameTaken},
+			{Destination{Name: "Icons", Kind: PlayGames}, "resourceId", fact.Required},
 		}
 		for _, tt := range tests {
 			var fe FieldErrors
@@ -269,7 +270,7 @@ func TestFromFlags(t *testing.T) {
 	for _, tt := range bad {
 		t.Run("bad "+tt.to, func(t *testing.T) {
 			_, err := FromFlags(tt.to, tt.params)
-			if !errors.Is(err, ErrInvalid) || err.Error() != tt.msg {
+			if !errors.Is(err, ErrInvalid) || SayEnglish(err) != tt.msg {
 				t.Errorf("err = %v\nwant %s", err, tt.msg)
 			}
 		})

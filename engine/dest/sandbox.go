@@ -1,6 +1,9 @@
 package dest
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -17,18 +20,34 @@ const SandboxPath = "/upload/sandbox/v1/files"
 
 type sandboxKind struct{ base }
 
+func init() { register(sandboxKind{}) }
+
 var sandboxInfo = KindInfo{
-	Kind:    Sandbox,
-	Label:   "Sandbox (try Hoist without Google)",
-	Short:   "Sandbox",
-	Accepts: "any file",
-	Fields: []Field{{
-		Key: "url", Label: "Sandbox address", Kind: TextField, Flag: "-",
-		Help: "The address of a running sandbox, e.g. http://127.0.0.1:8080. Leave empty to use the one built into Hoist.",
-	}},
+	Kind:   Sandbox,
+	Rank:   10,
+	Server: SandboxServer,
+	Fields: []Field{{Key: "url", Kind: TextField, Flag: "-"}}, // the address of a running sandbox; empty: the built-in one
 }
 
 func (sandboxKind) info() KindInfo { return sandboxInfo }
+
+// SandboxDestination is the sandbox as a destination: the one built into
+// Hoist, wherever it listens (the queue gives it the address), unless a
+// sandbox address is set.
+func SandboxDestination() Destination { return Destination{Kind: Sandbox} }
+
+// IsSandbox reports whether d is of the sandbox's kind.
+func (d Destination) IsSandbox() bool { return d.Kind == Sandbox }
+
+// ToSandbox reports whether d's files go to a sandbox: the built-in one, or
+// one d names by its address.
+func (d Destination) ToSandbox() bool { return d.BuiltinSandbox || d.IsSandbox() }
+
+// FindsSandbox reports whether d goes to the built-in sandbox without an
+// address of its own yet: whoever runs the queue must start or find it.
+func (d Destination) FindsSandbox() bool {
+	return d.Kind == Sandbox && d.BaseURL == "" && d.Param("url") == ""
+}
 
 // refusalFact: the sandbox refuses what its settings tell it to, as Google
 // refuses an account.
@@ -39,19 +58,9 @@ func (sandboxKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 	return ""
 }
 
-func (sandboxKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.sandbox", Who: "who.sandbox",
-		Keys: map[fact.Code]string{
-			fact.Forbidden: "fact.google.forbidden.sandbox",
-			fact.NotFound:  "fact.google.notFound.sandbox",
-		},
-	}
-}
-
 func (sandboxKind) validate(d Destination) FieldErrors {
 	if raw := d.Param("url"); raw != "" {
-		if e, bad := baseProblem("url", "Sandbox address", raw); bad {
+		if e, bad := baseProblem(d, "url", raw); bad {
 			return FieldErrors{e}
 		}
 	}
@@ -79,4 +88,29 @@ func (sandboxKind) result(_ Destination, a answer, r *Result) {
 
 func (sandboxKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
+}
+
+// findable marks the upload with the job's id in its address, and looks for
+// it in the sandbox's list of what it received, as Drive's files.list finds
+// a file by its mark.
+func (sandboxKind) findable(_ Destination, _ media.Info, job string, p *Plan) {
+	u, err := url.Parse(p.Target.URL)
+	if err != nil || job == "" {
+		return
+	}
+	q := u.Query()
+	q.Set(DriveMark, job)
+	u.RawQuery = q.Encode()
+	p.Target.URL = u.String()
+	list := url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, SandboxPath) + "/sandbox/objects",
+		RawQuery: url.Values{DriveMark: {job}}.Encode()}
+	p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		var objs []struct {
+			Response json.RawMessage `json:"response"`
+		}
+		if _, err := getJSON(ctx, c, list.String(), &objs); err != nil || len(objs) == 0 {
+			return upload.Found{}, err
+		}
+		return upload.Found{Body: objs[0].Response}, nil
+	}}}
 }

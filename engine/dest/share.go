@@ -2,7 +2,6 @@ package dest
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"hoist/engine/fact"
@@ -18,7 +17,7 @@ const shareMark = "hoist-destination"
 const shareVersion = 1
 
 // ErrNotShared matches a file that is not an exported destination.
-var ErrNotShared error = &FileProblem{msg: "This file is not a destination exported by Hoist.", fact: fact.Fact{Code: fact.SharedNotHoist}}
+var ErrNotShared error = &Problem{fact: fact.Fact{Code: fact.SharedNotHoist}}
 
 // sharedFile is the layout of an exported destination. It holds what a
 // colleague needs to send files to the same place: never an account,
@@ -34,7 +33,7 @@ type sharedFile struct {
 func Export(d Destination) ([]byte, error) {
 	d = d.tidy()
 	if d.Name == "" {
-		return nil, FieldErrors{{Field: "name", Message: "Give this destination a name before sharing it."}}
+		return nil, FieldErrors{fieldError(d, "name", fact.NameMissing)}
 	}
 	if err := d.Validate(); err != nil {
 		return nil, err
@@ -45,7 +44,7 @@ func Export(d Destination) ([]byte, error) {
 	}
 	b, err := json.MarshalIndent(sharedFile{Format: shareMark, Version: shareVersion, Destination: d}, "", "  ")
 	if err != nil {
-		return nil, fmt.Errorf("writing the destination: %w", err)
+		return nil, err
 	}
 	return append(b, '\n'), nil
 }
@@ -72,22 +71,20 @@ func Import(data []byte) (Destination, error) {
 		return Destination{}, ErrNotShared
 	}
 	if f.Version > shareVersion {
-		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedNewer, Count: f.Version},
-			msg: fmt.Sprintf("This destination was exported by a newer Hoist (format %d; this one reads up to %d). Update Hoist, then import it again.", f.Version, shareVersion)}
+		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedNewer, Count: f.Version}}
 	}
 	var d Destination
 	if err := json.Unmarshal(f.Destination, &d); err != nil {
 		why := jsonProblem(f.Destination, err)
-		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedUnreadable, Google: why}, err: err,
-			msg: fmt.Sprintf("The destination in this file cannot be read (%s).", why)}
+		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedUnreadable, Google: why}, err: err}
 	}
 	d = d.tidy()
 	d.Account = ""
 	if err := checkPreset(d); err != nil {
-		return Destination{}, fmt.Errorf("The destination in this file is not complete: %w", err)
+		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedIncomplete}, err: err}
 	}
 	if strings.TrimSpace(d.Name) == "" {
-		return Destination{}, &FileProblem{fact: fact.Fact{Code: fact.SharedNoName}, msg: "The destination in this file has no name."}
+		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedNoName}}
 	}
 	return d, nil
 }

@@ -95,7 +95,7 @@ func TestGoogleWords(t *testing.T) {
 	if !errors.As(err, &api) || api.Class() != upload.ClassRetired || api.RetiredVersion() != "v4" || RefusalFact(cm, api) != "" {
 		t.Errorf("%v: a retired version is not the account's access", err)
 	}
-	if cm.Speaker() != "Google" || (Destination{Kind: Sandbox}).Speaker() != "The sandbox" {
-		t.Errorf("speakers %q, %q", cm.Speaker(), Destination{Kind: Sandbox}.Speaker())
+	if cm.Server() != GoogleServer || (Destination{Kind: Sandbox}).Server() != SandboxServer || (Destination{Kind: CM360, BaseURL: "http://127.0.0.1:9"}).Server() != OtherServer {
+		t.Errorf("servers %q, %q", cm.Server(), Destination{Kind: Sandbox}.Server())
 	}
 }

@@ -3,7 +3,6 @@ package dest
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"net/url"
 	"regexp"
@@ -17,43 +16,39 @@ import (
 )
 
 // ErrInvalid is matched (errors.Is) by FieldErrors.
-var ErrInvalid = errors.New("the destination's settings are not valid")
+var ErrInvalid = errors.New("dest: invalid settings")
 
-// FieldError is a problem with one setting, said so a form can show it beside the field.
+// FieldError is a problem with one setting, said as a fact so a form can
+// show it beside the field and the command line after the flag.
 type FieldError struct {
-	Field   string    // a Field.Key, or "kind", "name", "baseURL"
-	Message string    // a plain sentence, in English
-	Fact    fact.Fact // the same as a fact, for the words catalogue; its Field is the field's label
+	Field string    // a Field.Key, or "kind", "name", "baseURL"
+	Fact  fact.Fact // its Field is the setting's key, its Dest the kind
 }
 
-// fieldError is a problem with field, as a fact and in English.
-func fieldError(field string, f fact.Fact, format string, args ...any) FieldError {
-	return FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fact: f}
-}
-
-// labelled is a fact of this code about the field labelled label.
-func labelled(code fact.Code, label string) fact.Fact {
-	return fact.Fact{Code: code, Field: label}
+// fieldError is a problem of this code with d's setting key.
+func fieldError(d Destination, key string, code fact.Code) FieldError {
+	return FieldError{Field: key, Fact: fact.Fact{Code: code, Field: key, Dest: string(d.Kind)}}
 }
 
 // FieldErrors are all the problems found in a destination's settings.
 type FieldErrors []FieldError
 
+// Error lists the problems' facts, for logs.
 func (e FieldErrors) Error() string {
 	msgs := make([]string, len(e))
 	for i, f := range e {
-		msgs[i] = f.Message
+		msgs[i] = f.Fact.String()
 	}
-	return strings.Join(msgs, " ")
+	return strings.Join(msgs, "; ")
 }
 
 // Is makes errors.Is(err, ErrInvalid) true.
 func (e FieldErrors) Is(target error) bool { return target == ErrInvalid }
 
-// For is the message about field, or "".
-func (e FieldErrors) For(field string) string {
+// For is the code of the first problem with field; "" when it has none.
+func (e FieldErrors) For(field string) fact.Code {
 	f, _ := e.FactFor(field)
-	return f.Message
+	return f.Fact.Code
 }
 
 // FactFor is the first problem with field; ok false when it has none.
@@ -76,38 +71,36 @@ var (
 // setting that is wrong, or nil. It is cheap enough to call on every keystroke.
 func (d Destination) Validate() error {
 	var errs FieldErrors
-	add := func(field string, f fact.Fact, format string, args ...any) {
-		errs = append(errs, fieldError(field, f, format, args...))
-	}
 	if d.Kind == "" {
-		add("kind", fact.Fact{Code: fact.ChooseKind}, "Choose where the files go.")
+		errs = append(errs, fieldError(d, "kind", fact.ChooseKind))
 		return errs
 	}
 	k, ok := byKind[d.Kind]
 	if !ok {
-		add("kind", fact.Fact{Code: fact.UnknownKind, Args: map[string]string{"kind": string(d.Kind)}},
-			"%q is not a kind of destination Hoist knows.", string(d.Kind))
+		e := fieldError(d, "kind", fact.UnknownKind)
+		e.Fact.Args = map[string]string{"kind": string(d.Kind)}
+		errs = append(errs, e)
 		return errs
 	}
 	if d.BaseURL != "" {
-		if e, bad := baseProblem("baseURL", "Server address", d.BaseURL); bad {
+		if e, bad := baseProblem(d, "baseURL", d.BaseURL); bad {
 			errs = append(errs, e)
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(d.Params)) {
 		if _, ok := d.Kind.field(key); !ok {
-			add(key, labelled(fact.NotSetting, key), "%q is not a setting of %s.", key, k.info().Label)
+			errs = append(errs, fieldError(d, key, fact.NotSetting))
 		}
 	}
 	for _, f := range k.info().Fields {
 		v := d.Param(f.Key)
 		if v == "" {
 			if f.Required {
-				add(f.Key, labelled(fact.Required, f.Label), "%s is required.", f.Label)
+				errs = append(errs, fieldError(d, f.Key, fact.Required))
 			}
 			continue
 		}
-		if e, bad := checkField(f, v); bad {
+		if e, bad := checkField(d, f, v); bad {
 			errs = append(errs, e)
 		}
 	}
@@ -119,54 +112,52 @@ func (d Destination) Validate() error {
 }
 
 // checkField checks one value by the field's kind.
-func checkField(f Field, v string) (FieldError, bool) {
-	bad := func(code fact.Code, format string, args ...any) (FieldError, bool) {
-		return fieldError(f.Key, labelled(code, f.Label), format, append([]any{f.Label}, args...)...), true
-	}
+func checkField(d Destination, f Field, v string) (FieldError, bool) {
+	bad := func(code fact.Code) (FieldError, bool) { return fieldError(d, f.Key, code), true }
 	switch f.Kind {
 	case NumberField:
 		n, err := strconv.ParseInt(digits.ASCII(v), 10, 64)
 		if err != nil || n <= 0 {
-			return bad(fact.NotNumber, "%s must be a number, like 1234567.")
+			return bad(fact.NotNumber)
 		}
 	case BoolField:
 		if _, err := strconv.ParseBool(v); err != nil {
-			return bad(fact.NotBool, "%s must be true or false.")
+			return bad(fact.NotBool)
 		}
 	case ChoiceField:
 		if canonicalChoice(f, v) == "" {
-			e, _ := bad(fact.NotChoice, "%s must be one of %s.", strings.Join(f.Choices, ", "))
+			e, _ := bad(fact.NotChoice)
 			e.Fact.Args = map[string]string{"choices": strings.Join(f.Choices, ", ")}
 			return e, true
 		}
 	case SizeField:
 		if _, err := media.ParseSize(v); err != nil {
-			return bad(fact.NotSize, "%s must be a size like 8MiB, 16MB or 1048576.")
+			return bad(fact.NotSize)
 		}
 	case JSONField:
-		if e, wrong := checkJSONObject(f, v); wrong {
+		if e, wrong := checkJSONObject(d, f, v); wrong {
 			return e, true
 		}
 	}
 	switch f.Key {
 	case "user", "threadId", "draftId", "resourceId":
 		if strings.ContainsAny(v, badIDLetter) {
-			return bad(fact.BadID, "%s cannot contain spaces or any of / ? # %% \\.")
+			return bad(fact.BadID)
 		}
 	case "apiVersion":
 		if !apiVersion.MatchString(v) {
-			return bad(fact.BadVersion, "%s must look like v4.")
+			return bad(fact.BadVersion)
 		}
 	case "metadata":
 		if mt := MetadataType([]byte(v)); mt != "" && (!mediaRange.MatchString(mt) || strings.Contains(mt, "*")) {
-			e, _ := bad(fact.BadType, "%s names the type %q, which is not a media type like image/png.", mt)
+			e, _ := bad(fact.BadType)
 			e.Fact.Google = mt
 			return e, true
 		}
 	case "accept":
 		for _, p := range splitList(v) {
 			if !mediaRange.MatchString(strings.ToLower(p)) {
-				e, _ := bad(fact.BadMediaTypes, "%s must be media types like image/* or application/pdf, separated by commas; %q is not one.", p)
+				e, _ := bad(fact.BadMediaTypes)
 				e.Fact.Google = p
 				return e, true
 			}
@@ -175,49 +166,48 @@ func checkField(f Field, v string) (FieldError, bool) {
 	return FieldError{}, false
 }
 
-func checkJSONObject(f Field, v string) (FieldError, bool) {
+func checkJSONObject(d Destination, f Field, v string) (FieldError, bool) {
 	var obj map[string]any
 	err := json.Unmarshal([]byte(v), &obj)
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		at := labelled(fact.BadJSON, f.Label)
-		at.Count = int(syntax.Offset)
-		return fieldError(f.Key, at, "%s is not valid JSON (the problem is near character %d).", f.Label, syntax.Offset), true
+		e := fieldError(d, f.Key, fact.BadJSON)
+		e.Fact.Count = int(syntax.Offset)
+		return e, true
 	case err != nil || obj == nil:
-		return fieldError(f.Key, labelled(fact.NotObject, f.Label), "%s must be a JSON object, like {\"name\": \"photo.png\"}.", f.Label), true
+		return fieldError(d, f.Key, fact.NotObject), true
 	}
 	return FieldError{}, false
 }
 
 // baseProblem says what is wrong with the base address raw (http or https,
-// a host, no query) of the field key labelled label; false when nothing is.
-func baseProblem(key, label, raw string) (FieldError, bool) {
+// a host, no query) of d's setting key; false when nothing is.
+func baseProblem(d Destination, key, raw string) (FieldError, bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return fieldError(key, labelled(fact.NotAddress, label),
-			"%s must be a web address starting with https:// or http://, like http://127.0.0.1:8080.", label), true
+		return fieldError(d, key, fact.NotAddress), true
 	}
-	if e, bad := hostProblem(key, label, u); bad {
+	if e, bad := hostProblem(d, key, u); bad {
 		return e, true
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return fieldError(key, labelled(fact.HasQuery, label), "%s must not have anything after ? or #.", label), true
+		return fieldError(d, key, fact.HasQuery), true
 	}
 	return FieldError{}, false
 }
 
 // hostProblem says what is wrong with a web address's host and port, or
 // false when nothing is: a port is a number from 1 to 65535.
-func hostProblem(key, label string, u *url.URL) (FieldError, bool) {
+func hostProblem(d Destination, key string, u *url.URL) (FieldError, bool) {
 	if u.Hostname() == "" {
-		return fieldError(key, labelled(fact.NoHost, label), "%s has no server name or address.", label), true
+		return fieldError(d, key, fact.NoHost), true
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			f := labelled(fact.BadPort, label)
-			f.Args = map[string]string{"port": p}
-			return fieldError(key, f, "%s has the port %s; a port is a number from 1 to 65535.", label, p), true
+			e := fieldError(d, key, fact.BadPort)
+			e.Fact.Args = map[string]string{"port": p}
+			return e, true
 		}
 	}
 	return FieldError{}, false

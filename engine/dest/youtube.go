@@ -24,28 +24,26 @@ const YouTubeHost = "https://www.googleapis.com"
 
 type youTubeKind struct{ base }
 
+func init() { register(youTubeKind{}) }
+
+// YouTube's own facts.
+const (
+	notVideo          fact.Code = "refused.notVideo"  // File: YouTube takes only videos
+	noChannel         fact.Code = "google.noChannel"  // the account has no YouTube channel yet
+	dailyLimit        fact.Code = "google.dailyLimit" // the day's uploads are used up
+	uploadedToYouTube fact.Code = "result.youtube"    // Args["privacy"]: who can watch
+)
+
 var youTubeInfo = KindInfo{
-	Kind:    YouTube,
-	Label:   "YouTube — videos",
-	Short:   "YouTube",
-	IDLabel: "Video ID",
-	Accepts: "videos",
-	MaxSize: YouTubeMaxSize,
+	Kind:     YouTube,
+	Rank:     60,
+	Server:   GoogleServer,
+	MaxSize:  YouTubeMaxSize,
+	TypeFact: notVideo,
 	Fields: []Field{
-		{
-			Key: "title", Label: "Title", Kind: TextField,
-			Help: "The video's title, at most 100 characters, without < or >. Leave empty to use the file's name.",
-		},
-		{
-			Key: "description", Label: "Description", Kind: TextField,
-			Help: "Shown under the video, at most 5000 bytes, without < or >. Optional.",
-		},
-		{
-			Key: "privacy", Label: "Who can watch", Default: "private", Kind: ChoiceField,
-			Choices: []string{"private", "unlisted", "public"},
-			Words:   []string{"Only you (private)", "Anyone with the link (unlisted)", "Everyone (public)"},
-			Help:    "Who can watch the video: private (the default), unlisted or public.",
-		},
+		{Key: "title", Kind: TextField},       // at most 100 characters, without < or >; empty: the file's name
+		{Key: "description", Kind: TextField}, // at most 5000 bytes, without < or >
+		{Key: "privacy", Default: "private", Kind: ChoiceField, Choices: []string{"private", "unlisted", "public"}},
 	},
 }
 
@@ -55,38 +53,27 @@ func (youTubeKind) scopes(Destination) []string {
 	return []string{"https://www.googleapis.com/auth/youtube.upload"}
 }
 
-func (youTubeKind) facts() FactWords {
-	return FactWords{
-		Where: "dest.youtube", Who: "who.google", NotType: fact.NotVideo,
-		Keys: map[fact.Code]string{
-			fact.TooLarge:  "fact.refused.tooLarge.youtube",
-			fact.Forbidden: "fact.google.forbidden.youtube",
-			fact.NotFound:  "fact.google.notFound.youtube",
-		},
-	}
-}
-
 func (youTubeKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
 	if t := d.Param("title"); utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
-		f := labelled(fact.TooLong, "Title")
-		f.Count = 100
-		errs = append(errs, fieldError("title", f, "Title must be at most 100 characters, without < or >."))
+		e := fieldError(d, "title", fact.TooLong)
+		e.Fact.Count = 100
+		errs = append(errs, e)
 	}
 	if s := d.Param("description"); len(s) > 5000 || strings.ContainsAny(s, "<>") {
-		f := labelled(fact.TooLongBytes, "Description")
-		f.Count = 5000
-		errs = append(errs, fieldError("description", f, "Description must be at most 5000 bytes, without < or >."))
+		e := fieldError(d, "description", fact.TooLongBytes)
+		e.Fact.Count = 5000
+		errs = append(errs, e)
 	}
 	return errs
 }
 
-func (youTubeKind) check(_ Destination, file media.Info, name string) error {
+func (youTubeKind) check(d Destination, file media.Info) error {
 	if !matchType("video/*", file.MIME) && file.MIME != "application/octet-stream" {
-		return refuse(RuleType, "%s is not a video; YouTube accepts only videos.", name)
+		return d.refuseType(file)
 	}
 	if file.Size == 0 {
-		return refuse(RuleEmpty, "%s is empty (0 bytes); YouTube cannot take an empty video.", name)
+		return d.refuseEmpty(file)
 	}
 	return nil
 }
@@ -135,16 +122,23 @@ func (youTubeKind) result(d Destination, a answer, r *Result) {
 	if r.ID != "" && d.NeedsAuth() {
 		r.URL = WatchURL(r.ID)
 	}
-	r.Fact = resultFact(fact.UploadedToYouTube, r, "privacy", privacy)
+	r.Fact = resultFact(uploadedToYouTube, r, "privacy", privacy)
 }
 
 // refusalFact: no channel yet, or the day's uploads used up.
 func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 	switch strings.ToLower(e.Reason) {
 	case "youtubesignuprequired":
-		return fact.NoChannel
+		return noChannel
 	case "uploadlimitexceeded":
-		return fact.DailyLimit
+		return dailyLimit
 	}
 	return ""
+}
+
+// findable: a video always goes in a resumable session, which can be asked
+// where it stands: nothing cheap finds a video whose answer was lost.
+func (youTubeKind) findable(d Destination, _ media.Info, _ string, p *Plan) {
+	p.Method = upload.Resumable
+	p.Target.Identifies = identifies(d)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -43,13 +42,13 @@ func TestYouTubeResultAndWords(t *testing.T) {
 	d := Destination{Kind: YouTube}
 	r, err := ParseResult(d, []byte(`{"kind":"youtube#video","id":"dQw4w9WgXcQ","snippet":{"title":"Launch"},"status":{"privacyStatus":"private"}}`))
 	if err != nil || r.ID != "dQw4w9WgXcQ" || r.URL != "https://www.youtube.com/watch?v=dQw4w9WgXcQ" || r.Name != "Launch" ||
-		r.Fact.Code != fact.UploadedToYouTube || r.Fact.Arg("privacy") != "private" || r.Fact.Arg("url") != r.URL {
+		r.Fact.Code != uploadedToYouTube || r.Fact.Arg("privacy") != "private" || r.Fact.Arg("url") != r.URL {
 		t.Errorf("result %+v, %v", r, err)
 	}
-	if c := RefusalFact(d, &upload.APIError{Status: 401, Reason: "youtubeSignupRequired"}); c != fact.NoChannel {
+	if c := RefusalFact(d, &upload.APIError{Status: 401, Reason: "youtubeSignupRequired"}); c != noChannel {
 		t.Errorf("no channel: %q", c)
 	}
-	if c := RefusalFact(d, &upload.APIError{Status: 403, Reason: "uploadLimitExceeded"}); c != fact.DailyLimit {
+	if c := RefusalFact(d, &upload.APIError{Status: 403, Reason: "uploadLimitExceeded"}); c != dailyLimit {
 		t.Errorf("daily limit: %q", c)
 	}
 }

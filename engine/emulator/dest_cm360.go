@@ -12,6 +12,10 @@ import (
 // KindCampaignManager is Campaign Manager 360's creativeAssets.insert.
 const KindCampaignManager Kind = "cm360" // /upload/dfareporting/v5/userprofiles/.../creativeAssets (v4: 403, switched off)
 
+func init() {
+	serve(service{prefix: "dfareporting", kind: KindCampaignManager, resolve: resolveCampaignManager, fallsBack: true})
+}
+
 const campaignManagerLimit = 1 << 30
 
 type campaignManagerEndpoint struct {

@@ -12,6 +12,12 @@ import (
 // KindDrive is Google Drive's files.create and files.update.
 const KindDrive Kind = "drive" // /upload/drive/v3/files[/{fileId}]
 
+func init() {
+	serve(service{prefix: "drive", kind: KindDrive, resolve: resolveDrive, routes: func(s *Server, mux *http.ServeMux) {
+		mux.HandleFunc("GET /drive/v3/files", s.serveDriveList) // finds a file by its appProperties
+	}})
+}
+
 const driveLimit = 5 << 40 // 5 TiB
 
 // driveFileFields are the File fields the sandbox knows; fields= may name them.
@@ -71,7 +77,7 @@ func (e *driveEndpoint) check(s *Server, u *uploadInfo) *apiError {
 			}
 		}
 	}
-	if e := checkFields(u.metadata, "", "name", "mimeType", "parents", "description"); e != nil {
+	if e := checkFields(u.metadata, "", "name", "mimeType", "parents", "description", "appProperties", "properties"); e != nil {
 		return e
 	}
 	meta, bad := e.file(u.metadata)
@@ -163,4 +169,110 @@ func (e *driveEndpoint) resource(s *Server, f *finished) resourceResult {
 		}
 	}
 	return resourceResult{name: name, body: body}
+}
+
+// driveQuery is the one query shape the sandbox's files.list understands:
+// appProperties has { key='K' and value='V' }, optionally "and trashed=false".
+var driveQuery = regexp.MustCompile(`^\s*appProperties\s+has\s*\{\s*key\s*=\s*'((?:[^'\\]|\\.)*)'\s+and\s+value\s*=\s*'((?:[^'\\]|\\.)*)'\s*\}(\s+and\s+trashed\s*=\s*false)?\s*$`)
+
+func unquoteDrive(s string) string {
+	return strings.NewReplacer(`\'`, `'`, `\\`, `\`).Replace(s)
+}
+
+func (s *Server) serveDriveList(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) {
+		return
+	}
+	q := r.URL.Query()
+	m := driveQuery.FindStringSubmatch(q.Get("q"))
+	if m == nil {
+		writeError(w, newError(http.StatusBadRequest, "invalid", "Invalid Value"))
+		return
+	}
+	key, value := unquoteDrive(m[1]), unquoteDrive(m[2])
+	fields, ok := driveListFields(q.Get("fields"))
+	if !ok {
+		writeError(w, invalid("Invalid field selection %s", q.Get("fields")))
+		return
+	}
+	byID := map[string]map[string]any{} // the newest version of each file
+	var order []string
+	for _, o := range s.store.Objects() {
+		if o.Kind != KindDrive {
+			continue
+		}
+		var meta struct {
+			AppProperties map[string]string `json:"appProperties"`
+		}
+		if json.Unmarshal(o.Metadata, &meta) != nil || meta.AppProperties[key] != value {
+			continue
+		}
+		var file map[string]any
+		if json.Unmarshal(o.Response, &file) != nil {
+			continue
+		}
+		id, _ := file["id"].(string)
+		if _, seen := byID[id]; !seen {
+			order = append(order, id)
+		}
+		byID[id] = file
+	}
+	files := []map[string]any{}
+	for _, id := range order {
+		out := map[string]any{}
+		for _, f := range fields {
+			if v, ok := byID[id][f]; ok {
+				out[f] = v
+			}
+		}
+		files = append(files, out)
+	}
+	writeList(w, map[string]any{"kind": "drive#fileList", "incompleteSearch": false, "files": files})
+}
+
+// driveListFields reads fields=files(a,b) (or nothing: Drive's default).
+func driveListFields(v string) ([]string, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return []string{"kind", "id", "name", "mimeType"}, true
+	}
+	for _, part := range splitTop(v) {
+		inner, ok := strings.CutPrefix(part, "files(")
+		if !ok {
+			if part == "nextPageToken" || part == "kind" || part == "incompleteSearch" {
+				continue
+			}
+			return nil, false
+		}
+		var out []string
+		for _, f := range strings.Split(strings.TrimSuffix(inner, ")"), ",") {
+			f = strings.TrimSpace(f)
+			if !slices.Contains(driveFileFields, f) && f != "appProperties" {
+				return nil, false
+			}
+			out = append(out, f)
+		}
+		return out, true
+	}
+	return []string{"kind", "id", "name", "mimeType"}, true
+}
+
+// splitTop splits a fields selector at the commas outside parentheses.
+func splitTop(v string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range v {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(v[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(v[start:]))
 }

@@ -3,12 +3,17 @@ package emulator
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 )
+
+// jobMark is the query parameter Hoist marks a sandbox upload with (its
+// job's id), and the field the sandbox keeps it in.
+const jobMark = "hoistJob"
 
 // KindGeneric is any other /upload/ path (the sandbox's own among them), stored like a Cloud Storage object.
 const KindGeneric Kind = "generic" // any other /upload/ path
@@ -80,7 +85,13 @@ func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
 	} {
 		body[k] = v
 	}
+	if job := f.info.query.Get(jobMark); job != "" && !g.storage {
+		body[jobMark] = job // the mark a client put on the upload, to find it by
+	}
 	if g.storage {
+		if raw, err := hex.DecodeString(f.content.MD5); err == nil && f.content.MD5 != "" {
+			body["md5Hash"] = base64.StdEncoding.EncodeToString(raw)
+		}
 		body["bucket"] = g.bucket
 		body["id"] = g.bucket + "/" + name + "/" + generation
 		body["selfLink"] = f.base + "/storage/v1/b/" + url.PathEscape(g.bucket) + "/o/" + url.PathEscape(name)

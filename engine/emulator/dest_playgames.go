@@ -11,6 +11,10 @@ import (
 // KindPlayGames is Play Games Services Publishing's imageConfigurations.upload.
 const KindPlayGames Kind = "playgames" // /upload/games/v1configuration/images/...
 
+func init() {
+	serve(service{prefix: "games", kind: KindPlayGames, resolve: resolvePlayGames, fallsBack: true, routes: playGamesRoutes})
+}
+
 const playGamesLimit = 15 << 20
 
 var playGamesImageTypes = []string{"ACHIEVEMENT_ICON", "LEADERBOARD_ICON"}
@@ -97,4 +101,20 @@ func (p *playGamesEndpoint) resource(_ *Server, f *finished) resourceResult {
 		f.base + "/games/images/" + f.id + imageExtension(f.content.Head),
 		p.resourceID, p.imageType,
 	}}
+}
+
+// playGamesRoutes serves the address a Play Games image upload answers with.
+func playGamesRoutes(s *Server, mux *http.ServeMux) {
+	mux.HandleFunc("GET /games/images/{file}", s.serveGameImage)
+}
+
+// serveGameImage serves the URL a Play Games image upload answered.
+func (s *Server) serveGameImage(w http.ResponseWriter, r *http.Request) {
+	id, _, _ := strings.Cut(r.PathValue("file"), ".")
+	obj, ok := s.Object(id)
+	if !ok || obj.Kind != KindPlayGames {
+		writeError(w, notFound("No image with this id."))
+		return
+	}
+	s.serveBytes(w, obj, "inline")
 }

@@ -13,6 +13,10 @@ import (
 // KindYouTube is YouTube's videos.insert.
 const KindYouTube Kind = "youtube" // /upload/youtube/v3/videos?part=snippet,status
 
+func init() {
+	serve(service{prefix: "youtube", kind: KindYouTube, resolve: resolveYouTube})
+}
+
 const youTubeLimit = 256 << 30 // 256 GiB
 
 // youTubeParts are the parts of a Video resource part= may name.

@@ -65,6 +65,10 @@ type Options struct {
 	// RequireAuth, when set, must accept the bearer token of every request
 	// under /upload/; otherwise the answer is 401.
 	RequireAuth func(token string) bool
+	// TokenScopes, when set, gives the scopes each bearer token carries:
+	// the lookups refuse what those scopes do not allow, as Google does
+	// (Gmail's q with gmail.metadata alone, say).
+	TokenScopes func(token string) []string
 	// RefuseResumable lists destinations whose resumable session starts are
 	// refused with 400, as Campaign Manager 360's discovery document suggests.
 	RefuseResumable []Kind
@@ -79,6 +83,7 @@ type Server struct {
 	expiredStatus int
 	baseURL       string
 	requireAuth   func(string) bool
+	tokenScopes   func(string) []string
 	refuse        map[Kind]bool
 	mux           *http.ServeMux
 
@@ -108,6 +113,7 @@ func New(opts Options) (*Server, error) {
 		expiredStatus: opts.ExpiredStatus,
 		baseURL:       strings.TrimSuffix(opts.BaseURL, "/"),
 		requireAuth:   opts.RequireAuth,
+		tokenScopes:   opts.TokenScopes,
 		refuse:        map[Kind]bool{},
 		locks:         map[string]chan struct{}{},
 		closed:        make(chan struct{}),

@@ -21,6 +21,7 @@ type uploadInfo struct {
 	contentType string          // of the bytes
 	size        int64           // declared; -1 when unknown
 	uploadType  string
+	hash        string // X-Goog-Hash of the request that carried the last byte
 }
 
 // finished is a complete upload whose answer is being made.
@@ -36,6 +37,16 @@ type resourceResult struct {
 	name  string
 	draft string
 	body  any
+	// An email's Message-ID and the date Gmail files it under.
+	messageID    string
+	internalDate time.Time
+}
+
+// committer is an endpoint with rules on the whole upload, checked as the
+// object is made: Cloud Storage's preconditions and the checksums a client
+// names (storage.go).
+type committer interface {
+	commitCheck(s *Server, u *uploadInfo, c content) *apiError
 }
 
 // endpoint is one API method that accepts media, with Google's rules for it.
@@ -65,22 +76,53 @@ func resolve(method, path string) (endpoint, *apiError) {
 		return nil, methodNotFound()
 	}
 	seg := strings.Split(strings.TrimPrefix(path, "/upload/"), "/")
-	if serve, ok := services[seg[0]]; ok {
-		return serve(method, seg)
+	if svc, ok := services[seg[0]]; ok {
+		return svc.resolve(method, seg)
 	}
 	return resolveGeneric(method, seg)
 }
 
-// services are the destinations the emulator serves, by the first part of
-// their path after /upload/. Each is served from a file of its own
-// (dest_*.go); any other path is stored like a Cloud Storage object
-// (dest_generic.go).
-var services = map[string]func(method string, seg []string) (endpoint, *apiError){
-	"gmail":        resolveGmail,
-	"dfareporting": resolveCampaignManager,
-	"games":        resolvePlayGames,
-	"drive":        resolveDrive,
-	"youtube":      resolveYouTube,
+// service is a destination the emulator serves. Each is served from a
+// file of its own (dest_*.go), which registers it from its init; any other
+// path is stored like a Cloud Storage object (dest_generic.go).
+type service struct {
+	// prefix is the first part of its upload path after /upload/.
+	prefix string
+	kind   Kind
+	// resolve finds the method served at an upload path (seg: the path
+	// after /upload/, split at its slashes).
+	resolve func(method string, seg []string) (endpoint, *apiError)
+	// fallsBack: Google may refuse its resumable sessions, as its discovery
+	// document suggests, and Hoist then sends in one request (see
+	// Options.RefuseResumable).
+	fallsBack bool
+	// routes adds what else it serves besides uploads (the lists its
+	// pickers read, the links its answers give); nil for nothing.
+	routes func(s *Server, mux *http.ServeMux)
+}
+
+// services are the destinations the emulator serves, by their prefix.
+var services = map[string]service{}
+
+// serve registers a destination the emulator serves.
+func serve(svc service) {
+	if _, dup := services[svc.prefix]; dup || svc.prefix == "" {
+		panic("emulator: service " + svc.prefix + " registered twice or without a prefix")
+	}
+	services[svc.prefix] = svc
+}
+
+// FallbackKinds are the destinations whose resumable sessions the sandbox
+// can refuse, as Google may (Options.RefuseResumable), sorted.
+func FallbackKinds() []Kind {
+	var out []Kind
+	for _, svc := range services {
+		if svc.fallsBack {
+			out = append(out, svc.kind)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func randomHex(n int) string {

@@ -90,8 +90,10 @@ type Answer struct {
 type CutBody struct{ After int64 }
 
 // DropAnswer processes the request completely, then closes the connection
-// instead of answering: the client must ask where the upload stands.
-type DropAnswer struct{}
+// instead of answering: the client must ask where the upload stands. With
+// Hold, the connection stays open, unanswered, until Hold is closed (or
+// the client leaves): a client stopped meanwhile never hears.
+type DropAnswer struct{ Hold <-chan struct{} }
 
 // Stall holds the request, reading nothing, for For or until Until is closed
 // (whichever first), then processes it normally. With neither set it holds
@@ -146,6 +148,7 @@ const (
 	SuccessCutJSON Success = "cut"   // the resource's JSON cut in half
 	SuccessHuge    Success = "huge"  // a JSON document over 16 MiB
 	SuccessEmpty   Success = "empty" // no body at all
+	SuccessNothing Success = "{}"    // an empty JSON object: names nothing
 )
 
 // BadSuccess processes the request normally, but a 200/201 it answers

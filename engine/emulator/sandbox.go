@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // sandboxRoutes serves what people poking at the sandbox look at: a list of
@@ -20,8 +19,13 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux.HandleFunc("GET /sandbox/objects/{id}", s.serveObjectBytes)
 	mux.HandleFunc("GET /sandbox/objects/{id}/info", s.serveObjectInfo)
 	mux.HandleFunc("GET /sandbox/requests", s.serveRequestList)
-	mux.HandleFunc("GET /games/images/{file}", s.serveGameImage)
 	s.listRoutes(mux)
+	for _, svc := range services {
+		if svc.routes != nil {
+			svc.routes(s, mux)
+		}
+	}
+	s.storageRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})
@@ -46,8 +50,25 @@ func (s *Server) serveIndex(w http.ResponseWriter, _ *http.Request) {
 	}
 }
 
-func (s *Server) serveObjectList(w http.ResponseWriter, _ *http.Request) {
-	writeJSONValue(w, s.Objects())
+// serveObjectList lists what the sandbox received; ?hoistJob=ID only what
+// an upload marked with that job made (how Hoist finds an upload whose
+// answer was lost).
+func (s *Server) serveObjectList(w http.ResponseWriter, r *http.Request) {
+	objs := s.Objects()
+	if job := r.URL.Query().Get(jobMark); job != "" {
+		var marked []Object
+		for _, o := range objs {
+			var res map[string]any
+			if json.Unmarshal(o.Response, &res) == nil && res[jobMark] == job {
+				marked = append(marked, o)
+			}
+		}
+		objs = marked
+	}
+	if objs == nil {
+		objs = []Object{}
+	}
+	writeJSONValue(w, objs)
 }
 
 func (s *Server) serveRequestList(w http.ResponseWriter, _ *http.Request) {
@@ -74,17 +95,6 @@ func (s *Server) serveObjectBytes(w http.ResponseWriter, r *http.Request) {
 		name = obj.ID
 	}
 	s.serveBytes(w, obj, mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-}
-
-// serveGameImage serves the URL a Play Games image upload answered.
-func (s *Server) serveGameImage(w http.ResponseWriter, r *http.Request) {
-	id, _, _ := strings.Cut(r.PathValue("file"), ".")
-	obj, ok := s.Object(id)
-	if !ok || obj.Kind != KindPlayGames {
-		writeError(w, notFound("No image with this id."))
-		return
-	}
-	s.serveBytes(w, obj, "inline")
 }
 
 func (s *Server) serveBytes(w http.ResponseWriter, obj Object, disposition string) {

@@ -43,6 +43,11 @@ type Object struct {
 	Response    json.RawMessage `json:"response"`           // the JSON answered on success
 	Created     time.Time       `json:"created"`
 	Kept        bool            `json:"kept"` // the bytes can be read back with Open
+	// MessageID is an email's Message-ID header, angle brackets trimmed,
+	// and InternalDate the date Gmail files it under: what Gmail's
+	// messages.list and messages.get answer of it.
+	MessageID    string    `json:"messageId,omitempty"`
+	InternalDate time.Time `json:"internalDate,omitzero"`
 }
 
 // Store keeps completed objects and open resumable sessions. Stores are made by

@@ -256,12 +256,18 @@ func (s *Server) answerFault(x *exchange, a Answer) {
 }
 
 func (s *Server) authorized(r *http.Request) bool {
+	token := bearerToken(r)
+	return token != "" && s.requireAuth(token)
+}
+
+// bearerToken is the request's bearer token; "" when none.
+func bearerToken(r *http.Request) string {
 	v := r.Header.Get("Authorization")
 	const prefix = "Bearer "
 	if len(v) <= len(prefix) || !strings.EqualFold(v[:len(prefix)], prefix) {
-		return false
+		return ""
 	}
-	return s.requireAuth(strings.TrimSpace(v[len(prefix):]))
+	return strings.TrimSpace(v[len(prefix):])
 }
 
 // finish closes a connection a fault cut, and records the request.
@@ -270,6 +276,13 @@ func (s *Server) finish(x *exchange, w http.ResponseWriter) {
 	// A cut body gets no answer: close the connection rather than let net/http send one.
 	if x.dropping() || (x.body.gone() && status == 0) {
 		status = 0
+		if d, ok := x.action.(DropAnswer); ok && d.Hold != nil {
+			select {
+			case <-d.Hold:
+			case <-x.r.Context().Done():
+			case <-s.closed:
+			}
+		}
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 			_ = conn.Close()
 		} else {
@@ -418,6 +431,8 @@ func (s *Server) writeResource(x *exchange, status int, body []byte) {
 		_, _ = x.w.Write(page)
 	case SuccessCutJSON:
 		writeJSON(x.w, status, body[:len(body)/2])
+	case SuccessNothing:
+		writeJSON(x.w, status, []byte("{}"))
 	case SuccessHuge:
 		head, tail := []byte(`{"padding":"`), []byte(`"}`)
 		x.w.Header().Set("Content-Type", "application/json; charset=UTF-8")
@@ -556,6 +571,12 @@ func (s *Server) buildObject(r *http.Request, ep endpoint, u *uploadInfo, c cont
 	if e := ep.inspect(u, c); e != nil {
 		return Object{}, e
 	}
+	if cm, ok := ep.(committer); ok {
+		u.hash = r.Header.Get("X-Goog-Hash")
+		if e := cm.commitCheck(s, u, c); e != nil {
+			return Object{}, e
+		}
+	}
 	f := &finished{id: ep.newID(), info: u, content: c, base: s.base(r), created: s.now().UTC()}
 	res := ep.resource(s, f)
 	body, err := json.Marshal(res.body)
@@ -574,5 +595,8 @@ func (s *Server) buildObject(r *http.Request, ep endpoint, u *uploadInfo, c cont
 		Metadata:    u.metadata,
 		Response:    body,
 		Created:     f.created,
+
+		MessageID:    res.messageID,
+		InternalDate: res.internalDate,
 	}, nil
 }

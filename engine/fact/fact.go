@@ -8,6 +8,10 @@ package fact
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -30,13 +34,9 @@ const (
 
 // Facts about a file a destination refuses before any byte is sent.
 const (
-	NotEmail     Code = "refused.notEmail"     // File, Dest: named or typed as an email, but is not one
-	NotEmailType Code = "refused.notEmailType" // File, Dest: not an email file at all
-	NotImage     Code = "refused.notImage"     // File, Dest
-	Empty        Code = "refused.empty"        // File, Dest
-	WrongType    Code = "refused.type"         // File, Dest, Args["type"], Args["accept"]
-	TooLarge     Code = "refused.tooLarge"     // File, Dest, Size, Limit
-	NeedsDetails Code = "refused.method"       // File, Dest: details go with the file, a simple upload carries it alone
+	Empty        Code = "refused.empty"    // File, Dest
+	TooLarge     Code = "refused.tooLarge" // File, Dest, Size, Limit
+	NeedsDetails Code = "refused.method"   // File, Dest: details go with the file, a simple upload carries it alone
 )
 
 // Facts about an upload that stopped, and why.
@@ -99,19 +99,16 @@ const (
 	FileUnknownSize  Code = "file.unknownSize"        // File: says 0 bytes but has content (/proc)
 	FileNotEmail     Code = "file.notEmail"           // File: named like an email file, its first lines are not headers
 	FileReadChanged  Code = "file.readChanged"        // File: changed while Hoist was reading it
-	NotVideo         Code = "refused.notVideo"        // File, Dest
 	ChangedWhileSent Code = "upload.changedWhileSent" // File
 	Incomplete       Code = "upload.incomplete"       // Dest, Size: the file's, Received: what the server holds
 	Mismatch         Code = "upload.mismatch"         // Dest, Args: check, server, file (the two values as written)
-	Retired          Code = "google.retired"          // Dest, Google, Args: version (may be ""), current (CM360's)
-	PlayGamesGone    Code = "google.playGamesGone"    // Google: the method is gone; icons are set in Play Console
-	NoChannel        Code = "google.noChannel"        // Google: the account has no YouTube channel
-	DailyLimit       Code = "google.dailyLimit"       // Google: YouTube's uploads for the day are used up
+	Retired          Code = "google.retired"          // Dest, Google, Args: version (may be ""), current (the kind's)
 	SignInToSend     Code = "auth.signInToSend"       // the job waits for its account's sign-in
 	ResumeFrom       Code = "next.resumeFrom"         // Dest: a paused upload continues from where the server stands
 	CheckServer      Code = "next.checkServer"        // Dest: see what the server holds, then send again
 	NotNoted         Code = "next.notNoted"           // Google: why the list of uploads could not be written
 	ListNotSaved     Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
+	ListDiskFull     Code = "journal.diskFull"        // File: the list's folder, on a disk with no room left
 )
 
 // Why a file inside a folder was left out (File), in a few words.
@@ -142,38 +139,32 @@ const (
 
 // Facts about what a destination made of a finished upload. Args may hold
 // id, title, url (as the server gave them; "name" is a custom
-// destination's own), privacy (YouTube's word),
-// warned (CM360's validation rules, comma-separated, as Google wrote them).
+// destination's own), a choice setting's value by its key (said with the
+// setting's words), warned (validation rules, comma-separated, as Google
+// wrote them). A kind of destination declares its own results, and any
+// other fact only it says, in its own file (engine/dest); their sentences
+// are "fact." + code, like every other's.
 const (
-	Uploaded          Code = "result.uploaded" // Dest
-	SavedInMailbox    Code = "result.gmailInsert"
-	ImportedToMailbox Code = "result.gmailImport"
-	SentEmail         Code = "result.gmailSend"
-	SavedDraft        Code = "result.gmailDraft"
-	UpdatedDraft      Code = "result.gmailDraftUpdated"
-	AddedToCM360      Code = "result.cm360"
-	SavedInDrive      Code = "result.drive"
-	NewDriveVersion   Code = "result.driveVersion"
-	UploadedToYouTube Code = "result.youtube"
-	AchievementIcon   Code = "result.achievementIcon"
-	LeaderboardIcon   Code = "result.leaderboardIcon"
-	GameIcon          Code = "result.gameIcon"
-	AnswerUnreadable  Code = "result.unreadable" // the upload went through; its answer could not be read
+	Uploaded         Code = "result.uploaded"   // Dest
+	AnswerUnreadable Code = "result.unreadable" // the upload went through; its answer could not be read
 )
 
 // Facts about the queue as a whole.
 const (
-	BatchDone Code = "batch.done" // Count uploaded, Args["failed"] needing attention
+	NotNow    Code = "action.notNow" // Args["action"], Args["state"]: the job's state does not allow the action
+	Closing   Code = "queue.closing" // Hoist is closing: files were not added
+	BatchDone Code = "batch.done"    // Count uploaded, Args["failed"] needing attention
 )
 
 // Facts said once when Hoist starts. File is where the old list of uploads
 // is kept; Args["current"] the API version destinations moved to.
 const (
-	ListNewer      Code = "journal.newer"   // the list was written by a newer Hoist and set aside
-	ListDamaged    Code = "journal.damaged" // the list could not be read and was set aside
-	ListDropped    Code = "journal.dropped" // Count damaged uploads left out of the list
-	UpgradedSaved  Code = "upgraded.saved"  // Count saved destinations moved to a current API version
-	UpgradedListed Code = "upgraded.listed" // Count listed uploads moved to a current API version
+	ListNewer      Code = "journal.newer"    // the list was written by a newer Hoist and set aside
+	ListDamaged    Code = "journal.damaged"  // the list could not be read and was set aside
+	ListRestored   Code = "journal.restored" // the list was damaged; its last good copy, Wait old, was put back
+	ListDropped    Code = "journal.dropped"  // Count damaged uploads left out of the list
+	UpgradedSaved  Code = "upgraded.saved"   // Count saved destinations moved to a current API version
+	UpgradedListed Code = "upgraded.listed"  // Count listed uploads moved to a current API version
 )
 
 // Facts about the destinations an organisation set up for everyone. File
@@ -186,6 +177,14 @@ const (
 	ManagedEntryUnreadable Code = "managed.entryUnreadable" // Count, Google
 	ManagedInvalid         Code = "managed.invalid"         // Count, Args["name"]: its settings are wrong
 	ManagedSameName        Code = "managed.sameName"        // Count, Args["name"]: another has its name
+	ManagedReadOnly        Code = "managed.readOnly"        // Args["name"]: it cannot be changed or deleted here
+)
+
+// Facts about the user's saved destinations.
+const (
+	NoSettingsFolder Code = "presets.noFolder" // no folder for settings: nothing can be saved
+	NoPreset         Code = "presets.none"     // Args["name"]: no saved destination has it
+	PresetsDamaged   Code = "presets.damaged"  // File, Google: the file of saved destinations cannot be read as JSON
 )
 
 // Facts about a destination's file someone shared, refused on import.
@@ -194,6 +193,7 @@ const (
 	SharedNewer      Code = "shared.newer"      // Count: the file's format, newer than this Hoist reads
 	SharedUnreadable Code = "shared.unreadable" // Google: where the destination in it breaks
 	SharedNoName     Code = "shared.noName"     // the destination in it has no name
+	SharedIncomplete Code = "shared.incomplete" // its settings are wrong (the error's FieldErrors say which)
 )
 
 // Facts about a value typed into a destination's form (Field is its label).
@@ -220,13 +220,11 @@ const (
 	HasQuery      Code = "field.hasQuery"     // something after ? or # where nothing may be
 	GooglePath    Code = "field.googlePath"   // a Google upload URL without /upload/
 	BadType       Code = "field.badType"      // Google: the type the metadata names
-	DriveFolder   Code = "field.driveFolder"  // not a Drive folder's link or ID
-	DriveFile     Code = "field.driveFile"    // not a Drive file's link or ID
-	FolderOrFile  Code = "field.folderOrFile" // both a folder and a file to replace
 	TooLong       Code = "field.tooLong"      // Count: the most characters, without < or >
 	TooLongBytes  Code = "field.tooLongBytes" // Count: the most bytes, without < or >
 	NameMissing   Code = "field.nameMissing"  // a saved destination without a name
 	NameTaken     Code = "field.nameTaken"    // Args["name"]: a built-in kind's name
+	NameUsed      Code = "field.nameUsed"     // Args["name"]: another saved destination has it
 	ManagedName   Code = "field.managedName"  // Args["name"]: a destination the organisation offers
 	UnknownDest   Code = "field.unknownDest"  // Args["name"] (quoted), Args["kinds"]: neither a kind nor a saved destination
 	NoDest        Code = "field.noDest"       // Args["example"], Args["kinds"]: no destination named at all
@@ -237,7 +235,7 @@ const (
 type Fact struct {
 	Code   Code          `json:"code"`
 	File   string        `json:"file,omitempty"`   // the file's name (not its path)
-	Field  string        `json:"field,omitempty"`  // a form field's label
+	Field  string        `json:"field,omitempty"`  // a setting's key (of the kind Dest names), or "name", "baseURL"
 	Dest   string        `json:"dest,omitempty"`   // the destination's kind, e.g. "cm360"
 	Size   int64         `json:"size,omitempty"`   // bytes
 	Limit  int64         `json:"limit,omitempty"`  // bytes
@@ -253,6 +251,40 @@ type Fact struct {
 	GaveUp bool `json:"gave_up,omitempty"`
 	// Args holds any other named value of the code (an advertiser's id…).
 	Args map[string]string `json:"args,omitempty"`
+}
+
+// String is the fact for logs: its code and its parameters, in no
+// language. The words catalogue (package words) says it to people.
+func (f Fact) String() string {
+	var b strings.Builder
+	b.WriteString(string(f.Code))
+	put := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, " %s=%q", k, v)
+		}
+	}
+	put("file", f.File)
+	put("field", f.Field)
+	put("dest", f.Dest)
+	for _, n := range []struct {
+		k string
+		v int64
+	}{{"size", f.Size}, {"limit", f.Limit}, {"count", int64(f.Count)}, {"status", int64(f.Status)}, {"received", f.Received}} {
+		if n.v != 0 {
+			fmt.Fprintf(&b, " %s=%d", n.k, n.v)
+		}
+	}
+	if f.Wait != 0 {
+		fmt.Fprintf(&b, " wait=%s", f.Wait)
+	}
+	for _, k := range slices.Sorted(maps.Keys(f.Args)) {
+		put(k, f.Args[k])
+	}
+	put("google", f.Google)
+	if f.GaveUp {
+		b.WriteString(" gave_up")
+	}
+	return b.String()
 }
 
 // Arg is the named value, or "".
@@ -297,3 +329,21 @@ func (s *Said) UnmarshalJSON(b []byte) error {
 	s.Fact = &f
 	return nil
 }
+
+// Facts about an upload that may have reached its destination, or reached
+// it wrong, so that sending it again could make a second copy: Args["at"]
+// is when it last went out (RFC 3339), Args["look"] how it can be settled
+// ("look": the user looks; "ask": the destination can be asked again;
+// "allow": asking needs Args["scopes"], space-separated), Args["item"] what
+// to look for, Args["id"] and Args["url"] the copy the destination holds.
+const (
+	LostLook  Code = "upload.lostLook"  // Dest, File: the answer was lost; the destination cannot be asked
+	LostAsk   Code = "upload.lostAsk"   // Dest, File: the answer was lost; asking failed for now
+	LostAllow Code = "upload.lostAllow" // Dest, File: the answer was lost; asking needs a permission
+	NoID      Code = "upload.noID"      // Dest, File: a success answer that named nothing
+	LookFor   Code = "next.lookFor"     // Dest: look for Args["item"]; Restart sends it again
+	AskAgain  Code = "next.askAgain"    // Resume asks again; Restart sends it again
+	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
+	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
+	RetryAt   Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
+)

@@ -22,8 +22,16 @@ func (j *Journal) Compact() error {
 	if j.db == nil {
 		return j.broken
 	}
-	return j.compactLocked()
+	if j.isView {
+		return ErrReadOnly
+	}
+	return j.classify(j.compactLocked())
 }
+
+// compactReplaced, when set (by tests), runs while no bbolt file is open:
+// the old one closed, the new one in its place and not yet opened. Only the
+// journal's own lock keeps another Open out then.
+var compactReplaced func()
 
 // compactTxBytes bounds the bytes one transaction of the copy writes.
 const compactTxBytes = 1 << 20
@@ -39,6 +47,7 @@ func (j *Journal) compactLocked() error {
 	// memory, and copy it again at every growth of the file.
 	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout, NoSync: true})
 	if err != nil {
+		_ = os.Remove(tmp) // begun, on a disk too full to begin it
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
 	err = safely(func() error { return copyAll(dst, j.db, compactTxBytes) })
@@ -68,6 +77,9 @@ func (j *Journal) compactLocked() error {
 	// The rename must be on disk before anything is written to the new file.
 	if err := syncDir(filepath.Dir(j.path)); err != nil {
 		return j.reopen(err)
+	}
+	if compactReplaced != nil {
+		compactReplaced()
 	}
 	if closeErr != nil {
 		return j.reopen(fmt.Errorf("journal: tidying the file: %w", closeErr))
@@ -169,7 +181,7 @@ func tidied(db *bbolt.DB) bool {
 // reopen opens the journal file again after compaction and returns cause;
 // if it cannot, the journal stays unusable and says why.
 func (j *Journal) reopen(cause error) error {
-	db, err := bbolt.Open(j.path, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout})
+	db, err := bbolt.Open(j.path, fileMode, j.boltOptions())
 	if err != nil {
 		j.broken = fmt.Errorf("journal: the list of uploads cannot be opened again: %w", err)
 		return j.broken

@@ -30,6 +30,12 @@ func unlock(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 }
 
+// noRoom reports a write refused for want of room: the disk is full, or the
+// user's share of it is used up.
+func noRoom(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
 // syncDir makes renames and new files in dir durable.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -28,6 +28,13 @@ func unlock(f *os.File) error {
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
 }
 
+// noRoom reports a write refused for want of room: the disk is full, or the
+// user's share of it is used up.
+func noRoom(err error) bool {
+	return errors.Is(err, windows.ERROR_DISK_FULL) || errors.Is(err, windows.ERROR_HANDLE_DISK_FULL) ||
+		errors.Is(err, windows.ERROR_DISK_QUOTA_EXCEEDED)
+}
+
 // syncDir is a no-op: Windows makes renames durable without it and cannot
 // flush a directory handle.
 func syncDir(string) error { return nil }

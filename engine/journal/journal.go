@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"go.etcd.io/bbolt"
 
@@ -41,7 +42,32 @@ var (
 	ErrCorrupt = errors.New("the list of uploads was damaged")
 	// ErrNewerVersion classifies a journal written by a newer Hoist.
 	ErrNewerVersion = errors.New("the list of uploads was saved by a newer version of Hoist")
+	// ErrDiskFull classifies a write the disk had no room for (see DiskFullError).
+	ErrDiskFull = errors.New("the disk that holds the list of uploads is full")
 )
+
+// DiskFullError is a change to the list that the disk had no room for:
+// nothing of it was written, and what the list held before is kept. Dir is
+// the folder of the list.
+type DiskFullError struct {
+	Dir string
+	Err error // the system's own error
+}
+
+func (e *DiskFullError) Error() string {
+	return fmt.Sprintf("journal: no room on the disk for the list of uploads in %s: %v", e.Dir, e.Err)
+}
+
+func (e *DiskFullError) Is(target error) bool { return target == ErrDiskFull }
+func (e *DiskFullError) Unwrap() error        { return e.Err }
+
+// classify makes an error of a write the disk had no room for a DiskFullError.
+func (j *Journal) classify(err error) error {
+	if err == nil || errors.Is(err, ErrDiskFull) || !noRoom(err) {
+		return err
+	}
+	return &DiskFullError{Dir: filepath.Dir(j.path), Err: err}
+}
 
 // Record is everything the journal keeps about one job. It holds only plain
 // values so that the journal imports no other Hoist package.
@@ -61,8 +87,15 @@ type Record struct {
 	// SessionURI is a capability; Put blanks it once Finished is set.
 	SessionURI     string    `json:"session_uri,omitempty"`
 	SessionStarted time.Time `json:"session_started,omitzero"`
-	Committed      int64     `json:"committed,omitempty"`
-	State          string    `json:"state,omitempty"`
+	// SentAt is when a one-request upload of the file last went out whole
+	// or was about to, its answer not heard: the file may have arrived,
+	// and the destination is asked before it is sent again.
+	SentAt time.Time `json:"sent_at,omitzero"`
+	// RetryAt is when an upload the server asked to wait may try again;
+	// it does not start before.
+	RetryAt   time.Time `json:"retry_at,omitzero"`
+	Committed int64     `json:"committed,omitempty"`
+	State     string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
 	Result json.RawMessage `json:"result,omitempty"`
 	// ResultSummary is the sentence an older Hoist wrote of the result;
@@ -156,6 +189,14 @@ type Journal struct {
 	backup    string
 	recovered error
 
+	isView bool // a copy for reading (OpenView): no lock, no writes
+
+	// kept is the file and transaction of the last good copy (KeepCopy).
+	kept struct {
+		db *bbolt.DB
+		tx int
+	}
+
 	// opened are the records as Open read them to check them, kept for the
 	// first List while nothing was written since: a long list is then
 	// decoded once at start, not twice.
@@ -234,6 +275,11 @@ func (j *Journal) Close() error {
 		j.db = nil
 	}
 	j.broken = ErrClosed
+	if j.isView {
+		if rerr := j.removeView(); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
 	if j.lock != nil {
 		if lerr := j.lock.release(); lerr != nil && err == nil {
 			err = fmt.Errorf("releasing the list of uploads: %w", lerr)
@@ -309,6 +355,8 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 	if !rec.Finished.IsZero() {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
+		rec.SentAt = time.Time{}
+		rec.RetryAt = time.Time{}
 	}
 	return putRecord(jobs, normalize(rec))
 }
@@ -490,7 +538,10 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 	if j.db == nil {
 		return j.broken
 	}
-	return safely(func() error {
+	if j.isView {
+		return ErrReadOnly
+	}
+	return j.classify(safely(func() error {
 		return j.db.Update(func(tx *bbolt.Tx) error {
 			jobs := tx.Bucket(jobsBucket)
 			if jobs == nil {
@@ -498,11 +549,28 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 			}
 			return fn(jobs)
 		})
-	})
+	}))
+}
+
+// stored is a record as the file holds it: a path or name that is not
+// UTF-8 (a file named on a system in another encoding, or with a broken
+// name on Windows) is also kept as its exact bytes, which JSON's strings
+// cannot carry, so that the file is found again.
+type stored struct {
+	Record
+	PathBytes []byte `json:"path_bytes,omitempty"`
+	NameBytes []byte `json:"name_bytes,omitempty"`
 }
 
 func putRecord(jobs *bbolt.Bucket, rec Record) error {
-	raw, err := json.Marshal(rec)
+	s := stored{Record: rec}
+	if !utf8.ValidString(rec.Path) {
+		s.PathBytes = []byte(rec.Path)
+	}
+	if !utf8.ValidString(rec.Name) {
+		s.NameBytes = []byte(rec.Name)
+	}
+	raw, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("journal: encoding job %q: %w", rec.ID, err)
 	}
@@ -510,9 +578,16 @@ func putRecord(jobs *bbolt.Bucket, rec Record) error {
 }
 
 func decodeRecord(key, raw []byte) (Record, error) {
-	var rec Record
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	var s stored
+	if err := json.Unmarshal(raw, &s); err != nil {
 		return Record{}, fmt.Errorf("journal: job %q cannot be read: %w (%w)", key, ErrCorrupt, err)
+	}
+	rec := s.Record
+	if s.PathBytes != nil {
+		rec.Path = string(s.PathBytes)
+	}
+	if s.NameBytes != nil {
+		rec.Name = string(s.NameBytes)
 	}
 	if rec.ID != string(key) {
 		return Record{}, fmt.Errorf("journal: job %q carries another id: %w", key, ErrCorrupt)

@@ -70,6 +70,8 @@ func fullRecord(id string) Record {
 		FellBack:       true,
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
+		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
+		RetryAt:        time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC),
 		Committed:      4 << 20,
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
@@ -118,6 +120,8 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.Finished = finished.Finished.UTC()
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
+	wantFinished.SentAt = time.Time{}
+	wantFinished.RetryAt = time.Time{}
 
 	check := func(t *testing.T, j *Journal) {
 		for _, want := range []Record{wantActive, wantFinished} {
@@ -723,5 +727,114 @@ func BenchmarkPut(b *testing.B) {
 		if err := j.Put(rec); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLockHeldThroughCompaction: while a compaction has closed the old file
+// and not yet opened the new one, no bbolt lock is held; the journal's own
+// lock must still refuse a second opener, then and after.
+func TestLockHeldThroughCompaction(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	if err := j.Put(Record{ID: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	var during error
+	called := false
+	compactReplaced = func() {
+		called = true
+		other, err := Open(path, Options{LockTimeout: 10 * time.Millisecond})
+		if err == nil {
+			_ = other.Close()
+		}
+		during = err
+	}
+	t.Cleanup(func() { compactReplaced = nil })
+	if err := j.Compact(); err != nil {
+		t.Fatalf("Compact: %v", err)
+	}
+	if !called {
+		t.Fatal("the compaction never reached the moment between the files")
+	}
+	if !errors.Is(during, ErrInUse) {
+		t.Errorf("Open during compaction = %v, want ErrInUse", during)
+	}
+	if _, err := Open(path, Options{LockTimeout: 10 * time.Millisecond}); !errors.Is(err, ErrInUse) {
+		t.Errorf("Open after compaction = %v, want ErrInUse", err)
+	}
+	if _, err := j.Get("a"); err != nil {
+		t.Errorf("the journal lost its record through the compaction: %v", err)
+	}
+}
+
+// TestLockFile: a second claim of the same file is refused until the first
+// lets go, whatever else holds the file.
+func TestLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "claim.lock")
+	first, err := LockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second, err := LockFile(path); !errors.Is(err, ErrInUse) {
+		if second != nil {
+			_ = second.Release()
+		}
+		t.Fatalf("second LockFile = %v, want ErrInUse", err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != fileMode {
+		t.Errorf("lock file: %v, %v; want mode %v", info, err, os.FileMode(fileMode))
+	}
+	if err := first.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LockFile(path)
+	if err != nil {
+		t.Fatalf("LockFile after Release: %v", err)
+	}
+	_ = again.Release()
+}
+
+// TestDurableSettings: every opening of the file, the compaction's too,
+// syncs each commit and each growth (on Linux, TestPowerCutKeepsWhatWasSaid
+// shows what that keeps).
+func TestDurableSettings(t *testing.T) {
+	j := openAt(t, tempPath(t), nil)
+	check := func(when string) {
+		t.Helper()
+		if j.db.NoSync || j.db.NoGrowSync {
+			t.Errorf("%s: NoSync %v, NoGrowSync %v", when, j.db.NoSync, j.db.NoGrowSync)
+		}
+	}
+	check("opened")
+	if err := j.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	check("compacted")
+}
+
+// TestNamesThatAreNotUTF8: a path and name in another encoding (Latin-1
+// here) come back byte for byte, so the file is found again.
+func TestNamesThatAreNotUTF8(t *testing.T) {
+	path := tempPath(t)
+	j := openAt(t, path, nil)
+	name := "r\xe9sum\xe9.png" // "résumé.png" in Latin-1
+	rec := Record{ID: "latin", Path: "/home/ada/" + name, Name: name}
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j = openAt(t, path, nil)
+	got, err := j.Get("latin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Path != rec.Path || got.Name != rec.Name {
+		t.Errorf("came back as %q, %q; want %q, %q", got.Path, got.Name, rec.Path, rec.Name)
+	}
+	recs, err := j.List()
+	if err != nil || len(recs) != 1 || recs[0].Path != rec.Path {
+		t.Errorf("List: %+v, %v", recs, err)
 	}
 }

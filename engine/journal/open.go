@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"go.etcd.io/bbolt"
+
+	"hoist/engine/fact"
 )
 
 const (
@@ -21,25 +24,36 @@ const (
 	dirMode       = 0o700
 )
 
-// RecoveryError says, in plain words, that Open found the journal unusable
-// and what it did about it. It unwraps to its Cause, which matches ErrCorrupt
-// or ErrNewerVersion.
+// RecoveryError says that Open found the journal unusable and what it did
+// about it, as a fact (package words says it). It unwraps to its Cause,
+// which matches ErrCorrupt or ErrNewerVersion.
 type RecoveryError struct {
 	Backup  string // where the old file is kept
 	Dropped int    // records left out of a file that was otherwise kept; 0 when the whole file was set aside
 	Cause   error  // what was wrong, in technical terms, for a log
+	// Restored says the last good copy of the list (see KeepCopy) was put
+	// back in its place; Age is how old that copy was.
+	Restored bool
+	Age      time.Duration
 }
 
-func (e *RecoveryError) Error() string {
+func (e *RecoveryError) Error() string { return e.Fact().String() }
+
+// Fact says what Open did: the list set aside (fact.ListNewer,
+// fact.ListDamaged), its last good copy put back (fact.ListRestored, Wait:
+// the copy's age), or damaged uploads left out (fact.ListDropped); File is
+// where the old list is kept.
+func (e *RecoveryError) Fact() fact.Fact {
+	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
 	switch {
 	case errors.Is(e.Cause, ErrNewerVersion):
-		return fmt.Sprintf("The list of uploads was saved by a newer version of Hoist, so this version started with an empty list. The old list is kept in %s.", e.Backup)
-	case e.Dropped == 1:
-		return fmt.Sprintf("One upload in the list was damaged and has been left out. A copy of the old list is kept in %s.", e.Backup)
-	case e.Dropped > 1:
-		return fmt.Sprintf("%d uploads in the list were damaged and have been left out. A copy of the old list is kept in %s.", e.Dropped, e.Backup)
+		f.Code = fact.ListNewer
+	case e.Restored:
+		f.Code, f.Wait = fact.ListRestored, e.Age
+	case e.Dropped > 0:
+		f.Code, f.Count = fact.ListDropped, e.Dropped
 	}
-	return fmt.Sprintf("The list of uploads was damaged and could not be read, so Hoist started with an empty list. The damaged file is kept in %s.", e.Backup)
+	return f
 }
 
 func (e *RecoveryError) Unwrap() error { return e.Cause }
@@ -116,12 +130,18 @@ func (j *Journal) open() error {
 	if err := os.Remove(j.path + compactSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("journal: removing an old temporary file: %w", err)
 	}
+	removeStaleViews(j.path, j.opts.Now())
 	existed, err := fixMode(j.path)
 	if err != nil {
 		return err
 	}
 	db, problem, err := j.openChecked()
 	if err != nil {
+		if errors.Is(err, ErrDiskFull) && !existed {
+			// A list that never held anything leaves no half-made file
+			// that the next start would find damaged.
+			_ = os.Remove(j.path)
+		}
 		return err
 	}
 	if problem != nil {
@@ -129,21 +149,42 @@ func (j *Journal) open() error {
 		if err != nil {
 			return fmt.Errorf("journal: the list of uploads cannot be read and cannot be set aside: %w", err)
 		}
-		j.backup, j.recovered = backup, &RecoveryError{Backup: backup, Cause: problem}
-		db, problem, err = j.openChecked()
-		if err == nil && problem != nil {
-			err = fmt.Errorf("journal: a new list of uploads cannot be started: %w", problem)
+		recovered := &RecoveryError{Backup: backup, Cause: problem}
+		j.backup, j.recovered = backup, recovered
+		if !errors.Is(problem, ErrNewerVersion) {
+			// The last good copy, if it is whole, in place of the damaged list.
+			if age, ok, err := j.putBackGood(); err == nil && ok {
+				db, problem, err = j.openChecked()
+				if err == nil && problem == nil {
+					// A copy of an empty list puts back nothing: the list
+					// starts empty, as said of damage.
+					recovered.Restored, recovered.Age = holdsRecords(db), age
+				} else if db == nil {
+					_ = os.Remove(j.path)
+				}
+			}
 		}
-		if err != nil {
-			return err
+		if db == nil {
+			db, problem, err = j.openChecked()
+			if err == nil && problem != nil {
+				err = fmt.Errorf("journal: a new list of uploads cannot be started: %w", problem)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		existed = false
+		existed = recovered.Restored
 	}
 	j.db = db
 	if err := j.dropUnreadable(); err != nil {
 		_ = db.Close()
 		j.db = nil
 		return err
+	}
+	if _, err := os.Stat(j.path + goodSuffix); errors.Is(err, fs.ErrNotExist) {
+		// Just checked whole: a good moment for a first copy. Without
+		// one, Hoist starts all the same.
+		_ = j.keepCopyLocked()
 	}
 	if !existed {
 		return syncDir(filepath.Dir(j.path))
@@ -170,6 +211,9 @@ func (j *Journal) Tidy() error {
 			return j.broken
 		}
 		return ErrClosed
+	}
+	if j.isView {
+		return ErrReadOnly
 	}
 	return j.tidyLocked()
 }
@@ -219,18 +263,24 @@ func (j *Journal) reopened() {
 	}
 }
 
+// boltOptions are the settings every opening of the journal's file uses:
+// each commit is synced to the disk before it returns (NoSync false), and so
+// is each growth of the file (NoGrowSync false), so that what the journal
+// said it saved outlives a power cut.
+func (j *Journal) boltOptions() *bbolt.Options {
+	return &bbolt.Options{Timeout: j.opts.LockTimeout}
+}
+
 // openChecked opens the bbolt file and checks it whole. problem is non-nil
 // when the file is unusable (damaged, or from a newer Hoist); err is for
 // failures that setting the file aside would not cure.
 func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	var file *os.File
-	bopts := &bbolt.Options{
-		Timeout: j.opts.LockTimeout,
-		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
-			file = f
-			return f, err
-		},
+	bopts := j.boltOptions()
+	bopts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, perm)
+		file = f
+		return f, err
 	}
 	err = safely(func() error {
 		var err error
@@ -245,6 +295,8 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 		switch {
 		case errors.Is(err, bbolt.ErrTimeout):
 			return nil, nil, ErrInUse
+		case noRoom(err):
+			return nil, nil, j.classify(err) // a full disk is no damage
 		case errors.Is(err, fs.ErrPermission):
 			return nil, nil, fmt.Errorf("journal: %w", err)
 		case errors.Is(err, ErrCorrupt):
@@ -278,13 +330,16 @@ func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
 	case version == 0:
 		if err := db.Update(initSchema); err != nil {
 			_ = db.Close()
-			return nil, nil, fmt.Errorf("journal: starting the list of uploads: %w", err)
+			return nil, nil, j.classify(fmt.Errorf("journal: starting the list of uploads: %w", err))
 		}
 	case version < SchemaVersion:
 		if problem := safely(func() error {
 			return db.Update(func(tx *bbolt.Tx) error { return migrate(tx, version) })
 		}); problem != nil {
 			_ = db.Close()
+			if noRoom(problem) {
+				return nil, nil, j.classify(problem) // the old list waits, whole, for room
+			}
 			if !errors.Is(problem, ErrCorrupt) {
 				problem = fmt.Errorf("%w: %w", ErrCorrupt, problem)
 			}
@@ -429,4 +484,17 @@ func safely(fn func() error) (err error) {
 		}
 	}()
 	return fn()
+}
+
+// holdsRecords reports whether db's list has any record.
+func holdsRecords(db *bbolt.DB) bool {
+	found := false
+	_ = db.View(func(tx *bbolt.Tx) error {
+		if jobs := tx.Bucket(jobsBucket); jobs != nil {
+			k, _ := jobs.Cursor().First()
+			found = k != nil
+		}
+		return nil
+	})
+	return found
 }

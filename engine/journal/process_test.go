@@ -107,6 +107,8 @@ func runHelper(part, dir string) int {
 			}
 		}
 
+	case "powercut":
+		return powerCutChild(path, say)
 	}
 	say("error unknown part %q", part)
 	return 2

@@ -11,7 +11,7 @@ import (
 
 // editedInPlace is what Check says of a file written in place with its
 // size and modification time kept.
-const editedInPlace = "report.eml.bin changed since it was added: " + writtenWhileSent + "."
+const editedInPlace = "file.changed file=\"report.eml.bin\": " + writtenWhileSent
 
 // A file written in place while it is sent, its size kept and its
 // modification time put back, is still noticed: the status change time

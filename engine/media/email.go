@@ -69,8 +69,9 @@ func parseEmail(head []byte, truncated bool) (*Email, error) {
 		charset = params["charset"]
 	}
 	e := &Email{
-		From:    decodeFrom(raw8bit(h.Get("From"), charset)),
-		Subject: tidy(decodeWords(raw8bit(h.Get("Subject"), charset))),
+		From:      decodeFrom(raw8bit(h.Get("From"), charset)),
+		Subject:   tidy(decodeWords(raw8bit(h.Get("Subject"), charset))),
+		MessageID: strings.TrimSpace(h.Get("Message-Id")),
 	}
 	if d := h.Get("Date"); d != "" {
 		if t, err := mail.ParseDate(d); err == nil {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -113,8 +115,8 @@ func TestInspectNotAnEmail(t *testing.T) {
 				t.Fatalf("err = %v, want ErrNotEmail", err)
 			}
 			want := name + " does not look like an email file (its first lines are not email headers)."
-			if err.Error() != want {
-				t.Errorf("message = %q, want %q", err.Error(), want)
+			if SayEnglish(err) != want {
+				t.Errorf("message = %q, want %q", SayEnglish(err), want)
 			}
 			if info.Email != nil || info.MIME == "message/rfc822" || info.Size != int64(len(content)) || info.Fingerprint == "" {
 				t.Errorf("info = %+v; want the file described as what it is", info)
@@ -162,7 +164,8 @@ func TestInspectEmailEdges(t *testing.T) {
 }
 
 // TestInspectLargeEmail makes the ~40 MB golden email with the generator and
-// checks that the headers are read without reading the whole file.
+// checks that the headers are read without reading the whole file: the
+// bytes the process read (the kernel's count) are counted.
 func TestInspectLargeEmail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 40 MB")
@@ -177,9 +180,21 @@ func TestInspectLargeEmail(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("generator: %v\n%s", err, out)
 	}
+	counted := runtime.GOOS == "linux" // where the kernel counts a process's reads
+	var before int64
+	if counted {
+		before = bytesRead(t)
+	}
 	info, err := Inspect(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The start and the end of the file (a MiB each, and the headers within
+	// the first), and a little for reading the count itself.
+	if read := bytesReadSince(t, counted, before); counted && read > 2*fingerprintSpan+64<<10 {
+		t.Errorf("Inspect read %d bytes of a 40 MB file; it needs at most %d", read, 2*fingerprintSpan)
+	} else if counted {
+		t.Logf("Inspect read %d bytes", read)
 	}
 	if info.Size != 40_000_000 {
 		t.Errorf("Size = %d, want 40,000,000", info.Size)
@@ -190,4 +205,32 @@ func TestInspectLargeEmail(t *testing.T) {
 	if !strings.HasPrefix(FormatSize(info.Size), "40 MB") {
 		t.Errorf("FormatSize = %q", FormatSize(info.Size))
 	}
+}
+
+// bytesRead is how many bytes this process has read from files and pipes
+// so far: the kernel's count (rchar in /proc/self/io).
+func bytesRead(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		t.Fatalf("counting the bytes read: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no rchar in /proc/self/io:\n%s", b)
+	return 0
+}
+
+func bytesReadSince(t *testing.T, counted bool, before int64) int64 {
+	if !counted {
+		return 0
+	}
+	return bytesRead(t) - before
 }

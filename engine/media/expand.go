@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"hoist/engine/fact"
@@ -12,7 +13,7 @@ import (
 // Expand turns what the user dropped or named into the list of files to upload.
 //
 // Files named directly pass through, even hidden ones: the user chose them.
-// Folders become their regular files, recursively, in name order; hidden
+// Folders become their regular files, recursively, in natural name order (doc_2 before doc_10); hidden
 // files and folders, system files (desktop.ini, Thumbs.db, .DS_Store, …),
 // Office lock files (~$…) and special files (pipes, sockets, devices) are
 // left out and reported in skipped. Links are followed; a link that leads in a
@@ -72,11 +73,13 @@ func (w *walker) folder(path string) {
 	w.visiting[real] = true
 	defer delete(w.visiting, real)
 
-	// ReadDir sorts by name; on error it still returns what it could read.
+	// On error ReadDir still returns what it could read. Its files come
+	// as people count them: doc_2 before doc_10.
 	entries, err := os.ReadDir(path)
 	if err != nil {
 		w.problems = append(w.problems, folderProblemFor(path, err))
 	}
+	slices.SortStableFunc(entries, func(a, b fs.DirEntry) int { return CompareNames(a.Name(), b.Name()) })
 	for _, e := range entries {
 		w.entry(filepath.Join(path, e.Name()), e)
 	}
@@ -112,7 +115,7 @@ func (w *walker) entry(path string, e fs.DirEntry) {
 		w.file(path, fi)
 	default:
 		w.skipped = append(w.skipped, Skipped{Path: path,
-			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialFact(fi.Mode())}}})
+			Fact: fact.Fact{Code: fact.SkippedSpecial, File: filepath.Base(path), Args: map[string]string{"kind": specialKind(fi.Mode())}}})
 	}
 }
 

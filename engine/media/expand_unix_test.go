@@ -125,11 +125,11 @@ func TestExpand(t *testing.T) {
 		message string
 	}
 	wantProblems := map[string]want{
-		"photos/broken": {ErrMissing, "broken does not exist (it may have been moved or deleted)."},
+		"photos/broken": {ErrMissing, "broken is no longer there (it may have been moved or deleted)."},
 		"photos/ping":   {ErrLoop, "ping is a link that leads in a circle, so Hoist cannot follow it."},
 		"photos/pong":   {ErrLoop, "pong is a link that leads in a circle, so Hoist cannot follow it."},
 		"photos/sub/up": {ErrLoop, "up is a link that leads in a circle, so Hoist cannot follow it."},
-		"missing.eml":   {ErrMissing, "missing.eml does not exist (it may have been moved or deleted)."},
+		"missing.eml":   {ErrMissing, "missing.eml is no longer there (it may have been moved or deleted)."},
 		"photos/pipe":   {ErrNotRegular, "pipe is a named pipe, not a regular file, so it cannot be uploaded."},
 	}
 	if len(problems) != len(wantProblems) {
@@ -145,8 +145,8 @@ func TestExpand(t *testing.T) {
 		if !errors.Is(p, w.kind) {
 			t.Errorf("problem %s is not %v: %v", r, w.kind, p)
 		}
-		if p.Error() != w.message {
-			t.Errorf("problem %s says %q, want %q", r, p.Error(), w.message)
+		if SayEnglish(p) != w.message {
+			t.Errorf("problem %s says %q, want %q", r, SayEnglish(p), w.message)
 		}
 	}
 }
@@ -209,8 +209,8 @@ func TestExpandUnreadable(t *testing.T) {
 	}
 	for _, p := range problems {
 		r, _ := filepath.Rel(root, p.Path)
-		if !errors.Is(p, ErrUnreadable) || p.Message != want[r] {
-			t.Errorf("problem %s = %q (unreadable %v), want %q", r, p.Message, errors.Is(p, ErrUnreadable), want[r])
+		if !errors.Is(p, ErrUnreadable) || SayEnglish(p) != want[r] {
+			t.Errorf("problem %s = %q (unreadable %v), want %q", r, SayEnglish(p), errors.Is(p, ErrUnreadable), want[r])
 		}
 	}
 }
@@ -222,8 +222,8 @@ func TestUnreadableClassification(t *testing.T) {
 	if !errors.Is(p, ErrUnreadable) || !errors.Is(p, os.ErrPermission) {
 		t.Errorf("problem %v does not classify as unreadable", p)
 	}
-	if want := "Hoist is not allowed to read report.eml (check the file's permissions)."; p.Message != want {
-		t.Errorf("message = %q, want %q", p.Message, want)
+	if want := "Hoist is not allowed to read report.eml (check the file's permissions)."; SayEnglish(p) != want {
+		t.Errorf("message = %q, want %q", SayEnglish(p), want)
 	}
 	var asProblem *Problem
 	if !errors.As(error(p), &asProblem) || asProblem.Path != "/x/report.eml" {

@@ -74,7 +74,7 @@ func (f *File) Check() error {
 		return problemFor(f.info.Path, err)
 	}
 	if !os.SameFile(open, now) {
-		return changedProblem(f.info, "it was replaced by another file")
+		return changedProblem(f.info, "replaced by another file")
 	}
 	if !f.changed.IsZero() && !changeTime(open).Equal(f.changed) {
 		return changedProblem(f.info, writtenWhileSent)
@@ -111,50 +111,31 @@ func Verify(info Info) error {
 		return readProblem(info.Path, err)
 	}
 	if sum != info.Fingerprint {
-		return changedProblem(info, "its contents are different")
+		return changedProblem(info, "contents differ")
 	}
 	return nil
 }
 
 func compareStat(info Info, fi fs.FileInfo) error {
 	if fi.Size() != info.Size {
-		was, now := sizesApart(info.Size, fi.Size())
-		return changedProblem(info, fmt.Sprintf("it was %s and is now %s", was, now))
+		return changedProblem(info, fmt.Sprintf("size %d, now %d", info.Size, fi.Size()))
 	}
 	if !fi.ModTime().Equal(info.ModTime) {
-		return changedProblem(info, "it was saved again")
+		return changedProblem(info, "saved again")
 	}
 	return nil
 }
 
-// sizesApart formats two different sizes so that they read differently.
-func sizesApart(a, b int64) (string, string) {
-	fa, fb := FormatSize(a), FormatSize(b)
-	if fa == fb {
-		return FormatBytes(a), FormatBytes(b)
-	}
-	return fa, fb
-}
-
 // writtenWhileSent is what changed when only the status change time tells.
-const writtenWhileSent = "it was written to while it was being sent"
+const writtenWhileSent = "written to while sent"
 
+// changedProblem is a file that changed since it was inspected; what
+// changed is said in logs only.
 func changedProblem(info Info, what string) *Problem {
-	return &Problem{
-		Path:    info.Path,
-		Message: fmt.Sprintf("%s changed since it was added: %s.", displayName(info.Path), what),
-		code:    fact.FileChanged,
-		kind:    upload.ErrFileChanged,
-	}
+	return &Problem{Path: info.Path, code: fact.FileChanged, detail: what, kind: upload.ErrFileChanged}
 }
 
 // goneProblem is a file that disappeared after it was inspected: both missing and changed.
 func goneProblem(info Info, err error) *Problem {
-	return &Problem{
-		Path:    info.Path,
-		Message: fmt.Sprintf("%s does not exist any more (it may have been moved or deleted).", displayName(info.Path)),
-		code:    fact.FileMissing,
-		kind:    ErrMissing,
-		cause:   fmt.Errorf("%w: %w", upload.ErrFileChanged, err),
-	}
+	return &Problem{Path: info.Path, code: fact.FileMissing, kind: ErrMissing, cause: fmt.Errorf("%w: %w", upload.ErrFileChanged, err)}
 }

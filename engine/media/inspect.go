@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"os"
@@ -89,13 +88,7 @@ func Inspect(path string) (Info, error) {
 			if info.MIME == emailType {
 				info.MIME = "text/plain"
 			}
-			return info, &Problem{
-				Path:    path,
-				Message: fmt.Sprintf("%s does not look like an email file (its first lines are not email headers).", info.Name),
-				code:    fact.FileNotEmail,
-				kind:    ErrNotEmail,
-				cause:   err,
-			}
+			return info, &Problem{Path: path, code: fact.FileNotEmail, kind: ErrNotEmail, cause: err}
 		default:
 			info.MIME = "text/plain"
 		}
@@ -129,7 +122,7 @@ func ReadEmail(path string) (*Email, error) {
 // readProblem is a failure while reading bytes of a file that opened fine.
 func readProblem(path string, err error) *Problem {
 	if err == io.ErrUnexpectedEOF {
-		return &Problem{Path: path, Message: fmt.Sprintf("%s changed while Hoist was reading it. Try adding it again.", displayName(path)), code: fact.FileReadChanged, kind: ErrUnreadable, cause: err}
+		return &Problem{Path: path, code: fact.FileReadChanged, kind: ErrUnreadable, cause: err}
 	}
 	return problemFor(path, err)
 }

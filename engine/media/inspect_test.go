@@ -123,9 +123,9 @@ func TestInspectErrors(t *testing.T) {
 		kind    error
 		message string
 	}{
-		{"missing", filepath.Join(dir, "gone.png"), ErrMissing, "gone.png does not exist (it may have been moved or deleted)."},
+		{"missing", filepath.Join(dir, "gone.png"), ErrMissing, "gone.png is no longer there (it may have been moved or deleted)."},
 		{"folder", dir, ErrIsFolder, filepath.Base(dir) + " is a folder, not a file."},
-		{"under a file", filepath.Join(write(t, dir, "plain.txt", []byte("x")), "inside"), ErrMissing, "inside does not exist (it may have been moved or deleted)."},
+		{"under a file", filepath.Join(write(t, dir, "plain.txt", []byte("x")), "inside"), ErrMissing, "inside is no longer there (it may have been moved or deleted)."},
 	}
 	if special := specialFile(t, dir); special != "" {
 		tests = append(tests, struct {
@@ -141,8 +141,8 @@ func TestInspectErrors(t *testing.T) {
 			if !errors.Is(err, tt.kind) {
 				t.Fatalf("err = %v, want %v", err, tt.kind)
 			}
-			if err.Error() != tt.message {
-				t.Errorf("message = %q, want %q", err.Error(), tt.message)
+			if SayEnglish(err) != tt.message {
+				t.Errorf("message = %q, want %q", SayEnglish(err), tt.message)
 			}
 			var p *Problem
 			if !errors.As(err, &p) {
@@ -253,8 +253,8 @@ func TestOpenCheckVerify(t *testing.T) {
 				os.Chtimes(p, then, then)
 			},
 			kinds:  []error{errFileChanged},
-			check:  "report.eml.bin changed since it was added: it was 2,097,152 bytes and is now 2,097,156 bytes.",
-			verify: "report.eml.bin changed since it was added: it was 2,097,152 bytes and is now 2,097,156 bytes.",
+			check:  "file.changed file=\"report.eml.bin\": size 2097152, now 2097156",
+			verify: "file.changed file=\"report.eml.bin\": size 2097152, now 2097156",
 		},
 		{
 			name: "shrank a lot",
@@ -263,8 +263,8 @@ func TestOpenCheckVerify(t *testing.T) {
 				os.Chtimes(p, then, then)
 			},
 			kinds:  []error{errFileChanged},
-			check:  "report.eml.bin changed since it was added: it was 2.1 MB and is now 1 KB.",
-			verify: "report.eml.bin changed since it was added: it was 2.1 MB and is now 1 KB.",
+			check:  "file.changed file=\"report.eml.bin\": size 2097152, now 1000",
+			verify: "file.changed file=\"report.eml.bin\": size 2097152, now 1000",
 		},
 		{
 			name: "saved again",
@@ -272,8 +272,8 @@ func TestOpenCheckVerify(t *testing.T) {
 				os.Chtimes(p, then, then.Add(time.Second))
 			},
 			kinds:  []error{errFileChanged},
-			check:  "report.eml.bin changed since it was added: it was saved again.",
-			verify: "report.eml.bin changed since it was added: it was saved again.",
+			check:  "file.changed file=\"report.eml.bin\": saved again",
+			verify: "file.changed file=\"report.eml.bin\": saved again",
 		},
 		{
 			name: "edited with the same size and time",
@@ -288,7 +288,7 @@ func TestOpenCheckVerify(t *testing.T) {
 			},
 			kinds:  []error{errFileChanged},
 			check:  editedInPlace,
-			verify: "report.eml.bin changed since it was added: its contents are different.",
+			verify: "file.changed file=\"report.eml.bin\": contents differ",
 		},
 		{
 			name: "replaced",
@@ -303,15 +303,15 @@ func TestOpenCheckVerify(t *testing.T) {
 				}
 			},
 			kinds: []error{errFileChanged},
-			check: "report.eml.bin changed since it was added: it was replaced by another file.",
+			check: "file.changed file=\"report.eml.bin\": replaced by another file",
 			// The same bytes under the same name: Verify has nothing to object to.
 		},
 		{
 			name:   "deleted",
 			change: func(t *testing.T, p string) { os.Remove(p) },
 			kinds:  []error{errFileChanged, ErrMissing},
-			check:  "report.eml.bin does not exist any more (it may have been moved or deleted).",
-			verify: "report.eml.bin does not exist any more (it may have been moved or deleted).",
+			check:  "file.missing file=\"report.eml.bin\"",
+			verify: "file.missing file=\"report.eml.bin\"",
 		},
 	}
 	for _, tt := range tests {
@@ -342,8 +342,16 @@ func TestOpenCheckVerify(t *testing.T) {
 				if err == nil {
 					t.Fatalf("%s: no error, want %q", what, want)
 				}
+				// What changed is said in the log; people read the fact's sentence.
 				if err.Error() != want {
 					t.Errorf("%s: %q, want %q", what, err.Error(), want)
+				}
+				said := "report.eml.bin changed since it was added, so Hoist stopped rather than mix old and new parts."
+				if errors.Is(err, ErrMissing) {
+					said = "report.eml.bin is no longer there (it may have been moved or deleted)."
+				}
+				if got := SayEnglish(err); got != said {
+					t.Errorf("%s says %q, want %q", what, got, said)
 				}
 				for _, k := range tt.kinds {
 					if !errors.Is(err, k) {

@@ -30,6 +30,9 @@ type Email struct {
 	From    string    // "Display Name <address>" or just the address, decoded
 	Subject string    // decoded
 	Date    time.Time // zero when missing or unreadable
+	// MessageID is the Message-ID header as written, angle brackets and
+	// all; "" when the file has none.
+	MessageID string
 }
 
 // Kinds of problems, for errors.Is. Every error from this package that is about
@@ -47,23 +50,26 @@ var (
 // Problem is a path that cannot be used, with a sentence saying why.
 type Problem struct {
 	Path    string
-	Message string
 	code    fact.Code // what Fact says
+	detail  string    // what changed, for logs (a file changed since it was added)
 	os      string    // the system's own reason, for fact.FileUnreadable
 	special string    // fact.FileSpecial's kind
 	kind    error     // one of the Err… values above, or upload.ErrFileChanged
 	cause   error     // what the operating system said, if anything
 }
 
-func (p *Problem) Error() string { return p.Message }
+// Error is the problem's fact, for logs; package words says it to people.
+func (p *Problem) Error() string {
+	if p.detail != "" {
+		return p.Fact().String() + ": " + p.detail
+	}
+	return p.Fact().String()
+}
 
 // Fact is the problem as a fact, in no language.
 func (p *Problem) Fact() fact.Fact {
 	f := fact.Fact{Code: p.code, File: displayName(p.Path), Google: p.os}
-	if f.Code == "" {
-		f.Code, f.Google = fact.FileUnreadable, p.Message
-	}
-	if p.special != "" {
+	if f.Code == fact.FileSpecial {
 		f.Args = map[string]string{"kind": p.special}
 	}
 	return f

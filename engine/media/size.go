@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"hoist/words/digits"
 )
@@ -116,35 +115,7 @@ func ParseSize(s string) (int64, error) {
 type badSize string
 
 func (b badSize) Error() string {
-	return fmt.Sprintf("%q is not a size; write it like 8MiB, 16MB or 1048576.", string(b))
+	return fmt.Sprintf("media: %q is not a size", string(b))
 }
 
 func (b badSize) Is(target error) bool { return target == ErrBadSize }
-
-// FormatDuration says a time span the way a person would: "a few seconds",
-// "8 seconds", "about a minute", "4 minutes", "2 hours 5 minutes".
-func FormatDuration(d time.Duration) string {
-	s := int((d + time.Second/2) / time.Second)
-	switch {
-	case s < 5:
-		return "a few seconds"
-	case s < 60:
-		return fmt.Sprintf("%d seconds", s)
-	case s < 90:
-		return "a minute"
-	case s < 3600:
-		return fmt.Sprintf("%d minutes", (s+30)/60)
-	}
-	h, m := s/3600, (s%3600+30)/60
-	if m == 60 {
-		h, m = h+1, 0
-	}
-	hours := "hours"
-	if h == 1 {
-		hours = "hour"
-	}
-	if m == 0 {
-		return fmt.Sprintf("%d %s", h, hours)
-	}
-	return fmt.Sprintf("%d %s %d minutes", h, hours, m)
-}

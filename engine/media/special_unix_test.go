@@ -30,7 +30,7 @@ func TestInspectRefusesFilesOfUnknownSize(t *testing.T) {
 	_, err = Inspect(path)
 	var p *Problem
 	if !errors.As(err, &p) || !errors.Is(err, ErrNotRegular) ||
-		p.Message != "status is not a regular file with a known size (it says 0 bytes but has content, like the files in /proc), so it cannot be uploaded." {
+		SayEnglish(p) != "status is not a regular file with a known size (it says 0 bytes but has content, like the files in /proc), so it cannot be uploaded." {
 		t.Fatalf("err = %v", err)
 	}
 }

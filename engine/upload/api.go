@@ -7,9 +7,12 @@
 // interruption, 5xx, pause or untrustworthy answer. Bodies are sections of
 // the file read on demand, so memory does not grow with file or chunk size.
 // A media or multipart upload whose whole body went out before the
-// connection broke is not sent again on its own (ErrAnswerLost): the server
-// may already have made the object, and a second copy (a second email sent)
-// is worse than asking the user.
+// connection broke is not sent again blindly: the server may already have
+// made the object, and a second copy (a second email sent) is worse than
+// asking. Where the destination can be asked (Target.Lookup), the uploader
+// asks it, and sends again only when the object is not there; a
+// precondition (Target.Pin) makes sending again safe by itself. Where
+// nothing can be asked, the upload stops with ErrAnswerLost.
 package upload
 
 import (
@@ -44,6 +47,26 @@ type Target struct {
 	// FallbackToMultipart: when a resumable session start is refused with a 4xx,
 	// send the file as multipart (or media without metadata) instead.
 	FallbackToMultipart bool
+	// Lookup, when set, finds the object the upload makes, so that an
+	// answer that was lost, or that names nothing, is settled by asking
+	// the destination (see lookup.go).
+	Lookup Lookup
+	// Pin, when set, makes the upload conditional on what the destination
+	// holds under the object's name (Cloud Storage's generation
+	// preconditions), so that sending again cannot make a second copy.
+	Pin Pinner
+	// Repeatable: sending the upload again makes no second copy (it
+	// replaces what an earlier attempt made, as a new version of a file
+	// does), so an attempt whose answer was lost is simply sent again.
+	Repeatable bool
+	// Identifies, when set, reports whether a success answer names the
+	// object made (its id); an answer that does not is not taken as done.
+	Identifies func(body []byte) bool
+	// SendCRC32C: the destination checks a CRC32C the upload names and
+	// refuses bytes that do not match it (Cloud Storage): the multipart
+	// metadata carries "crc32c", and the request with the last byte of a
+	// media or resumable upload carries "X-Goog-Hash: crc32c=…".
+	SendCRC32C bool
 }
 
 // Source is the file being uploaded. Bytes are read with ReadAt, so a chunk
@@ -60,10 +83,16 @@ type Checker interface {
 	Check() error
 }
 
-// Session is a resumable upload session on the server.
+// Session is a resumable upload session on the server, or the trace of a
+// one-request upload whose answer was never heard.
 type Session struct {
-	URI     string
+	URI     string // the resumable session; "" for none
 	Started time.Time
+	// Sent is when a one-request upload of the file last went out, its
+	// answer never heard (Observer.Doubt): the file may have arrived. A
+	// later Upload is handed it back and asks the destination before it
+	// sends the file again. Zero when no upload is in doubt.
+	Sent time.Time
 }
 
 // Observer hears about an upload as it goes. Calls are never concurrent and
@@ -84,6 +113,13 @@ type Observer interface {
 	Retrying(attempt int, wait time.Duration, cause error)
 	// FellBack says the method in use changed (resumable refused → multipart).
 	FellBack(from, to Method, cause error)
+	// Doubt is called, with the time, before the body of a one-request
+	// upload goes out: from then on the file may arrive without the
+	// uploader hearing of it, so the caller keeps the time (the journal
+	// stores it before Doubt returns) and hands it back in Session.Sent.
+	// Doubt(time.Time{}) says the doubt is settled: the attempt was
+	// answered, did not go out whole, or the destination was asked.
+	Doubt(sent time.Time)
 }
 
 // Clock is time as the uploader sees it; tests inject a fake one.
@@ -107,6 +143,9 @@ type Result struct {
 	// file: VerifiedCRC32C, VerifiedMD5, VerifiedSHA256 or VerifiedSize; ""
 	// when the answer gave neither a size nor a checksum.
 	Verified string
+	// Found: the answer was lost (or named nothing) and Body is what
+	// Target.Lookup found at the destination.
+	Found bool
 }
 
 // Uploader uploads one file at a time per call; it is safe for concurrent use.
@@ -126,6 +165,11 @@ type Uploader struct {
 	MaxRetries      int           // retries for connection errors and 5xx without progress; 0 = 5, negative = none
 	MaxOtherRetries int           // retries for 408 and 429; 0 = 10, negative = none
 	StallTimeout    time.Duration // abort a request making no progress this long; 0 = 60 s, negative = never
+	// MaxWait bounds the time the uploader sleeps before retries, in all,
+	// within one call; a wait that would go past it ends the call at once
+	// with a *WaitError saying until when the server asked to wait, so
+	// that the caller can come back then. 0 = no bound.
+	MaxWait         time.Duration
 	SessionLifetime time.Duration // sessions older than this are not resumed; 0 = 7 days
 	// AllowedHost, when set, is the only host a session URI may point at
 	// (with a port, only that port); otherwise the host of Target.URL is.

@@ -1,7 +1,6 @@
 package upload
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,6 +38,10 @@ var (
 	// full but the connection broke before the answer; the server may have
 	// the file, so it is not sent again on its own (that could make a copy).
 	ErrAnswerLost = errors.New("the file was sent but the connection broke before the server answered, so it may or may not have arrived")
+	// ErrNoID: the server answered that the upload was complete but its
+	// answer names nothing it made (an empty body, {}), and the object
+	// could not be found by asking: the upload is not known to be done.
+	ErrNoID = errors.New("the server said the upload was complete but did not say what it made")
 	// ErrInvalid: the upload was asked for with settings that cannot work
 	// (a bad URL, content type or chunk size); nothing was sent.
 	ErrInvalid = errors.New("the upload settings are not valid")
@@ -57,6 +61,9 @@ type APIError struct {
 	Reason  string // error.errors[0].reason or error.status, e.g. "invalidArgument"
 	Message string // error.message, or a short plain-text body; "" when none
 	Body    []byte // the JSON error body (bounded); nil when the body was not JSON
+
+	after    time.Duration // the wait Retry-After asked for
+	hasAfter bool          // the answer carried a usable Retry-After
 }
 
 func (e *APIError) Error() string {
@@ -72,52 +79,6 @@ func (e *APIError) Error() string {
 		b.WriteString(" (" + e.Reason + ")")
 	}
 	return b.String()
-}
-
-// Retryable reports whether trying the same upload again later may succeed:
-// true for network trouble, server errors, rate limits and expired sessions;
-// false for a changed file, a refused request, a stopped context, a foreign
-// host, a possibly delivered one-request upload, and errors whose own
-// Retryable method says false (such as "sign in again").
-func Retryable(err error) bool {
-	if err == nil {
-		return false
-	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return false
-	}
-	for _, final := range []error{ErrFileChanged, ErrForeignHost, ErrAnswerLost, ErrInvalid, ErrIncomplete, ErrMismatch} {
-		if errors.Is(err, final) {
-			return false
-		}
-	}
-	var r interface{ Retryable() bool }
-	if errors.As(err, &r) && !r.Retryable() {
-		return false
-	}
-	var api *APIError
-	if errors.As(err, &api) {
-		if api.Class() == ClassRetired {
-			return false // no later attempt reaches a version that is gone
-		}
-		return retryableStatus(api.Status) || rateLimited(api) || api.Status == http.StatusNotFound || api.Status == http.StatusGone
-	}
-	for _, again := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress, errForgot} {
-		if errors.Is(err, again) {
-			return true
-		}
-	}
-	return false
-}
-
-// retryableStatus is the set of answers the guide says to retry.
-func retryableStatus(status int) bool {
-	switch status {
-	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout,
-		http.StatusRequestTimeout, http.StatusTooManyRequests:
-		return true
-	}
-	return false
 }
 
 // maxMessage bounds a server message kept in an error.

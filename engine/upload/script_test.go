@@ -365,6 +365,7 @@ type recorder struct {
 	restarts  []error
 	retries   []retryEvent
 	fellBack  []string
+	doubts    []time.Time // what Doubt heard, in order
 	problems  []string
 }
 
@@ -443,6 +444,27 @@ func (r *recorder) FellBack(from, to Method, cause error) {
 	defer r.mu.Unlock()
 	r.fellBack = append(r.fellBack, string(from)+"→"+string(to))
 	r.events = append(r.events, "fellback")
+}
+
+func (r *recorder) Doubt(sent time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.doubts = append(r.doubts, sent)
+	if sent.IsZero() {
+		r.events = append(r.events, "settled")
+	} else {
+		r.events = append(r.events, "doubt")
+	}
+}
+
+// doubt is the last time Doubt heard: zero when settled.
+func (r *recorder) doubt() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.doubts) == 0 {
+		return time.Time{}
+	}
+	return r.doubts[len(r.doubts)-1]
 }
 
 func (r *recorder) lastCommitted() int64 {

@@ -41,6 +41,7 @@ var (
 // with Received of Size bytes.
 type IncompleteError struct {
 	Received, Size int64
+	Body           []byte // the server's answer: what it made of the bytes it has
 }
 
 func (e *IncompleteError) Error() string {
@@ -53,6 +54,7 @@ func (e *IncompleteError) Is(target error) bool { return target == ErrIncomplete
 type MismatchError struct {
 	Check        string // "size", "crc32c", "md5" or "sha256"
 	Server, File string // the two values, as the server writes them
+	Body         []byte // the server's answer: the copy that is not the file
 }
 
 func (e *MismatchError) Error() string {

@@ -49,14 +49,19 @@ func (w *watch) follow(conn net.Conn) {
 	}
 }
 
-// every is how often the watch looks: often enough to notice, within the
-// timeout, acknowledgements that stopped.
+// every is how often the watch looks. Acknowledgements are seen only when
+// it looks, and counted as progress at that moment: looking every tenth of
+// the timeout declares a stall within a tenth past the timeout.
 func (w *watch) every() time.Duration {
 	if w.acked != nil {
-		return max(w.timeout/4, time.Millisecond)
+		return max(w.timeout/stallChecks, time.Millisecond)
 	}
 	return w.timeout
 }
+
+// stallChecks is how many times per timeout the watch looks at the
+// acknowledgements.
+const stallChecks = 10
 
 // peerMoved reports whether the peer acknowledged bytes since last asked.
 func (w *watch) peerMoved() bool {

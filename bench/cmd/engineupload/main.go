@@ -37,7 +37,7 @@ func main() {
 }
 
 func run(ctx context.Context, url string, chunk int64, parallel int, method upload.Method, paths []string) error {
-	d, err := dest.FromFlags(string(dest.Custom), map[string]string{"url": url})
+	d, err := dest.FromUploadURL(map[string]string{"url": url})
 	if err != nil {
 		return err
 	}

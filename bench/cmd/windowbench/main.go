@@ -185,7 +185,9 @@ func prepare(home string, paths []string, finished bool) error {
 		return err
 	}
 	defer q.Close(context.Background())
-	res := q.Add(paths, dest.Destination{Kind: dest.Sandbox, BuiltinSandbox: true})
+	to := dest.SandboxDestination()
+	to.BuiltinSandbox = true
+	res := q.Add(paths, to)
 	if len(res.IDs) != len(paths) {
 		return fmt.Errorf("%d of %d files queued: %v", len(res.IDs), len(paths), res.Problems)
 	}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"hoist/engine/emulator"
+)
+
+// waitFor polls cond until it holds, failing after a generous while.
+func waitFor(t *testing.T, p *hoistProcess, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			p.kill()
+			t.Fatalf("%s never happened; output:\n%s", what, p.out.String())
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("hoist ended before %s; output:\n%s", what, p.out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// A `hoist send` killed while it waits for a one-request upload's answer,
+// which the server holds back after storing the file, is run again with
+// --resume: the destination is asked, and there is exactly one object.
+func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills real processes")
+	}
+	for _, tc := range []struct {
+		name string
+		args func(base string) []string
+	}{
+		{"sandbox media", func(base string) []string {
+			return []string{"--to", "sandbox", "--base-url", base, "--method", "media"}
+		}},
+		{"sandbox multipart", func(base string) []string {
+			return []string{"--to", "sandbox", "--base-url", base, "--method", "multipart"}
+		}},
+		{"cloud storage media", func(base string) []string {
+			return []string{"--to", base + "/upload/storage/v1/b/banners/o?name=spring.bin", "--method", "media"}
+		}},
+		{"cloud storage multipart", func(base string) []string {
+			return []string{"--to", base + "/upload/storage/v1/b/banners/o", "--metadata", `{"name":"spring.bin"}`, "--method", "multipart"}
+		}},
+		{"drive multipart", func(base string) []string {
+			return []string{"--to", "drive", "--base-url", base, "--method", "multipart"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			emu, base := serveEmulator(t, emulator.Options{})
+			hold := make(chan struct{})
+			emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{Hold: hold}})
+			home := t.TempDir()
+			file := filepath.Join(home, "spring.bin")
+			if err := os.WriteFile(file, []byte(strings.Repeat("spring banner ", 5000)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"send", "--no-auth", "--journal", filepath.Join(home, "journal.db")}, tc.args(base)...)
+			p := startHoist(t, home, append(args, file)...)
+			waitFor(t, p, "the upload arriving", func() bool { return emu.Received() == 1 })
+			p.kill()
+			close(hold)
+
+			p = startHoist(t, home, append(args, "--resume")...)
+			if code := p.wait(t); code != 0 {
+				t.Fatalf("hoist send --resume exited %d:\n%s", code, p.out.String())
+			}
+			if n := len(emu.Objects()); n != 1 {
+				t.Fatalf("%d objects on the server, want exactly 1; output:\n%s", n, p.out.String())
+			}
+		})
+	}
+}
+
+// Killed while it waits for a Campaign Manager 360 asset's answer, which
+// nothing can ask about: --resume does not send it again, says when it
+// went out and what to look for, and how to send it anyway.
+func TestKilledWhileWaitingWithNothingToAsk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills real processes")
+	}
+	emu, base := serveEmulator(t, emulator.Options{})
+	hold := make(chan struct{})
+	emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{Hold: hold}})
+	home := t.TempDir()
+	file := filepath.Join(home, "banner.png")
+	if err := os.WriteFile(file, pngBytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"send", "--no-auth", "--journal", filepath.Join(home, "journal.db"), "--to", "cm360", "--base-url", base,
+		"--profile", "4180912", "--advertiser", "64032117"}
+	p := startHoist(t, home, append(args, file)...)
+	waitFor(t, p, "the upload arriving", func() bool { return emu.Received() == 1 })
+	p.kill()
+	close(hold)
+
+	p = startHoist(t, home, append(args, "--resume")...)
+	if code := p.wait(t); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, p.out.String())
+	}
+	out := p.out.String()
+	for _, want := range []string{"banner.png was sent at", "Campaign Manager 360 offers no way", `Look in Campaign Manager 360 for “banner.png”`, "hoist queue restart", "hoist queue remove"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `Run "hoist send --resume" to try again`) {
+		t.Errorf("the output offers to send it again blindly:\n%s", out)
+	}
+	if n := len(emu.Objects()); n != 1 {
+		t.Fatalf("%d objects, want the one that arrived", n)
+	}
+}
+
+// pngBytes is a small real PNG image.
+func pngBytes() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 12, 12))
+	img.Set(3, 4, color.RGBA{G: 180, A: 255})
+	var b bytes.Buffer
+	_ = png.Encode(&b, img)
+	return b.Bytes()
+}
+
+// A server that asks for two hours' wait: hoist send waits no longer than
+// --max-wait, exits 1 saying until when, and leaves the file waiting in the
+// list; hoist queue shows it so, and --resume before its time exits at once.
+func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Times: -1, Action: emulator.Answer{Status: 503, RetryAfter: "7200"}})
+	home := t.TempDir()
+	file := filepath.Join(home, "report.bin")
+	if err := os.WriteFile(file, []byte("quarterly figures"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(home, "journal.db")
+	args := []string{"send", "--no-auth", "--journal", journal, "--to", "sandbox", "--base-url", base, "--max-wait", "5m"}
+	began := time.Now()
+	p := startHoist(t, home, append(args, file)...)
+	if code := p.wait(t); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, p.out.String())
+	}
+	if d := time.Since(began); d > 30*time.Second {
+		t.Errorf("hoist send took %v: it waited", d)
+	}
+	out := p.out.String()
+	for _, want := range []string{"It waits until ", "as the server asked", "hoist send --resume"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	q := startHoist(t, home, "queue", "--journal", journal)
+	if code := q.wait(t); code != 0 || !strings.Contains(q.out.String(), "waiting until ") {
+		t.Errorf("hoist queue (exit %d) does not show the file waiting until its time:\n%s", code, q.out.String())
+	}
+	p = startHoist(t, home, append(args, "--resume")...)
+	if code := p.wait(t); code != exitFailed || !strings.Contains(p.out.String(), "It waits until ") {
+		t.Errorf("--resume before its time: exit %d:\n%s", code, p.out.String())
+	}
+	if n := len(emu.Requests()); n != 1 {
+		t.Errorf("%d requests: the file was tried again before its time", n)
+	}
+}

@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/upload"
+)
+
+// doubtFacts are the reason and next step of a job stopped in doubt: when
+// it last went out, what to look for, the copy the destination holds.
+func doubtFacts(jb *job, err error) (reason, next *fact.Fact) {
+	var lost *upload.AnswerLostError
+	var short *upload.IncompleteError
+	var differs *upload.MismatchError
+	look := map[doubt]string{doubtLook: "look", doubtAsk: "ask", doubtAccess: "allow"}[jb.doubt]
+	switch {
+	case errors.As(err, &short), errors.As(err, &differs):
+		reason = errFact(jb, err)
+		body := []byte(nil)
+		if short != nil {
+			body = short.Body
+		} else {
+			body = differs.Body
+		}
+		if r, perr := dest.ParseResult(jb.dest, body); perr == nil {
+			reason.Args = mergeArgs(reason.Args, nonEmpty("id", r.ID, "url", r.URL))
+		}
+		next = jb.fact(fact.WrongCopy)
+	case errors.Is(err, upload.ErrNoID):
+		reason = jb.fact(fact.NoID)
+		next = doubtNext(jb)
+	default:
+		reason = jb.fact(map[doubt]fact.Code{doubtLook: fact.LostLook, doubtAsk: fact.LostAsk, doubtAccess: fact.LostAllow}[jb.doubt])
+		if errors.As(err, &lost) && !lost.Sent.IsZero() {
+			reason.Args = mergeArgs(reason.Args, map[string]string{"at": lost.Sent.Format(time.RFC3339)})
+		}
+		next = doubtNext(jb)
+		if at := reason.Arg("at"); at != "" {
+			next.Args = mergeArgs(next.Args, map[string]string{"at": at})
+		}
+	}
+	reason.Args = mergeArgs(reason.Args, map[string]string{"look": look})
+	if jb.doubt == doubtAccess {
+		reason.Args["scopes"] = strings.Join(jb.looks, " ")
+	}
+	reason.Google = dest.GoogleWords(err)
+	return reason, next
+}
+
+// doubtNext is what to do about a job in doubt, by how it can be settled.
+func doubtNext(jb *job) *fact.Fact {
+	switch jb.doubt {
+	case doubtAsk:
+		return jb.fact(fact.AskAgain)
+	case doubtAccess:
+		return jb.fact(fact.AllowLook)
+	}
+	f := jb.fact(fact.LookFor)
+	f.Args = mergeArgs(f.Args, map[string]string{"item": jb.dest.ItemName(jb.info)})
+	return f
+}
+
+// doubtFrom is the doubt a job reopened from the list stopped in, read
+// from its reason.
+func doubtFrom(s State, reason *fact.Fact) (doubt, []string) {
+	if s != Attention || reason == nil {
+		return doubtNone, nil
+	}
+	switch reason.Code {
+	case fact.LostLook, fact.LostAsk, fact.LostAllow, fact.NoID, fact.Incomplete, fact.Mismatch:
+	default:
+		return doubtNone, nil
+	}
+	switch reason.Arg("look") {
+	case "ask":
+		return doubtAsk, nil
+	case "allow":
+		return doubtAccess, strings.Fields(reason.Arg("scopes"))
+	}
+	return doubtLook, nil
+}
+
+// nonEmpty is the pairs of names and values whose value is not "".
+func nonEmpty(kv ...string) map[string]string {
+	out := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			out[kv[i]] = kv[i+1]
+		}
+	}
+	return out
+}
+
+// retryAtFact says when a job the server asked to wait tries again, by the clock.
+func retryAtFact(at time.Time) *fact.Fact {
+	return &fact.Fact{Code: fact.RetryAt, Args: map[string]string{"at": at.Format(time.RFC3339)}}
+}

@@ -1,0 +1,186 @@
+package upload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Finding an upload whose answer was lost. A one-request upload (media,
+// multipart) whose whole body went out before the connection broke may or
+// may not have made its object; so may one whose success answer names
+// nothing. Sending the file again could make a second copy (a second email
+// sent); stopping leaves the user to look. Where the destination can be
+// asked, the uploader asks it first: Target.Lookup finds the object this
+// upload makes, by a mark the upload carries (Drive's appProperties, an
+// email's Message-ID) or by its name (Cloud Storage). Where the destination
+// takes a precondition (Target.Pin), the upload is sent so that the
+// destination refuses a second copy (412), and sending again is safe.
+//
+// The doubt outlives the program: Observer.Doubt hears of every attempt
+// before its body goes out, so that an upload killed while it waited for
+// its answer is asked about, not sent again, when it is resumed
+// (Session.Sent).
+
+// Lookup finds the object an upload makes.
+type Lookup interface {
+	// Find asks the destination, with the uploader's client (a Lookup that
+	// needs other permissions brings its own). A Found with a Body is the
+	// object; an empty Found says the destination holds none, so the upload
+	// did not arrive; an error says it cannot tell.
+	Find(ctx context.Context, c *http.Client) (Found, error)
+}
+
+// Found is what a Lookup found.
+type Found struct {
+	// Body is the object's resource, as the upload's own answer gives it
+	// (its size and checksum are checked as an answer's are); nil: none.
+	Body []byte
+	// ByName: the object was found by the name the upload gives it alone,
+	// which the destination may have held before (Cloud Storage): it is
+	// this upload's only if its bytes are the file's.
+	ByName bool
+	// Generation is the version found under the name (Cloud Storage's
+	// generation), for Pin.
+	Generation string
+}
+
+// Pinner makes sending again safe.
+type Pinner interface {
+	// Pin is the upload address target with a precondition that the
+	// destination still holds what f found under the name (nothing, when f
+	// found nothing); an address that sets its own precondition is kept as
+	// it is. The destination refuses a second copy with 412.
+	Pin(target string, f Found) string
+}
+
+// lookupTimeout bounds one Lookup.Find.
+const lookupTimeout = 2 * time.Minute
+
+// find asks the destination for the object this upload makes.
+func (r *run) find(ctx context.Context) (Found, error) {
+	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+	defer cancel()
+	f, err := r.t.Lookup.Find(lctx, r.client)
+	switch {
+	case err == nil:
+		return f, nil
+	case ctx.Err() != nil:
+		return Found{}, stopped(ctx)
+	}
+	return Found{}, scrub(err, r.secrets)
+}
+
+// settle decides an upload in doubt by what the destination holds: done
+// when the object found is the file; a wrong copy (an error) when the
+// object is this upload's but not the file; settled false when nothing of
+// this upload is there, so the file is to be sent.
+func (r *run) settle(ctx context.Context, f Found, m Method) (res *Result, err error, settled bool) {
+	if f.Body == nil {
+		return nil, nil, false
+	}
+	res, err = r.accept(ctx, &Result{Status: http.StatusOK, Body: f.Body, Method: m, Found: true})
+	if !f.ByName {
+		return res, err, true
+	}
+	switch {
+	case err == nil && res.Verified != VerifiedSize && res.Verified != "":
+		return res, nil, true
+	case errors.Is(err, ErrMismatch), errors.Is(err, ErrIncomplete):
+		return nil, nil, false // what the name held before this upload
+	case err == nil:
+		// The same name and size say too little: the bytes are not known.
+		return nil, &AnswerLostError{Sent: r.unanswered}, true
+	}
+	return nil, err, true
+}
+
+// markSending tells the observer that an attempt's body is about to go out.
+func (r *run) markSending() {
+	r.attempted = r.clock.Now()
+	r.obs.Doubt(r.attempted)
+}
+
+// answered settles the doubt of an attempt that was answered, or whose body
+// did not go out whole; an earlier attempt whose answer was lost keeps it.
+func (r *run) answered() {
+	if r.attempted.IsZero() {
+		return
+	}
+	r.attempted = time.Time{}
+	if r.unanswered.IsZero() {
+		r.obs.Doubt(time.Time{})
+	}
+}
+
+// lost records an attempt whose whole body went out and whose answer was lost.
+func (r *run) lost() {
+	r.unanswered, r.attempted = r.attempted, time.Time{}
+}
+
+// cleared settles every doubt: the destination was asked and holds nothing.
+func (r *run) cleared() {
+	r.unanswered, r.attempted = time.Time{}, time.Time{}
+	r.obs.Doubt(time.Time{})
+}
+
+// unsettled is the error an upload in doubt stops with: err itself, or, when
+// an attempt's answer is still lost, an *AnswerLostError (after one more
+// look where the destination can be asked).
+func (r *run) unsettled(ctx context.Context, m Method, err error) (*Result, error) {
+	if r.unanswered.IsZero() || ctx.Err() != nil {
+		return nil, err
+	}
+	if r.t.Lookup != nil {
+		f, ferr := r.find(ctx)
+		if ferr == nil {
+			if res, serr, settled := r.settle(ctx, f, m); settled {
+				return res, serr
+			}
+			r.cleared()
+			return nil, err // not there: what stopped the attempts is the reason
+		}
+		if ctx.Err() != nil {
+			return nil, ferr
+		}
+		return nil, &AnswerLostError{Sent: r.unanswered, Cause: err, Why: ferr}
+	}
+	return nil, &AnswerLostError{Sent: r.unanswered, Cause: err}
+}
+
+// AnswerLostError is a one-request upload whose answer was lost, which the
+// destination could not be asked about: the file may or may not have
+// arrived. It matches ErrAnswerLost.
+type AnswerLostError struct {
+	Sent  time.Time // when it last went out whole
+	Cause error     // why the answer was lost (the connection's error); may be nil
+	Why   error     // why the destination could not be asked; nil when it offers no way to look
+}
+
+func (e *AnswerLostError) Error() string {
+	s := ErrAnswerLost.Error()
+	if !e.Sent.IsZero() {
+		s += fmt.Sprintf(" (sent at %s)", e.Sent.Format(time.RFC3339))
+	}
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	if e.Why != nil {
+		s += "; looking for it failed: " + e.Why.Error()
+	}
+	return s
+}
+
+func (e *AnswerLostError) Is(target error) bool { return target == ErrAnswerLost }
+
+func (e *AnswerLostError) Unwrap() []error {
+	var out []error
+	for _, err := range []error{e.Cause, e.Why} {
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
+}

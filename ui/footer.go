@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// allAction is something done to every file that allows it.
+type allAction int
+
+const (
+	pauseEvery allAction = iota
+	resumeEvery
+	retryFailed
+	clearFinished
+)
+
+// footerController is what the bar under the list asks of the window.
+type footerController interface {
+	doAll(a allAction)
+	undoRemoval()
+}
+
+// footer is the bar under the list: the overall progress, the buttons for
+// all files, the totals in words and the Undo of the last removal. It draws
+// them from the latest snapshot. The Undo has its room kept whether it is
+// shown or not, so that offering it moves nothing on screen: the row under
+// the pointer stays the row under the pointer.
+type footer struct {
+	overall                                         *slimBar
+	summary                                         *bidiParagraph
+	pauseAll, resumeAll, retryFailed, clearFinished *pushButton
+	undoText                                        *bidiLabel
+	undoButton                                      *pushButton
+	undo                                            *fyne.Container
+	progress                                        *fyne.Container // the overall bar and the buttons
+	content                                         fyne.CanvasObject
+	quitting                                        bool // the totals make way for "Quitting…"
+}
+
+func newFooter(d footerController) *footer {
+	f := &footer{}
+	f.overall = newSlimBar()
+	f.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
+	f.pauseAll = newIconButton(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.doAll(pauseEvery) })
+	f.resumeAll = newIconButton(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
+	f.retryFailed = newIconButton(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
+	f.clearFinished = newIconButton(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
+	f.undoText = newWholeLabel("")
+	f.undoButton = newIconButton(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
+	f.undo = row(f.undoText, f.undoButton)
+	f.undo.Hide()
+	controls := row(f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
+	totals := container.New(keepRoom{f.undo}, border(nil, nil, nil, f.undo, f.summary))
+	f.progress = border(nil, nil, nil, controls, f.overall)
+	f.content = container.NewVBox(widget.NewSeparator(), f.progress, totals)
+	f.show(newSnapshots().last)
+	return f
+}
+
+// show draws snapshot s; it runs on the UI goroutine.
+func (f *footer) show(s *snapshot) {
+	t := s.totals
+	if !f.quitting {
+		f.summary.SetText(summaryWords(t.Summary, t.Canceled))
+	}
+	if on := t.Bytes > 0; on != f.overall.Visible() { // nothing to upload: a 0% bar would say nothing
+		showIf(f.overall, on)
+		f.progress.Refresh()
+	}
+	if v := overallValue(t); f.overall.Value != v {
+		f.overall.SetValue(v)
+	}
+	enable(f.pauseAll, t.Moving > 0)
+	enable(f.resumeAll, t.Paused > 0)
+	enable(f.retryFailed, t.Failed > 0)
+	enable(f.clearFinished, t.Done > 0 || t.Failed > 0)
+	if s.undo.N > 0 {
+		f.undoText.SetText(removedWords(s.undo.N, s.undo.First))
+		f.undo.Show()
+	} else {
+		f.undo.Hide()
+	}
+}
+
+// sayQuitting puts "Quitting…" in place of the totals, for good.
+func (f *footer) sayQuitting() {
+	f.quitting = true
+	f.summary.SetText(say("ui.quitting"))
+}
+
+// overallValue is how far the overall bar is filled.
+func overallValue(t totals) float64 {
+	if t.Bytes <= 0 {
+		return 0
+	}
+	return min(float64(t.BytesDone)/float64(t.Bytes), 1)
+}
+
+func enable(b *pushButton, on bool) {
+	if on && b.Disabled() {
+		b.Enable()
+	} else if !on && !b.Disabled() {
+		b.Disable()
+	}
+}
+
+// keepRoom lays its objects one over the other, each over the whole of it,
+// and is as high as the highest of them and of also, shown or hidden: what
+// comes and goes inside it never changes its height, so nothing around it
+// moves.
+type keepRoom []fyne.CanvasObject
+
+func (k keepRoom) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	for _, o := range k {
+		s.Height = max(s.Height, o.MinSize().Height)
+	}
+	return s
+}
+
+func (keepRoom) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"errors"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/lang"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/auth"
+)
+
+// offerPlaces says why the keychain cannot keep a sign-in — there is none
+// on this computer, or it stayed locked — and offers what can: keeping the
+// sign-in until Hoist quits (in memory only, never on disk), a file only
+// the user can read (without a keychain), or trying again (a locked one).
+// Closing the question (Escape) or Cancel signs nobody in.
+func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt bool, then func(auth.Account)) {
+	locked := errors.Is(why, auth.ErrKeychainLocked)
+	title, text := say("ui.keychain.title"), say("ui.keychain.question")
+	if locked {
+		title, text = say("ui.keychain.lockedTitle"), say("ui.keychain.lockedQuestion")
+	}
+	dlg := dialog.NewCustomWithoutButtons(title, sentenceBox(text), b.d.window())
+	var choice func()
+	choose := func(f func()) func() {
+		return func() {
+			choice = f
+			dlg.Hide()
+		}
+	}
+	again := func(opts ...auth.LoginOption) func() {
+		return func() { b.loginWith(account, scopes, adopt, then, opts...) }
+	}
+	session := newIconButton(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
+		choose(again(auth.KeepingForThisSession())))
+	session.Importance = widget.HighImportance
+	other := newIconButton(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
+		choose(again(auth.AllowingFileStore())))
+	if locked {
+		// After unlocking, the keychain is asked again as the first time.
+		other = newIconButton(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
+			choose(func() { b.loginWith(account, scopes, adopt, then) }))
+	}
+	cancel := newButton(lang.L("Cancel"), dlg.Hide)
+	buttons := []fyne.CanvasObject{cancel, other, session}
+	if rtl() {
+		slices.Reverse(buttons)
+	}
+	dlg.SetButtons(buttons)
+	dlg.SetOnClosed(func() {
+		if choice != nil {
+			choice()
+		}
+	})
+	b.d.open(dlg)
+}

@@ -1,0 +1,119 @@
+package ui
+
+import (
+	"image"
+	"math"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+)
+
+// Where and how large the window opens. It opens inside the screen's work
+// area (the screen less the desktop's panels and task bar) at every scale,
+// centred: at a first start it takes a good share of that area; later it
+// has the size it had when it closed, made smaller where the screen or the
+// scale changed since.
+
+// Where the window's size is kept from one start to the next.
+const (
+	prefWidth  = "window.width"
+	prefHeight = "window.height"
+)
+
+const (
+	// screenShare is how much of the work area the window takes at a first start.
+	screenShareWide, screenShareHigh = 0.85, 0.9
+	// largestFirst is the largest a window opens at a first start, in Fyne
+	// units: on a large screen more room would only spread the list out.
+	largestFirstWidth, largestFirstHeight = 1440, 900
+	// frameRoom is what the window manager's frame and title bar take, in
+	// pixels at scale 1.
+	frameRoomWide, frameRoomHigh = 16, 48
+)
+
+// screen is a monitor as the window meets it, in pixels.
+type screen struct {
+	whole image.Rectangle // the monitor
+	work  image.Rectangle // the work area: the monitor less the desktop's panels
+	scale float32         // pixels per Fyne unit of a window on it
+}
+
+// known reports whether the screen was found at all.
+func (s screen) known() bool { return !s.whole.Empty() && s.scale > 0 }
+
+// windowSize is the size, in Fyne units, of a window that wants wanted
+// (zero: a first start) on s: no larger than what, centred on the monitor
+// with its frame, stays inside the work area.
+func windowSize(wanted fyne.Size, s screen) fyne.Size {
+	if !s.known() {
+		if wanted.IsZero() {
+			return fyne.NewSize(960, 640)
+		}
+		return wanted
+	}
+	work := s.work.Intersect(s.whole)
+	if work.Empty() {
+		work = s.whole
+	}
+	// Centred on the monitor, the window keeps as far from each edge as the
+	// widest panel on either side of it.
+	left, right := work.Min.X-s.whole.Min.X, s.whole.Max.X-work.Max.X
+	top, bottom := work.Min.Y-s.whole.Min.Y, s.whole.Max.Y-work.Max.Y
+	frameW, frameH := float32(frameRoomWide)*s.scale, float32(frameRoomHigh)*s.scale
+	most := fyne.NewSize(
+		(float32(s.whole.Dx()-2*max(left, right))-frameW)/s.scale,
+		(float32(s.whole.Dy()-2*max(top, bottom))-frameH)/s.scale,
+	)
+	if wanted.IsZero() {
+		wanted = fyne.NewSize(
+			min(float32(work.Dx())*screenShareWide/s.scale, largestFirstWidth),
+			min(float32(work.Dy())*screenShareHigh/s.scale, largestFirstHeight),
+		)
+	}
+	return fyne.NewSize(floorUnit(min(wanted.Width, most.Width)), floorUnit(min(wanted.Height, most.Height)))
+}
+
+func floorUnit(v float32) float32 { return float32(math.Floor(float64(max(v, 1)))) }
+
+// windowScale is the scale the toolkit draws a window at: the user's
+// FYNE_SCALE times the monitor's own scale (the system's, or the one its
+// density calls for).
+func windowScale(getenv func(string) string, monitor float32) float32 {
+	user := float32(1)
+	if v := getenv("FYNE_SCALE"); v != "" && v != "auto" {
+		if f, err := strconv.ParseFloat(v, 32); err == nil && f > 0 {
+			user = float32(f)
+		}
+	}
+	if monitor <= 0 {
+		monitor = 1
+	}
+	return float32(math.Round(float64(monitor*user)*10)) / 10
+}
+
+// savedSize is the size the window had when it last closed; zero at a first
+// start.
+func (d *desk) savedSize() fyne.Size {
+	p := d.app.Preferences()
+	s := fyne.NewSize(float32(p.Float(prefWidth)), float32(p.Float(prefHeight)))
+	if s.Width < 320 || s.Height < 240 {
+		return fyne.Size{}
+	}
+	return s
+}
+
+func (d *desk) saveSize() {
+	s := d.win.Canvas().Size()
+	if s.Width > 0 && s.Height > 0 {
+		d.app.Preferences().SetFloat(prefWidth, float64(s.Width))
+		d.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+	}
+}
+
+// place sizes the window for s and centres it on its monitor.
+func (d *desk) place(s screen) {
+	d.win.Resize(windowSize(d.savedSize(), s))
+	if s.known() {
+		d.win.CenterOnScreen()
+	}
+}

@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"hoist/engine"
+	"hoist/engine/emulator"
+)
+
+// The window draws one picture of the queue. About ten times a second, and
+// whenever the user changes something, snapshots.make builds a snapshot:
+// the rows of the list, the totals, the selection, the removal that Undo
+// can bring back, what the sandbox received and how many files a quit
+// would stop. Every panel draws only from the latest snapshot and sends
+// what the user asks for back to the desk; none keeps a count of its own,
+// so no panel can say something another has stopped saying.
+//
+//	sampling goroutine            UI goroutine
+//	queue.Jobs, sandbox  ──reading──▶ snapshots.make ──snapshot──▶ panels
+//	                                      ▲                            │
+//	                                      └── selection, removal ◀─ intents
+
+// snapshot is what the window shows at one moment. It is never changed once
+// made: panels may keep it and read it later.
+type snapshot struct {
+	rows     []engine.JobView     // the list, in the queue's order, without the rows removed pending Undo
+	index    map[engine.JobID]int // the row of each job
+	changed  []int                // rows whose job changed since the last snapshot (or whose countdown moves on)
+	reshaped bool                 // rows came, went or moved since the last snapshot
+	totals   totals
+	// selection is which rows are selected; selected are those rows, in
+	// the list's order.
+	selection selection
+	selected  []engine.JobView
+	undo      undoOffer // the rows Undo can bring back; none when N is 0
+	receipts  receipts  // what the built-in sandbox received
+	now       time.Time // the moment the countdowns and times are drawn for
+}
+
+// totals are the whole list at a glance, counted from the snapshot's rows.
+type totals struct {
+	engine.Summary     // Files counts every row; BytesDone what crossed the link
+	Canceled       int // rows canceled, said apart from the files to upload
+	Moving         int // rows waiting or uploading: what pausing or quitting stops
+}
+
+// countTotals sums rows as the queue's Summary does, with the bytes that
+// crossed the link as done, so the overall bar moves with them.
+func countTotals(rows []engine.JobView) totals {
+	var t totals
+	var left int64
+	for i := range rows {
+		v := &rows[i]
+		t.Files++
+		switch {
+		case v.State == engine.Done:
+			t.Done++
+		case v.State == engine.Failed || v.State == engine.Refused || v.State == engine.Attention:
+			t.Failed++
+		case v.State == engine.Paused:
+			t.Paused++
+		case v.State == engine.Canceled:
+			t.Canceled++
+		case v.State.Active():
+			t.Active++
+			t.Speed += v.Speed
+		}
+		done := max(v.Delivered, v.Committed)
+		if v.State == engine.Done {
+			done = v.Size
+		}
+		if v.State.Moving() {
+			t.Moving++
+			left += max(v.Size-done, 0)
+		}
+		if v.State == engine.Refused || v.State == engine.Canceled {
+			continue
+		}
+		t.Bytes += v.Size
+		t.BytesDone += done
+	}
+	t.ETA = -1
+	if left == 0 {
+		t.ETA = 0
+	} else if t.Speed > 0 {
+		t.ETA = time.Duration(float64(left) / t.Speed * float64(time.Second))
+	}
+	return t
+}
+
+// selection is a set of selected jobs and where a Shift+click range starts.
+// It is a value: each change makes a new one.
+type selection struct {
+	ids    map[engine.JobID]bool
+	anchor engine.JobID
+}
+
+func (s selection) has(id engine.JobID) bool { return s.ids[id] }
+
+func (s selection) len() int { return len(s.ids) }
+
+// click is the selection after a click on row i of rows with these
+// modifiers: that row alone, added or taken away (Ctrl), or the range from
+// the last click (Shift).
+func (s selection) click(rows []engine.JobView, index map[engine.JobID]int, i int, mods fyne.KeyModifier) selection {
+	if i < 0 || i >= len(rows) {
+		return s
+	}
+	id := rows[i].ID
+	out := selection{ids: map[engine.JobID]bool{}, anchor: s.anchor}
+	switch {
+	case mods&fyne.KeyModifierShift != 0 && s.anchor != "":
+		from, ok := index[s.anchor]
+		if !ok {
+			from = i
+		}
+		if mods&fyne.KeyModifierShortcutDefault != 0 {
+			maps.Copy(out.ids, s.ids)
+		}
+		for k := min(from, i); k <= max(from, i); k++ {
+			out.ids[rows[k].ID] = true
+		}
+	case mods&fyne.KeyModifierShortcutDefault != 0:
+		maps.Copy(out.ids, s.ids)
+		if out.ids[id] {
+			delete(out.ids, id)
+		} else {
+			out.ids[id] = true
+		}
+		out.anchor = id
+	default:
+		out.ids[id] = true
+		out.anchor = id
+	}
+	return out
+}
+
+// every is a selection of all rows.
+func every(rows []engine.JobView) selection {
+	out := selection{ids: make(map[engine.JobID]bool, len(rows))}
+	for _, v := range rows {
+		out.ids[v.ID] = true
+	}
+	return out
+}
+
+// within is s without the jobs that are no longer rows.
+func (s selection) within(index map[engine.JobID]int) selection {
+	for id := range s.ids {
+		if _, ok := index[id]; !ok {
+			out := selection{ids: maps.Clone(s.ids), anchor: s.anchor}
+			maps.DeleteFunc(out.ids, func(id engine.JobID, _ bool) bool { _, ok := index[id]; return !ok })
+			return out
+		}
+	}
+	return s
+}
+
+// same reports whether s and o select the same jobs.
+func (s selection) same(o selection) bool { return maps.Equal(s.ids, o.ids) }
+
+// undoOffer is the last removal, which Undo brings back until it is final.
+type undoOffer struct {
+	N     int    // rows removed
+	First string // the first one's name
+}
+
+// receipts are what the built-in sandbox received, newest first.
+type receipts struct {
+	count   int
+	objects []emulator.Object
+}
+
+// reading is what the sampling goroutine read for the next snapshot; the
+// UI goroutine owns it from then on.
+type reading struct {
+	jobs     []engine.JobView          // every job of the queue; nil: the queue did not change
+	receipts *receipts                 // nil: the sandbox received nothing new
+	ready    map[engine.JobID]struct{} // thumbnails made since the last reading
+	now      time.Time
+}
+
+// snapshots makes every snapshot: the one place where what the queue holds
+// and what the user chose (the selection, a removal not yet final) become
+// what the window shows. It is used on the UI goroutine only.
+type snapshots struct {
+	last      *snapshot
+	jobs      []engine.JobView // the queue at the last reading, removed rows included
+	receipts  receipts
+	selection selection
+	removed   *removals // rows removed pending Undo; nil: none
+}
+
+func newSnapshots() *snapshots {
+	return &snapshots{last: &snapshot{index: map[engine.JobID]int{}, totals: totals{Summary: engine.Summary{ETA: -1}}}}
+}
+
+// make is the next snapshot: of r when it brought anything, else of the
+// last reading with the user's latest choices.
+func (b *snapshots) make(r reading) *snapshot {
+	if r.jobs != nil {
+		b.jobs = r.jobs
+	}
+	if r.receipts != nil {
+		b.receipts = *r.receipts
+	}
+	prev := b.last
+	s := &snapshot{receipts: b.receipts, now: r.now}
+	s.rows = b.jobs
+	if b.removed != nil {
+		s.undo = b.removed.offer()
+		if len(b.removed.hidden) > 0 {
+			s.rows = slices.DeleteFunc(slices.Clone(b.jobs), func(v engine.JobView) bool { return b.removed.hides(v.ID) })
+		}
+	}
+	s.reshaped = len(s.rows) != len(prev.rows)
+	if !s.reshaped {
+		for i := range s.rows {
+			if s.rows[i].ID != prev.rows[i].ID {
+				s.reshaped = true
+				break
+			}
+		}
+	}
+	if s.reshaped {
+		s.index = make(map[engine.JobID]int, len(s.rows))
+		for i, v := range s.rows {
+			s.index[v.ID] = i
+		}
+	} else {
+		s.index = prev.index
+		for i := range s.rows {
+			v := &s.rows[i]
+			_, pictured := r.ready[v.ID]
+			if v.Version != prev.rows[i].Version || v.State == engine.Retrying || pictured {
+				s.changed = append(s.changed, i)
+			}
+		}
+	}
+	s.totals = countTotals(s.rows)
+	b.selection = b.selection.within(s.index)
+	s.selection = b.selection
+	if s.selection.len() > 0 {
+		for _, v := range s.rows {
+			if s.selection.has(v.ID) {
+				s.selected = append(s.selected, v)
+			}
+		}
+	}
+	b.last = s
+	return s
+}
+
+// again is a snapshot of the last reading with the user's latest choices.
+func (b *snapshots) again(now time.Time) *snapshot { return b.make(reading{now: now}) }
+
+// choose makes sel the selection of the next snapshot.
+func (b *snapshots) choose(sel selection) { b.selection = sel }

@@ -1,0 +1,386 @@
+package ui
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine"
+	"hoist/engine/emulator"
+)
+
+// The window never shows a count, name or question that is no longer true:
+// each of these views once went stale.
+
+// finishedEmails drops n email files and waits until every one is done and
+// shown.
+func (h *harness) finishedEmails(n int) {
+	h.t.Helper()
+	for i := range n {
+		name := fmt.Sprintf("note %d", i+1)
+		h.drop(h.writeFile(name+".eml", emailBytes("Sam <sam@example.com>", name)))
+	}
+	h.waitFor(fmt.Sprintf("%d finished rows", n), func() bool {
+		return len(h.d.list.views()) == n && countDone(h.d.list.views()) == n
+	})
+}
+
+func countDone(views []engine.JobView) int {
+	n := 0
+	for _, v := range views {
+		if v.State == engine.Done {
+			n++
+		}
+	}
+	return n
+}
+
+// layOut lays the window out anew, as a frame of the real driver does
+// after something was shown or hidden (the test driver lays out only when
+// the window's size changes).
+func (h *harness) layOut() {
+	size := h.d.win.Canvas().Size()
+	h.d.win.Resize(size.AddWidthHeight(1, 1))
+	h.d.win.Resize(size)
+}
+
+// dialogText is every paragraph of the dialogs on screen.
+func (h *harness) dialogText() string {
+	var out []string
+	for _, o := range h.d.win.Canvas().Overlays().List() {
+		walk(o, func(o fyne.CanvasObject) {
+			if p, ok := o.(*bidiParagraph); ok && p.Visible() {
+				out = append(out, p.Text())
+			}
+		})
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestTotalsLeaveRemovedRowsOut: a row removed (Undo still possible) is
+// counted nowhere: the totals say 4 of 4 files, not 4 of 5; Undo brings it
+// back into them.
+func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(5)
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+		t.Fatalf("totals before = %q", got)
+	}
+	test.Tap(h.row("note 3.eml").remove)
+	h.refresh()
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
+		t.Errorf("after Remove the totals say %q, want 4 of 4 files", got)
+	}
+	test.Tap(h.button("Undo"))
+	h.refresh()
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+		t.Errorf("after Undo the totals say %q, want 5 of 5 files", got)
+	}
+}
+
+// TestSelectAllAndDeleteEmptiesEverything: Ctrl+A and Delete leave no row,
+// and nothing counts them: the empty window, no totals, nothing to clear.
+// Ctrl+Z brings them all back.
+func TestSelectAllAndDeleteEmptiesEverything(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(6)
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
+	h.key(fyne.KeyDelete)
+	h.refresh()
+	if n := len(h.d.list.views()); n != 0 || !h.d.empty.Visible() {
+		t.Fatalf("after Ctrl+A and Delete the list shows %d rows", n)
+	}
+	if got := h.d.foot.summary.Text(); got != "No files yet." {
+		t.Errorf("the totals say %q over an empty list", got)
+	}
+	if !h.d.foot.clearFinished.Disabled() {
+		t.Error("Clear finished is offered with no row to clear")
+	}
+	if got := h.d.win.Title(); got != "Hoist" {
+		t.Errorf("the title says %q", got)
+	}
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+	h.refresh()
+	if n := len(h.d.list.views()); n != 6 {
+		t.Fatalf("Ctrl+Z brought back %d rows, want 6", n)
+	}
+	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
+		t.Errorf("after Ctrl+Z the totals say %q", got)
+	}
+}
+
+// TestQuitQuestionCountsWhatIsLeft: the question before quitting counts
+// the files that would stop as they stop; once none is left it goes, and
+// Hoist quits as it was asked to.
+func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free()
+	// Each file's first chunk goes; every later one waits for release.
+	later := func(r *http.Request) bool { return !strings.HasPrefix(r.Header.Get("Content-Range"), "bytes 0-") }
+	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: later}, Times: -1, Action: emulator.Stall{Until: release}})
+	h.drop(h.writeFile("first.dat", pattern(2<<20)), h.writeFile("second.dat", pattern(2<<20)))
+	h.waitFor("both files to be under way", func() bool {
+		n := 0
+		for _, v := range h.d.list.views() {
+			if v.State == engine.Uploading && v.Committed == 256<<10 {
+				n++
+			}
+		}
+		return n == 2
+	})
+
+	h.shortcut(fyne.KeyQ)
+	if got := h.dialogText(); !strings.Contains(got, "2 files are still uploading") {
+		t.Fatalf("the question says %q", got)
+	}
+	if err := h.q.Cancel(h.job("first.dat").ID); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the question to count one file", func() bool {
+		return strings.Contains(h.dialogText(), "1 file is still uploading")
+	})
+	if h.d.quitting {
+		t.Fatal("Hoist quit while a file was still uploading")
+	}
+	free()
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.quitting })
+	if got := h.dialogText(); got != "" {
+		t.Errorf("the question is still on screen: %q", got)
+	}
+	if h.state("second.dat") != engine.Done {
+		t.Errorf("second.dat is %s, want done", h.state("second.dat"))
+	}
+}
+
+// TestSandboxPanelCountsWithTheList: what the sandbox received is counted
+// in the same picture as the list: the frame that shows a file done shows
+// it received.
+func TestSandboxPanelCountsWithTheList(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	for n := 1; n <= 6; n++ {
+		h.drop(h.writeFile(fmt.Sprintf("photo %d.eml", n), emailBytes("Sam <sam@example.com>", fmt.Sprint(n))))
+		waitUntil(t, fmt.Sprintf("the sandbox to receive file %d", n), func() bool {
+			return h.sb.srv.Received() == n && countDone(h.q.Jobs()) == n
+		})
+		h.refresh()
+		if got, want := h.d.foot.summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
+			t.Fatalf("the totals say %q, want %q", got, want)
+		}
+		if got, want := h.d.sandboxPanel.heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
+			t.Errorf("beside %d of %d files the sandbox panel says %q", n, n, got)
+		}
+	}
+}
+
+// TestUndoMovesNothing: offering Undo, and its going, leave the list where
+// it is, so the next click lands on the row under the pointer. The Undo is
+// reached with Tab and pressed with Space.
+func TestUndoMovesNothing(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(4)
+	drv := fyne.CurrentApp().Driver()
+	at, size := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size()
+	still := func(when string) {
+		t.Helper()
+		h.layOut()
+		if p, s := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size(); p != at || s != size {
+			t.Errorf("%s the list moved from %v (%v) to %v (%v)", when, at, size, p, s)
+		}
+	}
+	test.Tap(h.row("note 2.eml").remove)
+	h.refresh()
+	if h.findButton("Undo") == nil {
+		t.Fatal("no Undo after Remove")
+	}
+	still("with Undo offered")
+
+	c := h.d.win.Canvas()
+	var undo *widget.Button
+	for range 40 {
+		c.FocusNext()
+		if b, ok := asButton(c.Focused()); ok && b.Text == "Undo" {
+			undo = b
+			break
+		}
+	}
+	if undo == nil {
+		t.Fatal("Tab never reaches Undo")
+	}
+	undo.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	h.refresh()
+	if n := len(h.d.list.views()); n != 4 {
+		t.Fatalf("Space on Undo left %d rows, want 4", n)
+	}
+	still("after Undo")
+
+	test.Tap(h.row("note 1.eml").remove)
+	h.refresh()
+	h.d.removals.commit() // as when the Undo's time is up
+	h.waitFor("the queue to forget the row", func() bool { return len(h.q.Jobs()) == 3 && len(h.d.list.views()) == 3 })
+	still("once the Undo went")
+}
+
+// waitUntil waits for ok without drawing anything; the deadline only keeps
+// a broken test from hanging.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestBigFileBarMovesWithTheBytes: while one large request is in flight
+// the server confirms nothing until its end, yet the row's bar and words
+// move with the bytes that crossed the link; what the server confirmed is
+// said beneath, in the details.
+func TestBigFileBarMovesWithTheBytes(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true}) // chunk size 0: the whole file in one request
+	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.SlowRead{BytesPerSecond: 4 << 20}})
+	const size = 16 << 20
+	h.drop(h.writeFile("film.mov", pattern(size)))
+	var shown engine.JobView
+	h.waitFor("bytes to move before any is confirmed", func() bool {
+		for _, v := range h.d.list.views() {
+			if v.Name == "film.mov" && v.State == engine.Uploading && v.Committed == 0 && v.Delivered > 1<<20 && v.Delivered < size/2 {
+				shown = v
+				return true
+			}
+		}
+		return false
+	})
+	r := h.row("film.mov")
+	if want := float64(shown.Delivered) / size; r.bar.Value != want {
+		t.Errorf("with %d bytes sent and none confirmed the bar is at %v, want %v", shown.Delivered, r.bar.Value, want)
+	}
+	if got := r.progress.Text(); strings.HasPrefix(got, "0 bytes") {
+		t.Errorf("the row says %q while bytes move", got)
+	}
+	// Whenever bytes went on between two frames, so did the bar.
+	moved := 0
+	for range 10 {
+		before, was := r.bar.Value, h.d.list.views()[0]
+		time.Sleep(250 * time.Millisecond)
+		h.refresh()
+		now := h.d.list.views()[0]
+		if now.Committed != 0 || now.State != engine.Uploading {
+			break
+		}
+		if now.Delivered > was.Delivered {
+			moved++
+			if r.bar.Value <= before {
+				t.Errorf("the bar stood at %v while %d more bytes went", before, now.Delivered-was.Delivered)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("no bytes went on while nothing was confirmed")
+	}
+	h.d.list.click(0, 0)
+	if v := h.d.list.views()[0]; v.Committed < v.Delivered && !strings.Contains(h.d.selection.body.Text(), "Confirmed by the server so far: ") {
+		t.Errorf("the details do not say what the server confirmed: %q", h.d.selection.body.Text())
+	}
+}
+
+// TestReceiptsAreOneTabStop: what the sandbox received is one stop of Tab
+// however many files it holds (it was one per file's copy button); Down
+// and End move the cursor, and Enter copies its file's SHA-256.
+func TestReceiptsAreOneTabStop(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.win.Resize(fyne.NewSize(1000, 700))
+	h.finishedEmails(16)
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects()) == 16 })
+	c := h.d.win.Canvas()
+	var first fyne.Focusable
+	inReceipts := 0
+	for range 200 {
+		c.FocusNext()
+		f := c.Focused()
+		if f == first {
+			break
+		}
+		if first == nil {
+			first = f
+		}
+		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.d.sandboxPanel.content) {
+			inReceipts++
+		}
+	}
+	if inReceipts != 1 {
+		t.Fatalf("Tab stops %d times in what the sandbox received, want once", inReceipts)
+	}
+	c.Focus(h.d.sandboxPanel.list)
+	l := h.d.sandboxPanel.list
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	h.app.Clipboard().SetContent("")
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[2].SHA256; got != want || want == "" {
+		t.Errorf("Enter on the third file copied %q, want its SHA-256 %q", got, want)
+	}
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	l.TypedShortcut(&fyne.ShortcutCopy{})
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[15].SHA256; got != want {
+		t.Errorf("Ctrl+C on the last file copied %q, want %q", got, want)
+	}
+}
+
+// TestEnterPressesTheButton: in the question before quitting, Enter
+// presses the button that has the focus, and where none has it the
+// question's default, as in the result's dialog.
+func TestEnterPressesTheButton(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	release, _ := stalled(t, h, "movie.dat")
+	defer close(release)
+
+	h.shortcut(fyne.KeyQ)
+	c := h.d.win.Canvas()
+	var keep *widget.Button
+	for range 10 {
+		c.FocusNext()
+		if b, ok := asButton(c.Focused()); ok && b.Text == "Keep uploading" {
+			keep = b
+			break
+		}
+	}
+	if keep == nil {
+		t.Fatal("Tab does not reach Keep uploading")
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.findButton("Keep uploading") != nil || h.d.quitting {
+		t.Fatal("Enter on Keep uploading did not keep uploading")
+	}
+
+	h.shortcut(fyne.KeyQ)
+	h.key(fyne.KeyReturn) // nothing focused in the question: its default
+	if !h.d.quitting {
+		t.Fatal("Enter did not press the question's default, Pause uploads and quit")
+	}
+}
+
+// TestEnterClosesTheResult: Enter closes a result's dialog, as its Close does.
+func TestEnterClosesTheResult(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.finishedEmails(1)
+	h.d.showResult(h.d.list.views()[0])
+	if len(h.d.dialogs) != 1 {
+		t.Fatal("no result's dialog")
+	}
+	h.key(fyne.KeyReturn)
+	if len(h.d.dialogs) != 0 {
+		t.Error("Enter left the result's dialog open")
+	}
+}

@@ -1,0 +1,71 @@
+package words
+
+import (
+	"maps"
+	"strings"
+	"time"
+
+	"hoist/engine/fact"
+)
+
+// commandKeys are the command line's words for the same next steps.
+var commandKeys = map[fact.Code]string{
+	fact.LookFor:   "cli.next.lookFor",
+	fact.AskAgain:  "cli.next.askAgain",
+	fact.AllowLook: "cli.next.allowLook",
+	fact.WrongCopy: "cli.next.wrongCopy",
+	fact.RetryAt:   "cli.next.retryAt",
+}
+
+// lookWhat says what a permission asked for to look lets Hoist see.
+var lookWhat = map[string]string{
+	"https://www.googleapis.com/auth/gmail.metadata": "look.what.gmailMetadata",
+}
+
+// doubtArgs sets what the sentences of an upload in doubt say: when it
+// went out (in the user's time zone), what to look for, what a permission
+// asked for lets Hoist see.
+func (l *Lang) doubtArgs(f fact.Fact, args Args) {
+	if at, err := time.Parse(time.RFC3339, f.Arg("at")); err == nil {
+		args["At"] = l.Date(at.Local())
+	} else {
+		args["At"] = l.Say("time.unknown", nil)
+	}
+	args["Item"] = l.Isolate(f.Arg("item"))
+	what := "look.what.any"
+	for _, s := range strings.Fields(f.Arg("scopes")) {
+		if k, ok := lookWhat[s]; ok {
+			what = k
+		}
+	}
+	args["What"] = l.Say(what, nil)
+}
+
+// copySentence names the copy a destination holds that is not the file.
+func (l *Lang) copySentence(f fact.Fact, who string) string {
+	if f.Code != fact.Incomplete && f.Code != fact.Mismatch {
+		return ""
+	}
+	var s string
+	if id := f.Arg("id"); id != "" {
+		s = l.Say("fact.copy.id", Args{"Who": who, "id": l.Isolate(id)})
+	}
+	if u := f.Arg("url"); u != "" {
+		s = l.Join(s, l.Say("fact.copy.url", Args{"url": l.Isolate(u)}))
+	}
+	return s
+}
+
+// CommandNext is a next step of an upload in doubt in command-line terms,
+// with the commands that carry it out (Cmd, Restart, Remove, Login); ""
+// for a fact that is not one.
+func (l *Lang) CommandNext(f fact.Fact, cmds Args) string {
+	key, ok := commandKeys[f.Code]
+	if !ok {
+		return ""
+	}
+	args := Args{"Where": l.where(f), "Who": l.who(f)}
+	l.doubtArgs(f, args)
+	maps.Copy(args, cmds)
+	return l.Say(key, args)
+}

@@ -1,0 +1,180 @@
+package words
+
+import (
+	"strings"
+
+	"hoist/engine/dest"
+)
+
+// A kind of destination brings its own words by rule: its KindInfo names
+// keys only (its kind, family, fields and their choices), and its words
+// are in the catalogue under
+//
+//	kind.<kind>.name                   how the picker names it
+//	kind.<kind>.short                  a word or two: rows, the command line's flags
+//	kind.<kind>.where                  the place files go, inside a sentence (else short)
+//	kind.<kind>.accepts                the files it takes
+//	kind.<kind>.id                     what the result's id is called
+//	kind.<kind>.note                   what to know before picking it (KindInfo.Note)
+//	kind.<kind>.field.<key>.label      a setting's label
+//	kind.<kind>.field.<key>.help       a setting's help ({{.Default}}: its default)
+//	kind.<kind>.choice.<value>         a choice's words
+//	fact.<code>.<kind>                 a fact the kind says its own way
+//
+// where a kind of a family (Gmail's four methods) looks under the
+// family's name when its own has no such key. So no list of kinds is kept
+// outside engine/dest: a new kind needs its file there and its keys here.
+
+// kindKey is the catalogue key of k's words with this suffix: the kind's
+// own, else its family's.
+func kindKey(k dest.Kind, suffix string) string {
+	if key := "kind." + string(k) + "." + suffix; has(key) {
+		return key
+	}
+	return "kind." + k.Family() + "." + suffix
+}
+
+// has reports whether the catalogue has key (every language has the same keys).
+func has(key string) bool {
+	if _, err := loadBundle(); err != nil {
+		return false
+	}
+	return keys[key]
+}
+
+// sayKind is k's words with this suffix; ok false when the catalogue has
+// none (a kind from a newer Hoist).
+func (l *Lang) sayKind(k dest.Kind, suffix string, args Args) (string, bool) {
+	key := kindKey(k, suffix)
+	if !has(key) {
+		return "", false
+	}
+	return l.Say(key, args), true
+}
+
+// KindName names a kind of destination as the window's picker does.
+func (l *Lang) KindName(k dest.Kind) string {
+	if s, ok := l.sayKind(k, "name", nil); ok {
+		return s
+	}
+	return string(k)
+}
+
+// KindShort names a kind in a word or two: "Gmail", "Upload URL".
+func (l *Lang) KindShort(k dest.Kind) string {
+	if s, ok := l.sayKind(k, "short", nil); ok {
+		return s
+	}
+	return string(k)
+}
+
+// KindWhere names the place a kind's files go, inside a sentence: "Gmail",
+// "the sandbox"; "this destination" for a kind this version does not know.
+func (l *Lang) KindWhere(k dest.Kind) string {
+	if s, ok := l.sayKind(k, "where", nil); ok {
+		return s
+	}
+	if s, ok := l.sayKind(k, "short", nil); ok {
+		return s
+	}
+	return l.Say("dest.this", nil)
+}
+
+// Accepts says what files a kind takes: "email files (.eml)".
+func (l *Lang) Accepts(k dest.Kind) string {
+	s, _ := l.sayKind(k, "accepts", nil)
+	return s
+}
+
+// IDLabel is what a kind's result's id is called: "Message ID".
+func (l *Lang) IDLabel(k dest.Kind) string {
+	if s, ok := l.sayKind(k, "id", nil); ok {
+		return s
+	}
+	return l.Say("ui.id", nil)
+}
+
+// KindNote is what a user must know before picking a kind, e.g. that
+// Google removed its method; "" when nothing.
+func (l *Lang) KindNote(k dest.Kind) string {
+	if !k.Info().Note {
+		return ""
+	}
+	s, _ := l.sayKind(k, "note", nil)
+	return s
+}
+
+// Field is a destination setting's label and help in l's language, the
+// same for the window's form and the command line's flags.
+func (l *Lang) Field(k dest.Kind, f dest.Field) (label, help string) {
+	return l.FieldLabel(k, f.Key), l.fieldHelp(k, f)
+}
+
+// FieldLabel is the label of k's setting key; the setting's name for
+// "name" and "baseURL", which every kind has, and the key itself for a
+// setting the kind does not have.
+func (l *Lang) FieldLabel(k dest.Kind, key string) string {
+	switch key {
+	case "name":
+		return l.Say("ui.form.name", nil)
+	case "baseURL":
+		return l.Say("field.baseURL", nil)
+	}
+	if _, ok := k.Field(key); ok {
+		if s, ok := l.sayKind(k, "field."+key+".label", nil); ok {
+			return s
+		}
+	}
+	return key
+}
+
+func (l *Lang) fieldHelp(k dest.Kind, f dest.Field) string {
+	s, _ := l.sayKind(k, "field."+f.Key+".help", Args{"Default": l.Isolate(f.Default)})
+	return s
+}
+
+// Choice is how a choice of k's setting is shown: its words, or the value
+// itself where the catalogue has none.
+func (l *Lang) Choice(k dest.Kind, value string) string {
+	if s, ok := l.sayKind(k, "choice."+value, nil); ok {
+		return s
+	}
+	return value
+}
+
+// FlagHelp is the help of a command-line flag that sets destinations'
+// settings: for each family of kinds it sets, the kind's short name and
+// the setting's help, with the values a choice takes where the help does
+// not name them.
+func (l *Lang) FlagHelp(f dest.Flag) string {
+	parts := make([]string, 0, len(f.Uses))
+	for _, u := range f.Uses {
+		_, help := l.Field(u.Kind, u.Field)
+		text := l.Say("cli.flagFor", Args{"Kind": l.KindShort(u.Kind), "Help": help})
+		if choices := u.Field.ChoicesUnsaid(help); choices != nil {
+			text = l.Say("cli.flagChoices", Args{"Help": text, "Choices": strings.Join(choices, ", ")})
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// KindKeys are the catalogue keys kind k needs, found by the rule (its own
+// or its family's): a kind lacking one in any language fails the tests.
+func KindKeys(k dest.Kind) []string {
+	info := k.Info()
+	out := []string{"kind." + string(k) + ".name"}
+	for _, s := range []string{"short", "accepts", "id"} {
+		out = append(out, kindKey(k, s))
+	}
+	if info.Note {
+		out = append(out, kindKey(k, "note"))
+	}
+	for _, f := range info.Fields {
+		out = append(out, kindKey(k, "field."+f.Key+".label"), kindKey(k, "field."+f.Key+".help"))
+		for _, c := range f.Choices {
+			out = append(out, kindKey(k, "choice."+c))
+		}
+	}
+	return out
+}
