@@ -3,12 +3,12 @@
 package auth
 
 import (
-	"bufio"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/godbus/dbus/v5"
+
+	"hoist/internal/testbus"
 )
 
 // portal imitates xdg-desktop-portal's OpenURI on a bus of the test's own.
@@ -22,24 +22,7 @@ func (p portal) OpenURI(parent, uri string, options map[string]dbus.Variant) (db
 // TestBrowserWithoutXdgOpen: where xdg-utils is not installed, the sign-in
 // page opens through the desktop's portal.
 func TestBrowserWithoutXdgOpen(t *testing.T) {
-	daemon, err := exec.LookPath("dbus-daemon")
-	if err != nil {
-		t.Fatal("dbus-daemon is missing (package dbus; make deps installs it)")
-	}
-	cmd := exec.Command(daemon, "--session", "--nofork", "--print-address")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", strings.TrimSpace(addr))
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", testbus.Start(t))
 	t.Setenv("DISPLAY", ":99")
 	t.Setenv("PATH", t.TempDir()) // no xdg-open anywhere
 
