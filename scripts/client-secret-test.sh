@@ -47,7 +47,9 @@ unset GOOGLE_CLIENT_SECRET
 signsIn() {
 	local home=$work/home-$RANDOM
 	mkdir -p "$home" "$work/no-system"
+	# No session bus: nothing may start one that outlives the test.
 	env -i PATH=/usr/bin:/bin HOME="$home" XDG_CONFIG_HOME="$home/.config" HOIST_SYSTEM_CONFIG="$work/no-system" LANG=C.UTF-8 \
+		DBUS_SESSION_BUS_ADDRESS="unix:path=$work/no-bus" \
 		timeout 60 "$1" login --no-browser --store-in-file --timeout 1s 2>&1 || true
 }
 mkdir -p "$work/tar" "$work/deb"

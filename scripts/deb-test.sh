@@ -69,7 +69,7 @@ ln -s /usr/share/mime "$top/usr/share/mime"
 mkdir -p "$top/home/.config" "$top/home/.local/share" "$top/etc/xdg"
 bare=(env -i PATH="$top/usr/bin:/usr/bin:/bin" HOME="$top/home" XDG_DATA_HOME="$top/home/.local/share"
 	XDG_CONFIG_HOME="$top/home/.config" XDG_DATA_DIRS="$top/usr/share" XDG_CONFIG_DIRS="$top/etc/xdg"
-	XDG_CURRENT_DESKTOP= DE=)
+	XDG_CURRENT_DESKTOP= DE= DBUS_SESSION_BUS_ADDRESS="unix:path=$top/no-bus" GIO_USE_VFS=local)
 for type in image/png image/jpeg message/rfc822; do
 	got=$("${bare[@]}" xdg-mime query default "$type")
 	[ -z "$got" ] || fail "on a bare desktop, xdg-mime makes $got the default for $type"
