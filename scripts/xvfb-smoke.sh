@@ -9,7 +9,9 @@
 # Output (kept as CI artifacts): build/smoke.png (the screenshot),
 # build/smoke.log (the app's log), build/smoke-receipts.tsv (what the sandbox
 # received: name, size, SHA-256 — written by the app because the environment
-# variable HOIST_SANDBOX_RECEIPTS names that file).
+# variable HOIST_SANDBOX_RECEIPTS names that file). Two more files are then
+# dragged onto the window as a file manager would (internal/xdndsource),
+# which must be told "accepted"; no dbus-daemon may be started.
 #
 # SMOKE_SCREEN sets the virtual screen (default 1280x800) and SMOKE_NAME the
 # outputs' name (default smoke): SMOKE_SCREEN=1024x600 SMOKE_NAME=smoke-1024x600
@@ -159,6 +161,25 @@ for f in "$files"/*; do
 	grep -qxF "$file	$size	$sum" "$receipts" || fail "the sandbox did not receive $file whole (want $size bytes, SHA-256 $sum); it has:
 $(cat "$receipts")"
 done
+
+# Files dragged from a file manager (XDND): each is added, and the file
+# manager is told "accepted", whether its list of files has an even or an
+# odd length in bytes (the toolkit's own answer follows that length).
+(cd "$root" && go build -o "$work/xdndsource" ./internal/xdndsource) || fail "could not build the drag tool"
+mkdir -p "$work/dragged"
+for parity in even odd; do
+	f="$work/dragged/dragged-$parity.png"
+	convert -size 64x64 xc:orange "$f"
+	answer=$(DISPLAY=$display "$work/xdndsource" -parity "$parity" Hoist "$f") || fail "the drag ($parity) could not be done"
+	[ "$answer" = accepted ] || fail "a drag whose list has an $parity length was answered \"$answer\""
+	expected=$((expected + 1))
+done
+for _ in $(seq $((timeout_s * 10))); do
+	[ "$(wc -l <"$receipts")" -ge "$expected" ] && break
+	sleep 0.1
+done
+[ "$(wc -l <"$receipts")" -ge "$expected" ] || fail "the dragged files did not arrive; the sandbox has:
+$(cat "$receipts")"
 
 sleep 1.5 # the window samples the queue ten times a second; let it draw the finished rows
 DISPLAY=$display import -window root "$shot" || fail "could not take a screenshot"

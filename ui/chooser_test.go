@@ -38,9 +38,9 @@ func chooserHome(t *testing.T) (home string) {
 // openChooser opens Hoist's own dialog to add files, as without a portal.
 func openChooser(t *testing.T, h *harness) *chooser {
 	t.Helper()
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.pick(false)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.pick(false, h.d.add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	return chooserOn(t, h)
 }
 
@@ -131,20 +131,20 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 		t.Errorf("with two files ticked Open says %q", c.open.Text)
 	}
 	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
 	h.waitFor("two rows", func() bool { return len(h.d.list.views()) == 2 })
 
 	c = openChooser(t, h)
 	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the list did not close the chooser")
 	}
 	c = openChooser(t, h)
 	h.d.win.Canvas().Focus(c.path)
 	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the path field did not close the chooser")
 	}
 }

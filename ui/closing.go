@@ -2,67 +2,205 @@ package ui
 
 import (
 	"context"
+	"sync/atomic"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+
+	"hoist/engine"
 	"hoist/ui/trayhost"
 )
 
-// Closing the window while files upload, when the user chose to keep
-// uploading: the window goes to the tray only where a tray icon is really
-// shown (trayhost), otherwise it stays, minimised, on the taskbar; either
-// way Hoist quits once nothing is moving, since closing the window asked
-// it to. A second Hoist, or the tray's Show, brings the window forward and
-// keeps Hoist open.
+// quitWithin is how long quitting may take to pause uploads and save the list.
+const quitWithin = 2 * time.Second
+
+// exit is how the window goes and Hoist quits. Closing the window or Ctrl+Q
+// while files upload asks first; yes pauses everything, saves the list and
+// quits within two seconds. Closing the window with the setting on may
+// keep uploading instead: the window goes to the tray only where a tray
+// icon is really shown (trayhost), otherwise it stays, minimised, on the
+// taskbar; either way Hoist quits once nothing is moving, since closing
+// the window asked it to. A second Hoist, or the tray's Show, brings the
+// window forward and keeps Hoist open.
+type exit struct {
+	frame    *windowFrame
+	q        *engine.Queue
+	removals *removals
+	last     func() *snapshot  // the snapshot drawn last
+	settings func() settings   // the settings now
+	foot     func() *footer    // the bar under the list, which says "Quitting…"
+	doAll    func(a allAction) // the tray's Pause all
+	add      func(paths []string)
+	saveSize func()
+
+	tray      func(*fyne.Menu) // sets the system tray's menu; nil without a tray
+	trayShown func() bool      // whether the tray's icon would really be seen now
+	hidden    bool             // the window is closed and Hoist works from the tray
+	minimised bool             // Hoist minimised the window to keep uploading
+	quitting  bool
+	asking    *quitAsk    // the question before quitting, while open
+	whenDone  atomic.Bool // the window was closed: quit once nothing moves
+}
+
+// useTray gives the window a system tray, where the toolkit has one; the
+// window goes there only while its icon is really shown (trayIsShown).
+func (e *exit) useTray() {
+	if da, ok := e.frame.app.(desktop.App); ok {
+		e.tray = da.SetSystemTrayMenu
+	}
+	e.trayShown = trayIsShown
+}
 
 // trayIsShown says whether an icon set in the tray now would be seen.
 func trayIsShown() bool { return trayhost.Shown(context.Background()) }
 
-// keepUploading closes the window as far as the desktop allows while the
-// uploads go on, and quits when they are done.
-func (d *desk) keepUploading(inTray bool) {
-	d.quitWhenDone.Store(true)
-	d.tell(quitWhenDoneWords())
-	if inTray {
-		d.toTray()
+// closing is the window's close button.
+func (e *exit) closing() { e.askQuit(true) }
+
+// askQuit quits, asking first while files upload; closingWindow: the window's
+// close button, which may keep uploading instead.
+func (e *exit) askQuit(closingWindow bool) {
+	if e.quitting || e.asking != nil {
 		return
 	}
-	d.minimised = true
-	iconify(d.win)
+	s := e.last() // at most a tenth of a second old; the question follows the next ones
+	if s.totals.Moving == 0 {
+		e.quit()
+		return
+	}
+	// Closing the window may keep uploading: in the tray where its icon is
+	// really shown, else minimised; either way Hoist quits when they are up.
+	background := closingWindow && e.settings().Background
+	inTray := background && e.tray != nil && e.trayShown()
+	words := func(files int) string {
+		if background {
+			return quitQuestion(files) + " " + backgroundHint(inTray)
+		}
+		return quitQuestion(files)
+	}
+	text := newBidiParagraph(words(s.totals.Moving))
+	text.minWidth = dialogTextWidth
+	var ask *question
+	ask = newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
+		func(yes bool) {
+			e.asking = nil
+			switch {
+			case yes:
+				e.quit()
+			case background && ask.dismissed: // not when Escape closed the question
+				e.keepUploading(inTray)
+			}
+		}, e.frame.win)
+	if background {
+		ask.SetDismissText(backgroundDismiss())
+	}
+	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
+	e.asking = &quitAsk{ask: ask, text: text, words: words}
+	e.frame.open(ask)
+}
+
+// quitAsk is the question before quitting while files upload. It counts
+// them from each snapshot, and once none is left to stop it goes, and
+// Hoist quits as it was asked to: nothing is lost by quitting now.
+type quitAsk struct {
+	ask   *question
+	text  *bidiParagraph
+	words func(files int) string
+}
+
+func (q *quitAsk) show(s *snapshot) {
+	if n := s.totals.Moving; n > 0 {
+		q.text.SetText(q.words(n))
+		return
+	}
+	q.ask.answer(true)
+}
+
+// show follows snapshot s: the question's count, and the quit asked for
+// once nothing moves.
+func (e *exit) show(s *snapshot) {
+	if e.asking != nil {
+		e.asking.show(s)
+	}
+	if s.totals.Moving == 0 && e.whenDone.Swap(false) {
+		e.quit()
+	}
+}
+
+// quit pauses every upload, flushes the list and closes the window.
+func (e *exit) quit() {
+	e.removals.commit()
+	e.saveSize()
+	e.quitting = true
+	e.foot().sayQuitting()
+	f := e.frame
+	f.background(func(context.Context) {
+		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
+		defer cancel()
+		if err := e.q.Close(ctx); err != nil {
+			f.log.Warn("closing the queue", "err", err)
+		}
+		f.later(f.app.Quit)
+	})
+}
+
+// keepUploading closes the window as far as the desktop allows while the
+// uploads go on, and quits when they are done.
+func (e *exit) keepUploading(inTray bool) {
+	e.whenDone.Store(true)
+	e.frame.tell(quitWhenDoneWords())
+	if inTray {
+		e.toTray()
+		return
+	}
+	e.minimised = true
+	iconify(e.frame.win)
 }
 
 // comeForward shows the window on top, from the tray or the taskbar, and
 // keeps Hoist open after the uploads.
-func (d *desk) comeForward() {
-	d.stayOpen()
-	if d.hidden {
-		d.hidden = false
-		d.win.Show()
+func (e *exit) comeForward() {
+	e.stayOpen()
+	if e.hidden {
+		e.hidden = false
+		e.frame.win.Show()
 	}
-	if d.minimised {
-		d.minimised = false
-	}
-	deiconify(d.win)
-	d.win.RequestFocus()
+	e.minimised = false
+	deiconify(e.frame.win)
+	e.frame.win.RequestFocus()
 }
 
 // stayOpen forgets a quit asked for when the uploads end: the user is back.
-func (d *desk) stayOpen() {
-	if d.quitWhenDone.Swap(false) && d.message.Text() == sentence(quitWhenDoneWords()) {
-		d.message.SetText("") // it is no longer true
-		d.message.Hide()
+func (e *exit) stayOpen() {
+	if e.whenDone.Swap(false) {
+		e.frame.unsay(quitWhenDoneWords()) // it is no longer true
 	}
 }
 
 // handedOver takes what a second Hoist handed over (maybe no files: it
 // was started only to show the window) and brings the window forward.
-func (d *desk) handedOver(paths []string) {
-	d.add(paths)
-	d.comeForward()
+func (e *exit) handedOver(paths []string) {
+	e.add(paths)
+	e.comeForward()
 }
 
-// quitIfDone quits once nothing moves, when the user asked for that; it is
-// given every snapshot drawn.
-func (d *desk) quitIfDone(s *snapshot) {
-	if s.totals.Moving == 0 && d.quitWhenDone.Swap(false) {
-		d.quit()
+// trayMenu is what the tray offers while the window is closed.
+func (e *exit) trayMenu() *fyne.Menu {
+	show := fyne.NewMenuItem(trayShow(), e.comeForward)
+	pause := fyne.NewMenuItem(trayPauseAll(), func() { e.doAll(pauseEvery) })
+	quit := fyne.NewMenuItem(trayQuit(), e.quit)
+	quit.IsQuit = true
+	return fyne.NewMenu(visual(say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
+}
+
+// toTray closes the window and keeps uploading, with the tray to come back.
+func (e *exit) toTray() {
+	if e.tray == nil {
+		return
 	}
+	e.tray(e.trayMenu())
+	e.hidden = true
+	e.frame.win.Hide()
 }

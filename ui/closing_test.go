@@ -16,9 +16,9 @@ import (
 // keep uploading on, and returns the question's text.
 func closingQuestion(t *testing.T, h *harness) string {
 	t.Helper()
-	h.d.settings.Background = true
-	h.d.closing()
-	if len(h.d.dialogs) == 0 {
+	h.d.settings.current.Background = true
+	h.d.exit.closing()
+	if len(h.d.frame.dialogs) == 0 {
 		t.Fatal("closing during an upload asked nothing")
 	}
 	var text []string
@@ -38,7 +38,7 @@ func closingQuestion(t *testing.T, h *harness) string {
 func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", testbus.Start(t))
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.d.tray = func(*fyne.Menu) { t.Error("the tray was used though no tray icon would be seen") }
+	h.d.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though no tray icon would be seen") }
 	release, _ := stalled(t, h, "movie.dat")
 
 	if q := closingQuestion(t, h); !strings.Contains(q, "minimised") || strings.Contains(q, "tray") {
@@ -49,21 +49,21 @@ func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 		t.Error("Keep uploading carries a ✕ icon")
 	}
 	test.Tap(keep)
-	if h.d.hidden {
+	if h.d.exit.hidden {
 		t.Fatal("the window was hidden with no tray to bring it back")
 	}
-	if !h.d.minimised || !h.d.quitWhenDone.Load() {
+	if !h.d.exit.minimised || !h.d.exit.whenDone.Load() {
 		t.Fatal("Keep uploading neither minimised the window nor planned to quit afterwards")
 	}
-	if h.d.quitting || h.state("movie.dat") != engine.Uploading {
+	if h.d.exit.quitting || h.state("movie.dat") != engine.Uploading {
 		t.Fatal("the upload stopped when the window closed")
 	}
 	h.refresh()
-	if h.d.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit while the file was still uploading")
 	}
 	close(release)
-	h.waitFor("Hoist to quit once the upload is done", func() bool { return h.d.quitting })
+	h.waitFor("Hoist to quit once the upload is done", func() bool { return h.d.exit.quitting })
 	if h.state("movie.dat") != engine.Done {
 		t.Errorf("Hoist quit with the file %s", h.state("movie.dat"))
 	}
@@ -79,27 +79,27 @@ func TestWithATrayHostTheWindowGoesToTheTray(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	var menu *fyne.Menu
-	h.d.tray = func(m *fyne.Menu) { menu = m }
+	h.d.exit.tray = func(m *fyne.Menu) { menu = m }
 	release, _ := stalled(t, h, "movie.dat")
 
 	if q := closingQuestion(t, h); !strings.Contains(q, "system tray") {
 		t.Errorf("with a tray the question says %q", q)
 	}
 	test.Tap(h.button("Keep uploading"))
-	if menu == nil || !h.d.hidden || !h.d.quitWhenDone.Load() {
+	if menu == nil || !h.d.exit.hidden || !h.d.exit.whenDone.Load() {
 		t.Fatal("Keep uploading did not move Hoist to the tray")
 	}
-	h.d.handedOver(nil) // `hoist` started again
-	if h.d.hidden || h.d.quitWhenDone.Load() {
+	h.d.exit.handedOver(nil) // `hoist` started again
+	if h.d.exit.hidden || h.d.exit.whenDone.Load() {
 		t.Fatal("a second Hoist did not bring the window back, or Hoist still means to quit")
 	}
-	if strings.Contains(h.d.message.Text(), "quit") {
-		t.Errorf("the window still says %q", h.d.message.Text())
+	if strings.Contains(h.d.frame.message.Text(), "quit") {
+		t.Errorf("the window still says %q", h.d.frame.message.Text())
 	}
 	close(release)
 	h.waitFor("the upload to finish", func() bool { return h.state("movie.dat") == engine.Done })
 	h.refresh()
-	if h.d.quitting {
+	if h.d.exit.quitting {
 		t.Error("Hoist quit though the user came back")
 	}
 }
@@ -108,16 +108,16 @@ func TestWithATrayHostTheWindowGoesToTheTray(t *testing.T) {
 // hides, minimises nor plans to quit: it is not "Keep uploading".
 func TestEscapeLeavesTheWindowAsItWas(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.d.tray = func(*fyne.Menu) {}
-	h.d.trayShown = func() bool { return true }
+	h.d.exit.tray = func(*fyne.Menu) {}
+	h.d.exit.trayShown = func() bool { return true }
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 	closingQuestion(t, h)
 	h.key(fyne.KeyEscape)
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape did not close the question")
 	}
-	if h.d.hidden || h.d.minimised || h.d.quitWhenDone.Load() || h.d.quitting {
+	if h.d.exit.hidden || h.d.exit.minimised || h.d.exit.whenDone.Load() || h.d.exit.quitting {
 		t.Error("Escape did more than close the question")
 	}
 }

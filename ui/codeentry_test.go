@@ -306,12 +306,12 @@ func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 
 	// Long JSON scrolls inside the field's box, which the focus ring marks.
 	code.SetText(strings.Repeat("{\"نام\": 1}\n", 30))
-	h.d.showFocus()
+	h.d.ring.show()
 	_, line, _ := code.view.metrics()
 	if code.Size().Height > 10*line {
 		t.Errorf("the field grew to %v for 30 lines", code.Size())
 	}
-	if r := h.d.dialogRing; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*focusWidth, 4*focusWidth) {
+	if r := h.d.ring.inner; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*focusWidth, 4*focusWidth) {
 		t.Errorf("the focus ring is not around the field's box %v", code.Size())
 	}
 }

@@ -2,10 +2,7 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"image"
-	"maps"
-	"reflect"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -19,14 +16,18 @@ import (
 
 // The window is made of panels: the destination bar (destbar.go, with the
 // lists to choose from in pickers.go), the list and its rows (list.go,
-// rows.go), the selection's panel (selection.go), the sandbox's panel
-// (sandbox.go), the settings (settings.go) and the guided set-up of Google
-// sign-in (setup.go). Each panel owns its widgets and what they show, and
-// talks to one controller, the desk (window.go), through the small
-// interface below that it needs; no panel reads another panel's fields or
-// the desk's. The desk holds the queue, the destination files go to, the
-// saved destinations, the sign-in service and the settings, and does the
-// actions. Every method runs on the UI goroutine, except background's work.
+// rows.go), the bar under it (footer.go), the selection's panel
+// (selection.go), the sandbox's panel (sandbox.go), the settings
+// (settings.go) and the guided set-up of Google sign-in (setup.go). Each
+// panel owns its widgets and draws what the latest snapshot says
+// (snapshot.go); it asks the window for the rest through the small
+// interface below that it needs, and reads no other panel's fields. The
+// desk (window.go) builds the panels and routes between them; what they ask
+// for is done by small parts: the frame around the panels (frame.go), the
+// destination (target.go), the Google side (google.go), the settings
+// (settings.go), the file dialogs (picker.go), the actions on files
+// (actions.go), the removals (removals.go) and the way out (closing.go).
+// Every method runs on the UI goroutine, except background's work.
 
 // frame is what every panel may ask of the window around it.
 type frame interface {
@@ -115,87 +116,64 @@ type settingsController interface {
 	reset()
 }
 
-// controller is the window's one controller: every panel's needs.
-type controller interface {
-	listController
-	footerController
-	selectionController
-	barController
-	pickerController
-	setupController
-	sandboxController
-	settingsController
+// The panels' controllers are made of the window's small parts: the frame
+// around the panels, the destination files go to, the Google side, the
+// settings, the file dialogs, the actions on files and the removals.
+
+// listSide is what the list asks of the window.
+type listSide struct {
+	*actions
+	*thumbnails
+	*removals
+	selector
 }
 
-var _ controller = (*desk)(nil)
+// selector makes a selection the window's.
+type selector func(sel selection)
 
-// The desk's side of the interfaces above.
+func (f selector) selectRows(sel selection) { f(sel) }
 
-func (d *desk) window() fyne.Window            { return d.win }
-func (d *desk) copyText(text string)           { d.app.Clipboard().SetContent(text) }
-func (d *desk) savedDestinations() presetStore { return d.presets }
-func (d *desk) googleSignIn() signIn           { return d.auth }
-func (d *desk) signInWait() time.Duration      { return d.settings.signInWait() }
-func (d *desk) currentSettings() settings      { return d.settings }
-func (d *desk) journalPath() string            { return d.journal }
-func (d *desk) destination() dest.Destination  { return d.dest }
-
-// setDestination makes to the destination of files added from now on, and
-// keeps it for the next start. Another destination (not only another
-// account) clears what was said of the last one.
-func (d *desk) setDestination(to dest.Destination) {
-	if to.Params == nil {
-		to.Params = map[string]string{}
-	}
-	was := d.dest
-	d.dest = to
-	if raw, err := json.Marshal(to); err == nil {
-		d.app.Preferences().SetString(prefDestination, string(raw))
-	}
-	if !sameButAccount(was, to) {
-		d.destinationChanged()
-	}
+// footerSide is what the bar under the list asks of the window.
+type footerSide struct {
+	*actions
+	*removals
 }
 
-// sameButAccount reports whether a and b differ at most in their account
-// (settings left empty and settings not given are the same).
-func sameButAccount(a, b dest.Destination) bool {
-	if !maps.Equal(a.Params, b.Params) {
-		return false
-	}
-	a.Account, a.Params = b.Account, nil
-	b.Params = nil
-	return reflect.DeepEqual(a, b)
+// barSide is what the destination bar asks of the window.
+type barSide struct {
+	*windowFrame
+	*target
+	*googleSide
+	*settingsSide
+	filesAdder
 }
 
-// loadDestination restores the last destination, or, in sandbox mode, the sandbox.
-func (d *desk) loadDestination(sandbox bool) {
-	d.dest = dest.SandboxDestination()
-	if sandbox {
-		return
-	}
-	if raw := d.app.Preferences().String(prefDestination); raw != "" {
-		var saved dest.Destination
-		if json.Unmarshal([]byte(raw), &saved) == nil && saved.Kind.Known() {
-			d.dest = saved
-		}
-		return
-	}
-	// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
-	d.dest = dest.Destination{Kind: dest.FirstGoogle()}
+// setupSide is what the guided set-up asks of the window.
+type setupSide struct {
+	*windowFrame
+	*googleSide
+	*fileDialogs
 }
 
-// login signs in for the current destination, through the destination bar.
-func (d *desk) login() { d.bar.login() }
-
-// loginWith signs account in for scopes, leaving the destination's account
-// as it is unless it has none; then runs after the sign-in.
-func (d *desk) loginWith(account string, scopes []string, then func(auth.Account)) {
-	d.bar.loginWith(account, scopes, false, then)
+// sandboxSide is what the sandbox's panel asks of the window.
+type sandboxSide struct {
+	*windowFrame
+	*target
 }
 
-// clientImported shows the sign-in controls now that Google sign-in is set up.
-func (d *desk) clientImported() {
-	d.bar.showCurrent()
-	d.bar.refreshAccounts()
+// settingsPanelSide is what the settings' panel asks of the window.
+type settingsPanelSide struct {
+	*windowFrame
+	*settingsSide
 }
+
+var (
+	_ frame               = (*windowFrame)(nil)
+	_ listController      = listSide{}
+	_ footerController    = footerSide{}
+	_ selectionController = (*actions)(nil)
+	_ barController       = barSide{}
+	_ setupController     = setupSide{}
+	_ sandboxController   = sandboxSide{}
+	_ settingsController  = settingsPanelSide{}
+)

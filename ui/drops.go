@@ -7,8 +7,14 @@ import "fyne.io/fyne/v2"
 // (it was opened to add files); another dialog on top refuses them and
 // says so on top of it, since files added behind it would go in unseen,
 // maybe to a destination being changed there. What is not a file of this
-// computer (a web address) is said to be so.
+// computer (a web address) is said to be so. The program the files came
+// from is told whether they were taken (answerDrop).
 func (d *desk) takeDrop(uris []fyne.URI) {
+	answerDrop(d.win, d.dropTaken(uris))
+}
+
+// dropTaken takes a drop and says whether its files were taken.
+func (d *desk) dropTaken(uris []fyne.URI) bool {
 	var paths []string
 	for _, u := range uris {
 		if u.Scheme() == "file" {
@@ -17,31 +23,22 @@ func (d *desk) takeDrop(uris []fyne.URI) {
 	}
 	if len(paths) == 0 {
 		if len(uris) > 0 {
-			d.sayOnTop(say("ui.drop.notFiles"))
+			d.frame.sayOnTop(say("ui.drop.notFiles"))
 		}
-		return
+		return false
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
-	if paths = d.takeSettingsFiles(paths); len(paths) == 0 {
-		return
+	if paths = d.google.takeSettingsFiles(paths); len(paths) == 0 {
+		return true
 	}
-	if n := len(d.dialogs); n > 0 {
-		if c := d.chooser; c != nil && d.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
-			return
+	if n := len(d.frame.dialogs); n > 0 {
+		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
+			return true
 		}
-		d.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
-		return
+		d.frame.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
+		return false
 	}
 	d.add(paths)
-}
-
-// sayOnTop says msg where it is seen: in the window's message line, or in
-// a small dialog above the dialog that is open.
-func (d *desk) sayOnTop(msg string) {
-	if len(d.dialogs) == 0 {
-		d.tell(msg)
-		return
-	}
-	d.open(newSentenceDialog(say("ui.app"), msg, d.win))
+	return true
 }

@@ -19,14 +19,14 @@ import (
 // sentence on top of the dialog says why.
 func TestADropBehindADialogIsRefusedAndSaid(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.showSettings()
+	h.d.settings.showSettings()
 	h.drop(h.writeFile("report.eml", emailBytes("A <a@example.com>", "report")))
-	h.d.work.Wait() // whatever the drop started in the background is done
+	h.d.frame.work.Wait() // whatever the drop started in the background is done
 	h.refresh()
 	if n := len(h.q.Jobs()); n != 0 {
 		t.Fatalf("%d files were added behind the open dialog", n)
 	}
-	if n := len(h.d.dialogs); n != 2 || !strings.Contains(overlayTexts(h), "was not added") {
+	if n := len(h.d.frame.dialogs); n != 2 || !strings.Contains(overlayTexts(h), "was not added") {
 		t.Errorf("%d dialogs; on top: %q", n, overlayTexts(h))
 	}
 }
@@ -36,13 +36,13 @@ func TestADropBehindADialogIsRefusedAndSaid(t *testing.T) {
 // the files are added.
 func TestADropOnHoistsChooserIsChosen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.pick(false)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.pick(false, h.d.add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	a := h.writeFile("a.eml", emailBytes("A <a@example.com>", "a"))
 	b := h.writeFile("b.eml", emailBytes("A <a@example.com>", "b"))
 	h.drop(a, b)
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("the chooser stayed open over the dropped files")
 	}
 	h.waitFor("both files listed", func() bool { return len(h.d.list.views()) == 2 })
@@ -54,18 +54,36 @@ func TestADropOnHoistsChooserIsChosen(t *testing.T) {
 func TestADropThatAddsNothingSaysWhy(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert, Account: "a@example.com"})
-	h.d.message.SetText("")
+	h.d.frame.message.SetText("")
 	web, _ := storage.ParseURI("https://mail.example.com/attachment?id=7")
-	h.d.dropped(fyne.NewPos(10, 10), []fyne.URI{web})
-	if got := h.d.message.Text(); !strings.Contains(got, "not one") || !h.d.message.Visible() {
+	h.d.takeDrop([]fyne.URI{web})
+	if got := h.d.frame.message.Text(); !strings.Contains(got, "not one") || !h.d.frame.message.Visible() {
 		t.Errorf("a dropped web address: the window says %q", got)
 	}
-	h.d.message.SetText("")
+	h.d.frame.message.SetText("")
 	empty := filepath.Join(h.files, "empty folder")
 	os.MkdirAll(empty, 0o755)
 	h.drop(empty)
-	h.waitFor("a sentence about the empty folder", func() bool { return strings.Contains(h.d.message.Text(), "no files") })
+	h.waitFor("a sentence about the empty folder", func() bool { return strings.Contains(h.d.frame.message.Text(), "no files") })
 	if n := len(h.q.Jobs()); n != 0 {
 		t.Errorf("%d jobs from an empty folder", n)
+	}
+}
+
+// TestTheDropsAnswerIsTheTruth: what a drop tells the program the files
+// came from (answerDrop, on X11) is whether its files were taken.
+func TestTheDropsAnswerIsTheTruth(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	file := storage.NewFileURI(h.writeFile("a.eml", emailBytes("A <a@example.com>", "a")))
+	web, _ := storage.ParseURI("https://example.com/a.eml")
+	if !h.d.dropTaken([]fyne.URI{file}) {
+		t.Error("a file added is answered as not taken")
+	}
+	if h.d.dropTaken([]fyne.URI{web}) {
+		t.Error("a web address, not added, is answered as taken")
+	}
+	h.d.settings.showSettings()
+	if h.d.dropTaken([]fyne.URI{file}) {
+		t.Error("a file refused behind a dialog is answered as taken")
 	}
 }

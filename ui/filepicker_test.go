@@ -25,14 +25,14 @@ func TestSetUpChoosesTheClientInTheSystemDialog(t *testing.T) {
 	h := newHarness(t, harnessOptions{auth: lab.svc})
 	client := h.writeFile("کلاینت گوگل.json", lab.srv.ClientJSON())
 	asked := make(chan filechooser.Options, 1)
-	h.d.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return []string{client}, nil
 	}
-	h.d.showSetup()
-	test.Tap(h.d.setup.choose)
-	h.waitFor("the client taken", func() bool { return !h.d.setup.signIn.Disabled() })
-	if got := h.d.setup.status.Text(); !strings.Contains(got, "کلاینت گوگل.json") {
+	h.d.google.showSetup()
+	test.Tap(h.d.google.setup.choose)
+	h.waitFor("the client taken", func() bool { return !h.d.google.setup.signIn.Disabled() })
+	if got := h.d.google.setup.status.Text(); !strings.Contains(got, "کلاینت گوگل.json") {
 		t.Errorf("the panel says %q, without the file's name whole", got)
 	}
 	o := <-asked
@@ -49,10 +49,10 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 	h := newHarness(t, harnessOptions{auth: lab.svc})
 	h.writeFile("یادداشت.txt", []byte("not a client"))
 	h.writeFile("کلاینت گوگل.json", lab.srv.ClientJSON())
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.showSetup()
-	test.Tap(h.d.setup.choose)
-	h.waitFor("Hoist's own dialog", func() bool { return h.d.chooser != nil && len(h.d.dialogs) == 2 })
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.google.showSetup()
+	test.Tap(h.d.google.setup.choose)
+	h.waitFor("Hoist's own dialog", func() bool { return h.d.files.chooser != nil && len(h.d.frame.dialogs) == 2 })
 	ch := chooserOn(t, h)
 	ch.show(h.files)
 	var names []string
@@ -64,8 +64,8 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 	}
 	ch.list.Select(0)
 	test.Tap(ch.open)
-	if h.d.setup.signIn.Disabled() || !strings.Contains(h.d.setup.status.Text(), "کلاینت گوگل.json") {
-		t.Errorf("the client was not taken: %q", h.d.setup.status.Text())
+	if h.d.google.setup.signIn.Disabled() || !strings.Contains(h.d.google.setup.status.Text(), "کلاینت گوگل.json") {
+		t.Errorf("the client was not taken: %q", h.d.google.setup.status.Text())
 	}
 }
 
@@ -73,7 +73,7 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 func exportButton(t *testing.T, h *harness, target dest.Destination) *widget.Button {
 	t.Helper()
 	var found *widget.Button
-	walk(h.d.formExtras(target), func(o fyne.CanvasObject) {
+	walk(h.d.google.formExtras(target), func(o fyne.CanvasObject) {
 		if b, ok := asButton(o); ok && strings.Contains(b.Text, "Export") {
 			found = b
 		}
@@ -92,7 +92,7 @@ func TestExportSavesWhereTheSystemDialogSays(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	to := filepath.Join(t.TempDir(), "مقصد نهایی"+dest.ShareExtension)
 	asked := make(chan filechooser.Options, 1)
-	h.d.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return []string{to}, nil
 	}
@@ -112,9 +112,9 @@ func TestExportSavesWhereTheSystemDialogSays(t *testing.T) {
 // under the name typed in its field, and asks before writing over a file.
 func TestExportInHoistsOwnDialog(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
 	test.Tap(exportButton(t, h, banners))
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	ch := chooserOn(t, h)
 	if ch.name == nil || ch.name.Text != "بنرها"+dest.ShareExtension || h.d.win.Canvas().Focused() != fyne.Focusable(ch.name) {
 		t.Fatal("the save dialog does not offer the destination's name, focused")
@@ -131,14 +131,14 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	test.Type(ch.name, name)
 	test.Tap(ch.open)
 	to := filepath.Join(h.files, name)
-	if _, err := os.Stat(to); err != nil || len(h.d.dialogs) != 0 {
-		t.Fatalf("nothing written to %s (%v), %d dialogs open", to, err, len(h.d.dialogs))
+	if _, err := os.Stat(to); err != nil || len(h.d.frame.dialogs) != 0 {
+		t.Fatalf("nothing written to %s (%v), %d dialogs open", to, err, len(h.d.frame.dialogs))
 	}
 	if err := os.WriteFile(to, []byte("older"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	test.Tap(exportButton(t, h, banners))
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	ch = chooserOn(t, h)
 	ch.show(h.files)
 	ch.list.Select(slices.IndexFunc(ch.items, func(it chooserItem) bool { return it.name == name }))
@@ -146,15 +146,15 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 		t.Fatalf("clicking a file puts %q in the name field", ch.name.Text)
 	}
 	test.Tap(ch.open)
-	if len(h.d.dialogs) != 2 {
-		t.Fatalf("no question before writing over %s (%d dialogs)", name, len(h.d.dialogs))
+	if len(h.d.frame.dialogs) != 2 {
+		t.Fatalf("no question before writing over %s (%d dialogs)", name, len(h.d.frame.dialogs))
 	}
 	if got, _ := os.ReadFile(to); string(got) != "older" {
 		t.Error("the file was written over before the answer")
 	}
-	q, ok := h.d.dialogs[1].(*question)
+	q, ok := h.d.frame.dialogs[1].(*question)
 	if !ok {
-		t.Fatalf("the question is a %T", h.d.dialogs[1])
+		t.Fatalf("the question is a %T", h.d.frame.dialogs[1])
 	}
 	if q.confirm.Text != "Replace it" || q.dismiss.Text != "Choose another name" {
 		t.Errorf("the question's answers are %q and %q, not named for what they do", q.confirm.Text, q.dismiss.Text)

@@ -75,11 +75,11 @@ func TestWindowScaleIsTheToolkits(t *testing.T) {
 func TestWindowKeepsItsSize(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.win.Resize(fyne.NewSize(700, 500))
-	h.d.saveSize()
-	if got := h.d.savedSize(); got != fyne.NewSize(700, 500) {
+	saveSize(h.app.Preferences(), h.d.win.Canvas().Size())
+	if got := savedSize(h.app.Preferences()); got != fyne.NewSize(700, 500) {
 		t.Errorf("the saved size is %v, want 700×500", got)
 	}
-	h.d.place(laptop(1920, 1080, 40, 1))
+	place(h.d.win, h.app.Preferences(), laptop(1920, 1080, 40, 1))
 	if got := h.d.win.Canvas().Size(); got != fyne.NewSize(700, 500) {
 		t.Errorf("placed on a large screen the window is %v, want 700×500", got)
 	}

@@ -31,7 +31,7 @@ func (h *harness) reopen() {
 		presets: presets, sandbox: h.sb, sandboxMode: true, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))
-	h.d.thumbs.start(h.d.ctx)
+	h.d.thumbs.start(h.d.frame.ctx)
 	h.refresh()
 }
 
@@ -100,10 +100,10 @@ func TestEmptyStateHasNoBar(t *testing.T) {
 // does not stay once another is chosen.
 func TestMessageGoesWithTheDestination(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.tell("Left out 1 hidden or system file.")
+	h.d.frame.tell("Left out 1 hidden or system file.")
 	h.d.bar.choose(h.d.bar.choices[len(h.d.bar.choices)-1])
-	if h.d.message.Visible() {
-		t.Errorf("after choosing another destination the window still says %q", h.d.message.Text())
+	if h.d.frame.message.Visible() {
+		t.Errorf("after choosing another destination the window still says %q", h.d.frame.message.Text())
 	}
 }
 

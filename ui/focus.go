@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -94,107 +95,120 @@ func newFocusRing() *canvas.Rectangle {
 	return r
 }
 
-// showFocus puts the ring around the focused control of the window (a list
-// shows its cursor instead), or of the dialog on top, and, when the focus
-// has just moved, scrolls the window or the dialog so that the control is
-// on screen. It runs on the UI goroutine.
-func (d *desk) showFocus() {
-	c := d.win.Canvas()
+// focusRing draws the ring around the focused control: of the window (a
+// list shows its cursor instead), or of the dialog on top, in a ring of
+// its own drawn inside the dialog; when the focus has just moved, it
+// scrolls the window, a panel or the dialog so that the control is on
+// screen. It runs on the UI goroutine, but for on.
+type focusRing struct {
+	frame   *windowFrame
+	ring    *canvas.Rectangle // around the focused control of the window
+	layer   *fyne.Container   // the layer the ring is drawn on, over everything
+	inner   *canvas.Rectangle // the ring in the dialog on top, once one was focused
+	box     *fyne.Container   // the dialog it is drawn in
+	around  fyne.Focusable    // what a ring was last put around
+	scrolls func() []*container.Scroll
+	on      atomic.Bool // a ring is on screen: the sampler has it follow its control
+}
+
+// newFocusRingLayer is the window's ring on a layer to lay over its
+// content; scrolls are the scrolls of the window that follow the focus.
+func newFocusRingLayer(f *windowFrame, scrolls func() []*container.Scroll) *focusRing {
+	r := &focusRing{frame: f, ring: newFocusRing(), scrolls: scrolls}
+	r.layer = container.NewWithoutLayout(r.ring)
+	return r
+}
+
+// show puts the ring where the focus is now.
+func (r *focusRing) show() {
+	c := r.frame.win.Canvas()
 	f := c.Focused()
 	obj, _ := f.(fyne.CanvasObject)
 	if top := c.Overlays().Top(); top != nil {
-		if obj != nil && f != d.ringFor {
-			for _, s := range d.dialogScrolls {
+		if obj != nil && f != r.around {
+			for _, s := range r.frame.scrolls {
 				scrollIntoView(s, obj)
 			}
 		}
-		d.ringFor = f
-		d.hideRing()
-		d.showDialogRing(top, obj)
+		r.around = f
+		r.hide()
+		r.showInDialog(top, obj)
 		return
 	}
-	d.hideDialogRing()
+	r.hideInDialog()
 	if _, own := obj.(interface{ drawsOwnFocus() }); obj == nil || own || !obj.Visible() {
-		d.ringFor = f
-		d.hideRing()
+		r.around = f
+		r.hide()
 		return
 	}
-	if f != d.ringFor {
-		d.ringFor = f
-		scrollIntoView(d.frame, obj)
-		scrollIntoView(d.selection.scroll(), obj)
+	if f != r.around {
+		r.around = f
+		for _, s := range r.scrolls() {
+			scrollIntoView(s, obj)
+		}
 	}
 	drv := fyne.CurrentApp().Driver()
 	const gap = focusWidth * 2 // the ring stands clear of a coloured button's edge
-	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(d.rings)).SubtractXY(gap, gap)
+	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(r.layer)).SubtractXY(gap, gap)
 	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
-	col := focusColor(d.app.Settings().Theme())
-	if d.ring.Visible() && d.ring.Position() == pos && d.ring.Size() == size && d.ring.StrokeColor == col {
+	col := focusColor(r.frame.app.Settings().Theme())
+	if r.ring.Visible() && r.ring.Position() == pos && r.ring.Size() == size && r.ring.StrokeColor == col {
 		return
 	}
-	d.ring.StrokeColor = col
-	d.ring.Move(pos)
-	d.ring.Resize(size)
-	d.ring.Show()
-	d.ring.Refresh()
-	d.ringOn.Store(true)
+	r.ring.StrokeColor = col
+	r.ring.Move(pos)
+	r.ring.Resize(size)
+	r.ring.Show()
+	r.ring.Refresh()
+	r.on.Store(true)
 }
 
-// showDialogRing puts the dialog's ring around obj, focused in the dialog
+// showInDialog puts the dialog's ring around obj, focused in the dialog
 // top; the toolkit's dialogs only shade a focused button faintly.
-func (d *desk) showDialogRing(top fyne.CanvasObject, obj fyne.CanvasObject) {
+func (r *focusRing) showInDialog(top fyne.CanvasObject, obj fyne.CanvasObject) {
 	box := dialogBox(top)
 	if box == nil || obj == nil || !obj.Visible() {
-		d.hideDialogRing()
+		r.hideInDialog()
 		return
 	}
-	if d.dialogRing == nil {
-		d.dialogRing = newFocusRing()
+	if r.inner == nil {
+		r.inner = newFocusRing()
 	}
-	r := d.dialogRing
-	if d.ringBox != box {
-		if d.ringBox != nil {
-			d.ringBox.Remove(r)
+	in := r.inner
+	if r.box != box {
+		if r.box != nil {
+			r.box.Remove(in)
 		}
-		box.Objects = append(box.Objects, r) // drawn last, over the dialog; its layout places only its own parts
-		d.ringBox = box
+		box.Objects = append(box.Objects, in) // drawn last, over the dialog; its layout places only its own parts
+		r.box = box
 	}
 	drv := fyne.CurrentApp().Driver()
 	const gap = focusWidth * 2
 	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(box)).SubtractXY(gap, gap)
 	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
-	col := focusColor(d.app.Settings().Theme())
-	d.ringOn.Store(true) // followed as the dialog scrolls
-	if r.Visible() && r.Position() == pos && r.Size() == size && r.StrokeColor == col {
+	col := focusColor(r.frame.app.Settings().Theme())
+	r.on.Store(true) // followed as the dialog scrolls
+	if in.Visible() && in.Position() == pos && in.Size() == size && in.StrokeColor == col {
 		return
 	}
-	r.StrokeColor = col
-	r.Move(pos)
-	r.Resize(size)
-	r.Show()
-	r.Refresh()
+	in.StrokeColor = col
+	in.Move(pos)
+	in.Resize(size)
+	in.Show()
+	in.Refresh()
 }
 
-func (d *desk) hideDialogRing() {
-	if d.dialogRing != nil && d.dialogRing.Visible() {
-		d.dialogRing.Hide()
+func (r *focusRing) hideInDialog() {
+	if r.inner != nil && r.inner.Visible() {
+		r.inner.Hide()
 	}
 }
 
-func (d *desk) hideRing() {
-	if d.ring.Visible() {
-		d.ring.Hide()
+func (r *focusRing) hide() {
+	if r.ring.Visible() {
+		r.ring.Hide()
 	}
-	d.ringOn.Store(false)
-}
-
-// scrolled is content in a dialog's scroll, which keeps the focused
-// control on screen.
-func (d *desk) scrolled(content fyne.CanvasObject) *container.Scroll {
-	s := container.NewVScroll(content)
-	const kept = 4 // dialogs open on top of each other, at most; older ones are gone
-	d.dialogScrolls = append(d.dialogScrolls[max(0, len(d.dialogScrolls)-kept+1):], s)
-	return s
+	r.on.Store(false)
 }
 
 // scroll is the panel's scroll, which the focus keeps on screen.

@@ -161,7 +161,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 		add := h.d.bar.add
 		c.Focus(add)
 		h.refresh()
-		r := h.d.ring
+		r := h.d.ring.ring
 		if !r.Visible() || r.StrokeColor != ring || r.StrokeWidth < 2 {
 			t.Fatalf("%s: the ring is not drawn around the focused button (shown %v, colour %v)", choice, r.Visible(), r.StrokeColor)
 		}
@@ -173,7 +173,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 
 		c.Focus(h.d.list)
 		h.refresh()
-		if h.d.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring goes round the whole list, where its cursor is outlined", choice)
 		}
 		cur := h.d.list.rowAt[h.d.list.cursor].cursor
@@ -182,7 +182,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 		}
 		c.Unfocus()
 		h.refresh()
-		if h.d.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring stays with nothing focused", choice)
 		}
 	}
@@ -200,8 +200,8 @@ func inside(obj, o fyne.CanvasObject) bool {
 func TestTabInADialogStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.win.Resize(fyne.NewSize(700, 320))
-	h.d.showSettings()
-	s := h.d.dialogScrolls[len(h.d.dialogScrolls)-1]
+	h.d.settings.showSettings()
+	s := h.d.frame.scrolls[len(h.d.frame.scrolls)-1]
 	if s.Content.MinSize().Height <= s.Size().Height {
 		t.Fatalf("the settings (%v high) fit their dialog (%v): the test needs them to scroll", s.Content.MinSize().Height, s.Size().Height)
 	}

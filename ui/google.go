@@ -7,15 +7,53 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/auth"
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/ui/filechooser"
 )
+
+// googleSide is the window's Google side: the sign-in service and the
+// accounts, the saved and the organisation's destinations (shared ones
+// dropped or exported, client files taken by the guided set-up), Google's
+// lists behind the pickers, and the set-up itself.
+type googleSide struct {
+	frame    *windowFrame
+	q        *engine.Queue // safe from any goroutine
+	auth     signIn        // nil without sign-in
+	presets  presetStore   // nil without
+	sandbox  *sandbox      // the built-in sandbox, whose lists stand in for Google's
+	target   *target
+	dialogs  *fileDialogs
+	settings func() settings
+	bar      func() *destBar
+	setup    *setupPanel // the guided set-up, while open
+}
+
+func (g *googleSide) savedDestinations() presetStore { return g.presets }
+func (g *googleSide) googleSignIn() signIn           { return g.auth }
+func (g *googleSide) signInWait() time.Duration      { return g.settings().signInWait() }
+
+// login signs in for the current destination, through the destination bar.
+func (g *googleSide) login() { g.bar().login() }
+
+// loginWith signs account in for scopes, leaving the destination's account
+// as it is unless it has none; then runs after the sign-in.
+func (g *googleSide) loginWith(account string, scopes []string, then func(auth.Account)) {
+	g.bar().loginWith(account, scopes, false, then)
+}
+
+// clientImported shows the sign-in controls now that Google sign-in is set up.
+func (g *googleSide) clientImported() {
+	g.bar().showCurrent()
+	g.bar().refreshAccounts()
+}
 
 // managedStore is a preset store that also holds the organisation's
 // destinations, which the user may use but not change.
@@ -29,16 +67,16 @@ type clientProblems interface {
 }
 
 // managed reports whether name is a destination from the organisation.
-func (d *desk) managed(name string) bool {
-	m, ok := d.presets.(managedStore)
+func (g *googleSide) managed(name string) bool {
+	m, ok := g.presets.(managedStore)
 	return ok && strings.TrimSpace(name) != "" && m.IsManaged(name)
 }
 
 // startupProblems are sentences about the organisation's folder and the
 // user's own client file, said once when the window opens.
-func (d *desk) startupProblems(more []error) {
+func (g *googleSide) startupProblems(more []error) {
 	var msgs []string
-	if cp, ok := d.auth.(clientProblems); ok {
+	if cp, ok := g.auth.(clientProblems); ok {
 		for _, p := range cp.ClientProblems() {
 			msgs = append(msgs, sentence(errorWords(p)))
 		}
@@ -47,20 +85,20 @@ func (d *desk) startupProblems(more []error) {
 		msgs = append(msgs, sentence(errorWords(p)))
 	}
 	if len(msgs) > 0 {
-		d.tell(strings.Join(msgs, " "))
+		g.frame.tell(strings.Join(msgs, " "))
 	}
 }
 
 // signedIn sends on every row that was waiting for account's sign-in.
-func (d *desk) signedIn(account string) {
-	d.background(func(context.Context) {
-		n := len(d.q.ResumeSignedIn(account))
-		d.later(func() {
+func (g *googleSide) signedIn(account string) {
+	g.frame.background(func(context.Context) {
+		n := len(g.q.ResumeSignedIn(account))
+		g.frame.later(func() {
 			msg := say("ui.signedIn", "Account", isolate(account))
 			if n > 0 {
 				msg += " " + say("ui.signedIn.goOn", "N", n)
 			}
-			d.tell(msg)
+			g.frame.tell(msg)
 		})
 	})
 }
@@ -72,16 +110,16 @@ const maxSettingsFile = 64 << 10
 // takeSettingsFiles imports the shared destinations among dropped paths
 // and gives a client file to the set-up, when it is open or Google is not
 // set up yet. It returns the paths that are files to upload.
-func (d *desk) takeSettingsFiles(paths []string) []string {
+func (g *googleSide) takeSettingsFiles(paths []string) []string {
 	var rest []string
 	for _, p := range paths {
 		switch settingsFileKind(p) {
 		case sharedDestination:
-			d.importDestination(p)
+			g.importDestination(p)
 		case clientFile:
-			if d.setup != nil || (d.auth != nil && !d.auth.HasClient()) {
-				d.showSetup()
-				d.setup.take(p)
+			if g.setup != nil || (g.auth != nil && !g.auth.HasClient()) {
+				g.showSetup()
+				g.setup.take(p)
 				continue
 			}
 			rest = append(rest, p)
@@ -134,41 +172,41 @@ type adder interface {
 }
 
 // importDestination saves a destination someone shared, under its name.
-func (d *desk) importDestination(path string) {
+func (g *googleSide) importDestination(path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		d.tell(say("ui.import.unreadable", "File", isolate(filepath.Base(path))))
+		g.frame.tell(say("ui.import.unreadable", "File", isolate(filepath.Base(path))))
 		return
 	}
 	shared, err := dest.Import(data)
 	if err != nil {
-		d.tell(say("ui.import.bad", "File", isolate(filepath.Base(path)), "Why", errorWords(err)))
+		g.frame.tell(say("ui.import.bad", "File", isolate(filepath.Base(path)), "Why", errorWords(err)))
 		return
 	}
-	a, ok := d.presets.(adder)
-	if !ok || d.presets == nil {
-		d.tell(say("ui.import.noStore", "Name", isolate(shared.Name)))
+	a, ok := g.presets.(adder)
+	if !ok || g.presets == nil {
+		g.frame.tell(say("ui.import.noStore", "Name", isolate(shared.Name)))
 		return
 	}
 	if err := a.Add(shared); err != nil {
-		d.tell(errorWords(err))
+		g.frame.tell(errorWords(err))
 		return
 	}
-	d.bar.refreshChoices()
-	d.tell(say("ui.import.done", "Name", isolate(shared.Name)))
+	g.bar().refreshChoices()
+	g.frame.tell(say("ui.import.done", "Name", isolate(shared.Name)))
 }
 
 // formExtras is what a destination's form shows below its settings: that
 // a destination from the organisation cannot be changed, and Export… for
 // one that has a name.
-func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
+func (g *googleSide) formExtras(target dest.Destination) fyne.CanvasObject {
 	box := container.NewVBox()
-	if d.managed(target.Name) {
+	if g.managed(target.Name) {
 		box.Add(newBidiParagraph(say("ui.dest.managedNote")))
 	}
 	if strings.TrimSpace(target.Name) != "" {
 		box.Add(row(newIconButton(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
-			d.ask(filechooser.Options{
+			g.dialogs.ask(filechooser.Options{
 				Title:   say("ui.pick.export"),
 				Save:    true,
 				Name:    target.Name + dest.ShareExtension,
@@ -177,10 +215,10 @@ func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 			}, func(paths []string) {
 				w, err := os.Create(paths[0])
 				if err != nil {
-					d.tell(say("ui.export.failed", "Why", errorWords(err)))
+					g.frame.tell(say("ui.export.failed", "Why", errorWords(err)))
 					return
 				}
-				d.exportDestination(target, w)
+				g.exportDestination(target, w)
 			})
 		})))
 	}
@@ -189,7 +227,7 @@ func (d *desk) formExtras(target dest.Destination) fyne.CanvasObject {
 
 // exportDestination writes target to w, to give to someone else: no
 // account, token or secret goes into it.
-func (d *desk) exportDestination(target dest.Destination, w io.WriteCloser) {
+func (g *googleSide) exportDestination(target dest.Destination, w io.WriteCloser) {
 	data, err := dest.Export(target)
 	if err == nil {
 		_, err = w.Write(data)
@@ -198,8 +236,8 @@ func (d *desk) exportDestination(target dest.Destination, w io.WriteCloser) {
 		err = cerr
 	}
 	if err != nil {
-		d.tell(say("ui.export.failed", "Why", errorWords(err)))
+		g.frame.tell(say("ui.export.failed", "Why", errorWords(err)))
 		return
 	}
-	d.tell(say("ui.export.done", "Name", isolate(target.Name)))
+	g.frame.tell(say("ui.export.done", "Name", isolate(target.Name)))
 }

@@ -111,11 +111,11 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 	if len(objs) != 1 || !strings.HasPrefix(objs[0].Action, "gmail") {
 		t.Fatalf("sandbox holds %+v, want the email as Gmail's", objs)
 	}
-	if h.d.dest.Account != lab.srv.Email {
-		t.Errorf("account = %q, want %q", h.d.dest.Account, lab.srv.Email)
+	if h.d.target.dest.Account != lab.srv.Email {
+		t.Errorf("account = %q, want %q", h.d.target.dest.Account, lab.srv.Email)
 	}
-	if !strings.Contains(h.d.message.Text(), "goes on now") {
-		t.Errorf("message %q does not say the waiting file goes on", h.d.message.Text())
+	if !strings.Contains(h.d.frame.message.Text(), "goes on now") {
+		t.Errorf("message %q does not say the waiting file goes on", h.d.frame.message.Text())
 	}
 
 	// A grant withdrawn at Google reads the same way, and signing in again sends the file on.
@@ -136,7 +136,7 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 func openTestPicker(h *harness, kind listKind, d dest.Destination) (*picker, *string) {
 	d.BaseURL = h.sb.url
 	var got string
-	p := openPicker(h.d, kind, d, "", func(v string) { got = v })
+	p := openPicker(h.d.bar.d, kind, d, "", func(v string) { got = v })
 	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text(), "Fetching") })
 	return p, &got
 }
@@ -214,7 +214,7 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 	}
 	resolve := func(d dest.Destination) answer {
 		var a *answer
-		h.d.resolveLabels(d, func(ids string, err error) { a = &answer{ids, err} })
+		h.d.google.resolveLabels(d, func(ids string, err error) { a = &answer{ids, err} })
 		h.waitFor("the labels", func() bool { return a != nil })
 		return *a
 	}
@@ -242,9 +242,9 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.presets = lib
-	h.d.startupProblems(problems)
-	if msg := h.d.message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
+	h.d.google.presets = lib
+	h.d.google.startupProblems(problems)
+	if msg := h.d.frame.message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
 		t.Errorf("the window does not say which managed destination is incomplete: %q", msg)
 	}
 	h.d.bar.refreshChoices()
@@ -253,10 +253,10 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	}
 	changed, _ := lib.(*dest.Library).Get("Team archive")
 	changed.Params["labels"] = "SPAM"
-	if err := h.d.presets.Put(changed); err == nil || !strings.Contains(errorWords(err), "from your organisation") {
+	if err := h.d.google.presets.Put(changed); err == nil || !strings.Contains(errorWords(err), "from your organisation") {
 		t.Errorf("changing a managed destination: %v", err)
 	}
-	if err := h.d.presets.Delete("Team archive"); err == nil {
+	if err := h.d.google.presets.Delete("Team archive"); err == nil {
 		t.Error("a managed destination was deleted")
 	}
 }
@@ -273,14 +273,14 @@ func TestResetKeepsManagedDestinations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.presets = lib
+	h.d.google.presets = lib
 	if err := lib.Put(dest.Destination{Name: "Mine", Kind: dest.Sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
 	h.d.log = slog.New(slog.NewTextHandler(&log, nil))
-	h.d.reset()
-	h.waitFor("the reset", func() bool { return h.d.message.Text() == say("ui.reset.done") })
+	h.d.settings.reset()
+	h.waitFor("the reset", func() bool { return h.d.frame.message.Text() == say("ui.reset.done") })
 	var names []string
 	for _, d := range lib.List() {
 		names = append(names, d.Name)
@@ -302,22 +302,22 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
+	h.d.google.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
 		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
 	data, err := os.ReadFile(exported)
-	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.d.message.Text()), "Exported Banners") {
-		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.message.Text())
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.d.frame.message.Text()), "Exported Banners") {
+		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.frame.message.Text())
 	}
 	h.drop(exported)
 	if len(h.q.Jobs()) != 0 {
 		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
 	}
-	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.d.message.Text()), "Imported the destination Banners") {
-		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.message.Text())
+	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.d.frame.message.Text()), "Imported the destination Banners") {
+		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.frame.message.Text())
 	}
 	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
-	if !strings.Contains(unmarked(h.d.message.Text()), "already a destination called Banners") {
-		t.Errorf("a second import says %q", h.d.message.Text())
+	if !strings.Contains(unmarked(h.d.frame.message.Text()), "already a destination called Banners") {
+		t.Errorf("a second import says %q", h.d.frame.message.Text())
 	}
 }
 
@@ -332,23 +332,23 @@ func TestSetUpPanel(t *testing.T) {
 		t.Fatal("without a client, the window should offer the set-up")
 	}
 	test.Tap(h.button("Set up Google sign-in\u2026"))
-	if h.d.setup == nil {
+	if h.d.google.setup == nil {
 		t.Fatal("the set-up panel did not open")
 	}
 	web := h.writeFile("client_secret_web.json", []byte(`{"web":{"client_id":"w.apps.googleusercontent.com","client_secret":"GOCSPX-x"}}`))
 	h.drop(web)
-	if got := h.d.setup.status.Text(); !strings.Contains(got, "web application") || h.d.setup.signIn.Disabled() == false {
-		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.setup.signIn.Disabled())
+	if got := h.d.google.setup.status.Text(); !strings.Contains(got, "web application") || h.d.google.setup.signIn.Disabled() == false {
+		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.google.setup.signIn.Disabled())
 	}
 	if len(h.q.Jobs()) != 0 {
 		t.Error("the client file was queued for upload")
 	}
 	h.drop(h.writeFile("client_secret_desktop.json", lab.srv.ClientJSON()))
-	if got := h.d.setup.status.Text(); !strings.Contains(got, "set up") || h.d.setup.signIn.Disabled() {
+	if got := h.d.google.setup.status.Text(); !strings.Contains(got, "set up") || h.d.google.setup.signIn.Disabled() {
 		t.Fatalf("a desktop client: %q", got)
 	}
-	test.Tap(h.d.setup.signIn)
-	h.waitFor("the sign-in", func() bool { return h.d.dest.Account == lab.srv.Email })
+	test.Tap(h.d.google.setup.signIn)
+	h.waitFor("the sign-in", func() bool { return h.d.target.dest.Account == lab.srv.Email })
 	if h.d.bar.setup.Visible() {
 		t.Error("the set-up offer stays after the set-up")
 	}
@@ -378,8 +378,8 @@ func TestGoogleGolden(t *testing.T) {
 	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
 	test.AssertImageMatches(t, "row_signin.png", w.Canvas().Capture())
 
-	d := &desk{app: a}
-	p := newSetupPanel(d)
+	f := &windowFrame{app: a}
+	p := newSetupPanel(setupSide{f, &googleSide{frame: f}, &fileDialogs{frame: f}})
 	pw := test.NewTempWindow(t, p.content)
 	pw.Resize(fyne.NewSize(640, p.content.MinSize().Height+8))
 	test.AssertImageMatches(t, "setup_panel.png", pw.Canvas().Capture())
@@ -454,7 +454,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		t.Fatalf("advertiser = %q", advertiser.Text)
 	}
 	test.Tap(h.button("Use it"))
-	if c := h.d.dest; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
+	if c := h.d.target.dest; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
@@ -469,7 +469,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	// Labels: their own access, asked for now, added to the account's.
-	openPicker(h.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
+	openPicker(h.d.bar.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
 	signIn = inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)

@@ -78,7 +78,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))
-	h.d.thumbs.start(h.d.ctx)
+	h.d.thumbs.start(h.d.frame.ctx)
 	t.Cleanup(func() {
 		h.d.close()
 		h.d.win.Close()
@@ -110,7 +110,7 @@ func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 }
 
 // refresh samples the queue and shows it, as a tick of the window would.
-func (h *harness) refresh() { h.d.refreshNow() }
+func (h *harness) refresh() { h.d.sampling.refreshNow() }
 
 // waitFor refreshes the window until ok holds; the deadline only keeps a
 // broken test from hanging.
@@ -195,7 +195,7 @@ func (h *harness) drop(paths ...string) {
 	for _, p := range paths {
 		uris = append(uris, storage.NewFileURI(p))
 	}
-	h.d.dropped(fyne.NewPos(100, 100), uris)
+	h.d.takeDrop(uris)
 }
 
 // writeFile makes a file in the harness's folder and returns its path.

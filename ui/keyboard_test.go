@@ -36,25 +36,25 @@ func TestCtrlQAsksLikeClosing(t *testing.T) {
 	if h.findButton("Keep uploading") != nil {
 		t.Fatal("Escape did not close the question")
 	}
-	if h.d.quitting || h.state("movie.dat") != engine.Uploading {
+	if h.d.exit.quitting || h.state("movie.dat") != engine.Uploading {
 		t.Fatal("Escape should keep uploading")
 	}
 	h.shortcut(fyne.KeyQ)
 	test.Tap(h.button("Pause uploads and quit"))
-	h.waitFor("the queue to pause for quitting", func() bool { return h.d.quitting && h.state("movie.dat") == engine.Paused })
+	h.waitFor("the queue to pause for quitting", func() bool { return h.d.exit.quitting && h.state("movie.dat") == engine.Paused })
 }
 
 // TestEscapeClosesForms: Escape closes the settings and a destination's form.
 func TestEscapeClosesForms(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.showSettings()
-	h.d.bar.showForm(h.d.dest, false)
-	if n := len(h.d.dialogs); n != 2 {
+	h.d.settings.showSettings()
+	h.d.bar.showForm(h.d.target.dest, false)
+	if n := len(h.d.frame.dialogs); n != 2 {
 		t.Fatalf("%d dialogs open, want 2", n)
 	}
 	h.key(fyne.KeyEscape)
 	h.key(fyne.KeyEscape)
-	if n := len(h.d.dialogs); n != 0 {
+	if n := len(h.d.frame.dialogs); n != 0 {
 		t.Errorf("after two Escapes %d dialogs are still open", n)
 	}
 	for _, o := range h.d.win.Canvas().Overlays().List() {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"fyne.io/fyne/v2"
 
@@ -13,41 +14,47 @@ import (
 // filechooser.ErrNoPortal when there is none to show.
 type chooseFunc func(ctx context.Context, o filechooser.Options) ([]string, error)
 
-// pickFiles adds files chosen in the system's dialog, several at once.
-func (d *desk) pickFiles() { d.pick(false) }
-
-// pickFolder adds the files of folders chosen in the system's dialog.
-func (d *desk) pickFolder() { d.pick(true) }
-
-func (d *desk) pick(folders bool) {
-	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
-	if folders {
-		o.Title = pickFolderTitle()
-	}
-	d.ask(o, d.add)
+// fileDialogs shows the file dialogs: the system's (the desktop's portal,
+// Windows' open and save dialogs) and, where the desktop has none, Hoist's
+// own (chooser.go).
+type fileDialogs struct {
+	frame   *windowFrame
+	log     *slog.Logger
+	choose  chooseFunc // the system's file dialog; nil: the desktop's portal
+	chooser *chooser   // Hoist's own, last opened
 }
 
 // ask shows the system's file dialog for o, or Hoist's own where the
 // desktop has none, and gives then what was chosen (nothing when canceled).
-func (d *desk) ask(o filechooser.Options, then func(paths []string)) {
-	choose := d.choose
+func (f *fileDialogs) ask(o filechooser.Options, then func(paths []string)) {
+	choose := f.choose
 	if choose == nil {
 		choose = systemChooser
 	}
-	d.background(func(ctx context.Context) {
+	f.frame.background(func(ctx context.Context) {
 		paths, err := choose(ctx, o)
-		d.later(func() {
+		f.frame.later(func() {
 			switch {
 			case errors.Is(err, filechooser.ErrNoPortal):
-				d.pickInWindow(o, then)
+				f.inWindow(o, then)
 			case err != nil:
-				d.log.Info("the system's file dialog failed", "err", err)
-				d.pickInWindow(o, then)
+				f.log.Info("the system's file dialog failed", "err", err)
+				f.inWindow(o, then)
 			case len(paths) > 0:
 				then(paths)
 			}
 		})
 	})
+}
+
+// pick asks for files to upload, several at once, or folders whose files
+// are uploaded, and gives then what was chosen.
+func (f *fileDialogs) pick(folders bool, then func(paths []string)) {
+	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
+	if folders {
+		o.Title = pickFolderTitle()
+	}
+	f.ask(o, then)
 }
 
 // startFolder is where a file dialog opens: Pictures for files, else
@@ -59,23 +66,35 @@ func startFolder(folders bool) string {
 	return filechooser.PlaceOf(filechooser.Pictures, filechooser.Documents)
 }
 
-// pickInWindow is Hoist's own file dialog, where the desktop has none. It
+// inWindow is Hoist's own file dialog, where the desktop has none. It
 // opens where o says, and takes several files at once when o asks so.
-func (d *desk) pickInWindow(o filechooser.Options, then func([]string)) {
-	c := newChooser(d.win, o, then)
+func (f *fileDialogs) inWindow(o filechooser.Options, then func([]string)) {
+	c := newChooser(f.frame.win, o, then)
 	c.confirm = func(question string, yes func()) {
-		d.open(newQuestion(o.Title, sentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
+		f.frame.open(newQuestion(o.Title, sentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
 			if ok {
 				yes()
 			}
-		}, d.win))
+		}, f.frame.win))
 	}
-	d.chooser = c
-	c.dlg.Resize(d.fit(fyne.NewSize(800, 560)))
-	d.open(c.dlg)
+	f.chooser = c
+	c.dlg.Resize(f.frame.fit(fyne.NewSize(800, 560)))
+	f.frame.open(c.dlg)
 	if c.name != nil {
-		d.win.Canvas().Focus(c.name)
+		f.frame.win.Canvas().Focus(c.name)
 		return
 	}
-	d.win.Canvas().Focus(c.list)
+	f.frame.win.Canvas().Focus(c.list)
 }
+
+// filesAdder adds the files chosen in a file dialog.
+type filesAdder struct {
+	dialogs *fileDialogs
+	add     func(paths []string)
+}
+
+// pickFiles adds files chosen in a file dialog, several at once.
+func (a filesAdder) pickFiles() { a.dialogs.pick(false, a.add) }
+
+// pickFolder adds the files of folders chosen in a file dialog.
+func (a filesAdder) pickFolder() { a.dialogs.pick(true, a.add) }

@@ -20,11 +20,11 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 		paths = append(paths, h.writeFile(n, emailBytes("A <a@example.com>", n)))
 	}
 	asked := make(chan filechooser.Options, 1)
-	h.d.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return paths, nil
 	}
-	h.d.pickFiles()
+	filesAdder{h.d.files, h.d.add}.pickFiles()
 	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 && len(h.d.list.views()) == 3 })
 	if o := <-asked; !o.Multiple || o.Directory {
 		t.Errorf("the dialog was asked for %+v, want several files", o)
@@ -42,9 +42,9 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	for _, n := range []string{"one.eml", "two.eml", "three.eml"} {
 		h.writeFile(n, emailBytes("A <a@example.com>", n))
 	}
-	h.d.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.pick(false)
-	h.waitFor("a dialog", func() bool { return len(h.d.dialogs) == 1 })
+	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.pick(false, h.d.add)
+	h.waitFor("a dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	c := h.d.win.Canvas()
 	list := inTopOverlay(h, func(*chooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
@@ -72,8 +72,8 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 // chooserOn is the chooser the harness's window shows.
 func chooserOn(t *testing.T, h *harness) *chooser {
 	t.Helper()
-	c := h.d.chooser
-	if c == nil || len(h.d.dialogs) == 0 || h.d.dialogs[len(h.d.dialogs)-1] != hideable(c.dlg) {
+	c := h.d.files.chooser
+	if c == nil || len(h.d.frame.dialogs) == 0 || h.d.frame.dialogs[len(h.d.frame.dialogs)-1] != hideable(c.dlg) {
 		t.Fatal("the dialog on top is no chooser")
 	}
 	return c

@@ -154,20 +154,20 @@ func (p *picker) scopes() []string {
 
 // lister gives the lister for the picker's destination: the sandbox's
 // without sign-in, Google's with the account's.
-func (d *desk) lister(ctx context.Context, target dest.Destination, scopes []string) (*google.Lister, error) {
-	if target.BuiltinSandbox && d.sandbox != nil {
-		target.BaseURL = d.sandbox.url
+func (g *googleSide) lister(ctx context.Context, target dest.Destination, scopes []string) (*google.Lister, error) {
+	if target.BuiltinSandbox && g.sandbox != nil {
+		target.BaseURL = g.sandbox.url
 	}
 	if target.BaseURL != "" && !target.NeedsAuth() {
 		return &google.Lister{Client: &http.Client{}, BaseURL: target.BaseURL}, nil
 	}
-	clients, ok := d.auth.(googleClients)
-	if !ok || d.auth == nil || !d.auth.HasClient() {
+	clients, ok := g.auth.(googleClients)
+	if !ok || g.auth == nil || !g.auth.HasClient() {
 		return nil, auth.ErrNoClient
 	}
 	account := target.Account
 	if account == "" {
-		account = d.dest.Account
+		account = g.target.dest.Account
 	}
 	if account == "" {
 		return nil, auth.ErrNotSignedIn
@@ -189,8 +189,8 @@ func (p *picker) load() {
 }
 
 // listItems fetches kind's values for target from Google, or from the sandbox.
-func (d *desk) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
-	l, err := d.lister(ctx, target, scopes)
+func (g *googleSide) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
+	l, err := g.lister(ctx, target, scopes)
 	if err != nil {
 		return nil, err
 	}
@@ -313,9 +313,9 @@ func labelsToResolve(d dest.Destination) bool {
 
 // resolveLabels turns label names typed by hand into ids, with the
 // mailbox's list; then runs with the ids, or with a sentence refusing them.
-func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err error)) {
-	d.background(func(ctx context.Context) {
-		l, err := d.lister(ctx, target, []string{google.ScopeGmailLabels})
+func (g *googleSide) resolveLabels(target dest.Destination, then func(ids string, err error)) {
+	g.frame.background(func(ctx context.Context) {
+		l, err := g.lister(ctx, target, []string{google.ScopeGmailLabels})
 		var ids []string
 		if err == nil {
 			var labels []google.Label
@@ -327,7 +327,7 @@ func (d *desk) resolveLabels(target dest.Destination, then func(ids string, err 
 		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {
 			err = errors.New(say("ui.picker.labelNames"))
 		}
-		d.later(func() { then(strings.Join(ids, ", "), err) })
+		g.frame.later(func() { then(strings.Join(ids, ", "), err) })
 	})
 }
 

@@ -93,8 +93,7 @@ func windowScale(getenv func(string) string, monitor float32) float32 {
 
 // savedSize is the size the window had when it last closed; zero at a first
 // start.
-func (d *desk) savedSize() fyne.Size {
-	p := d.app.Preferences()
+func savedSize(p fyne.Preferences) fyne.Size {
 	s := fyne.NewSize(float32(p.Float(prefWidth)), float32(p.Float(prefHeight)))
 	if s.Width < 320 || s.Height < 240 {
 		return fyne.Size{}
@@ -102,18 +101,18 @@ func (d *desk) savedSize() fyne.Size {
 	return s
 }
 
-func (d *desk) saveSize() {
-	s := d.win.Canvas().Size()
+// saveSize keeps the window's size s for the next start.
+func saveSize(p fyne.Preferences, s fyne.Size) {
 	if s.Width > 0 && s.Height > 0 {
-		d.app.Preferences().SetFloat(prefWidth, float64(s.Width))
-		d.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+		p.SetFloat(prefWidth, float64(s.Width))
+		p.SetFloat(prefHeight, float64(s.Height))
 	}
 }
 
-// place sizes the window for s and centres it on its monitor.
-func (d *desk) place(s screen) {
-	d.win.Resize(windowSize(d.savedSize(), s))
+// place sizes w for s, as kept in p, and centres it on its monitor.
+func place(w fyne.Window, p fyne.Preferences, s screen) {
+	w.Resize(windowSize(savedSize(p), s))
 	if s.known() {
-		d.win.CenterOnScreen()
+		w.CenterOnScreen()
 	}
 }

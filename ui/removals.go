@@ -34,8 +34,8 @@ func (r *removals) hides(id engine.JobID) bool { return r.hidden[id] }
 // offer is the removal Undo can bring back; N is 0 when there is none.
 func (r *removals) offer() undoOffer { return r.offered }
 
-// remove takes views off the list, with an Undo.
-func (r *removals) remove(views []engine.JobView) {
+// removeRows takes views off the list, with an Undo.
+func (r *removals) removeRows(views []engine.JobView) {
 	if len(views) == 0 {
 		return
 	}
@@ -60,8 +60,8 @@ func (r *removals) remove(views []engine.JobView) {
 	r.changed()
 }
 
-// undo brings the last removed rows back.
-func (r *removals) undo() {
+// undoRemoval brings the last removed rows back.
+func (r *removals) undoRemoval() {
 	if len(r.pending) == 0 {
 		return
 	}

@@ -101,7 +101,7 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 		t.Run(c.code, func(t *testing.T) {
 			speakWindow(t, c.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.d.showSettings()
+			h.d.settings.showSettings()
 			var checks []*readingCheck
 			walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				if rc, ok := o.(*readingCheck); ok {

@@ -131,7 +131,7 @@ func TestCaretPlaces(t *testing.T) {
 func TestFocusRingInDialogs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.win.Resize(fyne.NewSize(900, 640))
-	h.d.showSettings()
+	h.d.settings.showSettings()
 	c := h.d.win.Canvas()
 	for _, choice := range []string{themeLight, themeDark} {
 		h.app.Settings().SetTheme(newTheme(choice))
@@ -151,7 +151,7 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Fatal("Tab found no button in the settings")
 		}
 		h.refresh()
-		r := h.d.dialogRing
+		r := h.d.ring.inner
 		if r == nil || !r.Visible() || r.StrokeColor != focusColor(th) {
 			t.Fatalf("%s: no ring around the focused button in the dialog", choice)
 		}
@@ -161,9 +161,9 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, button.Size())
 		}
 	}
-	h.d.closeTopDialog()
+	h.d.frame.closeTopDialog()
 	h.refresh()
-	if h.d.dialogRing.Visible() {
+	if h.d.ring.inner.Visible() {
 		t.Error("the dialog's ring stays after the dialog closed")
 	}
 }

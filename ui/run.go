@@ -107,18 +107,18 @@ func Run(ctx context.Context, cfg Config) int {
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
 		log: log, journal: s.journal.Path(), events: s.events,
 	})
-	d.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
+	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
 	if backup, why := s.journal.Recovered(); backup != "" {
 		// why is a plain sentence that names the backup: the whole list may
 		// have been set aside, or only some damaged uploads left out.
-		d.tell(errorWords(why))
+		d.frame.tell(errorWords(why))
 	}
 	if alone != nil {
-		d.tell(aloneNote())
+		d.frame.tell(aloneNote())
 	}
-	d.place(primaryScreen(os.Getenv))
+	place(d.win, a.Preferences(), primaryScreen(os.Getenv))
 	if n := s.notices(); len(n) > 0 {
-		d.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
 	d.start()
 	d.add(cfg.Files)
@@ -134,16 +134,16 @@ func Run(ctx context.Context, cfg Config) int {
 			return
 		}
 		err := claim.Serve(serveCtx, func(paths []string) {
-			d.later(func() { d.handedOver(paths) })
+			d.frame.later(func() { d.exit.handedOver(paths) })
 		})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Warn("other Hoist windows cannot hand files over", "err", err)
 		}
 	}()
 	// An interrupt from the terminal quits as the window's close button would, without asking.
-	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.quit) })
+	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.exit.quit) })
 
-	a.Lifecycle().SetOnStarted(func() { d.background(s.tidy(log)) })
+	a.Lifecycle().SetOnStarted(func() { d.frame.background(s.tidy(log)) })
 	d.win.ShowAndRun()
 
 	stopOnSignal()

@@ -151,25 +151,6 @@ func detailsWords(v engine.JobView, now time.Time) string {
 	return strings.Join(lines, "\n")
 }
 
-// doSelected takes a on every selected job that allows it, as the engine
-// says; removing is done with an Undo, signing in through the browser.
-func (d *desk) doSelected(a engine.Action, views []engine.JobView) {
-	views = slices.DeleteFunc(views, func(v engine.JobView) bool { return !v.Allows(a) })
-	if len(views) == 0 {
-		return
-	}
-	switch a {
-	case engine.Remove:
-		d.removeRows(views)
-		return
-	case engine.SignIn:
-		views = views[:1] // one sign-in in the browser sends on every upload of the account
-	}
-	for _, v := range views {
-		d.do(v, a)
-	}
-}
-
 // showIf shows o when on is set, else hides it.
 func showIf(o fyne.CanvasObject, on bool) {
 	if on && !o.Visible() {

@@ -183,26 +183,42 @@ func choice[T comparable](values []T, words func(T) string, current T, changed f
 	return s
 }
 
+// settingsSide keeps the settings: it shows them, saves each change at
+// once and passes it on to the queue, the theme and the language.
+type settingsSide struct {
+	frame   *windowFrame
+	q       *engine.Queue // safe from any goroutine
+	current settings
+	journal string // where the list of uploads is kept
+	google  *googleSide
+	target  *target
+	speak   func(l *words.Lang) // the window in another language
+	reload  func()              // the destination bar and the panels, after a reset
+}
+
+func (p *settingsSide) currentSettings() settings { return p.current }
+func (p *settingsSide) journalPath() string       { return p.journal }
+
 // applySettings saves s and passes it to the queue, off the UI goroutine.
-func (d *desk) applySettings(s settings) {
-	old := d.settings
-	d.settings = s
-	s.save(d.app.Preferences())
+func (p *settingsSide) applySettings(s settings) {
+	old := p.current
+	p.current = s
+	s.save(p.frame.app.Preferences())
 	if s.Theme != old.Theme {
-		d.app.Settings().SetTheme(newTheme(s.Theme))
+		p.frame.app.Settings().SetTheme(newTheme(s.Theme))
 	}
 	if s.Language != old.Language {
-		d.speak(words.FromSystem(s.Language))
+		p.speak(words.FromSystem(s.Language))
 	}
-	d.background(func(context.Context) {
+	p.frame.background(func(context.Context) {
 		if s.Parallel != old.Parallel {
-			d.q.SetParallel(s.Parallel)
+			p.q.SetParallel(s.Parallel)
 		}
 		if s.ChunkSize != old.ChunkSize {
-			d.q.SetChunkSize(s.ChunkSize)
+			p.q.SetChunkSize(s.ChunkSize)
 		}
 		if s.Bandwidth != old.Bandwidth {
-			d.q.SetBandwidthLimit(s.Bandwidth)
+			p.q.SetBandwidthLimit(s.Bandwidth)
 		}
 	})
 }
@@ -273,10 +289,11 @@ func (p *settingsPanel) makeForm() *form {
 }
 
 // showSettings opens the settings' panel.
-func (d *desk) showSettings() {
-	dlg := newInfoDialog(say("ui.settings"), visual(say("ui.close")), d.scrolled(newSettingsPanel(d).content), d.win)
-	dlg.Resize(d.fit(fyne.NewSize(620, 560)))
-	d.open(dlg)
+func (p *settingsSide) showSettings() {
+	f := p.frame
+	dlg := newInfoDialog(say("ui.settings"), visual(say("ui.close")), f.scrolled(newSettingsPanel(settingsPanelSide{f, p}).content), f.win)
+	dlg.Resize(f.fit(fyne.NewSize(620, 560)))
+	f.open(dlg)
 }
 
 // confirmReset asks, then stops and forgets every upload, forgets saved
@@ -291,36 +308,38 @@ func (p *settingsPanel) confirmReset() {
 		}, d.window()))
 }
 
-func (d *desk) reset() {
+// reset stops and forgets every upload, forgets the saved destinations
+// (not the organisation's) and restores the default settings.
+func (p *settingsSide) reset() {
+	f, g := p.frame, p.google
 	var names []string
-	if d.presets != nil {
-		for _, p := range d.presets.List() {
-			if !d.managed(p.Name) { // the organisation's stay: only it can remove them
-				names = append(names, p.Name)
+	if g.presets != nil {
+		for _, d := range g.presets.List() {
+			if !g.managed(d.Name) { // the organisation's stay: only it can remove them
+				names = append(names, d.Name)
 			}
 		}
 	}
-	d.applySettings(defaultSettings)
-	d.app.Preferences().RemoveValue(prefDestination)
-	d.loadDestination(false)
-	d.background(func(context.Context) {
-		for _, v := range d.q.Jobs() {
+	p.applySettings(defaultSettings)
+	f.app.Preferences().RemoveValue(prefDestination)
+	p.target.load(false)
+	f.background(func(context.Context) {
+		for _, v := range p.q.Jobs() {
 			if !v.State.Finished() {
-				_ = d.q.Cancel(v.ID)
+				_ = p.q.Cancel(v.ID)
 			}
-			if err := d.q.Remove(v.ID); err != nil && err != engine.ErrNoJob {
-				d.log.Warn("reset: removing an upload", "job", v.ID, "err", err)
+			if err := p.q.Remove(v.ID); err != nil && err != engine.ErrNoJob {
+				f.log.Warn("reset: removing an upload", "job", v.ID, "err", err)
 			}
 		}
 		for _, n := range names {
-			if err := d.presets.Delete(n); err != nil {
-				d.log.Warn("reset: forgetting a destination", "err", err)
+			if err := g.presets.Delete(n); err != nil {
+				f.log.Warn("reset: forgetting a destination", "err", err)
 			}
 		}
-		d.later(func() {
-			d.bar.load()
-			d.destinationChanged()
-			d.tell(say("ui.reset.done"))
+		f.later(func() {
+			p.reload()
+			f.tell(say("ui.reset.done"))
 		})
 	})
 }

@@ -47,17 +47,17 @@ type setupPanel struct {
 }
 
 // showSetup opens the guided set-up, or brings it back when it is open.
-func (d *desk) showSetup() {
-	if d.setup != nil {
-		d.setup.dlg.Show()
+func (g *googleSide) showSetup() {
+	if g.setup != nil {
+		g.setup.dlg.Show()
 		return
 	}
-	p := newSetupPanel(d)
-	d.setup = p
-	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), d.scrolled(p.content), d.win)
-	p.dlg.SetOnClosed(func() { d.setup = nil })
-	p.dlg.Resize(d.fit(fyne.NewSize(640, 600)))
-	d.open(p.dlg)
+	p := newSetupPanel(setupSide{g.frame, g, g.dialogs})
+	g.setup = p
+	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), g.frame.scrolled(p.content), g.frame.win)
+	p.dlg.SetOnClosed(func() { g.setup = nil })
+	p.dlg.Resize(g.frame.fit(fyne.NewSize(640, 600)))
+	g.frame.open(p.dlg)
 }
 
 func newSetupPanel(d setupController) *setupPanel {

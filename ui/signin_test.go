@@ -76,8 +76,8 @@ func TestSignInAndOut(t *testing.T) {
 
 	test.Tap(h.d.bar.signIn)
 	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
-	if h.d.dest.Account != srv.Email {
-		t.Errorf("destination account = %q, want %q", h.d.dest.Account, srv.Email)
+	if h.d.target.dest.Account != srv.Email {
+		t.Errorf("destination account = %q, want %q", h.d.target.dest.Account, srv.Email)
 	}
 	if !h.d.bar.signOut.Visible() {
 		t.Error("once signed in, the bar should offer Sign out")
@@ -86,8 +86,8 @@ func TestSignInAndOut(t *testing.T) {
 	test.Tap(h.d.bar.signOut)
 	test.Tap(h.button("Yes"))
 	h.waitFor("the account to go", func() bool { return len(h.d.bar.accounts.Options) == 0 })
-	if h.d.dest.Account != "" {
-		t.Errorf("after signing out, the destination still uses %q", h.d.dest.Account)
+	if h.d.target.dest.Account != "" {
+		t.Errorf("after signing out, the destination still uses %q", h.d.target.dest.Account)
 	}
 }
 
@@ -213,7 +213,7 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	}
 	assetType.SetSelected("Video (VIDEO)")
 	test.Tap(h.button("Use it"))
-	got := h.d.dest
+	got := h.d.target.dest
 	if got.Params["assetType"] != "VIDEO" {
 		t.Errorf("choosing %q set the asset type to %q, want VIDEO", "Video (VIDEO)", got.Params["assetType"])
 	}

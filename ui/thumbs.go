@@ -67,6 +67,9 @@ func (t *thumbnails) start(ctx context.Context) {
 
 func (t *thumbnails) wait() { t.wg.Wait() }
 
+// thumbnail gives a picture's thumbnail; done is false while it is being made.
+func (t *thumbnails) thumbnail(v engine.JobView) (image.Image, bool) { return t.get(v) }
+
 // get returns the thumbnail of v's picture, or nil while it is being made
 // (ready is called then) or when there is none (done is true).
 func (t *thumbnails) get(v engine.JobView) (img image.Image, done bool) {

@@ -149,11 +149,11 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	h.waitFor("the question to count one file", func() bool {
 		return strings.Contains(h.dialogText(), "1 file is still uploading")
 	})
-	if h.d.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit while a file was still uploading")
 	}
 	free()
-	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.quitting })
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.exit.quitting })
 	if got := h.dialogText(); got != "" {
 		t.Errorf("the question is still on screen: %q", got)
 	}
@@ -360,13 +360,13 @@ func TestEnterPressesTheButton(t *testing.T) {
 		t.Fatal("Tab does not reach Keep uploading")
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if h.findButton("Keep uploading") != nil || h.d.quitting {
+	if h.findButton("Keep uploading") != nil || h.d.exit.quitting {
 		t.Fatal("Enter on Keep uploading did not keep uploading")
 	}
 
 	h.shortcut(fyne.KeyQ)
 	h.key(fyne.KeyReturn) // nothing focused in the question: its default
-	if !h.d.quitting {
+	if !h.d.exit.quitting {
 		t.Fatal("Enter did not press the question's default, Pause uploads and quit")
 	}
 }
@@ -375,12 +375,12 @@ func TestEnterPressesTheButton(t *testing.T) {
 func TestEnterClosesTheResult(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(1)
-	h.d.showResult(h.d.list.views()[0])
-	if len(h.d.dialogs) != 1 {
+	h.d.acts.showResult(h.d.list.views()[0])
+	if len(h.d.frame.dialogs) != 1 {
 		t.Fatal("no result's dialog")
 	}
 	h.key(fyne.KeyReturn)
-	if len(h.d.dialogs) != 0 {
+	if len(h.d.frame.dialogs) != 0 {
 		t.Error("Enter left the result's dialog open")
 	}
 }

@@ -51,7 +51,7 @@ func openBenchWindow(b *testing.B, dir string) *benchWindow {
 		presets: presets, auth: &auth.Service{ConfigDir: dir}, sandbox: w.sb, log: log, journal: w.j.Path(),
 	})
 	w.d.win.Resize(fyne.NewSize(1366, 768))
-	w.d.thumbs.start(w.d.ctx)
+	w.d.thumbs.start(w.d.frame.ctx)
 	return w
 }
 
@@ -68,7 +68,7 @@ func (w *benchWindow) close() {
 // frame samples the queue and draws what changed, as one tick of the
 // window does; it returns how long the UI goroutine's part took.
 func (w *benchWindow) frame() time.Duration {
-	show := w.d.collect()
+	show := w.d.sampling.collect()
 	if show == nil {
 		return 0
 	}

@@ -190,16 +190,16 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			h.d.bar.showForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 			// The asset types are the values Google's API takes, written as it writes them.
 			check("form", append(dest.Kind(dest.CM360).Info().Fields[2].Choices, shownPath, "obj-7", "HTML5")...)
-			for h.d.closeTopDialog() {
+			for h.d.frame.closeTopDialog() {
 			}
 
 			release, _ := stalled(t, h, "فیلم.dat")
 			defer close(release)
 			s := shownStates()[0] // the row as it stood, not as the moving upload draws it
 			h.showFixed([]engine.JobView{s.view})
-			h.d.askQuit(false)
+			h.d.exit.askQuit(false)
 			check("quit", shownPath)
-			for h.d.closeTopDialog() {
+			for h.d.frame.closeTopDialog() {
 			}
 		})
 	}
@@ -264,9 +264,9 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 	if h.d.foot.pauseAll.Text != "Pause all" {
 		t.Fatalf("the window starts in %q", h.d.foot.pauseAll.Text)
 	}
-	next := h.d.settings
+	next := h.d.settings.current
 	next.Language = "he"
-	h.d.applySettings(next)
+	h.d.settings.applySettings(next)
 	if !rtl() || h.d.foot.pauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
 		t.Errorf("after choosing Hebrew the window says %q", h.d.foot.pauseAll.Text)
 	}
@@ -280,7 +280,7 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 		t.Error("the language is not read back")
 	}
 	next.Language = words.SystemSetting
-	h.d.applySettings(next)
+	h.d.settings.applySettings(next)
 	if rtl() {
 		t.Error("back to the system's language (English here), the window still reads right to left")
 	}

@@ -75,8 +75,8 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	if h.d.empty.Visible() {
 		t.Error("the empty state is still shown")
 	}
-	if !strings.Contains(h.d.message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.message.Text(), ".hidden.png") {
-		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.message.Text())
+	if !strings.Contains(h.d.frame.message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.frame.message.Text(), ".hidden.png") {
+		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.frame.message.Text())
 	}
 	if got, want := h.d.foot.summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
 		t.Errorf("summary = %q, want it to start with %q", got, want)
@@ -300,7 +300,7 @@ func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 // from the app's preferences, as the next start would.
 func TestSettingsPersist(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := newSettingsPanel(h.d).form
+	form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
 	pick := func(label, choice string) {
 		t.Helper()
 		for _, it := range form.Items {
@@ -329,8 +329,8 @@ func TestSettingsPersist(t *testing.T) {
 	if th, ok := h.app.Settings().Theme().(*hoistTheme); !ok || th.choice != themeDark {
 		t.Errorf("theme = %#v, want the dark Hoist theme", h.app.Settings().Theme())
 	}
-	h.d.reset()
-	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.message.Text(), "reset") })
+	h.d.settings.reset()
+	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.frame.message.Text(), "reset") })
 	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
 	}
@@ -395,7 +395,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 // the dialog's width instead of being cut off at its edge.
 func TestSettingsExplainInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := newSettingsPanel(h.d).form
+	form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
 	var notes []string
 	for _, it := range form.Items {
 		if it.HintText != "" {
@@ -420,9 +420,9 @@ func TestQuitWhileUploading(t *testing.T) {
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 
-	h.d.closing()
+	h.d.exit.closing()
 	test.Tap(h.button("Pause uploads and quit"))
-	h.waitFor("the queue to pause for quitting", func() bool { return h.d.quitting && h.state("movie.dat") == engine.Paused })
+	h.waitFor("the queue to pause for quitting", func() bool { return h.d.exit.quitting && h.state("movie.dat") == engine.Paused })
 
 	again := h.openQueue(engineOptionsNoResume())
 	views := again.Jobs()
@@ -498,8 +498,8 @@ func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 		t.Fatal("with no Google client, the window should offer the sandbox")
 	}
 	test.Tap(h.button("Try Hoist with the built-in sandbox"))
-	if h.d.dest.Kind != dest.Sandbox {
-		t.Errorf("destination = %s, want the sandbox", h.d.dest.Kind)
+	if h.d.target.dest.Kind != dest.Sandbox {
+		t.Errorf("destination = %s, want the sandbox", h.d.target.dest.Kind)
 	}
 	if h.d.bar.setup.Visible() {
 		t.Error("the offer should go once the sandbox is chosen")

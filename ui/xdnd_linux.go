@@ -1,0 +1,61 @@
+//go:build linux && !wayland
+
+package ui
+
+/*
+#cgo LDFLAGS: -lX11
+#include <X11/Xlib.h>
+#include <string.h>
+
+// finishDrop tells the owner of the drag (the file manager) that target
+// took the drop, or not: XDND's XdndFinished, on a connection of its own.
+static void finishDrop(unsigned long target, int accepted) {
+	Display *d = XOpenDisplay(NULL);
+	if (!d) return;
+	Window source = XGetSelectionOwner(d, XInternAtom(d, "XdndSelection", False));
+	if (source != None) {
+		XEvent e;
+		memset(&e, 0, sizeof e);
+		e.xclient.type = ClientMessage;
+		e.xclient.display = d;
+		e.xclient.window = source;
+		e.xclient.message_type = XInternAtom(d, "XdndFinished", False);
+		e.xclient.format = 32;
+		e.xclient.data.l[0] = (long)target;
+		e.xclient.data.l[1] = accepted ? 1 : 0;
+		e.xclient.data.l[2] = accepted ? (long)XInternAtom(d, "XdndActionCopy", False) : None;
+		XSendEvent(d, source, False, NoEventMask, &e);
+		XSync(d, False);
+	}
+	XCloseDisplay(d);
+}
+*/
+import "C"
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver"
+)
+
+// answerDrop tells the program the files were dragged from (on X11)
+// whether Hoist took them, before the toolkit answers on its own: GLFW,
+// which the toolkit draws with, answers XDND's XdndFinished with the
+// number of bytes it read as the "accepted" flag, so a drop whose list of
+// files has an even length is answered "not accepted" though its files
+// were added. Sent first, this answer is the one the file manager heeds.
+// Call it from the window's drop handler, on the main goroutine.
+func answerDrop(w fyne.Window, accepted bool) {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return
+	}
+	nw.RunNative(func(ctx any) {
+		if x, ok := ctx.(driver.X11WindowContext); ok && x.WindowHandle != 0 {
+			on := C.int(0)
+			if accepted {
+				on = 1
+			}
+			C.finishDrop(C.ulong(x.WindowHandle), on)
+		}
+	})
+}
