@@ -3,19 +3,19 @@ package ui
 import "hoist/ui/handover"
 
 // answerQuitRequests lets an installer about to replace Hoist, or an
-// administrator's "hoist quit", ask this window through the hand-over channel
+// administrator's "hoist quit", ask the window through the hand-over channel
 // to pause every upload and quit. Nobody may be at the computer to answer the
 // question closing the window asks, so none is asked; the list keeps every
 // upload, paused where the server stands, for the next start.
-func (d *desk) answerQuitRequests(c *handover.Claim) {
-	c.OnQuit(func() { d.later(d.quitOnRequest) })
+func (e *exit) answerQuitRequests(c *handover.Claim) {
+	c.OnQuit(func() { e.frame.later(e.quitOnRequest) })
 }
 
 // quitOnRequest quits as "Pause uploads and quit" does, whatever is open.
-func (d *desk) quitOnRequest() {
-	if d.quitting {
+func (e *exit) quitOnRequest() {
+	if e.quitting {
 		return
 	}
-	d.log.Info("asked to pause every upload and quit")
-	d.quit()
+	e.frame.log.Info("asked to pause every upload and quit")
+	e.quit()
 }

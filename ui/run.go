@@ -124,7 +124,7 @@ func Run(ctx context.Context, cfg Config) int {
 	d.add(cfg.Files)
 
 	if claim != nil {
-		d.answerQuitRequests(claim)
+		d.exit.answerQuitRequests(claim)
 	}
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := make(chan struct{})
