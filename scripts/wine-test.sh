@@ -99,7 +99,7 @@ export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE)
 export HOME=$work/home LANG=C.UTF-8
 # The sandbox of hoist-cli.exe on a port of this test's own, never one that
 # another program on this computer uses.
-export HOIST_SANDBOX_ADDR=127.0.0.1:$((20000 + RANDOM % 30000))
+export HOIST_SANDBOX_ADDR=127.0.0.1:$((20000 + RANDOM % 30000)) # see freePort
 mkdir -p "$HOME"
 step "making a Wine prefix (display $DISPLAY)"
 timeout "$limit" wineboot -i >"$logs/wineboot.log" 2>&1 || fail "wineboot did not finish within ${limit}s: $(tail -n 20 "$logs/wineboot.log")"
@@ -156,6 +156,10 @@ ended() {
 	return 1
 }
 same() { cmp -s "$1" "$2"; }
+# freePort: a port for a sandbox of its own. A port a sandbox used a moment
+# ago may still be held by its last connections (Wine binds without
+# SO_REUSEADDR), so each sandbox gets a new one.
+freePort() { echo $((20000 + RANDOM % 30000)); }
 # appsEntry NAME: Hoist's entries in the Apps list of the computer (every
 # program's key, as "reg query /s" shows it, that names Hoist), in $logs/NAME.txt.
 appsEntry() {
@@ -324,7 +328,7 @@ ended "$holder" 30 || true
 
 # 6. Uninstalling while the command line runs.
 step "the uninstaller stops hoist-cli.exe sandbox and removes Hoist"
-start cli-sandbox "$bin/hoist-cli.exe" sandbox
+start cli-sandbox "$bin/hoist-cli.exe" sandbox --addr "127.0.0.1:$(freePort)"
 cli_pid=$started
 commandListening "$cli_pid" "$logs/cli-sandbox.log"
 # Waiting for the uninstaller: _?= keeps it from copying itself away.
@@ -376,7 +380,7 @@ reopened "$pf/hoist-cli.exe" msi-quit-after-upgrade
 # 9. Removing it while the window and the command line run.
 step "msiexec /x, while the window and hoist-cli.exe sandbox run, stops both and removes Hoist"
 window msi-window-2 "$pf/Hoist.exe" "logo.png"
-start msi-cli-sandbox "$pf/hoist-cli.exe" sandbox
+start msi-cli-sandbox "$pf/hoist-cli.exe" sandbox --addr "127.0.0.1:$(freePort)"
 cli_pid=$started
 commandListening "$cli_pid" "$logs/msi-cli-sandbox.log"
 run msi-remove "$limit" msiexec /x "$(winpath "$msi2")" /qn || fail "msiexec /x failed: $(cat "$logs/msi-remove.txt")"
