@@ -4,6 +4,8 @@
 # spaces, run one after another; the lanes run at the same time. A lane stops
 # at its first failing part; the others go on. Every part's output is kept in
 # build/test-logs/PART.log, and the end of a failing part's log is printed.
+# The first lane keeps the processors' priority (its tests measure time);
+# the others run at a lower one (nice), taking what it leaves.
 #
 # Usage: scripts/test-suite.sh "LANE" "LANE"...
 #   e.g. scripts/test-suite.sh "test-go" "build test-window" "test-windows"
@@ -17,11 +19,12 @@ make=${MAKE:-make}
 
 now() { date +%s.%N; }
 lane() {
-	local part start rc
+	local part start rc nice=()
+	[ "$2" = first ] || nice=(nice -n 10)
 	for part in $1; do
 		echo "test: $part started"
 		start=$(now)
-		"$make" --no-print-directory -C "$root" "$part" >"$logs/$part.log" 2>&1
+		"${nice[@]}" "$make" --no-print-directory -C "$root" "$part" >"$logs/$part.log" 2>&1
 		rc=$?
 		printf '%s %s %s\n' "$part" "$rc" "$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')" >>"$logs/times"
 		if [ "$rc" != 0 ]; then
@@ -34,9 +37,11 @@ lane() {
 
 start=$(now)
 pids=()
+first=first
 for l in "$@"; do
-	lane "$l" &
+	lane "$l" "$first" &
 	pids+=($!)
+	first=""
 done
 failed=0
 for p in "${pids[@]}"; do
