@@ -14,12 +14,13 @@ import (
 	"runtime"
 	"strings"
 
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/words"
 )
 
-// Version is the app's version, set at build time.
-var Version = "1.0.0"
+// Version is the app's version (engine.Version, set at build time).
+var Version = engine.Version
 
 // Exit statuses.
 const (

@@ -590,7 +590,8 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 	}{
 		{"insufficient permission", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "User does not have permission."},
-			"✗ banner.png: This account cannot upload to advertiser 2. The server said: “User does not have permission.” Run \"hoist send --resume\" to try again, or give up on it with: hoist queue remove banner.png"},
+			// About the sign-in's permissions, not the advertiser: signing in again mends it.
+			"✗ banner.png: Hoist needs more access to your Google account for this (dfatrafficking). Sign in again to give it."},
 		{"quota exceeded", cm360,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "quotaExceeded", Message: "Quota exceeded."},
 			"✗ banner.png: The server says this account has hit its upload limit for now. Wait a while before trying again."},
@@ -599,7 +600,10 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 			"✗ banner.png: The server says this account has hit its upload limit for now. Wait a while before trying again. Hoist tried several times and gave up for now."},
 		{"invalid argument", []string{"--to", "playgames", "--resource", "r1", "--image-type", "ACHIEVEMENT_ICON"},
 			emulator.Answer{Status: http.StatusBadRequest, Reason: "invalidArgument", Message: "Image must be at least 512x512 pixels"},
-			"✗ banner.png: The server refused the file (error 400). The server said: “Image must be at least 512x512 pixels”"},
+			"✗ banner.png: The server refused the file (error 400). The server said: “Image must be at least 512x512 pixels” Sending it again as it is would be refused the same way"},
+		{"too large", cm360,
+			emulator.Answer{Status: http.StatusRequestEntityTooLarge, Message: "Payload too large"},
+			"Sending it again cannot help: Campaign Manager 360 will not take a file this large. Remove it with hoist queue remove "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newSendLab(t, emulator.Options{})
@@ -610,6 +614,9 @@ func TestSendGoogleErrorsInPlainWords(t *testing.T) {
 			}
 			if !strings.Contains(stdout, tc.want) {
 				t.Errorf("stdout lacks %q:\n%s", tc.want, stdout)
+			}
+			if tc.name != "quota exceeded" && tc.name != "too many requests" && strings.Contains(stdout, `to try again`) {
+				t.Errorf("the next step offers to send again what would be refused the same way:\n%s", stdout)
 			}
 		})
 	}

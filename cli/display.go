@@ -9,6 +9,7 @@ import (
 
 	"hoist/auth"
 	"hoist/engine"
+	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/words"
 )
@@ -94,7 +95,7 @@ func (h *humanDisplay) final(views []engine.JobView) {
 				fmt.Fprintln(h.w, "✓ "+fileLine(l, v.Name, l.Join(l.Join(resultWords(l, v.Result), verifiedWords(l, v)), fellBackWords(l, v))))
 			}
 		default:
-			if v.State.Finished() || v.State == engine.Attention {
+			if v.State.Finished() || v.State.NeedsUser() {
 				failed++
 				fmt.Fprintln(h.w, "✗ "+fileLine(l, v.Name, reasonOf(l, v)))
 			}
@@ -195,7 +196,7 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 			login += " --account " + argWord(v.Account)
 		}
 		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
-			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login)}); s != "" {
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send")}); s != "" {
 			return visible(s)
 		}
 	}
@@ -262,7 +263,7 @@ func line(l *words.Lang, v engine.JobView) string {
 		if v.Size > 0 {
 			pct = int(v.Committed * 100 / v.Size)
 		}
-		s := l.Say("cli.uploading", words.Args{"File": name(l, v.Name), "Percent": percent(l, pct), "Size": l.Size(v.Size)})
+		s := l.Say("cli.uploading", words.Args{"File": name(l, v.Name), "State": stateWords(l, v), "Percent": percent(l, pct), "Size": l.Size(v.Size)})
 		if next := nextWords(l, v); next != "" {
 			s += ". " + next
 		}
@@ -280,31 +281,29 @@ func line(l *words.Lang, v engine.JobView) string {
 func reasonOrState(l *words.Lang, v engine.JobView) string {
 	if v.State == engine.Done {
 		if hasResult(v) {
-			return l.Say("cli.doneWith", words.Args{"Summary": resultWords(l, v.Result)})
+			return l.StateThen(string(v.State), resultWords(l, v.Result))
 		}
 		return stateWords(l, v)
 	}
-	return l.Say("cli.stateWith", words.Args{"State": stateWords(l, v), "Reason": reasonOf(l, v)})
+	return l.StateWith(string(v.State), reasonOf(l, v))
 }
 
-// stateKeys are the command line's words for each state.
-var stateKeys = map[engine.State]string{
-	engine.Waiting: "cli.state.waiting", engine.Checking: "cli.state.checking",
-	engine.Uploading: "cli.state.uploading", engine.Retrying: "cli.state.retrying",
-	engine.Paused: "cli.state.paused", engine.Attention: "cli.state.attention",
-	engine.Done: "cli.state.done", engine.Failed: "cli.state.failed",
-	engine.Refused: "cli.state.refused", engine.Canceled: "cli.state.canceled",
+// destName names a job's destination: the name its user gave it, or its
+// kind in a word or two.
+func destName(l *words.Lang, v engine.JobView) string {
+	if v.Destination != "" && v.Destination != v.DestKind {
+		return name(l, v.Destination)
+	}
+	return l.KindShort(dest.Kind(v.DestKind))
 }
 
-// stateWords is a state in plain words.
+// stateWords is a state in the words the window shows it in; a job that
+// waits for a time (a full disk, a wait to try again) says until when.
 func stateWords(l *words.Lang, v engine.JobView) string {
 	if (v.State == engine.Waiting || v.State == engine.Paused) && v.RetryAt.After(time.Now()) {
-		return l.Say("cli.state.waitingUntil", words.Args{"At": l.Date(v.RetryAt.Local())})
+		return l.StateUntil(string(engine.Waiting), l.Date(v.RetryAt.Local()))
 	}
-	if k, ok := stateKeys[v.State]; ok {
-		return l.Say(k, nil)
-	}
-	return string(v.State)
+	return l.State(string(v.State))
 }
 
 // jsonDisplay prints one JSON object per line: a "progress" object whenever a

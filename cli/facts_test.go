@@ -79,22 +79,24 @@ func TestSendReportsInArabic(t *testing.T) {
 	arabicOnly(t, stdout)
 }
 
-// TestRetiredVersionInArabic: Campaign Manager 360 refusing API v4 is said
+// TestRetiredVersionInArabic: Campaign Manager 360 refusing an API version is said
 // in Arabic, naming the version to set, with Google's own message (its
 // code 3140 among it) quoted as Google wrote it.
 func TestRetiredVersionInArabic(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	ar := words.New("ar_EG.UTF-8")
+	l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: 403, Reason: "forbidden",
+		Message: "3140 : Version v5 of the DCM/DFA Reporting And Trafficking API is no longer supported. Please migrate to a supported version of the API."}})
 	code, stdout, stderr := hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "cm360", "--profile", "1",
-		"--advertiser", "3", "--api-version", "v4", "--base-url", l.url, "--no-auth", l.png("banner.png"))
+		"--advertiser", "3", "--base-url", l.url, "--no-auth", l.png("banner.png"))
 	if code != exitFailed {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	want := ar.Fact(fact.Fact{Code: fact.Retired, Dest: "cm360", Args: map[string]string{"version": "v4", "current": dest.CM360Version}})
+	want := ar.Fact(fact.Fact{Code: fact.Retired, Dest: "cm360", Args: map[string]string{"version": "v5", "current": dest.CM360Version}})
 	if !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
-	if !strings.Contains(stdout, "\u20683140 : Version v4 of the ") {
+	if !strings.Contains(stdout, "\u20683140 : Version v5 of the ") {
 		t.Errorf("stdout lacks Google's own words, as they are:\n%s", stdout)
 	}
 	arabicOnly(t, stdout)
@@ -129,7 +131,7 @@ func TestOlderListInArabic(t *testing.T) {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	ar := words.New("ar_EG.UTF-8")
-	for _, want := range []string{"The connection dropped.", "Uploaded to the sandbox.", ar.Say("cli.state.failed", nil)} {
+	for _, want := range []string{"The connection dropped.", "Uploaded to the sandbox.", ar.State("failed")} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("hoist queue lacks %q:\n%s", want, stdout)
 		}

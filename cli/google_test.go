@@ -13,10 +13,13 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/words"
 )
 
-// Campaign Manager 360 goes to v5 by default; --api-version v4 is told as
-// Google tells it now, with Google's words in the reason and in --json.
+// Campaign Manager 360 goes to v5 by default; --api-version v4, which
+// Google switched off, is refused before a byte is sent; a version Google
+// refuses is told as Google tells it, with Google's words in the reason
+// and in --json.
 func TestSendCampaignManagerVersions(t *testing.T) {
 	l := newSendLab(t, emulator.Options{})
 	banner := l.png("banner.png")
@@ -28,7 +31,18 @@ func TestSendCampaignManagerVersions(t *testing.T) {
 		t.Fatalf("objects %+v, want one through v5", objs)
 	}
 
-	code, stdout, _ = l.send("--to", "cm360", "--profile", "1", "--advertiser", "3", "--api-version", "v4", "--json", "--base-url", l.url, banner)
+	// A version Google switched off is refused before a byte is sent, in the
+	// words a saved destination moved off it is told in.
+	code, _, stderr = l.send("--to", "cm360", "--profile", "1", "--advertiser", "3", "--api-version", "v4", "--base-url", l.url, banner)
+	if code != exitUsage || !strings.Contains(stderr, "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026") ||
+		!strings.Contains(stderr, "use v5") || len(l.srv.Requests()) != 1 {
+		t.Errorf("--api-version v4: exit %d, %d requests, stderr %q", code, len(l.srv.Requests()), stderr)
+	}
+
+	// A version Google switches off later, which Google refuses.
+	l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden",
+		Message: "3140 : Version v5 of the DCM/DFA Reporting And Trafficking API is no longer supported. Please migrate to a supported version of the API."}})
+	code, stdout, _ = l.send("--to", "cm360", "--profile", "1", "--advertiser", "3", "--json", "--base-url", l.url, banner)
 	if code != exitFailed {
 		t.Errorf("exit %d, want %d", code, exitFailed)
 	}
@@ -38,11 +52,11 @@ func TestSendCampaignManagerVersions(t *testing.T) {
 			t.Fatalf("not JSON: %q", line)
 		}
 	}
-	if last.Event != "result" || last.State != "failed" || !strings.Contains(last.Reason, "no longer supports API v4") ||
-		!strings.HasPrefix(last.GoogleMessage, "3140 : Version v4 of the ") || last.FellBack {
+	if last.Event != "result" || last.State != "failed" || !strings.Contains(last.Reason, "no longer supports API v5") ||
+		!strings.HasPrefix(last.GoogleMessage, "3140 : Version v5 of the ") || last.FellBack {
 		t.Errorf("result %+v", last)
 	}
-	if f := last.ReasonFact; f == nil || f.Code != fact.Retired || f.Arg("version") != "v4" || f.Arg("current") != dest.CM360Version ||
+	if f := last.ReasonFact; f == nil || f.Code != fact.Retired || f.Arg("version") != "v5" || f.Arg("current") != dest.CM360Version ||
 		f.Google != last.GoogleMessage || f.Status != http.StatusForbidden && f.Status != http.StatusNotFound && f.Status != http.StatusGone {
 		t.Errorf("reason's fact %+v", last.ReasonFact)
 	}
@@ -151,5 +165,15 @@ func TestVisible(t *testing.T) {
 		if got := visible(in); got != want {
 			t.Errorf("visible(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// hoist send --to playgames says first what the window says where the kind
+// is picked: Google removed the method.
+func TestSendPlayGamesWarns(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	_, _, stderr := l.send("--to", "playgames", "--resource", "r1", "--image-type", "ACHIEVEMENT_ICON", "--base-url", l.url, l.png("icon.png"))
+	if want := words.English().KindNote(dest.PlayGames); want == "" || !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks the warning %q:\n%s", want, stderr)
 	}
 }

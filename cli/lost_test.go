@@ -161,7 +161,7 @@ func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
 		}
 	}
 	q := startHoist(t, home, "queue", "--journal", journal)
-	if code := q.wait(t); code != 0 || !strings.Contains(q.out.String(), "waiting until ") {
+	if code := q.wait(t); code != 0 || !strings.Contains(q.out.String(), "Waiting until ") {
 		t.Errorf("hoist queue (exit %d) does not show the file waiting until its time:\n%s", code, q.out.String())
 	}
 	p = startHoist(t, home, append(args, "--resume")...)

@@ -127,7 +127,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if details == "" {
 			details = nextWords(l, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), name(l, v.Destination), stateWords(l, v), pct, l.Isolate(strings.Join(actionNames(v), ",")), visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), destName(l, v), stateWords(l, v), pct, l.Isolate(strings.Join(actionNames(v), ",")), visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()

@@ -69,12 +69,12 @@ func TestResumeRetriesFailedUploads(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1:\n%s%s", code, stdout, stderr)
 	}
-	if strings.Contains(stdout, "Press") || !strings.Contains(stdout, `Run "hoist send --resume" to try again, or give up on it with: hoist queue remove report.pdf`) {
+	if strings.Contains(stdout, "Press") || !strings.Contains(stdout, `Ask for access to this destination for this account, then run "hoist send --resume"; or remove it with hoist queue remove `) {
 		t.Errorf("the failure does not say how to try again from the command line:\n%s", stdout)
 	}
 	var out, errOut bytes.Buffer
 	Queue(context.Background(), []string{"--journal", l.journal}, &out, &errOut)
-	if !strings.Contains(out.String(), "failed") {
+	if !strings.Contains(out.String(), "Failed") {
 		t.Fatalf("the list does not show the failed upload:\n%s%s", out.String(), errOut.String())
 	}
 	sentBefore := chunkBytes(t, l.srv)

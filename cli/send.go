@@ -18,6 +18,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -82,6 +83,10 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitUsage
+		}
+		if note := l.KindNote(d.Kind); note != "" {
+			// What the window shows where the kind is picked (Google removed the method…).
+			fmt.Fprintf(stderr, "hoist send: %s\n", visible(note))
 		}
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
@@ -415,6 +420,8 @@ func resumeJob(q *engine.Queue, v engine.JobView) bool {
 		return q.Do(v.ID, engine.SignIn) == nil
 	case v.Allows(engine.Restart):
 		return true // the file changed, or may be there already: only shown
+	case v.State == engine.Failed && v.NextFact != nil && (v.NextFact.Code == fact.ChangeAndSend || v.NextFact.Code == fact.TooLargeThere):
+		return true // the same file would be refused the same way: only shown
 	case v.State == engine.Failed:
 		return q.Do(v.ID, engine.Retry) == nil
 	}

@@ -25,7 +25,7 @@ import (
 func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	var res AddResult
 	d = q.sandboxDestination(d)
-	if err := d.Validate(); err != nil {
+	if err := validate(d); err != nil {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
 	}
@@ -120,6 +120,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 			s = stepRefuse
 		}
 		jb := q.newJobLocked(info, d, now, s)
+		jb.checked = look.err == nil // its settings and the file passed: the run only builds the request
 		if look.err != nil {
 			jb.sayLocked(refusedFact(jb, look), nil)
 		}
@@ -179,18 +180,31 @@ func (e *AlreadyQueued) Fact() fact.Fact {
 	return f
 }
 
-// checkPlan applies the destination's rules to the file, and refuses a
-// simple upload (media), which carries the file alone, to a destination
-// that has details to send with it: they would be lost without a word.
-func checkPlan(d dest.Destination, info media.Info, method upload.Method) error {
-	plan, err := d.Plan(info)
+// The destination's checks, as the queue makes them: each once per file
+// (a batch's settings once), counted by the tests.
+var (
+	validate   = dest.Destination.Validate // the settings
+	checkRules = dest.Destination.Check    // the file against the kind's rules
+	build      = dest.Destination.Build    // the request that sends it
+)
+
+// checkFile applies the destination's rules to the file (its settings were
+// validated with the batch), and refuses a simple upload (media), which
+// carries the file alone, to a destination that has details to send with
+// it: they would be lost without a word. The request itself is built when
+// the file is sent.
+func checkFile(d dest.Destination, info media.Info, method upload.Method) error {
+	if err := checkRules(d, info); err != nil {
+		return err
+	}
+	if method != upload.Media {
+		return nil
+	}
+	plan, err := build(d, info)
 	if err != nil {
 		return err
 	}
-	if method == upload.Media {
-		return d.RefuseSimple(info, plan)
-	}
-	return nil
+	return d.RefuseSimple(info, plan)
 }
 
 // byFile are the unfinished jobs by their file's path, so that adding a
@@ -316,7 +330,7 @@ func (q *Queue) Summary() Summary {
 		switch {
 		case jb.state == Done:
 			s.Done++
-		case jb.state == Failed || jb.state == Refused || jb.state == Attention:
+		case jb.state.NeedsUser():
 			s.Failed++
 		case jb.state == Paused:
 			s.Paused++
@@ -324,7 +338,7 @@ func (q *Queue) Summary() Summary {
 			s.Active++
 			s.Speed += jb.meter.rate(now)
 		}
-		if jb.state == Refused || jb.state == Canceled {
+		if jb.state.Dropped() {
 			continue
 		}
 		s.Bytes += jb.info.Size
@@ -368,9 +382,13 @@ func (q *Queue) Do(id JobID, a Action) error {
 	}
 	var look *inspection
 	if a == Restart || a == Retry && jb.state == Refused {
-		path, d, method := jb.info.Path, jb.dest, jb.method
+		info, d, method := jb.info, jb.dest, jb.method
 		q.mu.Unlock()
-		look = inspect(path, d, method) // reads and hashes the file: never under the lock
+		if err := validate(d); err != nil {
+			look = &inspection{info: info, read: true, err: err}
+		} else {
+			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
+		}
 		q.mu.Lock()
 		if jb, ok = q.jobs[id]; !ok {
 			q.mu.Unlock()
@@ -414,6 +432,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 			return
 		}
 		jb.info = look.info
+		jb.checked = true
 	}
 	if a == Restart {
 		jb.session = upload.Session{}
@@ -469,7 +488,8 @@ type inspection struct {
 	err  error // the file is gone, unreadable or breaks a rule of the destination
 }
 
-// inspect looks at the file at path and checks it against d's rules.
+// inspect looks at the file at path and checks it against the rules of d,
+// whose settings the caller validated.
 func inspect(path string, d dest.Destination, method upload.Method) *inspection {
 	info, err := media.Inspect(path)
 	if errors.Is(err, media.ErrNotEmail) {
@@ -478,7 +498,7 @@ func inspect(path string, d dest.Destination, method upload.Method) *inspection 
 	if err != nil {
 		return &inspection{err: err}
 	}
-	return &inspection{info: info, read: true, err: checkPlan(d, info, method)}
+	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
 }
 
 // Pause stops a job's bytes within a second and keeps its session, so Resume

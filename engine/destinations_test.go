@@ -905,14 +905,18 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 		{"403 user rate limit until the retries run out", games, banner,
 			emulator.Answer{Status: http.StatusForbidden, Reason: "userRateLimitExceeded", Message: "User Rate Limit Exceeded"}, -1,
 			engine.Failed, limit + " Hoist tried several times and gave up for now.", 1 + upload.DefaultMaxRetries},
-		{"403 insufficient permission for the advertiser", cm360, banner,
-			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "The user does not have the necessary permissions."}, -1,
+		// insufficientPermissions is about the sign-in's permissions (scopes), not the place.
+		{"403 insufficient permission: the sign-in's", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions", Message: "Request had insufficient authentication scopes."}, -1,
+			engine.Attention, "Hoist needs more access to your Google account for this (dfatrafficking). Sign in again to give it.", 1},
+		{"403 permission for the advertiser", cm360, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden", Message: "The user does not have the necessary permissions."}, -1,
 			engine.Failed, "This account cannot upload to advertiser 2.", 1},
-		{"403 insufficient permission for the game", games, banner,
-			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions"}, -1,
+		{"403 permission for the game", games, banner,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden"}, -1,
 			engine.Failed, "This account cannot change the images of that game.", 1},
-		{"403 insufficient permission for the mailbox", insert, mail,
-			emulator.Answer{Status: http.StatusForbidden, Reason: "insufficientPermissions"}, -1,
+		{"403 permission for the mailbox", insert, mail,
+			emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden"}, -1,
 			engine.Failed, "This account cannot add emails to that mailbox.", 1},
 		{"400 invalid argument with Google's message", games, banner,
 			emulator.Answer{Status: http.StatusBadRequest, Reason: "invalidArgument", Message: "Image dimensions must be 512x512"}, -1,
@@ -943,7 +947,7 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 				t.Errorf("state %s, reason %q; want %s, %q", v.State, reasonOf(v), tc.state, tc.reason)
 			}
 			// The server's own words come with the sentence, never instead of it.
-			if tc.state == engine.Failed && tc.fault.Message != "" && (v.Details != tc.fault.Message || v.DetailsFrom != dest.OtherServer) {
+			if (tc.state == engine.Failed || tc.state == engine.Attention) && tc.fault.Message != "" && (v.Details != tc.fault.Message || v.DetailsFrom != dest.OtherServer) {
 				t.Errorf("details %s: %q; want the server's %q", v.DetailsFrom, v.Details, tc.fault.Message)
 			}
 			if n := len(l.srv.Requests()); n != tc.requests || inj.Count() > tc.requests {

@@ -42,6 +42,8 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
 	case jb.doubt != doubtNone:
 		return doubtFacts(jb, err)
+	case jb.state == Attention && scopesRefused(err):
+		return errFact(jb, err), nil // the next step names the Sign in action
 	case jb.state == Attention:
 		return jb.fact(fact.SignInToSend), nil // the next step names the Sign in action
 	case jb.state == Refused:
@@ -49,7 +51,49 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 	case errors.Is(err, media.ErrMissing):
 		return jb.fact(fact.FileMissing), &fact.Fact{Code: fact.PutBack}
 	}
-	return errFact(jb, err), &fact.Fact{Code: fact.PressRetryAgain}
+	return errFact(jb, err), failNext(jb, err)
+}
+
+// failNext is what to do about a failed upload, by the kind of failure:
+// try again where that may help; where the same file would be refused the
+// same way (the settings or the file are wrong, it is too large, the
+// account may not upload there), what must change first.
+func failNext(jb *job, err error) *fact.Fact {
+	var api *upload.APIError
+	if errors.As(err, &api) && !upload.Retryable(err) {
+		switch api.Class() {
+		case upload.ClassInvalid, upload.ClassNotFound, upload.ClassRetired, upload.ClassProtocol:
+			return jb.fact(fact.ChangeAndSend)
+		case upload.ClassTooLarge:
+			return jb.fact(fact.TooLargeThere)
+		case upload.ClassPermission:
+			return jb.fact(fact.AskAccess)
+		}
+	}
+	return &fact.Fact{Code: fact.PressRetryAgain}
+}
+
+// scopesRefused reports Google's refusal of a request whose sign-in lacks a
+// permission (scope) it needs: about the sign-in, not about the place.
+func scopesRefused(err error) bool {
+	var api *upload.APIError
+	if !errors.As(err, &api) || api.Status != http.StatusForbidden {
+		return false
+	}
+	switch strings.ToLower(api.Reason) {
+	case "insufficientpermissions", "access_token_scope_insufficient":
+		return true
+	}
+	return false
+}
+
+// shortScopes are scopes as people read them: gmail.insert, not its URL.
+func shortScopes(scopes []string) []string {
+	out := make([]string, len(scopes))
+	for i, s := range scopes {
+		out[i] = strings.TrimPrefix(s, "https://www.googleapis.com/auth/")
+	}
+	return out
 }
 
 // fact is a fact of this code about jb's file and destination.
@@ -168,6 +212,10 @@ func apiFact(jb *job, e *upload.APIError) *fact.Fact {
 		}
 	case own != "": // what the destination's own refusals mean
 		f = jb.fact(own)
+	case scopesRefused(e):
+		// About the sign-in's permissions, not about the place: signing in again gives them.
+		f = jb.fact(fact.MoreAccess)
+		f.Args = mergeArgs(f.Args, map[string]string{"scopes": strings.Join(shortScopes(jb.dest.Scopes()), ", ")})
 	case class == upload.ClassQuota:
 		f = jb.fact(fact.ServerLimit)
 	case class == upload.ClassAuth || reason == "autherror" || reason == "unauthenticated" || reason == "invalid_grant":

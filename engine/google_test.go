@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -30,21 +31,39 @@ func TestCampaignManagerGoesToV5(t *testing.T) {
 	}
 }
 
-// A request to v4 is refused as Google refuses it now; the row says what to
-// do, shows Google's words, and the whole file is not sent again as
-// multipart: a version that is gone refuses every way of sending.
+// v4, which Google switched off, is refused before a byte is sent, in the
+// words a saved destination moved off it is told in. A version Google
+// switches off later (v5 here, the one Hoist takes as current) is refused as
+// Google refuses it; the row says what to do, shows Google's words, and the
+// whole file is not sent again as multipart: a version that is gone
+// refuses every way of sending.
 func TestCampaignManagerV4IsToldAsSuch(t *testing.T) {
+	t.Run("v4 known", func(t *testing.T) {
+		l := newLab(t, emulator.Options{}, upload.Auto, 0)
+		d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2", "apiVersion": "v4"}}
+		res := l.q.Add([]string{pngFile(t, t.TempDir(), "banner.png", 0)}, d)
+		var fe dest.FieldErrors
+		if len(res.Problems) != 1 || !errors.As(res.Problems[0], &fe) || fe[0].Field != "apiVersion" ||
+			!strings.HasPrefix(words.English().Fact(fe[0].Fact), "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026") {
+			t.Errorf("problems %v", res.Problems)
+		}
+		if n := len(l.srv.Requests()); n != 0 {
+			t.Errorf("%d requests", n)
+		}
+	})
+	const sunset = "3140 : Version v5 of the DCM/DFA Reporting And Trafficking API is no longer supported. Please migrate to a supported version of the API."
 	for _, m := range []upload.Method{upload.Resumable, upload.Multipart} {
 		t.Run(string(m), func(t *testing.T) {
 			l := newLab(t, emulator.Options{}, m, 0)
+			l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: http.StatusForbidden, Reason: "forbidden", Message: sunset}})
 			banner := pngFile(t, t.TempDir(), "banner.png", 600*kib)
-			d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2", "apiVersion": "v4"}}
+			d := dest.Destination{Kind: dest.CM360, BaseURL: l.url, Params: map[string]string{"profileId": "1", "advertiserId": "2"}}
 			v := l.one(d, banner)
-			want := "Campaign Manager 360 no longer supports API v4. Set the destination's API version to v5 (under Advanced; --api-version on the command line) and send the file again."
-			if v.State != engine.Failed || reasonOf(v) != want {
+			want := "Campaign Manager 360 no longer supports API v5. Set the destination's API version to the current one (under Advanced; --api-version on the command line), or update Hoist, and send the file again."
+			if v.State != engine.Failed || !strings.HasPrefix(reasonOf(v), want) {
 				t.Errorf("state %s, reason %q; want %q", v.State, reasonOf(v), want)
 			}
-			if !strings.HasPrefix(v.Details, "3140 : Version v4 of the ") || !strings.Contains(v.Details, "is no longer supported") {
+			if v.Details != sunset {
 				t.Errorf("details %q: Google's words are missing", v.Details)
 			}
 			if v.FellBack {
@@ -68,13 +87,30 @@ func TestJournalJobsMoveToV5(t *testing.T) {
 	open := func() (*journal.Journal, *engine.Queue) { return openJournaled(t, path, engine.Options{Idle: true}) }
 	shut := func(j *journal.Journal, q *engine.Queue) { shutJournaled(t, j, q) }
 	j, q := open()
-	if res := q.Add([]string{banner}, v4); len(res.IDs) != 1 {
+	v5 := v4
+	v5.Params = map[string]string{"profileId": "1", "advertiserId": "2", "apiVersion": "v5"}
+	res := q.Add([]string{banner}, v5)
+	if len(res.IDs) != 1 {
 		t.Fatalf("Add: %+v", res)
 	}
 	if n := q.Notices(); len(n) != 0 {
 		t.Errorf("notices before any move: %+v", n)
 	}
 	shut(j, q)
+	// The list was written by a Hoist of before: its upload is set to v4.
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := j.Get(string(res.IDs[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Destination, _ = json.Marshal(v4)
+	if err := j.Put(rec); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
 
 	j, q = open()
 	want := "Google switched off Campaign Manager 360 API v4 (and older versions) on 26 February 2026, so a listed upload that used an old version now uses v5."
@@ -86,7 +122,7 @@ func TestJournalJobsMoveToV5(t *testing.T) {
 	}
 	shut(j, q)
 
-	j, err := journal.Open(path, journal.Options{})
+	j, err = journal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,27 +27,68 @@ const (
 	Canceled  State = "canceled"  // stopped by the user for good
 )
 
-// Finished reports whether the job will not move again without the user.
-func (s State) Finished() bool {
-	switch s {
-	case Done, Failed, Refused, Canceled:
-		return true
-	}
-	return false
+// look is how a state is presented, decided once here: the window and
+// the command line choose only the colour and the layout from it.
+type look struct {
+	finished  bool // it will not move again without the user
+	active    bool // it holds an upload slot or is about to
+	needsUser bool // only the user moves it on: it "needs attention"
+	progress  bool // how far it got means something: a bar, a percentage
+	trouble   bool // it went wrong: said in the colour of errors, marked ✗
+	held      bool // something holds it up for now: said in the colour of warnings
+	dropped   bool // it will never be sent as it is: its bytes are not in the totals
 }
 
-// Active reports whether the job holds an upload slot or is about to.
-func (s State) Active() bool {
-	switch s {
-	case Checking, Uploading, Retrying:
-		return true
-	}
-	return false
+// looks is the presentation table: one row per state.
+var looks = map[State]look{
+	Waiting:   {progress: true},
+	Checking:  {active: true, progress: true},
+	Uploading: {active: true, progress: true},
+	Retrying:  {active: true, progress: true, held: true},
+	Paused:    {progress: true},
+	Attention: {needsUser: true, progress: true, held: true},
+	Done:      {finished: true},
+	Failed:    {finished: true, needsUser: true, progress: true, trouble: true},
+	Refused:   {finished: true, needsUser: true, trouble: true, dropped: true},
+	Canceled:  {finished: true, dropped: true},
 }
+
+// Finished reports whether the job will not move again without the user.
+func (s State) Finished() bool { return looks[s].finished }
+
+// Active reports whether the job holds an upload slot or is about to.
+func (s State) Active() bool { return looks[s].active }
 
 // Moving reports whether a job in state s is on its way: waiting for its
 // turn or being sent.
 func (s State) Moving() bool { return s == Waiting || s.Active() }
+
+// NeedsUser reports whether only the user moves the job on: the window's
+// and the command line's "needs attention".
+func (s State) NeedsUser() bool { return looks[s].needsUser }
+
+// ShowsProgress reports whether how far a job in state s got is worth a
+// bar or a percentage (a finished one only when bytes were confirmed: see
+// JobView.ShowsProgress).
+func (s State) ShowsProgress() bool { return looks[s].progress }
+
+// Trouble reports whether the job went wrong: said as an error (the error
+// colour, ✗).
+func (s State) Trouble() bool { return looks[s].trouble }
+
+// Held reports whether something holds the job up for now (a wait to try
+// again, a step only the user can take): said as a warning.
+func (s State) Held() bool { return looks[s].held }
+
+// Dropped reports whether the job will never be sent as it is (refused,
+// canceled): its bytes are left out of the totals.
+func (s State) Dropped() bool { return looks[s].dropped }
+
+// ShowsProgress reports whether v's progress is worth a bar: its state's
+// flag, and, for a finished job, bytes the server confirmed.
+func (v JobView) ShowsProgress() bool {
+	return v.State.ShowsProgress() && (!v.State.Finished() || v.Committed > 0)
+}
 
 // Email is what a row shows of an email file.
 type Email struct {

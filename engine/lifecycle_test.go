@@ -289,3 +289,30 @@ func TestRefusalSaysWhatAndWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryStateIsPresented: the presentation table has a row for every
+// state, and its flags agree with each other and with the lifecycle.
+func TestEveryStateIsPresented(t *testing.T) {
+	for _, s := range AllStates() {
+		l, ok := looks[s]
+		if !ok {
+			t.Errorf("%s: no row in the presentation table", s)
+			continue
+		}
+		switch {
+		case l.finished && (l.active || s.Moving()):
+			t.Errorf("%s: finished yet moving", s)
+		case l.needsUser && s.Moving():
+			t.Errorf("%s: needs the user yet moves by itself", s)
+		case l.trouble && !l.needsUser:
+			t.Errorf("%s: trouble that no one is asked to mend", s)
+		case l.dropped && !l.finished:
+			t.Errorf("%s: dropped from the totals yet unfinished", s)
+		case l.finished && slices.Contains(ActionsFor(s, Facts{}), Pause):
+			t.Errorf("%s: finished yet it can be paused", s)
+		}
+	}
+	if Done.ShowsProgress() || !Failed.ShowsProgress() || (JobView{State: Failed}).ShowsProgress() || !(JobView{State: Failed, Committed: 1}).ShowsProgress() {
+		t.Error("a bar for a done file, or for a failed one with nothing confirmed")
+	}
+}

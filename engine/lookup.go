@@ -34,6 +34,7 @@ func (l *lookup) Find(ctx context.Context, c *http.Client) (upload.Found, error)
 				}
 				return upload.Found{}, err
 			}
+			client = named(client)
 		}
 		return w.Find(ctx, client)
 	}

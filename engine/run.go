@@ -37,7 +37,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if q.followSandboxLocked(jb) {
 		q.persist(jb)
 	}
-	info, d, session, verify, chunk, method := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method
+	info, d, session, verify, chunk, method, checked := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method, jb.checked
 	if jb.chunkSet {
 		chunk = jb.chunk // a resumed job goes on as it began
 	}
@@ -58,10 +58,28 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 			info.Email = e
 		}
 	}
-	plan, err := d.PlanFor(info, string(jb.id))
+	// A file added in this run was checked then, with its settings; one
+	// from the list of an earlier run is checked now, once.
+	var (
+		plan dest.Plan
+		err  error
+	)
+	if !checked {
+		err = validate(d)
+		if err == nil {
+			err = checkRules(d, info)
+		}
+	}
+	if err == nil {
+		plan, err = build(d, info)
+	}
 	if err != nil {
 		return nil, err
 	}
+	plan = d.Findable(plan, info, string(jb.id))
+	q.mu.Lock()
+	jb.checked = true
+	q.mu.Unlock()
 	if len(plan.Find) > 0 {
 		plan.Target.Lookup = &lookup{q: q, d: d, ways: plan.Find}
 	}
@@ -115,9 +133,13 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
 func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
 	if d.NeedsAuth() && q.opts.Accounts != nil {
-		return q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
+		c, err := q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
+		if err != nil {
+			return nil, err
+		}
+		return named(c), nil
 	}
-	return &http.Client{Transport: q.opts.Transport}, nil
+	return named(&http.Client{Transport: q.opts.Transport}), nil
 }
 
 // finish records how a run ended.
@@ -248,7 +270,8 @@ func (q *Queue) failLocked(jb *job, err error) {
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
 		q.moveLocked(jb, stepNeedsUser)
 		jb.locked = true
-	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable():
+	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable(),
+		scopesRefused(err): // the sign-in lacks a permission the upload needs: signing in again gives it
 		q.moveLocked(jb, stepNeedsUser) // one fact, whether never signed in, expired or withdrawn
 	default:
 		q.moveLocked(jb, stepFail)
@@ -256,7 +279,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 	}
 	reason, next := stopFacts(jb, err)
 	jb.sayLocked(reason, next)
-	if explained {
+	if explained || scopesRefused(err) {
 		jb.details = dest.GoogleWords(err) // Google's own words, beside the fact
 	}
 	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", reason.Code)

@@ -54,6 +54,7 @@ type job struct {
 	doubt   doubt    // stopped because the destination may hold the file (or a wrong copy of it)
 	looks   []string // doubtAccess: the scopes looking for it needs
 	canAsk  bool     // the destination can be asked what an upload made (its plan has a lookup)
+	checked bool     // its settings were validated and its file checked in this run: sending builds the request only
 	held    bool     // added, and not yet in the journal: it does not start
 
 	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -52,5 +53,17 @@ func TestWaitingJobStartsWhenItsTimeComes(t *testing.T) {
 	r.state(id, engine.Done)
 	if time.Now().Before(v.RetryAt) {
 		t.Errorf("started before %v, the time the server asked for", v.RetryAt)
+	}
+}
+
+// Every request names Hoist and its system, never Go's client.
+func TestRequestsNameHoist(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	p, _ := r.file("a.bin", 1000)
+	r.state(r.add(p)[0], engine.Done)
+	for _, q := range r.emu.Requests() {
+		if q.UserAgent != engine.UserAgent() || !strings.HasPrefix(q.UserAgent, "Hoist/"+engine.Version+" (") {
+			t.Errorf("User-Agent %q, want %q", q.UserAgent, engine.UserAgent())
+		}
 	}
 }

@@ -66,9 +66,12 @@ func TestYouTubeRefusals(t *testing.T) {
 	if n := len(l.srv.Requests()); n != 0 {
 		t.Errorf("%d requests for a refused file", n)
 	}
-	// The title is made from the file's name, and YouTube refuses an empty one.
-	v = l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, mp4File(t, dir, "   .mp4", 10*kib))
-	if v.State == "done" || v.Details != "The request metadata specifies an invalid or empty video title." {
-		t.Errorf("an empty title: %s, %q (%q)", v.State, reasonOf(v), v.Details)
+	// The title is made from the file's name, as YouTube takes it: never
+	// empty, without < or >.
+	for name, title := range map[string]string{"   .mp4": "mp4", ".mp4": "mp4", "<>.mp4": "mp4", "<Launch> day.mp4": "Launch day"} {
+		v = l.one(dest.Destination{Kind: dest.YouTube, BaseURL: l.url}, mp4File(t, t.TempDir(), name, 10*kib))
+		if v.State != "done" || v.Result == nil || v.Result.Name != title {
+			t.Errorf("%q: %s, %q (%q), result %+v; want done titled %q", name, v.State, reasonOf(v), v.Details, v.Result, title)
+		}
 	}
 }

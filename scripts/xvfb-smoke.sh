@@ -162,25 +162,6 @@ for f in "$files"/*; do
 $(cat "$receipts")"
 done
 
-# Files dragged from a file manager (XDND): each is added, and the file
-# manager is told "accepted", whether its list of files has an even or an
-# odd length in bytes (the toolkit's own answer follows that length).
-(cd "$root" && go build -o "$work/xdndsource" ./internal/xdndsource) || fail "could not build the drag tool"
-mkdir -p "$work/dragged"
-for parity in even odd; do
-	f="$work/dragged/dragged-$parity.png"
-	convert -size 64x64 xc:orange "$f"
-	answer=$(DISPLAY=$display "$work/xdndsource" -parity "$parity" Hoist "$f") || fail "the drag ($parity) could not be done"
-	[ "$answer" = accepted ] || fail "a drag whose list has an $parity length was answered \"$answer\""
-	expected=$((expected + 1))
-done
-for _ in $(seq $((timeout_s * 10))); do
-	[ "$(wc -l <"$receipts")" -ge "$expected" ] && break
-	sleep 0.1
-done
-[ "$(wc -l <"$receipts")" -ge "$expected" ] || fail "the dragged files did not arrive; the sandbox has:
-$(cat "$receipts")"
-
 sleep 1.5 # the window samples the queue ten times a second; let it draw the finished rows
 DISPLAY=$display import -window root "$shot" || fail "could not take a screenshot"
 
@@ -221,6 +202,33 @@ if grep -q "Error parsing user locale" "$log"; then
 	fail "the window toolkit could not read the language:
 $(grep -A3 "Error parsing user locale" "$log" | head -n 20)"
 fi
+grep -c "sandbox received" "$log" | grep -qx "$expected" || fail "the log does not say the sandbox received $expected files"
+
+# Files dragged from a file manager (XDND): each is added, and the file
+# manager is told "accepted", whether its list of files has an even or an
+# odd length in bytes (the toolkit's own answer follows that length).
+(cd "$root" && go build -o "$work/xdndsource" ./internal/xdndsource) || fail "could not build the drag tool"
+mkdir -p "$work/dragged"
+for parity in even odd; do
+	f="$work/dragged/dragged-$parity.png"
+	convert -size 64x64 xc:orange "$f"
+	# The drag tool closes its window as soon as it has its answer, as a
+	# program may; the toolkit's own answer then goes to a window that is gone.
+	answer=$(DISPLAY=$display "$work/xdndsource" -parity "$parity" Hoist "$f" 2>&1) ||
+		fail "the drag ($parity) could not be done: $answer; Hoist running: $(kill -0 "$app_pid" 2>/dev/null && echo yes || echo no)"
+	[ "$answer" = accepted ] || fail "a drag whose list has an $parity length was answered \"$answer\""
+	expected=$((expected + 1))
+done
+for _ in $(seq $((timeout_s * 10))); do
+	[ "$(wc -l <"$receipts")" -ge "$expected" ] && break
+	sleep 0.1
+done
+[ "$(wc -l <"$receipts")" -ge "$expected" ] || fail "the dragged files did not arrive; the sandbox has:
+$(cat "$receipts")"
+for _ in $(seq 50); do
+	grep -c "sandbox received" "$log" | grep -qx "$expected" && break
+	sleep 0.1
+done
 grep -c "sandbox received" "$log" | grep -qx "$expected" || fail "the log does not say the sandbox received $expected files"
 
 # Quitting with nothing uploading closes without asking.

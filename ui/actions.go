@@ -15,6 +15,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // actions does what the user asks of files: one of the actions the engine
@@ -88,7 +89,7 @@ func (a *actions) showResult(v engine.JobView) {
 	f := a.frame
 	r := v.Result
 	if r == nil {
-		f.open(newSentenceDialog(v.Name, say("ui.result.none"), f.win))
+		f.open(widgets.NewSentenceDialog(v.Name, say("ui.result.none"), f.win))
 		return
 	}
 	rows := container.NewVBox()
@@ -99,28 +100,28 @@ func (a *actions) showResult(v engine.JobView) {
 		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
 		shown.Selectable = true
 		shown.Truncation = fyne.TextTruncateEllipsis
-		copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+		copyButton := widgets.NewIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 			f.copyText(value)
 			f.tell(say("ui.copied", "What", label))
 		})
-		rows.Add(newBidiLabel(label))
-		rows.Add(border(nil, nil, nil, copyButton, shown))
+		rows.Add(widgets.NewLabel(label))
+		rows.Add(widgets.Border(nil, nil, nil, copyButton, shown))
 	}
 	if resultWords(r) != "" {
-		rows.Add(newBidiParagraph(resultWords(r)))
+		rows.Add(widgets.NewParagraph(resultWords(r)))
 	}
 	field(idLabel(v), r.ID)
 	field(say("ui.result.thread"), r.ThreadID)
 	field(say("ui.result.name"), r.Name)
 	field(say("ui.result.link"), r.URL)
 	if u, err := url.Parse(r.URL); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		rows.Add(newIconButton(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
+		rows.Add(widgets.NewIconButton(visual(say("ui.browser.open")), theme.ComputerIcon(), func() {
 			if err := f.app.OpenURL(u); err != nil {
 				f.tell(say("ui.browser.failed", "Why", errorWords(err)))
 			}
 		}))
 	}
-	dlg := newInfoDialog(v.Name, visual(say("ui.close")), rows, f.win)
+	dlg := widgets.NewInfoDialog(v.Name, visual(say("ui.close")), rows, f.win)
 	dlg.Resize(f.fit(fyne.NewSize(520, 0)))
 	f.open(dlg)
 }
@@ -141,8 +142,8 @@ func (a *actions) showDetails(v engine.JobView) {
 		}
 	}
 	text += "\n\n" + say("ui.field.file", "File", isolate(v.Path)) + "\n" + say("ui.field.size", "Size", speaking().Size(v.Size)) + "\n" + say("ui.field.to", "To", destWords(v))
-	l := newBidiParagraph(text)
-	dlg := newInfoDialog(v.Name, visual(say("ui.close")), l, a.frame.win)
+	l := widgets.NewParagraph(text)
+	dlg := widgets.NewInfoDialog(v.Name, visual(say("ui.close")), l, a.frame.win)
 	dlg.Resize(a.frame.fit(fyne.NewSize(520, 0)))
 	a.frame.open(dlg)
 }

@@ -16,6 +16,7 @@ import (
 
 	"hoist/engine/media"
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // chooser is Hoist's own file dialog, for desktops that offer none. The
@@ -35,14 +36,14 @@ type chooser struct {
 	folders bool
 	dir     string
 	items   []chooserItem
-	chosen  []string   // paths of the ticked files, in the order they were ticked
-	path    *entry     // the folder shown; a path typed here goes there
-	note    *bidiLabel // why a typed path was not taken
-	places  []*pushButton
+	chosen  []string       // paths of the ticked files, in the order they were ticked
+	path    *widgets.Entry // the folder shown; a path typed here goes there
+	note    *widgets.Label // why a typed path was not taken
+	places  []*widgets.Button
 	list    *chooserList
-	open    *pushButton
+	open    *widgets.Button
 	buttons *fyne.Container // Cancel and Open, laid out again when Open's words change
-	name    *entry          // the file's name, when saving; nil otherwise
+	name    *widgets.Entry  // the file's name, when saving; nil otherwise
 	// confirm asks whether to write over a file, and runs yes if so.
 	confirm func(question string, yes func())
 	dlg     *dialog.CustomDialog
@@ -68,42 +69,42 @@ const (
 // paths when Open (or Save) is pressed.
 func newChooser(w fyne.Window, o filechooser.Options, add func([]string)) *chooser {
 	c := &chooser{opts: o, folders: o.Directory && !o.Save, add: add}
-	up := newIconButton("", directionalIcon(theme.NavigateBackIcon()), func() {
+	up := widgets.NewIconButton("", widgets.DirectionalIcon(theme.NavigateBackIcon()), func() {
 		c.show(filepath.Dir(c.dir))
 	})
-	c.path = newEntry()
+	c.path = widgets.NewEntry()
 	c.path.SetPlaceHolder(say("ui.pick.typePath"))
 	c.path.OnSubmitted = c.goTo
-	c.path.onEscape = c.cancel
-	c.note = newBidiLabel("")
-	c.note.colorName = theme.ColorNameError
+	c.path.OnEscape = c.cancel
+	c.note = widgets.NewLabel("")
+	c.note.ColorName = theme.ColorNameError
 	c.note.Hide()
 
 	c.list = newChooserList(c)
-	c.open = newIconButton(lang.L("Open"), theme.ConfirmIcon(), c.done)
+	c.open = widgets.NewIconButton(lang.L("Open"), theme.ConfirmIcon(), c.done)
 	c.open.Importance = widget.HighImportance
-	cancel := newIconButton(lang.L("Cancel"), theme.CancelIcon(), c.cancel)
-	c.buttons = border(nil, nil, nil, row(cancel, c.open))
+	cancel := widgets.NewIconButton(lang.L("Cancel"), theme.CancelIcon(), c.cancel)
+	c.buttons = widgets.Border(nil, nil, nil, widgets.Row(cancel, c.open))
 	var bottom fyne.CanvasObject = c.buttons
 	if o.Save {
 		c.open.SetText(lang.L("Save"))
 		c.open.SetIcon(theme.DocumentSaveIcon())
-		c.name = newEntry()
+		c.name = widgets.NewEntry()
 		c.name.SetPlaceHolder(lang.L("Enter filename"))
 		c.name.SetText(o.Name)
 		c.name.OnChanged = func(string) { c.refreshOpen() }
 		c.name.OnSubmitted = func(string) { c.done() }
-		c.name.onEscape = c.cancel
-		label := newBidiLabel(lang.X("file.name", "Name"))
-		bottom = container.NewVBox(border(nil, nil, label, nil, c.name), bottom)
+		c.name.OnEscape = c.cancel
+		label := widgets.NewLabel(lang.X("file.name", "Name"))
+		bottom = container.NewVBox(widgets.Border(nil, nil, label, nil, c.name), bottom)
 	}
-	header := border(nil, nil, row(widget.NewIcon(nil), widget.NewIcon(nil)), row(
-		column(chooserSizeWidth, newBidiLabel(say("ui.pick.size"))),
-		column(chooserDateWidth, newBidiLabel(say("ui.pick.changed")))),
-		newBidiLabel(say("ui.pick.name")))
-	files := border(header, nil, nil, nil, c.list)
-	top := container.NewVBox(border(nil, nil, up, nil, c.path), c.note)
-	body := border(top, bottom, c.placesColumn(), nil, files)
+	header := widgets.Border(nil, nil, widgets.Row(widget.NewIcon(nil), widget.NewIcon(nil)), widgets.Row(
+		column(chooserSizeWidth, widgets.NewLabel(say("ui.pick.size"))),
+		column(chooserDateWidth, widgets.NewLabel(say("ui.pick.changed")))),
+		widgets.NewLabel(say("ui.pick.name")))
+	files := widgets.Border(header, nil, nil, nil, c.list)
+	top := container.NewVBox(widgets.Border(nil, nil, up, nil, c.path), c.note)
+	body := widgets.Border(top, bottom, c.placesColumn(), nil, files)
 	c.dlg = dialog.NewCustomWithoutButtons(o.Title, body, w)
 	c.show(o.Folder)
 	return c
@@ -114,7 +115,7 @@ func (c *chooser) placesColumn() fyne.CanvasObject {
 	box := container.NewVBox()
 	for _, p := range filechooser.Places() {
 		path := p.Path
-		b := newIconButton(visual(placeWords(p)), placeIcon(p.Kind), func() { c.show(path) })
+		b := widgets.NewIconButton(visual(placeWords(p)), placeIcon(p.Kind), func() { c.show(path) })
 		b.Importance = widget.LowImportance
 		b.Alignment = widget.ButtonAlignLeading
 		if rtl() {
@@ -364,10 +365,10 @@ func newChooserList(c *chooser) *chooserList {
 	l := &chooserList{c: c}
 	l.Length = func() int { return len(c.items) }
 	l.CreateItem = func() fyne.CanvasObject {
-		return border(nil, nil,
-			row(widget.NewIcon(nil), widget.NewIcon(theme.FileIcon())),
-			row(column(chooserSizeWidth, newBidiLabel("")), column(chooserDateWidth, newBidiLabel(""))),
-			newBidiLabel(""))
+		return widgets.Border(nil, nil,
+			widgets.Row(widget.NewIcon(nil), widget.NewIcon(theme.FileIcon())),
+			widgets.Row(column(chooserSizeWidth, widgets.NewLabel("")), column(chooserDateWidth, widgets.NewLabel(""))),
+			widgets.NewLabel(""))
 	}
 	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
 		if i < 0 || i >= len(c.items) {
@@ -375,7 +376,7 @@ func newChooserList(c *chooser) *chooserList {
 		}
 		it := c.items[i]
 		parts := o.(*fyne.Container).Objects // the name, the start's icons, the end's columns
-		parts[0].(*bidiLabel).SetText(it.name)
+		parts[0].(*widgets.Label).SetText(it.name)
 		icons := parts[1].(*fyne.Container).Objects
 		tick, kind := icons[0].(*widget.Icon), icons[1].(*widget.Icon)
 		if it.dir {
@@ -398,8 +399,8 @@ func newChooserList(c *chooser) *chooserList {
 		if !it.mod.IsZero() {
 			date = speaking().Date(it.mod)
 		}
-		columns[0].(*fyne.Container).Objects[0].(*bidiLabel).SetText(size)
-		columns[1].(*fyne.Container).Objects[0].(*bidiLabel).SetText(date)
+		columns[0].(*fyne.Container).Objects[0].(*widgets.Label).SetText(size)
+		columns[1].(*fyne.Container).Objects[0].(*widgets.Label).SetText(date)
 	}
 	l.OnSelected = func(i widget.ListItemID) {
 		l.Unselect(i)

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // chooserHome makes a home folder with the usual places, named as the
@@ -75,7 +76,7 @@ func TestTheChooserOffersThePlaces(t *testing.T) {
 	}
 	shown := map[string]bool{}
 	walk(c.list, func(o fyne.CanvasObject) {
-		if l, ok := o.(*bidiLabel); ok && l.Visible() {
+		if l, ok := o.(*widgets.Label); ok && l.Visible() {
 			shown[l.Text()] = true
 		}
 	})

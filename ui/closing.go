@@ -11,6 +11,7 @@ import (
 
 	"hoist/engine"
 	"hoist/ui/trayhost"
+	"hoist/ui/widgets"
 )
 
 // quitWithin is how long quitting may take to pause uploads and save the list.
@@ -80,23 +81,23 @@ func (e *exit) askQuit(closingWindow bool) {
 		}
 		return quitQuestion(files)
 	}
-	text := newBidiParagraph(words(s.totals.Moving))
-	text.minWidth = dialogTextWidth
-	var ask *question
-	ask = newQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
+	text := widgets.NewParagraph(words(s.totals.Moving))
+	text.MinWidth = widgets.DialogTextWidth
+	var ask *widgets.Question
+	ask = widgets.NewQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
 		func(yes bool) {
 			e.asking = nil
 			switch {
 			case yes:
 				e.quit()
-			case background && ask.dismissed: // not when Escape closed the question
+			case background && ask.Dismissed: // not when Escape closed the question
 				e.keepUploading(inTray)
 			}
 		}, e.frame.win)
 	if background {
 		ask.SetDismissText(backgroundDismiss())
 	}
-	ask.dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
+	ask.Dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
 	e.asking = &quitAsk{ask: ask, text: text, words: words}
 	e.frame.open(ask)
 }
@@ -105,8 +106,8 @@ func (e *exit) askQuit(closingWindow bool) {
 // them from each snapshot, and once none is left to stop it goes, and
 // Hoist quits as it was asked to: nothing is lost by quitting now.
 type quitAsk struct {
-	ask   *question
-	text  *bidiParagraph
+	ask   *widgets.Question
+	text  *widgets.Paragraph
 	words func(files int) string
 }
 
@@ -115,7 +116,7 @@ func (q *quitAsk) show(s *snapshot) {
 		q.text.SetText(q.words(n))
 		return
 	}
-	q.ask.answer(true)
+	q.ask.Answer(true)
 }
 
 // show follows snapshot s: the question's count, and the quit asked for

@@ -10,6 +10,7 @@ import (
 
 	"hoist/engine"
 	"hoist/internal/testbus"
+	"hoist/ui/widgets"
 )
 
 // closingQuestion closes the window during an upload, with the setting to
@@ -23,7 +24,7 @@ func closingQuestion(t *testing.T, h *harness) string {
 	}
 	var text []string
 	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if p, ok := o.(*bidiParagraph); ok {
+		if p, ok := o.(*widgets.Paragraph); ok {
 			text = append(text, p.Text())
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // twentyJobs is a fixed list in every state, so pictures do not depend on timing.
@@ -63,7 +64,7 @@ func TestDenseList(t *testing.T) {
 	h.d.win.Resize(fyne.NewSize(1366, 768-68))
 	row := newJobRow(rowActions{})
 	row.show(h.d.list.views()[0], now)
-	line := newBidiLabel("Mg")
+	line := widgets.NewLabel("Mg")
 	if got, max := row.MinSize().Height, 2*line.MinSize().Height; got > max {
 		t.Errorf("a row is %v high, more than two lines of text (%v)", got, max)
 	}

@@ -17,6 +17,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // presetStore keeps the user's saved destinations.
@@ -42,17 +43,17 @@ type destBar struct {
 
 	choices []dest.Destination // what the picker offers, in its order
 
-	picker     *selectBox
-	edit       *pushButton
-	accounts   *selectBox
-	signIn     *pushButton
-	signOut    *pushButton
-	note       *bidiLabel      // "The sandbox needs no account."
+	picker     *widgets.Select
+	edit       *widgets.Button
+	accounts   *widgets.Select
+	signIn     *widgets.Button
+	signOut    *widgets.Button
+	note       *widgets.Label  // "The sandbox needs no account."
 	inFile     *widget.Label   // the chosen account's sign-in is kept in a file
 	accountRow *fyne.Container // the account picker and sign-in buttons
 	setup      *fyne.Container
-	add        *pushButton // "Add files…"
-	settings   *pushButton
+	add        *widgets.Button // "Add files…"
+	settings   *widgets.Button
 	content    fyne.CanvasObject
 
 	known    []string        // signed-in accounts
@@ -64,42 +65,42 @@ const prefDestination = "destination"
 
 func newDestBar(d barController) *destBar {
 	b := &destBar{d: d}
-	b.picker = newSelect(nil, b.picked)
+	b.picker = widgets.NewSelect(nil, b.picked)
 	b.picker.PlaceHolder = visual(say("ui.dest.choose"))
-	b.edit = newIconButton(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
-	b.accounts = newSelect(nil, func(email string) {
+	b.edit = widgets.NewIconButton(visual(say("ui.dest.options")), theme.DocumentCreateIcon(), func() { b.showForm(b.d.destination(), false) })
+	b.accounts = widgets.NewSelect(nil, func(email string) {
 		if email != "" && email != b.d.destination().Account {
 			b.setAccount(email)
 		}
 		b.showFileNote()
 	})
 	b.accounts.PlaceHolder = visual(say("ui.account.none"))
-	b.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
+	b.signIn = widgets.NewIconButton(visual(say("ui.signIn")), theme.LoginIcon(), b.login)
 	b.signIn.Importance = widget.HighImportance
-	b.signOut = newIconButton(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
-	b.note = newWholeLabel(say("ui.sandbox.noAccount"))
-	b.note.colorName = theme.ColorNamePlaceHolder
+	b.signOut = widgets.NewIconButton(visual(say("ui.signOut")), theme.LogoutIcon(), b.logout)
+	b.note = widgets.NewWholeLabel(say("ui.sandbox.noAccount"))
+	b.note.ColorName = theme.ColorNamePlaceHolder
 	b.inFile = widget.NewLabel(visual(say("ui.account.inFile")))
 	b.inFile.Importance = widget.WarningImportance
 	b.inFile.Hide()
 
-	try := newIconButton(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
+	try := widgets.NewIconButton(visual(say("ui.sandbox.try")), theme.MediaPlayIcon(), func() {
 		b.choose(dest.SandboxDestination())
 	})
 	try.Importance = widget.HighImportance
-	importClient := newButton(visual(say("ui.setup.open")), b.importClient)
+	importClient := widgets.NewButton(visual(say("ui.setup.open")), b.importClient)
 	b.setup = container.NewVBox(
-		newBidiParagraph(say("ui.setup.notYet")),
-		row(try, importClient),
+		widgets.NewParagraph(say("ui.setup.notYet")),
+		widgets.Row(try, importClient),
 	)
 	b.setup.Hide()
-	b.add = newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
+	b.add = widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
 	b.add.Importance = widget.HighImportance
-	b.settings = newIconButton(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
-	b.accountRow = row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
+	b.settings = widgets.NewIconButton(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
+	b.accountRow = widgets.Row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
-		border(nil, nil, widget.NewLabel(visual(say("ui.dest.sendTo"))), row(b.edit, b.add, b.settings), b.picker),
+		widgets.Border(nil, nil, widget.NewLabel(visual(say("ui.dest.sendTo"))), widgets.Row(b.edit, b.add, b.settings), b.picker),
 		b.accountRow,
 		b.setup,
 	)
@@ -264,13 +265,13 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		return nil
 	}
 
-	name := newEntry() // a name in any script reads right while it is typed
+	name := widgets.NewEntry() // a name in any script reads right while it is typed
 	name.SetText(edited.Name)
 	name.SetPlaceHolder(say("ui.form.name.example")) // drawn in reading order by the entry
 	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
 	items = append(items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
 
-	var codes []*codeEntry // JSON fields, told the form's scroll once it is made
+	var codes []*widgets.CodeEntry // JSON fields, told the form's scroll once it is made
 	for _, f := range info.Fields {
 		f := f
 		value := edited.Params[f.Key]
@@ -301,7 +302,7 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			for i, c := range f.Choices {
 				words[i] = visual(choiceWords(d.Kind, c))
 			}
-			s := newSelect(words, func(w string) {
+			s := widgets.NewSelect(words, func(w string) {
 				if i := slices.Index(words, w); i >= 0 {
 					set(f.Choices[i])
 				}
@@ -320,11 +321,11 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 			var e *widget.Entry
 			var shown fyne.CanvasObject
 			if f.Kind == dest.JSONField {
-				code := newMultiLineEntry() // JSON from the left, values in any script in their order
+				code := widgets.NewCodeEntry() // JSON from the left, values in any script in their order
 				e, shown = &code.Entry, code
 				codes = append(codes, code)
 			} else {
-				typed := newEntry() // words typed in any script, read right while typing
+				typed := widgets.NewEntry() // words typed in any script, read right while typing
 				e, shown = &typed.Entry, typed
 			}
 			e.SetText(value)
@@ -353,12 +354,12 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 		items = append(items, withNote(visual(label), w, note))
 	}
 	// A whole-destination problem (e.g. the account) has no field of its own.
-	overall := newBidiParagraph("")
-	overall.colorName = theme.ColorNameError
+	overall := widgets.NewParagraph("")
+	overall.ColorName = theme.ColorNameError
 
 	title := kindWords(d.Kind) // the dialog draws its title in reading order
 	var dlg dialog.Dialog
-	form := newForm(items...)
+	form := widgets.NewForm(items...)
 	form.SubmitText = visual(say("ui.form.use"))
 	form.CancelText = speaking().Action("cancel")
 	form.OnCancel = func() { dlg.Hide() }
@@ -394,21 +395,21 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	if !choosing {
 		form.SubmitText = visual(say("ui.form.save"))
 	}
-	content := container.NewVBox(newBidiParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
+	content := container.NewVBox(widgets.NewParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
 	if words := speaking().KindNote(d.Kind); words != "" {
-		note := newBidiParagraph(words) // e.g. Google removed the method
-		note.colorName = theme.ColorNameWarning
+		note := widgets.NewParagraph(words) // e.g. Google removed the method
+		note.ColorName = theme.ColorNameWarning
 		content.Add(note)
 	}
 	content.Add(form)
 	if len(advanced) > 0 {
-		content.Add(widget.NewAccordion(widget.NewAccordionItem(visual(say("ui.form.advanced")), newForm(advanced...))))
+		content.Add(widget.NewAccordion(widget.NewAccordionItem(visual(say("ui.form.advanced")), widgets.NewForm(advanced...))))
 	}
 	content.Add(overall)
 	content.Add(b.d.formExtras(d))
 	scroll := b.d.scrolled(content)
 	for _, c := range codes {
-		c.view.outer = scroll // the wheel over a JSON field that fits moves the form
+		c.ScrollsIn(scroll) // the wheel over a JSON field that fits moves the form
 	}
 	dlg = dialog.NewCustomWithoutButtons(title, scroll, b.d.window())
 	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
@@ -474,7 +475,7 @@ func (b *destBar) loginWith(account string, scopes []string, adopt bool, then fu
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background()) // the dialog's Cancel ends it, and so does closing the window
-	waiting := container.NewVBox(newBidiParagraph(say("ui.signIn.wait")))
+	waiting := container.NewVBox(widgets.NewParagraph(say("ui.signIn.wait")))
 	wait := dialog.NewCustom(say("ui.signIn"),
 		visual(speaking().Action("cancel")),
 		waiting,
@@ -528,12 +529,12 @@ func (b *destBar) showAddress(box *fyne.Container, url string) {
 	address := widget.NewEntry()
 	address.SetText(url)
 	address.OnChanged = func(string) { address.SetText(url) } // read-only, yet selectable
-	copyButton := newIconButton(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := widgets.NewIconButton(visual(say("ui.address.copy")), theme.ContentCopyIcon(), func() {
 		b.d.copyText(url)
 	})
 	box.Objects = []fyne.CanvasObject{
-		newWholeLabel(say("ui.address.title")),
-		newBidiParagraph(say("ui.address.hint")),
+		widgets.NewWholeLabel(say("ui.address.title")),
+		widgets.NewParagraph(say("ui.address.hint")),
 		address,
 		copyButton,
 	}
@@ -546,7 +547,7 @@ func (b *destBar) logout() {
 	if signIn == nil || account == "" {
 		return
 	}
-	b.d.open(newSentenceQuestion(say("ui.signOut.title"), say("ui.signOut.question", "Account", isolate(account)),
+	b.d.open(widgets.NewSentenceQuestion(say("ui.signOut.title"), say("ui.signOut.question", "Account", isolate(account)),
 		func(yes bool) {
 			if !yes {
 				return

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,5 +86,25 @@ func TestTheDropsAnswerIsTheTruth(t *testing.T) {
 	h.d.settings.showSettings()
 	if h.d.dropTaken([]fyne.URI{file}) {
 		t.Error("a file refused behind a dialog is answered as taken")
+	}
+}
+
+// TestFilesForAnIncompleteDestinationOpenItsForm: files dropped while the
+// destination lacks settings are not added; the window says what is
+// missing and opens the destination's form. The queue checks the settings,
+// once, and the window takes its answer.
+func TestFilesForAnIncompleteDestinationOpenItsForm(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.bar.choose(dest.Destination{Kind: dest.CM360}) // no profile, no advertiser
+	h.d.frame.message.SetText("")
+	overlays := len(h.d.win.Canvas().Overlays().List())
+	h.drop(h.writeFile("banner.png", pngBytes(t, 4, 4, color.White)))
+	h.waitFor("the form", func() bool { return len(h.d.win.Canvas().Overlays().List()) > overlays })
+	got := strings.NewReplacer("\u2068", "", "\u2069", "").Replace(h.d.frame.message.Text()) // the marks that keep names whole
+	if !strings.Contains(got, "finish the destination's settings") || !strings.Contains(got, "User profile ID is required.") {
+		t.Errorf("the window says %q", got)
+	}
+	if n := len(h.q.Jobs()); n != 0 {
+		t.Errorf("%d jobs for an incomplete destination", n)
 	}
 }

@@ -6,14 +6,15 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"hoist/ui/widgets"
 )
 
 // hint is a quiet explanation in the grey of the form's hints, readable in
 // both themes (a low-importance label is as faint as a disabled one),
 // wrapped and in the window's reading direction.
-func hint(text string) *bidiParagraph {
-	t := newBidiParagraph(text)
-	t.colorName = theme.ColorNamePlaceHolder
+func hint(text string) *widgets.Paragraph {
+	t := widgets.NewParagraph(text)
+	t.ColorName = theme.ColorNamePlaceHolder
 	return t
 }
 
@@ -22,13 +23,13 @@ func hint(text string) *bidiParagraph {
 // own hint line would be cut off.
 type fieldNote struct {
 	help string
-	text *bidiParagraph
+	text *widgets.Paragraph
 }
 
 func newFieldNote(help string) *fieldNote {
-	t := newBidiParagraph(help)
-	t.colorName = theme.ColorNamePlaceHolder // as the form's own hints
-	t.sizeName = theme.SizeNameCaptionText
+	t := widgets.NewParagraph(help)
+	t.ColorName = theme.ColorNamePlaceHolder // as the form's own hints
+	t.SizeName = theme.SizeNameCaptionText
 	if help == "" {
 		t.Hide()
 	}
@@ -41,11 +42,10 @@ func (n *fieldNote) show(err error) {
 	if err != nil {
 		text, colour = sentence(err.Error()), theme.ColorNameError
 	}
-	if text == n.text.Text() && colour == n.text.colorName {
+	if text == n.text.Text() && colour == n.text.ColorName {
 		return
 	}
-	n.text.colorName = colour
-	n.text.text = "" // drawn again below, in its new colour
+	n.text.SetColor(colour)
 	n.text.SetText(text)
 	if text == "" {
 		n.text.Hide()

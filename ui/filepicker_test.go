@@ -14,6 +14,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // TestSetUpChoosesTheClientInTheSystemDialog: the set-up's "Choose the
@@ -152,14 +153,14 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	if got, _ := os.ReadFile(to); string(got) != "older" {
 		t.Error("the file was written over before the answer")
 	}
-	q, ok := h.d.frame.dialogs[1].(*question)
+	q, ok := h.d.frame.dialogs[1].(*widgets.Question)
 	if !ok {
 		t.Fatalf("the question is a %T", h.d.frame.dialogs[1])
 	}
-	if q.confirm.Text != "Replace it" || q.dismiss.Text != "Choose another name" {
-		t.Errorf("the question's answers are %q and %q, not named for what they do", q.confirm.Text, q.dismiss.Text)
+	if q.Confirm.Text != "Replace it" || q.Dismiss.Text != "Choose another name" {
+		t.Errorf("the question's answers are %q and %q, not named for what they do", q.Confirm.Text, q.Dismiss.Text)
 	}
-	test.Tap(q.confirm)
+	test.Tap(q.Confirm)
 	if got, _ := os.ReadFile(to); string(got) == "older" || len(got) == 0 {
 		t.Error("the file was not written over after the answer to replace it")
 	}

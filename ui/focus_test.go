@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // manyJobs are n rows in every state, more than the list shows at once.
@@ -151,7 +152,7 @@ func TestFocusRingStandsOut(t *testing.T) {
 	for _, choice := range []string{themeLight, themeDark} {
 		h.app.Settings().SetTheme(newTheme(choice))
 		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
-		ring := focusColor(th)
+		ring := widgets.FocusColor(th)
 		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameButton, theme.ColorNameSelection, theme.ColorNameInputBackground} {
 			if r := contrast(ring, th.Color(bg, v)); r < 3 {
 				t.Errorf("%s: the focus ring on %s: %.2f:1, want 3:1", choice, bg, r)

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"hoist/ui/widgets"
 )
 
 // allAction is something done to every file that allows it.
@@ -29,11 +30,11 @@ type footerController interface {
 // shown or not, so that offering it moves nothing on screen: the row under
 // the pointer stays the row under the pointer.
 type footer struct {
-	overall                                         *slimBar
-	summary                                         *bidiParagraph
-	pauseAll, resumeAll, retryFailed, clearFinished *pushButton
-	undoText                                        *bidiLabel
-	undoButton                                      *pushButton
+	overall                                         *widgets.SlimBar
+	summary                                         *widgets.Paragraph
+	pauseAll, resumeAll, retryFailed, clearFinished *widgets.Button
+	undoText                                        *widgets.Label
+	undoButton                                      *widgets.Button
 	undo                                            *fyne.Container
 	progress                                        *fyne.Container // the overall bar and the buttons
 	content                                         fyne.CanvasObject
@@ -42,19 +43,19 @@ type footer struct {
 
 func newFooter(d footerController) *footer {
 	f := &footer{}
-	f.overall = newSlimBar()
-	f.summary = newBidiParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
-	f.pauseAll = newIconButton(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.doAll(pauseEvery) })
-	f.resumeAll = newIconButton(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
-	f.retryFailed = newIconButton(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
-	f.clearFinished = newIconButton(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
-	f.undoText = newWholeLabel("")
-	f.undoButton = newIconButton(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
-	f.undo = row(f.undoText, f.undoButton)
+	f.overall = widgets.NewSlimBar()
+	f.summary = widgets.NewParagraph(say("ui.summary.none")) // wraps: "— 2 need attention" at its end must show
+	f.pauseAll = widgets.NewIconButton(visual(say("ui.all.pause")), theme.MediaPauseIcon(), func() { d.doAll(pauseEvery) })
+	f.resumeAll = widgets.NewIconButton(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
+	f.retryFailed = widgets.NewIconButton(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
+	f.clearFinished = widgets.NewIconButton(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
+	f.undoText = widgets.NewWholeLabel("")
+	f.undoButton = widgets.NewIconButton(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
+	f.undo = widgets.Row(f.undoText, f.undoButton)
 	f.undo.Hide()
-	controls := row(f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
-	totals := container.New(keepRoom{f.undo}, border(nil, nil, nil, f.undo, f.summary))
-	f.progress = border(nil, nil, nil, controls, f.overall)
+	controls := widgets.Row(f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
+	totals := container.New(widgets.KeepRoom{f.undo}, widgets.Border(nil, nil, nil, f.undo, f.summary))
+	f.progress = widgets.Border(nil, nil, nil, controls, f.overall)
 	f.content = container.NewVBox(widget.NewSeparator(), f.progress, totals)
 	f.show(newSnapshots().last)
 	return f
@@ -99,34 +100,10 @@ func overallValue(t totals) float64 {
 	return min(float64(t.BytesDone)/float64(t.Bytes), 1)
 }
 
-func enable(b *pushButton, on bool) {
+func enable(b *widgets.Button, on bool) {
 	if on && b.Disabled() {
 		b.Enable()
 	} else if !on && !b.Disabled() {
 		b.Disable()
-	}
-}
-
-// keepRoom lays its objects one over the other, each over the whole of it,
-// and is as high as the highest of them and of also, shown or hidden: what
-// comes and goes inside it never changes its height, so nothing around it
-// moves.
-type keepRoom []fyne.CanvasObject
-
-func (k keepRoom) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		s = s.Max(o.MinSize())
-	}
-	for _, o := range k {
-		s.Height = max(s.Height, o.MinSize().Height)
-	}
-	return s
-}
-
-func (keepRoom) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"hoist/ui/widgets"
 )
 
 // windowFrame is the window around the panels: its dialogs, the message
@@ -28,7 +29,7 @@ type windowFrame struct {
 
 	dialogs []hideable          // open dialogs, the top one last
 	scrolls []*container.Scroll // dialogs' scrolls, which follow the focus
-	message *bidiParagraph      // the latest thing worth saying; made with the window's content
+	message *widgets.Paragraph  // the latest thing worth saying; made with the window's content
 }
 
 func newWindowFrame(ctx context.Context, a fyne.App, win fyne.Window, log *slog.Logger) *windowFrame {
@@ -54,7 +55,7 @@ func (f *windowFrame) open(dlg hideable) {
 		}
 	})
 	dlg.Show()
-	readingTitle(f.win.Canvas())
+	widgets.ReadingTitle(f.win.Canvas())
 }
 
 // top is the dialog on top, or nil.
@@ -84,8 +85,8 @@ func (f *windowFrame) closeDialogs() {
 // pressDefault presses the default button of the dialog on top (its yes,
 // its OK or Close): Enter does, where no button has the focus.
 func (f *windowFrame) pressDefault() {
-	if p, ok := f.top().(interface{ pressDefault() }); ok {
-		p.pressDefault()
+	if p, ok := f.top().(interface{ PressDefault() }); ok {
+		p.PressDefault()
 	}
 }
 
@@ -122,7 +123,7 @@ func (f *windowFrame) sayOnTop(msg string) {
 		f.tell(msg)
 		return
 	}
-	f.open(newSentenceDialog(say("ui.app"), msg, f.win))
+	f.open(widgets.NewSentenceDialog(say("ui.app"), msg, f.win))
 }
 
 func (f *windowFrame) copyText(text string) { f.app.Clipboard().SetContent(text) }

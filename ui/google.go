@@ -17,6 +17,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // googleSide is the window's Google side: the sign-in service and the
@@ -202,10 +203,10 @@ func (g *googleSide) importDestination(path string) {
 func (g *googleSide) formExtras(target dest.Destination) fyne.CanvasObject {
 	box := container.NewVBox()
 	if g.managed(target.Name) {
-		box.Add(newBidiParagraph(say("ui.dest.managedNote")))
+		box.Add(widgets.NewParagraph(say("ui.dest.managedNote")))
 	}
 	if strings.TrimSpace(target.Name) != "" {
-		box.Add(row(newIconButton(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
+		box.Add(widgets.Row(widgets.NewIconButton(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
 			g.dialogs.ask(filechooser.Options{
 				Title:   say("ui.pick.export"),
 				Save:    true,

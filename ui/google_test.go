@@ -26,6 +26,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/ui/widgets"
 )
 
 // toSandbox sends requests for Google's API hosts to the sandbox, as if
@@ -178,7 +179,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	cm.Params["profileId"] = "99"
 	p, _ = openTestPicker(h, advertiserList, cm)
 	if !strings.Contains(p.status.Text(), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
-		p.status.colorName != theme.ColorNameError {
+		p.status.ColorName != theme.ColorNameError {
 		t.Errorf("Google's error is not shown in its words: %q", p.status.Text())
 	}
 
@@ -413,7 +414,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	f := inTopOverlay(h, func(*form) bool { return true })
+	f := inTopOverlay(h, func(*widgets.Form) bool { return true })
 	form := f
 	profile := noteField(form.Items[1]).(*widget.Entry)
 	advertiser := noteField(form.Items[2]).(*widget.Entry)
@@ -430,7 +431,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 	pickNamed := func(name string) {
 		t.Helper()
-		search := inTopOverlay(h, func(e *entry) bool { return e.PlaceHolder == "Search" })
+		search := inTopOverlay(h, func(e *widgets.Entry) bool { return e.PlaceHolder == "Search" })
 		list := inTopOverlay(h, func(*widget.List) bool { return true })
 		h.waitFor("the list", func() bool { return list.Length() > 0 })
 		search.SetText(name)
@@ -441,7 +442,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	test.Tap(chooseFor(profile))
-	signIn := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
+	signIn := inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to sign in", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	pickNamed("Northwind Media")
@@ -470,7 +471,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 
 	// Labels: their own access, asked for now, added to the account's.
 	openPicker(h.d.bar.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
-	signIn = inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Sign in with Google" })
+	signIn = inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	list := inTopOverlay(h, func(*widget.List) bool { return true })

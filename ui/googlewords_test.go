@@ -9,6 +9,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // Google's own words come with the reason, under Details, never instead of it.
@@ -28,19 +29,19 @@ func TestGoogleWordsUnderDetails(t *testing.T) {
 func TestAPIVersionUnderAdvanced(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var forms []*form
+	var forms []*widgets.Form
 	var accordion *widget.Accordion
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *form:
+			case *widgets.Form:
 				forms = append(forms, x)
 			case *widget.Accordion:
 				accordion = x
 			}
 		})
 	}
-	labels := func(f *form) []string {
+	labels := func(f *widgets.Form) []string {
 		var out []string
 		for _, it := range f.Items {
 			out = append(out, it.Text)
@@ -65,7 +66,7 @@ func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	found := false
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if l, ok := o.(*bidiParagraph); ok && l.Text() == say("kind.playgames.note") {
+			if l, ok := o.(*widgets.Paragraph); ok && l.Text() == say("kind.playgames.note") {
 				found = true
 			}
 		})

@@ -22,6 +22,8 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/journal"
+	"hoist/ui/widgets"
+	"hoist/words"
 )
 
 // harness is a window driven by a test: the real queue, journal and
@@ -290,10 +292,22 @@ func asButton(o any) (*widget.Button, bool) {
 	switch b := o.(type) {
 	case *widget.Button:
 		return b, true
-	case *pushButton:
+	case *widgets.Button:
 		return &b.Button, true
-	case *rowButton:
+	case *widgets.RowButton:
 		return &b.Button, true
 	}
 	return nil, false
+}
+
+// speak makes the window speak code for one test.
+func speak(t *testing.T, code string) {
+	t.Helper()
+	before := speech.Load()
+	speech.Store(words.New(code))
+	widgets.SetRightToLeft(words.New(code).RTL())
+	t.Cleanup(func() {
+		speech.Store(before)
+		widgets.SetRightToLeft(speaking().RTL())
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/ui/widgets"
 )
 
 // offerPlaces says why the keychain cannot keep a sign-in — there is none
@@ -24,7 +25,7 @@ func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt 
 	if locked {
 		title, text = say("ui.keychain.lockedTitle"), say("ui.keychain.lockedQuestion")
 	}
-	dlg := dialog.NewCustomWithoutButtons(title, sentenceBox(text), b.d.window())
+	dlg := dialog.NewCustomWithoutButtons(title, widgets.SentenceBox(text), b.d.window())
 	var choice func()
 	choose := func(f func()) func() {
 		return func() {
@@ -35,17 +36,17 @@ func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt 
 	again := func(opts ...auth.LoginOption) func() {
 		return func() { b.loginWith(account, scopes, adopt, then, opts...) }
 	}
-	session := newIconButton(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
+	session := widgets.NewIconButton(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
 		choose(again(auth.KeepingForThisSession())))
 	session.Importance = widget.HighImportance
-	other := newIconButton(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
+	other := widgets.NewIconButton(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
 		choose(again(auth.AllowingFileStore())))
 	if locked {
 		// After unlocking, the keychain is asked again as the first time.
-		other = newIconButton(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
+		other = widgets.NewIconButton(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
 			choose(func() { b.loginWith(account, scopes, adopt, then) }))
 	}
-	cancel := newButton(lang.L("Cancel"), dlg.Hide)
+	cancel := widgets.NewButton(lang.L("Cancel"), dlg.Hide)
 	buttons := []fyne.CanvasObject{cancel, other, session}
 	if rtl() {
 		slices.Reverse(buttons)

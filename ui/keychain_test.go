@@ -13,6 +13,7 @@ import (
 	"hoist/auth"
 	"hoist/auth/authtest"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // lockedKeychain stands for a keychain that stays locked.
@@ -30,9 +31,9 @@ func overlayTexts(h *harness) string {
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch t := o.(type) {
-			case *bidiParagraph:
+			case *widgets.Paragraph:
 				out = append(out, t.Text())
-			case *bidiLabel:
+			case *widgets.Label:
 				out = append(out, t.Text())
 			}
 		})

@@ -2,11 +2,11 @@ package ui
 
 import (
 	"embed"
-	"strings"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2/lang"
 
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -35,6 +35,7 @@ func rtl() bool { return speaking().RTL() }
 // toolkit's own (the file dialog, OK and Cancel, Yes and No, the calendar).
 func UseLanguage(l *words.Lang) error {
 	speech.Store(l.Marking()) // every value isolated in its sentence, in every language
+	widgets.SetRightToLeft(l.RTL())
 	return useToolkitWords(l)
 }
 
@@ -100,33 +101,6 @@ func (d *desk) speak(l *words.Lang) {
 	d.rebuild()
 }
 
-// visual is a short text for the toolkit's own widgets (a button, a label,
-// a choice, a dialog's title), which draw text as it is: in a right-to-left
-// window it is put in the order it is seen, so "افزودن فایل…" ends with its
-// ellipsis on the left and a product's name stays in its place.
-func visual(s string) string {
-	if !rtl() && !hasMarks([]rune(s)) {
-		return s
-	}
-	// The marks that isolate a name in a sentence steer the order and are
-	// not drawn: the toolkit would draw them as boxes.
-	segs := paragraphSegments(s, rtl())
-	switch len(segs) {
-	case 0:
-		return ""
-	case 1:
-		return segs[0].text
-	}
-	// The toolkit shapes each run of one script in its own direction, and
-	// gives spaces and punctuation the direction of the letter before them:
-	// an invisible left-to-right mark between the parts keeps each where it
-	// is put.
-	var b strings.Builder
-	for i, sg := range segs {
-		if i > 0 {
-			b.WriteRune('\u200e')
-		}
-		b.WriteString(sg.text)
-	}
-	return b.String()
-}
+// visual is a short text for the toolkit's own widgets, put in the order
+// it is seen (widgets.Visual).
+func visual(s string) string { return widgets.Visual(s) }

@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/test"
 
+	"hoist/engine/fact"
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -110,7 +112,25 @@ func dialogWindow(t *testing.T, code string, size fyne.Size) fyne.Window {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = UseLanguage(words.English()) })
-	w := test.NewTempWindow(t, newBidiLabel(""))
+	w := test.NewTempWindow(t, widgets.NewLabel(""))
 	w.Resize(size)
 	return w
+}
+
+// TestSentenceDialogGolden: a dialog's sentence naming a file reads right
+// in a Hebrew window, its buttons in Hebrew.
+func TestSentenceDialogGolden(t *testing.T) {
+	w := dialogWindow(t, "he", fyne.NewSize(460, 260))
+	text := words.New("he").Fact(fact.Fact{Code: fact.FileChanged, File: "דוח שנתי 2026.eml"})
+	widgets.NewSentenceQuestion("Hoist", text, func(bool) {}, w).Show()
+	test.AssertImageMatches(t, "dialog_sentence_he.png", w.Canvas().Capture())
+	var shown []string
+	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := asButton(o); ok {
+			shown = append(shown, b.Text)
+		}
+	})
+	if !slices.Contains(shown, "כן") || !slices.Contains(shown, "לא") {
+		t.Errorf("the dialog's buttons are %q", shown)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // chooseFunc shows the system's file dialog and returns the chosen paths;
@@ -71,7 +72,7 @@ func startFolder(folders bool) string {
 func (f *fileDialogs) inWindow(o filechooser.Options, then func([]string)) {
 	c := newChooser(f.frame.win, o, then)
 	c.confirm = func(question string, yes func()) {
-		f.frame.open(newQuestion(o.Title, sentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
+		f.frame.open(widgets.NewQuestion(o.Title, widgets.SentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
 			if ok {
 				yes()
 			}

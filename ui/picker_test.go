@@ -9,6 +9,7 @@ import (
 
 	"hoist/engine"
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // TestAddFilesUsesTheSystemDialog: "Add files…" takes every file the
@@ -51,7 +52,7 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
 	}
 	// The harness's files are in a folder of their own: open it, then tick two files.
-	open := inTopOverlay(h, func(b *pushButton) bool { return b.Text == "Open" })
+	open := inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Open" })
 	ch := chooserOn(t, h)
 	ch.show(h.files)
 	for _, name := range []string{"one.eml", "three.eml"} {

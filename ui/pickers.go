@@ -16,6 +16,7 @@ import (
 	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/google"
+	"hoist/ui/widgets"
 )
 
 // googleClients gives HTTP clients that carry an account's authorization.
@@ -59,7 +60,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 	if kind == noList {
 		return shown
 	}
-	choose := newIconButton(chooseText(), theme.SearchIcon(), func() {
+	choose := widgets.NewIconButton(chooseText(), theme.SearchIcon(), func() {
 		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
@@ -67,7 +68,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 			}
 		}
 	})
-	return border(nil, nil, nil, choose, shown)
+	return widgets.Border(nil, nil, nil, choose, shown)
 }
 
 // picker is an open list to choose from, with a search box.
@@ -76,10 +77,10 @@ type picker struct {
 	kind   listKind
 	target dest.Destination
 	dlg    dialog.Dialog
-	search *entry
+	search *widgets.Entry
 	list   *widget.List
-	status *bidiParagraph
-	signIn *pushButton
+	status *widgets.Paragraph
+	signIn *widgets.Button
 	all    []pickItem
 	shown  []pickItem
 	chosen []string // labels: the ids chosen so far
@@ -95,11 +96,11 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 	if kind == labelList {
 		p.chosen = dest.SplitList(current)
 	}
-	p.search = newEntry()
+	p.search = widgets.NewEntry()
 	p.search.SetPlaceHolder(say("ui.picker.search")) // drawn in reading order by the entry
 	p.search.OnChanged = func(string) { p.filter() }
-	p.status = newBidiParagraph(say("ui.picker.fetching"))
-	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
+	p.status = widgets.NewParagraph(say("ui.picker.fetching"))
+	p.signIn = widgets.NewIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.login)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Hide()
 	p.list = widget.NewList(
@@ -121,10 +122,10 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 		}
 		p.list.UnselectAll()
 	}
-	done := newButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
+	done := widgets.NewButton(visual(say("ui.picker.done")), func() { p.dlg.Hide() })
 	body := container.NewBorder(
-		container.NewVBox(p.search, p.status, row(p.signIn)),
-		row(done), nil, nil, p.list)
+		container.NewVBox(p.search, p.status, widgets.Row(p.signIn)),
+		widgets.Row(done), nil, nil, p.list)
 	p.dlg = dialog.NewCustomWithoutButtons(p.title(), body, d.window())
 	p.dlg.Resize(d.fit(fyne.NewSize(520, 480)))
 	d.open(p.dlg)
@@ -223,7 +224,7 @@ func (g *googleSide) listItems(ctx context.Context, kind listKind, target dest.D
 // show puts the fetched list, or what went wrong, on the picker.
 func (p *picker) show(items []pickItem, err error) {
 	p.signIn.Hide()
-	p.status.colorName = theme.ColorNameForeground
+	p.status.ColorName = theme.ColorNameForeground
 	switch {
 	case errors.Is(err, auth.ErrNotSignedIn), errors.Is(err, auth.ErrSignInAgain):
 		p.status.SetText(say("ui.picker.signIn"))
@@ -232,7 +233,7 @@ func (p *picker) show(items []pickItem, err error) {
 		}
 		p.signIn.Show()
 	case err != nil:
-		p.status.colorName = theme.ColorNameError
+		p.status.ColorName = theme.ColorNameError
 		p.status.SetText(sentence(errorWords(err)))
 	case len(items) == 0:
 		p.status.SetText(p.emptyWords())
@@ -334,11 +335,11 @@ func (g *googleSide) resolveLabels(target dest.Destination, then func(ids string
 // pickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
 func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
-		if b, ok := c.Objects[1].(*pushButton); ok && b.Text == chooseText() {
+		if b, ok := c.Objects[1].(*widgets.Button); ok && b.Text == chooseText() {
 			o = c.Objects[0]
 		}
 	}
-	if e, ok := o.(*entry); ok {
+	if e, ok := o.(*widgets.Entry); ok {
 		return &e.Entry
 	}
 	return o

@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+	"hoist/ui/widgets"
 )
 
 // readingCheck is a check box with its words, in reading order: the box at
@@ -24,7 +25,7 @@ func newReadingCheck(text string, changed func(bool)) *readingCheck {
 			c.box.SetChecked(!c.box.Checked)
 		}
 	})
-	c.line = border(nil, nil, c.box, nil, c.words)
+	c.line = widgets.Border(nil, nil, c.box, nil, c.words)
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -42,12 +43,12 @@ func (c *readingCheck) CreateRenderer() fyne.WidgetRenderer {
 // tappableLabel is a bidi label that answers a tap.
 type tappableLabel struct {
 	widget.BaseWidget
-	label *bidiLabel
+	label *widgets.Label
 	tap   func()
 }
 
 func newTappableLabel(text string, tap func()) *tappableLabel {
-	l := &tappableLabel{label: newBidiLabel(text), tap: tap}
+	l := &tappableLabel{label: widgets.NewLabel(text), tap: tap}
 	l.ExtendBaseWidget(l)
 	return l
 }

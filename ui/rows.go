@@ -16,6 +16,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // jobRow shows one file of the queue in two lines: its picture, name and
@@ -35,16 +36,16 @@ type jobRow struct {
 
 	icon     *widget.Icon
 	thumb    *canvas.Image
-	name     *bidiLabel
-	detail   *bidiLabel
-	size     *bidiLabel
-	bar      *slimBar
-	status   *bidiLabel
-	progress *bidiLabel
+	name     *widgets.Label
+	detail   *widgets.Label
+	size     *widgets.Label
+	bar      *widgets.SlimBar
+	status   *widgets.Label
+	progress *widgets.Label
 	selected *canvas.Rectangle // the selection's background
 
-	pause, resume, signIn, cancel, retry, restart, remove, result, details *compactButton
-	byAction                                                               map[engine.Action]*compactButton
+	pause, resume, signIn, cancel, retry, restart, remove, result, details *widgets.CompactButton
+	byAction                                                               map[engine.Action]*widgets.CompactButton
 	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
@@ -57,42 +58,42 @@ func newJobRow(d rowController) *jobRow {
 	r.icon = widget.NewIcon(theme.FileIcon())
 	r.thumb = &canvas.Image{FillMode: canvas.ImageFillContain, ScaleMode: canvas.ImageScaleSmooth}
 	r.thumb.Hide()
-	r.name = newBidiLabel("")
-	r.name.style = fyne.TextStyle{Bold: true}
-	r.detail = newBidiLabel("")
-	r.detail.colorName = theme.ColorNamePlaceHolder
-	r.size = newWholeLabel("")
+	r.name = widgets.NewLabel("")
+	r.name.Style = fyne.TextStyle{Bold: true}
+	r.detail = widgets.NewLabel("")
+	r.detail.ColorName = theme.ColorNamePlaceHolder
+	r.size = widgets.NewWholeLabel("")
 	r.size.SetAlignment(fyne.TextAlignTrailing)
-	r.bar = newSlimBar()
-	r.status = newBidiLabel("")
-	r.progress = newBidiLabel("") // cut before the state word is (statusLine)
+	r.bar = widgets.NewSlimBar()
+	r.status = widgets.NewLabel("")
+	r.progress = widgets.NewLabel("") // cut before the state word is (statusLine)
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
 
-	r.cursor = newFocusRing()
+	r.cursor = widgets.NewFocusRing()
 
-	r.byAction = map[engine.Action]*compactButton{}
+	r.byAction = map[engine.Action]*widgets.CompactButton{}
 	for _, a := range engine.AllActions() {
-		r.byAction[a] = newCompactButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
+		r.byAction[a] = widgets.NewCompactButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
 	}
 	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
 	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
-	r.result = newCompactButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = newCompactButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
+	r.result = widgets.NewCompactButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
+	r.details = widgets.NewCompactButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
 	for _, b := range r.buttons() {
 		b.Hide()
 	}
-	for _, l := range []*bidiLabel{r.name, r.detail, r.size, r.status, r.progress} {
-		l.inner = compactInnerPadding
+	for _, l := range []*widgets.Label{r.name, r.detail, r.size, r.status, r.progress} {
+		l.Inner = widgets.CompactInnerPadding
 	}
 	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := compactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = compactBorder(nil, compactRow(r.size, buttons), container.New(mirrored(nameAndDetail{}), r.name, r.detail))
+	buttons := widgets.CompactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
+	r.nameLine = widgets.CompactBorder(nil, widgets.CompactRow(r.size, buttons), container.New(widgets.Mirrored(nameAndDetail{}), r.name, r.detail))
 	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
-	lines := container.New(tightVBox, r.nameLine, r.statusLine)
-	inner := compactBorder(container.NewCenter(picture), scrollRoom(), lines)
+	lines := container.New(widgets.TightVBox, r.nameLine, r.statusLine)
+	inner := widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
 	r.content = container.NewStack(r.selected, inner, r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
@@ -116,7 +117,7 @@ const thumbSize = 36
 // setCursor shows whether the keyboard's cursor is on the row.
 func (r *jobRow) setCursor(on bool) {
 	if on {
-		r.cursor.StrokeColor = focusColor(r.Theme())
+		r.cursor.StrokeColor = widgets.FocusColor(r.Theme())
 		r.cursor.Show()
 	} else {
 		r.cursor.Hide()
@@ -124,8 +125,8 @@ func (r *jobRow) setCursor(on bool) {
 	r.cursor.Refresh()
 }
 
-func (r *jobRow) buttons() []*compactButton {
-	return []*compactButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+func (r *jobRow) buttons() []*widgets.CompactButton {
+	return []*widgets.CompactButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
 }
 
 func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
@@ -290,23 +291,15 @@ func barValue(v engine.JobView) float64 {
 
 // showsBar: a bar for files on their way, and for failed ones part-sent;
 // a finished, refused or canceled file has no progress worth a bar.
-func showsBar(v engine.JobView) bool {
-	switch v.State {
-	case engine.Done, engine.Refused, engine.Canceled:
-		return false
-	case engine.Failed:
-		return v.Committed > 0
-	}
-	return true
-}
+func showsBar(v engine.JobView) bool { return v.ShowsProgress() }
 
 func stateColor(s engine.State) fyne.ThemeColorName {
-	switch s {
-	case engine.Failed, engine.Refused:
+	switch {
+	case s.Trouble():
 		return theme.ColorNameError
-	case engine.Attention, engine.Retrying:
+	case s.Held():
 		return theme.ColorNameWarning
-	case engine.Done:
+	case s == engine.Done:
 		return theme.ColorNameSuccess
 	}
 	return theme.ColorNameForeground
@@ -316,16 +309,16 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // result of a finished job and the details of one that did not go, and
 // reports whether any button came or went.
 func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
-	want := make([]*compactButton, 0, len(v.Actions)+1)
+	want := make([]*widgets.CompactButton, 0, len(v.Actions)+1)
 	for _, a := range v.Actions {
 		if b := r.byAction[a]; b != nil {
 			want = append(want, b)
 		}
 	}
-	switch v.State {
-	case engine.Done:
+	switch {
+	case v.State == engine.Done:
 		want = append(want, r.result)
-	case engine.Failed, engine.Refused:
+	case v.State.Trouble():
 		want = append(want, r.details)
 	}
 	for _, b := range r.buttons() {
@@ -339,4 +332,23 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 		}
 	}
 	return changed
+}
+
+// nameAndDetail lays a row's name and its detail side by side: the name
+// takes what it needs, up to two thirds, and the detail the rest.
+type nameAndDetail struct{}
+
+func (nameAndDetail) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+b.Width, max(a.Height, b.Height))
+}
+
+func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	name := objs[0].(*widgets.Label)
+	want := name.TextWidth()
+	w := min(want, size.Width*2/3)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w, 0))
+	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
 }

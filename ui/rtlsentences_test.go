@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/fact"
+	"hoist/ui/widgets"
 )
 
 // unmarked is s without the invisible marks that isolate values in it.
@@ -49,7 +49,7 @@ func TestEveryValueIsIsolated(t *testing.T) {
 				t.Errorf("the toolkit would be given the marks: %q", got)
 			}
 			// Drawn in the window's direction, the name reads as it would alone, in its place.
-			alone := seenAs(c.file, hasRTL([]rune(c.file)))
+			alone := seenAs(c.file, widgets.HasRightToLeft(c.file))
 			if drawn := seenAs(tooLarge, l.RTL()); !strings.Contains(drawn, alone) {
 				t.Errorf("the name, seen alone as %q, is not one block in %q", alone, drawn)
 			}
@@ -58,20 +58,8 @@ func TestEveryValueIsIsolated(t *testing.T) {
 }
 
 // seenAs is text as it is seen, from left to right, in a paragraph of the
-// given direction: the window's segments, each right-to-left one reversed.
-func seenAs(text string, rtlPara bool) string {
-	var b strings.Builder
-	for _, sg := range paragraphSegments(text, rtlPara) {
-		if sg.rtl {
-			r := []rune(sg.text)
-			slices.Reverse(r)
-			b.WriteString(string(r))
-		} else {
-			b.WriteString(sg.text)
-		}
-	}
-	return b.String()
-}
+// given direction.
+func seenAs(text string, rtlPara bool) string { return widgets.Seen(text, rtlPara) }
 
 // TestTheSeparatorIsNoZero: in Persian and Arabic the parts of a row's
 // progress are parted by the language's comma, never by a raised dot that

@@ -27,6 +27,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/ui/handover"
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -231,8 +232,8 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 // failWindow shows why Hoist could not start, in a small window, and returns 1.
 func failWindow(a fyne.App, what string, err error) int {
 	w := a.NewWindow(say("ui.app"))
-	msg := newBidiParagraph(what + "\n\n" + errorWords(err))
-	w.SetContent(container.NewBorder(nil, container.NewCenter(newButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
+	msg := widgets.NewParagraph(what + "\n\n" + errorWords(err))
+	w.SetContent(container.NewBorder(nil, container.NewCenter(widgets.NewButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1

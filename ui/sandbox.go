@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine/emulator"
+	"hoist/ui/widgets"
 )
 
 // sandboxAddr is where the window's built-in sandbox listens: the address
@@ -89,7 +90,7 @@ func newSandboxPanel(d sandboxController) *sandboxPanel {
 	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	explain := hint(say("ui.sandbox.explain"))
 	p.list = newReceiptList(p.objects, p.copy)
-	p.content = container.New(roomyHint{keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
+	p.content = container.New(widgets.RoomyHint{Keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
 	return p
 }
 
@@ -116,15 +117,15 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 	l := &receiptList{objects: objects, copy: copy, rings: map[widget.ListItemID]*canvas.Rectangle{}}
 	l.Length = func() int { return len(l.objects()) }
 	l.CreateItem = func() fyne.CanvasObject {
-		name := newBidiLabel("")
-		size := newWholeLabel("")
+		name := widgets.NewLabel("")
+		size := widgets.NewWholeLabel("")
 		sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 		sum.Truncation = fyne.TextTruncateEllipsis
 		sum.SizeName = theme.SizeNameCaptionText
-		copyButton := newRowButton("", theme.ContentCopyIcon(), nil)
+		copyButton := widgets.NewRowButton("", theme.ContentCopyIcon(), nil)
 		copyButton.Importance = widget.LowImportance
-		lines := container.NewVBox(border(nil, nil, nil, size, name), border(nil, nil, nil, copyButton, sum))
-		return container.NewStack(lines, newFocusRing())
+		lines := container.NewVBox(widgets.Border(nil, nil, nil, size, name), widgets.Border(nil, nil, nil, copyButton, sum))
+		return container.NewStack(lines, widgets.NewFocusRing())
 	}
 	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
 		objs := l.objects()
@@ -136,10 +137,10 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 		box := stack.Objects[0].(*fyne.Container)
 		top := box.Objects[0].(*fyne.Container)
 		bottom := box.Objects[1].(*fyne.Container)
-		top.Objects[0].(*bidiLabel).SetText(objectName(obj))
-		top.Objects[1].(*bidiLabel).SetText(speaking().Size(obj.Size))
+		top.Objects[0].(*widgets.Label).SetText(objectName(obj))
+		top.Objects[1].(*widgets.Label).SetText(speaking().Size(obj.Size))
 		bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
-		bottom.Objects[1].(*rowButton).OnTapped = func() { l.copy(obj) }
+		bottom.Objects[1].(*widgets.RowButton).OnTapped = func() { l.copy(obj) }
 		ring := stack.Objects[1].(*canvas.Rectangle)
 		for at, r := range l.rings {
 			if r == ring {
@@ -156,7 +157,7 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 // outline shows the ring of row i while it has the cursor and the list the focus.
 func (l *receiptList) outline(i widget.ListItemID, r *canvas.Rectangle) {
 	if l.focused && i == l.cursor {
-		r.StrokeColor = focusColor(l.Theme())
+		r.StrokeColor = widgets.FocusColor(l.Theme())
 		r.Show()
 	} else {
 		r.Hide()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // selectionPanel shows everything about the selected files, never cut
@@ -18,10 +19,10 @@ import (
 // result: one file's details, or how many are selected.
 type selectionPanel struct {
 	d       selectionController
-	title   *bidiParagraph
-	body    *bidiParagraph
-	buttons map[engine.Action]*pushButton
-	result  *pushButton
+	title   *widgets.Paragraph
+	body    *widgets.Paragraph
+	buttons map[engine.Action]*widgets.Button
+	result  *widgets.Button
 	inner   *fyne.Container
 	content fyne.CanvasObject
 
@@ -29,13 +30,13 @@ type selectionPanel struct {
 }
 
 func newSelectionPanel(d selectionController) *selectionPanel {
-	p := &selectionPanel{d: d, buttons: map[engine.Action]*pushButton{}}
-	p.title = newBidiParagraph("") // a file's name, in any script
-	p.title.style = fyne.TextStyle{Bold: true}
-	p.body = newBidiParagraph("")
+	p := &selectionPanel{d: d, buttons: map[engine.Action]*widgets.Button{}}
+	p.title = widgets.NewParagraph("") // a file's name, in any script
+	p.title.Style = fyne.TextStyle{Bold: true}
+	p.body = widgets.NewParagraph("")
 	box := container.NewVBox()
 	for _, a := range engine.AllActions() {
-		b := newIconButton(visual(buttonWords(a)), actionIcon(a), func() {
+		b := widgets.NewIconButton(visual(buttonWords(a)), actionIcon(a), func() {
 			if sel := p.snap.selected; len(sel) > 0 {
 				p.d.doSelected(a, slices.Clone(sel))
 			}
@@ -43,7 +44,7 @@ func newSelectionPanel(d selectionController) *selectionPanel {
 		p.buttons[a] = b
 		box.Add(b)
 	}
-	p.result = newIconButton(visual(showResultWords()), theme.InfoIcon(), func() {
+	p.result = widgets.NewIconButton(visual(showResultWords()), theme.InfoIcon(), func() {
 		if sel := p.snap.selected; len(sel) == 1 {
 			p.d.showResult(sel[0])
 		}

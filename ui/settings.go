@@ -12,6 +12,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/upload"
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -161,12 +162,12 @@ func chunkWords(n int64) string {
 }
 
 // choice builds a Select over values shown with words, starting at current.
-func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *selectBox {
+func choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *widgets.Select {
 	labels := make([]string, len(values))
 	for i, v := range values {
 		labels[i] = visual(words(v))
 	}
-	s := newSelect(labels, nil)
+	s := widgets.NewSelect(labels, nil)
 	if !slices.Contains(values, current) {
 		s.SetOptions(append(labels, visual(words(current))))
 		values = append(slices.Clone(values), current)
@@ -226,21 +227,21 @@ func (p *settingsSide) applySettings(s settings) {
 // settingsPanel is what the settings dialog shows; each change is saved at once.
 type settingsPanel struct {
 	d       settingsController
-	form    *form
+	form    *widgets.Form
 	content fyne.CanvasObject
 }
 
 func newSettingsPanel(d settingsController) *settingsPanel {
 	p := &settingsPanel{d: d}
 	p.form = p.makeForm()
-	reset := newButton(visual(say("ui.reset")), p.confirmReset)
+	reset := widgets.NewButton(visual(say("ui.reset")), p.confirmReset)
 	reset.Importance = widget.DangerImportance
 	p.content = container.NewVBox(p.form, widget.NewSeparator(), reset)
 	return p
 }
 
 // makeForm builds the settings as they are now.
-func (p *settingsPanel) makeForm() *form {
+func (p *settingsPanel) makeForm() *widgets.Form {
 	d := p.d
 	s := d.currentSettings()
 	change := func(f func(*settings)) {
@@ -274,7 +275,7 @@ func (p *settingsPanel) makeForm() *form {
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
 
-	return newForm(
+	return widgets.NewForm(
 		withNote(visual(say("ui.settings.language")), language, newFieldNote(say("ui.settings.languageNote"))),
 		withNote(visual(say("ui.settings.parallel")), parallel, newFieldNote(say("ui.settings.parallelNote"))),
 		withNote(visual(say("ui.settings.chunk")), chunk, newFieldNote(say("ui.settings.chunkNote"))),
@@ -291,7 +292,7 @@ func (p *settingsPanel) makeForm() *form {
 // showSettings opens the settings' panel.
 func (p *settingsSide) showSettings() {
 	f := p.frame
-	dlg := newInfoDialog(say("ui.settings"), visual(say("ui.close")), f.scrolled(newSettingsPanel(settingsPanelSide{f, p}).content), f.win)
+	dlg := widgets.NewInfoDialog(say("ui.settings"), visual(say("ui.close")), f.scrolled(newSettingsPanel(settingsPanelSide{f, p}).content), f.win)
 	dlg.Resize(f.fit(fyne.NewSize(620, 560)))
 	f.open(dlg)
 }
@@ -300,7 +301,7 @@ func (p *settingsSide) showSettings() {
 // destinations and restores the default settings.
 func (p *settingsPanel) confirmReset() {
 	d := p.d
-	d.open(newSentenceQuestion(say("ui.reset.title"), say("ui.reset.question"),
+	d.open(widgets.NewSentenceQuestion(say("ui.reset.title"), say("ui.reset.question"),
 		func(yes bool) {
 			if yes {
 				d.reset()

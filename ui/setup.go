@@ -12,6 +12,7 @@ import (
 
 	"hoist/auth"
 	"hoist/ui/filechooser"
+	"hoist/ui/widgets"
 )
 
 // setupStep is one step of the guided set-up: what to do, and where.
@@ -40,9 +41,9 @@ type setupPanel struct {
 	d       setupController
 	dlg     dialog.Dialog
 	content fyne.CanvasObject
-	status  *bidiParagraph
-	choose  *pushButton
-	signIn  *pushButton
+	status  *widgets.Paragraph
+	choose  *widgets.Button
+	signIn  *widgets.Button
 	ready   bool // a good client file was imported
 }
 
@@ -62,25 +63,25 @@ func (g *googleSide) showSetup() {
 
 func newSetupPanel(d setupController) *setupPanel {
 	p := &setupPanel{d: d}
-	intro := newBidiParagraph(say("ui.setup.intro"))
+	intro := widgets.NewParagraph(say("ui.setup.intro"))
 	rows := []fyne.CanvasObject{intro}
 	for i, s := range setupSteps {
-		text := newBidiParagraph(say("ui.setup.step", "N", speaking().Digits(strconv.Itoa(i+1)), "Text", speaking().Say(s.text, nil)))
+		text := widgets.NewParagraph(say("ui.setup.step", "N", speaking().Digits(strconv.Itoa(i+1)), "Text", speaking().Say(s.text, nil)))
 		rows = append(rows, text)
 		if s.address != "" {
 			rows = append(rows, p.addressLine(s.address))
 		}
 	}
-	p.status = newBidiParagraph(say("ui.setup.noFile"))
-	p.choose = newIconButton(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
-	p.signIn = newIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
+	p.status = widgets.NewParagraph(say("ui.setup.noFile"))
+	p.choose = widgets.NewIconButton(visual(say("ui.setup.choose")), theme.FolderOpenIcon(), p.pick)
+	p.signIn = widgets.NewIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Disable()
-	closeButton := newButton(visual(say("ui.close")), func() { p.dlg.Hide() })
+	closeButton := widgets.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
 	rows = append(rows,
-		row(p.choose),
+		widgets.Row(p.choose),
 		p.status,
-		row(p.signIn, closeButton),
+		widgets.Row(p.signIn, closeButton),
 	)
 	p.content = container.NewVBox(rows...)
 	return p
@@ -90,17 +91,17 @@ func newSetupPanel(d setupController) *setupPanel {
 func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	shown := widget.NewLabel(address)
 	shown.TextStyle = fyne.TextStyle{Monospace: true}
-	copyButton := newIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
+	copyButton := widgets.NewIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {
 		p.d.copyText(address)
 		p.status.SetText(say("ui.setup.copied", "Address", isolate(address)))
 	})
-	open := newIconButton(visual(say("ui.open")), theme.ComputerIcon(), func() {
+	open := widgets.NewIconButton(visual(say("ui.open")), theme.ComputerIcon(), func() {
 		if err := auth.OpenSystemBrowser(address); err != nil {
 			p.status.SetText(say("ui.setup.noBrowser"))
 		}
 	})
 	copyButton.Importance, open.Importance = widget.LowImportance, widget.LowImportance
-	return border(nil, nil, nil, row(copyButton, open), shown)
+	return widgets.Border(nil, nil, nil, widgets.Row(copyButton, open), shown)
 }
 
 // pick chooses the downloaded file with the system's file dialog (or
@@ -119,17 +120,17 @@ func (p *setupPanel) take(path string) {
 	if err := auth.CheckClientFile(path); err != nil {
 		p.ready = false
 		p.signIn.Disable()
-		p.status.colorName = theme.ColorNameError
+		p.status.ColorName = theme.ColorNameError
 		p.status.SetText(say("ui.setup.badFile", "File", isolate(name), "Why", sentence(errorWords(err))))
 		return
 	}
 	if err := p.d.googleSignIn().ImportClientSecret(path); err != nil {
-		p.status.colorName = theme.ColorNameError
+		p.status.ColorName = theme.ColorNameError
 		p.status.SetText(sentence(errorWords(err)))
 		return
 	}
 	p.ready = true
-	p.status.colorName = theme.ColorNameSuccess
+	p.status.ColorName = theme.ColorNameSuccess
 	p.status.SetText(say("ui.setup.ready", "File", isolate(name)))
 	p.signIn.Enable()
 	p.d.clientImported()

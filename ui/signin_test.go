@@ -19,6 +19,7 @@ import (
 	"hoist/auth"
 	"hoist/auth/authtest"
 	"hoist/engine/dest"
+	"hoist/ui/widgets"
 )
 
 // grants keeps sign-ins in memory, standing for the keychain.
@@ -156,10 +157,10 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var main *form
+	var main *widgets.Form
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if f, ok := o.(*form); ok && main == nil { // the main form; Advanced has its own
+			if f, ok := o.(*widgets.Form); ok && main == nil { // the main form; Advanced has its own
 				main = f
 			}
 		})
@@ -179,12 +180,12 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		return nil
 	}
 	// note is the line under a field: its help, or what is wrong with it.
-	note := func(label string) *bidiParagraph { // a paragraph wraps, so a long note is never cut off
+	note := func(label string) *widgets.Paragraph { // a paragraph wraps, so a long note is never cut off
 		t.Helper()
-		return item(label).Widget.(*fyne.Container).Objects[1].(*bidiParagraph)
+		return item(label).Widget.(*fyne.Container).Objects[1].(*widgets.Paragraph)
 	}
-	failing := func(r *bidiParagraph) bool {
-		return r.colorName == theme.ColorNameError
+	failing := func(r *widgets.Paragraph) bool {
+		return r.ColorName == theme.ColorNameError
 	}
 	profile := noteField(item("User profile ID *")).(*widget.Entry)
 	advertiser := noteField(item("Advertiser ID *")).(*widget.Entry)
@@ -207,7 +208,7 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		t.Errorf("once the profile is right, the note says %q, want the help again", r.Text())
 	}
 	test.Type(advertiser, "678")
-	assetType := noteField(item("Asset type")).(*selectBox)
+	assetType := noteField(item("Asset type")).(*widgets.Select)
 	if !slices.Contains(assetType.Options, "Video (VIDEO)") || slices.Contains(assetType.Options, "VIDEO") {
 		t.Errorf("asset types offered as %q, want them in words", assetType.Options)
 	}

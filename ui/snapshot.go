@@ -59,7 +59,7 @@ func countTotals(rows []engine.JobView) totals {
 		switch {
 		case v.State == engine.Done:
 			t.Done++
-		case v.State == engine.Failed || v.State == engine.Refused || v.State == engine.Attention:
+		case v.State.NeedsUser():
 			t.Failed++
 		case v.State == engine.Paused:
 			t.Paused++
@@ -77,7 +77,7 @@ func countTotals(rows []engine.JobView) totals {
 			t.Moving++
 			left += max(v.Size-done, 0)
 		}
-		if v.State == engine.Refused || v.State == engine.Canceled {
+		if v.State.Dropped() {
 			continue
 		}
 		t.Bytes += v.Size

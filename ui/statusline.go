@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // statusLine lays out a row's second line: its state in words at the
@@ -14,38 +15,38 @@ import (
 // "در حال ..."), the progress gives up its room first (cut with "…"),
 // and only then the rest of the state's sentence.
 type statusLine struct {
-	status, progress *bidiLabel
+	status, progress *widgets.Label
 	bar              fyne.CanvasObject
 	least            string // the state word, never cut
 }
 
 // newStatusLine lays status, progress and bar out in reading order.
-func newStatusLine(status, progress *bidiLabel, bar fyne.CanvasObject) (*fyne.Container, *statusLine) {
+func newStatusLine(status, progress *widgets.Label, bar fyne.CanvasObject) (*fyne.Container, *statusLine) {
 	l := &statusLine{status: status, progress: progress, bar: bar}
-	return container.New(mirrored(l), status, progress, bar), l
+	return container.New(widgets.Mirrored(l), status, progress, bar), l
 }
 
 // stateHead is the word of a job's state, which its status starts with.
 func stateHead(v engine.JobView) string { return speaking().State(string(v.State)) }
 
 // natural is the width l needs to show text whole.
-func natural(l *bidiLabel, text string) float32 {
+func natural(l *widgets.Label, text string) float32 {
 	if text == "" {
 		return 0
 	}
-	return fyne.MeasureText(text, l.Theme().Size(l.sizeName), l.style).Width + 2*l.padding()
+	return l.WidthOf(text)
 }
 
 func (l *statusLine) barWidth() float32 {
 	if !l.bar.Visible() {
 		return 0
 	}
-	return l.bar.MinSize().Width + compactPadding
+	return l.bar.MinSize().Width + widgets.CompactPadding
 }
 
 func (l *statusLine) MinSize([]fyne.CanvasObject) fyne.Size {
 	h := max(l.status.MinSize().Height, l.progress.MinSize().Height, l.bar.MinSize().Height)
-	least := natural(l.status, l.least+ellipsis)
+	least := natural(l.status, l.least+widgets.Ellipsis)
 	return fyne.NewSize(least+l.barWidth(), h)
 }
 
@@ -55,10 +56,10 @@ func (l *statusLine) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	s := natural(l.status, l.status.Text())
 	p := natural(l.progress, l.progress.Text())
 	if p > 0 {
-		p += compactPadding
+		p += widgets.CompactPadding
 	}
 	if s+p > room {
-		least := min(s, natural(l.status, l.least+ellipsis))
+		least := min(s, natural(l.status, l.least+widgets.Ellipsis))
 		s = max(least, room-p)
 		p = max(0, room-s)
 	}
@@ -66,7 +67,7 @@ func (l *statusLine) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	l.status.Move(fyne.NewPos(0, 0))
 	l.status.Resize(fyne.NewSize(s, size.Height))
 	l.progress.Move(fyne.NewPos(s, 0))
-	l.progress.Resize(fyne.NewSize(max(0, p-compactPadding), size.Height))
+	l.progress.Resize(fyne.NewSize(max(0, p-widgets.CompactPadding), size.Height))
 	if p == 0 {
 		l.progress.Resize(fyne.NewSize(0, size.Height))
 	}

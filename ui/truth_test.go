@@ -14,6 +14,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/emulator"
+	"hoist/ui/widgets"
 )
 
 // The window never shows a count, name or question that is no longer true:
@@ -56,7 +57,7 @@ func (h *harness) dialogText() string {
 	var out []string
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if p, ok := o.(*bidiParagraph); ok && p.Visible() {
+			if p, ok := o.(*widgets.Paragraph); ok && p.Visible() {
 				out = append(out, p.Text())
 			}
 		})

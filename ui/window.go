@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"slices"
@@ -16,7 +17,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
+	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/ui/widgets"
 )
 
 // desk is the main window: it builds the panels and routes between them,
@@ -139,15 +142,15 @@ func (d *desk) build() {
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
 	headline := widget.NewLabelWithStyle(visual(say("ui.empty.headline")), fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	headline.SizeName = theme.SizeNameSubHeadingText
-	hint := newBidiParagraph(say("ui.empty.hint"))
+	hint := widgets.NewParagraph(say("ui.empty.hint"))
 	hint.SetAlignment(fyne.TextAlignCenter)
 	add := filesAdder{d.files, d.add}
-	addBig := newIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
-	addFolder := newIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(row(addBig, addFolder))))
+	addBig := widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
+	addFolder := widgets.NewIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(widgets.Row(addBig, addFolder))))
 
 	d.foot = newFooter(footerSide{d.acts, d.removals})
-	f.message = newBidiParagraph("") // names files: "نامه مشتری.eml" reads right
+	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
 	f.message.Hide()
 
 	top := container.NewVBox(d.bar.content, f.message, widget.NewSeparator())
@@ -291,13 +294,16 @@ func (d *desk) add(paths []string) {
 	paths = slices.Clone(paths)
 	slices.SortStableFunc(paths, media.ComparePaths)
 	target := d.target.dest
-	if err := target.Validate(); err != nil {
-		d.frame.tell(say("ui.add.finishForm", "Why", errorWords(err)))
-		d.bar.showForm(target, true)
-		return
-	}
 	d.frame.background(func(context.Context) {
-		res := d.q.Add(paths, target)
+		res := d.q.Add(paths, target) // checks the destination's settings once, then each file
+		if len(res.Problems) == 1 && errors.Is(res.Problems[0], dest.ErrInvalid) {
+			why := errorWords(res.Problems[0])
+			d.frame.later(func() {
+				d.frame.tell(say("ui.add.finishForm", "Why", why))
+				d.bar.showForm(target, true)
+			})
+			return
+		}
 		var notes []string
 		if n := len(res.Skipped); n > 0 {
 			names := make([]string, 0, 3)

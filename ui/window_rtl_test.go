@@ -14,6 +14,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -233,7 +234,7 @@ func TestFormTakesPersianDigits(t *testing.T) {
 		switch e := o.(type) {
 		case *widget.Entry:
 			entries = append(entries, e)
-		case *entry:
+		case *widgets.Entry:
 			entries = append(entries, &e.Entry)
 		}
 	})
@@ -291,7 +292,7 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 // it is drawn as it reads, from the right.
 func TestPersianTypedIntoEntry(t *testing.T) {
 	w := dialogWindow(t, "fa", fyne.NewSize(320, 60))
-	e := newEntry()
+	e := widgets.NewEntry()
 	w.SetContent(e)
 	w.Canvas().Focus(e)
 	typed := "بایگانی خبرنامه ۱۴۰۵"

@@ -19,6 +19,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/ui/widgets"
 	"hoist/words"
 )
 
@@ -305,7 +306,7 @@ func TestSettingsPersist(t *testing.T) {
 		t.Helper()
 		for _, it := range form.Items {
 			if it.Text == label {
-				noteField(it).(*selectBox).SetSelected(choice)
+				noteField(it).(*widgets.Select).SetSelected(choice)
 				return
 			}
 		}
@@ -383,7 +384,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 		l := h.d.foot.summary
 		th := l.Theme()
 		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
-		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.style).Width <= room
+		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.Style).Width <= room
 		wraps := l.Size().Height >= l.MinSize().Height // the paragraph wraps at words, never cuts
 		if !oneLine && !wraps {
 			t.Errorf("at %v wide, the summary is cut short: %v of room for %q", width, room, text)
@@ -402,7 +403,7 @@ func TestSettingsExplainInFull(t *testing.T) {
 			t.Errorf("%q explains itself on a line that cannot wrap: %q", it.Text, it.HintText)
 		}
 		walk(it.Widget, func(o fyne.CanvasObject) {
-			if r, ok := o.(*bidiParagraph); ok && r.Visible() { // a paragraph always wraps
+			if r, ok := o.(*widgets.Paragraph); ok && r.Visible() { // a paragraph always wraps
 				notes = append(notes, r.Text())
 			}
 		})
@@ -520,9 +521,9 @@ func TestTabReachesTheControls(t *testing.T) {
 	for range 40 {
 		test.FocusNext(c)
 		switch f := c.Focused().(type) {
-		case *pushButton:
+		case *widgets.Button:
 			reached[f.Text] = true
-		case *selectBox:
+		case *widgets.Select:
 			reached["destination picker"] = true
 		case *queueList:
 			reached["list"] = true

@@ -39,46 +39,37 @@ func serverWords(v engine.JobView) string { return speaking().Who(v.Server) }
 // next step where there is one.
 func stateWords(v engine.JobView, now time.Time) string {
 	l := speaking()
+	state := string(v.State)
 	switch v.State {
-	case engine.Waiting:
-		return l.State("waiting")
 	case engine.Checking:
-		return say("ui.state.checking", "Who", serverWords(v))
+		return l.StateCheckingWith(state, serverWords(v))
 	case engine.Uploading:
-		if next := nextWords(v); next != "" { // e.g. the upload honestly started again from the beginning
-			return say("ui.state.uploadingNext", "Next", sentence(next))
-		}
-		return l.State("uploading")
+		return l.StateThen(state, sentence(nextWords(v))) // e.g. the upload honestly started again from the beginning
 	case engine.Retrying:
 		msg := sentence(reasonWords(v))
 		if !v.RetryAt.IsZero() {
-			return joinSentences(msg, say("ui.state.retryIn", "When", inWords(v.RetryAt.Sub(now))))
+			return joinSentences(msg, say("ui.retryIn", "When", inWords(v.RetryAt.Sub(now))))
 		}
 		return joinSentences(msg, nextWords(v))
-	case engine.Paused:
-		if why := reasonWords(v); why != "" {
-			return say("ui.state.pausedBecause", "Why", joinSentences(why, nextWords(v)))
-		}
-		return l.State("paused")
-	case engine.Attention:
-		return say("ui.state.attention", "Why", joinSentences(reasonWords(v), nextWords(v)))
 	case engine.Done:
-		done := say("ui.state.done", "Checked", checkedWords(v.Result))
+		done := l.StateAnd(state, checkedWords(v.Result))
 		if v.FellBack {
-			done += " " + say("ui.state.oneGo")
+			done += " " + say("ui.oneGo")
 		}
 		if r := resultWords(v.Result); r != "" {
 			return joinSentences(done, r)
 		}
 		return done
-	case engine.Failed:
-		return say("ui.state.failed", "Why", joinSentences(reasonWords(v), nextWords(v)))
 	case engine.Refused:
-		return say("ui.state.refused", "Why", sentence(reasonWords(v)))
-	case engine.Canceled:
-		return l.State("canceled")
+		return l.StateWith(state, sentence(reasonWords(v)))
+	case engine.Paused:
+		if why := reasonWords(v); why != "" {
+			return l.StateWith(state, joinSentences(why, nextWords(v)))
+		}
+	case engine.Attention, engine.Failed:
+		return l.StateWith(state, joinSentences(reasonWords(v), nextWords(v)))
 	}
-	return l.State(string(v.State))
+	return l.State(state)
 }
 
 // googleWords are the server's own words behind a row's reason, under
@@ -104,9 +95,7 @@ func confirmedWords(v engine.JobView) string {
 // progressWords is the byte count, speed and time left of a job, or "" when
 // there is nothing to say.
 func progressWords(v engine.JobView) string {
-	switch v.State {
-	case engine.Uploading, engine.Checking, engine.Retrying, engine.Paused, engine.Attention, engine.Failed:
-	default:
+	if !v.State.ShowsProgress() {
 		return ""
 	}
 	done := max(v.Delivered, v.Committed) // moves while one large request is in flight

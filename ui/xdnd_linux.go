@@ -7,9 +7,32 @@ package ui
 #include <X11/Xlib.h>
 #include <string.h>
 
+#include <X11/Xproto.h>
+
+static XErrorHandler before;
+
+// quietAboutGoneSources ignores the error of a message sent to a window
+// that is gone: after Hoist's answer, the program the files came from may
+// close its drag window before the toolkit sends its own answer there, and
+// Xlib's default handler would end Hoist for it. Every other error goes to
+// the handler that was there before.
+static int quietAboutGoneSources(Display *d, XErrorEvent *e) {
+	if (e->error_code == BadWindow && e->request_code == X_SendEvent) return 0;
+	return before ? before(d, e) : 0;
+}
+
+static void quietOnce(void) {
+	static int done;
+	if (!done) {
+		done = 1;
+		before = XSetErrorHandler(quietAboutGoneSources);
+	}
+}
+
 // finishDrop tells the owner of the drag (the file manager) that target
 // took the drop, or not: XDND's XdndFinished, on a connection of its own.
 static void finishDrop(unsigned long target, int accepted) {
+	quietOnce();
 	Display *d = XOpenDisplay(NULL);
 	if (!d) return;
 	Window source = XGetSelectionOwner(d, XInternAtom(d, "XdndSelection", False));

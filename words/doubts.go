@@ -15,6 +15,10 @@ var commandKeys = map[fact.Code]string{
 	fact.AllowLook: "cli.next.allowLook",
 	fact.WrongCopy: "cli.next.wrongCopy",
 	fact.RetryAt:   "cli.next.retryAt",
+
+	fact.ChangeAndSend: "cli.next.changeAndSend",
+	fact.TooLargeThere: "cli.next.tooLargeThere",
+	fact.AskAccess:     "cli.next.askAccess",
 }
 
 // lookWhat says what a permission asked for to look lets Hoist see.

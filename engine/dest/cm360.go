@@ -31,6 +31,10 @@ func init() { register(cm360Kind{}) }
 // validation rules Google warned of.
 const addedToCM360 fact.Code = "result.cm360"
 
+// retiredVersion is an API version Google switched off, set in a field:
+// Args["version"] the one set, Args["current"] the one to set.
+const retiredVersion fact.Code = "field.retiredVersion"
+
 var cm360Info = KindInfo{
 	Kind:       CM360,
 	Rank:       30,
@@ -61,6 +65,18 @@ func (cm360Kind) check(d Destination, file media.Info) error {
 		return d.refuseEmpty(file)
 	}
 	return nil
+}
+
+// validate refuses an API version Google switched off, in the words a saved
+// destination moved off it is told in.
+func (cm360Kind) validate(d Destination) FieldErrors {
+	v := strings.TrimSpace(d.Params["apiVersion"])
+	if v == "" || !retiredCM360Version(v) {
+		return nil
+	}
+	e := fieldError(d, "apiVersion", retiredVersion)
+	e.Fact.Args = map[string]string{"version": v, "current": CM360Version}
+	return FieldErrors{e}
 }
 
 func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error {

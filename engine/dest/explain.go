@@ -65,7 +65,7 @@ func GoogleWords(err error) string {
 // account may not do this, rather than something else forbidden.
 func BlamesAccess(reason string) bool {
 	switch reason {
-	case "", "forbidden", "insufficientpermissions", "permission_denied", "accessdenied", "access_denied":
+	case "", "forbidden", "permission_denied", "accessdenied", "access_denied":
 		return true
 	}
 	return false

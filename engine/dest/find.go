@@ -46,11 +46,17 @@ func (d Destination) PlanFor(info media.Info, job string) (Plan, error) {
 	if err != nil {
 		return p, err
 	}
+	return d.Findable(p, info, job), nil
+}
+
+// Findable is p, made for the file info of job when it was added, with
+// the ways d's kind has to find the upload after a lost answer.
+func (d Destination) Findable(p Plan, info media.Info, job string) Plan {
 	if f, ok := d.of().(finder); ok {
 		info.MIME = p.Target.ContentType
 		f.findable(d, info, job, &p)
 	}
-	return p, nil
+	return p
 }
 
 // identifies reports whether an answer of d's names what was made.

@@ -67,18 +67,34 @@ func (r *Refusal) Unwrap() error {
 // ErrNoSandbox: a sandbox destination with no address to send to.
 var ErrNoSandbox = errors.New("dest: no sandbox address")
 
-// Plan checks info against the destination's rules and says how to upload
-// it. Invalid settings return FieldErrors; a file the destination cannot take
-// returns a *Refusal. Nothing is sent.
+// Plan checks the settings and info against the destination's rules and
+// says how to upload it: Validate, Check and Build in one. Invalid settings
+// return FieldErrors; a file the destination cannot take returns a
+// *Refusal. Nothing is sent.
 func (d Destination) Plan(info media.Info) (Plan, error) {
 	if err := d.Validate(); err != nil {
 		return Plan{}, err
 	}
-	k := d.of()
-	info.MIME = k.fileType(d, info.MIME)
-	if err := d.check(info); err != nil {
+	if err := d.Check(info); err != nil {
 		return Plan{}, err
 	}
+	return d.Build(info)
+}
+
+// Check applies the destination's rules to the file (its type, emptiness
+// and size), for settings its caller has validated: nil or a *Refusal. The
+// queue checks each file once, when it is added, and builds its request
+// when it is sent (Build).
+func (d Destination) Check(info media.Info) error {
+	info.MIME = d.of().fileType(d, info.MIME)
+	return d.check(info)
+}
+
+// Build makes the request that sends info, for settings validated and a
+// file checked (Validate, Check) earlier.
+func (d Destination) Build(info media.Info) (Plan, error) {
+	k := d.of()
+	info.MIME = k.fileType(d, info.MIME)
 	p := Plan{Method: upload.Auto, MaxSize: d.MaxSize(), Scopes: d.Scopes()}
 	t := &p.Target
 	t.ContentType = info.MIME
@@ -95,8 +111,8 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 }
 
 // MetadataType is the media type metadata JSON names in contentType or
-// mimeType (the first of them that is set), without parameters; "" when
-// it names none or the JSON cannot be read.
+// mimeType (the first of them that is set and is not a Google Docs type),
+// without parameters; "" when it names none or the JSON cannot be read.
 func MetadataType(metadata []byte) string {
 	var fields struct {
 		ContentType any `json:"contentType"`
@@ -110,12 +126,23 @@ func MetadataType(metadata []byte) string {
 		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
-		if mt, _, err := mime.ParseMediaType(s); err == nil {
-			return mt
+		mt, _, err := mime.ParseMediaType(s)
+		if err != nil {
+			mt = strings.ToLower(s)
 		}
-		return strings.ToLower(s)
+		if googleType(mt) {
+			continue // a Google Docs type names what Drive converts the file to, not its bytes
+		}
+		return mt
 	}
 	return ""
+}
+
+// googleType reports whether a media type is one of Google's own
+// (application/vnd.google-apps.spreadsheet…): in Drive's mimeType it asks
+// for a conversion, and the bytes sent keep the file's own type.
+func googleType(mt string) bool {
+	return strings.HasPrefix(mt, "application/vnd.google-apps.")
 }
 
 // MetadataMatters reports whether metadata says anything: a simple upload

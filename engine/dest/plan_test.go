@@ -190,14 +190,25 @@ func TestPlan(t *testing.T) {
 			ctype:    "text/csv",
 		},
 		{
+			// A Google Docs type asks Drive to convert the file; the bytes keep their own type.
+			name: "custom metadata names a Drive conversion",
+			d: Destination{Kind: Custom, Params: map[string]string{
+				"url": "http://127.0.0.1:9/upload/drive/v3/files", "metadata": `{"mimeType": "application/vnd.google-apps.spreadsheet"}`,
+			}},
+			info: file("budget.csv", "text/csv", 10),
+			url:  "http://127.0.0.1:9/upload/drive/v3/files", method: "POST",
+			metadata: `{"mimeType":"application/vnd.google-apps.spreadsheet"}`,
+			ctype:    "text/csv",
+		},
+		{
 			name: "custom metadata names a Drive mimeType",
 			d: Destination{Kind: Custom, Params: map[string]string{
-				"url": "http://127.0.0.1:9/upload/drive/v3/files", "metadata": `{"mimeType": "application/vnd.google-apps.document"}`,
+				"url": "http://127.0.0.1:9/upload/drive/v3/files", "metadata": `{"mimeType": "text/markdown"}`,
 			}},
 			info: file("notes.txt", "text/plain", 10),
 			url:  "http://127.0.0.1:9/upload/drive/v3/files", method: "POST",
-			metadata: `{"mimeType":"application/vnd.google-apps.document"}`,
-			ctype:    "application/vnd.google-apps.document",
+			metadata: `{"mimeType":"text/markdown"}`,
+			ctype:    "text/markdown",
 		},
 		{
 			name: "custom moved to a test server",

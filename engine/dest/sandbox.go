@@ -67,6 +67,14 @@ func (sandboxKind) validate(d Destination) FieldErrors {
 	return nil
 }
 
+// check: a sandbox with no address has nowhere to take the file.
+func (sandboxKind) check(d Destination, _ media.Info) error {
+	if d.Param("url") == "" && d.BaseURL == "" {
+		return ErrNoSandbox
+	}
+	return nil
+}
+
 func (sandboxKind) target(d Destination, file media.Info, t *upload.Target) error {
 	base := d.Param("url")
 	if base == "" {

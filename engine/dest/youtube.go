@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"hoist/engine/fact"
@@ -92,11 +93,8 @@ type video struct {
 func (youTubeKind) target(d Destination, file media.Info, t *upload.Target) error {
 	var v video
 	v.Snippet.Title = d.Param("title")
-	if v.Snippet.Title == "" { // the file's name, cut to what YouTube takes
-		v.Snippet.Title = strings.NewReplacer("<", "", ">", "").Replace(strings.TrimSuffix(file.Name, path.Ext(file.Name)))
-		if r := []rune(v.Snippet.Title); len(r) > 100 {
-			v.Snippet.Title = string(r[:100])
-		}
+	if v.Snippet.Title == "" {
+		v.Snippet.Title = VideoTitle(file.Name)
 	}
 	v.Snippet.Description = d.Param("description")
 	v.Status.PrivacyStatus = d.choice("privacy")
@@ -141,4 +139,31 @@ func (youTubeKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 func (youTubeKind) findable(d Destination, _ media.Info, _ string, p *Plan) {
 	p.Method = upload.Resumable
 	p.Target.Identifies = identifies(d)
+}
+
+// VideoTitle makes a title YouTube takes from a file's name: without its
+// extension, < and >, control characters and the spaces around it, at most
+// 100 characters; a name that leaves nothing (".mp4", "<>.mp4") gives its
+// extension's letters, and a name of nothing at all "video".
+func VideoTitle(name string) string {
+	clean := func(s string) string {
+		s = strings.Map(func(r rune) rune {
+			if r == '<' || r == '>' || unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, s)
+		return strings.TrimSpace(s)
+	}
+	title := clean(strings.TrimSuffix(name, path.Ext(name)))
+	if title == "" {
+		title = strings.Trim(clean(name), ". ")
+	}
+	if title == "" {
+		title = "video"
+	}
+	if r := []rune(title); len(r) > 100 {
+		title = strings.TrimSpace(string(r[:100]))
+	}
+	return title
 }

@@ -31,6 +31,7 @@ type Request struct {
 	BodyBytes           int64      `json:"bodyBytes"`                     // body bytes the server read
 	Status              int        `json:"status"`                        // 0: no answer, the connection was cut
 	Fault               string     `json:"fault,omitempty"`               // the injected fault that applied
+	UserAgent           string     `json:"userAgent,omitempty"`
 }
 
 func newRequestEntry(r *http.Request, st Stage, now time.Time) Request {
@@ -42,6 +43,7 @@ func newRequestEntry(r *http.Request, st Stage, now time.Time) Request {
 	}
 	h := r.Header
 	return Request{
+		UserAgent:           h.Get("User-Agent"),
 		Time:                now,
 		Method:              r.Method,
 		Path:                r.URL.Path,

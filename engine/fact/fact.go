@@ -347,3 +347,10 @@ const (
 	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
 	RetryAt   Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
 )
+
+// Next steps after a refusal that sending the same file again would meet again.
+const (
+	ChangeAndSend Code = "next.changeAndSend" // Dest: the settings or the file are wrong: mend, then send anew
+	TooLargeThere Code = "next.tooLargeThere" // Dest: no attempt will take a file this large
+	AskAccess     Code = "next.askAccess"     // Dest: the account may not upload there: ask for access, then retry
+)

@@ -8,6 +8,8 @@
 //
 // Usage: xdndsource [-parity even|odd] TITLE FILE...
 //
+// The window is the first whose title holds TITLE.
+//
 // -parity pads the list of files with a comment line so that its length in
 // bytes is even or odd (a window may read the two differently).
 package main
@@ -19,13 +21,30 @@ package main
 #include <string.h>
 #include <unistd.h>
 
-static Window findByName(Display *d, Window w, const char *name) {
+// titled reports whether w's title (_NET_WM_NAME in UTF-8, else WM_NAME)
+// holds name: a title may carry progress besides the program's name.
+static int titled(Display *d, Window w, const char *name) {
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	int found = 0;
+	if (XGetWindowProperty(d, w, XInternAtom(d, "_NET_WM_NAME", False), 0, 1024, False,
+			XInternAtom(d, "UTF8_STRING", False), &type, &format, &n, &after, &data) == Success && data) {
+		found = strstr((char *)data, name) != NULL;
+		XFree(data);
+		if (found) return 1;
+	}
 	char *wn = NULL;
 	if (XFetchName(d, w, &wn) && wn) {
-		int same = strcmp(wn, name) == 0;
+		found = strstr(wn, name) != NULL;
 		XFree(wn);
-		if (same) return w;
 	}
+	return found;
+}
+
+static Window findByName(Display *d, Window w, const char *name) {
+	if (titled(d, w, name)) return w;
 	Window root, parent, *kids = NULL;
 	unsigned int n = 0;
 	if (!XQueryTree(d, w, &root, &parent, &kids, &n)) return 0;
