@@ -42,18 +42,41 @@ var cm360Info = KindInfo{
 	MaxSize:    CM360MaxSize,
 	VersionKey: "apiVersion",
 	Fields: []Field{
-		{Key: "profileId", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList},
-		{Key: "advertiserId", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList},
+		{Key: "profileId", Required: true, Kind: NumberField, Flag: "profile", List: cm360Profiles},
+		{Key: "advertiserId", Required: true, Kind: NumberField, Flag: "advertiser", List: cm360Advertisers},
 		{Key: "assetType", Kind: ChoiceField, Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"}},
 		{Key: "apiVersion", Default: CM360Version, Kind: TextField, Advanced: true},
 	},
 }
 
-func (cm360Kind) info() KindInfo          { return cm360Info }
-func (cm360Kind) host(Destination) string { return CM360Host }
-func (cm360Kind) scopes(Destination) []string {
-	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
-}
+// The lists Campaign Manager 360 keeps of the ids its settings take: the
+// account's user profiles, and a profile's advertisers.
+var (
+	cm360Profiles = &List{
+		Name: "cm360.profiles", Host: CM360Host, Scope: cm360Scope,
+		Path:  func(Destination) (string, string) { return "/dfareporting/" + CM360Version + "/userprofiles", "" },
+		Items: "items", ID: "profileId", Words: []string{"accountName", "userName"},
+	}
+	cm360Advertisers = &List{
+		Name: "cm360.advertisers", Host: CM360Host, Scope: cm360Scope,
+		Path: func(d Destination) (string, string) {
+			profile := d.Param("profileId")
+			if profile == "" {
+				return "", "profileId"
+			}
+			return "/dfareporting/" + CM360Version + "/userprofiles/" + url.PathEscape(profile) + "/advertisers", ""
+		},
+		Query: url.Values{"maxResults": {"1000"}, "sortField": {"NAME"}},
+		Items: "advertisers", ID: "id", Words: []string{"name"}, Pages: true,
+	}
+)
+
+// cm360Scope is what Campaign Manager 360's uploads and lists need.
+const cm360Scope = "https://www.googleapis.com/auth/dfatrafficking"
+
+func (cm360Kind) info() KindInfo              { return cm360Info }
+func (cm360Kind) host(Destination) string     { return CM360Host }
+func (cm360Kind) scopes(Destination) []string { return []string{cm360Scope} }
 
 // factArgs: the user profile and the advertiser.
 func (cm360Kind) factArgs(d Destination) map[string]string {

@@ -59,10 +59,47 @@ const (
 // Settings shared by the Gmail kinds.
 var (
 	userField    = Field{Key: "user", Default: "me", Kind: TextField}
-	labelsField  = Field{Key: "labels", Kind: TextField, List: LabelList}
+	labelsField  = Field{Key: "labels", Kind: TextField, List: gmailLabels}
 	threadField  = Field{Key: "threadId", Kind: TextField}
 	deletedField = Field{Key: "deleted", Default: "false", Kind: BoolField}
 )
+
+// gmailLabels are a mailbox's labels: Gmail takes their ids, people know
+// their names, which become ids before any upload. Reading them needs an
+// access of their own, asked for only when a user wants them.
+var gmailLabels = &List{
+	Name: "gmail.labels", Host: GmailHost, Scope: "https://www.googleapis.com/auth/gmail.labels",
+	Path: func(d Destination) (string, string) {
+		return "/gmail/v1/users/" + url.PathEscape(d.Param("user")) + "/labels", ""
+	},
+	Items: "labels", ID: "id", Words: []string{"name"}, Many: true, IsID: isLabelID,
+}
+
+// gmailSystemLabels are the ids of Gmail's own labels.
+var gmailSystemLabels = map[string]bool{
+	"INBOX": true, "SPAM": true, "TRASH": true, "UNREAD": true, "STARRED": true, "IMPORTANT": true,
+	"SENT": true, "DRAFT": true, "CHAT": true, "CATEGORY_PERSONAL": true, "CATEGORY_SOCIAL": true,
+	"CATEGORY_PROMOTIONS": true, "CATEGORY_UPDATES": true, "CATEGORY_FORUMS": true,
+}
+
+// isLabelID reports whether s is written as a Gmail label id (a system
+// label such as INBOX, or Label_123), not as a label's name.
+func isLabelID(s string) bool {
+	s = strings.TrimSpace(s)
+	if gmailSystemLabels[s] {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "Label_")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func dateSourceField(def string) Field {
 	return Field{Key: "internalDateSource", Default: def, Kind: ChoiceField, Choices: []string{"receivedTime", "dateHeader"}}
