@@ -60,7 +60,7 @@ var (
 	cm360Advertisers = &List{
 		Name: "cm360.advertisers", Host: CM360Host, Scope: cm360Scope,
 		Path: func(d Destination) (string, string) {
-			profile := d.Param("profileId")
+			profile := cm360Of(d).ProfileID
 			if profile == "" {
 				return "", "profileId"
 			}
@@ -74,13 +74,26 @@ var (
 // cm360Scope is what Campaign Manager 360's uploads and lists need.
 const cm360Scope = "https://www.googleapis.com/auth/dfatrafficking"
 
+// cm360Settings are a Campaign Manager 360 destination's settings, typed.
+type cm360Settings struct {
+	ProfileID    string `key:"profileId"` // a number, its digits ASCII
+	AdvertiserID string `key:"advertiserId"`
+	AssetType    string `key:"assetType"` // "": chosen by each file's type
+	APIVersion   string `key:"apiVersion"`
+}
+
+func (cm360Kind) settings() any { return &cm360Settings{} }
+
+func cm360Of(d Destination) (s cm360Settings) { typed(d, &s); return s }
+
 func (cm360Kind) info() KindInfo              { return cm360Info }
 func (cm360Kind) host(Destination) string     { return CM360Host }
 func (cm360Kind) scopes(Destination) []string { return []string{cm360Scope} }
 
 // factArgs: the user profile and the advertiser.
 func (cm360Kind) factArgs(d Destination) map[string]string {
-	return settingArgs(d, "profile", "profileId", "advertiser", "advertiserId")
+	s := cm360Of(d)
+	return map[string]string{"profile": s.ProfileID, "advertiser": s.AdvertiserID}
 }
 
 func (cm360Kind) check(d Destination, file media.Info) error {
@@ -103,11 +116,12 @@ func (cm360Kind) validate(d Destination) FieldErrors {
 }
 
 func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error {
+	s := cm360Of(d)
 	route := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
-		url.PathEscape(d.Param("apiVersion")), d.Param("profileId"), d.Param("advertiserId"))
+		url.PathEscape(s.APIVersion), s.ProfileID, s.AdvertiserID)
 	t.Metadata = marshal(map[string]any{"assetIdentifier": map[string]string{
 		"name": AssetName(file.Name),
-		"type": d.assetType(file.MIME),
+		"type": s.assetType(file.MIME),
 	}})
 	t.FallbackToMultipart = true
 	var err error
@@ -116,9 +130,9 @@ func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error 
 }
 
 // assetType is the CM360 asset type set, or the one the file's type calls for.
-func (d Destination) assetType(mime string) string {
-	if t := d.choice("assetType"); t != "" {
-		return t
+func (s cm360Settings) assetType(mime string) string {
+	if s.AssetType != "" {
+		return s.AssetType
 	}
 	switch {
 	case strings.HasPrefix(mime, "video/"):
