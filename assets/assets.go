@@ -21,8 +21,6 @@ var (
 	FontRegular []byte
 	//go:embed fonts/DejaVuSans-Bold.ttf
 	FontBold []byte
-	//go:embed fonts/DejaVuSansMono.ttf
-	FontMono []byte
 	//go:embed fonts/LICENSE-DejaVu.txt
 	FontLicence []byte
 )

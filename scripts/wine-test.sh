@@ -127,7 +127,7 @@ run send "$limit" "$bin/hoist-cli.exe" send --to sandbox "$(winpath "$files/repo
 	fail "hoist send to the sandbox failed:
 $(tail -n 30 "$logs/send.txt")"
 run queue 60 "$bin/hoist-cli.exe" queue || fail "hoist queue failed: $(cat "$logs/queue.txt")"
-grep -Eq '^report\.png .* done ' "$logs/queue.txt" || fail "hoist queue does not list report.png as done:
+grep -Eiq '^report\.png .* done ' "$logs/queue.txt" || fail "hoist queue does not list report.png as done:
 $(cat "$logs/queue.txt")"
 
 # 2. The keychain.
@@ -195,7 +195,7 @@ wait "$app_pid" || true
 
 run queue-after 60 "$bin/hoist-cli.exe" queue || fail "hoist queue after the window failed: $(cat "$logs/queue-after.txt")"
 for f in "holiday photo.png" "Quarterly update.eml" "logo.png"; do
-	grep -F "$f" "$logs/queue-after.txt" | grep -q ' done ' || fail "hoist queue does not list $f as done after the window closed:
+	grep -F "$f" "$logs/queue-after.txt" | grep -qi ' done ' || fail "hoist queue does not list $f as done after the window closed:
 $(cat "$logs/queue-after.txt")"
 done
 # 4. The uninstaller (waiting for it: _?= keeps it from copying itself away).

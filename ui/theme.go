@@ -11,9 +11,6 @@ import (
 
 var (
 	iconResource               = fyne.NewStaticResource("hoist.png", assets.IconPNG)
-	fontRegular                = fyne.NewStaticResource("DejaVuSans.ttf", assets.FontRegular)
-	fontBold                   = fyne.NewStaticResource("DejaVuSans-Bold.ttf", assets.FontBold)
-	fontMono                   = fyne.NewStaticResource("DejaVuSansMono.ttf", assets.FontMono)
 	defaultAppTheme            = theme.DefaultTheme()
 	_               fyne.Theme = (*hoistTheme)(nil)
 )
@@ -26,7 +23,8 @@ const (
 )
 
 // hoistTheme is Fyne's own theme with a font that covers Latin, Arabic and
-// Hebrew, and optionally a forced light or dark variant.
+// Hebrew (the toolkit's own regular and bold fonts are made Hoist's:
+// fonts.go), and optionally a forced light or dark variant.
 type hoistTheme struct {
 	choice string // themeSystem, themeLight or themeDark
 }
@@ -87,14 +85,17 @@ var readable = map[fyne.ThemeVariant]map[fyne.ThemeColorName]color.Color{
 
 func rgb(r, g, b uint8) color.Color { return color.NRGBA{R: r, G: g, B: b, A: 0xff} }
 
+// Font is the toolkit's own font resource for each style, which fonts.go
+// makes Hoist's: a style whose theme font is the toolkit's fallback for it is
+// parsed once, not twice.
 func (t *hoistTheme) Font(s fyne.TextStyle) fyne.Resource {
 	switch {
 	case s.Monospace:
-		return fontMono
+		return theme.DefaultTextMonospaceFont()
 	case s.Bold:
-		return fontBold
+		return theme.DefaultTextBoldFont()
 	}
-	return fontRegular
+	return theme.DefaultTextFont()
 }
 
 func (t *hoistTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return defaultAppTheme.Icon(n) }

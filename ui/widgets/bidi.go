@@ -33,6 +33,7 @@ func visualSegments(text string) []segment {
 // window's: right to left in Arabic, Persian and Hebrew). Invisible
 // direction marks (LRM, RLM, ALM, isolates) steer the order and are not drawn.
 func paragraphSegments(text string, rtlPara bool) []segment {
+	seen(text)
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil
@@ -49,6 +50,7 @@ func paragraphSegments(text string, rtlPara bool) []segment {
 // of its first letter, so that quotes, colons and braces stay where they
 // are written whatever the strings hold.
 func codeSegments(text string) []segment {
+	seen(text)
 	runes := []rune(text)
 	if len(runes) == 0 {
 		return nil
@@ -513,6 +515,7 @@ func visualOrder(levels []uint8) []int {
 // window it is put in the order it is seen, so "افزودن فایل…" ends with its
 // ellipsis on the left and a product's name stays in its place.
 func Visual(s string) string {
+	seen(s)
 	if !RightToLeft() && !hasMarks([]rune(s)) {
 		return s
 	}

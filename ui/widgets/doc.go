@@ -26,3 +26,24 @@ func SetRightToLeft(on bool) { windowRTL.Store(on) }
 
 // RightToLeft reports whether the window reads right to left.
 func RightToLeft() bool { return windowRTL.Load() }
+
+var textWatcher atomic.Pointer[func(string)]
+
+// WatchText has f called with every text the widgets lay out (labels,
+// paragraphs, fields, Visual) before it is drawn, on whatever goroutine
+// lays it out: an application may, say, load a font only once a text needs
+// it. nil stops it.
+func WatchText(f func(string)) {
+	if f == nil {
+		textWatcher.Store(nil)
+		return
+	}
+	textWatcher.Store(&f)
+}
+
+// seen passes s to the watcher, if any.
+func seen(s string) {
+	if f := textWatcher.Load(); f != nil {
+		(*f)(s)
+	}
+}

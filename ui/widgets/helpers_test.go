@@ -19,7 +19,6 @@ type textTheme struct{}
 var (
 	dejaVu     = fyne.NewStaticResource("DejaVuSans.ttf", assets.FontRegular)
 	dejaVuBold = fyne.NewStaticResource("DejaVuSans-Bold.ttf", assets.FontBold)
-	dejaVuMono = fyne.NewStaticResource("DejaVuSansMono.ttf", assets.FontMono)
 )
 
 func (textTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
@@ -29,7 +28,7 @@ func (textTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
 func (textTheme) Font(s fyne.TextStyle) fyne.Resource {
 	switch {
 	case s.Monospace:
-		return dejaVuMono
+		return theme.DefaultTextMonospaceFont() // DejaVu Sans Mono
 	case s.Bold:
 		return dejaVuBold
 	}

@@ -1,5 +1,7 @@
 // Command windowbench measures the real Hoist window from outside, under a
-// virtual display (Xvfb): it prepares an upload list of 10,000 jobs (queued,
+// virtual display (Xvfb), beside the smallest Fyne program (one window, one
+// label: ./smallest) under the same display, the floor of any Fyne window's
+// cost there: it prepares an upload list of 10,000 jobs (queued,
 // or all finished), starts the window on it and reports the time until the
 // window is shown, its peak resident memory (/proc/PID/status VmHWM) and its
 // CPU while idle (/proc/PID/stat over a span), and whose the memory is:
@@ -8,7 +10,10 @@
 // (/proc/PID/smaps, mapping by mapping). Nothing here touches the
 // user's own folders: HOME and the XDG folders point into a temporary one.
 //
-//	cd bench && go run ./cmd/windowbench [-hoist PATH] [-jobs 10000] [-idle 10s]
+//	cd bench && go run ./cmd/windowbench [-hoist PATH] [-jobs 10000] [-idle 10s] [-runs 3] [-cases fyne,empty,finished,queued]
+//
+// The cases take turns run by run; at the end a table gives each one's range
+// over its runs.
 //
 // Needs Xvfb and xwininfo (packages xvfb, x11-utils).
 package main
@@ -20,6 +25,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -46,7 +53,7 @@ func main() {
 	settle := flag.Duration("settle", 5*time.Second, "wait after the window shows before idle CPU is measured")
 	screen := flag.String("screen", "1366x768x24", "the virtual screen")
 	logs := flag.String("log", "", "a folder to keep each window's log in")
-	cases := flag.String("cases", "empty,queued,finished", "which lists to open the window on")
+	cases := flag.String("cases", "fyne,empty,finished", "which windows to measure: fyne (the smallest Fyne program), empty, queued, finished")
 	flag.IntVar(&runs, "runs", 1, "windows opened on each list, one after the other")
 	flag.Parse()
 	logDir, only = *logs, *cases
@@ -70,11 +77,13 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	defer os.RemoveAll(work)
 	if hoist == "" {
 		hoist = filepath.Join(work, "hoist")
-		build := exec.Command("go", "build", "-o", hoist, ".")
-		build.Dir = ".."
-		if out, err := build.CombinedOutput(); err != nil {
-			return fmt.Errorf("building hoist: %w\n%s", err, out)
+		if err := build(hoist, "..", "."); err != nil {
+			return err
 		}
+	}
+	smallest := filepath.Join(work, "smallest")
+	if err := build(smallest, ".", "./cmd/windowbench/smallest"); err != nil {
+		return err
 	}
 	files := filepath.Join(work, "files")
 	paths, err := makeFiles(files, jobs)
@@ -88,41 +97,120 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	defer stopX()
 
 	fmt.Printf("window with 0 or %d jobs, screen %s, load average %s\n", jobs, screen, loadAverage())
-	for _, c := range []struct {
-		name     string
-		finished bool
-	}{{"empty", true}, {"queued", false}, {"finished", true}} {
-		if !slices.Contains(strings.Split(only, ","), c.name) {
-			continue
+	var measured []*windowCase
+	for _, c := range windowCases(hoist, smallest) {
+		if slices.Contains(strings.Split(only, ","), c.name) {
+			measured = append(measured, c)
 		}
-		listed := paths
-		if c.name == "empty" {
-			listed = nil
-		}
-		home := ""
-		for run := range max(runs, 1) {
+	}
+	// The cases take turns, one window of each after the other, so that
+	// other work on the machine falls on each of them alike.
+	for run := range max(runs, 1) {
+		for _, c := range measured {
 			// A window on queued jobs sends them: each run starts from a list of its own.
-			if home == "" || !c.finished {
-				home = filepath.Join(work, fmt.Sprintf("%s-%d", c.name, run))
-				if err := prepare(home, listed, c.finished); err != nil {
+			if c.home == "" || !c.finished {
+				c.home = filepath.Join(work, fmt.Sprintf("%s-%d", c.name, run))
+				var listed []string
+				if c.jobs {
+					listed = paths
+				}
+				if err := prepare(c.home, listed, c.finished); err != nil {
 					return fmt.Errorf("%s: %w", c.name, err)
 				}
 			}
-			m, err := measure(hoist, home, display, idle, settle, c.name)
+			m, err := measure(c.binary, c.home, display, idle, settle, c.name)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
-			fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)\n",
+			m.load = loadAverage()
+			c.measures = append(c.measures, m)
+			fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)  load %s\n",
 				c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
-				float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle)
+				float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle, m.load)
 			fmt.Printf("%-9s   CPU until shown: %d ms\n", "", m.startCPU.Milliseconds())
 			fmt.Printf("%-9s   Go heap at its largest (at a collection's start): %d MB\n", "", m.goHeapMB)
 			fmt.Printf("%-9s   at the largest sample (%6.1f MiB): %s\n", "", mib(m.atPeak.total()), m.atPeak)
 			fmt.Printf("%-9s   now                     (%6.1f MiB): %s\n", "", mib(m.now.total()), m.now)
 		}
 	}
-	fmt.Printf("load average after: %s\n", loadAverage())
+	fmt.Printf("load average after: %s\n\n", loadAverage())
+	summary(os.Stdout, measured)
 	return nil
+}
+
+// windowCase is one kind of window measured: which program, on which list.
+type windowCase struct {
+	name     string
+	binary   string
+	jobs     bool // the list holds the jobs, else it is empty
+	finished bool // the jobs are all uploaded already
+	home     string
+	measures []measures
+}
+
+func windowCases(hoist, smallest string) []*windowCase {
+	return []*windowCase{
+		{name: "fyne", binary: smallest, finished: true},
+		{name: "empty", binary: hoist, finished: true},
+		{name: "queued", binary: hoist, jobs: true},
+		{name: "finished", binary: hoist, jobs: true, finished: true},
+	}
+}
+
+// build compiles the package pkg of the module in dir into out.
+func build(out, dir, pkg string) error {
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s: %w\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// summary prints each case's figures as ranges over its runs (min–max), and
+// the peaks against the smallest Fyne program's and the empty window's.
+func summary(w io.Writer, cases []*windowCase) {
+	fmt.Fprintln(w, "| Window | Runs | Shown after | CPU until shown | Peak RSS | Go heap arenas at the peak | Other anonymous | GL driver's libraries | Binary | Other files | CPU, idle |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	peaks := map[string][2]float64{}
+	for _, c := range cases {
+		col := func(f func(m measures) float64, format string) string {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, m := range c.measures {
+				lo, hi = min(lo, f(m)), max(hi, f(m))
+			}
+			if fmt.Sprintf(format, lo) == fmt.Sprintf(format, hi) {
+				return fmt.Sprintf(format, lo)
+			}
+			return fmt.Sprintf(format+"–"+format, lo, hi)
+		}
+		peak := func(m measures) float64 { return float64(m.peakKiB) / 1024 }
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, m := range c.measures {
+			lo, hi = min(lo, peak(m)), max(hi, peak(m))
+		}
+		peaks[c.name] = [2]float64{lo, hi}
+		fmt.Fprintf(w, "| %s | %d | %s ms | %s ms | %s MiB | %s | %s | %s | %s | %s | %s %% |\n", c.name, len(c.measures),
+			col(func(m measures) float64 { return float64(m.shown.Milliseconds()) }, "%.0f"),
+			col(func(m measures) float64 { return float64(m.startCPU.Milliseconds()) }, "%.0f"),
+			col(peak, "%.1f"),
+			col(func(m measures) float64 { return mib(m.atPeak.goHeap) }, "%.1f"),
+			col(func(m measures) float64 { return mib(m.atPeak.otherAnon) }, "%.1f"),
+			col(func(m measures) float64 { return mib(m.atPeak.glLibs) }, "%.1f"),
+			col(func(m measures) float64 { return mib(m.atPeak.binary) }, "%.1f"),
+			col(func(m measures) float64 { return mib(m.atPeak.otherLib) }, "%.1f"),
+			col(func(m measures) float64 { return m.idleCPU }, "%.2f"))
+	}
+	above := func(name, base string) {
+		a, okA := peaks[name]
+		b, okB := peaks[base]
+		if okA && okB {
+			fmt.Fprintf(w, "peak RSS, %s above %s: %+.1f to %+.1f MiB\n", name, base, a[0]-b[1], a[1]-b[0])
+		}
+	}
+	above("empty", "fyne")
+	above("finished", "empty")
+	above("queued", "empty")
 }
 
 // makeFiles writes n small files, each its own.
@@ -255,6 +343,7 @@ type measures struct {
 	atPeak, now      split         // whose the resident memory is: at the largest sample, and at the end
 	goHeapMB         int           // the Go heap at its largest, when a collection started (gctrace)
 	startCPU         time.Duration // CPU time spent until the window was shown, less dependent on the load than the time
+	load             string        // the load average after the measure
 }
 
 var gcLine = regexp.MustCompile(`(\d+)->\d+->\d+ MB`)
