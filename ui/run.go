@@ -124,6 +124,9 @@ func Run(ctx context.Context, cfg Config) int {
 	d.start()
 	d.add(cfg.Files)
 
+	if claim != nil {
+		d.exit.answerQuitRequests(claim)
+	}
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := make(chan struct{})
 	go func() {
