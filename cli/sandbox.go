@@ -43,7 +43,7 @@ func defaultSandboxAddr() string {
 func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
 	fs := newFlags(l, "hoist sandbox", stderr, func() {
-		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable cm360,playgames]"))
+		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable "+strings.Join(fallbackNames(), ",")+"]"))
 		say(stderr, l, "cli.sandbox.about", nil)
 	})
 	addr := fs.String("addr", defaultSandboxAddr(), l.Say("cli.flag.addr", words.Args{"Env": l.Isolate(SandboxAddrEnv)}))
