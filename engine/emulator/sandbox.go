@@ -25,7 +25,6 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 			svc.routes(s, mux)
 		}
 	}
-	s.storageRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})
