@@ -99,6 +99,10 @@ type service struct {
 	// routes adds what else it serves besides uploads (the lists its
 	// pickers read, the links its answers give); nil for nothing.
 	routes func(s *Server, mux *http.ServeMux)
+	// lists are the lists its routes serve to the pickers, by name, with
+	// what they hold unless told otherwise (Server.SetLists); its routes
+	// read them with listed. nil for none.
+	lists func() Lists
 }
 
 // services are the destinations the emulator serves, by their prefix.
