@@ -55,6 +55,7 @@ func main() {
 	logs := flag.String("log", "", "a folder to keep each window's log in")
 	cases := flag.String("cases", "fyne,empty,finished", "which windows to measure: fyne (the smallest Fyne program), empty, queued, finished")
 	flag.IntVar(&runs, "runs", 1, "windows opened on each list, one after the other")
+	flag.BoolVar(&keep, "keep", false, "keep the work folder (the lists, the files) and say where it is")
 	flag.Parse()
 	logDir, only = *logs, *cases
 	if err := run(*hoist, *jobs, *idle, *settle, *screen); err != nil {
@@ -67,6 +68,7 @@ var (
 	logDir string // keeps the windows' logs when set
 	only   string // the cases measured, separated by commas
 	runs   int    // measures of each case
+	keep   bool   // the work folder is kept
 )
 
 func run(hoist string, jobs int, idle, settle time.Duration, screen string) error {
@@ -74,7 +76,11 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	if keep {
+		fmt.Println("work folder:", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
 	if hoist == "" {
 		hoist = filepath.Join(work, "hoist")
 		if err := build(hoist, "..", "."); err != nil {
@@ -367,13 +373,16 @@ type split struct {
 	glLibs    int64 // the GL driver's shared libraries (Mesa, LLVM, libGL, libdrm)
 	binary    int64 // the hoist executable's own pages
 	otherLib  int64 // every other mapped file (libc, X libraries, fonts)
+	// largest is the other mapped file with the most resident memory.
+	largest     string
+	largestSize int64
 }
 
 func (s split) total() int64 { return s.goHeap + s.otherAnon + s.glLibs + s.binary + s.otherLib }
 
 func (s split) String() string {
-	return fmt.Sprintf("Go heap %6.1f  other anonymous %6.1f  GL driver's libraries %6.1f  hoist binary %5.1f  other files %5.1f MiB",
-		mib(s.goHeap), mib(s.otherAnon), mib(s.glLibs), mib(s.binary), mib(s.otherLib))
+	return fmt.Sprintf("Go heap %6.1f  other anonymous %6.1f  GL driver's libraries %6.1f  hoist binary %5.1f  other files %5.1f MiB (the largest %s, %.1f)",
+		mib(s.goHeap), mib(s.otherAnon), mib(s.glLibs), mib(s.binary), mib(s.otherLib), filepath.Base(s.largest), mib(s.largestSize))
 }
 
 func mib(kib int64) float64 { return float64(kib) / 1024 }
@@ -407,6 +416,7 @@ func memorySplit(pid int, binary string) (split, error) {
 	sc := bufio.NewScanner(f)
 	var path string
 	var start uint64
+	others := map[string]int64{}
 	for sc.Scan() {
 		line := sc.Text()
 		fields := strings.Fields(line)
@@ -437,6 +447,12 @@ func memorySplit(pid int, binary string) (split, error) {
 			s.binary += kib
 		default:
 			s.otherLib += kib
+			others[path] += kib
+		}
+	}
+	for p, kib := range others {
+		if kib > s.largestSize {
+			s.largest, s.largestSize = p, kib
 		}
 	}
 	return s, sc.Err()
