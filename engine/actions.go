@@ -448,6 +448,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	jb.later = false                    // this run waits for it now
 	if a == Cancel || a == Restart {
 		jb.retryAt = time.Time{}
+		_ = q.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
 	}
 	reason := jb.reason
 	q.wordsLocked(jb)

@@ -126,6 +126,7 @@ type Queue struct {
 	unread []*job
 
 	writer       *recordWriter // nil without a journal
+	sending      *sendingLog   // notes of one-request uploads in doubt; nil without a journal
 	writerClosed bool          // under mu: the writer takes nothing more
 	// saveErr, under mu, is why the last write to the journal failed, until
 	// one succeeds: while it is set no upload starts (see retrySave).
@@ -175,14 +176,19 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		kick:     make(chan struct{}, 1),
 	}
 	// A view of the list another Hoist holds is read, never written.
+	var sent map[JobID]time.Time
 	if opts.Journal != nil && !opts.Journal.View() {
 		q.writer = newRecordWriter(opts.Journal, log, q.saveFailed)
+		q.sending, sent = openSendingLog(opts.Journal.Path())
 	}
 	if err := q.load(ctx); err != nil {
 		if q.writer != nil {
 			_ = q.writer.close(ctx)
 		}
 		return nil, err
+	}
+	if err := q.sending.start(q.noteSent(sent)); err != nil {
+		log.Warn("uploads in one request are noted in the list instead", "err", err)
 	}
 	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	q.stop = stop
@@ -323,9 +329,37 @@ func (q *Queue) Close(ctx context.Context) error {
 	q.writerClosed = true
 	q.mu.Unlock()
 	if err := q.writer.close(ctx); err != nil {
+		q.sending.close(false)
 		return fmt.Errorf("the list of uploads was not saved in time: %w", err)
 	}
+	q.sending.close(true) // every doubt is in the list now
 	return nil
+}
+
+// noteSent puts the doubts a killed Hoist noted beside the list into the
+// jobs they belong to, and writes them to the list; true when the list
+// holds them (the notes may go).
+func (q *Queue) noteSent(sent map[JobID]time.Time) bool {
+	if len(sent) == 0 {
+		return true
+	}
+	q.mu.Lock()
+	var jobs []*job
+	for id, at := range sent {
+		jb, ok := q.jobs[id]
+		if !ok || jb.state.Finished() || jb.session.URI != "" || !at.After(jb.session.Sent) {
+			continue
+		}
+		jb.session.Sent = at
+		jobs = append(jobs, jb)
+	}
+	var failed error
+	written := q.persistJobsChecked(jobs, &failed)
+	q.mu.Unlock()
+	if written != nil {
+		<-written
+	}
+	return failed == nil
 }
 
 // Wait blocks until nothing is waiting or uploading, or ctx is done.

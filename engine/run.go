@@ -407,16 +407,24 @@ func (o *observer) SessionStarted(s upload.Session) {
 	}
 }
 
-// Doubt keeps when a one-request upload went out, its answer not heard;
-// the journal has it before the body goes out, so that an upload killed
-// while it waited is looked for, not sent again, when it is resumed.
+// Doubt keeps when a one-request upload went out, its answer not heard:
+// noted beside the list before the body goes out (sendingLog), and in the
+// job's record when the upload stops, so that an upload killed while it
+// waited is looked for, not sent again, when it is resumed.
 func (o *observer) Doubt(sent time.Time) {
 	o.q.mu.Lock()
 	o.jb.session.Sent = sent
-	written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
 	o.q.mu.Unlock()
-	if written != nil {
-		<-written
+	if err := o.q.sending.note(o.jb.id, sent); err != nil || !o.q.sending.usable() {
+		if err != nil {
+			o.q.log.Warn("noting an upload under way in the list instead", "err", err)
+		}
+		o.q.mu.Lock()
+		written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
+		o.q.mu.Unlock()
+		if written != nil {
+			<-written
+		}
 	}
 }
 

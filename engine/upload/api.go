@@ -118,7 +118,8 @@ type Observer interface {
 	// uploader hearing of it, so the caller keeps the time (the journal
 	// stores it before Doubt returns) and hands it back in Session.Sent.
 	// Doubt(time.Time{}) says the doubt is settled: the attempt was
-	// answered, did not go out whole, or the destination was asked.
+	// refused, did not go out whole, or the destination was asked. A
+	// success is not said so: the finished upload settles it.
 	Doubt(sent time.Time)
 }
 

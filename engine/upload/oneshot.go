@@ -98,14 +98,15 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			}
 			continue
 		}
-		r.answered()
 		if a.status/100 == 2 {
+			// The upload ends here, and its end settles the doubt: no word of it on the way.
 			if r.handed < r.size {
 				return nil, &IncompleteError{Received: min(r.received(a.body), r.size), Size: r.size, Body: a.body}
 			}
 			// Done even if the answer's body broke off: sending again would make a copy.
 			return r.done(r.accept(ctx, &Result{Status: a.status, Body: a.body, Method: m}))
 		}
+		r.answered()
 		refusal := r.refuse(a)
 		if a.status == http.StatusPreconditionFailed && r.t.Pin != nil && r.t.Lookup != nil && !r.unanswered.IsZero() {
 			// An earlier attempt arrived, or the name changed meanwhile: look.
