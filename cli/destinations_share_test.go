@@ -120,4 +120,10 @@ func TestSendResolvesLabelNames(t *testing.T) {
 	if n := len(l.srv.Objects()); n != 1 {
 		t.Errorf("%d objects after a refused label; nothing should have been sent", n)
 	}
+	// Without a sign-in, names cannot be looked up: said with the flag
+	// that gave them, which comes from the kind's field.
+	code, _, stderr = l.send("--to", "gmail-insert", "--labels", "Invoices", "--no-auth", other)
+	if code != exitFailed || !strings.Contains(stderr, "--labels") || !strings.Contains(stderr, "INBOX, Label_12") {
+		t.Errorf("names without a sign-in: exit %d, %q", code, stderr)
+	}
 }

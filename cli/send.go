@@ -91,7 +91,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The job keeps that it goes to the built-in sandbox, not only where
 		// it listens now: another start may find it on another port.
 		d.BuiltinSandbox = sandbox != ""
-		if err := resolveLabelNames(ctx, &d, o.noAuth); err != nil {
+		if err := resolveNames(ctx, &d, o.noAuth); err != nil {
 			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
 			return exitFailed
 		}

@@ -82,6 +82,10 @@ func errWords(l *words.Lang, err error) string {
 	if errors.As(err, &s) {
 		return l.Say(s.key, s.args)
 	}
+	var ls *listSentence
+	if errors.As(err, &ls) {
+		return l.ListNames(ls.list, ls.where, ls.args)
+	}
 	if said, ok := l.Error(err); ok {
 		return said
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"net"
 	"net/url"
 	"strings"
 
@@ -16,45 +15,14 @@ import (
 // session and in its result's link.
 
 // sandboxDestination marks a destination for the built-in sandbox and gives
-// it the running sandbox's address. A sandbox destination named by an address
-// of its own keeps it as the sandbox's address setting, so that it is never
-// taken for the built-in one.
+// it the running sandbox's address (dest.Destination.ForSandbox).
 func (q *Queue) sandboxDestination(d dest.Destination) dest.Destination {
-	if d.IsSandbox() && !d.BuiltinSandbox && d.Param("url") == "" {
-		if d.BaseURL == "" {
-			d.BuiltinSandbox = true
-		} else {
-			params := make(map[string]string, len(d.Params)+1)
-			for k, v := range d.Params {
-				params[k] = v
-			}
-			params["url"] = d.BaseURL
-			d.Params, d.BaseURL = params, ""
-		}
-	}
-	if d.BuiltinSandbox && q.opts.SandboxURL != "" {
-		d.BaseURL = strings.TrimRight(q.opts.SandboxURL, "/")
-	}
-	return d
+	return d.ForSandbox(q.opts.SandboxURL)
 }
 
 // builtinBefore reports whether d, as an earlier Hoist recorded it, goes to
-// the built-in sandbox: it filled a sandbox destination without an address
-// of its own with the built-in sandbox's, always on this computer.
-func builtinBefore(d dest.Destination) bool {
-	if !d.IsSandbox() || d.BuiltinSandbox || d.Param("url") != "" || d.BaseURL == "" {
-		return false
-	}
-	u, err := url.Parse(d.BaseURL)
-	if err != nil {
-		return false
-	}
-	if u.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(u.Hostname())
-	return ip != nil && ip.IsLoopback()
-}
+// the built-in sandbox (dest.Destination.BuiltinBefore).
+func builtinBefore(d dest.Destination) bool { return d.BuiltinBefore() }
 
 // followSandboxLocked points a job for the built-in sandbox at the sandbox
 // running now, if it listens somewhere else than when the job last ran;

@@ -78,7 +78,7 @@ type barController interface {
 	signedIn(account string)           // the account's waiting uploads go on
 	showSetup()
 	formExtras(d dest.Destination) fyne.CanvasObject
-	resolveLabels(d dest.Destination, then func(ids string, err error))
+	resolveNames(d dest.Destination, then func(resolved dest.Destination, err error))
 	pickFiles()
 	showSettings()
 }
@@ -87,7 +87,7 @@ type barController interface {
 type pickerController interface {
 	frame
 	destination() dest.Destination // where files added now go
-	listItems(ctx context.Context, kind listKind, d dest.Destination, scopes []string) ([]pickItem, error)
+	listItems(ctx context.Context, list *dest.List, d dest.Destination, scopes []string) ([]pickItem, error)
 	loginWith(account string, scopes []string, then func(auth.Account))
 }
 

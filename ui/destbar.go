@@ -364,13 +364,13 @@ func (b *destBar) showForm(d dest.Destination, choosing bool) {
 	form.CancelText = speaking().Action("cancel")
 	form.OnCancel = func() { dlg.Hide() }
 	form.OnSubmit = func() {
-		if labelsToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
-			b.d.resolveLabels(edited, func(ids string, err error) {
+		if namesToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
+			b.d.resolveNames(edited, func(resolved dest.Destination, err error) {
 				if err != nil {
 					overall.SetText(sentence(errorWords(err)))
 					return
 				}
-				edited.Params["labels"] = ids
+				edited.Params = resolved.Params
 				form.OnSubmit()
 			})
 			return

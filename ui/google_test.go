@@ -134,10 +134,10 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 }
 
 // pickerLab opens pickers for destinations pointed at the harness's sandbox.
-func openTestPicker(h *harness, kind listKind, d dest.Destination) (*picker, *string) {
+func openTestPicker(h *harness, key string, d dest.Destination) (*picker, *string) {
 	d.BaseURL = h.sb.url
 	var got string
-	p := openPicker(h.d.bar.d, kind, d, "", func(v string) { got = v })
+	p := openPicker(h.d.bar.d, d.Kind.ListOf(key), d, "", func(v string) { got = v })
 	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text(), "Fetching") })
 	return p, &got
 }
@@ -146,7 +146,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	cm := dest.Destination{Kind: dest.CM360, Params: map[string]string{}}
 
-	p, got := openTestPicker(h, profileList, cm)
+	p, got := openTestPicker(h, "profileId", cm)
 	if len(p.all) != 2 || !strings.Contains(p.all[0].words, "Northwind Media") {
 		t.Fatalf("profiles %+v (%q)", p.all, p.status.Text())
 	}
@@ -160,7 +160,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	}
 
 	cm.Params["profileId"] = "4180912"
-	p, got = openTestPicker(h, advertiserList, cm)
+	p, got = openTestPicker(h, "advertiserId", cm)
 	p.search.SetText("coffee")
 	if len(p.shown) != 1 {
 		t.Fatalf("advertisers %+v", p.shown)
@@ -171,20 +171,20 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	}
 
 	cm.Params["profileId"] = "5519020"
-	p, _ = openTestPicker(h, advertiserList, cm)
+	p, _ = openTestPicker(h, "advertiserId", cm)
 	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "sees no advertiser") {
 		t.Errorf("a profile without advertisers: %+v %q", p.all, p.status.Text())
 	}
 
 	cm.Params["profileId"] = "99"
-	p, _ = openTestPicker(h, advertiserList, cm)
-	if !strings.Contains(p.status.Text(), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
+	p, _ = openTestPicker(h, "advertiserId", cm)
+	if !strings.Contains(unmarked(p.status.Text()), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
 		p.status.ColorName != theme.ColorNameError {
 		t.Errorf("Google's error is not shown in its words: %q", p.status.Text())
 	}
 
 	gm := dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{}}
-	p, got = openTestPicker(h, labelList, gm)
+	p, got = openTestPicker(h, "labels", gm)
 	for i, it := range p.shown {
 		if strings.HasPrefix(it.words, "Invoices") || it.value == "INBOX" {
 			p.list.Select(i)
@@ -195,7 +195,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	}
 
 	h.sb.srv.SetLists(emulator.Lists{})
-	p, _ = openTestPicker(h, profileList, cm)
+	p, _ = openTestPicker(h, "profileId", cm)
 	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "no Campaign Manager 360 user profile") {
 		t.Errorf("an account with none: %+v %q", p.all, p.status.Text())
 	}
@@ -206,7 +206,7 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 func TestLabelNamesBecomeIDs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.url, Params: map[string]string{"labels": "invoices, INBOX"}}
-	if !labelsToResolve(d) {
+	if !namesToResolve(d) {
 		t.Fatal("names were not noticed")
 	}
 	type answer struct {
@@ -215,7 +215,7 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 	}
 	resolve := func(d dest.Destination) answer {
 		var a *answer
-		h.d.google.resolveLabels(d, func(ids string, err error) { a = &answer{ids, err} })
+		h.d.google.resolveNames(d, func(r dest.Destination, err error) { a = &answer{r.Params["labels"], err} })
 		h.waitFor("the labels", func() bool { return a != nil })
 		return *a
 	}
@@ -223,10 +223,10 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 		t.Errorf("resolved %q, %v", a.ids, a.err)
 	}
 	d.Params["labels"] = "Receipts"
-	if a := resolve(d); a.err == nil || !strings.Contains(a.err.Error(), "\u201cReceipts\u201d") {
+	if a := resolve(d); a.err == nil || !strings.Contains(unmarked(errorWords(a.err)), "\u201cReceipts\u201d") {
 		t.Errorf("an unknown label: %v", a.err)
 	}
-	if labelsToResolve(dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX, Label_12"}}) {
+	if namesToResolve(dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX, Label_12"}}) {
 		t.Error("ids were taken for names")
 	}
 }
@@ -470,7 +470,8 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	}
 
 	// Labels: their own access, asked for now, added to the account's.
-	openPicker(h.d.bar.d, labelList, dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}, "", func(string) {})
+	gmail := dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}
+	openPicker(h.d.bar.d, gmail.Kind.ListOf("labels"), gmail, "", func(string) {})
 	signIn = inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)

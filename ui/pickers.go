@@ -24,29 +24,6 @@ type googleClients interface {
 	Client(ctx context.Context, account string, scopes []string) (*http.Client, error)
 }
 
-// listKind is what a picker lists.
-type listKind int
-
-const (
-	noList listKind = iota
-	profileList
-	advertiserList
-	labelList
-)
-
-// listFor says which list helps to fill in the setting key of kind.
-func listFor(kind dest.Kind, key string) listKind {
-	switch kind.ListOf(key) {
-	case dest.ProfileList:
-		return profileList
-	case dest.AdvertiserList:
-		return advertiserList
-	case dest.LabelList:
-		return labelList
-	}
-	return noList
-}
-
 // pickItem is one line of a picker: words for people, the value for Google.
 type pickItem struct {
 	words, value string
@@ -56,12 +33,12 @@ type pickItem struct {
 // shown) when Google can list its values, at its end in reading order;
 // what is chosen is written into the entry, and a typed id is still accepted.
 func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObject, edited *dest.Destination) fyne.CanvasObject {
-	kind := listFor(edited.Kind, f.Key)
-	if kind == noList {
+	list := f.List
+	if list == nil {
 		return shown
 	}
 	choose := widgets.NewIconButton(chooseText(), theme.SearchIcon(), func() {
-		p := openPicker(b.d, kind, *edited, e.Text, func(value string) { e.SetText(value) })
+		p := openPicker(b.d, list, *edited, e.Text, func(value string) { e.SetText(value) })
 		p.onAccount = func(email string) {
 			if edited.Account == "" {
 				edited.Account = email // the form's destination goes with the account just signed in
@@ -74,7 +51,7 @@ func (b *destBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 // picker is an open list to choose from, with a search box.
 type picker struct {
 	d      pickerController
-	kind   listKind
+	source *dest.List // what Google lists, as the destination's kind declares it
 	target dest.Destination
 	dlg    dialog.Dialog
 	search *widgets.Entry
@@ -83,18 +60,18 @@ type picker struct {
 	signIn *widgets.Button
 	all    []pickItem
 	shown  []pickItem
-	chosen []string // labels: the ids chosen so far
+	chosen []string // a list of several values (labels): the ids chosen so far
 	apply  func(string)
 	// onAccount hears of the account signed in from the picker.
 	onAccount func(email string)
 }
 
-// openPicker lists kind's values for d, fetched from Google with the
+// openPicker lists list's values for d, fetched from Google with the
 // account's sign-in (or from the sandbox d points at).
-func openPicker(d pickerController, kind listKind, target dest.Destination, current string, apply func(string)) *picker {
-	p := &picker{d: d, kind: kind, target: target, apply: apply}
-	if kind == labelList {
-		p.chosen = dest.SplitList(current)
+func openPicker(d pickerController, list *dest.List, target dest.Destination, current string, apply func(string)) *picker {
+	p := &picker{d: d, source: list, target: target, apply: apply}
+	if list.Many {
+		p.chosen = dest.Values(current)
 	}
 	p.search = widgets.NewEntry()
 	p.search.SetPlaceHolder(say("ui.picker.search")) // drawn in reading order by the entry
@@ -134,24 +111,11 @@ func openPicker(d pickerController, kind listKind, target dest.Destination, curr
 	return p
 }
 
-func (p *picker) title() string {
-	switch p.kind {
-	case profileList:
-		return say("ui.picker.profile")
-	case advertiserList:
-		return say("ui.picker.advertiser")
-	}
-	return say("ui.picker.labels")
-}
+func (p *picker) title() string { return speaking().ListTitle(p.source) }
 
-// scopes are what the list needs: Gmail's labels ask for their own access,
-// only now that the user wants them.
-func (p *picker) scopes() []string {
-	if p.kind == labelList {
-		return []string{google.ScopeGmailLabels}
-	}
-	return []string{google.ScopeCM360}
-}
+// scopes are what the list needs: its own access, asked for only now
+// that the user wants it (Gmail's labels), or the uploads' (CM360's).
+func (p *picker) scopes() []string { return []string{p.source.Scope} }
 
 // lister gives the lister for the picker's destination: the sandbox's
 // without sign-in, Google's with the account's.
@@ -182,41 +146,23 @@ func (g *googleSide) lister(ctx context.Context, target dest.Destination, scopes
 
 // load fetches the list off the UI goroutine.
 func (p *picker) load() {
-	target, kind := p.target, p.kind
+	target, list := p.target, p.source
 	p.d.background(func(ctx context.Context) {
-		items, err := p.d.listItems(ctx, kind, target, p.scopes())
+		items, err := p.d.listItems(ctx, list, target, p.scopes())
 		p.d.later(func() { p.show(items, err) })
 	})
 }
 
-// listItems fetches kind's values for target from Google, or from the sandbox.
-func (g *googleSide) listItems(ctx context.Context, kind listKind, target dest.Destination, scopes []string) ([]pickItem, error) {
+// listItems fetches list's values for target from Google, or from the sandbox.
+func (g *googleSide) listItems(ctx context.Context, list *dest.List, target dest.Destination, scopes []string) ([]pickItem, error) {
 	l, err := g.lister(ctx, target, scopes)
 	if err != nil {
 		return nil, err
 	}
-	var items []pickItem
-	switch kind {
-	case profileList:
-		list, err := l.Profiles(ctx)
-		for _, x := range list {
-			items = append(items, pickItem{x.Words() + " (" + x.ID + ")", x.ID})
-		}
-		return items, err
-	case advertiserList:
-		list, err := l.Advertisers(ctx, target.Param("profileId"), "")
-		for _, x := range list {
-			items = append(items, pickItem{x.Name + " (" + x.ID + ")", x.ID})
-		}
-		return items, err
-	}
-	list, err := l.Labels(ctx, target.Param("user"))
-	for _, x := range list {
-		w := x.Name
-		if x.Name != x.ID {
-			w += " (" + x.ID + ")"
-		}
-		items = append(items, pickItem{w, x.ID})
+	found, err := l.List(ctx, list, target)
+	items := make([]pickItem, len(found))
+	for i, x := range found {
+		items[i] = pickItem{x.Picked(), x.ID}
 	}
 	return items, err
 }
@@ -227,10 +173,7 @@ func (p *picker) show(items []pickItem, err error) {
 	p.status.ColorName = theme.ColorNameForeground
 	switch {
 	case errors.Is(err, auth.ErrNotSignedIn), errors.Is(err, auth.ErrSignInAgain):
-		p.status.SetText(say("ui.picker.signIn"))
-		if p.kind == labelList {
-			p.status.SetText(say("ui.picker.signInLabels"))
-		}
+		p.status.SetText(speaking().ListSignIn(p.source))
 		p.signIn.Show()
 	case err != nil:
 		p.status.ColorName = theme.ColorNameError
@@ -244,22 +187,9 @@ func (p *picker) show(items []pickItem, err error) {
 	p.filter()
 }
 
-func (p *picker) emptyWords() string {
-	switch p.kind {
-	case profileList:
-		return say("ui.picker.noProfile")
-	case advertiserList:
-		return say("ui.picker.noAdvertiser")
-	}
-	return say("ui.picker.noLabels")
-}
+func (p *picker) emptyWords() string { return speaking().ListEmpty(p.source) }
 
-func (p *picker) hintWords() string {
-	if p.kind == labelList {
-		return say("ui.picker.tickLabels")
-	}
-	return say("ui.picker.clickOne")
-}
+func (p *picker) hintWords() string { return speaking().ListHint(p.source) }
 
 // filter shows the items whose words contain what the search box holds.
 func (p *picker) filter() {
@@ -273,10 +203,10 @@ func (p *picker) filter() {
 	p.list.Refresh()
 }
 
-// pick takes an item: the value for a profile or advertiser (and closes),
-// a label added to or taken from the list.
+// pick takes an item: the value of a list of one (and closes), or a value
+// added to or taken from a list of several.
 func (p *picker) pick(it pickItem, on bool) {
-	if p.kind != labelList {
+	if !p.source.Many {
 		p.apply(it.value)
 		p.dlg.Hide()
 		return
@@ -286,7 +216,7 @@ func (p *picker) pick(it pickItem, on bool) {
 	} else if !on {
 		p.chosen = slices.DeleteFunc(p.chosen, func(v string) bool { return v == it.value })
 	}
-	p.apply(strings.Join(p.chosen, ", "))
+	p.apply(dest.JoinValues(p.chosen))
 	p.list.Refresh()
 }
 
@@ -306,29 +236,24 @@ func (p *picker) login() {
 	})
 }
 
-// labelsToResolve reports whether d's labels were typed as names that must
-// become ids before any upload.
-func labelsToResolve(d dest.Destination) bool {
-	return d.Kind.ListOf("labels") == dest.LabelList && google.HasLabelNames(dest.SplitList(d.Params["labels"]))
-}
+// namesToResolve reports whether d's settings hold names typed where
+// Google takes ids (Gmail's labels), which must become ids before any upload.
+func namesToResolve(d dest.Destination) bool { return len(d.NamesTyped()) > 0 }
 
-// resolveLabels turns label names typed by hand into ids, with the
-// mailbox's list; then runs with the ids, or with a sentence refusing them.
-func (g *googleSide) resolveLabels(target dest.Destination, then func(ids string, err error)) {
+// resolveNames turns the names typed by hand in target's settings into
+// ids, with the lists Google keeps (the same lookup as hoist send's); then
+// runs with the destination holding the ids, or with why it cannot.
+func (g *googleSide) resolveNames(target dest.Destination, then func(resolved dest.Destination, err error)) {
 	g.frame.background(func(ctx context.Context) {
-		l, err := g.lister(ctx, target, []string{google.ScopeGmailLabels})
-		var ids []string
+		resolved := target
+		l, err := g.lister(ctx, target, google.Scopes(target))
 		if err == nil {
-			var labels []google.Label
-			labels, err = l.Labels(ctx, target.Param("user"))
-			if err == nil {
-				ids, err = google.ResolveLabels(labels, dest.SplitList(target.Params["labels"]))
-			}
+			resolved, err = l.Resolve(ctx, target)
 		}
 		if errors.Is(err, auth.ErrNotSignedIn) || errors.Is(err, auth.ErrSignInAgain) || errors.Is(err, auth.ErrNoClient) {
-			err = errors.New(say("ui.picker.labelNames"))
+			err = errors.New(speaking().ListNames(target.NamesTyped()[0].List, "window", nil))
 		}
-		g.frame.later(func() { then(strings.Join(ids, ", "), err) })
+		g.frame.later(func() { then(resolved, err) })
 	})
 }
 

@@ -176,6 +176,19 @@ func byRule(key string, literal map[string]bool) bool {
 		}
 		return false
 	}
+	if strings.HasPrefix(key, "list.") {
+		for _, info := range dest.Kinds() {
+			if slices.Contains(KindKeys(info.Kind), key) {
+				return true
+			}
+			for _, f := range info.Fields {
+				if f.List != nil && (key == "list."+f.List.Name+".signIn" || key == "list."+f.List.Name+".hint") {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	rest, ok := strings.CutPrefix(key, "fact.")
 	if !ok {
 		return false

@@ -172,9 +172,65 @@ func KindKeys(k dest.Kind) []string {
 	}
 	for _, f := range info.Fields {
 		out = append(out, kindKey(k, "field."+f.Key+".label"), kindKey(k, "field."+f.Key+".help"))
+		if f.List != nil {
+			out = append(out, listKeys(f.List)...)
+		}
 		for _, c := range f.Choices {
 			out = append(out, kindKey(k, "choice."+c))
 		}
 	}
 	return out
+}
+
+// A list Google keeps of a setting's values (dest.List) brings its words by
+// the same rule, under its name:
+//
+//	list.<name>.title              the picker's title
+//	list.<name>.empty              an account that has none
+//	list.<name>.signIn             why a sign-in is asked for it (else ui.picker.signIn)
+//	list.<name>.hint               how to choose (else ui.picker.clickOne)
+//	list.<name>.names.window       names typed where ids are taken, in the window
+//	list.<name>.names.noSignIn     …on the command line without a sign-in ({{.Flag}})
+//	list.<name>.names.needScope    …on the command line, with the command that allows it ({{.Flag}}, {{.Cmd}})
+//
+// the last three for a list that turns names into ids (IsID).
+
+// ListTitle is the title of a picker of list.
+func (l *Lang) ListTitle(list *dest.List) string { return l.Say("list."+list.Name+".title", nil) }
+
+// ListEmpty says that the account has nothing in list.
+func (l *Lang) ListEmpty(list *dest.List) string { return l.Say("list."+list.Name+".empty", nil) }
+
+// ListSignIn says why the picker of list asks for a sign-in.
+func (l *Lang) ListSignIn(list *dest.List) string {
+	if key := "list." + list.Name + ".signIn"; has(key) {
+		return l.Say(key, nil)
+	}
+	return l.Say("ui.picker.signIn", nil)
+}
+
+// ListHint says how to choose from list.
+func (l *Lang) ListHint(list *dest.List) string {
+	if key := "list." + list.Name + ".hint"; has(key) {
+		return l.Say(key, nil)
+	}
+	return l.Say("ui.picker.clickOne", nil)
+}
+
+// ListNames says that names typed where list's ids are taken cannot be
+// turned into ids as things stand: where is "window", "noSignIn" or
+// "needScope".
+func (l *Lang) ListNames(list *dest.List, where string, args Args) string {
+	return l.Say("list."+list.Name+".names."+where, args)
+}
+
+// listKeys are the catalogue keys a list needs.
+func listKeys(list *dest.List) []string {
+	keys := []string{"list." + list.Name + ".title", "list." + list.Name + ".empty"}
+	if list.IsID != nil {
+		for _, w := range []string{"window", "noSignIn", "needScope"} {
+			keys = append(keys, "list."+list.Name+".names."+w)
+		}
+	}
+	return keys
 }

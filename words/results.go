@@ -48,7 +48,8 @@ func (l *Lang) QuotesGoogle(f fact.Fact) bool {
 	}
 	switch f.Code {
 	case fact.Failed, fact.FileUnreadable,
-		fact.ConsentFailed, fact.ServiceOff, fact.NotNoted, fact.ListNotSaved:
+		fact.ConsentFailed, fact.ServiceOff, fact.NotNoted, fact.ListNotSaved,
+		fact.ListRefused, fact.ListSignInAgain, fact.ListForbidden:
 		return true
 	}
 	return false

@@ -42,22 +42,58 @@ var cm360Info = KindInfo{
 	MaxSize:    CM360MaxSize,
 	VersionKey: "apiVersion",
 	Fields: []Field{
-		{Key: "profileId", Required: true, Kind: NumberField, Flag: "profile", List: ProfileList},
-		{Key: "advertiserId", Required: true, Kind: NumberField, Flag: "advertiser", List: AdvertiserList},
+		{Key: "profileId", Required: true, Kind: NumberField, Flag: "profile", List: cm360Profiles},
+		{Key: "advertiserId", Required: true, Kind: NumberField, Flag: "advertiser", List: cm360Advertisers},
 		{Key: "assetType", Kind: ChoiceField, Choices: []string{"HTML_IMAGE", "VIDEO", "HTML", "AUDIO"}},
 		{Key: "apiVersion", Default: CM360Version, Kind: TextField, Advanced: true},
 	},
 }
 
-func (cm360Kind) info() KindInfo          { return cm360Info }
-func (cm360Kind) host(Destination) string { return CM360Host }
-func (cm360Kind) scopes(Destination) []string {
-	return []string{"https://www.googleapis.com/auth/dfatrafficking"}
+// The lists Campaign Manager 360 keeps of the ids its settings take: the
+// account's user profiles, and a profile's advertisers.
+var (
+	cm360Profiles = &List{
+		Name: "cm360.profiles", Host: CM360Host, Scope: cm360Scope,
+		Path:  func(Destination) (string, string) { return "/dfareporting/" + CM360Version + "/userprofiles", "" },
+		Items: "items", ID: "profileId", Words: []string{"accountName", "userName"},
+	}
+	cm360Advertisers = &List{
+		Name: "cm360.advertisers", Host: CM360Host, Scope: cm360Scope,
+		Path: func(d Destination) (string, string) {
+			profile := cm360Of(d).ProfileID
+			if profile == "" {
+				return "", "profileId"
+			}
+			return "/dfareporting/" + CM360Version + "/userprofiles/" + url.PathEscape(profile) + "/advertisers", ""
+		},
+		Query: url.Values{"maxResults": {"1000"}, "sortField": {"NAME"}},
+		Items: "advertisers", ID: "id", Words: []string{"name"}, Pages: true,
+	}
+)
+
+// cm360Scope is what Campaign Manager 360's uploads and lists need.
+const cm360Scope = "https://www.googleapis.com/auth/dfatrafficking"
+
+// cm360Settings are a Campaign Manager 360 destination's settings, typed.
+type cm360Settings struct {
+	ProfileID    string `key:"profileId"` // a number, its digits ASCII
+	AdvertiserID string `key:"advertiserId"`
+	AssetType    string `key:"assetType"` // "": chosen by each file's type
+	APIVersion   string `key:"apiVersion"`
 }
+
+func (cm360Kind) settings() any { return &cm360Settings{} }
+
+func cm360Of(d Destination) (s cm360Settings) { typed(d, &s); return s }
+
+func (cm360Kind) info() KindInfo              { return cm360Info }
+func (cm360Kind) host(Destination) string     { return CM360Host }
+func (cm360Kind) scopes(Destination) []string { return []string{cm360Scope} }
 
 // factArgs: the user profile and the advertiser.
 func (cm360Kind) factArgs(d Destination) map[string]string {
-	return settingArgs(d, "profile", "profileId", "advertiser", "advertiserId")
+	s := cm360Of(d)
+	return map[string]string{"profile": s.ProfileID, "advertiser": s.AdvertiserID}
 }
 
 func (cm360Kind) check(d Destination, file media.Info) error {
@@ -80,11 +116,12 @@ func (cm360Kind) validate(d Destination) FieldErrors {
 }
 
 func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error {
+	s := cm360Of(d)
 	route := fmt.Sprintf("/upload/dfareporting/%s/userprofiles/%s/creativeAssets/%s/creativeAssets",
-		url.PathEscape(d.Param("apiVersion")), d.Param("profileId"), d.Param("advertiserId"))
+		url.PathEscape(s.APIVersion), s.ProfileID, s.AdvertiserID)
 	t.Metadata = marshal(map[string]any{"assetIdentifier": map[string]string{
 		"name": AssetName(file.Name),
-		"type": d.assetType(file.MIME),
+		"type": s.assetType(file.MIME),
 	}})
 	t.FallbackToMultipart = true
 	var err error
@@ -93,9 +130,9 @@ func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error 
 }
 
 // assetType is the CM360 asset type set, or the one the file's type calls for.
-func (d Destination) assetType(mime string) string {
-	if t := d.choice("assetType"); t != "" {
-		return t
+func (s cm360Settings) assetType(mime string) string {
+	if s.AssetType != "" {
+		return s.AssetType
 	}
 	switch {
 	case strings.HasPrefix(mime, "video/"):

@@ -40,6 +40,20 @@ var customInfo = KindInfo{
 	},
 }
 
+// customSettings are an upload URL's settings, typed.
+type customSettings struct {
+	URL        string   `key:"url"`
+	HTTPMethod string   `key:"httpMethod"`
+	Metadata   string   `key:"metadata"` // a JSON object, as typed
+	Scope      string   `key:"scope"`    // space or comma separated
+	MaxSize    int64    `key:"maxSize"`  // 0: no limit
+	Accept     []string `key:"accept"`   // media types taken; none: any
+}
+
+func (customKind) settings() any { return &customSettings{} }
+
+func customOf(d Destination) (s customSettings) { typed(d, &s); return s }
+
 func (customKind) info() KindInfo { return customInfo }
 
 // FromUploadURL is a destination for any upload URL (params["url"]), with
@@ -48,13 +62,13 @@ func FromUploadURL(params map[string]string) (Destination, error) {
 	return FromFlags(string(Custom), params)
 }
 
-func (customKind) host(d Destination) string { return d.Param("url") }
+func (customKind) host(d Destination) string { return customOf(d).URL }
 
 // scopes are the "scope" setting (space or comma separated; a short name
 // gets Google's prefix).
 func (customKind) scopes(d Destination) []string {
 	var out []string
-	for _, s := range strings.FieldsFunc(d.Param("scope"), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+	for _, s := range strings.FieldsFunc(customOf(d).Scope, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
 		switch {
 		case strings.Contains(s, "://"), s == "openid", s == "email", s == "profile":
 		default:
@@ -65,24 +79,18 @@ func (customKind) scopes(d Destination) []string {
 	return out
 }
 
-func (customKind) maxSize(d Destination) int64 {
-	n, _ := media.ParseSize(d.Param("maxSize"))
-	return n
-}
+func (customKind) maxSize(d Destination) int64 { return customOf(d).MaxSize }
 
 // fileType: the metadata's word wins over what the content looks like.
 func (customKind) fileType(d Destination, sniffed string) string {
-	if named := MetadataType([]byte(d.Param("metadata"))); named != "" {
+	if named := MetadataType([]byte(customOf(d).Metadata)); named != "" {
 		return named
 	}
 	return sniffed
 }
 
-// AcceptList is the media types a custom destination accepts; none for any.
-func AcceptList(d Destination) []string { return splitList(d.Param("accept")) }
-
 func (customKind) check(d Destination, file media.Info) error {
-	if accept := AcceptList(d); len(accept) > 0 && !matchAny(accept, file.MIME) {
+	if accept := customOf(d).Accept; len(accept) > 0 && !matchAny(accept, file.MIME) {
 		r := d.refuse(RuleType, wrongType, file)
 		if file.MIME == "" {
 			r = d.refuse(RuleType, unknownType, file)
@@ -96,7 +104,7 @@ func (customKind) check(d Destination, file media.Info) error {
 }
 
 func (customKind) validate(d Destination) FieldErrors {
-	raw := d.Param("url")
+	raw := customOf(d).URL
 	if raw == "" {
 		return nil
 	}
@@ -123,10 +131,11 @@ func (customKind) validate(d Destination) FieldErrors {
 }
 
 func (customKind) target(d Destination, _ media.Info, t *upload.Target) error {
+	s := customOf(d)
 	var err error
-	t.URL, err = d.customURL()
-	t.HTTPMethod = d.choice("httpMethod")
-	if m := d.Param("metadata"); m != "" {
+	t.URL, err = d.customURL(s.URL)
+	t.HTTPMethod = s.HTTPMethod
+	if m := s.Metadata; m != "" {
 		var b bytes.Buffer
 		if err := json.Compact(&b, []byte(m)); err == nil {
 			t.Metadata = b.Bytes()
@@ -135,9 +144,9 @@ func (customKind) target(d Destination, _ media.Info, t *upload.Target) error {
 	return err
 }
 
-// customURL is the custom destination's URL, on BaseURL's server when that is set.
-func (d Destination) customURL() (string, error) {
-	u, err := url.Parse(d.Param("url"))
+// customURL is the upload URL raw, on BaseURL's server when that is set.
+func (d Destination) customURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("%w: url", ErrInvalid)
 	}

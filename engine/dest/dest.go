@@ -138,23 +138,12 @@ type Field struct {
 	// Flag is the command line's flag for the setting: "" for the key in
 	// kebab case (threadId: --thread-id), "-" for none.
 	Flag string
-	// List is what Google lists for the value to be chosen from; "": none.
-	List List
+	// List is what Google lists for the value to be chosen from; nil: none.
+	List *List
 }
 
-// List is a list Google keeps of the values a setting takes: forms offer
-// to choose from it, and names in it are turned into ids.
-type List string
-
-// The lists Hoist can ask Google for.
-const (
-	ProfileList    List = "cm360.profiles"    // Campaign Manager 360's user profiles
-	AdvertiserList List = "cm360.advertisers" // a profile's advertisers
-	LabelList      List = "gmail.labels"      // a mailbox's labels
-)
-
-// ListOf is the list the kind's setting key is chosen from; "" for none.
-func (k Kind) ListOf(key string) List {
+// ListOf is the list the kind's setting key is chosen from; nil for none.
+func (k Kind) ListOf(key string) *List {
 	f, _ := k.field(key)
 	return f.List
 }

@@ -51,6 +51,17 @@ var driveInfo = KindInfo{
 	},
 }
 
+// driveSettings are a Google Drive destination's settings, typed: each a
+// link or an id, as typed.
+type driveSettings struct {
+	Folder string `key:"folder"`
+	FileID string `key:"fileId"`
+}
+
+func (driveKind) settings() any { return &driveSettings{} }
+
+func driveOf(d Destination) (s driveSettings) { typed(d, &s); return s }
+
 func (driveKind) info() KindInfo          { return driveInfo }
 func (driveKind) host(Destination) string { return DriveHost }
 func (driveKind) scopes(Destination) []string {
@@ -59,7 +70,8 @@ func (driveKind) scopes(Destination) []string {
 
 // factArgs: the folder, or the file to replace.
 func (driveKind) factArgs(d Destination) map[string]string {
-	return settingArgs(d, "folder", "folder", "file", "fileId")
+	s := driveOf(d)
+	return map[string]string{"folder": s.Folder, "file": s.FileID}
 }
 
 // driveID is what Drive's IDs are made of.
@@ -90,13 +102,14 @@ func driveLink(v string) string {
 
 func (driveKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
-	if v := d.Param("folder"); v != "" && driveLink(v) == "" {
+	s := driveOf(d)
+	if v := s.Folder; v != "" && driveLink(v) == "" {
 		errs = append(errs, fieldError(d, "folder", driveFolder))
 	}
-	if v := d.Param("fileId"); v != "" && driveLink(v) == "" {
+	if v := s.FileID; v != "" && driveLink(v) == "" {
 		errs = append(errs, fieldError(d, "fileId", driveFile))
 	}
-	if d.Param("folder") != "" && d.Param("fileId") != "" {
+	if s.Folder != "" && s.FileID != "" {
 		errs = append(errs, fieldError(d, "fileId", folderOrFile))
 	}
 	return errs
@@ -104,14 +117,15 @@ func (driveKind) validate(d Destination) FieldErrors {
 
 func (driveKind) target(d Destination, file media.Info, t *upload.Target) error {
 	q := url.Values{"supportsAllDrives": {"true"}, "fields": {driveFields}}
-	if id := driveLink(d.Param("fileId")); id != "" {
+	s := driveOf(d)
+	if id := driveLink(s.FileID); id != "" {
 		t.HTTPMethod = "PATCH" // files.update: the file keeps its name and place
 		var err error
 		t.URL, err = d.join(DriveHost, "/upload/drive/v3/files/"+url.PathEscape(id), q)
 		return err
 	}
 	meta := map[string]any{"name": file.Name}
-	if id := driveLink(d.Param("folder")); id != "" {
+	if id := driveLink(s.Folder); id != "" {
 		meta["parents"] = []string{id}
 	}
 	t.Metadata = marshal(meta)
@@ -127,7 +141,7 @@ func (driveKind) result(d Destination, a answer, r *Result) {
 		r.URL = "https://drive.google.com/file/d/" + url.PathEscape(r.ID) + "/view"
 	}
 	r.Fact = resultFact(savedInDrive, r)
-	if d.Param("fileId") != "" {
+	if driveOf(d).FileID != "" {
 		r.Fact.Code = newDriveVersion
 	}
 }
@@ -141,7 +155,7 @@ const DriveMark = "hoistJob"
 // (files.update) makes no second file.
 func (driveKind) findable(d Destination, _ media.Info, job string, p *Plan) {
 	p.Target.Identifies = identifies(d)
-	if d.Param("fileId") != "" {
+	if driveOf(d).FileID != "" {
 		p.Target.Repeatable = true
 	}
 	if job == "" {

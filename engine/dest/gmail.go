@@ -59,10 +59,64 @@ const (
 // Settings shared by the Gmail kinds.
 var (
 	userField    = Field{Key: "user", Default: "me", Kind: TextField}
-	labelsField  = Field{Key: "labels", Kind: TextField, List: LabelList}
+	labelsField  = Field{Key: "labels", Kind: TextField, List: gmailLabels}
 	threadField  = Field{Key: "threadId", Kind: TextField}
 	deletedField = Field{Key: "deleted", Default: "false", Kind: BoolField}
 )
+
+// gmailSettings are a Gmail destination's settings, typed; each of Gmail's
+// ways of adding takes some of them (its Fields), the others stay empty.
+type gmailSettings struct {
+	User               string   `key:"user"`   // whose mailbox: "me", or an address
+	Labels             []string `key:"labels"` // label ids
+	ThreadID           string   `key:"threadId"`
+	InternalDateSource string   `key:"internalDateSource"`
+	Deleted            bool     `key:"deleted"`
+	NeverMarkSpam      bool     `key:"neverMarkSpam"`
+	ProcessForCalendar bool     `key:"processForCalendar"`
+	DraftID            string   `key:"draftId"`
+}
+
+func (gmailKind) settings() any { return &gmailSettings{} }
+
+func gmailOf(d Destination) (s gmailSettings) { typed(d, &s); return s }
+
+// gmailLabels are a mailbox's labels: Gmail takes their ids, people know
+// their names, which become ids before any upload. Reading them needs an
+// access of their own, asked for only when a user wants them.
+var gmailLabels = &List{
+	Name: "gmail.labels", Host: GmailHost, Scope: "https://www.googleapis.com/auth/gmail.labels",
+	Path: func(d Destination) (string, string) {
+		return "/gmail/v1/users/" + url.PathEscape(gmailOf(d).User) + "/labels", ""
+	},
+	Items: "labels", ID: "id", Words: []string{"name"}, Many: true, IsID: isLabelID,
+}
+
+// gmailSystemLabels are the ids of Gmail's own labels.
+var gmailSystemLabels = map[string]bool{
+	"INBOX": true, "SPAM": true, "TRASH": true, "UNREAD": true, "STARRED": true, "IMPORTANT": true,
+	"SENT": true, "DRAFT": true, "CHAT": true, "CATEGORY_PERSONAL": true, "CATEGORY_SOCIAL": true,
+	"CATEGORY_PROMOTIONS": true, "CATEGORY_UPDATES": true, "CATEGORY_FORUMS": true,
+}
+
+// isLabelID reports whether s is written as a Gmail label id (a system
+// label such as INBOX, or Label_123), not as a label's name.
+func isLabelID(s string) bool {
+	s = strings.TrimSpace(s)
+	if gmailSystemLabels[s] {
+		return true
+	}
+	rest, ok := strings.CutPrefix(s, "Label_")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func dateSourceField(def string) Field {
 	return Field{Key: "internalDateSource", Default: def, Kind: ChoiceField, Choices: []string{"receivedTime", "dateHeader"}}
@@ -105,7 +159,8 @@ func (gmailKind) refusalFact(Destination, *upload.APIError) fact.Code { return "
 
 // factArgs: the mailbox, and the draft to replace.
 func (gmailKind) factArgs(d Destination) map[string]string {
-	return settingArgs(d, "user", "user", "draft", "draftId")
+	s := gmailOf(d)
+	return map[string]string{"user": s.User, "draft": s.DraftID}
 }
 
 func (gmailKind) host(Destination) string { return GmailHost }
@@ -148,42 +203,38 @@ type message struct {
 	ThreadID string   `json:"threadId,omitempty"`
 }
 
-func (d Destination) message() message {
-	var m message
-	if _, ok := d.Kind.field("labels"); ok {
-		m.LabelIDs = splitList(d.Param("labels"))
-	}
-	m.ThreadID = d.Param("threadId")
-	return m
+func (s gmailSettings) message() message {
+	return message{LabelIDs: s.Labels, ThreadID: s.ThreadID}
 }
 
 func (g gmailKind) target(d Destination, _ media.Info, t *upload.Target) error {
 	t.ContentType = emailType
-	user := "/upload/gmail/v1/users/" + url.PathEscape(d.Param("user"))
+	s := gmailOf(d)
+	user := "/upload/gmail/v1/users/" + url.PathEscape(s.User)
 	if g.k == GmailDraft {
 		route := user + "/drafts"
-		if id := d.Param("draftId"); id != "" {
+		if id := s.DraftID; id != "" {
 			route += "/" + url.PathEscape(id)
 			t.HTTPMethod = "PUT"
 		}
 		t.Metadata = marshal(struct {
 			Message message `json:"message"`
-		}{d.message()})
+		}{s.message()})
 		var err error
 		t.URL, err = d.join(GmailHost, route, nil)
 		return err
 	}
 	q := url.Values{}
-	if v := d.choice("internalDateSource"); v != "" && strings.TrimSpace(d.Params["internalDateSource"]) != "" {
-		q.Set("internalDateSource", v)
+	if v := s.InternalDateSource; v != "" && d.set("internalDateSource") {
+		q.Set("internalDateSource", v) // only when chosen: each method has its own default
 	}
-	for _, key := range []string{"deleted", "neverMarkSpam", "processForCalendar"} {
-		if _, ok := d.Kind.field(key); ok && d.flag(key) {
+	for key, on := range map[string]bool{"deleted": s.Deleted, "neverMarkSpam": s.NeverMarkSpam, "processForCalendar": s.ProcessForCalendar} {
+		if on {
 			q.Set(key, "true")
 		}
 	}
 	suffix := map[Kind]string{GmailInsert: "", GmailImport: "/import", GmailSend: "/send"}[g.k]
-	if m := d.message(); m.LabelIDs != nil || m.ThreadID != "" {
+	if m := s.message(); m.LabelIDs != nil || m.ThreadID != "" {
 		t.Metadata = marshal(m)
 	}
 	var err error
@@ -198,7 +249,7 @@ func (g gmailKind) result(d Destination, a answer, r *Result) {
 			r.ThreadID = a.Message.ThreadID
 		}
 		r.Fact = resultFact(savedDraft, r)
-		if d.Param("draftId") != "" {
+		if gmailOf(d).DraftID != "" {
 			r.Fact.Code = updatedDraft
 		}
 		return
@@ -232,7 +283,8 @@ const gmailScan = 100
 // draft again makes no second one.
 func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 	p.Target.Identifies = identifies(d)
-	if g.k == GmailDraft && d.Param("draftId") != "" {
+	s := gmailOf(d)
+	if g.k == GmailDraft && s.DraftID != "" {
 		p.Target.Repeatable = true
 		return
 	}
@@ -240,7 +292,7 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		return // nothing the email can be known by
 	}
 	id := strings.Trim(file.Email.MessageID, "<> \t")
-	user := "/gmail/v1/users/" + url.PathEscape(d.Param("user"))
+	user := "/gmail/v1/users/" + url.PathEscape(s.User)
 	if g.k == GmailDraft {
 		p.Find = []FindWay{{Find: func(ctx context.Context, c *http.Client) (upload.Found, error) {
 			return gmailFindDraft(ctx, c, d, user, id)
@@ -251,7 +303,7 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		return gmailSearch(ctx, c, d, user, id)
 	}
 	label := ""
-	switch labels := d.message().LabelIDs; {
+	switch labels := s.Labels; {
 	case g.k == GmailSend:
 		label = "SENT"
 	case len(labels) > 0:
@@ -280,7 +332,7 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 func (g gmailKind) dateFromHeader(d Destination) bool {
 	switch g.k {
 	case GmailInsert, GmailImport:
-		return d.choice("internalDateSource") == "dateHeader"
+		return gmailOf(d).InternalDateSource == "dateHeader"
 	}
 	return false
 }

@@ -20,6 +20,10 @@ import (
 type kind interface {
 	// info is what forms and help show, by keys: fields, server, limit.
 	info() KindInfo
+	// settings is the kind's typed settings, empty: a pointer to the struct
+	// its methods read d's settings into (typed), whose key tags name
+	// exactly its fields; nil for a kind without settings.
+	settings() any
 	// host is the scheme and host requests go to when the destination sets
 	// no BaseURL; Google sign-in is attached only when it is Google's. ""
 	// means requests never go to Google (the sandbox).
@@ -93,6 +97,7 @@ func (d Destination) of() kind {
 type base struct{}
 
 func (base) info() KindInfo                                       { return KindInfo{} }
+func (base) settings() any                                        { return nil }
 func (base) host(Destination) string                              { return "" }
 func (base) scopes(Destination) []string                          { return nil }
 func (base) validate(Destination) FieldErrors                     { return nil }
@@ -130,18 +135,15 @@ func genericResult(a answer, r *Result) {
 	delete(r.Fact.Args, "url") // an API address, not a page to open
 }
 
-// settingArgs are d's settings that are set, by the names a sentence uses:
-// pairs of a name and a setting's key.
-func settingArgs(d Destination, pairs ...string) map[string]string {
-	args := map[string]string{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if v := d.Param(pairs[i+1]); v != "" {
-			args[pairs[i]] = v
+// FactArgs are the settings of d a sentence about the server's refusal
+// names (the advertiser, the mailbox…), by the names the sentences use;
+// settings left empty are left out.
+func FactArgs(d Destination) map[string]string {
+	args := d.of().factArgs(d)
+	for k, v := range args {
+		if v == "" {
+			delete(args, k)
 		}
 	}
 	return args
 }
-
-// FactArgs are the settings of d a sentence about the server's refusal
-// names (the advertiser, the mailbox…), by the names the sentences use.
-func FactArgs(d Destination) map[string]string { return d.of().factArgs(d) }

@@ -105,3 +105,67 @@ func TestKindsStayInTheirFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSettingsAreTyped: each kind reads its settings into a struct of its
+// own, and that struct names every setting its form and flags offer (its
+// family's for Gmail's four methods), and nothing else.
+func TestSettingsAreTyped(t *testing.T) {
+	family := map[string]map[string]bool{}
+	for _, info := range Kinds() {
+		keys := family[info.Kind.Family()]
+		if keys == nil {
+			keys = map[string]bool{}
+			family[info.Kind.Family()] = keys
+		}
+		for _, f := range info.Fields {
+			keys[f.Key] = true
+		}
+	}
+	for _, k := range registry {
+		info := k.info()
+		s := k.settings()
+		if s == nil {
+			t.Errorf("%s: no typed settings", info.Kind)
+			continue
+		}
+		typedKeys := map[string]bool{}
+		for _, key := range settingKeys(s) {
+			typedKeys[key] = true
+			if !family[info.Kind.Family()][key] {
+				t.Errorf("%s: the typed settings read %q, which no form offers", info.Kind, key)
+			}
+		}
+		for _, f := range info.Fields {
+			if !typedKeys[f.Key] {
+				t.Errorf("%s: the setting %q is offered but never read into its typed settings", info.Kind, f.Key)
+			}
+		}
+		// Every value a form may hold parses.
+		d := Destination{Kind: info.Kind, Params: map[string]string{}}
+		for _, f := range info.Fields {
+			switch {
+			case len(f.Choices) > 0:
+				d.Params[f.Key] = strings.ToLower(f.Choices[len(f.Choices)-1])
+			case f.Kind == BoolField:
+				d.Params[f.Key] = "true"
+			case f.Kind == NumberField:
+				d.Params[f.Key] = "۱۲"
+			case f.Kind == SizeField:
+				d.Params[f.Key] = "2MiB"
+			default:
+				d.Params[f.Key] = "x, y"
+			}
+		}
+		typed(d, s)
+	}
+	yt := youTubeOf(Destination{Kind: YouTube, Params: map[string]string{"privacy": "PUBLIC", "title": " Launch "}})
+	if yt.Privacy != "public" || yt.Title != "Launch" || youTubeOf(Destination{Kind: YouTube}).Privacy != "private" {
+		t.Errorf("typed %+v: a choice spelled as the API wants it, trimmed, or its default", yt)
+	}
+	if c := customOf(Destination{Kind: Custom, Params: map[string]string{"maxSize": "2MiB", "accept": "image/*, video/*"}}); c.MaxSize != 2<<20 || len(c.Accept) != 2 {
+		t.Errorf("typed %+v: a size, a list", c)
+	}
+	if cm := cm360Of(Destination{Kind: CM360, Params: map[string]string{"profileId": "۱۲"}}); cm.ProfileID != "12" {
+		t.Errorf("typed %+v: a number's digits made ASCII", cm)
+	}
+}

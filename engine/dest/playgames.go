@@ -47,6 +47,16 @@ var playGamesInfo = KindInfo{
 	},
 }
 
+// playGamesSettings are a Play Games destination's settings, typed.
+type playGamesSettings struct {
+	ResourceID string `key:"resourceId"` // the achievement's or leaderboard's
+	ImageType  string `key:"imageType"`
+}
+
+func (playGamesKind) settings() any { return &playGamesSettings{} }
+
+func playGamesOf(d Destination) (s playGamesSettings) { typed(d, &s); return s }
+
 func (playGamesKind) info() KindInfo          { return playGamesInfo }
 func (playGamesKind) host(Destination) string { return PlayGamesHost }
 func (playGamesKind) scopes(Destination) []string {
@@ -55,7 +65,7 @@ func (playGamesKind) scopes(Destination) []string {
 
 // factArgs: the achievement or leaderboard.
 func (playGamesKind) factArgs(d Destination) map[string]string {
-	return settingArgs(d, "resource", "resourceId")
+	return map[string]string{"resource": playGamesOf(d).ResourceID}
 }
 
 func (playGamesKind) check(d Destination, file media.Info) error {
@@ -70,7 +80,7 @@ func (playGamesKind) check(d Destination, file media.Info) error {
 
 func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error {
 	route := fmt.Sprintf("/upload/games/v1configuration/images/%s/imageType/%s",
-		url.PathEscape(d.Param("resourceId")), d.choice("imageType"))
+		url.PathEscape(playGamesOf(d).ResourceID), playGamesOf(d).ImageType)
 	t.FallbackToMultipart = true
 	var err error
 	t.URL, err = d.join(PlayGamesHost, route, nil)

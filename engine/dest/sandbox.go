@@ -3,6 +3,7 @@ package dest
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -29,6 +30,15 @@ var sandboxInfo = KindInfo{
 	Fields: []Field{{Key: "url", Kind: TextField, Flag: "-"}}, // the address of a running sandbox; empty: the built-in one
 }
 
+// sandboxSettings are a sandbox destination's settings, typed.
+type sandboxSettings struct {
+	URL string `key:"url"` // the address of a running sandbox; "": the built-in one
+}
+
+func (sandboxKind) settings() any { return &sandboxSettings{} }
+
+func sandboxOf(d Destination) (s sandboxSettings) { typed(d, &s); return s }
+
 func (sandboxKind) info() KindInfo { return sandboxInfo }
 
 // SandboxDestination is the sandbox as a destination: the one built into
@@ -46,7 +56,46 @@ func (d Destination) ToSandbox() bool { return d.BuiltinSandbox || d.IsSandbox()
 // FindsSandbox reports whether d goes to the built-in sandbox without an
 // address of its own yet: whoever runs the queue must start or find it.
 func (d Destination) FindsSandbox() bool {
-	return d.Kind == Sandbox && d.BaseURL == "" && d.Param("url") == ""
+	return d.Kind == Sandbox && d.BaseURL == "" && sandboxOf(d).URL == ""
+}
+
+// ForSandbox is d as the queue sends it while the built-in sandbox listens
+// at running ("" when none does): a sandbox destination without an address
+// of its own goes to the built-in sandbox, and keeps that it does (its
+// address may change from one start to the next); one pointed at a server
+// (BaseURL) keeps that as its own address, so it is never taken for the
+// built-in one.
+func (d Destination) ForSandbox(running string) Destination {
+	if d.IsSandbox() && !d.BuiltinSandbox && sandboxOf(d).URL == "" {
+		if d.BaseURL == "" {
+			d.BuiltinSandbox = true
+		} else {
+			d = d.WithParam("url", d.BaseURL)
+			d.BaseURL = ""
+		}
+	}
+	if d.BuiltinSandbox && running != "" {
+		d.BaseURL = strings.TrimRight(running, "/")
+	}
+	return d
+}
+
+// BuiltinBefore reports whether d, as an earlier Hoist recorded it, went
+// to the built-in sandbox: a sandbox destination without an address of
+// its own filled with the built-in sandbox's, always on this computer.
+func (d Destination) BuiltinBefore() bool {
+	if !d.IsSandbox() || d.BuiltinSandbox || sandboxOf(d).URL != "" || d.BaseURL == "" {
+		return false
+	}
+	u, err := url.Parse(d.BaseURL)
+	if err != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 // refusalFact: the sandbox refuses what its settings tell it to, as Google
@@ -59,7 +108,7 @@ func (sandboxKind) refusalFact(_ Destination, e *upload.APIError) fact.Code {
 }
 
 func (sandboxKind) validate(d Destination) FieldErrors {
-	if raw := d.Param("url"); raw != "" {
+	if raw := sandboxOf(d).URL; raw != "" {
 		if e, bad := baseProblem(d, "url", raw); bad {
 			return FieldErrors{e}
 		}
@@ -69,14 +118,14 @@ func (sandboxKind) validate(d Destination) FieldErrors {
 
 // check: a sandbox with no address has nowhere to take the file.
 func (sandboxKind) check(d Destination, _ media.Info) error {
-	if d.Param("url") == "" && d.BaseURL == "" {
+	if sandboxOf(d).URL == "" && d.BaseURL == "" {
 		return ErrNoSandbox
 	}
 	return nil
 }
 
 func (sandboxKind) target(d Destination, file media.Info, t *upload.Target) error {
-	base := d.Param("url")
+	base := sandboxOf(d).URL
 	if base == "" {
 		base = d.BaseURL
 	}

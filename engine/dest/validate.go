@@ -223,17 +223,8 @@ func canonicalChoice(f Field, v string) string {
 	return ""
 }
 
-// choice is the setting key of a ChoiceField, spelled as the API wants it.
-func (d Destination) choice(key string) string {
-	f, _ := d.Kind.field(key)
-	return canonicalChoice(f, d.Param(key))
-}
-
-// flag is a BoolField's value.
-func (d Destination) flag(key string) bool {
-	b, _ := strconv.ParseBool(d.Param(key))
-	return b
-}
+// set reports whether the setting key was given, not left to its default.
+func (d Destination) set(key string) bool { return strings.TrimSpace(d.Params[key]) != "" }
 
 // splitList splits a comma-separated setting, dropping empty items.
 func splitList(v string) []string {

@@ -48,6 +48,17 @@ var youTubeInfo = KindInfo{
 	},
 }
 
+// youTubeSettings are a YouTube destination's settings, typed.
+type youTubeSettings struct {
+	Title       string `key:"title"`
+	Description string `key:"description"`
+	Privacy     string `key:"privacy"`
+}
+
+func (youTubeKind) settings() any { return &youTubeSettings{} }
+
+func youTubeOf(d Destination) (s youTubeSettings) { typed(d, &s); return s }
+
 func (youTubeKind) info() KindInfo          { return youTubeInfo }
 func (youTubeKind) host(Destination) string { return YouTubeHost }
 func (youTubeKind) scopes(Destination) []string {
@@ -56,12 +67,13 @@ func (youTubeKind) scopes(Destination) []string {
 
 func (youTubeKind) validate(d Destination) FieldErrors {
 	var errs FieldErrors
-	if t := d.Param("title"); utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
+	s := youTubeOf(d)
+	if t := s.Title; utf8.RuneCountInString(t) > 100 || strings.ContainsAny(t, "<>") {
 		e := fieldError(d, "title", fact.TooLong)
 		e.Fact.Count = 100
 		errs = append(errs, e)
 	}
-	if s := d.Param("description"); len(s) > 5000 || strings.ContainsAny(s, "<>") {
+	if s := s.Description; len(s) > 5000 || strings.ContainsAny(s, "<>") {
 		e := fieldError(d, "description", fact.TooLongBytes)
 		e.Fact.Count = 5000
 		errs = append(errs, e)
@@ -91,13 +103,14 @@ type video struct {
 }
 
 func (youTubeKind) target(d Destination, file media.Info, t *upload.Target) error {
+	s := youTubeOf(d)
 	var v video
-	v.Snippet.Title = d.Param("title")
+	v.Snippet.Title = s.Title
 	if v.Snippet.Title == "" {
 		v.Snippet.Title = VideoTitle(file.Name)
 	}
-	v.Snippet.Description = d.Param("description")
-	v.Status.PrivacyStatus = d.choice("privacy")
+	v.Snippet.Description = s.Description
+	v.Status.PrivacyStatus = s.Privacy
 	t.Metadata = marshal(v)
 	var err error
 	t.URL, err = d.join(YouTubeHost, "/upload/youtube/v3/videos", url.Values{"part": {"snippet,status"}})

@@ -167,6 +167,18 @@ const (
 	UpgradedListed Code = "upgraded.listed"  // Count listed uploads moved to a current API version
 )
 
+// Facts about a list Google keeps of a setting's values (Args["list"]:
+// its name, Dest: the destination's kind).
+const (
+	ListNeeds       Code = "list.needs"        // Field: the setting to choose first
+	ListRefused     Code = "list.refused"      // Status, Google
+	ListSignInAgain Code = "list.signInAgain"  // Status, Google: the sign-in is no longer valid
+	ListForbidden   Code = "list.forbidden"    // Status, Google: the account may not see it
+	ListUnreachable Code = "list.unreachable"  // Google: the system's reason
+	ListUnreadable  Code = "list.unreadable"   // Google's answer could not be read
+	UnknownNames    Code = "list.unknownNames" // Field, Count, Args["names"]: values neither ids nor names in it
+)
+
 // Facts about the destinations an organisation set up for everyone. File
 // is their file; Count a destination's place in it, Args["name"] its name
 // (when it has one), Google what is wrong in the file's own terms.

@@ -1,10 +1,13 @@
 // Package google fetches the lists behind Hoist's pickers, so people choose
-// names instead of typing ids: Campaign Manager 360 user profiles and
-// advertisers, and Gmail labels. It takes an HTTP client that already
-// carries the account's authorization; it knows nothing of signing in.
+// names instead of typing ids, and turns names typed by hand into the ids
+// Google takes, before any upload. Each kind of destination declares its
+// lists (dest.List: where, which fields); this package reads any of them
+// with an HTTP client that already carries the account's authorization; it
+// knows nothing of signing in. What goes wrong is said as a fact.
 package google
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,22 +16,12 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
 )
 
-// Scopes the lists need. CM360's lists use the scope its uploads use; Gmail's
-// labels need their own, asked for only when a label picker opens.
-const (
-	ScopeCM360       = "https://www.googleapis.com/auth/dfatrafficking"
-	ScopeGmailLabels = "https://www.googleapis.com/auth/gmail.labels"
-)
-
-// Google's hosts for the lists, replaced by Lister.BaseURL when it is set.
-const (
-	CM360Host = "https://dfareporting.googleapis.com"
-	GmailHost = "https://gmail.googleapis.com"
-)
-
-// maxPages bounds how many pages of advertisers are fetched for one list.
+// maxPages bounds how many pages are fetched for one list.
 const maxPages = 20
 
 // maxBody bounds what is read of one answer.
@@ -41,118 +34,123 @@ type Lister struct {
 	BaseURL string
 }
 
-// Profile is a Campaign Manager 360 user profile.
-type Profile struct {
-	ID          string `json:"profileId"`
-	UserName    string `json:"userName"`
-	AccountID   string `json:"accountId"`
-	AccountName string `json:"accountName"`
+// Item is one value of a list: the value Google takes, and what people
+// know it by.
+type Item struct {
+	ID    string
+	Words string   // the item's names, joined: "Northwind Media — trafficking@…"
+	Names []string // each of them, as Google wrote them
 }
 
-// Words is how a picker shows the profile.
-func (p Profile) Words() string {
+// Picked is how a picker shows the item: its words, and its id where that
+// says something more.
+func (it Item) Picked() string {
 	switch {
-	case p.AccountName != "" && p.UserName != "":
-		return p.AccountName + " — " + p.UserName
-	case p.AccountName != "":
-		return p.AccountName
+	case it.Words == "":
+		return it.ID
+	case it.Words == it.ID:
+		return it.Words
 	}
-	return p.UserName
+	return it.Words + " (" + it.ID + ")"
 }
 
-// Advertiser is a Campaign Manager 360 advertiser.
-type Advertiser struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-}
+// Error is a list Google did not give: its fact says why, with Google's
+// own words.
+type Error struct{ fact fact.Fact }
 
-// Label is a Gmail label: its id is what Gmail takes, its name what people know.
-type Label struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Type string `json:"type"` // "system" or "user"
-}
+func (e *Error) Error() string   { return e.fact.String() }
+func (e *Error) Fact() fact.Fact { return e.fact }
 
-// Error is an error answer from Google; Message is Google's own words.
-type Error struct {
-	Status  int
-	Reason  string
-	Message string
-	What    string // what was being fetched, e.g. "the advertisers"
-}
-
-func (e *Error) Error() string {
-	msg := strings.TrimSpace(e.Message)
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	lead := fmt.Sprintf("Google did not give %s", e.What)
-	switch e.Status {
-	case http.StatusUnauthorized:
-		lead += " because the sign-in is no longer valid; sign in again"
-	case http.StatusForbidden:
-		lead += " because this account may not see them"
-	}
-	return fmt.Sprintf("%s. Google said: \u201c%s\u201d (%d)", lead, strings.TrimSuffix(msg, "."), e.Status)
-}
+// Status is the HTTP status Google answered with; 0 when none came.
+func (e *Error) Status() int { return e.fact.Status }
 
 // ErrUnreachable matches a list that could not be fetched for want of a network.
-var ErrUnreachable = errors.New("Hoist could not reach Google to fetch the list. Check the internet connection, or type the ID.")
+var ErrUnreachable = errors.New("google: unreachable")
 
-// Profiles lists the account's Campaign Manager 360 user profiles.
-func (l *Lister) Profiles(ctx context.Context) ([]Profile, error) {
-	var out struct {
-		Items []Profile `json:"items"`
+// listError is the error of list l for d, said by code.
+func listError(code fact.Code, l *dest.List, d dest.Destination, cause error) error {
+	f := fact.Fact{Code: code, Dest: string(d.Kind), Args: map[string]string{"list": l.Name}}
+	if cause != nil {
+		return fmt.Errorf("%w: %w", &Error{f}, cause)
 	}
-	err := l.get(ctx, CM360Host, "/dfareporting/v5/userprofiles", nil, "the user profiles", &out)
-	return out.Items, err
+	return &Error{f}
 }
 
-// Advertisers lists the advertisers a profile may see, those whose name
-// contains search when it is not empty.
-func (l *Lister) Advertisers(ctx context.Context, profileID, search string) ([]Advertiser, error) {
-	profileID = strings.TrimSpace(profileID)
-	if profileID == "" {
-		return nil, errors.New("Choose the user profile first: the advertisers are listed for it.")
+// List fetches the list l for d's settings (a profile's advertisers need
+// the profile).
+func (l *Lister) List(ctx context.Context, list *dest.List, d dest.Destination) ([]Item, error) {
+	path, needs := list.Path(d)
+	if needs != "" {
+		e := listError(fact.ListNeeds, list, d, nil).(*Error)
+		e.fact.Field = needs
+		return nil, e
 	}
-	var all []Advertiser
-	q := url.Values{"maxResults": {"1000"}, "sortField": {"NAME"}}
-	if s := strings.TrimSpace(search); s != "" {
-		q.Set("searchString", s)
+	q := url.Values{}
+	for k, v := range list.Query {
+		q[k] = v
 	}
+	var all []Item
 	for range maxPages {
-		var page struct {
-			Advertisers   []Advertiser `json:"advertisers"`
-			NextPageToken string       `json:"nextPageToken"`
-		}
-		path := "/dfareporting/v5/userprofiles/" + url.PathEscape(profileID) + "/advertisers"
-		if err := l.get(ctx, CM360Host, path, q, "the advertisers", &page); err != nil {
+		var page map[string]json.RawMessage
+		if err := l.get(ctx, list, d, path, q, &page); err != nil {
 			return all, err
 		}
-		all = append(all, page.Advertisers...)
-		if page.NextPageToken == "" {
+		items, err := readItems(list, page[list.Items])
+		if err != nil {
+			return all, listError(fact.ListUnreadable, list, d, err)
+		}
+		all = append(all, items...)
+		var next string
+		_ = json.Unmarshal(page["nextPageToken"], &next)
+		if !list.Pages || next == "" {
 			break
 		}
-		q.Set("pageToken", page.NextPageToken)
+		q.Set("pageToken", next)
 	}
 	return all, nil
 }
 
-// Labels lists the labels of a mailbox ("me" when user is empty).
-func (l *Lister) Labels(ctx context.Context, user string) ([]Label, error) {
-	if user = strings.TrimSpace(user); user == "" {
-		user = "me"
+// readItems reads a page's items: each an object whose fields name it.
+func readItems(list *dest.List, raw json.RawMessage) ([]Item, error) {
+	if len(raw) == 0 {
+		return nil, nil // a list with nothing in it has no field at all
 	}
-	var out struct {
-		Labels []Label `json:"labels"`
+	var objects []map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // ids written as numbers keep every digit
+	if err := dec.Decode(&objects); err != nil {
+		return nil, err
 	}
-	err := l.get(ctx, GmailHost, "/gmail/v1/users/"+url.PathEscape(user)+"/labels", nil, "the labels", &out)
-	return out.Labels, err
+	out := make([]Item, 0, len(objects))
+	for _, o := range objects {
+		it := Item{ID: text(o[list.ID])}
+		var words []string
+		for _, w := range list.Words {
+			if s := text(o[w]); s != "" {
+				words = append(words, s)
+			}
+		}
+		it.Names, it.Words = words, strings.Join(words, " — ")
+		if it.ID != "" {
+			out = append(out, it)
+		}
+	}
+	return out, nil
 }
 
-func (l *Lister) get(ctx context.Context, host, path string, q url.Values, what string, into any) error {
-	base := host
+// text is a JSON value as text: Google writes ids as strings or numbers.
+func text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	}
+	return ""
+}
+
+func (l *Lister) get(ctx context.Context, list *dest.List, d dest.Destination, path string, q url.Values, into any) error {
+	base := list.Host
 	if l.BaseURL != "" {
 		base = strings.TrimRight(l.BaseURL, "/")
 	}
@@ -162,7 +160,7 @@ func (l *Lister) get(ctx context.Context, host, path string, q url.Values, what 
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return fmt.Errorf("fetching %s: %w", what, err)
+		return listError(fact.ListUnreadable, list, d, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	client := l.Client
@@ -176,20 +174,24 @@ func (l *Lister) get(ctx context.Context, host, path string, q url.Values, what 
 		}
 		var signIn interface{ Retryable() bool }
 		if errors.As(err, &signIn) {
-			return err // the sign-in's own sentence
+			return err // the sign-in's own fact
 		}
-		return fmt.Errorf("%w (%w)", ErrUnreachable, stripURL(err))
+		e := listError(fact.ListUnreachable, list, d, nil).(*Error)
+		e.fact.Google = stripURL(err).Error()
+		return fmt.Errorf("%w: %w: %w", e, ErrUnreachable, stripURL(err))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return fmt.Errorf("%w (%w)", ErrUnreachable, stripURL(err))
+		e := listError(fact.ListUnreachable, list, d, nil).(*Error)
+		e.fact.Google = stripURL(err).Error()
+		return fmt.Errorf("%w: %w: %w", e, ErrUnreachable, stripURL(err))
 	}
 	if resp.StatusCode/100 != 2 {
-		return googleError(resp.StatusCode, body, what)
+		return googleError(resp.StatusCode, body, list, d)
 	}
 	if err := json.Unmarshal(body, into); err != nil {
-		return fmt.Errorf("Google's list of %s could not be read; type the ID instead.", strings.TrimPrefix(what, "the "))
+		return listError(fact.ListUnreadable, list, d, err)
 	}
 	return nil
 }
@@ -203,22 +205,28 @@ func stripURL(err error) error {
 	return err
 }
 
-// googleError reads Google's JSON error shape, falling back to the status.
-func googleError(status int, body []byte, what string) error {
+// googleError reads Google's JSON error shape: its message goes in the
+// fact as Google's own words, with the status.
+func googleError(status int, body []byte, list *dest.List, d dest.Destination) error {
 	var shape struct {
 		Error struct {
 			Message string `json:"message"`
-			Errors  []struct {
-				Reason string `json:"reason"`
-			} `json:"errors"`
 		} `json:"error"`
 	}
-	e := &Error{Status: status, What: what}
+	code := fact.ListRefused
+	switch status {
+	case http.StatusUnauthorized:
+		code = fact.ListSignInAgain
+	case http.StatusForbidden:
+		code = fact.ListForbidden
+	}
+	e := listError(code, list, d, nil).(*Error)
+	e.fact.Status = status
 	if json.Unmarshal(body, &shape) == nil {
-		e.Message = shape.Error.Message
-		if len(shape.Error.Errors) > 0 {
-			e.Reason = shape.Error.Errors[0].Reason
-		}
+		e.fact.Google = strings.TrimSuffix(strings.TrimSpace(shape.Error.Message), ".")
+	}
+	if e.fact.Google == "" {
+		e.fact.Google = http.StatusText(status)
 	}
 	return e
 }

@@ -9,6 +9,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/engine/fact"
 	"hoist/engine/google"
 )
 
@@ -23,41 +24,53 @@ func sandbox(t *testing.T, opts emulator.Options) (*emulator.Server, *google.Lis
 	return emu, &google.Lister{Client: ts.Client(), BaseURL: ts.URL}
 }
 
+var (
+	cm          = dest.Destination{Kind: dest.CM360, Params: map[string]string{}}
+	profiles    = dest.Kind(dest.CM360).ListOf("profileId")
+	advertisers = dest.Kind(dest.CM360).ListOf("advertiserId")
+	labels      = dest.Kind(dest.GmailInsert).ListOf("labels")
+	gmail       = dest.Destination{Kind: dest.GmailInsert}
+)
+
+// said is the fact a list's error carries.
+func said(err error) fact.Fact {
+	var e *google.Error
+	if !errors.As(err, &e) {
+		return fact.Fact{}
+	}
+	return e.Fact()
+}
+
 func TestListsFromTheSandbox(t *testing.T) {
 	_, l := sandbox(t, emulator.Options{})
 	ctx := t.Context()
-	profiles, err := l.Profiles(ctx)
-	if err != nil || len(profiles) != 2 {
-		t.Fatalf("profiles %+v, %v", profiles, err)
+	ps, err := l.List(ctx, profiles, cm)
+	if err != nil || len(ps) != 2 {
+		t.Fatalf("profiles %+v, %v", ps, err)
 	}
-	if profiles[0].ID != "4180912" || profiles[0].Words() != "Northwind Media — trafficking@northwind.example" {
-		t.Errorf("first profile %+v (%q)", profiles[0], profiles[0].Words())
+	if ps[0].ID != "4180912" || ps[0].Picked() != "Northwind Media — trafficking@northwind.example (4180912)" {
+		t.Errorf("first profile %+v (%q)", ps[0], ps[0].Picked())
 	}
-	ads, err := l.Advertisers(ctx, profiles[0].ID, "")
-	if err != nil || len(ads) != 5 || ads[0].Name != "ACME Outdoor" || ads[0].ID != "64032117" {
+	ads, err := l.List(ctx, advertisers, cm.WithParam("profileId", ps[0].ID))
+	if err != nil || len(ads) != 5 || ads[0].Words != "ACME Outdoor" || ads[0].ID != "64032117" {
 		t.Fatalf("advertisers %+v, %v", ads, err)
 	}
-	found, err := l.Advertisers(ctx, profiles[0].ID, "coffee")
-	if err != nil || len(found) != 1 || found[0].Name != "Blue Harbor Coffee" {
-		t.Errorf("search: %+v, %v", found, err)
-	}
-	none, err := l.Advertisers(ctx, profiles[1].ID, "")
+	none, err := l.List(ctx, advertisers, cm.WithParam("profileId", ps[1].ID))
 	if err != nil || len(none) != 0 {
 		t.Errorf("an account without advertisers: %+v, %v", none, err)
 	}
-	labels, err := l.Labels(ctx, "")
-	if err != nil || len(labels) != 11 {
-		t.Fatalf("labels %+v, %v", labels, err)
+	ls, err := l.List(ctx, labels, gmail)
+	if err != nil || len(ls) != 11 || ls[0].Picked() != ls[0].ID {
+		t.Fatalf("labels %+v, %v", ls, err)
 	}
 
 	// Google's own words, not a status code alone.
-	_, err = l.Advertisers(ctx, "99", "")
-	var ge *google.Error
-	if !errors.As(err, &ge) || ge.Status != http.StatusForbidden ||
-		!strings.Contains(err.Error(), "Google said: \u201cThe current user does not have access to profile 99\u201d") {
+	_, err = l.List(ctx, advertisers, cm.WithParam("profileId", "99"))
+	if f := said(err); f.Code != fact.ListForbidden || f.Status != http.StatusForbidden ||
+		f.Google != "The current user does not have access to profile 99" || f.Arg("list") != "cm360.advertisers" {
 		t.Errorf("unknown profile: %v", err)
 	}
-	if _, err := l.Advertisers(ctx, "", ""); err == nil || !strings.Contains(err.Error(), "profile first") {
+	if _, err := l.List(ctx, advertisers, cm); said(err).Code != fact.ListNeeds || said(err).Field != "profileId" {
 		t.Errorf("no profile: %v", err)
 	}
 }
@@ -65,32 +78,39 @@ func TestListsFromTheSandbox(t *testing.T) {
 func TestAnAccountWithNothing(t *testing.T) {
 	emu, l := sandbox(t, emulator.Options{})
 	emu.SetLists(emulator.Lists{})
-	if p, err := l.Profiles(t.Context()); err != nil || len(p) != 0 {
+	if p, err := l.List(t.Context(), profiles, cm); err != nil || len(p) != 0 {
 		t.Errorf("profiles %+v, %v", p, err)
 	}
-	if labels, err := l.Labels(t.Context(), "me"); err != nil || len(labels) != 0 {
-		t.Errorf("labels %+v, %v", labels, err)
+	if ls, err := l.List(t.Context(), labels, gmail); err != nil || len(ls) != 0 {
+		t.Errorf("labels %+v, %v", ls, err)
 	}
 }
 
 func TestListsNeedAValidSignIn(t *testing.T) {
 	_, l := sandbox(t, emulator.Options{RequireAuth: func(tok string) bool { return tok == "live" }})
-	_, err := l.Labels(t.Context(), "me")
-	var ge *google.Error
-	if !errors.As(err, &ge) || ge.Status != http.StatusUnauthorized || !strings.Contains(err.Error(), "sign in again") {
+	_, err := l.List(t.Context(), labels, gmail)
+	if f := said(err); f.Code != fact.ListSignInAgain || f.Status != http.StatusUnauthorized {
 		t.Errorf("without a token: %v", err)
 	}
 }
 
-func TestResolveLabels(t *testing.T) {
-	labels := []google.Label{{ID: "INBOX", Name: "INBOX"}, {ID: "Label_1", Name: "Invoices"}, {ID: "Label_2", Name: "Clients/ACME"}}
-	ids, err := google.ResolveLabels(labels, dest.SplitList("inbox, invoices,Label_2, Label_1"))
-	if err != nil || strings.Join(ids, ",") != "INBOX,Label_1,Label_2" {
-		t.Errorf("resolved %v, %v", ids, err)
+// TestResolveNames: names typed where Gmail takes label ids become ids,
+// ids stay as they are, and a name the mailbox lacks is refused, naming it.
+func TestResolveNames(t *testing.T) {
+	_, l := sandbox(t, emulator.Options{})
+	d := gmail.WithParam("labels", "inbox, invoices,Label_2, Label_1")
+	if len(d.NamesTyped()) != 1 || len(google.Scopes(d)) != 1 {
+		t.Fatalf("names not noticed: %+v", d.NamesTyped())
 	}
-	_, err = google.ResolveLabels(labels, []string{"Invoices", "Receipts"})
-	var unknown *google.UnknownLabelError
-	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "\u201cReceipts\u201d") {
+	got, err := l.Resolve(t.Context(), d)
+	if err != nil || got.Params["labels"] != "INBOX, Label_1, Label_2" {
+		t.Errorf("resolved %q, %v", got.Params["labels"], err)
+	}
+	if ids := gmail.WithParam("labels", "INBOX, Label_12"); len(ids.NamesTyped()) != 0 {
+		t.Error("ids were taken for names")
+	}
+	_, err = l.Resolve(t.Context(), gmail.WithParam("labels", "Invoices, Receipts"))
+	if f := said(err); f.Code != fact.UnknownNames || !strings.Contains(f.Arg("names"), "\u201cReceipts\u201d") || f.Count != 1 {
 		t.Errorf("unknown label: %v", err)
 	}
 }

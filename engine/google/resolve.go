@@ -1,49 +1,61 @@
 package google
 
 import (
-	"fmt"
+	"context"
 	"strings"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
 )
 
-// UnknownLabelError says a label typed by hand is neither the id nor the
-// name of a label of the mailbox.
-type UnknownLabelError struct{ Typed []string }
-
-func (e *UnknownLabelError) Error() string {
-	quoted := make([]string, len(e.Typed))
-	for i, t := range e.Typed {
-		quoted[i] = "\u201c" + t + "\u201d"
+// Scopes are what reading the lists d's typed names need; none when every
+// value is an id already.
+func Scopes(d dest.Destination) []string {
+	var out []string
+	for _, t := range d.NamesTyped() {
+		out = append(out, t.List.Scope)
 	}
-	if len(quoted) == 1 {
-		return fmt.Sprintf("This mailbox has no label %s. Choose labels from the list, or create the label in Gmail first.", quoted[0])
-	}
-	return fmt.Sprintf("This mailbox has no labels %s. Choose labels from the list, or create them in Gmail first.", strings.Join(quoted, ", "))
+	return out
 }
 
-// ResolveLabels turns labels typed by hand, ids or names, into the ids
-// Gmail takes. An id is kept as it is; a name (ignoring case) becomes its
-// label's id. Anything else is refused, before any upload.
-func ResolveLabels(labels []Label, typed []string) ([]string, error) {
-	byID := make(map[string]string, len(labels))
-	byName := make(map[string]string, len(labels))
-	for _, l := range labels {
-		byID[l.ID] = l.ID
-		byName[strings.ToLower(l.Name)] = l.ID
+// Resolve turns the names typed by hand in d's settings into the ids
+// Google takes, with each list they are in, before any upload: an id is
+// kept as it is, a name (ignoring case) becomes its item's id. A value
+// that is neither is refused with a fact naming it.
+func (l *Lister) Resolve(ctx context.Context, d dest.Destination) (dest.Destination, error) {
+	for _, t := range d.NamesTyped() {
+		items, err := l.List(ctx, t.List, d)
+		if err != nil {
+			return d, err
+		}
+		ids, err := resolve(items, t, d)
+		if err != nil {
+			return d, err
+		}
+		d = d.WithParam(t.Key, dest.JoinValues(ids))
 	}
-	var ids []string
-	var unknown []string
+	return d, nil
+}
+
+// resolve is the ids of the values typed for t, with items.
+func resolve(items []Item, t dest.Typed, d dest.Destination) ([]string, error) {
+	byID := make(map[string]string, len(items))
+	byName := make(map[string]string, len(items))
+	for _, it := range items {
+		byID[it.ID] = it.ID
+		for _, n := range it.Names {
+			byName[strings.ToLower(n)] = it.ID
+		}
+	}
+	var ids, unknown []string
 	seen := map[string]bool{}
-	for _, t := range typed {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		id, ok := byID[t]
+	for _, v := range t.Values {
+		id, ok := byID[v]
 		if !ok {
-			id, ok = byName[strings.ToLower(t)]
+			id, ok = byName[strings.ToLower(v)]
 		}
 		if !ok {
-			unknown = append(unknown, t)
+			unknown = append(unknown, "\u201c"+v+"\u201d")
 			continue
 		}
 		if !seen[id] {
@@ -52,44 +64,10 @@ func ResolveLabels(labels []Label, typed []string) ([]string, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return ids, &UnknownLabelError{Typed: unknown}
+		e := listError(fact.UnknownNames, t.List, d, nil).(*Error)
+		e.fact.Count, e.fact.Field = len(unknown), t.Key
+		e.fact.Args["names"] = strings.Join(unknown, ", ")
+		return ids, e
 	}
 	return ids, nil
-}
-
-// systemLabels are the ids of Gmail's own labels.
-var systemLabels = map[string]bool{
-	"INBOX": true, "SPAM": true, "TRASH": true, "UNREAD": true, "STARRED": true, "IMPORTANT": true,
-	"SENT": true, "DRAFT": true, "CHAT": true, "CATEGORY_PERSONAL": true, "CATEGORY_SOCIAL": true,
-	"CATEGORY_PROMOTIONS": true, "CATEGORY_UPDATES": true, "CATEGORY_FORUMS": true,
-}
-
-// LooksLikeLabelID reports whether s is written as a Gmail label id (a
-// system label such as INBOX, or Label_123), not as a label's name.
-func LooksLikeLabelID(s string) bool {
-	s = strings.TrimSpace(s)
-	if systemLabels[s] {
-		return true
-	}
-	rest, ok := strings.CutPrefix(s, "Label_")
-	if !ok || rest == "" {
-		return false
-	}
-	for _, r := range rest {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// HasLabelNames reports whether labels holds names (to resolve with
-// ResolveLabels) rather than ids only.
-func HasLabelNames(labels []string) bool {
-	for _, l := range labels {
-		if !LooksLikeLabelID(l) {
-			return true
-		}
-	}
-	return false
 }
