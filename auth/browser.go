@@ -24,7 +24,12 @@ func OpenSystemBrowser(u string) error {
 		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
 			return errNoDisplay
 		}
-		cmd = exec.Command("xdg-open", u)
+		opener, err := exec.LookPath("xdg-open")
+		if err != nil {
+			// Without xdg-utils, the desktop's portal opens it.
+			return openWithPortal(u)
+		}
+		cmd = exec.Command(opener, u)
 	}
 	if err := cmd.Start(); err != nil {
 		return err

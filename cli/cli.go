@@ -55,6 +55,7 @@ var commands = []command{
 	{"hoist destinations list", "cli.help.destList"},
 	{"hoist destinations export NAME", "cli.help.destExport"},
 	{"hoist destinations import FILE", "cli.help.destImport"},
+	{"hoist quit", "cli.help.quit"},
 	{"hoist version", "cli.help.version"},
 }
 
@@ -97,13 +98,25 @@ func Run(ctx context.Context, args []string, env Env) int {
 		cmd, rest := args[0], args[1:]
 		switch cmd {
 		case "send":
+			ctx, stop := quittable(ctx)
+			defer stop()
 			return Send(ctx, rest, env.Stdout, env.Stderr)
 		case "sandbox":
+			ctx, stop := quittable(ctx)
+			defer stop()
 			return Sandbox(ctx, rest, env.Stdout, env.Stderr)
 		case "queue":
 			return Queue(ctx, rest, env.Stdout, env.Stderr)
 		case "login":
+			ctx, stop := quittable(ctx)
+			defer stop()
 			return Login(ctx, rest, env.Stdout, env.Stderr)
+		case "quit":
+			return Quit(ctx, rest, env.Stdout, env.Stderr)
+		case "setup-user":
+			if runtime.GOOS == "windows" {
+				return SetupUser(rest, env.Stderr)
+			}
 		case "logout":
 			return Logout(ctx, rest, env.Stdout, env.Stderr)
 		case "accounts":
@@ -127,9 +140,13 @@ func window(ctx context.Context, args []string, env Env) int {
 	fs := flag.NewFlagSet("hoist", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	sandbox := fs.Bool("sandbox", false, "open in sandbox mode")
+	afterUpdate := fs.Bool("after-update", false, "open only if an update closed the window")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(env.Stderr, "hoist: %s\n\n%s", flagProblem(l, err), usage(l))
 		return exitUsage
+	}
+	if *afterUpdate && !reopening() {
+		return exitOK // the window was not open before the update
 	}
 	files := fs.Args()
 	for _, f := range files {

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Tests the Debian package: installs build/hoist_<version>_amd64.deb with dpkg
-# into a throw-away root (its own dpkg database; the computer's own is never
-# touched), runs "hoist version" from there, validates the desktop entry and
-# the AppStream metainfo, checks the icons and that no file type is made
-# Hoist's default, then removes the package and checks nothing is left.
+# Tests the Debian package: lintian reports no error and no warning; it
+# installs build/hoist_<version>_amd64.deb with dpkg into a throw-away root
+# (its own dpkg database; the computer's own is never touched), runs
+# "hoist version" from there, reads its manual page, validates the desktop
+# entry and the AppStream metainfo, checks the icons, and checks that a bare
+# desktop (nothing but Hoist installed) keeps no default program for
+# pictures and email files, as xdg-mime and GLib's gio see it, while the file
+# managers' menus offer "Upload with Hoist"; it recommends only what Hoist
+# uses; then it removes the package and checks nothing is left.
 #
 # Usage: scripts/deb-test.sh [PACKAGE.deb]
 #
-# Needs: dpkg, desktop-file-validate (desktop-file-utils), appstreamcli
-# (appstream).
+# Needs: dpkg, lintian, man (man-db), desktop-file-validate and
+# update-desktop-database (desktop-file-utils), appstreamcli (appstream),
+# xdg-mime (xdg-utils), gio (libglib2.0-bin).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,10 +25,18 @@ fail() {
 	echo "deb-test: FAIL: $*" >&2
 	exit 1
 }
-for tool in dpkg desktop-file-validate appstreamcli; do
+for tool in dpkg lintian man desktop-file-validate update-desktop-database appstreamcli xdg-mime gio; do
 	command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs it)"
 done
 [ -f "$deb" ] || fail "no package at $deb: run make package-deb first"
+
+lintian=$(lintian --fail-on error,warning "$deb" 2>&1) ||
+	fail "lintian reports errors or warnings: $(grep -v '^running with root privileges' <<<"$lintian")"
+# Recommended: only the keychain Hoist keeps sign-ins in. xdg-utils (which
+# opens the browser, else the desktop's portal does) is a suggestion.
+fields=$(dpkg-deb -f "$deb" Recommends Suggests)
+[ "$fields" = "Recommends: gnome-keyring
+Suggests: xdg-utils" ] || fail "the package recommends or suggests: $fields"
 
 top=$(mktemp -d)
 trap 'rm -rf "$top"' EXIT
@@ -37,9 +50,37 @@ dpkg --root="$top" -s hoist | grep -q '^Status: install ok installed' || fail "d
 got=$("$top/usr/bin/hoist" version) || fail "hoist version failed"
 [ "$got" = "Hoist $version (linux/amd64)" ] || fail "hoist version said \"$got\", want \"Hoist $version (linux/amd64)\""
 
+page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -E UTF-8 -l "$top/usr/share/man/man1/hoist.1.gz" 2>"$top/man.log") ||
+	fail "man could not read the manual page: $(cat "$top/man.log")"
+[ ! -s "$top/man.log" ] || fail "the manual page has mistakes: $(cat "$top/man.log")"
+for want in "hoist send [flags] PATH..." "--chunk-size" "hoist quit" "--for-update"; do
+	grep -qF -- "$want" <<<"$page" || fail "the manual page does not mention $want"
+done
+zcat "$top/usr/share/doc/hoist/changelog.gz" | head -n1 | grep -q "^hoist ($version) " || fail "the changelog does not start with version $version"
+
 desktop=$top/usr/share/applications/$id.desktop
 desktop-file-validate "$desktop" || fail "desktop-file-validate refused $desktop"
-grep -q '^MimeType=.*image/png;.*message/rfc822;' "$desktop" || fail "the desktop entry does not offer Hoist for pictures and email files"
+desktop-file-validate "$top/usr/share/Thunar/sendto/$id.desktop" || fail "desktop-file-validate refused Thunar's Send To entry"
+
+# A bare desktop: the throw-away root's programs and file types only, as the
+# desktop's trigger indexes them; Hoist must not be the default for anything.
+update-desktop-database "$top/usr/share/applications"
+ln -s /usr/share/mime "$top/usr/share/mime"
+mkdir -p "$top/home/.config" "$top/home/.local/share" "$top/etc/xdg"
+bare=(env -i PATH="$top/usr/bin:/usr/bin:/bin" HOME="$top/home" XDG_DATA_HOME="$top/home/.local/share"
+	XDG_CONFIG_HOME="$top/home/.config" XDG_DATA_DIRS="$top/usr/share" XDG_CONFIG_DIRS="$top/etc/xdg"
+	XDG_CURRENT_DESKTOP= DE= DBUS_SESSION_BUS_ADDRESS="unix:path=$top/no-bus" GIO_USE_VFS=local)
+for type in image/png image/jpeg message/rfc822; do
+	got=$("${bare[@]}" xdg-mime query default "$type")
+	[ -z "$got" ] || fail "on a bare desktop, xdg-mime makes $got the default for $type"
+	got=$("${bare[@]}" gio mime "$type" 2>&1 || true)
+	! grep -qi hoist <<<"$got" || fail "on a bare desktop, GLib offers Hoist as the default for $type: $got"
+done
+# "Upload with Hoist" for pictures and email files in the file managers.
+for f in kio/servicemenus/$id-upload.desktop nemo/actions/hoist.nemo_action Thunar/sendto/$id.desktop; do
+	grep -Eq '^Mime[Tt]ypes?=.*image/png;.*message/rfc822;' "$top/usr/share/$f" && grep -qx 'Exec=hoist %F' "$top/usr/share/$f" ||
+		fail "$f does not offer Hoist for pictures and email files"
+done
 metainfo=$top/usr/share/metainfo/$id.metainfo.xml
 appstreamcli validate --no-net --explain "$metainfo" || fail "appstreamcli refused $metainfo"
 grep -q "<release version=\"$version\"" "$metainfo" || fail "the metainfo does not name release $version"
@@ -53,7 +94,8 @@ if dpkg-deb -c "$deb" | grep -Eq 'mimeapps\.list|defaults\.list'; then
 	fail "the package makes Hoist a default program"
 fi
 
+rm -f "$top/usr/share/applications/mimeinfo.cache" "$top/usr/share/mime"
 dpkg --root="$top" --force-not-root -r hoist >"$top/remove.log" 2>&1 || fail "dpkg could not remove the package: $(cat "$top/remove.log")"
 left=$( { find "$top/usr" -type f 2>/dev/null || true; } | head -n 5)
 [ -z "$left" ] || fail "files were left after removing the package: $left"
-echo "deb-test: ok — $(basename "$deb") installs, runs, validates and removes cleanly"
+echo "deb-test: ok — $(basename "$deb") is clean for lintian, installs, runs, takes no default program and removes cleanly"

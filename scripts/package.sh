@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the Linux package: build/Hoist.tar.xz, holding the hoist binary, its
 # icon and a desktop entry, with a Makefile whose "make install" puts them in
-# place (as made by Fyne's packaging tool).
+# place (as made by Fyne's packaging tool, from the same program as the .deb).
 #
 # Usage: scripts/package.sh
 #   VERSION=1.2.3 overrides the version in FyneApp.toml.
 #   PACKAGE_OUT=DIR puts the tarball elsewhere than build/.
+#   GOOGLE_CLIENT_SECRET=FILE builds an organisation's OAuth client (the
+#     client_secret JSON of a "Desktop app" client) into the program.
 #
 # Needs: the Go toolchain with cgo (gcc, libgl1-mesa-dev, xorg-dev), and the
 # fyne tool, which go.mod lists as a tool (go tool fyne).
@@ -13,21 +15,24 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${PACKAGE_OUT:-$root/build}
+version=${VERSION:-$(sed -n 's/^Version *= *"\(.*\)"/\1/p' "$root/FyneApp.toml" | head -n1)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 cd "$root"
-
-args=(--os linux --release --name Hoist --src "$root")
-if [ -n "${VERSION:-}" ]; then
-	args+=(--app-version "$VERSION")
-fi
+. "$root/scripts/lib/build.sh"
 
 work=$(mktemp -d)
-# The tool counts builds up in FyneApp.toml; the checkout is left as it was.
-cp FyneApp.toml "$work/FyneApp.toml.orig"
-trap 'cp "$work/FyneApp.toml.orig" "$root/FyneApp.toml"; rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
+# The tool counts builds up in FyneApp.toml: it reads the app's description
+# and icon from a copy, so the checkout is never changed, even for a moment.
+mkdir -p "$work/src"
+cp -r FyneApp.toml assets "$work/src/"
+
+build_linux "$root" "$work/hoist" "$version"
 # The tool writes its tarball into the working directory.
-(cd "$work" && go -C "$root" tool fyne package "${args[@]}")
-tarball=$(find "$root" "$work" -maxdepth 1 -name 'Hoist.tar.xz' -newer "$work" -print -quit)
+(cd "$work" && go -C "$root" tool fyne package --os linux --release --name Hoist --app-version "$version" \
+	--exe "$work/hoist" --src "$work/src")
+tarball=$(find "$root" "$work" "$work/src" -maxdepth 1 -name 'Hoist.tar.xz' -newer "$work/hoist" -print -quit)
 [ -n "$tarball" ] || { echo "package: the fyne tool made no Hoist.tar.xz" >&2; exit 1; }
 mv "$tarball" "$out/Hoist.tar.xz"
 

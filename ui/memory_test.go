@@ -7,10 +7,13 @@ import (
 )
 
 // TestWindowLimitsItsMemory: the window sets a soft memory limit for the
-// runtime, unless the user chose one with GOMEMLIMIT.
+// runtime and collects at half again what is alive, unless the user chose
+// otherwise with GOMEMLIMIT or GOGC.
 func TestWindowLimitsItsMemory(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	gc := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
 
 	debug.SetMemoryLimit(math.MaxInt64)
 	limitMemory(func(string) string { return "" })
@@ -26,5 +29,17 @@ func TestWindowLimitsItsMemory(t *testing.T) {
 	})
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("with GOMEMLIMIT set the window changed the limit to %d", got)
+	}
+	if got := debug.SetGCPercent(100); got != windowGCPercent {
+		t.Errorf("the window collects at %d %%, want %d", got, windowGCPercent)
+	}
+	limitMemory(func(k string) string {
+		if k == "GOGC" {
+			return "200"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set the window changed the collection to %d %%", got)
 	}
 }

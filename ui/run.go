@@ -124,6 +124,9 @@ func Run(ctx context.Context, cfg Config) int {
 	d.start()
 	d.add(cfg.Files)
 
+	if claim != nil {
+		d.exit.answerQuitRequests(claim)
+	}
 	serveCtx, stopServing := context.WithCancel(ctx)
 	served := make(chan struct{})
 	go func() {
@@ -159,10 +162,21 @@ func Run(ctx context.Context, cfg Config) int {
 // The window of an empty list holds about half of it.
 const windowMemoryLimit = 96 << 20
 
-// limitMemory sets windowMemoryLimit, unless the user set GOMEMLIMIT.
+// windowGCPercent is how much the window's heap may grow past what is alive
+// before the runtime collects: half of it (the runtime's default is all of
+// it). The window allocates little once it is up, so this costs CPU only
+// while much is allocated, and keeps the garbage of building the window and
+// reading the list from doubling what is resident.
+const windowGCPercent = 50
+
+// limitMemory sets windowMemoryLimit and windowGCPercent, unless the user
+// set GOMEMLIMIT or GOGC.
 func limitMemory(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(windowMemoryLimit)
+	}
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(windowGCPercent)
 	}
 }
 

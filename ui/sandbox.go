@@ -119,7 +119,9 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 	l.CreateItem = func() fyne.CanvasObject {
 		name := widgets.NewLabel("")
 		size := widgets.NewWholeLabel("")
-		sum := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		// In the text font: a monospaced one would load three more faces
+		// (the theme's, the toolkit's and the system's) for one line of hex.
+		sum := widget.NewLabel("")
 		sum.Truncation = fyne.TextTruncateEllipsis
 		sum.SizeName = theme.SizeNameCaptionText
 		copyButton := widgets.NewRowButton("", theme.ContentCopyIcon(), nil)

@@ -90,3 +90,16 @@ func (h *Helper) Kill(t testing.TB) {
 	}
 	_ = h.cmd.Wait()
 }
+
+// Ended returns a channel closed once the helper has exited by itself; the
+// lines it has not reported yet are read and dropped.
+func (h *Helper) Ended() <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		for h.lines.Scan() {
+		}
+		_ = h.cmd.Wait()
+		close(done)
+	}()
+	return done
+}

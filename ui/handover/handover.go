@@ -44,14 +44,19 @@ const (
 
 // handOff is what a second Hoist sends: the files it was given (possibly none,
 // which asks the window to come forward), and the secret the channel asks for.
+// Quit asks instead to pause every upload and quit (quit.go).
 type handOff struct {
 	Secret string   `json:"secret,omitempty"`
 	Paths  []string `json:"paths"`
+	Quit   bool     `json:"quit,omitempty"`
 }
 
 type handReply struct {
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
+	// Quitting and PID answer a request to quit: the process that is ending.
+	Quitting bool `json:"quitting,omitempty"`
+	PID      int  `json:"pid,omitempty"`
 }
 
 // transport is one system's channel between Hoist processes sharing dir.
@@ -81,8 +86,10 @@ type Claim struct {
 	secret string
 	lock   *journal.Lock
 
-	mu     sync.Mutex
-	closed bool
+	mu        sync.Mutex
+	closed    bool
+	onQuit    func() // OnQuit
+	removeDir string // a command's own folder, removed by Close
 }
 
 // Listen claims the window for this process in dir (Hoist's settings
@@ -150,7 +157,9 @@ func (c *Claim) serveOne(conn net.Conn, receive func(paths []string)) {
 			}
 		}
 	}
-	if reply.OK {
+	if reply.OK && req.Quit {
+		reply = c.quitRequested()
+	} else if reply.OK {
 		if req.Paths == nil {
 			req.Paths = []string{}
 		}
@@ -173,6 +182,9 @@ func (c *Claim) Close() error {
 	}
 	if lerr := c.lock.Release(); err == nil {
 		err = lerr
+	}
+	if c.removeDir != "" {
+		removeFolder(c.removeDir)
 	}
 	return err
 }

@@ -359,6 +359,8 @@ func runHelper(part, dir string, tr transport) int {
 			say("handed")
 		}
 		return 0
+	case "quittable", "quittable-command":
+		return runQuittable(dir, tr, part == "quittable-command", say)
 	}
 	say("error unknown part %q", part)
 	return 2
