@@ -43,7 +43,7 @@ func defaultSandboxAddr() string {
 func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	l := lang()
 	fs := newFlags(l, "hoist sandbox", stderr, func() {
-		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable cm360,playgames]"))
+		fmt.Fprintln(stderr, usageLine(l, "hoist sandbox [--addr 127.0.0.1:PORT] [--store memory|disk|hash] [--data DIR] [--tls [--ca-out FILE]] [--refuse-resumable "+strings.Join(fallbackNames(), ",")+"]"))
 		say(stderr, l, "cli.sandbox.about", nil)
 	})
 	addr := fs.String("addr", defaultSandboxAddr(), l.Say("cli.flag.addr", words.Args{"Env": l.Isolate(SandboxAddrEnv)}))
@@ -95,6 +95,15 @@ func Sandbox(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	fmt.Fprintln(stdout, url)
+	if ca == nil {
+		// The same user's `hoist send --to sandbox` finds it by this note,
+		// and no other user's does.
+		if cfg, err := dirs.Config(); err == nil && os.MkdirAll(cfg, 0o700) == nil {
+			if withdraw, err := emulator.Announce(cfg, url); err == nil {
+				defer withdraw()
+			}
+		}
+	}
 	if ca != nil {
 		path := caPath(*caOut, dir)
 		say(stderr, l, "cli.sandbox.tls", words.Args{"Cmd": cmdWords(l, "hoist send --ca-file "+path), "Env": cmdWords(l, engine.CAFileEnv+"="+path)})
@@ -214,9 +223,10 @@ func serveSandbox(addr string, st emulator.Store, ca *emulator.Authority, refuse
 }
 
 // sandboxURL finds the sandbox for `--to sandbox`: the one at the address
-// SandboxAddrEnv names; else the one this user's window runs (it announces
-// its address in the user's private settings folder); else the one `hoist
-// sandbox` runs at its default address; else an in-process one keeping its
+// SandboxAddrEnv names; else the one this user's window or `hoist sandbox`
+// runs (each announces its address in the user's private settings folder;
+// a sandbox at the default address is not asked, since another user may run
+// it); else an in-process one keeping its
 // data in the user's data folder, on the address SandboxAddrEnv names or
 // the user's own port (emulator.UserAddr), which no other user's Hoist
 // takes. stop is nil when the sandbox is not ours.
@@ -234,7 +244,6 @@ func sandboxURL(ctx context.Context) (url string, stop func(), err error) {
 				candidates = append(candidates, u)
 			}
 		}
-		candidates = append(candidates, "http://"+DefaultSandboxAddr)
 	}
 	for _, u := range candidates {
 		if isSandbox(ctx, u) {

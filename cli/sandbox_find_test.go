@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	"hoist/dirs"
 	"hoist/engine/emulator"
@@ -50,4 +53,95 @@ func TestSendFindsTheWindowsSandbox(t *testing.T) {
 	if got != url || ours != nil {
 		t.Errorf("--to sandbox went to %s (started its own: %v), want the window's %s", got, ours != nil, url)
 	}
+}
+
+// TestSendLeavesAnotherUsersSandboxAlone: a sandbox at `hoist sandbox`'s
+// default address that this user did not announce may be another user's,
+// so `hoist send --to sandbox` never uploads into it.
+func TestSendLeavesAnotherUsersSandboxAlone(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv(SandboxAddrEnv, "")
+	srv, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	theirs, stop, err := srv.Start(context.Background(), DefaultSandboxAddr)
+	if err != nil {
+		t.Fatalf("the test needs %s free for a stand-in of another user's sandbox: %v", DefaultSandboxAddr, err)
+	}
+	defer stop()
+
+	got, ours, err := sandboxURL(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ours != nil {
+		defer ours()
+	}
+	if got == theirs || ours == nil {
+		t.Errorf("--to sandbox went to %s (started its own: %v); the sandbox at %s was not announced by this user", got, ours != nil, theirs)
+	}
+}
+
+// TestSendFindsHoistSandbox: `hoist sandbox` announces where it listens,
+// wherever that is, so the same user's `hoist send --to sandbox` uploads
+// into it; the note goes when it stops.
+func TestSendFindsHoistSandbox(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv(SandboxAddrEnv, "")
+	cfg, err := dirs.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errs lockedBuffer
+	done := make(chan int, 1)
+	go func() { done <- Sandbox(ctx, []string{"--addr", "127.0.0.1:0", "--store", "memory"}, &out, &errs) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for emulator.Announced(cfg) == "" {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("hoist sandbox announced nothing; it said: %s %s", out.String(), errs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	url := emulator.Announced(cfg)
+	got, ours, err := sandboxURL(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ours != nil {
+		ours()
+	}
+	if got != url || ours != nil {
+		t.Errorf("--to sandbox went to %s (started its own: %v), want hoist sandbox's %s", got, ours != nil, url)
+	}
+	cancel()
+	if status := <-done; status != exitOK {
+		t.Errorf("hoist sandbox ended with %d", status)
+	}
+	if a := emulator.Announced(cfg); a != "" {
+		t.Errorf("hoist sandbox left its address announced after it stopped: %s", a)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer a command may write while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

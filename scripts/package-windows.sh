@@ -23,7 +23,8 @@
 # The two programs are kept in a cache (HOIST_BUILD_CACHE, by default
 # ~/.cache/hoist/build) under a key made of everything they are built from:
 # the sources, go.mod and go.sum, the version, the built-in client, the Go
-# and MinGW versions. When none of it changed, they are not built again.
+# and MinGW versions. When none of it changed, they are not built again; nor
+# are the zip and the installers, unless they are signed.
 #
 # Needs: gcc-mingw-w64-x86-64, nsis (makensis), wixl, imagemagick (convert),
 # zip, and osslsigncode to sign. The first build compiles Fyne's C parts for
@@ -116,13 +117,30 @@ else
 	(cd "$(dirname "$cache")" && ls -1dt windows-* 2>/dev/null | tail -n +5 | xargs -r rm -rf)
 fi
 
-if [ -n "${SIGN_CERT:-}${SIGN_KEY:-}" ]; then
-	"$root/scripts/windows/sign.sh" "$stage/Hoist.exe" "$stage/hoist-cli.exe"
-fi
-
 zipfile=$out/Hoist-$version-windows-amd64.zip
-rm -f "$zipfile"
-(cd "$stage" && zip -q -9 "$zipfile" Hoist.exe hoist-cli.exe)
+setup=$out/Hoist-$version-setup.exe
+msi=$out/Hoist-$version-x64.msi
+rm -f "$zipfile" "$setup" "$msi"
+if [ -n "${SIGN_CERT:-}${SIGN_KEY:-}" ]; then
+	# Signed files are made afresh, never kept.
+	"$root/scripts/windows/sign.sh" "$stage/Hoist.exe" "$stage/hoist-cli.exe"
+	(cd "$stage" && zip -q -9 "$zipfile" Hoist.exe hoist-cli.exe)
+	"$root/scripts/windows/installers.sh" "$stage" "$version" "$out"
+else
+	# The zip and installers are kept beside the programs, under what they
+	# are made from besides them.
+	made=$cache/made-$(cat "$root/scripts/windows/installers.sh" "$root/scripts/windows/hoist.nsi" \
+		"$root/scripts/windows/hoist.wxs" <(echo "${UNCOMPRESSED:-}") | sha256sum | cut -c1-20)
+	if [ ! -f "$made/$(basename "$msi")" ]; then
+		(cd "$stage" && zip -q -9 "$zipfile" Hoist.exe hoist-cli.exe)
+		"$root/scripts/windows/installers.sh" "$stage" "$version" "$out"
+		rm -rf "$cache"/made-*
+		mkdir -p "$made.new" && cp "$zipfile" "$setup" "$msi" "$made.new/" && mv "$made.new" "$made"
+	else
+		echo "package-windows: the zip and installers are unchanged since the last build"
+		cp "$made"/* "$out/"
+	fi
+fi
 echo "package-windows: $zipfile"
-
-"$root/scripts/windows/installers.sh" "$stage" "$version" "$out"
+echo "package-windows: $setup"
+echo "package-windows: $msi"

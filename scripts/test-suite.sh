@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the parts of "make test" in lanes side by side, and prints each part's
 # time at the end. Each argument is a lane: make targets, separated by
-# spaces, run one after another; the lanes run at the same time. A lane stops
-# at its first failing part; the others go on. Every part's output is kept in
-# build/test-logs/PART.log, and the end of a failing part's log is printed.
+# spaces, run one after another; the lanes run at the same time. Every part
+# runs, also after another has failed, so that one run shows every failure.
+# Every part's output is kept in build/test-logs/PART.log, and the end of a
+# failing part's log is printed.
 # The first lane keeps the processors' priority (its tests measure time);
 # the others run at a lower one (nice), taking what it leaves.
 #
@@ -19,7 +20,7 @@ make=${MAKE:-make}
 
 now() { date +%s.%N; }
 lane() {
-	local part start rc nice=()
+	local part start rc nice=() failed=0
 	[ "$2" = first ] || nice=(nice -n 10)
 	for part in $1; do
 		echo "test: $part started"
@@ -29,10 +30,12 @@ lane() {
 		printf '%s %s %s\n' "$part" "$rc" "$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')" >>"$logs/times"
 		if [ "$rc" != 0 ]; then
 			echo "test: $part FAILED (exit status $rc)"
-			return 1
+			failed=1
+		else
+			echo "test: $part passed"
 		fi
-		echo "test: $part passed"
 	done
+	return "$failed"
 }
 
 start=$(now)

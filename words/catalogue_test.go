@@ -176,6 +176,9 @@ func byRule(key string, literal map[string]bool) bool {
 		}
 		return false
 	}
+	if scope, ok := strings.CutPrefix(key, "look.what."); ok { // a permission's words, by its scope
+		return literal["https://www.googleapis.com/auth/"+scope] || literal[scope]
+	}
 	if strings.HasPrefix(key, "list.") {
 		for _, info := range dest.Kinds() {
 			if slices.Contains(KindKeys(info.Kind), key) {

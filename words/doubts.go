@@ -21,10 +21,9 @@ var commandKeys = map[fact.Code]string{
 	fact.AskAccess:     "cli.next.askAccess",
 }
 
-// lookWhat says what a permission asked for to look lets Hoist see.
-var lookWhat = map[string]string{
-	"https://www.googleapis.com/auth/gmail.metadata": "look.what.gmailMetadata",
-}
+// scopePrefix starts a Google scope written as a URL: a permission's words
+// are look.what.<the rest> (look.what.gmail.metadata), by rule.
+const scopePrefix = "https://www.googleapis.com/auth/"
 
 // doubtArgs sets what the sentences of an upload in doubt say: when it
 // went out (in the user's time zone), what to look for, what a permission
@@ -38,7 +37,7 @@ func (l *Lang) doubtArgs(f fact.Fact, args Args) {
 	args["Item"] = l.Isolate(f.Arg("item"))
 	what := "look.what.any"
 	for _, s := range strings.Fields(f.Arg("scopes")) {
-		if k, ok := lookWhat[s]; ok {
+		if k := "look.what." + strings.TrimPrefix(s, scopePrefix); has(k) {
 			what = k
 		}
 	}

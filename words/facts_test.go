@@ -1,16 +1,13 @@
 package words
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"hoist/engine/dest"
 	"hoist/engine/fact"
+	"hoist/internal/goconst"
 )
 
 // TestFactsInEnglish pins the English sentences: they are the ones the
@@ -83,44 +80,14 @@ func TestFactsInPersianArabicHebrew(t *testing.T) {
 // by the kinds of destination in engine/dest (their own facts).
 func codes(t *testing.T) []fact.Code {
 	t.Helper()
-	files, err := filepath.Glob("../engine/dest/*.go")
+	consts, err := goconst.Declared("Code", "../engine/fact/fact.go", "../engine/dest/*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []fact.Code
-	for _, name := range append([]string{"../engine/fact/fact.go"}, files...) {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, s := range g.Specs {
-				v := s.(*ast.ValueSpec)
-				switch typ := v.Type.(type) {
-				case *ast.Ident:
-					if typ.Name != "Code" {
-						continue
-					}
-				case *ast.SelectorExpr:
-					if typ.Sel.Name != "Code" {
-						continue
-					}
-				default:
-					continue
-				}
-				for _, val := range v.Values {
-					if lit, ok := val.(*ast.BasicLit); ok {
-						out = append(out, fact.Code(strings.Trim(lit.Value, `"`)))
-					}
-				}
-			}
+	for _, c := range consts {
+		if c.Value != "" {
+			out = append(out, fact.Code(c.Value))
 		}
 	}
 	return out

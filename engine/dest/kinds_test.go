@@ -9,37 +9,22 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"hoist/internal/goconst"
 )
 
 // kindConstants are the exported constants of type Kind declared in the
 // package at dir (engine/dest's kinds, or the emulator's).
 func kindConstants(t *testing.T, dir string) map[string]bool {
 	t.Helper()
+	consts, err := goconst.Declared("Kind", filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			for _, s := range g.Specs {
-				v := s.(*ast.ValueSpec)
-				if id, ok := v.Type.(*ast.Ident); ok && id.Name == "Kind" {
-					for _, n := range v.Names {
-						if n.IsExported() {
-							out[n.Name] = true
-						}
-					}
-				}
-			}
+	for _, c := range consts {
+		if ast.IsExported(c.Name) {
+			out[c.Name] = true
 		}
 	}
 	if len(out) == 0 {
