@@ -57,6 +57,9 @@ func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
 		{"drive multipart", func(base string) []string {
 			return []string{"--to", "drive", "--base-url", base, "--method", "multipart"}
 		}},
+		{"gmail media", func(base string) []string {
+			return []string{"--to", "gmail-insert", "--base-url", base, "--method", "media"}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			emu, base := serveEmulator(t, emulator.Options{})
@@ -64,7 +67,13 @@ func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
 			emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{Hold: hold}})
 			home := t.TempDir()
 			file := filepath.Join(home, "spring.bin")
-			if err := os.WriteFile(file, []byte(strings.Repeat("spring banner ", 5000)), 0o644); err != nil {
+			data := []byte(strings.Repeat("spring banner ", 5000))
+			if strings.HasPrefix(tc.name, "gmail") {
+				file = filepath.Join(home, "spring.eml")
+				data = []byte("From: Noa <noa@example.co.il>\r\nTo: office@example.org\r\nSubject: Spring\r\n" +
+					"Message-ID: <spring-2026@example.co.il>\r\n\r\n" + string(data))
+			}
+			if err := os.WriteFile(file, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			args := append([]string{"send", "--no-auth", "--journal", filepath.Join(home, "journal.db")}, tc.args(base)...)
