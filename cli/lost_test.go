@@ -181,3 +181,43 @@ func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
 		t.Errorf("%d requests: the file was tried again before its time", n)
 	}
 }
+
+// A server that says "complete" with part of the file: hoist send says so,
+// naming the copy it holds; --resume asks the old session again and never
+// starts a second copy on its own; hoist queue restart does.
+func TestEarlyCompleteIsNeverCopiedByResume(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	early := emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 1, Times: -1, Action: emulator.FinishEarly{}})
+	home := t.TempDir()
+	file := filepath.Join(home, "archive.bin")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("archive "), 400_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(home, "journal.db")
+	args := []string{"send", "--no-auth", "--journal", journal, "--to", "sandbox", "--base-url", base, "--method", "resumable", "--chunk-size", "1MiB"}
+	for i, extra := range [][]string{{file}, {"--resume"}} {
+		p := startHoist(t, home, append(args, extra...)...)
+		if code := p.wait(t); code != exitFailed {
+			t.Fatalf("run %d: exit %d, want 1:\n%s", i, code, p.out.String())
+		}
+		objs := emu.Objects()
+		if len(objs) != 1 {
+			t.Fatalf("run %d: %d objects, want the one copy:\n%s", i, len(objs), p.out.String())
+		}
+		for _, want := range []string{"received only", "The copy the sandbox holds is " + objs[0].ID, "hoist queue restart"} {
+			if !strings.Contains(p.out.String(), want) {
+				t.Errorf("run %d: output lacks %q:\n%s", i, want, p.out.String())
+			}
+		}
+	}
+	early.Remove()
+	if p := startHoist(t, home, "queue", "restart", "--journal", journal, file); p.wait(t) != 0 {
+		t.Fatalf("queue restart:\n%s", p.out.String())
+	}
+	if p := startHoist(t, home, append(args, "--resume")...); p.wait(t) != 0 {
+		t.Fatalf("after restart:\n%s", p.out.String())
+	}
+	if n := len(emu.Objects()); n != 2 {
+		t.Errorf("%d objects; Restart sends the whole file anew", n)
+	}
+}
