@@ -48,6 +48,7 @@ func holdEmoji() {
 	emoji.resource.StaticName, emoji.resource.StaticContent = "InterSymbols-Regular.ttf", theme.DefaultSymbolFont().Content()
 	emoji.wanted.Store(false)
 	emoji.given.Store(false)
+	emoji.drawn.Store(false)
 }
 
 // share makes the toolkit's font resource r hold Hoist's font.
@@ -65,6 +66,7 @@ var emoji struct {
 
 	wanted atomic.Bool // a text needs it: it is given back (or about to be)
 	given  atomic.Bool // the toolkit has it again
+	drawn  atomic.Bool // every text has been drawn again with it
 
 	once        sync.Once
 	mu          sync.Mutex
@@ -126,4 +128,5 @@ func emojiShown(a fyne.App) {
 	}
 	emoji.resource.StaticName, emoji.resource.StaticContent = emoji.name, emoji.data
 	a.Settings().SetTheme(a.Settings().Theme())
+	emoji.drawn.Store(true)
 }

@@ -87,11 +87,26 @@ func (j *Journal) compactLocked() error {
 	return j.reopen(nil)
 }
 
+// compactReleaseBytes is how much of src the copy reads before it lets go
+// of the pages read (see copyAll).
+const compactReleaseBytes = 16 << 10
+
+// compactCommitted, when set (by tests), runs after each transaction of the
+// copy is written, src still open.
+var compactCommitted func(src *bbolt.DB)
+
 // copyAll copies every bucket of src into the empty dst, pages filled, in
-// write transactions of about txBytes each. After each, it lets go of the
-// pages of src read so far (see release): the copy reads every live page,
-// tens of megabytes for a long list, which would otherwise stay in the
-// window's memory until the old file is closed.
+// write transactions of about txBytes each. It lets go of the pages of src
+// read so far (see release) after every compactReleaseBytes of records:
+// the copy reads every live page, tens of megabytes for a long list, and
+// the system maps the pages around each page read too (64 KiB of a file
+// scattered with freed pages for a few hundred bytes of records), all of
+// which would otherwise stay in the window's memory until the old file is
+// closed: 18 MiB between two letting-goes a megabyte apart for a list of
+// 10,000 uploads. For the same reason each record is put into dst as a
+// copy: bbolt writes a value when the transaction commits, from where it
+// was given, which would read all of the transaction's records from src
+// again.
 func copyAll(dst, src *bbolt.DB, txBytes int) error {
 	return src.View(func(stx *bbolt.Tx) error {
 		tx, err := dst.Begin(true)
@@ -99,7 +114,7 @@ func copyAll(dst, src *bbolt.DB, txBytes int) error {
 			return err
 		}
 		defer func() { _ = tx.Rollback() }()
-		size := 0
+		size, read := 0, 0
 		// path names the bucket being copied, from the top.
 		var copyBucket func(path [][]byte, from *bbolt.Bucket) error
 		copyBucket = func(path [][]byte, from *bbolt.Bucket) error {
@@ -108,20 +123,26 @@ func copyAll(dst, src *bbolt.DB, txBytes int) error {
 					if err := tx.Commit(); err != nil {
 						return err
 					}
-					release(src, stx.Size())
+					if compactCommitted != nil {
+						compactCommitted(src)
+					}
 					if tx, err = dst.Begin(true); err != nil {
 						return err
 					}
 					size = 0
 				}
 				size += len(k) + len(v)
+				if read += len(k) + len(v); read >= compactReleaseBytes {
+					release(src, stx.Size())
+					read = 0
+				}
 				to := tx.Bucket(path[0])
 				for _, name := range path[1:] {
 					to = to.Bucket(name)
 				}
 				to.FillPercent = 1.0
 				if v != nil {
-					return to.Put(k, v)
+					return to.Put(slices.Clone(k), slices.Clone(v))
 				}
 				inner := from.Bucket(k)
 				made, err := to.CreateBucket(k)

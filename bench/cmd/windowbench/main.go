@@ -53,8 +53,9 @@ func main() {
 	settle := flag.Duration("settle", 5*time.Second, "wait after the window shows before idle CPU is measured")
 	screen := flag.String("screen", "1366x768x24", "the virtual screen")
 	logs := flag.String("log", "", "a folder to keep each window's log in")
-	cases := flag.String("cases", "fyne,empty,finished", "which windows to measure: fyne (the smallest Fyne program), empty, queued, finished")
+	cases := flag.String("cases", "fyne,empty,finished,fyne-sized", "which windows to measure: fyne (the smallest Fyne program), empty, queued, finished, fyne-sized (the smallest Fyne program as large as the empty window)")
 	flag.IntVar(&runs, "runs", 1, "windows opened on each list, one after the other")
+	flag.BoolVar(&keep, "keep", false, "keep the work folder (the lists, the files) and say where it is")
 	flag.Parse()
 	logDir, only = *logs, *cases
 	if err := run(*hoist, *jobs, *idle, *settle, *screen); err != nil {
@@ -67,6 +68,7 @@ var (
 	logDir string // keeps the windows' logs when set
 	only   string // the cases measured, separated by commas
 	runs   int    // measures of each case
+	keep   bool   // the work folder is kept
 )
 
 func run(hoist string, jobs int, idle, settle time.Duration, screen string) error {
@@ -74,7 +76,11 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	if keep {
+		fmt.Println("work folder:", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
 	if hoist == "" {
 		hoist = filepath.Join(work, "hoist")
 		if err := build(hoist, "..", "."); err != nil {
@@ -118,14 +124,22 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 					return fmt.Errorf("%s: %w", c.name, err)
 				}
 			}
-			m, err := measure(c.binary, c.home, display, idle, settle, c.name)
+			var args []string
+			if c.sizeOf != "" {
+				of := byName(measured, c.sizeOf)
+				if of == nil || len(of.measures) == 0 {
+					return fmt.Errorf("%s: measure %s first, whose size it takes", c.name, c.sizeOf)
+				}
+				args = []string{of.measures[len(of.measures)-1].size}
+			}
+			m, err := measure(c.binary, args, c.home, display, idle, settle, c.name)
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
 			m.load = loadAverage()
 			c.measures = append(c.measures, m)
-			fmt.Printf("%-9s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)  load %s\n",
-				c.name, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
+			fmt.Printf("%-9s %s shown after %4d ms  peak RSS %6.1f MiB  RSS now %6.1f MiB (anonymous %6.1f, files %6.1f)  CPU %5.2f %% of a core (over %s)  load %s\n",
+				c.name, m.size, m.shown.Milliseconds(), float64(m.peakKiB)/1024, float64(m.rssKiB)/1024,
 				float64(m.anonKiB)/1024, float64(m.fileKiB)/1024, m.idleCPU, idle, m.load)
 			fmt.Printf("%-9s   CPU until shown: %d ms\n", "", m.startCPU.Milliseconds())
 			fmt.Printf("%-9s   Go heap at its largest (at a collection's start): %d MB\n", "", m.goHeapMB)
@@ -142,8 +156,9 @@ func run(hoist string, jobs int, idle, settle time.Duration, screen string) erro
 type windowCase struct {
 	name     string
 	binary   string
-	jobs     bool // the list holds the jobs, else it is empty
-	finished bool // the jobs are all uploaded already
+	sizeOf   string // the case whose window's size this one opens at; "": its own
+	jobs     bool   // the list holds the jobs, else it is empty
+	finished bool   // the jobs are all uploaded already
 	home     string
 	measures []measures
 }
@@ -154,7 +169,19 @@ func windowCases(hoist, smallest string) []*windowCase {
 		{name: "empty", binary: hoist, finished: true},
 		{name: "queued", binary: hoist, jobs: true},
 		{name: "finished", binary: hoist, jobs: true, finished: true},
+		// The smallest program at the size of Hoist's window: much of the
+		// renderer's memory grows with the window's area.
+		{name: "fyne-sized", binary: smallest, finished: true, sizeOf: "empty"},
 	}
+}
+
+func byName(cases []*windowCase, name string) *windowCase {
+	for _, c := range cases {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // build compiles the package pkg of the module in dir into out.
@@ -172,7 +199,6 @@ func build(out, dir, pkg string) error {
 func summary(w io.Writer, cases []*windowCase) {
 	fmt.Fprintln(w, "| Window | Runs | Shown after | CPU until shown | Peak RSS | Go heap arenas at the peak | Other anonymous | GL driver's libraries | Binary | Other files | CPU, idle |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
-	peaks := map[string][2]float64{}
 	for _, c := range cases {
 		col := func(f func(m measures) float64, format string) string {
 			lo, hi := math.Inf(1), math.Inf(-1)
@@ -185,11 +211,6 @@ func summary(w io.Writer, cases []*windowCase) {
 			return fmt.Sprintf(format+"–"+format, lo, hi)
 		}
 		peak := func(m measures) float64 { return float64(m.peakKiB) / 1024 }
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, m := range c.measures {
-			lo, hi = min(lo, peak(m)), max(hi, peak(m))
-		}
-		peaks[c.name] = [2]float64{lo, hi}
 		fmt.Fprintf(w, "| %s | %d | %s ms | %s ms | %s MiB | %s | %s | %s | %s | %s | %s %% |\n", c.name, len(c.measures),
 			col(func(m measures) float64 { return float64(m.shown.Milliseconds()) }, "%.0f"),
 			col(func(m measures) float64 { return float64(m.startCPU.Milliseconds()) }, "%.0f"),
@@ -201,14 +222,22 @@ func summary(w io.Writer, cases []*windowCase) {
 			col(func(m measures) float64 { return mib(m.atPeak.otherLib) }, "%.1f"),
 			col(func(m measures) float64 { return m.idleCPU }, "%.2f"))
 	}
+	// Each run's peak against the other case's in the same run, which
+	// went just before or after it.
 	above := func(name, base string) {
-		a, okA := peaks[name]
-		b, okB := peaks[base]
-		if okA && okB {
-			fmt.Fprintf(w, "peak RSS, %s above %s: %+.1f to %+.1f MiB\n", name, base, a[0]-b[1], a[1]-b[0])
+		a, b := byName(cases, name), byName(cases, base)
+		if a == nil || b == nil {
+			return
 		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range min(len(a.measures), len(b.measures)) {
+			d := float64(a.measures[i].peakKiB-b.measures[i].peakKiB) / 1024
+			lo, hi = min(lo, d), max(hi, d)
+		}
+		fmt.Fprintf(w, "peak RSS, %s above %s in the same run: %+.1f to %+.1f MiB\n", name, base, lo, hi)
 	}
 	above("empty", "fyne")
+	above("empty", "fyne-sized")
 	above("finished", "empty")
 	above("queued", "empty")
 }
@@ -344,6 +373,7 @@ type measures struct {
 	goHeapMB         int           // the Go heap at its largest, when a collection started (gctrace)
 	startCPU         time.Duration // CPU time spent until the window was shown, less dependent on the load than the time
 	load             string        // the load average after the measure
+	size             string        // the window's, WIDTHxHEIGHT in pixels
 }
 
 var gcLine = regexp.MustCompile(`(\d+)->\d+->\d+ MB`)
@@ -367,13 +397,16 @@ type split struct {
 	glLibs    int64 // the GL driver's shared libraries (Mesa, LLVM, libGL, libdrm)
 	binary    int64 // the hoist executable's own pages
 	otherLib  int64 // every other mapped file (libc, X libraries, fonts)
+	// largest is the other mapped file with the most resident memory.
+	largest     string
+	largestSize int64
 }
 
 func (s split) total() int64 { return s.goHeap + s.otherAnon + s.glLibs + s.binary + s.otherLib }
 
 func (s split) String() string {
-	return fmt.Sprintf("Go heap %6.1f  other anonymous %6.1f  GL driver's libraries %6.1f  hoist binary %5.1f  other files %5.1f MiB",
-		mib(s.goHeap), mib(s.otherAnon), mib(s.glLibs), mib(s.binary), mib(s.otherLib))
+	return fmt.Sprintf("Go heap %6.1f  other anonymous %6.1f  GL driver's libraries %6.1f  hoist binary %5.1f  other files %5.1f MiB (the largest %s, %.1f)",
+		mib(s.goHeap), mib(s.otherAnon), mib(s.glLibs), mib(s.binary), mib(s.otherLib), filepath.Base(s.largest), mib(s.largestSize))
 }
 
 func mib(kib int64) float64 { return float64(kib) / 1024 }
@@ -407,6 +440,7 @@ func memorySplit(pid int, binary string) (split, error) {
 	sc := bufio.NewScanner(f)
 	var path string
 	var start uint64
+	others := map[string]int64{}
 	for sc.Scan() {
 		line := sc.Text()
 		fields := strings.Fields(line)
@@ -437,16 +471,22 @@ func memorySplit(pid int, binary string) (split, error) {
 			s.binary += kib
 		default:
 			s.otherLib += kib
+			others[path] += kib
+		}
+	}
+	for p, kib := range others {
+		if kib > s.largestSize {
+			s.largest, s.largestSize = p, kib
 		}
 	}
 	return s, sc.Err()
 }
 
 // measure starts the window and takes its figures, then quits it.
-func measure(hoist, home, display string, idle, settle time.Duration, name string) (measures, error) {
+func measure(hoist string, args []string, home, display string, idle, settle time.Duration, name string) (measures, error) {
 	var m measures
 	var log lockedBuffer
-	cmd := exec.Command(hoist)
+	cmd := exec.Command(hoist, args...)
 	// The runtime's trace of each collection gives the Go heap's size.
 	cmd.Env = append(env(home, display), "GODEBUG=gctrace=1")
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -482,6 +522,7 @@ func measure(hoist, home, display string, idle, settle time.Duration, name strin
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.shown = time.Since(t0)
+	m.size = windowSize(display)
 	if ticks, err := cpuTicks(pid); err == nil {
 		m.startCPU = time.Duration(ticks) * time.Second / ticksPerSecond
 	}
@@ -527,6 +568,22 @@ func (b *lockedBuffer) String() string {
 }
 
 func (b *lockedBuffer) Bytes() []byte { return []byte(b.String()) }
+
+// windowSize is the size of the window titled Hoist, WIDTHxHEIGHT.
+func windowSize(display string) string {
+	out, _ := exec.Command("xwininfo", "-display", display, "-name", "Hoist").Output()
+	var w, h string
+	for _, line := range strings.Split(string(out), "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		switch k {
+		case "Width":
+			w = strings.TrimSpace(v)
+		case "Height":
+			h = strings.TrimSpace(v)
+		}
+	}
+	return w + "x" + h
+}
 
 // windowShown reports whether a window titled Hoist is mapped.
 func windowShown(display string) bool {
