@@ -90,13 +90,18 @@ func noteEmoji(s string) {
 		if r >= firstEmoji && needsEmoji(r) {
 			if emoji.wanted.CompareAndSwap(false, true) {
 				if a := fyne.CurrentApp(); a != nil {
-					go fyne.Do(func() { emojiShown(a) })
+					emojiLater(func() { emojiShown(a) })
 				}
 			}
 			return
 		}
 	}
 }
+
+// emojiLater runs f on the UI goroutine after the frame being laid out,
+// whatever goroutine a text was seen on: changing the theme in the middle
+// of a layout would drop the fonts it is measuring with.
+var emojiLater = func(f func()) { go fyne.Do(f) }
 
 // needsEmoji reports whether r is drawn by the emoji font and not by Hoist's.
 func needsEmoji(r rune) bool {

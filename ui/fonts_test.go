@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -52,11 +51,15 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	}
 	test.NewTempApp(t)
 	holdEmoji()
+	before := emojiLater
 	t.Cleanup(func() {
+		emojiLater = before
 		emoji.resource.StaticName, emoji.resource.StaticContent = emoji.name, emoji.data
 		emoji.wanted.Store(true)
 		emoji.given.Store(true)
 	})
+	var later func()
+	emojiLater = func(f func()) { later = f }
 	held := func() bool { return len(theme.DefaultEmojiFont().Content()) < 100<<10 }
 	if !held() {
 		t.Fatalf("the emoji font is given at start (%d bytes)", len(theme.DefaultEmojiFont().Content()))
@@ -92,10 +95,15 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	}
 
 	test.NewWindow(widgets.NewLabel("🎉 Party ⚽ photos.jpg"))
-	for end := time.Now().Add(5 * time.Second); held(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("an emoji was shown, the emoji font was not given back")
-		}
+	if later == nil {
+		t.Fatal("an emoji was shown, the emoji font was not asked for")
+	}
+	if !held() {
+		t.Fatal("the emoji font was given back in the middle of the frame that showed the emoji")
+	}
+	later() // on the UI goroutine, after the frame
+	if held() {
+		t.Fatal("an emoji was shown, the emoji font was not given back")
 	}
 	if !bytes.Equal(theme.DefaultEmojiFont().Content(), emoji.data) {
 		t.Error("the emoji font given back is not the toolkit's")
