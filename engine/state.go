@@ -200,7 +200,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 func putResult(rec *journal.Record, r *Result) {
 	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
 	rec.KeepResult = r.stored
-	rec.ResultFact = factJSON(r.Fact)
+	rec.ResultFact = r.fact
 	rec.ResultRef = &journal.ResultRef{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL}
 }
 
@@ -318,8 +318,8 @@ func savedResult(d dest.Destination, rec journal.Record) *Result {
 	if rec.ResultSummary != "" {
 		r.Summary = rec.ResultSummary
 	}
-	if f := factFrom(rec.ResultFact); f != nil {
-		r.Fact = f
+	if len(rec.ResultFact) > 0 {
+		r.fact = rec.ResultFact // read when shown (Result.Fact)
 	}
 	r.Verified = rec.Verified
 	return r
@@ -396,7 +396,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if len(body) > maxReadAnswer {
 		// No destination's resource is this large: it is not the answer Hoist knows.
 		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
-		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
+		r.fact = factJSON(&fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)})
 		return r
 	}
 	if !json.Valid(body) {
@@ -404,7 +404,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
-		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
+		r.fact = factJSON(&fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)})
 		return r
 	}
 	r.ID, r.ThreadID, r.Name, r.URL = pr.ID, pr.ThreadID, pr.Name, pr.URL
@@ -414,7 +414,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 		if n := d.NamedByUser(); n != "" {
 			f.Args = mergeArgs(f.Args, map[string]string{"name": n})
 		}
-		r.Fact = &f
+		r.fact = factJSON(&f)
 	}
 	return r
 }
