@@ -57,6 +57,9 @@ func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
 		{"drive multipart", func(base string) []string {
 			return []string{"--to", "drive", "--base-url", base, "--method", "multipart"}
 		}},
+		{"gmail media", func(base string) []string {
+			return []string{"--to", "gmail-insert", "--base-url", base, "--method", "media"}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			emu, base := serveEmulator(t, emulator.Options{})
@@ -64,7 +67,13 @@ func TestKilledWhileWaitingForTheAnswer(t *testing.T) {
 			emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{Hold: hold}})
 			home := t.TempDir()
 			file := filepath.Join(home, "spring.bin")
-			if err := os.WriteFile(file, []byte(strings.Repeat("spring banner ", 5000)), 0o644); err != nil {
+			data := []byte(strings.Repeat("spring banner ", 5000))
+			if strings.HasPrefix(tc.name, "gmail") {
+				file = filepath.Join(home, "spring.eml")
+				data = []byte("From: Noa <noa@example.co.il>\r\nTo: office@example.org\r\nSubject: Spring\r\n" +
+					"Message-ID: <spring-2026@example.co.il>\r\n\r\n" + string(data))
+			}
+			if err := os.WriteFile(file, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			args := append([]string{"send", "--no-auth", "--journal", filepath.Join(home, "journal.db")}, tc.args(base)...)
@@ -170,5 +179,45 @@ func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
 	}
 	if n := len(emu.Requests()); n != 1 {
 		t.Errorf("%d requests: the file was tried again before its time", n)
+	}
+}
+
+// A server that says "complete" with part of the file: hoist send says so,
+// naming the copy it holds; --resume asks the old session again and never
+// starts a second copy on its own; hoist queue restart does.
+func TestEarlyCompleteIsNeverCopiedByResume(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	early := emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 1, Times: -1, Action: emulator.FinishEarly{}})
+	home := t.TempDir()
+	file := filepath.Join(home, "archive.bin")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("archive "), 400_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(home, "journal.db")
+	args := []string{"send", "--no-auth", "--journal", journal, "--to", "sandbox", "--base-url", base, "--method", "resumable", "--chunk-size", "1MiB"}
+	for i, extra := range [][]string{{file}, {"--resume"}} {
+		p := startHoist(t, home, append(args, extra...)...)
+		if code := p.wait(t); code != exitFailed {
+			t.Fatalf("run %d: exit %d, want 1:\n%s", i, code, p.out.String())
+		}
+		objs := emu.Objects()
+		if len(objs) != 1 {
+			t.Fatalf("run %d: %d objects, want the one copy:\n%s", i, len(objs), p.out.String())
+		}
+		for _, want := range []string{"received only", "The copy the sandbox holds is " + objs[0].ID, "hoist queue restart"} {
+			if !strings.Contains(p.out.String(), want) {
+				t.Errorf("run %d: output lacks %q:\n%s", i, want, p.out.String())
+			}
+		}
+	}
+	early.Remove()
+	if p := startHoist(t, home, "queue", "restart", "--journal", journal, file); p.wait(t) != 0 {
+		t.Fatalf("queue restart:\n%s", p.out.String())
+	}
+	if p := startHoist(t, home, append(args, "--resume")...); p.wait(t) != 0 {
+		t.Fatalf("after restart:\n%s", p.out.String())
+	}
+	if n := len(emu.Objects()); n != 2 {
+		t.Errorf("%d objects; Restart sends the whole file anew", n)
 	}
 }

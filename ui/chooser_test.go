@@ -37,7 +37,7 @@ func chooserHome(t *testing.T) (home string) {
 }
 
 // openChooser opens Hoist's own dialog to add files, as without a portal.
-func openChooser(t *testing.T, h *harness) *chooser {
+func openChooser(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
 	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
 	h.d.files.pick(false, h.d.add)
@@ -53,29 +53,29 @@ func TestTheChooserOffersThePlaces(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	c := openChooser(t, h)
 	var labels []string
-	for _, b := range c.places {
+	for _, b := range c.Places {
 		labels = append(labels, b.Text)
 	}
 	if want := []string{"Home", "Desktop", "Documents", "Downloads", "Pictures"}; !slices.Equal(labels, want) {
 		t.Fatalf("the places are %q, want %q", labels, want)
 	}
-	test.Tap(c.places[1])
-	if c.dir != filepath.Join(home, "میز کار") {
-		t.Errorf("Desktop went to %s, not the folder the system's settings name", c.dir)
+	test.Tap(c.Places[1])
+	if c.Folder() != filepath.Join(home, "میز کار") {
+		t.Errorf("Desktop went to %s, not the folder the system's settings name", c.Folder())
 	}
-	test.Tap(c.places[3])
-	if c.dir != filepath.Join(home, "Downloads") {
-		t.Fatalf("Downloads went to %s", c.dir)
+	test.Tap(c.Places[3])
+	if c.Folder() != filepath.Join(home, "Downloads") {
+		t.Fatalf("Downloads went to %s", c.Folder())
 	}
 	var names []string
-	for _, it := range c.items {
-		names = append(names, it.name)
+	for _, it := range c.Items() {
+		names = append(names, it.Name)
 	}
 	if want := []string{"doc_1.eml", "doc_2.eml", "doc_10.eml"}; !slices.Equal(names, want) {
 		t.Errorf("the files are listed %q, want %q", names, want)
 	}
 	shown := map[string]bool{}
-	walk(c.list, func(o fyne.CanvasObject) {
+	walk(c.List, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widgets.Label); ok && l.Visible() {
 			shown[l.Text()] = true
 		}
@@ -94,21 +94,21 @@ func TestTheChooserTakesATypedPath(t *testing.T) {
 	home := chooserHome(t)
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	c := openChooser(t, h)
-	test.Type(c.path, "")
-	c.path.SetText(filepath.Join(home, "Downloads"))
-	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if c.dir != filepath.Join(home, "Downloads") {
-		t.Fatalf("the typed folder was not shown: %s", c.dir)
+	test.Type(c.Path, "")
+	c.Path.SetText(filepath.Join(home, "Downloads"))
+	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if c.Folder() != filepath.Join(home, "Downloads") {
+		t.Fatalf("the typed folder was not shown: %s", c.Folder())
 	}
-	c.path.SetText("~/Downloads/doc_2.eml")
-	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if !slices.Equal(c.chosen, []string{filepath.Join(home, "Downloads", "doc_2.eml")}) {
-		t.Fatalf("the typed file was not ticked: %q", c.chosen)
+	c.Path.SetText("~/Downloads/doc_2.eml")
+	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if !slices.Equal(c.Chosen(), []string{filepath.Join(home, "Downloads", "doc_2.eml")}) {
+		t.Fatalf("the typed file was not ticked: %q", c.Chosen())
 	}
-	c.path.SetText(filepath.Join(home, "nowhere"))
-	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if !c.note.Visible() || !strings.Contains(c.note.Text(), "nowhere") {
-		t.Errorf("a path that is not there is not said: %q", c.note.Text())
+	c.Path.SetText(filepath.Join(home, "nowhere"))
+	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if !c.Note.Visible() || !strings.Contains(c.Note.Text(), "nowhere") {
+		t.Errorf("a path that is not there is not said: %q", c.Note.Text())
 	}
 }
 
@@ -119,32 +119,32 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 	home := chooserHome(t)
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	c := openChooser(t, h)
-	c.show(filepath.Join(home, "Downloads"))
-	if c.open.Text != "Open" || !c.open.Disabled() {
-		t.Errorf("with nothing ticked Open says %q (disabled: %v)", c.open.Text, c.open.Disabled())
+	c.Show(filepath.Join(home, "Downloads"))
+	if c.Open.Text != "Open" || !c.Open.Disabled() {
+		t.Errorf("with nothing ticked Open says %q (disabled: %v)", c.Open.Text, c.Open.Disabled())
 	}
-	c.list.Select(0)
-	if c.open.Text != "Open 1 file" {
-		t.Errorf("with one file ticked Open says %q", c.open.Text)
+	c.List.Select(0)
+	if c.Open.Text != "Open 1 file" {
+		t.Errorf("with one file ticked Open says %q", c.Open.Text)
 	}
-	c.list.Select(2)
-	if c.open.Text != "Open 2 files" {
-		t.Errorf("with two files ticked Open says %q", c.open.Text)
+	c.List.Select(2)
+	if c.Open.Text != "Open 2 files" {
+		t.Errorf("with two files ticked Open says %q", c.Open.Text)
 	}
-	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
 	h.waitFor("two rows", func() bool { return len(h.d.list.views()) == 2 })
 
 	c = openChooser(t, h)
-	c.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the list did not close the chooser")
 	}
 	c = openChooser(t, h)
-	h.d.win.Canvas().Focus(c.path)
-	c.path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.d.win.Canvas().Focus(c.Path)
+	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if len(h.d.frame.dialogs) != 0 {
 		t.Fatal("Escape in the path field did not close the chooser")
 	}

@@ -33,7 +33,7 @@ func (d *desk) dropTaken(uris []fyne.URI) bool {
 		return true
 	}
 	if n := len(d.frame.dialogs); n > 0 {
-		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.dlg) && c.takeDropped(paths) {
+		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.Dialog) && c.TakeDropped(paths) {
 			return true
 		}
 		d.frame.sayOnTop(say("ui.drop.notNow", "N", len(paths)))

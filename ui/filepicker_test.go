@@ -55,16 +55,16 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 	test.Tap(h.d.google.setup.choose)
 	h.waitFor("Hoist's own dialog", func() bool { return h.d.files.chooser != nil && len(h.d.frame.dialogs) == 2 })
 	ch := chooserOn(t, h)
-	ch.show(h.files)
+	ch.Show(h.files)
 	var names []string
-	for _, it := range ch.items {
-		names = append(names, it.name)
+	for _, it := range ch.Items() {
+		names = append(names, it.Name)
 	}
 	if !slices.Equal(names, []string{"کلاینت گوگل.json"}) {
 		t.Fatalf("the dialog lists %q, want the JSON file only", names)
 	}
-	ch.list.Select(0)
-	test.Tap(ch.open)
+	ch.List.Select(0)
+	test.Tap(ch.Open)
 	if h.d.google.setup.signIn.Disabled() || !strings.Contains(h.d.google.setup.status.Text(), "کلاینت گوگل.json") {
 		t.Errorf("the client was not taken: %q", h.d.google.setup.status.Text())
 	}
@@ -117,20 +117,20 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	test.Tap(exportButton(t, h, banners))
 	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	ch := chooserOn(t, h)
-	if ch.name == nil || ch.name.Text != "بنرها"+dest.ShareExtension || h.d.win.Canvas().Focused() != fyne.Focusable(ch.name) {
+	if ch.Name == nil || ch.Name.Text != "بنرها"+dest.ShareExtension || h.d.win.Canvas().Focused() != fyne.Focusable(ch.Name) {
 		t.Fatal("the save dialog does not offer the destination's name, focused")
 	}
-	if ch.open.Text != "Save" {
-		t.Errorf("the dialog's button says %q", ch.open.Text)
+	if ch.Open.Text != "Save" {
+		t.Errorf("the dialog's button says %q", ch.Open.Text)
 	}
-	ch.show(h.files)
+	ch.Show(h.files)
 	name := "مقصد نهایی" + dest.ShareExtension
-	ch.name.SetText("")
-	if !ch.open.Disabled() {
+	ch.Name.SetText("")
+	if !ch.Open.Disabled() {
 		t.Error("Save is offered without a name")
 	}
-	test.Type(ch.name, name)
-	test.Tap(ch.open)
+	test.Type(ch.Name, name)
+	test.Tap(ch.Open)
 	to := filepath.Join(h.files, name)
 	if _, err := os.Stat(to); err != nil || len(h.d.frame.dialogs) != 0 {
 		t.Fatalf("nothing written to %s (%v), %d dialogs open", to, err, len(h.d.frame.dialogs))
@@ -141,12 +141,12 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	test.Tap(exportButton(t, h, banners))
 	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	ch = chooserOn(t, h)
-	ch.show(h.files)
-	ch.list.Select(slices.IndexFunc(ch.items, func(it chooserItem) bool { return it.name == name }))
-	if ch.name.Text != name {
-		t.Fatalf("clicking a file puts %q in the name field", ch.name.Text)
+	ch.Show(h.files)
+	ch.List.Select(slices.IndexFunc(ch.Items(), func(it widgets.ChooserItem) bool { return it.Name == name }))
+	if ch.Name.Text != name {
+		t.Fatalf("clicking a file puts %q in the name field", ch.Name.Text)
 	}
-	test.Tap(ch.open)
+	test.Tap(ch.Open)
 	if len(h.d.frame.dialogs) != 2 {
 		t.Fatalf("no question before writing over %s (%d dialogs)", name, len(h.d.frame.dialogs))
 	}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
+	"hoist/ui/widgets"
 )
 
 // queueList is the virtualized list of jobs: only the rows on screen exist,
@@ -123,25 +124,16 @@ func (l *queueList) FocusLost() {
 // takes it away); Delete removes the selected rows.
 func (l *queueList) TypedKey(e *fyne.KeyEvent) {
 	first, last := l.onScreen()
-	page := max(1, last-first)
 	switch e.Name {
 	case fyne.KeyDelete, fyne.KeyBackspace:
 		l.deleteSelected()
 	case fyne.KeySpace:
 		l.click(l.cursor, l.modifiers())
 		l.showCursor()
-	case fyne.KeyUp:
-		l.step(l.cursor - 1)
-	case fyne.KeyDown:
-		l.step(l.cursor + 1)
-	case fyne.KeyPageUp:
-		l.step(l.cursor - page)
-	case fyne.KeyPageDown:
-		l.step(l.cursor + page)
-	case fyne.KeyHome:
-		l.step(0)
-	case fyne.KeyEnd:
-		l.step(len(l.snap.rows) - 1)
+	default:
+		if to, ok := widgets.CursorMove(e.Name, l.cursor, last-first, len(l.snap.rows)); ok {
+			l.step(to)
+		}
 	}
 }
 

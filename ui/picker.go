@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"hoist/engine/media"
 	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
 )
@@ -21,8 +22,8 @@ type chooseFunc func(ctx context.Context, o filechooser.Options) ([]string, erro
 type fileDialogs struct {
 	frame   *windowFrame
 	log     *slog.Logger
-	choose  chooseFunc // the system's file dialog; nil: the desktop's portal
-	chooser *chooser   // Hoist's own, last opened
+	choose  chooseFunc       // the system's file dialog; nil: the desktop's portal
+	chooser *widgets.Chooser // Hoist's own, last opened
 }
 
 // ask shows the system's file dialog for o, or Hoist's own where the
@@ -70,8 +71,8 @@ func startFolder(folders bool) string {
 // inWindow is Hoist's own file dialog, where the desktop has none. It
 // opens where o says, and takes several files at once when o asks so.
 func (f *fileDialogs) inWindow(o filechooser.Options, then func([]string)) {
-	c := newChooser(f.frame.win, o, then)
-	c.confirm = func(question string, yes func()) {
+	c := widgets.NewChooser(f.frame.win, o, chooserWords(), then)
+	c.Confirm = func(question string, yes func()) {
 		f.frame.open(widgets.NewQuestion(o.Title, widgets.SentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
 			if ok {
 				yes()
@@ -79,13 +80,35 @@ func (f *fileDialogs) inWindow(o filechooser.Options, then func([]string)) {
 		}, f.frame.win))
 	}
 	f.chooser = c
-	c.dlg.Resize(f.frame.fit(fyne.NewSize(800, 560)))
-	f.frame.open(c.dlg)
-	if c.name != nil {
-		f.frame.win.Canvas().Focus(c.name)
+	c.Dialog.Resize(f.frame.fit(fyne.NewSize(800, 560)))
+	f.frame.open(c.Dialog)
+	if c.Name != nil {
+		f.frame.win.Canvas().Focus(c.Name)
 		return
 	}
-	f.frame.win.Canvas().Focus(c.list)
+	f.frame.win.Canvas().Focus(c.List)
+}
+
+// chooserWords are what Hoist's own file dialog says, in the window's language.
+func chooserWords() widgets.ChooserWords {
+	l := speaking()
+	places := map[string]string{
+		filechooser.Home: say("ui.place.home"), filechooser.Desktop: say("ui.place.desktop"),
+		filechooser.Documents: say("ui.place.documents"), filechooser.Downloads: say("ui.place.downloads"),
+		filechooser.Pictures: say("ui.place.pictures"),
+	}
+	return widgets.ChooserWords{
+		TypePath: say("ui.pick.typePath"), Size: say("ui.pick.size"), Changed: say("ui.pick.changed"), Name: say("ui.pick.name"),
+		Place:      func(kind string) string { return places[kind] },
+		Replace:    func(name string) string { return say("ui.pick.replace", "Name", isolate(name)) },
+		Unreadable: func(path string) string { return say("ui.pick.unreadable", "Path", isolate(path)) },
+		NoSuchPath: func(path string) string { return say("ui.pick.noSuchPath", "Path", isolate(path)) },
+		NotOffered: func(path string) string { return say("ui.pick.notOffered", "Path", isolate(path)) },
+		OpenFiles:  func(n int) string { return say("ui.pick.openFiles", "N", n) },
+		FileSize:   l.Size,
+		Date:       l.Date,
+		Compare:    media.CompareNames,
+	}
 }
 
 // filesAdder adds the files chosen in a file dialog.

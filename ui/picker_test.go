@@ -47,16 +47,16 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	h.d.files.pick(false, h.d.add)
 	h.waitFor("a dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
 	c := h.d.win.Canvas()
-	list := inTopOverlay(h, func(*chooserList) bool { return true })
+	list := inTopOverlay(h, func(*widgets.ChooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
 	}
 	// The harness's files are in a folder of their own: open it, then tick two files.
 	open := inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Open" })
 	ch := chooserOn(t, h)
-	ch.show(h.files)
+	ch.Show(h.files)
 	for _, name := range []string{"one.eml", "three.eml"} {
-		i := slices.IndexFunc(ch.items, func(it chooserItem) bool { return it.name == name })
+		i := slices.IndexFunc(ch.Items(), func(it widgets.ChooserItem) bool { return it.Name == name })
 		list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown}) // the keyboard's cursor
 		list.Select(i)                                    // what Space on it does
 	}
@@ -71,10 +71,10 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 }
 
 // chooserOn is the chooser the harness's window shows.
-func chooserOn(t *testing.T, h *harness) *chooser {
+func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
 	c := h.d.files.chooser
-	if c == nil || len(h.d.frame.dialogs) == 0 || h.d.frame.dialogs[len(h.d.frame.dialogs)-1] != hideable(c.dlg) {
+	if c == nil || len(h.d.frame.dialogs) == 0 || h.d.frame.dialogs[len(h.d.frame.dialogs)-1] != hideable(c.Dialog) {
 		t.Fatal("the dialog on top is no chooser")
 	}
 	return c

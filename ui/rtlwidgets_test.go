@@ -105,19 +105,19 @@ func TestChooserNamesInPersian(t *testing.T) {
 		os.Chtimes(filepath.Join(dir, n), when, when)
 	}
 	var added []string
-	c := newChooser(w, filechooser.Options{Title: say("ui.pick.files"), Multiple: true, Folder: dir}, func(p []string) { added = p })
-	c.dlg.Resize(fyne.NewSize(760, 380))
+	c := widgets.NewChooser(w, filechooser.Options{Title: say("ui.pick.files"), Multiple: true, Folder: dir}, chooserWords(), func(p []string) { added = p })
+	c.Dialog.Resize(fyne.NewSize(760, 380))
 	when := time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local)
 	os.Chtimes(filepath.Join(dir, "عکس‌های جلسه"), when, when)
-	c.show(dir)
-	c.dlg.Show()
+	c.Show(dir)
+	c.Dialog.Show()
 	widgets.ReadingTitle(w.Canvas())
-	if len(c.items) != 5 || !c.items[0].dir || c.items[0].name != "عکس‌های جلسه" {
-		t.Fatalf("the chooser lists %+v; want the folder first and no hidden file", c.items)
+	if len(c.Items()) != 5 || !c.Items()[0].Dir || c.Items()[0].Name != "عکس‌های جلسه" {
+		t.Fatalf("the chooser lists %+v; want the folder first and no hidden file", c.Items())
 	}
-	c.pick(c.items[slices.IndexFunc(c.items, func(it chooserItem) bool { return it.name == "نامه مشتری.eml" })])
+	c.Pick(c.Items()[slices.IndexFunc(c.Items(), func(it widgets.ChooserItem) bool { return it.Name == "نامه مشتری.eml" })])
 	shown := map[string]bool{}
-	walk(c.list, func(o fyne.CanvasObject) {
+	walk(c.List, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widgets.Label); ok && l.Visible() && l.Text() != "" {
 			shown[l.Text()] = true
 			if _, r, ok := textSpan(l); !ok || r > fyne.CurrentApp().Driver().AbsolutePositionForObject(l).X+l.Size().Width+0.5 {
@@ -130,9 +130,9 @@ func TestChooserNamesInPersian(t *testing.T) {
 			t.Errorf("%q is not shown whole (shown: %v)", n, shown)
 		}
 	}
-	c.path.SetText(pathText("/home/user/Pictures")) // a fixed place for the image
+	c.Path.SetText("\u2066/home/user/Pictures\u2069") // a fixed place for the image
 	test.AssertImageMatches(t, "rtl_chooser_fa.png", w.Canvas().Capture())
-	test.Tap(c.open)
+	test.Tap(c.Open)
 	if len(added) != 1 || filepath.Base(added[0]) != "نامه مشتری.eml" {
 		t.Errorf("Open added %v", added)
 	}

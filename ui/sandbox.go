@@ -199,23 +199,15 @@ func (l *receiptList) moveCursor(i int) {
 func (l *receiptList) TypedKey(e *fyne.KeyEvent) {
 	page := 1
 	if h := l.rowHeight(); h > 0 {
-		page = max(1, int(l.Size().Height/h)-1)
+		page = int(l.Size().Height/h) - 1
 	}
 	switch e.Name {
-	case fyne.KeyUp:
-		l.moveCursor(l.cursor - 1)
-	case fyne.KeyDown:
-		l.moveCursor(l.cursor + 1)
-	case fyne.KeyPageUp:
-		l.moveCursor(l.cursor - page)
-	case fyne.KeyPageDown:
-		l.moveCursor(l.cursor + page)
-	case fyne.KeyHome:
-		l.moveCursor(0)
-	case fyne.KeyEnd:
-		l.moveCursor(len(l.objects()) - 1)
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		l.copyCursor()
+	default:
+		if to, ok := widgets.CursorMove(e.Name, l.cursor, page, len(l.objects())); ok {
+			l.moveCursor(to)
+		}
 	}
 }
 

@@ -7,7 +7,8 @@
 // CompactButton, SlimBar), buttons that Enter presses (Button) or that Tab
 // passes by (RowButton), the focus ring's look, dialogs whose title and
 // buttons read in the window's direction (Question, InfoDialog), and
-// layouts that keep what is on screen from moving (KeepRoom, RoomyHint).
+// layouts that keep what is on screen from moving (KeepRoom, RoomyHint), and
+// a file dialog for desktops that offer none (Chooser).
 //
 // The reading direction is the window's, set once with SetRightToLeft
 // before the widgets are made. Fyne's own widget and layout packages are

@@ -118,3 +118,26 @@ func TestCaretPlaces(t *testing.T) {
 		t.Errorf("in an empty field the cursor is at %v, want the right edge %v", none, width-pad)
 	}
 }
+
+// TestCursorMove: a list's cursor moves by the keys, never beyond its rows.
+func TestCursorMove(t *testing.T) {
+	for _, tc := range []struct {
+		key             fyne.KeyName
+		cursor, page, n int
+		to              int
+		ok              bool
+	}{
+		{fyne.KeyDown, 3, 5, 10, 4, true},
+		{fyne.KeyUp, 0, 5, 10, 0, true},
+		{fyne.KeyPageDown, 7, 5, 10, 9, true},
+		{fyne.KeyPageUp, 7, 0, 10, 6, true}, // a page is at least a row
+		{fyne.KeyHome, 7, 5, 10, 0, true},
+		{fyne.KeyEnd, 2, 5, 10, 9, true},
+		{fyne.KeyEnd, 0, 5, 0, 0, true},
+		{fyne.KeyA, 2, 5, 10, 2, false},
+	} {
+		if to, ok := CursorMove(tc.key, tc.cursor, tc.page, tc.n); to != tc.to || ok != tc.ok {
+			t.Errorf("%s from %d (page %d, %d rows): %d %v, want %d %v", tc.key, tc.cursor, tc.page, tc.n, to, ok, tc.to, tc.ok)
+		}
+	}
+}

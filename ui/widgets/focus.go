@@ -98,3 +98,26 @@ func ScrollIntoView(s *container.Scroll, obj fyne.CanvasObject) {
 	}
 	s.ScrollToOffset(offset)
 }
+
+// CursorMove is where a list's keyboard cursor goes for a key: Up and Down
+// by one row, Page Up and Page Down by page rows, Home and End to the first
+// and the last of n rows. ok is false for any other key.
+func CursorMove(key fyne.KeyName, cursor, page, n int) (to int, ok bool) {
+	switch key {
+	case fyne.KeyUp:
+		to = cursor - 1
+	case fyne.KeyDown:
+		to = cursor + 1
+	case fyne.KeyPageUp:
+		to = cursor - max(page, 1)
+	case fyne.KeyPageDown:
+		to = cursor + max(page, 1)
+	case fyne.KeyHome:
+		to = 0
+	case fyne.KeyEnd:
+		to = n - 1
+	default:
+		return cursor, false
+	}
+	return max(0, min(to, n-1)), true
+}

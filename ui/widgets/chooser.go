@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"os"
@@ -14,12 +14,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"hoist/engine/media"
 	"hoist/ui/filechooser"
-	"hoist/ui/widgets"
 )
 
-// chooser is Hoist's own file dialog, for desktops that offer none. The
+// Chooser is a file dialog for desktops that offer none. The
 // toolkit's breaks names in Arabic, Persian and Hebrew mid-word and takes
 // one file at a time; here every name is drawn in reading order, whole, and
 // files are chosen several at once, with the mouse or the keyboard: Tab to
@@ -31,31 +29,32 @@ import (
 // changed; Open says how many files are ticked. For folders, Open takes the
 // folder shown. It also chooses one file of a kind (the filters), or where
 // to save one: then a field below the list takes the file's name.
-type chooser struct {
+type Chooser struct {
 	opts    filechooser.Options
 	folders bool
 	dir     string
-	items   []chooserItem
-	chosen  []string       // paths of the ticked files, in the order they were ticked
-	path    *widgets.Entry // the folder shown; a path typed here goes there
-	note    *widgets.Label // why a typed path was not taken
-	places  []*widgets.Button
-	list    *chooserList
-	open    *widgets.Button
+	items   []ChooserItem
+	chosen  []string // paths of the ticked files, in the order they were ticked
+	Path    *Entry   // the folder shown; a path typed here goes there
+	Note    *Label   // why a typed path was not taken
+	Places  []*Button
+	List    *ChooserList
+	Open    *Button
 	buttons *fyne.Container // Cancel and Open, laid out again when Open's words change
-	name    *widgets.Entry  // the file's name, when saving; nil otherwise
-	// confirm asks whether to write over a file, and runs yes if so.
-	confirm func(question string, yes func())
-	dlg     *dialog.CustomDialog
+	Name    *Entry          // the file's name, when saving; nil otherwise
+	// Confirm asks whether to write over a file, and runs yes if so.
+	Confirm func(question string, yes func())
+	Dialog  *dialog.CustomDialog
 	add     func(paths []string)
+	words   ChooserWords
 }
 
-// chooserItem is one line of the chooser: a folder or a file of dir.
-type chooserItem struct {
-	name string
-	dir  bool
-	size int64
-	mod  time.Time
+// ChooserItem is one line of the chooser: a folder or a file of the folder shown.
+type ChooserItem struct {
+	Name string
+	Dir  bool
+	Size int64
+	Mod  time.Time
 }
 
 // Widths of the size and date columns.
@@ -64,83 +63,89 @@ const (
 	chooserDateWidth = 200
 )
 
-// newChooser shows o.Folder's folders and files (its folders only, for
-// folders; those of o.Filters' kinds) in a dialog on w; add gets the chosen
-// paths when Open (or Save) is pressed.
-func newChooser(w fyne.Window, o filechooser.Options, add func([]string)) *chooser {
-	c := &chooser{opts: o, folders: o.Directory && !o.Save, add: add}
-	up := widgets.NewIconButton("", widgets.DirectionalIcon(theme.NavigateBackIcon()), func() {
-		c.show(filepath.Dir(c.dir))
-	})
-	c.path = widgets.NewEntry()
-	c.path.SetPlaceHolder(say("ui.pick.typePath"))
-	c.path.OnSubmitted = c.goTo
-	c.path.OnEscape = c.cancel
-	c.note = widgets.NewLabel("")
-	c.note.ColorName = theme.ColorNameError
-	c.note.Hide()
+// ChooserWords are what the file dialog says and how it orders names, in
+// the window's language. Every function gets names and paths as they are:
+// it isolates them in its sentence.
+type ChooserWords struct {
+	TypePath, Size, Changed, Name string                   // the path field's hint, the columns' headings
+	Place                         func(kind string) string // a place's name (filechooser.Home…); "" for a drive
+	Replace                       func(name string) string // asks whether to write over a file
+	Unreadable, NoSuchPath        func(path string) string // a folder that cannot be read; a typed path that is nowhere
+	NotOffered                    func(path string) string // a typed file the dialog does not take
+	OpenFiles                     func(n int) string       // Open, for n files
+	FileSize                      func(n int64) string
+	Date                          func(t time.Time) string
+	Compare                       func(a, b string) int // the order of names (as people count: doc_2 before doc_10)
+}
 
-	c.list = newChooserList(c)
-	c.open = widgets.NewIconButton(lang.L("Open"), theme.ConfirmIcon(), c.done)
-	c.open.Importance = widget.HighImportance
-	cancel := widgets.NewIconButton(lang.L("Cancel"), theme.CancelIcon(), c.cancel)
-	c.buttons = widgets.Border(nil, nil, nil, widgets.Row(cancel, c.open))
+// NewChooser shows o.Folder's folders and files (its folders only, for
+// folders; those of o.Filters' kinds) in a dialog on w, in words; add gets
+// the chosen paths when Open (or Save) is pressed.
+func NewChooser(w fyne.Window, o filechooser.Options, words ChooserWords, add func([]string)) *Chooser {
+	c := &Chooser{opts: o, folders: o.Directory && !o.Save, add: add, words: words}
+	up := NewIconButton("", DirectionalIcon(theme.NavigateBackIcon()), func() {
+		c.Show(filepath.Dir(c.dir))
+	})
+	c.Path = NewEntry()
+	c.Path.SetPlaceHolder(words.TypePath)
+	c.Path.OnSubmitted = c.goTo
+	c.Path.OnEscape = c.Cancel
+	c.Note = NewLabel("")
+	c.Note.ColorName = theme.ColorNameError
+	c.Note.Hide()
+
+	c.List = newChooserList(c)
+	c.Open = NewIconButton(lang.L("Open"), theme.ConfirmIcon(), c.Done)
+	c.Open.Importance = widget.HighImportance
+	cancel := NewIconButton(lang.L("Cancel"), theme.CancelIcon(), c.Cancel)
+	c.buttons = Border(nil, nil, nil, Row(cancel, c.Open))
 	var bottom fyne.CanvasObject = c.buttons
 	if o.Save {
-		c.open.SetText(lang.L("Save"))
-		c.open.SetIcon(theme.DocumentSaveIcon())
-		c.name = widgets.NewEntry()
-		c.name.SetPlaceHolder(lang.L("Enter filename"))
-		c.name.SetText(o.Name)
-		c.name.OnChanged = func(string) { c.refreshOpen() }
-		c.name.OnSubmitted = func(string) { c.done() }
-		c.name.OnEscape = c.cancel
-		label := widgets.NewLabel(lang.X("file.name", "Name"))
-		bottom = container.NewVBox(widgets.Border(nil, nil, label, nil, c.name), bottom)
+		c.Open.SetText(lang.L("Save"))
+		c.Open.SetIcon(theme.DocumentSaveIcon())
+		c.Name = NewEntry()
+		c.Name.SetPlaceHolder(lang.L("Enter filename"))
+		c.Name.SetText(o.Name)
+		c.Name.OnChanged = func(string) { c.refreshOpen() }
+		c.Name.OnSubmitted = func(string) { c.Done() }
+		c.Name.OnEscape = c.Cancel
+		label := NewLabel(lang.X("file.name", "Name"))
+		bottom = container.NewVBox(Border(nil, nil, label, nil, c.Name), bottom)
 	}
-	header := widgets.Border(nil, nil, widgets.Row(widget.NewIcon(nil), widget.NewIcon(nil)), widgets.Row(
-		column(chooserSizeWidth, widgets.NewLabel(say("ui.pick.size"))),
-		column(chooserDateWidth, widgets.NewLabel(say("ui.pick.changed")))),
-		widgets.NewLabel(say("ui.pick.name")))
-	files := widgets.Border(header, nil, nil, nil, c.list)
-	top := container.NewVBox(widgets.Border(nil, nil, up, nil, c.path), c.note)
-	body := widgets.Border(top, bottom, c.placesColumn(), nil, files)
-	c.dlg = dialog.NewCustomWithoutButtons(o.Title, body, w)
-	c.show(o.Folder)
+	header := Border(nil, nil, Row(widget.NewIcon(nil), widget.NewIcon(nil)), Row(
+		column(chooserSizeWidth, NewLabel(words.Size)),
+		column(chooserDateWidth, NewLabel(words.Changed))),
+		NewLabel(words.Name))
+	files := Border(header, nil, nil, nil, c.List)
+	top := container.NewVBox(Border(nil, nil, up, nil, c.Path), c.Note)
+	body := Border(top, bottom, c.placesColumn(), nil, files)
+	c.Dialog = dialog.NewCustomWithoutButtons(o.Title, body, w)
+	c.Show(o.Folder)
 	return c
 }
 
 // placesColumn is a button per place, at the reading side of the list.
-func (c *chooser) placesColumn() fyne.CanvasObject {
+func (c *Chooser) placesColumn() fyne.CanvasObject {
 	box := container.NewVBox()
 	for _, p := range filechooser.Places() {
 		path := p.Path
-		b := widgets.NewIconButton(visual(placeWords(p)), placeIcon(p.Kind), func() { c.show(path) })
+		b := NewIconButton(Visual(c.placeWords(p)), placeIcon(p.Kind), func() { c.Show(path) })
 		b.Importance = widget.LowImportance
 		b.Alignment = widget.ButtonAlignLeading
-		if rtl() {
+		if RightToLeft() {
 			b.Alignment = widget.ButtonAlignTrailing
 			b.IconPlacement = widget.ButtonIconTrailingText
 		}
-		c.places = append(c.places, b)
+		c.Places = append(c.Places, b)
 		box.Add(b)
 	}
 	return box
 }
 
 // placeWords names a place in the window's language; a drive by its root.
-func placeWords(p filechooser.Place) string {
-	switch p.Kind {
-	case filechooser.Home:
-		return say("ui.place.home")
-	case filechooser.Desktop:
-		return say("ui.place.desktop")
-	case filechooser.Documents:
-		return say("ui.place.documents")
-	case filechooser.Downloads:
-		return say("ui.place.downloads")
-	case filechooser.Pictures:
-		return say("ui.place.pictures")
+func (c *Chooser) placeWords(p filechooser.Place) string {
+	if s := c.words.Place(p.Kind); s != "" {
+		return s
 	}
 	return p.Path
 }
@@ -162,23 +167,23 @@ func placeIcon(kind string) fyne.Resource {
 }
 
 // cancel closes the dialog without a choice.
-func (c *chooser) cancel() { c.dlg.Hide() }
+func (c *Chooser) Cancel() { c.Dialog.Hide() }
 
 // done hands over what was chosen: the ticked files, the folder shown, or
 // the path to save to; and closes. It is the dialog's default button,
 // which Enter presses.
-func (c *chooser) done() {
+func (c *Chooser) Done() {
 	paths := c.chosen
 	switch {
-	case c.name != nil:
-		name := strings.TrimSpace(c.name.Text)
+	case c.Name != nil:
+		name := strings.TrimSpace(c.Name.Text)
 		if name == "" || strings.ContainsRune(name, filepath.Separator) {
 			return
 		}
 		paths = []string{filepath.Join(c.dir, name)}
-		if _, err := os.Stat(paths[0]); err == nil && c.confirm != nil {
-			c.confirm(say("ui.pick.replace", "Name", isolate(name)), func() {
-				c.dlg.Hide()
+		if _, err := os.Stat(paths[0]); err == nil && c.Confirm != nil {
+			c.Confirm(c.words.Replace(name), func() {
+				c.Dialog.Hide()
 				c.add(paths)
 			})
 			return
@@ -188,16 +193,16 @@ func (c *chooser) done() {
 	case len(paths) == 0:
 		return
 	}
-	c.dlg.Hide()
+	c.Dialog.Hide()
 	c.add(paths)
 }
 
 // show lists dir: folders first, then files, each by name as people count
 // (doc_2 before doc_10); hidden ones are left out, as the file managers do.
-func (c *chooser) show(dir string) {
+func (c *Chooser) Show(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && c.dir != "" {
-		c.tell(say("ui.pick.unreadable", "Path", isolate(dir)))
+		c.tell(c.words.Unreadable(dir))
 		return // unreadable: stay where the user is
 	}
 	again := c.dir != "" // the list is on screen: back to its top
@@ -214,47 +219,47 @@ func (c *chooser) show(dir string) {
 		if strings.HasPrefix(e.Name(), ".") || (c.folders && !isDir) || (!isDir && !filechooser.Matches(c.opts.Filters, e.Name())) {
 			continue
 		}
-		it := chooserItem{name: e.Name(), dir: isDir}
+		it := ChooserItem{Name: e.Name(), Dir: isDir}
 		if ferr == nil {
-			it.mod = fi.ModTime()
+			it.Mod = fi.ModTime()
 			if !isDir {
-				it.size = fi.Size()
+				it.Size = fi.Size()
 			}
 		}
 		c.items = append(c.items, it)
 	}
-	slices.SortFunc(c.items, func(a, b chooserItem) int {
-		if a.dir != b.dir {
-			if a.dir {
+	slices.SortFunc(c.items, func(a, b ChooserItem) int {
+		if a.Dir != b.Dir {
+			if a.Dir {
 				return -1
 			}
 			return 1
 		}
-		return media.CompareNames(a.name, b.name)
+		return c.words.Compare(a.Name, b.Name)
 	})
-	c.path.SetText(pathText(dir))
+	c.Path.SetText(pathText(dir))
 	c.tell("")
-	c.list.UnselectAll()
+	c.List.UnselectAll()
 	if again {
-		c.list.ScrollToTop()
+		c.List.ScrollToTop()
 	}
-	c.list.Refresh()
+	c.List.Refresh()
 	c.refreshOpen()
 }
 
 // tell shows why a typed path was not taken, or nothing.
-func (c *chooser) tell(why string) {
-	c.note.SetText(why)
+func (c *Chooser) tell(why string) {
+	c.Note.SetText(why)
 	if why == "" {
-		c.note.Hide()
+		c.Note.Hide()
 	} else {
-		c.note.Show()
+		c.Note.Show()
 	}
 }
 
 // goTo takes a typed path: a folder is shown, a file is ticked (or, when
 // saving, named) in its folder; anything else is said.
-func (c *chooser) goTo(typed string) {
+func (c *Chooser) goTo(typed string) {
 	typed = strings.Trim(typed, "\u2066\u2069") // the path as shown is isolated, left to right
 	p := strings.TrimSpace(typed)
 	if home, err := os.UserHomeDir(); err == nil && (p == "~" || strings.HasPrefix(p, "~"+string(filepath.Separator))) {
@@ -266,26 +271,26 @@ func (c *chooser) goTo(typed string) {
 	fi, err := os.Stat(p)
 	switch {
 	case p == "" || err != nil:
-		c.tell(say("ui.pick.noSuchPath", "Path", isolate(typed)))
+		c.tell(c.words.NoSuchPath(typed))
 	case fi.IsDir():
-		c.show(p)
-	case c.folders || (c.name == nil && !filechooser.Matches(c.opts.Filters, fi.Name())):
-		c.tell(say("ui.pick.notOffered", "Path", isolate(typed)))
+		c.Show(p)
+	case c.folders || (c.Name == nil && !filechooser.Matches(c.opts.Filters, fi.Name())):
+		c.tell(c.words.NotOffered(typed))
 	default:
-		c.show(filepath.Dir(p))
-		c.pick(chooserItem{name: fi.Name()})
+		c.Show(filepath.Dir(p))
+		c.Pick(ChooserItem{Name: fi.Name()})
 	}
 }
 
 // pick opens a folder, or ticks a file (or takes its tick away).
-func (c *chooser) pick(it chooserItem) {
-	path := filepath.Join(c.dir, it.name)
+func (c *Chooser) Pick(it ChooserItem) {
+	path := filepath.Join(c.dir, it.Name)
 	switch {
-	case it.dir:
-		c.show(path)
+	case it.Dir:
+		c.Show(path)
 		return
-	case c.name != nil:
-		c.name.SetText(it.name) // saving over it is the user's choice
+	case c.Name != nil:
+		c.Name.SetText(it.Name) // saving over it is the user's choice
 		return
 	case !c.opts.Multiple:
 		c.chosen = []string{path}
@@ -294,31 +299,31 @@ func (c *chooser) pick(it chooserItem) {
 	default:
 		c.chosen = append(c.chosen, path)
 	}
-	c.list.Refresh()
+	c.List.Refresh()
 	c.refreshOpen()
 }
 
 // refreshOpen offers Open once there is something to open, and says how
 // many files it opens.
-func (c *chooser) refreshOpen() {
-	if c.name != nil {
-		if strings.TrimSpace(c.name.Text) != "" {
-			c.open.Enable()
+func (c *Chooser) refreshOpen() {
+	if c.Name != nil {
+		if strings.TrimSpace(c.Name.Text) != "" {
+			c.Open.Enable()
 		} else {
-			c.open.Disable()
+			c.Open.Disable()
 		}
 		return
 	}
 	switch {
 	case c.folders:
-		c.open.SetText(lang.L("Open"))
-		c.open.Enable()
+		c.Open.SetText(lang.L("Open"))
+		c.Open.Enable()
 	case len(c.chosen) == 0:
-		c.open.SetText(lang.L("Open"))
-		c.open.Disable()
+		c.Open.SetText(lang.L("Open"))
+		c.Open.Disable()
 	default:
-		c.open.SetText(visual(say("ui.pick.openFiles", "N", len(c.chosen))))
-		c.open.Enable()
+		c.Open.SetText(Visual(c.words.OpenFiles(len(c.chosen))))
+		c.Open.Enable()
 	}
 	c.buttons.Refresh() // Open's new words need their room
 }
@@ -326,8 +331,8 @@ func (c *chooser) refreshOpen() {
 // takeDropped takes files dropped on the window while the chooser is on
 // top, as if they were chosen in it: false when the chooser does not take
 // such files (it saves, or wants folders, or files of another kind).
-func (c *chooser) takeDropped(paths []string) bool {
-	if c.name != nil || len(paths) == 0 {
+func (c *Chooser) TakeDropped(paths []string) bool {
+	if c.Name != nil || len(paths) == 0 {
 		return false
 	}
 	for _, p := range paths {
@@ -344,7 +349,7 @@ func (c *chooser) takeDropped(paths []string) bool {
 	if !c.opts.Multiple && len(paths) > 1 {
 		return false
 	}
-	c.dlg.Hide()
+	c.Dialog.Hide()
 	c.add(paths)
 	return true
 }
@@ -353,22 +358,22 @@ func (c *chooser) takeDropped(paths []string) bool {
 // ("/home/user/Pictures", not "home/user/Pictures/").
 func pathText(dir string) string { return "\u2066" + dir + "\u2069" }
 
-// chooserList is the chooser's list of folders and files: Enter presses
+// ChooserList is the chooser's list of folders and files: Enter presses
 // the dialog's default button (Open, Save) and Escape closes the dialog,
 // as in the system's own dialogs; every other key moves in the list.
-type chooserList struct {
+type ChooserList struct {
 	widget.List
-	c *chooser
+	c *Chooser
 }
 
-func newChooserList(c *chooser) *chooserList {
-	l := &chooserList{c: c}
+func newChooserList(c *Chooser) *ChooserList {
+	l := &ChooserList{c: c}
 	l.Length = func() int { return len(c.items) }
 	l.CreateItem = func() fyne.CanvasObject {
-		return widgets.Border(nil, nil,
-			widgets.Row(widget.NewIcon(nil), widget.NewIcon(theme.FileIcon())),
-			widgets.Row(column(chooserSizeWidth, widgets.NewLabel("")), column(chooserDateWidth, widgets.NewLabel(""))),
-			widgets.NewLabel(""))
+		return Border(nil, nil,
+			Row(widget.NewIcon(nil), widget.NewIcon(theme.FileIcon())),
+			Row(column(chooserSizeWidth, NewLabel("")), column(chooserDateWidth, NewLabel(""))),
+			NewLabel(""))
 	}
 	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
 		if i < 0 || i >= len(c.items) {
@@ -376,36 +381,36 @@ func newChooserList(c *chooser) *chooserList {
 		}
 		it := c.items[i]
 		parts := o.(*fyne.Container).Objects // the name, the start's icons, the end's columns
-		parts[0].(*widgets.Label).SetText(it.name)
+		parts[0].(*Label).SetText(it.Name)
 		icons := parts[1].(*fyne.Container).Objects
 		tick, kind := icons[0].(*widget.Icon), icons[1].(*widget.Icon)
-		if it.dir {
+		if it.Dir {
 			kind.SetResource(theme.FolderIcon())
 		} else {
 			kind.SetResource(theme.FileIcon())
 		}
-		if slices.Contains(c.chosen, filepath.Join(c.dir, it.name)) {
+		if slices.Contains(c.chosen, filepath.Join(c.dir, it.Name)) {
 			tick.SetResource(theme.CheckButtonCheckedIcon())
-		} else if !it.dir && c.name == nil && !c.folders {
+		} else if !it.Dir && c.Name == nil && !c.folders {
 			tick.SetResource(theme.CheckButtonIcon())
 		} else {
 			tick.SetResource(nil)
 		}
 		columns := parts[2].(*fyne.Container).Objects
 		size, date := "", ""
-		if !it.dir {
-			size = speaking().Size(it.size)
+		if !it.Dir {
+			size = c.words.FileSize(it.Size)
 		}
-		if !it.mod.IsZero() {
-			date = speaking().Date(it.mod)
+		if !it.Mod.IsZero() {
+			date = c.words.Date(it.Mod)
 		}
-		columns[0].(*fyne.Container).Objects[0].(*widgets.Label).SetText(size)
-		columns[1].(*fyne.Container).Objects[0].(*widgets.Label).SetText(date)
+		columns[0].(*fyne.Container).Objects[0].(*Label).SetText(size)
+		columns[1].(*fyne.Container).Objects[0].(*Label).SetText(date)
 	}
 	l.OnSelected = func(i widget.ListItemID) {
 		l.Unselect(i)
 		if i >= 0 && i < len(c.items) {
-			c.pick(c.items[i])
+			c.Pick(c.items[i])
 		}
 	}
 	l.ExtendBaseWidget(l)
@@ -413,14 +418,14 @@ func newChooserList(c *chooser) *chooserList {
 }
 
 // TypedKey: Enter presses the default button, Escape closes the dialog.
-func (l *chooserList) TypedKey(k *fyne.KeyEvent) {
+func (l *ChooserList) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if !l.c.open.Disabled() {
-			l.c.done()
+		if !l.c.Open.Disabled() {
+			l.c.Done()
 		}
 	case fyne.KeyEscape:
-		l.c.cancel()
+		l.c.Cancel()
 	default:
 		l.List.TypedKey(k)
 	}
@@ -447,3 +452,12 @@ func (l columnLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		o.Resize(size)
 	}
 }
+
+// Items are the folders and files shown, folders first.
+func (c *Chooser) Items() []ChooserItem { return c.items }
+
+// Folder is the folder shown.
+func (c *Chooser) Folder() string { return c.dir }
+
+// Chosen are the ticked files' paths, in the order they were ticked.
+func (c *Chooser) Chosen() []string { return c.chosen }
