@@ -102,14 +102,14 @@ type storagePin struct{}
 // Pin adds ifGenerationMatch: the generation found, or 0 for a name that
 // holds nothing. An address with a generation precondition of its own
 // keeps it.
-func (storagePin) Pin(target string, f upload.Found) string {
+func (storagePin) Pin(target string, f upload.Found) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil {
-		return target
+		return target, nil
 	}
 	q := u.Query()
 	if q.Has("ifGenerationMatch") || q.Has("ifGenerationNotMatch") {
-		return target
+		return target, nil
 	}
 	g := f.Generation
 	if f.Body == nil || g == "" {
@@ -119,5 +119,5 @@ func (storagePin) Pin(target string, f upload.Found) string {
 		u.RawQuery += "&"
 	}
 	u.RawQuery += "ifGenerationMatch=" + url.QueryEscape(g)
-	return u.String()
+	return u.String(), nil
 }

@@ -6,30 +6,66 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
 
-// Cloud Storage's JSON API beyond the upload itself: an object's metadata
+// Cloud Storage's JSON API: objects.insert (/upload/storage/v1/b/{bucket}/o,
+// the object's name in name= or the metadata), an object's metadata
 // (objects.get), generation preconditions (ifGenerationMatch,
 // ifGenerationNotMatch: 412 conditionNotMet when they do not hold) and the
 // checksums a client names (crc32c and md5Hash in the metadata, X-Goog-Hash
 // on the request with the last byte: 400 when the bytes do not match).
 // Objects of a name keep their generations; the newest is the object.
 
+// KindStorage is Cloud Storage's objects.insert.
+const KindStorage Kind = "storage" // /upload/storage/v1/b/{bucket}/o
+
+func init() {
+	serve(service{prefix: "storage", kind: KindStorage, resolve: resolveStorage, routes: func(s *Server, mux *http.ServeMux) {
+		mux.HandleFunc("GET /storage/v1/b/{bucket}/o/{object...}", s.serveStorageObject)
+	}})
+}
+
+type storageEndpoint struct {
+	bucket string
+}
+
+// resolveStorage maps POST /upload/storage/v1/b/{bucket}/o.
+func resolveStorage(method string, seg []string) (endpoint, *apiError) {
+	if len(seg) != 5 || seg[1] != "v1" || seg[2] != "b" || seg[3] == "" || seg[4] != "o" || method != http.MethodPost {
+		return nil, methodNotFound()
+	}
+	return &storageEndpoint{bucket: seg[3]}, nil
+}
+
+func (e *storageEndpoint) kind() Kind      { return KindStorage }
+func (e *storageEndpoint) action() string  { return "storage.objects.insert" }
+func (e *storageEndpoint) limit() int64    { return 0 }
+func (e *storageEndpoint) accepts() string { return "*/*" }
+func (e *storageEndpoint) newID() string   { return randomHex(8) }
+
 // answersMD5: Cloud Storage's md5Hash is the bytes' MD5.
-func (g *genericEndpoint) answersMD5() bool { return g.storage }
+func (e *storageEndpoint) answersMD5() bool { return true }
+
+// check: an object has a name, in name= or the metadata.
+func (e *storageEndpoint) check(_ *Server, u *uploadInfo) *apiError {
+	if objectName(u) == "" {
+		return newError(http.StatusBadRequest, "required", "Required")
+	}
+	return nil
+}
+
+func (e *storageEndpoint) inspect(*uploadInfo, content) *apiError { return nil }
 
 // commitCheck applies the preconditions and checks the checksums named.
-func (g *genericEndpoint) commitCheck(s *Server, u *uploadInfo, c content) *apiError {
-	if !g.storage {
-		return nil
-	}
+func (e *storageEndpoint) commitCheck(s *Server, u *uploadInfo, c content) *apiError {
 	if e := checkNamedSums(u, c); e != nil {
 		return e
 	}
 	current := int64(0)
-	if o, ok := s.storageObject(g.bucket, g.name(u)); ok {
+	if o, ok := s.storageObject(e.bucket, objectName(u)); ok {
 		current = generationOf(o)
 	}
 	for _, p := range []struct {
@@ -52,6 +88,19 @@ func (g *genericEndpoint) commitCheck(s *Server, u *uploadInfo, c content) *apiE
 		}
 	}
 	return nil
+}
+
+// resource is the Object: the metadata sent, echoed, with what Cloud
+// Storage adds (bucket, size, checksums, generation, links).
+func (e *storageEndpoint) resource(_ *Server, f *finished) resourceResult {
+	o := objectResource(f)
+	if raw, err := hex.DecodeString(f.content.MD5); err == nil && f.content.MD5 != "" {
+		o.body["md5Hash"] = base64.StdEncoding.EncodeToString(raw)
+	}
+	o.body["bucket"] = e.bucket
+	o.body["id"] = e.bucket + "/" + o.name + "/" + o.generation
+	o.body["selfLink"] = f.base + "/storage/v1/b/" + url.PathEscape(e.bucket) + "/o/" + url.PathEscape(o.name)
+	return resourceResult{name: o.name, body: o.body}
 }
 
 // checkNamedSums compares the CRC32C and MD5 the client named with the bytes'.
@@ -87,7 +136,7 @@ func (s *Server) storageObject(bucket, name string) (Object, bool) {
 	var found Object
 	ok := false
 	for _, o := range s.store.Objects() {
-		if o.Kind == KindGeneric && o.Path == path && o.Name == name && (!ok || generationOf(o) >= generationOf(found)) {
+		if o.Kind == KindStorage && o.Path == path && o.Name == name && (!ok || generationOf(o) >= generationOf(found)) {
 			found, ok = o, true
 		}
 	}
@@ -116,9 +165,4 @@ func (s *Server) serveStorageObject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, o.Response)
-}
-
-// storageRoutes adds Cloud Storage's objects.get to the sandbox's routes.
-func (s *Server) storageRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /storage/v1/b/{bucket}/o/{object...}", s.serveStorageObject)
 }
