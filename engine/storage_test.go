@@ -74,7 +74,7 @@ func TestStorageEveryMethod(t *testing.T) {
 				t.Errorf("verified by %q, want Cloud Storage's crc32c", r.Verified)
 			}
 			if !resultSays(r, fact.Code("result.storage"), "bucket", "northwind-banners", "title", name, "storageClass", "NEARLINE") {
-				t.Errorf("result %q (fact %+v)", summaryOf(r), r.Fact)
+				t.Errorf("result %q (fact %+v)", summaryOf(r), r.Fact())
 			}
 			if got := summaryOf(r); !strings.HasPrefix(got, "Saved in the bucket northwind-banners. Name: "+name) || !strings.Contains(got, "Storage class: Nearline") {
 				t.Errorf("said %q", got)
