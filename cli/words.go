@@ -54,16 +54,7 @@ func usageLine(l *words.Lang, form string) string {
 
 // either is "a, b or c" in the user's language, of values typed as they
 // are, each kept left to right inside a right-to-left sentence.
-func either(l *words.Lang, values ...string) string {
-	kept := make([]string, len(values))
-	for i, v := range values {
-		kept[i] = l.Isolate(v)
-	}
-	if len(kept) < 2 {
-		return strings.Join(kept, "")
-	}
-	return l.Say("cli.or", words.Args{"List": strings.Join(kept[:len(kept)-1], ", "), "Last": kept[len(kept)-1]})
-}
+func either(l *words.Lang, values ...string) string { return l.Either(values...) }
 
 // sentence is an error the command line words in the user's language where
 // it shows it; its Error is the English sentence.

@@ -13,6 +13,7 @@ import (
 	"hoist/auth"
 	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/words"
 )
 
 // setupStep is one step of the guided set-up: what to do, and where.
@@ -66,7 +67,7 @@ func newSetupPanel(d setupController) *setupPanel {
 	intro := widgets.NewParagraph(say("ui.setup.intro"))
 	rows := []fyne.CanvasObject{intro}
 	for i, s := range setupSteps {
-		text := widgets.NewParagraph(say("ui.setup.step", "N", speaking().Digits(strconv.Itoa(i+1)), "Text", speaking().Say(s.text, nil)))
+		text := widgets.NewParagraph(say("ui.setup.step", "N", speaking().Digits(strconv.Itoa(i+1)), "Text", speaking().Say(s.text, words.Args{"APIs": speaking().APIs()})))
 		rows = append(rows, text)
 		if s.address != "" {
 			rows = append(rows, p.addressLine(s.address))

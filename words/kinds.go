@@ -1,6 +1,7 @@
 package words
 
 import (
+	"slices"
 	"strings"
 
 	"hoist/engine/dest"
@@ -16,6 +17,7 @@ import (
 //	kind.<kind>.accepts                the files it takes
 //	kind.<kind>.id                     what the result's id is called
 //	kind.<kind>.note                   what to know before picking it (KindInfo.Note)
+//	kind.<kind>.api                    the Google API to turn on, as Cloud Console names it (KindInfo.API)
 //	kind.<kind>.field.<key>.label      a setting's label
 //	kind.<kind>.field.<key>.help       a setting's help ({{.Default}}: its default)
 //	kind.<kind>.choice.<value>         a choice's words
@@ -170,6 +172,9 @@ func KindKeys(k dest.Kind) []string {
 	if info.Note {
 		out = append(out, kindKey(k, "note"))
 	}
+	if info.API {
+		out = append(out, kindKey(k, "api"))
+	}
 	for _, f := range info.Fields {
 		out = append(out, kindKey(k, "field."+f.Key+".label"), kindKey(k, "field."+f.Key+".help"))
 		if f.List != nil {
@@ -233,4 +238,33 @@ func listKeys(list *dest.List) []string {
 		}
 	}
 	return keys
+}
+
+// Either is "a, b or c" in l's language, each value kept whole inside the
+// sentence (isolated) as it is typed or named.
+func (l *Lang) Either(values ...string) string {
+	kept := make([]string, len(values))
+	for i, v := range values {
+		kept[i] = l.Isolate(v)
+	}
+	if len(kept) < 2 {
+		return strings.Join(kept, "")
+	}
+	return l.Say("words.or", Args{"List": strings.Join(kept[:len(kept)-1], l.Say("ui.comma", nil)), "Last": kept[len(kept)-1]})
+}
+
+// APIs names the Google APIs Hoist's kinds send to, as Google Cloud
+// Console's library lists them: each kind's kind.<kind>.api, once for a
+// family, in the kinds' order, for the kinds that say they have one
+// (KindInfo.API).
+func (l *Lang) APIs() string {
+	var names []string
+	for _, k := range dest.Kinds() {
+		if key := kindKey(k.Kind, "api"); k.API && has(key) {
+			if s := l.Say(key, nil); !slices.Contains(names, s) {
+				names = append(names, s)
+			}
+		}
+	}
+	return l.Either(names...)
 }

@@ -39,6 +39,7 @@ var cm360Info = KindInfo{
 	Kind:       CM360,
 	Rank:       30,
 	Server:     GoogleServer,
+	API:        true,
 	MaxSize:    CM360MaxSize,
 	VersionKey: "apiVersion",
 	Fields: []Field{

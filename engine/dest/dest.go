@@ -173,7 +173,7 @@ func (f Field) FlagName() string {
 // KindInfo describes a kind of destination for the window's forms and the
 // command line's flags and help, by keys only: its words are in the words
 // catalogue under keys named by a rule (package words): kind.<kind>.name,
-// .short, .where, .accepts, .id, .note, .field.<key>.label and .help,
+// .short, .where, .accepts, .id, .note, .api, .field.<key>.label and .help,
 // .choice.<value>, and fact.<code>.<kind> for a fact it says its own way;
 // a kind of a family looks under the family's name where its own has none.
 type KindInfo struct {
@@ -190,7 +190,12 @@ type KindInfo struct {
 	Fields []Field
 	// Note says the kind has something a user must know before picking it
 	// (kind.<kind>.note), e.g. that Google removed the method.
-	Note    bool
+	Note bool
+	// API says the kind sends to a Google API that an organisation turns on
+	// in Google Cloud Console (kind.<kind>.api names it as the console's
+	// library does); false for the sandbox, an upload address and a
+	// method Google removed.
+	API     bool
 	MaxSize int64 // 0 when there is no limit
 	// TypeFact is the fact of a file of a type the kind does not take; "":
 	// it takes any.

@@ -44,6 +44,7 @@ var driveInfo = KindInfo{
 	Kind:    Drive,
 	Rank:    50,
 	Server:  GoogleServer,
+	API:     true,
 	MaxSize: DriveMaxSize,
 	Fields: []Field{
 		{Key: "folder", Kind: TextField},

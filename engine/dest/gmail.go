@@ -146,7 +146,7 @@ var gmailInfo = map[Kind]KindInfo{
 
 func (g gmailKind) info() KindInfo {
 	info := gmailInfo[g.k]
-	info.Kind, info.Family, info.Server = g.k, "gmail", GoogleServer
+	info.Kind, info.Family, info.Server, info.API = g.k, "gmail", GoogleServer, true
 	info.TypeFact = notEmailType
 	info.MaxSize = GmailMaxSize
 	if g.k == GmailSend || g.k == GmailDraft {

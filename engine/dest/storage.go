@@ -72,6 +72,7 @@ var storageInfo = KindInfo{
 	Kind:    Storage,
 	Rank:    55,
 	Server:  GoogleServer,
+	API:     true,
 	MaxSize: StorageMaxSize,
 	Fields: []Field{
 		{Key: "project", Kind: TextField, List: storageProjects}, // only to choose the bucket from a list

@@ -39,6 +39,7 @@ var youTubeInfo = KindInfo{
 	Kind:     YouTube,
 	Rank:     60,
 	Server:   GoogleServer,
+	API:      true,
 	MaxSize:  YouTubeMaxSize,
 	TypeFact: notVideo,
 	Fields: []Field{
