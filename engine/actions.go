@@ -453,8 +453,8 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	reason := jb.reason
 	q.wordsLocked(jb)
 	if jb.state == Waiting && jb.retryAt.After(q.opts.Clock.Now()) {
-		// The server asked it to wait: it still does, and says why and until when.
-		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
+		// It was told to wait: it still does, and says why and until when.
+		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt, jb.asked))
 	}
 	switch a {
 	case Retry:
