@@ -276,6 +276,15 @@ func (q *Queue) failLocked(jb *job, err error) {
 	default:
 		q.moveLocked(jb, stepFail)
 		explained = true
+		var api *upload.APIError
+		if errors.As(err, &api) && dest.RefusalPassesLater(jb.dest, api) {
+			// The server refused the bytes it received, damaged on the way:
+			// the session that carried them cannot be finished, and Retry
+			// sends the file anew.
+			jb.session = upload.Session{}
+			jb.committed.Store(0)
+			jb.sent.Store(0)
+		}
 	}
 	reason, next := stopFacts(jb, err)
 	jb.sayLocked(reason, next)

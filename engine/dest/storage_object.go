@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -20,6 +21,18 @@ import (
 // is the upload's when its size and checksum are the file's. The server is
 // told the file's CRC32C, so it refuses bytes that do not match. Any
 // destination whose uploads go to Cloud Storage uses this.
+
+// damagedOnWay is Cloud Storage's refusal of bytes that do not match the
+// checksum the upload named: they were damaged on the way, and sending the
+// file again, in a new session, may bring them whole.
+const damagedOnWay fact.Code = "google.checksum"
+
+// checksumRefused reports Cloud Storage's refusal of bytes that do not
+// match the CRC32C or MD5 the upload named.
+func checksumRefused(e *upload.APIError) bool {
+	m := strings.ToLower(e.Message)
+	return e.Status == http.StatusBadRequest && (strings.Contains(m, "crc32c") || strings.Contains(m, "md5")) && strings.Contains(m, "match")
+}
 
 // storageObject is the object an upload address of Cloud Storage names.
 type storageObject struct {
