@@ -116,14 +116,14 @@ func fileLine(l *words.Lang, file, text string) string {
 // hasResult reports whether there is something to say of what the server
 // made of v's file.
 func hasResult(v engine.JobView) bool {
-	return v.Result != nil && (v.Result.Fact != nil || v.Result.Summary != "")
+	return v.Result != nil && (v.Result.Fact() != nil || v.Result.Summary != "")
 }
 
 // resultWords says what the server made of the file, from its fact; a
 // result an older Hoist kept without one is said with the sentence it kept.
 func resultWords(l *words.Lang, r *engine.Result) string {
-	if r.Fact != nil {
-		return visible(l.Fact(*r.Fact))
+	if f := r.Fact(); f != nil {
+		return visible(l.Fact(*f))
 	}
 	return visible(r.Summary)
 }
@@ -369,7 +369,7 @@ func toJSON(event string, v engine.JobView) jobJSON {
 		j.ETA = v.ETA.Seconds()
 	}
 	if r := v.Result; r != nil {
-		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: resultWords(words.English(), r), Fact: r.Fact, Verified: r.Verified}
+		j.Result = &resultJSON{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL, Summary: resultWords(words.English(), r), Fact: r.Fact(), Verified: r.Verified}
 		if json.Valid(r.Raw) {
 			j.Result.Raw = r.Raw
 		}

@@ -336,7 +336,7 @@ func (q *Queue) Summary() Summary {
 			s.Paused++
 		case jb.state.Active():
 			s.Active++
-			s.Speed += jb.meter.rate(now)
+			s.Speed += jb.meters.Load().rate(now)
 		}
 		if jb.state.Dropped() {
 			continue

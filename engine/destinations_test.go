@@ -395,7 +395,7 @@ func TestGmailDestinationsEveryMethod(t *testing.T) {
 					t.Errorf("result id %q thread %q, want %q and %q (answer %s)", r.ID, r.ThreadID, wantID, wantThread, obj.Response)
 				}
 				if !resultSays(r, k.made, "id", r.ID) {
-					t.Errorf("result %q (fact %+v) does not say %s with the id", summaryOf(r), r.Fact, k.made)
+					t.Errorf("result %q (fact %+v) does not say %s with the id", summaryOf(r), r.Fact(), k.made)
 				}
 				if v.Email == nil || v.Email.Subject != "Quarterly numbers" || v.MIME != "message/rfc822" {
 					t.Errorf("row shows email %+v of type %q", v.Email, v.MIME)
@@ -595,7 +595,7 @@ func TestCampaignManagerEveryMethod(t *testing.T) {
 				t.Errorf("result asset %q named %q, want %q named %q", r.ID, r.Name, obj.ID, "Spring Sale v2 final.png")
 			}
 			if !resultSays(r, fact.Code("result.cm360"), "id", obj.ID, "title", "Spring Sale v2 final.png") {
-				t.Errorf("result %q (fact %+v), want added as asset %s", summaryOf(r), r.Fact, obj.ID)
+				t.Errorf("result %q (fact %+v), want added as asset %s", summaryOf(r), r.Fact(), obj.ID)
 			}
 		})
 	}
@@ -668,7 +668,7 @@ func TestPlayGamesEveryMethod(t *testing.T) {
 				}
 				what := map[string]fact.Code{"ACHIEVEMENT_ICON": fact.Code("result.achievementIcon"), "LEADERBOARD_ICON": fact.Code("result.leaderboardIcon")}[imageType]
 				if !resultSays(r, what, "id", "r1", "url", r.URL) {
-					t.Errorf("result %q (fact %+v), want %s of r1 at %s", summaryOf(r), r.Fact, what, r.URL)
+					t.Errorf("result %q (fact %+v), want %s of r1 at %s", summaryOf(r), r.Fact(), what, r.URL)
 				}
 			})
 		}
@@ -1081,7 +1081,7 @@ func TestSandboxDestination(t *testing.T) {
 			// The name also travels in the address, so a simple upload keeps it.
 			if r.Name != "صورة الغلاف.png" || r.ID != obj.ID || !resultSays(r, fact.Uploaded, "id", obj.ID, "title", "صورة الغلاف.png") ||
 				r.URL != l.url+"/sandbox/objects/"+obj.ID {
-				t.Errorf("result %+v (fact %+v), want uploaded as %s", r, r.Fact, obj.ID)
+				t.Errorf("result %+v (fact %+v), want uploaded as %s", r, r.Fact(), obj.ID)
 			}
 			if want := fmt.Sprintf("Uploaded to the sandbox. Name: صورة الغلاف.png. Id: %s.", obj.ID); summaryOf(r) != want {
 				t.Errorf("said %q, want %q", summaryOf(r), want)

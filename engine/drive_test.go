@@ -42,7 +42,7 @@ func TestDriveEveryMethod(t *testing.T) {
 				t.Errorf("verified by %q, want Drive's md5Checksum", r.Verified)
 			}
 			if !resultSays(r, fact.Code("result.drive"), "id", obj.ID, "title", "Plan « été ».png") {
-				t.Errorf("result %q (fact %+v), want saved in Drive as %s", summaryOf(r), r.Fact, obj.ID)
+				t.Errorf("result %q (fact %+v), want saved in Drive as %s", summaryOf(r), r.Fact(), obj.ID)
 			}
 		})
 	}
@@ -75,7 +75,7 @@ func TestDriveNewVersion(t *testing.T) {
 		t.Errorf("new version: result %q named %q verified by %q, want %q named logo.png, md5", r.ID, r.Name, r.Verified, made.ID)
 	}
 	if !resultSays(r, fact.Code("result.driveVersion"), "id", made.ID, "title", "logo.png") {
-		t.Errorf("result %q (fact %+v), want a new version of %s", summaryOf(r), r.Fact, made.ID)
+		t.Errorf("result %q (fact %+v), want a new version of %s", summaryOf(r), r.Fact(), made.ID)
 	}
 
 	d.Params["fileId"] = "1NoSuchFile"

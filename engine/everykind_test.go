@@ -31,7 +31,7 @@ func sample(info dest.KindInfo, base string) dest.Destination {
 			d.Params[f.Key] = "https://www.googleapis.com/upload/things/v1/items?name=sample"
 			d.Params["scope"] = "things.write"
 		default:
-			d.Params[f.Key] = "r1"
+			d.Params[f.Key] = "sample-r1" // an id, a name: what any text setting takes
 		}
 	}
 	return d

@@ -61,6 +61,9 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 func failNext(jb *job, err error) *fact.Fact {
 	var api *upload.APIError
 	if errors.As(err, &api) && !upload.Retryable(err) {
+		if dest.RefusalPassesLater(jb.dest, api) {
+			return &fact.Fact{Code: fact.PressRetryAgain} // the bytes were damaged on the way
+		}
 		switch api.Class() {
 		case upload.ClassInvalid, upload.ClassNotFound, upload.ClassRetired, upload.ClassProtocol:
 			return jb.fact(fact.ChangeAndSend)

@@ -73,7 +73,7 @@ func TestResultsAndOlderSentences(t *testing.T) {
 	r := newRig(t, emulator.Options{}, engine.Options{})
 	p, _ := r.file("new.bin", 2000)
 	done := r.state(r.add(p)[0], engine.Done)
-	if f := done.Result.Fact; f == nil || f.Code != fact.Uploaded || f.Dest != string(dest.Sandbox) || f.Arg("id") == "" {
+	if f := done.Result.Fact(); f == nil || f.Code != fact.Uploaded || f.Dest != string(dest.Sandbox) || f.Arg("id") == "" {
 		t.Fatalf("result fact %+v of %+v", f, done.Result)
 	}
 	r.close()
@@ -106,7 +106,7 @@ func TestResultsAndOlderSentences(t *testing.T) {
 	for _, v := range r.q.Jobs() {
 		switch v.Name {
 		case "new.bin":
-			if v.Result == nil || v.Result.Fact == nil || v.Result.Fact.Arg("id") != done.Result.Fact.Arg("id") {
+			if v.Result == nil || v.Result.Fact() == nil || v.Result.Fact().Arg("id") != done.Result.Fact().Arg("id") {
 				t.Errorf("after a restart, result %+v", v.Result)
 			}
 		case "a.bin":
@@ -114,11 +114,11 @@ func TestResultsAndOlderSentences(t *testing.T) {
 				t.Errorf("older failure: fact %+v, reason %q", v.Fact, reasonOf(v))
 			}
 		case "b.eml":
-			if v.Result == nil || v.Result.Fact != nil || v.Result.Summary != "Saved in the mailbox (message 18c2)." {
+			if v.Result == nil || v.Result.Fact() != nil || v.Result.Summary != "Saved in the mailbox (message 18c2)." {
 				t.Errorf("older result %+v", v.Result)
 			}
 		case "c.bin":
-			if f := v.Result.Fact; f == nil || f.Code != fact.Uploaded || f.Arg("id") != "42" || f.Arg("title") != "c.bin" {
+			if f := v.Result.Fact(); f == nil || f.Code != fact.Uploaded || f.Arg("id") != "42" || f.Arg("title") != "c.bin" {
 				t.Errorf("older result with its answer: fact %+v", f)
 			}
 		default:
@@ -185,8 +185,8 @@ func isFact(f *fact.Fact, code fact.Code) bool { return f != nil && f.Code == co
 // summaryOf is what the server made of a file, as the words catalogue says
 // it in English: its fact, or the sentence an older Hoist kept.
 func summaryOf(r *engine.Result) string {
-	if r.Fact != nil {
-		return words.English().Fact(*r.Fact)
+	if r.Fact() != nil {
+		return words.English().Fact(*r.Fact())
 	}
 	return r.Summary
 }
@@ -194,11 +194,11 @@ func summaryOf(r *engine.Result) string {
 // resultSays reports whether r's fact has this code and these arguments
 // (name, value pairs).
 func resultSays(r *engine.Result, code fact.Code, args ...string) bool {
-	if r == nil || r.Fact == nil || r.Fact.Code != code {
+	if r == nil || r.Fact() == nil || r.Fact().Code != code {
 		return false
 	}
 	for i := 0; i+1 < len(args); i += 2 {
-		if r.Fact.Arg(args[i]) != args[i+1] {
+		if r.Fact().Arg(args[i]) != args[i+1] {
 			return false
 		}
 	}

@@ -159,7 +159,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	jb.cancel = nil
 	q.running--
 	jb.retryAt = time.Time{}
-	jb.meter.reset()
+	jb.meters.Load().reset()
 	// Bytes sent but not confirmed are not known to be anywhere: the next run
 	// asks the server and goes on from there.
 	jb.sent.Store(jb.committed.Load())
@@ -276,6 +276,15 @@ func (q *Queue) failLocked(jb *job, err error) {
 	default:
 		q.moveLocked(jb, stepFail)
 		explained = true
+		var api *upload.APIError
+		if errors.As(err, &api) && dest.RefusalPassesLater(jb.dest, api) {
+			// The server refused the bytes it received, damaged on the way:
+			// the session that carried them cannot be finished, and Retry
+			// sends the file anew.
+			jb.session = upload.Session{}
+			jb.committed.Store(0)
+			jb.sent.Store(0)
+		}
 	}
 	reason, next := stopFacts(jb, err)
 	jb.sayLocked(reason, next)
@@ -431,15 +440,15 @@ func (o *observer) Doubt(sent time.Time) {
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
 	now := o.q.opts.Clock.Now()
-	o.jb.meter.begin(now, o.jb.committed.Load())
-	o.jb.meter.add(now, offset)
+	o.jb.meter().begin(now, o.jb.committed.Load())
+	o.jb.meter().add(now, offset)
 	o.jb.bump()
 	o.moving()
 }
 
 func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
-	o.jb.meter.confirm(o.q.opts.Clock.Now(), offset)
+	o.jb.meter().confirm(o.q.opts.Clock.Now(), offset)
 	o.jb.bump()
 	o.moving()
 	if offset >= o.size {
@@ -483,7 +492,7 @@ func (o *observer) Restarted(reason error) {
 	o.jb.session = upload.Session{}
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
-	o.jb.meter.reset()
+	o.jb.meters.Load().reset()
 	o.q.moveLocked(o.jb, stepRestarted)
 	o.jb.retryAt = time.Time{}
 	o.jb.sayLocked(nil, restartFact(o.jb, reason))

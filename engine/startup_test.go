@@ -247,7 +247,7 @@ func TestLeanResultsLeaveTheAnswerInTheJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := q.Jobs()[0]
-		if r := v.Result; r == nil || r.ID != "obj-1" || r.Fact == nil || r.Verified != "size" || (len(r.Raw) == 0) != lean {
+		if r := v.Result; r == nil || r.ID != "obj-1" || r.Fact() == nil || r.Verified != "size" || (len(r.Raw) == 0) != lean {
 			t.Errorf("lean %v: result %+v", lean, r)
 		}
 		q.mu.Lock()

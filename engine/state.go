@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unique"
 
 	"hoist/engine/dest"
 	"hoist/engine/fact"
@@ -63,8 +64,10 @@ type job struct {
 	committed atomic.Int64
 	ver       atomic.Uint64  // bumped at every visible change
 	changes   *atomic.Uint64 // the queue's count of changes, bumped with ver
-	meter     meter
-	saved     atomic.Int64 // unix nanos of the last progress write to the journal
+	// meters measures the speed while the job is sent; nil until it first
+	// is (a finished job read from the journal never has one): see meter.
+	meters atomic.Pointer[meter]
+	saved  atomic.Int64 // unix nanos of the last progress write to the journal
 }
 
 func (jb *job) bump() {
@@ -134,8 +137,8 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	}
 	v.Delivered = v.Committed
 	if jb.state.Active() {
-		v.Delivered = max(jb.meter.delivered(now, v.Sent), v.Committed)
-		v.Speed = jb.meter.rate(now)
+		v.Delivered = max(jb.meters.Load().delivered(now, v.Sent), v.Committed)
+		v.Speed = jb.meters.Load().rate(now)
 		if v.Speed > 0 {
 			v.ETA = time.Duration(float64(jb.left(now)) / v.Speed * float64(time.Second))
 		}
@@ -200,7 +203,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 func putResult(rec *journal.Record, r *Result) {
 	rec.Result, rec.ResultSummary, rec.Verified = r.Raw, r.Summary, r.Verified
 	rec.KeepResult = r.stored
-	rec.ResultFact = factJSON(r.Fact)
+	rec.ResultFact = r.fact
 	rec.ResultRef = &journal.ResultRef{ID: r.ID, ThreadID: r.ThreadID, Name: r.Name, URL: r.URL}
 }
 
@@ -265,16 +268,16 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 			Size:        rec.Size,
 			ModTime:     rec.ModTime,
 			Fingerprint: rec.Fingerprint,
-			MIME:        rec.MIME,
+			MIME:        common(rec.MIME),
 		},
 		dest:     d,
-		state:    State(rec.State),
+		state:    State(common(rec.State)),
 		reason:   savedReason(rec),
 		details:  rec.Details,
 		changed:  rec.FileChanged,
 		verify:   rec.FileChanged,
 		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt},
-		method:   upload.Method(rec.Method),
+		method:   upload.Method(common(rec.Method)),
 		fellBack: rec.FellBack,
 		restarts: rec.Restarts,
 		created:  rec.Created,
@@ -306,6 +309,11 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	return jb, emailUnknown, nil
 }
 
+// common is s as one string shared by every job that holds it (a type of
+// file, a state, a method, a checksum's name), not a copy per job read from
+// the journal.
+func common(s string) string { return unique.Make(s).Value() }
+
 // savedResult is the result a record keeps. What was read from the answer
 // is kept beside it; only a record of an older Hoist has its answer read again.
 func savedResult(d dest.Destination, rec journal.Record) *Result {
@@ -318,10 +326,10 @@ func savedResult(d dest.Destination, rec journal.Record) *Result {
 	if rec.ResultSummary != "" {
 		r.Summary = rec.ResultSummary
 	}
-	if f := factFrom(rec.ResultFact); f != nil {
-		r.Fact = f
+	if len(rec.ResultFact) > 0 {
+		r.fact = rec.ResultFact // read when shown (Result.Fact)
 	}
-	r.Verified = rec.Verified
+	r.Verified = common(rec.Verified)
 	return r
 }
 
@@ -371,7 +379,7 @@ func (q *Queue) readEmails(ctx context.Context) {
 // chunk. A range sent again after an interruption moves Sent back, never
 // below what the server confirmed.
 func (jb *job) left(now time.Time) int64 {
-	done := max(jb.meter.delivered(now, jb.sent.Load()), jb.committed.Load())
+	done := max(jb.meters.Load().delivered(now, jb.sent.Load()), jb.committed.Load())
 	return max(jb.info.Size-done, 0)
 }
 
@@ -396,7 +404,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	if len(body) > maxReadAnswer {
 		// No destination's resource is this large: it is not the answer Hoist knows.
 		r.Raw, _ = json.Marshal(strings.ToValidUTF8(string(body[:maxKeptAnswer]), "\uFFFD"))
-		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
+		r.fact = factJSON(&fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)})
 		return r
 	}
 	if !json.Valid(body) {
@@ -404,7 +412,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 	}
 	pr, err := dest.ParseResult(d, body)
 	if err != nil {
-		r.Fact = &fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)}
+		r.fact = factJSON(&fact.Fact{Code: fact.AnswerUnreadable, Dest: string(d.Kind)})
 		return r
 	}
 	r.ID, r.ThreadID, r.Name, r.URL = pr.ID, pr.ThreadID, pr.Name, pr.URL
@@ -414,7 +422,7 @@ func resultFrom(d dest.Destination, body []byte) *Result {
 		if n := d.NamedByUser(); n != "" {
 			f.Args = mergeArgs(f.Args, map[string]string{"name": n})
 		}
-		r.Fact = &f
+		r.fact = factJSON(&f)
 	}
 	return r
 }
@@ -441,6 +449,16 @@ type meter struct {
 	confirmed float64
 	confAt    time.Time // when the server last confirmed bytes
 	confOff   int64     // up to where
+}
+
+// meter is the job's meter, made when it is first needed: a meter is 144
+// bytes, and a long list is mostly of jobs that never move again.
+func (jb *job) meter() *meter {
+	if m := jb.meters.Load(); m != nil {
+		return m
+	}
+	jb.meters.CompareAndSwap(nil, &meter{})
+	return jb.meters.Load()
 }
 
 type sample struct {
@@ -566,6 +584,9 @@ func (m *meter) steady(end time.Time, span time.Duration) bool {
 
 // rate is the current estimate; it fades when no bytes have moved for a while.
 func (m *meter) rate(now time.Time) float64 {
+	if m == nil {
+		return 0
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.pace()
@@ -602,6 +623,9 @@ func (m *meter) confirm(now time.Time, offset int64) {
 // no further than the last confirmed offset plus what the link has carried
 // since at the speed measured.
 func (m *meter) delivered(now time.Time, sent int64) int64 {
+	if m == nil {
+		return sent
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.confirmed <= 0 {
@@ -611,6 +635,9 @@ func (m *meter) delivered(now time.Time, sent int64) int64 {
 }
 
 func (m *meter) reset() {
+	if m == nil {
+		return
+	}
 	m.mu.Lock()
 	m.samples, m.last, m.movedAt, m.held = m.samples[:0], 0, time.Time{}, 0
 	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0

@@ -47,8 +47,8 @@ func TestYouTubeEveryMethod(t *testing.T) {
 			if r.ID != obj.ID || len(r.ID) != 11 || r.Name != "Launch" {
 				t.Errorf("result video %q named %q, want %q named Launch", r.ID, r.Name, obj.ID)
 			}
-			if !resultSays(r, fact.Code("result.youtube"), "id", obj.ID, "title", "Launch", "privacy", "private") || r.Fact.Arg("url") != "" {
-				t.Errorf("result %q (fact %+v), want video %s, private, with no YouTube link off YouTube", summaryOf(r), r.Fact, obj.ID)
+			if !resultSays(r, fact.Code("result.youtube"), "id", obj.ID, "title", "Launch", "privacy", "private") || r.Fact().Arg("url") != "" {
+				t.Errorf("result %q (fact %+v), want video %s, private, with no YouTube link off YouTube", summaryOf(r), r.Fact(), obj.ID)
 			}
 		})
 	}

@@ -60,6 +60,15 @@ if [ "$failed" != 0 ]; then
 		tail -n 60 "$logs/$part.log"
 	done <"$logs/times"
 fi
+# The Go parts' own account of what was skipped (internal/testreport), so
+# that the run ends saying it.
+for f in "$logs"/*.log; do
+	grep -q '^tests: [0-9]* passed' "$f" || continue
+	echo
+	echo "Skipped in $(basename "$f" .log):"
+	sed -n '/^No test was skipped\.$/p; /^Skipped tests (/,/^tests: /p' "$f" | grep -v '^tests: ' | sed 's/^/  /'
+	grep '^tests: [0-9]* passed' "$f" | sed 's/^/  /'
+done
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 echo
 echo "Time of each part (lanes run side by side; logs in build/test-logs/):"

@@ -48,7 +48,6 @@ func holdEmoji() {
 	emoji.resource.StaticName, emoji.resource.StaticContent = "InterSymbols-Regular.ttf", theme.DefaultSymbolFont().Content()
 	emoji.wanted.Store(false)
 	emoji.given.Store(false)
-	emoji.drawn.Store(false)
 }
 
 // share makes the toolkit's font resource r hold Hoist's font.
@@ -66,7 +65,6 @@ var emoji struct {
 
 	wanted atomic.Bool // a text needs it: it is given back (or about to be)
 	given  atomic.Bool // the toolkit has it again
-	drawn  atomic.Bool // every text has been drawn again with it
 
 	once        sync.Once
 	mu          sync.Mutex
@@ -92,13 +90,18 @@ func noteEmoji(s string) {
 		if r >= firstEmoji && needsEmoji(r) {
 			if emoji.wanted.CompareAndSwap(false, true) {
 				if a := fyne.CurrentApp(); a != nil {
-					go fyne.Do(func() { emojiShown(a) })
+					emojiLater(func() { emojiShown(a) })
 				}
 			}
 			return
 		}
 	}
 }
+
+// emojiLater runs f on the UI goroutine after the frame being laid out,
+// whatever goroutine a text was seen on: changing the theme in the middle
+// of a layout would drop the fonts it is measuring with.
+var emojiLater = func(f func()) { go fyne.Do(f) }
 
 // needsEmoji reports whether r is drawn by the emoji font and not by Hoist's.
 func needsEmoji(r rune) bool {
@@ -128,5 +131,4 @@ func emojiShown(a fyne.App) {
 	}
 	emoji.resource.StaticName, emoji.resource.StaticContent = emoji.name, emoji.data
 	a.Settings().SetTheme(a.Settings().Theme())
-	emoji.drawn.Store(true)
 }

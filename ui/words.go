@@ -193,8 +193,8 @@ func resultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
-	if r.Fact != nil {
-		return speaking().Fact(*r.Fact)
+	if f := r.Fact(); f != nil {
+		return speaking().Fact(*f)
 	}
 	if r.Summary != "" && !rtl() {
 		return r.Summary

@@ -11,6 +11,11 @@ func init() {
 		"INBOX", "UNREAD", "IMPORTANT", "Label_12", "gmail.labels", "me", "Services", "Publishing",
 		"docs/administrators.md", "Data", "Gmail", "v3", "Internal", "Workspace", "Create",
 		"Download", "client", "client_secret_",
+		// Google Cloud Storage: its name, its storage classes as Google names
+		// them and as the API takes them, the scope of the projects' list, a
+		// bucket's gs:// address and the examples of what is typed.
+		"Storage", "Standard", "Nearline", "Coldline", "Archive", "STANDARD", "NEARLINE", "COLDLINE", "ARCHIVE",
+		"cloud-platform.read-only", "gs", "northwind-banners", "northwind-web", "banners/2026",
 	} {
 		latinAllowed[w] = true
 	}

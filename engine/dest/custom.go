@@ -167,6 +167,31 @@ func (customKind) emptyAnswer(Destination) (Result, bool) {
 	return Result{Fact: fact.Fact{Code: fact.Uploaded}}, true
 }
 
+// refusalFact: Cloud Storage refuses bytes damaged on the way by the
+// checksum the upload named (storage_object.go).
+func (customKind) refusalFact(d Destination, e *upload.APIError) fact.Code {
+	if storageAddress(customOf(d).URL) && checksumRefused(e) {
+		return damagedOnWay
+	}
+	return ""
+}
+
+// passesLater: bytes damaged on the way to Cloud Storage may arrive whole
+// when sent again.
+func (customKind) passesLater(d Destination, e *upload.APIError) bool {
+	return storageAddress(customOf(d).URL) && checksumRefused(e)
+}
+
+// storageAddress reports an upload address of Cloud Storage's JSON API.
+func storageAddress(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	_, ok := storagePath(u.Path)
+	return ok
+}
+
 // findable: an address of Cloud Storage's JSON API is sent exactly once
 // (storage_object.go); other addresses offer no way to look.
 func (customKind) findable(_ Destination, _ media.Info, _ string, p *Plan) {

@@ -110,8 +110,23 @@ func (base) refusalFact(Destination, *upload.APIError) fact.Code  { return "" }
 // RefusalFact is the fact of the server's refusal e when it means something
 // of its own for d's kind; "" when the common facts say it.
 func RefusalFact(d Destination, e *upload.APIError) fact.Code { return d.of().refusalFact(d, e) }
-func (base) emptyAnswer(Destination) (Result, bool)           { return Result{}, false }
-func (base) upgraded(d Destination) (Destination, bool)       { return d, false }
+
+// passer is a kind whose server refuses some uploads for what sending the
+// same file again may mend: bytes damaged on the way, which the server
+// refused by the checksum the upload named.
+type passer interface {
+	passesLater(d Destination, e *upload.APIError) bool
+}
+
+// RefusalPassesLater reports whether the server's refusal e of an upload
+// to d may pass when the same file is sent again as it is; false for most
+// refusals, which the same file meets again.
+func RefusalPassesLater(d Destination, e *upload.APIError) bool {
+	p, ok := d.of().(passer)
+	return ok && p.passesLater(d, e)
+}
+func (base) emptyAnswer(Destination) (Result, bool)     { return Result{}, false }
+func (base) upgraded(d Destination) (Destination, bool) { return d, false }
 
 func (base) maxSize(Destination) int64 { return 0 } // 0: the limit in info
 

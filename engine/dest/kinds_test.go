@@ -6,10 +6,12 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"hoist/engine/upload"
 	"hoist/internal/goconst"
 )
 
@@ -152,5 +154,37 @@ func TestSettingsAreTyped(t *testing.T) {
 	}
 	if cm := cm360Of(Destination{Kind: CM360, Params: map[string]string{"profileId": "۱۲"}}); cm.ProfileID != "12" {
 		t.Errorf("typed %+v: a number's digits made ASCII", cm)
+	}
+}
+
+// damagedKind is a kind whose server refuses damaged bytes by their checksum.
+type damagedKind struct{ base }
+
+func (damagedKind) info() KindInfo { return KindInfo{Kind: "damaged-test", Rank: 9999} }
+func (damagedKind) passesLater(_ Destination, e *upload.APIError) bool {
+	return e.Status == 400 && strings.Contains(e.Message, "checksum")
+}
+
+// TestAKindSaysWhichRefusalsMayPass: a kind may say that a refusal of its
+// server passes when the same file is sent again (bytes damaged on the
+// way); no other kind's refusal does.
+func TestAKindSaysWhichRefusalsMayPass(t *testing.T) {
+	register(damagedKind{})
+	t.Cleanup(func() {
+		delete(byKind, "damaged-test")
+		registry = slices.DeleteFunc(registry, func(k kind) bool { return k.info().Kind == "damaged-test" })
+		order = slices.DeleteFunc(order, func(k Kind) bool { return k == "damaged-test" })
+	})
+	damaged := &upload.APIError{Status: 400, Reason: "invalid", Message: "the checksum does not match"}
+	if !RefusalPassesLater(Destination{Kind: "damaged-test"}, damaged) {
+		t.Error("the kind's damaged bytes would not pass when sent again")
+	}
+	if RefusalPassesLater(Destination{Kind: "damaged-test"}, &upload.APIError{Status: 400, Reason: "invalid", Message: "bad name"}) {
+		t.Error("any refusal passes")
+	}
+	for _, info := range Kinds() {
+		if info.Kind != "damaged-test" && RefusalPassesLater(Destination{Kind: info.Kind}, damaged) {
+			t.Errorf("%s: a refusal passes when sent again", info.Kind)
+		}
 	}
 }

@@ -17,8 +17,9 @@ type List struct {
 	Host string
 	// Scope is what the sign-in must allow to read the list.
 	Scope string
-	// Path is where the list is read for d's settings; needs is the key of
-	// a setting to choose first, when one the list depends on is empty.
+	// Path is where the list is read for d's settings, with a query of
+	// its own where the settings go there (?project=…); needs is the key
+	// of a setting to choose first, when one the list depends on is empty.
 	Path func(d Destination) (path, needs string)
 	// Query is sent with every request for the list.
 	Query url.Values

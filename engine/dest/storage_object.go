@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"hoist/engine/fact"
 	"hoist/engine/upload"
 )
 
@@ -20,6 +21,18 @@ import (
 // is the upload's when its size and checksum are the file's. The server is
 // told the file's CRC32C, so it refuses bytes that do not match. Any
 // destination whose uploads go to Cloud Storage uses this.
+
+// damagedOnWay is Cloud Storage's refusal of bytes that do not match the
+// checksum the upload named: they were damaged on the way, and sending the
+// file again, in a new session, may bring them whole.
+const damagedOnWay fact.Code = "google.checksum"
+
+// checksumRefused reports Cloud Storage's refusal of bytes that do not
+// match the CRC32C or MD5 the upload named.
+func checksumRefused(e *upload.APIError) bool {
+	m := strings.ToLower(e.Message)
+	return e.Status == http.StatusBadRequest && (strings.Contains(m, "crc32c") || strings.Contains(m, "md5")) && strings.Contains(m, "match")
+}
 
 // storageObject is the object an upload address of Cloud Storage names.
 type storageObject struct {
@@ -102,14 +115,14 @@ type storagePin struct{}
 // Pin adds ifGenerationMatch: the generation found, or 0 for a name that
 // holds nothing. An address with a generation precondition of its own
 // keeps it.
-func (storagePin) Pin(target string, f upload.Found) string {
+func (storagePin) Pin(target string, f upload.Found) (string, error) {
 	u, err := url.Parse(target)
 	if err != nil {
-		return target
+		return target, nil
 	}
 	q := u.Query()
 	if q.Has("ifGenerationMatch") || q.Has("ifGenerationNotMatch") {
-		return target
+		return target, nil
 	}
 	g := f.Generation
 	if f.Body == nil || g == "" {
@@ -119,5 +132,5 @@ func (storagePin) Pin(target string, f upload.Found) string {
 		u.RawQuery += "&"
 	}
 	u.RawQuery += "ifGenerationMatch=" + url.QueryEscape(g)
-	return u.String()
+	return u.String(), nil
 }

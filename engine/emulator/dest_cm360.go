@@ -13,7 +13,98 @@ import (
 const KindCampaignManager Kind = "cm360" // /upload/dfareporting/v5/userprofiles/.../creativeAssets (v4: 403, switched off)
 
 func init() {
-	serve(service{prefix: "dfareporting", kind: KindCampaignManager, resolve: resolveCampaignManager, fallsBack: true})
+	serve(service{prefix: "dfareporting", kind: KindCampaignManager, resolve: resolveCampaignManager, fallsBack: true,
+		routes: func(s *Server, mux *http.ServeMux) {
+			mux.HandleFunc("GET /dfareporting/v5/userprofiles", s.serveProfiles)
+			mux.HandleFunc("GET /dfareporting/v5/userprofiles/{profileId}/advertisers", s.serveAdvertisers)
+		},
+		lists: campaignManagerLists,
+	})
+}
+
+// The lists behind Campaign Manager 360's pickers: userProfiles.list and
+// advertisers.list (v5).
+const (
+	listProfiles    = "cm360.profiles"    // []ListedProfile
+	listAdvertisers = "cm360.advertisers" // map[string][]ListedAdvertiser, by profile id
+)
+
+// ListedProfile is a CM360 user profile as userProfiles.list gives it.
+type ListedProfile struct {
+	ProfileID   string `json:"profileId"`
+	UserName    string `json:"userName"`
+	AccountID   string `json:"accountId"`
+	AccountName string `json:"accountName"`
+}
+
+// ListedAdvertiser is a CM360 advertiser as advertisers.list gives it.
+type ListedAdvertiser struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	AccountID string `json:"accountId"`
+	Status    string `json:"status"`
+}
+
+// campaignManagerLists are what the sandbox offers unless told otherwise:
+// two profiles, one of whose accounts has no advertiser.
+func campaignManagerLists() Lists {
+	adv := func(id, name string) ListedAdvertiser {
+		return ListedAdvertiser{ID: id, Name: name, AccountID: "817771", Status: "APPROVED"}
+	}
+	return Lists{
+		listProfiles: []ListedProfile{
+			{ProfileID: "4180912", UserName: "trafficking@northwind.example", AccountID: "817771", AccountName: "Northwind Media"},
+			{ProfileID: "5519020", UserName: "trafficking@northwind.example", AccountID: "902215", AccountName: "Northwind Labs (no advertisers yet)"},
+		},
+		listAdvertisers: map[string][]ListedAdvertiser{
+			"4180912": {
+				adv("64032117", "ACME Outdoor"),
+				adv("64032118", "Blue Harbor Coffee"),
+				adv("64032150", "Contoso Bikes"),
+				adv("64032171", "Fabrikam Shoes — Spring"),
+				adv("64032199", "Tailspin Toys"),
+			},
+		},
+	}
+}
+
+func (s *Server) serveProfiles(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) {
+		return
+	}
+	items := listed[[]ListedProfile](s, listProfiles)
+	type item struct {
+		Kind string `json:"kind"`
+		ListedProfile
+	}
+	out := make([]item, len(items))
+	for i, p := range items {
+		out[i] = item{"dfareporting#userProfile", p}
+	}
+	writeList(w, map[string]any{"kind": "dfareporting#userProfileList", "etag": `"sandbox"`, "items": out})
+}
+
+func (s *Server) serveAdvertisers(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) {
+		return
+	}
+	id := r.PathValue("profileId")
+	if !slices.ContainsFunc(listed[[]ListedProfile](s, listProfiles), func(p ListedProfile) bool { return p.ProfileID == id }) {
+		writeError(w, newError(http.StatusForbidden, "forbidden", "The current user does not have access to profile %s.", id))
+		return
+	}
+	search := strings.ToLower(strings.Trim(r.URL.Query().Get("searchString"), "*"))
+	type item struct {
+		Kind string `json:"kind"`
+		ListedAdvertiser
+	}
+	out := []item{}
+	for _, a := range listed[map[string][]ListedAdvertiser](s, listAdvertisers)[id] {
+		if search == "" || strings.Contains(strings.ToLower(a.Name), search) || a.ID == search {
+			out = append(out, item{"dfareporting#advertiser", a})
+		}
+	}
+	writeList(w, map[string]any{"kind": "dfareporting#advertisersListResponse", "advertisers": out})
 }
 
 const campaignManagerLimit = 1 << 30

@@ -3,10 +3,7 @@ package emulator
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
-	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 )
@@ -18,47 +15,48 @@ const jobMark = "hoistJob"
 // KindGeneric is any other /upload/ path (the sandbox's own among them), stored like a Cloud Storage object.
 const KindGeneric Kind = "generic" // any other /upload/ path
 
-type genericEndpoint struct {
-	bucket  string
-	storage bool // /upload/storage/v1/b/{bucket}/o: Cloud Storage's objects.insert
-}
+type genericEndpoint struct{}
 
-func resolveGeneric(_ string, seg []string) (endpoint, *apiError) {
-	if len(seg) == 5 && seg[0] == "storage" && seg[1] == "v1" && seg[2] == "b" && seg[3] != "" && seg[4] == "o" {
-		return &genericEndpoint{bucket: seg[3], storage: true}, nil
-	}
-	return &genericEndpoint{}, nil
-}
+func resolveGeneric(string, []string) (endpoint, *apiError) { return &genericEndpoint{}, nil }
 
-func (g *genericEndpoint) kind() Kind { return KindGeneric }
-func (g *genericEndpoint) action() string {
-	if g.storage {
-		return "storage.objects.insert"
-	}
-	return "upload"
-}
+func (g *genericEndpoint) kind() Kind      { return KindGeneric }
+func (g *genericEndpoint) action() string  { return "upload" }
 func (g *genericEndpoint) limit() int64    { return 0 }
 func (g *genericEndpoint) accepts() string { return "*/*" }
 func (g *genericEndpoint) newID() string   { return randomHex(8) }
 
-func (g *genericEndpoint) name(u *uploadInfo) string {
+func (g *genericEndpoint) check(*Server, *uploadInfo) *apiError   { return nil }
+func (g *genericEndpoint) inspect(*uploadInfo, content) *apiError { return nil }
+func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
+	r := objectResource(f)
+	if job := f.info.query.Get(jobMark); job != "" {
+		r.body[jobMark] = job // the mark a client put on the upload, to find it by
+	}
+	return resourceResult{name: r.name, body: r.body}
+}
+
+// objectName is the name an upload gives its object: the metadata's name,
+// else the name query parameter (as Cloud Storage reads it).
+func objectName(u *uploadInfo) string {
 	if n := metadataString(u.metadata, "name"); n != "" {
 		return n
 	}
 	return u.query.Get("name")
 }
 
-func (g *genericEndpoint) check(_ *Server, u *uploadInfo) *apiError {
-	if g.storage && g.name(u) == "" {
-		return newError(http.StatusBadRequest, "required", "Required")
-	}
-	return nil
+// object is an upload's answer shaped like a Cloud Storage object.
+type object struct {
+	name string
+	body map[string]any
+	// generation is the object's generation: its time of creation in microseconds.
+	generation string
 }
 
-func (g *genericEndpoint) inspect(*uploadInfo, content) *apiError { return nil }
-
-func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
-	name := g.name(f.info)
+// objectResource is the answer to an upload shaped like a Cloud Storage
+// object: the metadata sent, echoed, with the object's name (its id when
+// it has none), size, type, CRC32C, SHA-256, generation, times and links.
+func objectResource(f *finished) object {
+	name := objectName(f.info)
 	if name == "" {
 		name = f.id
 	}
@@ -85,16 +83,5 @@ func (g *genericEndpoint) resource(_ *Server, f *finished) resourceResult {
 	} {
 		body[k] = v
 	}
-	if job := f.info.query.Get(jobMark); job != "" && !g.storage {
-		body[jobMark] = job // the mark a client put on the upload, to find it by
-	}
-	if g.storage {
-		if raw, err := hex.DecodeString(f.content.MD5); err == nil && f.content.MD5 != "" {
-			body["md5Hash"] = base64.StdEncoding.EncodeToString(raw)
-		}
-		body["bucket"] = g.bucket
-		body["id"] = g.bucket + "/" + name + "/" + generation
-		body["selfLink"] = f.base + "/storage/v1/b/" + url.PathEscape(g.bucket) + "/o/" + url.PathEscape(name)
-	}
-	return resourceResult{name: name, body: body}
+	return object{name: name, body: body, generation: generation}
 }

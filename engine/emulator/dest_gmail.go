@@ -27,7 +27,50 @@ func init() {
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/messages", s.serveGmailList)
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/messages/{id}", s.serveGmailGet)
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/drafts", s.serveDraftList)
-	}})
+		// What the labels' picker reads.
+		mux.HandleFunc("GET /gmail/v1/users/{userId}/labels", s.serveLabels)
+	}, lists: gmailLists})
+}
+
+// listLabels is the list behind Gmail's labels' picker, users.labels.list:
+// map[string][]ListedLabel, by mailbox ("me" is the signed-in one).
+const listLabels = "gmail.labels"
+
+// ListedLabel is a Gmail label as users.labels.list gives it.
+type ListedLabel struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// gmailLists are what the sandbox offers unless told otherwise: a mailbox
+// with Gmail's system labels and a few of its own.
+func gmailLists() Lists {
+	sys := func(id string) ListedLabel { return ListedLabel{ID: id, Name: id, Type: "system"} }
+	user := func(id, name string) ListedLabel { return ListedLabel{ID: id, Name: name, Type: "user"} }
+	return Lists{listLabels: map[string][]ListedLabel{
+		"me": {
+			sys("INBOX"), sys("SENT"), sys("DRAFT"), sys("SPAM"), sys("TRASH"),
+			sys("UNREAD"), sys("STARRED"), sys("IMPORTANT"),
+			user("Label_1", "Invoices"), user("Label_2", "Clients/ACME"), user("Label_3", "Newsletters"),
+		},
+	}}
+}
+
+func (s *Server) serveLabels(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) {
+		return
+	}
+	user := r.PathValue("userId")
+	labels, ok := listed[map[string][]ListedLabel](s, listLabels)[user]
+	if !ok && user != "me" {
+		writeError(w, newError(http.StatusForbidden, "forbidden", "Delegation denied for %s", user))
+		return
+	}
+	if labels == nil {
+		labels = []ListedLabel{}
+	}
+	writeList(w, map[string]any{"labels": labels})
 }
 
 const (

@@ -471,6 +471,40 @@ func TestGenericStorage(t *testing.T) {
 	}
 }
 
+// TestCloudStorageIsAServiceOfItsOwn: Cloud Storage's objects.insert is
+// served from its own file, as every destination is, and only at its own
+// path and method; any other /upload/ path is stored as a generic object.
+func TestCloudStorageIsAServiceOfItsOwn(t *testing.T) {
+	h := newHarness(t, Options{})
+	resp, body := h.upload(http.MethodPost, withQuery("/upload/storage/v1/b/farm/o", "name", "cow.jpg"), "image/jpeg", "", []byte("moo"))
+	wantStatus(t, resp, body, http.StatusOK)
+	resp, body = h.upload(http.MethodPost, withQuery("/upload/things/v1/items", "name", "cow.jpg"), "image/jpeg", "", []byte("moo"))
+	wantStatus(t, resp, body, http.StatusOK)
+	objs := h.srv.Objects()
+	if len(objs) != 2 || objs[0].Kind != KindStorage || objs[0].Action != "storage.objects.insert" || objs[1].Kind != KindGeneric {
+		t.Fatalf("objects %+v", objs)
+	}
+	if m := decode(t, body); m["bucket"] != nil || m["md5Hash"] != nil {
+		t.Errorf("a generic object answers as a bucket's: %s", body)
+	}
+	for _, tc := range []struct{ method, path string }{
+		{http.MethodPut, "/upload/storage/v1/b/farm/o"},
+		{http.MethodPost, "/upload/storage/v1/b/farm"},
+		{http.MethodPost, "/upload/storage/v1/b//o"},
+	} {
+		resp, body := h.upload(tc.method, withQuery(tc.path, "name", "cow.jpg"), "image/jpeg", "", []byte("moo"))
+		wantError(t, resp, body, http.StatusNotFound, "")
+	}
+	resp, body = h.do(http.MethodGet, h.url("/storage/v1/b/farm/o/cow.jpg"), nil, nil)
+	wantStatus(t, resp, body, http.StatusOK)
+	if m := decode(t, body); m["name"] != "cow.jpg" || m["bucket"] != "farm" {
+		t.Errorf("objects.get %s", body)
+	}
+	if len(h.srv.Objects()) != 2 {
+		t.Error("a refused upload was stored")
+	}
+}
+
 func TestSizeLimitOnBytes(t *testing.T) {
 	img := pngBytes(t)
 	over := append(append([]byte{}, img...), make([]byte, playGamesLimit+1-len(img))...)

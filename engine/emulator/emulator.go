@@ -2,8 +2,9 @@
 // (uploadType=media, multipart and resumable, with chunks, status queries,
 // 308 Resume Incomplete and Google's X-GUploader-No-308 variant) and of the
 // destinations Hoist uploads to: Gmail, Campaign Manager 360, Play Games
-// Services Publishing, and any other /upload/ path stored like a Cloud
-// Storage object.
+// Services Publishing, Google Drive, YouTube and Cloud Storage, each served
+// from a file of its own (dest_*.go), and any other /upload/ path stored as
+// an object shaped like Cloud Storage's.
 //
 // It is Google's side written from Google's documents, independently of the
 // client in engine/upload, so that it catches the client's mistakes. Tests

@@ -44,7 +44,7 @@ type resourceResult struct {
 
 // committer is an endpoint with rules on the whole upload, checked as the
 // object is made: Cloud Storage's preconditions and the checksums a client
-// names (storage.go).
+// names (dest_storage.go).
 type committer interface {
 	commitCheck(s *Server, u *uploadInfo, c content) *apiError
 }
@@ -84,7 +84,7 @@ func resolve(method, path string) (endpoint, *apiError) {
 
 // service is a destination the emulator serves. Each is served from a
 // file of its own (dest_*.go), which registers it from its init; any other
-// path is stored like a Cloud Storage object (dest_generic.go).
+// path is stored as an object shaped like Cloud Storage's (dest_generic.go).
 type service struct {
 	// prefix is the first part of its upload path after /upload/.
 	prefix string
@@ -99,6 +99,10 @@ type service struct {
 	// routes adds what else it serves besides uploads (the lists its
 	// pickers read, the links its answers give); nil for nothing.
 	routes func(s *Server, mux *http.ServeMux)
+	// lists are the lists its routes serve to the pickers, by name, with
+	// what they hold unless told otherwise (Server.SetLists); its routes
+	// read them with listed. nil for none.
+	lists func() Lists
 }
 
 // services are the destinations the emulator serves, by their prefix.

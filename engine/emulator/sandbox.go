@@ -11,7 +11,8 @@ import (
 )
 
 // sandboxRoutes serves what people poking at the sandbox look at: a list of
-// what it received, downloads where bytes are kept, and Play Games image URLs.
+// what it received and downloads where bytes are kept; each destination's
+// file adds what else it serves (its lists, its lookups, its links).
 func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.serveIndex)
@@ -19,13 +20,11 @@ func (s *Server) sandboxRoutes() *http.ServeMux {
 	mux.HandleFunc("GET /sandbox/objects/{id}", s.serveObjectBytes)
 	mux.HandleFunc("GET /sandbox/objects/{id}/info", s.serveObjectInfo)
 	mux.HandleFunc("GET /sandbox/requests", s.serveRequestList)
-	s.listRoutes(mux)
 	for _, svc := range services {
 		if svc.routes != nil {
 			svc.routes(s, mux)
 		}
 	}
-	s.storageRoutes(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("Not Found"))
 	})

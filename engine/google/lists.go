@@ -77,7 +77,7 @@ func listError(code fact.Code, l *dest.List, d dest.Destination, cause error) er
 }
 
 // List fetches the list l for d's settings (a profile's advertisers need
-// the profile).
+// the profile), page by page where it comes in pages.
 func (l *Lister) List(ctx context.Context, list *dest.List, d dest.Destination) ([]Item, error) {
 	path, needs := list.Path(d)
 	if needs != "" {
@@ -85,7 +85,11 @@ func (l *Lister) List(ctx context.Context, list *dest.List, d dest.Destination) 
 		e.fact.Field = needs
 		return nil, e
 	}
-	q := url.Values{}
+	path, own, _ := strings.Cut(path, "?") // a query of the settings' own: the buckets of ?project=…
+	q, err := url.ParseQuery(own)
+	if err != nil {
+		return nil, listError(fact.ListUnreadable, list, d, err)
+	}
 	for k, v := range list.Query {
 		q[k] = v
 	}

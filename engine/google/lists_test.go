@@ -114,3 +114,40 @@ func TestResolveNames(t *testing.T) {
 		t.Errorf("unknown label: %v", err)
 	}
 }
+
+// TestAListPathCarriesTheSettings: a list whose settings go in its query
+// (Cloud Storage's buckets of ?project=…) keeps them on every page, beside
+// the list's own query and the page token.
+func TestAListPathCarriesTheSettings(t *testing.T) {
+	var seen []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.URL.Path+"?"+r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Query().Get("pageToken") == "" {
+			_, _ = w.Write([]byte(`{"items":[{"name":"banners"}],"nextPageToken":"p2"}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"items":[{"name":"exports"}]}`))
+	}))
+	t.Cleanup(ts.Close)
+	things := &dest.List{
+		Name: "things", Host: "https://things.googleapis.com",
+		Path: func(d dest.Destination) (string, string) {
+			return "/things/v1/b?project=" + d.Params["project"] + "&x=a%26b", ""
+		},
+		Query: map[string][]string{"maxResults": {"1000"}},
+		Items: "items", ID: "name", Words: []string{"name"}, Pages: true,
+	}
+	l := &google.Lister{Client: ts.Client(), BaseURL: ts.URL}
+	items, err := l.List(t.Context(), things, dest.Destination{Kind: dest.Custom, Params: map[string]string{"project": "acme-web"}})
+	if err != nil || len(items) != 2 || items[1].ID != "exports" {
+		t.Fatalf("items %+v, %v", items, err)
+	}
+	want := []string{
+		"/things/v1/b?maxResults=1000&project=acme-web&x=a%26b",
+		"/things/v1/b?maxResults=1000&pageToken=p2&project=acme-web&x=a%26b",
+	}
+	if strings.Join(seen, " ") != strings.Join(want, " ") {
+		t.Errorf("asked\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+	}
+}

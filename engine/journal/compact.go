@@ -106,7 +106,9 @@ var compactCommitted func(src *bbolt.DB)
 // 10,000 uploads. For the same reason each record is put into dst as a
 // copy: bbolt writes a value when the transaction commits, from where it
 // was given, which would read all of the transaction's records from src
-// again.
+// again; the copies are made in one buffer the size of a transaction,
+// used again for the next, so that copying a long list makes little
+// garbage.
 func copyAll(dst, src *bbolt.DB, txBytes int) error {
 	return src.View(func(stx *bbolt.Tx) error {
 		tx, err := dst.Begin(true)
@@ -115,6 +117,16 @@ func copyAll(dst, src *bbolt.DB, txBytes int) error {
 		}
 		defer func() { _ = tx.Rollback() }()
 		size, read := 0, 0
+		// buf holds the copies of the transaction's records; bbolt reads
+		// them until it commits.
+		buf := make([]byte, 0, txBytes)
+		copied := func(b []byte) []byte {
+			if len(buf)+len(b) > cap(buf) {
+				buf = make([]byte, 0, max(txBytes, len(b)))
+			}
+			buf = append(buf, b...)
+			return buf[len(buf)-len(b) : len(buf) : len(buf)]
+		}
 		// path names the bucket being copied, from the top.
 		var copyBucket func(path [][]byte, from *bbolt.Bucket) error
 		copyBucket = func(path [][]byte, from *bbolt.Bucket) error {
@@ -126,6 +138,7 @@ func copyAll(dst, src *bbolt.DB, txBytes int) error {
 					if compactCommitted != nil {
 						compactCommitted(src)
 					}
+					buf = buf[:0]
 					if tx, err = dst.Begin(true); err != nil {
 						return err
 					}
@@ -142,7 +155,7 @@ func copyAll(dst, src *bbolt.DB, txBytes int) error {
 				}
 				to.FillPercent = 1.0
 				if v != nil {
-					return to.Put(slices.Clone(k), slices.Clone(v))
+					return to.Put(copied(k), copied(v))
 				}
 				inner := from.Bucket(k)
 				made, err := to.CreateBucket(k)

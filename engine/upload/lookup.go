@@ -52,8 +52,10 @@ type Pinner interface {
 	// Pin is the upload address target with a precondition that the
 	// destination still holds what f found under the name (nothing, when f
 	// found nothing); an address that sets its own precondition is kept as
-	// it is. The destination refuses a second copy with 412.
-	Pin(target string, f Found) string
+	// it is. The destination refuses a second copy with 412. An error
+	// refuses the upload before a byte is sent: the name holds an object
+	// the upload may not replace.
+	Pin(target string, f Found) (string, error)
 }
 
 // lookupTimeout bounds one Lookup.Find.

@@ -186,15 +186,51 @@ func TestResumeInDoubt(t *testing.T) {
 // pinner pins ifGenerationMatch as Cloud Storage takes it.
 type pinner struct{}
 
-func (pinner) Pin(target string, f Found) string {
+func (pinner) Pin(target string, f Found) (string, error) {
 	if strings.Contains(target, "ifGenerationMatch=") {
-		return target
+		return target, nil
 	}
 	g := f.Generation
 	if g == "" {
 		g = "0"
 	}
-	return target + "&ifGenerationMatch=" + g
+	return target + "&ifGenerationMatch=" + g, nil
+}
+
+// newOnly pins ifGenerationMatch=0, and refuses a name that holds an object.
+type newOnly struct{}
+
+var errTaken = errors.New("the name holds an object")
+
+func (newOnly) Pin(target string, f Found) (string, error) {
+	if f.Body != nil {
+		return "", errTaken
+	}
+	return target + "&ifGenerationMatch=0", nil
+}
+
+// TestAPreconditionCanRefuse: a destination that may not replace what the
+// name holds refuses before a byte is sent, for every method; a name found
+// free is pinned as free.
+func TestAPreconditionCanRefuse(t *testing.T) {
+	file := testFile(1000)
+	taken := lookupAnswer{found: Found{Body: objectJSON("b/o/5", testFile(10)), ByName: true, Generation: "5"}}
+	for _, m := range []Method{Media, Multipart, Resumable} {
+		h := newHarness(t) // no request may be made
+		look := &fakeLookup{answers: []lookupAnswer{taken}}
+		obs := newRecorder(t, int64(len(file)), false)
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look, Pin: newOnly{}}, &memFile{data: file}, m, nil, obs)
+		if !errors.Is(err, errTaken) || look.count() != 1 || !obs.doubt().IsZero() {
+			t.Errorf("%s: err %v after %d lookups", m, err, look.count())
+		}
+	}
+	x := mediaX(file).answer(http.StatusOK).withBody(okJSON)
+	x.url = strings.Replace(x.url, "?alt=json", "?alt=json&ifGenerationMatch=0", 1)
+	h := newHarness(t, x)
+	look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}}}
+	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look, Pin: newOnly{}}, &memFile{data: file}, Media, nil, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestPreconditionMakesSendingAgainSafe(t *testing.T) {

@@ -188,7 +188,9 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 	case r.t.Lookup == nil && r.t.Pin == nil:
 		return nil, nil, false // oneShot says what a doubt comes to
 	case r.t.Lookup == nil:
-		r.pin(Found{})
+		if err := r.pin(Found{}); err != nil {
+			return nil, err, true
+		}
 		return nil, nil, false
 	case !doubt && r.t.Pin == nil:
 		return nil, nil, false
@@ -215,7 +217,9 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 		if ferr != nil {
 			f = Found{}
 		}
-		r.pin(f)
+		if err := r.pin(f); err != nil {
+			return nil, err, true
+		}
 	}
 	return nil, nil, false
 }
@@ -225,9 +229,15 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 // what an earlier attempt made.
 func (r *run) repeatable() bool { return r.t.Pin != nil || r.t.Repeatable }
 
-// pin puts the destination's precondition on the upload address.
-func (r *run) pin(f Found) {
-	if u, err := url.Parse(r.t.Pin.Pin(r.target.String(), f)); err == nil && u.Host == r.target.Host {
+// pin puts the destination's precondition on the upload address; an
+// error refuses the upload before a byte is sent.
+func (r *run) pin(f Found) error {
+	pinned, err := r.t.Pin.Pin(r.target.String(), f)
+	if err != nil {
+		return err
+	}
+	if u, err := url.Parse(pinned); err == nil && u.Host == r.target.Host {
 		r.target = u
 	}
+	return nil
 }

@@ -86,25 +86,42 @@ func TestStalledUploadGivesUp(t *testing.T) {
 }
 
 // The stall watch declares a stall within a tenth past its timeout of the
-// last bytes the peer acknowledged, seen as often as it looks.
+// last bytes the peer acknowledged, seen as often as it looks. The watch's
+// own timer is stopped and its looks made here on a stepped clock, so the
+// machine's load cannot make the test late.
 func TestStallDeclaredWithinItsLimit(t *testing.T) {
 	const timeout = time.Second
-	began := time.Now()
-	stopAt := began.Add(timeout/4 + 10*time.Millisecond) // just after a look every quarter would make
 	rctx, w := startWatch(context.Background(), timeout)
 	defer w.stop()
+	var now time.Time
 	w.mu.Lock()
-	w.acked = func() (uint64, bool) { // a byte acknowledged every microsecond until stopAt
-		return uint64(min(time.Since(began), stopAt.Sub(began)).Microseconds()), true
+	w.timer.Stop()
+	now = w.start
+	w.now = func() time.Time { return now }
+	lastAck := w.start.Add(timeout/4 + 10*time.Millisecond) // the peer acknowledges a byte every microsecond until then
+	w.acked = func() (uint64, bool) {
+		if now.After(lastAck) {
+			return uint64(lastAck.Sub(w.start).Microseconds()), true
+		}
+		return uint64(now.Sub(w.start).Microseconds()), true
 	}
-	w.timer.Reset(w.every())
+	every := w.every()
 	w.mu.Unlock()
-	<-rctx.Done()
+	if every > timeout/10 {
+		t.Fatalf("the watch looks every %v; a stall would be declared more than a tenth past its timeout", every)
+	}
+	for rctx.Err() == nil {
+		if now.Sub(lastAck) > 2*timeout {
+			t.Fatal("no stall was declared")
+		}
+		now = now.Add(every) // the watch's next look
+		w.fire()
+	}
 	if stalled(rctx) == nil {
 		t.Fatal("the request ended without a stall")
 	}
-	late := time.Since(stopAt) - timeout
-	if late < -timeout/10 || late > timeout/10+50*time.Millisecond {
+	late := now.Sub(lastAck) - timeout
+	if late < 0 || late > timeout/10 {
 		t.Errorf("stall declared %v after the timeout past the last acknowledgement; want within a tenth of it", late)
 	}
 }

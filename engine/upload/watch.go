@@ -20,6 +20,7 @@ import (
 // requests look stalled.
 type watch struct {
 	timeout time.Duration
+	now     func() time.Time // time.Now; a test steps it to see when the watch declares a stall
 	start   time.Time
 	last    atomic.Int64 // nanoseconds since start of the last progress
 	cancel  context.CancelCauseFunc
@@ -80,7 +81,7 @@ func (w *watch) peerMoved() bool {
 // no stall detection. The caller must call stop.
 func startWatch(ctx context.Context, timeout time.Duration) (context.Context, *watch) {
 	rctx, cancel := context.WithCancelCause(ctx)
-	w := &watch{timeout: timeout, start: time.Now(), cancel: cancel}
+	w := &watch{timeout: timeout, now: time.Now, start: time.Now(), cancel: cancel}
 	if timeout > 0 {
 		w.mu.Lock()
 		w.timer = time.AfterFunc(timeout, w.fire)
@@ -92,7 +93,7 @@ func startWatch(ctx context.Context, timeout time.Duration) (context.Context, *w
 // touch records progress.
 func (w *watch) touch() {
 	if w != nil {
-		w.last.Store(int64(time.Since(w.start)))
+		w.last.Store(int64(w.now().Sub(w.start)))
 	}
 }
 
@@ -105,7 +106,7 @@ func (w *watch) fire() {
 	if w.peerMoved() {
 		w.touch()
 	}
-	idle := time.Since(w.start) - time.Duration(w.last.Load())
+	idle := w.now().Sub(w.start) - time.Duration(w.last.Load())
 	if idle < w.timeout {
 		w.timer.Reset(min(w.timeout-idle, w.every()))
 		return
