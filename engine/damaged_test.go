@@ -97,14 +97,25 @@ func damagedThenWhole(t *testing.T, l *lab, c *corrupter, d dest.Destination, fi
 // reason says so and the next step is Retry, which sends the file anew (a
 // new session: the one that carried the damage cannot be finished).
 func TestDamagedBytesAreSentAgain(t *testing.T) {
-	for _, m := range []upload.Method{upload.Multipart, upload.Resumable} {
-		t.Run(string(m), func(t *testing.T) {
-			l := newLab(t, emulator.Options{}, m, 0)
-			var c corrupter
-			file := pngFile(t, t.TempDir(), "banner.png", 300*kib)
-			d := dest.Destination{Name: "Banners", Kind: dest.Custom, Params: map[string]string{
-				"url": c.proxy(t, l.url) + "/upload/storage/v1/b/banners/o?name=banner.png"}}
-			damagedThenWhole(t, l, &c, d, file, "The bytes the server received did not match the file's checksum, so it kept nothing: they were damaged on the way.")
-		})
+	for _, tc := range []struct {
+		name string
+		dest func(base string) dest.Destination
+	}{
+		{"an address of Cloud Storage", func(base string) dest.Destination {
+			return dest.Destination{Name: "Banners", Kind: dest.Custom, Params: map[string]string{"url": base + "/upload/storage/v1/b/banners/o?name=banner.png"}}
+		}},
+		{"Google Cloud Storage", func(base string) dest.Destination {
+			return dest.Destination{Kind: dest.Storage, BaseURL: base, Params: map[string]string{"bucket": "northwind-banners"}}
+		}},
+	} {
+		for _, m := range []upload.Method{upload.Multipart, upload.Resumable} {
+			t.Run(tc.name+", "+string(m), func(t *testing.T) {
+				l := newLab(t, emulator.Options{}, m, 0)
+				var c corrupter
+				file := pngFile(t, t.TempDir(), "banner.png", 300*kib)
+				damagedThenWhole(t, l, &c, tc.dest(c.proxy(t, l.url)), file,
+					"The bytes the server received did not match the file's checksum, so it kept nothing: they were damaged on the way.")
+			})
+		}
 	}
 }

@@ -135,21 +135,6 @@ func TestStorageNameTakenMeanwhile(t *testing.T) {
 	}
 }
 
-// TestStorageRefusesDamagedBytes: bytes damaged on the way do not match the
-// CRC32C Hoist told Cloud Storage, which keeps nothing; the reason says so
-// and the next step is to send it again, which then arrives whole.
-func TestStorageRefusesDamagedBytes(t *testing.T) {
-	for _, m := range []upload.Method{upload.Multipart, upload.Resumable} {
-		t.Run(string(m), func(t *testing.T) {
-			l := newLab(t, emulator.Options{}, m, 0)
-			var c corrupter
-			file := pngFile(t, t.TempDir(), "banner.png", 300*kib)
-			d := dest.Destination{Kind: dest.Storage, BaseURL: c.proxy(t, l.url), Params: map[string]string{"bucket": "northwind-banners"}}
-			damagedThenWhole(t, l, &c, d, file, "The bytes the server received did not match the file's checksum, so it kept nothing: they were damaged on the way.")
-		})
-	}
-}
-
 // TestStorageLostAnswerSettledByThePrecondition: the answer to an upload
 // that arrived is lost; sent again, it is refused because the name is no
 // longer free (412), and the object found there is the file (its size and

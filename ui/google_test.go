@@ -414,32 +414,11 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
 	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	f := inTopOverlay(h, func(*widgets.Form) bool { return true })
-	form := f
+	form := inTopOverlay(h, func(*widgets.Form) bool { return true })
 	profile := noteField(form.Items[1]).(*widget.Entry)
 	advertiser := noteField(form.Items[2]).(*widget.Entry)
-	chooseFor := func(e *widget.Entry) *widget.Button {
-		for _, it := range form.Items {
-			c, ok := it.Widget.(*fyne.Container)
-			if ok && pickerEntry(c.Objects[0]) == e {
-				b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
-				return b
-			}
-		}
-		t.Fatal("no Choose… beside the field")
-		return nil
-	}
-	pickNamed := func(name string) {
-		t.Helper()
-		search := inTopOverlay(h, func(e *widgets.Entry) bool { return e.PlaceHolder == "Search" })
-		list := inTopOverlay(h, func(*widget.List) bool { return true })
-		h.waitFor("the list", func() bool { return list.Length() > 0 })
-		search.SetText(name)
-		if list.Length() != 1 {
-			t.Fatalf("searching %q leaves %d items", name, list.Length())
-		}
-		list.Select(0)
-	}
+	chooseFor := func(e *widget.Entry) *widget.Button { return chooserOf(t, form, e) }
+	pickNamed := func(name string) { pickFromList(h, name) }
 
 	test.Tap(chooseFor(profile))
 	signIn := inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
@@ -482,6 +461,42 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
 		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
 	}
+}
+
+// chooserOf is the Choose… button beside the form's entry e.
+func chooserOf(t *testing.T, form *widgets.Form, e *widget.Entry) *widget.Button {
+	t.Helper()
+	for _, it := range form.Items {
+		c, ok := it.Widget.(*fyne.Container)
+		if ok && pickerEntry(c.Objects[0]) == e {
+			b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
+			return b
+		}
+	}
+	t.Fatal("no Choose… beside the field")
+	return nil
+}
+
+// pickFromList searches the open picker for name and picks the one item left.
+func pickFromList(h *harness, name string) {
+	h.t.Helper()
+	search := inTopOverlay(h, func(e *widgets.Entry) bool { return e.PlaceHolder == "Search" })
+	list := inTopOverlay(h, func(*widget.List) bool { return true })
+	h.waitFor("the list", func() bool { return list.Length() > 0 })
+	search.SetText(name)
+	if list.Length() != 1 {
+		h.t.Fatalf("searching %q leaves %d items", name, list.Length())
+	}
+	list.Select(0)
+}
+
+// formLabels are the labels of a form's settings, in order.
+func formLabels(f *widgets.Form) []string {
+	var out []string
+	for _, it := range f.Items {
+		out = append(out, it.Text)
+	}
+	return out
 }
 
 // TestWindowSignsInAsTheCommandLine: the window's queue signs in through

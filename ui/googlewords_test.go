@@ -25,36 +25,34 @@ func TestGoogleWordsUnderDetails(t *testing.T) {
 	}
 }
 
-// The API version is a setting out of the way: under Advanced, folded.
-func TestAPIVersionUnderAdvanced(t *testing.T) {
-	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
-	var forms []*widgets.Form
-	var accordion *widget.Accordion
+// formsOpen are the forms of the dialogs open (a destination's settings,
+// then those under Advanced) and the Advanced part itself.
+func formsOpen(h *harness) (forms []*widgets.Form, advanced *widget.Accordion) {
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widgets.Form:
 				forms = append(forms, x)
 			case *widget.Accordion:
-				accordion = x
+				advanced = x
 			}
 		})
 	}
-	labels := func(f *widgets.Form) []string {
-		var out []string
-		for _, it := range f.Items {
-			out = append(out, it.Text)
-		}
-		return out
-	}
+	return forms, advanced
+}
+
+// The API version is a setting out of the way: under Advanced, folded.
+func TestAPIVersionUnderAdvanced(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	forms, accordion := formsOpen(h)
 	if len(forms) != 2 || accordion == nil || len(accordion.Items) != 1 || accordion.Items[0].Title != "Advanced" || accordion.Items[0].Open {
 		t.Fatalf("%d forms, accordion %+v; want the settings and a folded Advanced part", len(forms), accordion)
 	}
-	if main := labels(forms[0]); slices.Contains(main, "API version") {
+	if main := formLabels(forms[0]); slices.Contains(main, "API version") {
 		t.Errorf("the API version is among the main settings: %q", main)
 	}
-	if adv := labels(forms[1]); !slices.Equal(adv, []string{"API version"}) {
+	if adv := formLabels(forms[1]); !slices.Equal(adv, []string{"API version"}) {
 		t.Errorf("Advanced holds %q, want the API version", adv)
 	}
 }

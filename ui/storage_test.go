@@ -28,35 +28,22 @@ func TestStorageFormFromItsKind(t *testing.T) {
 		t.Errorf("offered as %q", got)
 	}
 	h.d.bar.showForm(dest.Destination{Kind: dest.Storage}, true)
-	var forms []*widgets.Form
-	var accordion *widget.Accordion
+	forms, accordion := formsOpen(h)
 	takes := false
 	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			switch x := o.(type) {
-			case *widgets.Form:
-				forms = append(forms, x)
-			case *widget.Accordion:
-				accordion = x
-			case *widgets.Paragraph:
-				takes = takes || strings.Contains(x.Text(), "any file")
+			if p, ok := o.(*widgets.Paragraph); ok && strings.Contains(p.Text(), "any file") {
+				takes = true
 			}
 		})
 	}
 	if len(forms) != 2 || accordion == nil || !takes {
 		t.Fatalf("%d forms, accordion %v, says what it takes: %v", len(forms), accordion, takes)
 	}
-	labels := func(f *widgets.Form) []string {
-		var out []string
-		for _, it := range f.Items {
-			out = append(out, it.Text)
-		}
-		return out
-	}
-	if main := labels(forms[0]); !slices.Equal(main, []string{"Name", "Project", "Bucket *", "Folder", "Replace an object of the same name"}) {
+	if main := formLabels(forms[0]); !slices.Equal(main, []string{"Name", "Project", "Bucket *", "Folder", "Replace an object of the same name"}) {
 		t.Errorf("settings %q", main)
 	}
-	if adv := labels(forms[1]); !slices.Equal(adv, []string{"Storage class"}) {
+	if adv := formLabels(forms[1]); !slices.Equal(adv, []string{"Storage class"}) {
 		t.Errorf("Advanced holds %q", adv)
 	}
 	for i, it := range forms[0].Items {
@@ -123,30 +110,13 @@ func TestStaffPickABucketByName(t *testing.T) {
 	project := noteField(form.Items[1]).(*widget.Entry)
 	bucket := noteField(form.Items[2]).(*widget.Entry)
 	folder := noteField(form.Items[3]).(*widget.Entry)
-	chooseFor := func(e *widget.Entry) *widget.Button {
-		for _, it := range form.Items {
-			c, ok := it.Widget.(*fyne.Container)
-			if ok && pickerEntry(c.Objects[0]) == e {
-				b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
-				return b
-			}
-		}
-		t.Fatal("no Choose… beside the field")
-		return nil
-	}
+	chooseFor := func(e *widget.Entry) *widget.Button { return chooserOf(t, form, e) }
 	pickNamed := func(name string) {
 		t.Helper()
 		signIn := inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 		h.waitFor("the offer to sign in for the list's access", func() bool { return signIn.Visible() })
 		test.Tap(signIn)
-		search := inTopOverlay(h, func(e *widgets.Entry) bool { return e.PlaceHolder == "Search" })
-		list := inTopOverlay(h, func(*widget.List) bool { return true })
-		h.waitFor("the list", func() bool { return list.Length() > 0 })
-		search.SetText(name)
-		if list.Length() != 1 {
-			t.Fatalf("searching %q leaves %d items", name, list.Length())
-		}
-		list.Select(0)
+		pickFromList(h, name)
 	}
 
 	test.Tap(chooseFor(project))
