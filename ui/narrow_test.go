@@ -154,7 +154,7 @@ func TestTheWindowFitsSideways(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			now := time.Unix(1_800_000_000, 0)
-			h.d.draw(newSnapshots().make(reading{jobs: narrowViews(), now: now}))
+			h.d.draw(newSnapshots().make(readingOf(narrowViews(), now)))
 			for name, size := range smokeSizes() {
 				h.d.win.Resize(size)
 				if got := h.d.win.Canvas().Size(); got.Width > size.Width+1 {
@@ -162,6 +162,9 @@ func TestTheWindowFitsSideways(t *testing.T) {
 				}
 				if need := h.d.page.Content.MinSize().Width; need > h.d.page.Size().Width+0.5 {
 					t.Errorf("%s: the window's content needs %.1f units, %.1f more than the window: it scrolls sideways", name, need, need-h.d.page.Size().Width)
+				}
+				if len(drawnPieces(h.d.list)) < len(narrowViews()) {
+					t.Fatalf("%s: the list draws no rows", name)
 				}
 				checkNothingDrawnOver(t, name, h.d.list)
 			}
