@@ -300,6 +300,19 @@ func (q *Queue) Jobs() []JobView {
 	return out
 }
 
+// Briefs is every job at a glance, in the order of Jobs: for a list that
+// reads each one's whole view (Job) only when it draws it.
+func (q *Queue) Briefs() []Brief {
+	now := q.opts.Clock.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]Brief, 0, len(q.order))
+	for _, id := range q.order {
+		out = append(out, q.jobs[id].viewLocked(now).Brief())
+	}
+	return out
+}
+
 // Job returns one job.
 func (q *Queue) Job(id JobID) (JobView, bool) {
 	q.mu.Lock()
