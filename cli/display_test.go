@@ -82,7 +82,9 @@ func TestDoubtAndWaitNextSteps(t *testing.T) {
 		{engine.JobView{State: engine.Attention, InDoubt: true, Path: "/tmp/e.bin", NextFact: &fact.Fact{Code: fact.WrongCopy}},
 			[]string{"hoist queue restart /tmp/e.bin"}},
 		{engine.JobView{State: engine.Waiting, Later: true, NextFact: &fact.Fact{Code: fact.RetryAt, Args: map[string]string{"at": at}}},
-			[]string{"It waits until 3 March 2026, 14:05", `"hoist send --resume"`}},
+			[]string{"It waits until 3 March 2026, 14:05", "as the server asked", `"hoist send --resume"`}},
+		{engine.JobView{State: engine.Waiting, Later: true, NextFact: &fact.Fact{Code: fact.RetryLater, Args: map[string]string{"at": at}}},
+			[]string{"It waits until 3 March 2026, 14:05:", `"hoist send --resume"`}},
 	} {
 		got := nextWords(words.English(), tc.v)
 		for _, w := range tc.want {

@@ -182,6 +182,34 @@ func TestMaxWaitLeavesTheFileWaiting(t *testing.T) {
 	}
 }
 
+// A server that refuses with 429 and asks for no wait: Hoist's own backoff
+// would go past --max-wait, so hoist send stops and leaves the file waiting
+// until a time of its own choosing, and says so without claiming the server
+// asked for it; the list says the same when it is read again.
+func TestOwnWaitIsNotTheServers(t *testing.T) {
+	emu, base := serveEmulator(t, emulator.Options{})
+	emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Times: -1, Action: emulator.Answer{Status: 429}})
+	home := t.TempDir()
+	file := filepath.Join(home, "report.bin")
+	if err := os.WriteFile(file, []byte("quarterly figures"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(home, "journal.db")
+	args := []string{"send", "--no-auth", "--journal", journal, "--to", "sandbox", "--base-url", base, "--max-wait", "1s"}
+	p := startHoist(t, home, append(args, file)...)
+	if code := p.wait(t); code != exitFailed {
+		t.Fatalf("exit %d, want 1:\n%s", code, p.out.String())
+	}
+	out := p.out.String()
+	if !strings.Contains(out, "It waits until ") || strings.Contains(out, "server asked") {
+		t.Errorf("output does not say until when Hoist waits of its own accord:\n%s", out)
+	}
+	p = startHoist(t, home, append(args, "--resume")...)
+	if code := p.wait(t); code != exitFailed || !strings.Contains(p.out.String(), "It waits until ") || strings.Contains(p.out.String(), "server asked") {
+		t.Errorf("--resume before its time: exit %d:\n%s", code, p.out.String())
+	}
+}
+
 // A server that says "complete" with part of the file: hoist send says so,
 // naming the copy it holds; --resume asks the old session again and never
 // starts a second copy on its own; hoist queue restart does.

@@ -300,6 +300,19 @@ func (q *Queue) Jobs() []JobView {
 	return out
 }
 
+// Briefs is every job at a glance, in the order of Jobs: for a list that
+// reads each one's whole view (Job) only when it draws it.
+func (q *Queue) Briefs() []Brief {
+	now := q.opts.Clock.Now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]Brief, 0, len(q.order))
+	for _, id := range q.order {
+		out = append(out, q.jobs[id].viewLocked(now).Brief())
+	}
+	return out
+}
+
 // Job returns one job.
 func (q *Queue) Job(id JobID) (JobView, bool) {
 	q.mu.Lock()
@@ -453,8 +466,8 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	reason := jb.reason
 	q.wordsLocked(jb)
 	if jb.state == Waiting && jb.retryAt.After(q.opts.Clock.Now()) {
-		// The server asked it to wait: it still does, and says why and until when.
-		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
+		// It was told to wait: it still does, and says why and until when.
+		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt, jb.asked))
 	}
 	switch a {
 	case Retry:

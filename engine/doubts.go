@@ -95,7 +95,12 @@ func nonEmpty(kv ...string) map[string]string {
 	return out
 }
 
-// retryAtFact says when a job the server asked to wait tries again, by the clock.
-func retryAtFact(at time.Time) *fact.Fact {
-	return &fact.Fact{Code: fact.RetryAt, Args: map[string]string{"at": at.Format(time.RFC3339)}}
+// retryAtFact says when a job told to wait tries again, by the clock:
+// asked, the server asked for the wait; else it is Hoist's own backoff.
+func retryAtFact(at time.Time, asked bool) *fact.Fact {
+	code := fact.RetryLater
+	if asked {
+		code = fact.RetryAt
+	}
+	return &fact.Fact{Code: code, Args: map[string]string{"at": at.Format(time.RFC3339)}}
 }

@@ -262,8 +262,8 @@ func (q *Queue) load(ctx context.Context) error {
 				jb.next = fact.Said{}
 			}
 			if jb.retryAt.After(q.opts.Clock.Now()) {
-				// The server asked it to wait: it still does, and says why and until when.
-				jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt))
+				// It was told to wait: it still does, and says why and until when.
+				jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt, jb.asked))
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)

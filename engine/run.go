@@ -195,9 +195,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		// The server asked for a longer wait than this run waits: the job
 		// goes back to the list until then, saying so.
 		q.moveLocked(jb, stepLater)
-		jb.retryAt, jb.counted = wait.Until, false
+		jb.retryAt, jb.asked, jb.counted = wait.Until, wait.Asked, false
 		jb.explainLocked(wait.Cause)
-		jb.next = said(retryAtFact(wait.Until))
+		jb.next = said(retryAtFact(wait.Until, wait.Asked))
 		if q.opts.MaxWait > 0 && jb.waited+wait.Wait > q.opts.MaxWait {
 			jb.later = true
 		}

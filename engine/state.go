@@ -34,7 +34,8 @@ type job struct {
 	details  string
 	chunk    int64         // bytes per request; kept so a resume sends as the job began
 	chunkSet bool          // chunk was chosen (0 is a choice: the whole file at once)
-	retryAt  time.Time     // Retrying: when it tries again; Waiting: not before (the server asked to wait)
+	retryAt  time.Time     // Retrying: when it tries again; Waiting: not before (told to wait)
+	asked    bool          // Waiting until retryAt: the server asked for the wait
 	waited   time.Duration // waits before trying again in this run, in all (Options.MaxWait)
 	later    bool          // waits past what this run waits: left for a later run
 	counted  bool          // the wait until retryAt is counted in waited
@@ -172,6 +173,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionStarted: jb.session.Started,
 		SentAt:         jb.session.Sent,
 		RetryAt:        jb.retryAt,
+		RetryAsked:     jb.asked && !jb.retryAt.IsZero(),
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason.Legacy,
@@ -288,7 +290,7 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	}
 	jb.doubt, jb.looks = doubtFrom(jb.state, jb.reason.Fact)
 	if State(rec.State) == Waiting || State(rec.State) == Paused {
-		jb.retryAt = rec.RetryAt // the server asked it to wait until then
+		jb.retryAt, jb.asked = rec.RetryAt, rec.RetryAsked // it was told to wait until then
 	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)

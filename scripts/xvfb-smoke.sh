@@ -20,7 +20,8 @@
 # opens it in Persian, right to left. SMOKE_SCALE is the window's scale
 # (FYNE_SCALE, default 1) and SMOKE_THEME its theme (light or dark, as the
 # desktop would ask; default dark). The window must open inside the screen,
-# taking a good share of it, at every scale.
+# taking a good share of it, at every scale, and nothing in it may be wider
+# than the window (it would scroll sideways).
 #
 # Besides the screenshot of the screen, the window alone is kept as
 # build/NAME-window.png; with SMOKE_SHOTS set it is also copied to that
@@ -196,6 +197,12 @@ awk -v s="$spread" 'BEGIN { exit !(s > 0.02) }' || fail "the screenshot looks bl
 if grep -q "Error in Fyne call thread" "$log"; then
 	fail "widgets were changed off the UI goroutine:
 $(grep -A3 "Error in Fyne call thread" "$log" | head -n 20)"
+fi
+# Nothing in the window is wider than the window, at any scale: Hoist notes
+# in its log when its content would make the window scroll sideways.
+if grep -q "scrolls sideways" "$log"; then
+	fail "the window scrolls sideways on ${screen} at scale ${scale}:
+$(grep "scrolls sideways" "$log" | head -n 3)"
 fi
 # LANG=C.UTF-8 (Debian's default) or another locale must not make the toolkit complain.
 if grep -q "Error parsing user locale" "$log"; then

@@ -58,8 +58,8 @@ func (r rowActions) selectRows(sel selection) {
 // selectedSnapshot is a snapshot of views, every one of them selected.
 func selectedSnapshot(views []engine.JobView, now time.Time) *snapshot {
 	b := newSnapshots()
-	b.choose(every(views))
-	return b.make(reading{jobs: views, now: now})
+	b.choose(every(briefsOf(views)))
+	return b.make(readingOf(views, now))
 }
 
 // selectionCalls stands in for the window behind the selection's panel.
@@ -151,4 +151,25 @@ func TestAnotherAccountIsTheSameDestination(t *testing.T) {
 			t.Errorf("%+v is taken for %+v", d, gmail)
 		}
 	}
+}
+
+// readingOf is a reading of a queue holding views.
+func readingOf(views []engine.JobView, now time.Time) reading {
+	byID := make(map[engine.JobID]engine.JobView, len(views))
+	for _, v := range views {
+		byID[v.ID] = v
+	}
+	return reading{jobs: briefsOf(views), now: now, views: func(id engine.JobID) (engine.JobView, bool) {
+		v, ok := byID[id]
+		return v, ok
+	}}
+}
+
+// briefsOf is views at a glance.
+func briefsOf(views []engine.JobView) []engine.Brief {
+	out := make([]engine.Brief, len(views))
+	for i, v := range views {
+		out[i] = v.Brief()
+	}
+	return out
 }

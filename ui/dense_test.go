@@ -48,7 +48,7 @@ func twentyJobs(now time.Time) []engine.JobView {
 
 // showFixed puts views on the window as a reading of the queue would.
 func (h *harness) showFixed(views []engine.JobView) {
-	h.d.draw(h.d.shots.make(reading{jobs: views, now: h.d.now()}))
+	h.d.draw(h.d.shots.make(readingOf(views, h.d.now())))
 }
 
 // TestDenseList: at least twelve files are visible at once in a window on a

@@ -91,16 +91,18 @@ func newDestBar(d barController) *destBar {
 	importClient := widgets.NewButton(visual(say("ui.setup.open")), b.importClient)
 	b.setup = container.NewVBox(
 		widgets.NewParagraph(say("ui.setup.notYet")),
-		widgets.Row(try, importClient),
+		widgets.Flow(fyne.TextAlignLeading, try, importClient),
 	)
 	b.setup.Hide()
 	b.add = widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), d.pickFiles)
 	b.add.Importance = widget.HighImportance
 	b.settings = widgets.NewIconButton(visual(say("ui.settings")), theme.SettingsIcon(), d.showSettings)
-	b.accountRow = widgets.Row(widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
+	// Both lines wrap in a narrow window (a small screen, a large scale)
+	// rather than make it scroll sideways.
+	b.accountRow = widgets.Flow(fyne.TextAlignLeading, widget.NewLabel(visual(say("ui.account"))), b.accounts, b.inFile, b.signIn, b.signOut, b.note)
 
 	b.content = container.NewVBox(
-		widgets.Border(nil, nil, widget.NewLabel(visual(say("ui.dest.sendTo"))), widgets.Row(b.edit, b.add, b.settings), b.picker),
+		widgets.Fold(widget.NewLabel(visual(say("ui.dest.sendTo"))), b.picker, widgets.Flow(fyne.TextAlignTrailing, b.edit, b.add, b.settings)),
 		b.accountRow,
 		b.setup,
 	)

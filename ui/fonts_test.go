@@ -94,7 +94,7 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 		t.Fatal("the emoji font was given without an emoji")
 	}
 
-	test.NewWindow(widgets.NewLabel("🎉 Party ⚽ photos.jpg"))
+	test.NewWindow(widgets.NewWholeLabel("🎉 Party ⚽ photos.jpg")) // drawn whole: the window is as wide as it
 	if later == nil {
 		t.Fatal("an emoji was shown, the emoji font was not asked for")
 	}

@@ -36,6 +36,7 @@ type footer struct {
 	undoText                                        *widgets.Label
 	undoButton                                      *widgets.Button
 	undo                                            *fyne.Container
+	totals                                          *fyne.Container // the totals in words and the Undo
 	progress                                        *fyne.Container // the overall bar and the buttons
 	content                                         fyne.CanvasObject
 	quitting                                        bool // the totals make way for "Quitting…"
@@ -49,14 +50,16 @@ func newFooter(d footerController) *footer {
 	f.resumeAll = widgets.NewIconButton(visual(say("ui.all.resume")), theme.MediaPlayIcon(), func() { d.doAll(resumeEvery) })
 	f.retryFailed = widgets.NewIconButton(visual(say("ui.all.retry")), theme.ViewRefreshIcon(), func() { d.doAll(retryFailed) })
 	f.clearFinished = widgets.NewIconButton(visual(say("ui.all.clear")), theme.ContentClearIcon(), func() { d.doAll(clearFinished) })
-	f.undoText = widgets.NewWholeLabel("")
+	f.undoText = widgets.NewLabel("") // a long name is cut: the window never gets wider for it
+	f.undoText.SetAlignment(fyne.TextAlignTrailing)
 	f.undoButton = widgets.NewIconButton(visual(undoWord()), theme.ContentUndoIcon(), d.undoRemoval)
-	f.undo = widgets.Row(f.undoText, f.undoButton)
+	f.undo = widgets.Border(nil, nil, nil, f.undoButton, f.undoText)
 	f.undo.Hide()
-	controls := widgets.Row(f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
-	totals := container.New(widgets.KeepRoom{f.undo}, widgets.Border(nil, nil, nil, f.undo, f.summary))
-	f.progress = widgets.Border(nil, nil, nil, controls, f.overall)
-	f.content = container.NewVBox(widget.NewSeparator(), f.progress, totals)
+	// In a narrow window the buttons go under the bar, and wrap.
+	controls := widgets.Flow(fyne.TextAlignTrailing, f.pauseAll, f.resumeAll, f.retryFailed, f.clearFinished)
+	f.totals = container.New(&totalsLine{undo: f.undo, text: f.undoText, button: f.undoButton}, f.summary, f.undo)
+	f.progress = widgets.Fold(nil, f.overall, controls)
+	f.content = container.NewVBox(widget.NewSeparator(), f.progress, f.totals)
 	f.show(newSnapshots().last)
 	return f
 }
@@ -78,11 +81,15 @@ func (f *footer) show(s *snapshot) {
 	enable(f.resumeAll, t.Paused > 0)
 	enable(f.retryFailed, t.Failed > 0)
 	enable(f.clearFinished, t.Done > 0 || t.Failed > 0)
+	was, wasText := f.undo.Visible(), f.undoText.Text()
 	if s.undo.N > 0 {
 		f.undoText.SetText(removedWords(s.undo.N, s.undo.First))
 		f.undo.Show()
 	} else {
 		f.undo.Hide()
+	}
+	if f.undo.Visible() != was || f.undoText.Text() != wasText {
+		f.totals.Refresh() // the Undo takes its room, or gives it back
 	}
 }
 
@@ -98,6 +105,55 @@ func overallValue(t totals) float64 {
 		return 0
 	}
 	return min(float64(t.BytesDone)/float64(t.Bytes), 1)
+}
+
+// totalsLine lays out the totals on the reading side and, when it is
+// offered, the Undo at the other, as wide as its words but for at most a
+// share of the line: a long name in it is cut rather than widen the
+// window. The line is as high as the Undo whether it is shown or not.
+type totalsLine struct {
+	undo   *fyne.Container
+	text   *widgets.Label
+	button fyne.CanvasObject
+}
+
+// undoShare is the most of the line the Undo takes.
+const undoShare = 0.4
+
+// undoWidth is how wide the Undo is on a line of this width.
+func (l *totalsLine) undoWidth(width float32) float32 {
+	if !l.undo.Visible() {
+		return 0
+	}
+	whole := l.text.TextWidth() + theme.Padding() + l.button.MinSize().Width
+	return max(l.undo.MinSize().Width, min(whole, width*undoShare))
+}
+
+func (l *totalsLine) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	summary, undo := objs[0].MinSize(), l.undo.MinSize()
+	w := summary.Width
+	if l.undo.Visible() {
+		w += theme.Padding() + undo.Width
+	}
+	return fyne.NewSize(w, max(summary.Height, undo.Height))
+}
+
+func (l *totalsLine) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	u := l.undoWidth(size.Width)
+	s := size.Width
+	if u > 0 {
+		s = max(0, size.Width-u-theme.Padding())
+	}
+	summary := objs[0]
+	if widgets.RightToLeft() {
+		summary.Move(fyne.NewPos(size.Width-s, 0))
+		l.undo.Move(fyne.NewPos(0, 0))
+	} else {
+		summary.Move(fyne.NewPos(0, 0))
+		l.undo.Move(fyne.NewPos(size.Width-u, 0))
+	}
+	summary.Resize(fyne.NewSize(s, size.Height))
+	l.undo.Resize(fyne.NewSize(u, size.Height))
 }
 
 func enable(b *widgets.Button, on bool) {

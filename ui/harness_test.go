@@ -80,6 +80,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
 	h.d.win.Resize(fyne.NewSize(960, 640))
+	h.layOut() // as the window's first frames do: what wraps takes the height it has at this width
 	h.d.thumbs.start(h.d.frame.ctx)
 	t.Cleanup(func() {
 		h.d.close()

@@ -43,13 +43,14 @@ func newQueueList(d listController) *queueList {
 		if id < 0 || id >= len(rows) {
 			return
 		}
+		v := l.snap.view(id)
 		r := o.(*jobRow)
 		if l.rowAt[r.index] == r {
 			delete(l.rowAt, r.index)
 		}
 		r.index = id
 		l.rowAt[id] = r
-		r.show(rows[id], l.snap.now)
+		r.show(v, l.snap.now)
 		r.setSelected(l.snap.selection.has(rows[id].ID))
 		r.setCursor(l.focused && id == l.cursor)
 	}
@@ -66,8 +67,15 @@ func newQueueList(d listController) *queueList {
 // drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
 func (l *queueList) drawsOwnFocus() {}
 
-// views are the rows of the snapshot drawn.
-func (l *queueList) views() []engine.JobView { return l.snap.rows }
+// views are the rows of the snapshot drawn, each one's whole view (for
+// tests: a long list reads only the rows it draws).
+func (l *queueList) views() []engine.JobView {
+	out := make([]engine.JobView, len(l.snap.rows))
+	for i := range out {
+		out[i] = l.snap.view(i)
+	}
+	return out
+}
 
 // click asks for the selection a click on row i with these modifiers makes.
 func (l *queueList) click(i int, mods fyne.KeyModifier) {
@@ -184,7 +192,7 @@ func (l *queueList) show(s *snapshot) {
 	// List.RefreshItem redraws the whole list; a changed row is drawn alone.
 	for _, i := range s.changed {
 		if r := l.rowAt[i]; r != nil {
-			r.show(s.rows[i], s.now)
+			r.show(s.view(i), s.now)
 		}
 	}
 	if !s.selection.same(was.selection) {
@@ -226,7 +234,7 @@ func (s *sampler) needed(sum engine.Summary, retrying bool) bool {
 }
 
 // anyRetrying reports whether a countdown is on screen.
-func anyRetrying(views []engine.JobView) bool {
+func anyRetrying(views []engine.Brief) bool {
 	for i := range views {
 		if views[i].State == engine.Retrying {
 			return true

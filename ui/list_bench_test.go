@@ -35,7 +35,7 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
 	shots := newSnapshots()
-	l.show(shots.make(reading{jobs: views, now: now}))
+	l.show(shots.make(readingOf(views, now)))
 
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -49,8 +49,9 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 			next[i].Speed = 1_000_000
 			next[i].ETA = time.Duration(50-n%50) * time.Second
 		}
+		r := readingOf(next, now)
 		b.StartTimer()
-		l.show(shots.make(reading{jobs: next, now: now}))
+		l.show(shots.make(r))
 	}
 }
 
@@ -71,7 +72,7 @@ func BenchmarkQueueListScroll(b *testing.B) {
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
 	shots := newSnapshots()
-	l.show(shots.make(reading{jobs: views, now: now}))
+	l.show(shots.make(readingOf(views, now)))
 
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -90,7 +90,8 @@ func newJobRow(d rowController) *jobRow {
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
 	buttons := widgets.CompactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	r.nameLine = widgets.CompactBorder(nil, widgets.CompactRow(r.size, buttons), container.New(widgets.Mirrored(nameAndDetail{}), r.name, r.detail))
+	names := container.New(widgets.Mirrored(nameAndDetail{}), r.name, r.detail)
+	r.nameLine = container.New(widgets.Mirrored(&nameLine{r: r}), names, r.size, buttons)
 	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
 	lines := container.New(widgets.TightVBox, r.nameLine, r.statusLine)
 	inner := widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
@@ -332,6 +333,77 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 		}
 	}
 	return changed
+}
+
+// nameLine lays out a row's first line: the name and detail at the start,
+// the size and the buttons at the end. Where the room is short (a narrow
+// list, a large scale) the buttons drop their words, showing their icons
+// alone, before the name is cut shorter than nameLeast; nothing is ever
+// drawn over anything else. The line is never narrower than the name's
+// least, the size and the icons of leastButtons buttons, so that a list
+// gets the room its rows need.
+type nameLine struct {
+	r *jobRow
+}
+
+const (
+	nameLeast    = 72 // the name's least room before the buttons drop their words
+	leastButtons = 4  // the most buttons a row shows, with a finished file's result
+)
+
+// buttonWidths are the widths of the row's buttons shown now, with their
+// words and with their icons alone, CompactPadding apart, and how many.
+func (l *nameLine) buttonWidths() (words, icons float32, n int) {
+	for _, b := range l.r.buttons() {
+		if !b.Visible() {
+			continue
+		}
+		w, i := b.Widths()
+		words += w
+		icons += i
+		n++
+	}
+	if n > 1 {
+		gaps := float32(n-1) * widgets.CompactPadding
+		words += gaps
+		icons += gaps
+	}
+	return words, icons, n
+}
+
+func (l *nameLine) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	names, size, buttons := objs[0], objs[1], objs[2]
+	_, icons, _ := l.buttonWidths()
+	_, one := l.r.remove.Widths()
+	icons = max(icons, leastButtons*one+(leastButtons-1)*widgets.CompactPadding)
+	sw := max(size.MinSize().Width, l.r.size.WidthOf(speaking().Size(888_800_000))) // a size as wide as most
+	w := nameLeast + widgets.CompactPadding + sw + widgets.CompactPadding + icons
+	return fyne.NewSize(w, max(names.MinSize().Height, size.MinSize().Height, buttons.MinSize().Height))
+}
+
+func (l *nameLine) Layout(objs []fyne.CanvasObject, s fyne.Size) {
+	names, size, buttons := objs[0], objs[1], objs[2]
+	words, icons, n := l.buttonWidths()
+	sw := size.MinSize().Width
+	bw := float32(0)
+	if n > 0 {
+		wordless := s.Width-(sw+widgets.CompactPadding+words+widgets.CompactPadding) < nameLeast
+		for _, b := range l.r.buttons() {
+			b.SetWordless(wordless)
+		}
+		bw = words
+		if wordless {
+			bw = icons
+		}
+		bw += widgets.CompactPadding
+	}
+	nw := max(0, s.Width-sw-bw-widgets.CompactPadding)
+	names.Move(fyne.NewPos(0, 0))
+	names.Resize(fyne.NewSize(nw, s.Height))
+	size.Move(fyne.NewPos(nw+widgets.CompactPadding, 0))
+	size.Resize(fyne.NewSize(sw, s.Height))
+	buttons.Move(fyne.NewPos(nw+widgets.CompactPadding+sw+widgets.CompactPadding, 0))
+	buttons.Resize(fyne.NewSize(max(0, bw-widgets.CompactPadding), s.Height))
 }
 
 // nameAndDetail lays a row's name and its detail side by side: the name

@@ -88,7 +88,7 @@ func (s *sampling) collect() func() {
 	// The jobs are read after the events, so the snapshot shows what they tell.
 	r := reading{ready: s.thumbs.takeReady(), now: s.now()}
 	if s.changes.needed(s.q.Summary(), s.retrying) || s.resample.Swap(false) || len(r.ready) > 0 {
-		r.jobs = s.q.Jobs()
+		r.jobs, r.views = s.q.Briefs(), s.q.Job
 		s.retrying = anyRetrying(r.jobs)
 	}
 	if s.watch != nil {

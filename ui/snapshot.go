@@ -20,14 +20,20 @@ import (
 // so no panel can say something another has stopped saying.
 //
 //	sampling goroutine            UI goroutine
-//	queue.Jobs, sandbox  ──reading──▶ snapshots.make ──snapshot──▶ panels
+//	queue.Briefs, sandbox ──reading──▶ snapshots.make ──snapshot──▶ panels
 //	                                      ▲                            │
 //	                                      └── selection, removal ◀─ intents
+//
+// A snapshot holds every job at a glance (engine.Brief: what ordering,
+// counting and selecting need) and reads a job's whole view from the queue
+// only for the rows drawn and selected (snapshot.view): with 10,000 jobs
+// in the list, a whole view of each would be 4.5 MB held, and made again at
+// every change, for the dozen rows on screen.
 
 // snapshot is what the window shows at one moment. It is never changed once
 // made: panels may keep it and read it later.
 type snapshot struct {
-	rows     []engine.JobView     // the list, in the queue's order, without the rows removed pending Undo
+	rows     []engine.Brief       // the list, in the queue's order, without the rows removed pending Undo
 	index    map[engine.JobID]int // the row of each job
 	changed  []int                // rows whose job changed since the last snapshot (or whose countdown moves on)
 	reshaped bool                 // rows came, went or moved since the last snapshot
@@ -39,6 +45,39 @@ type snapshot struct {
 	undo      undoOffer // the rows Undo can bring back; none when N is 0
 	receipts  receipts  // what the built-in sandbox received
 	now       time.Time // the moment the countdowns and times are drawn for
+
+	// read gives a job's whole view, from the queue; views are those read
+	// for this snapshot's rows so far. On the UI goroutine only.
+	read  func(engine.JobID) (engine.JobView, bool)
+	views map[engine.JobID]engine.JobView
+}
+
+// keptViews bounds the views a snapshot takes over from the one before
+// (those of its rows that did not change): the rows on screen, the
+// selected ones, not every row scrolled past.
+const keptViews = 256
+
+// view is the whole view of row i: the one read for this snapshot, else
+// the queue's now, which may be newer than the row (the next snapshot then
+// marks the row changed). A job the queue no longer holds shows as much as
+// its row says.
+func (s *snapshot) view(i int) engine.JobView {
+	row := s.rows[i]
+	if v, ok := s.views[row.ID]; ok {
+		return v
+	}
+	v, ok := engine.JobView{}, false
+	if s.read != nil {
+		v, ok = s.read(row.ID)
+	}
+	if !ok {
+		v = engine.JobView{ID: row.ID, State: row.State, Size: row.Size, Committed: row.Committed, Delivered: row.Delivered, Speed: row.Speed, Version: row.Version}
+	}
+	if s.views == nil {
+		s.views = map[engine.JobID]engine.JobView{}
+	}
+	s.views[row.ID] = v
+	return v
 }
 
 // totals are the whole list at a glance, counted from the snapshot's rows.
@@ -50,7 +89,7 @@ type totals struct {
 
 // countTotals sums rows as the queue's Summary does, with the bytes that
 // crossed the link as done, so the overall bar moves with them.
-func countTotals(rows []engine.JobView) totals {
+func countTotals(rows []engine.Brief) totals {
 	var t totals
 	var left int64
 	for i := range rows {
@@ -106,7 +145,7 @@ func (s selection) len() int { return len(s.ids) }
 // click is the selection after a click on row i of rows with these
 // modifiers: that row alone, added or taken away (Ctrl), or the range from
 // the last click (Shift).
-func (s selection) click(rows []engine.JobView, index map[engine.JobID]int, i int, mods fyne.KeyModifier) selection {
+func (s selection) click(rows []engine.Brief, index map[engine.JobID]int, i int, mods fyne.KeyModifier) selection {
 	if i < 0 || i >= len(rows) {
 		return s
 	}
@@ -140,7 +179,7 @@ func (s selection) click(rows []engine.JobView, index map[engine.JobID]int, i in
 }
 
 // every is a selection of all rows.
-func every(rows []engine.JobView) selection {
+func every(rows []engine.Brief) selection {
 	out := selection{ids: make(map[engine.JobID]bool, len(rows))}
 	for _, v := range rows {
 		out.ids[v.ID] = true
@@ -178,9 +217,10 @@ type receipts struct {
 // reading is what the sampling goroutine read for the next snapshot; the
 // UI goroutine owns it from then on.
 type reading struct {
-	jobs     []engine.JobView          // every job of the queue; nil: the queue did not change
-	receipts *receipts                 // nil: the sandbox received nothing new
-	ready    map[engine.JobID]struct{} // thumbnails made since the last reading
+	jobs     []engine.Brief                            // every job of the queue; nil: the queue did not change
+	views    func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
+	receipts *receipts                                 // nil: the sandbox received nothing new
+	ready    map[engine.JobID]struct{}                 // thumbnails made since the last reading
 	now      time.Time
 }
 
@@ -189,7 +229,8 @@ type reading struct {
 // what the window shows. It is used on the UI goroutine only.
 type snapshots struct {
 	last      *snapshot
-	jobs      []engine.JobView // the queue at the last reading, removed rows included
+	jobs      []engine.Brief // the queue at the last reading, removed rows included
+	read      func(engine.JobID) (engine.JobView, bool)
 	receipts  receipts
 	selection selection
 	removed   *removals // rows removed pending Undo; nil: none
@@ -205,16 +246,19 @@ func (b *snapshots) make(r reading) *snapshot {
 	if r.jobs != nil {
 		b.jobs = r.jobs
 	}
+	if r.views != nil {
+		b.read = r.views
+	}
 	if r.receipts != nil {
 		b.receipts = *r.receipts
 	}
 	prev := b.last
-	s := &snapshot{receipts: b.receipts, now: r.now}
+	s := &snapshot{receipts: b.receipts, now: r.now, read: b.read}
 	s.rows = b.jobs
 	if b.removed != nil {
 		s.undo = b.removed.offer()
 		if len(b.removed.hidden) > 0 {
-			s.rows = slices.DeleteFunc(slices.Clone(b.jobs), func(v engine.JobView) bool { return b.removed.hides(v.ID) })
+			s.rows = slices.DeleteFunc(slices.Clone(b.jobs), func(v engine.Brief) bool { return b.removed.hides(v.ID) })
 		}
 	}
 	s.reshaped = len(s.rows) != len(prev.rows)
@@ -241,13 +285,23 @@ func (b *snapshots) make(r reading) *snapshot {
 			}
 		}
 	}
+	if len(prev.views) <= keptViews {
+		for i := range s.rows {
+			if v, ok := prev.views[s.rows[i].ID]; ok && v.Version == s.rows[i].Version {
+				if s.views == nil {
+					s.views = map[engine.JobID]engine.JobView{}
+				}
+				s.views[v.ID] = v
+			}
+		}
+	}
 	s.totals = countTotals(s.rows)
 	b.selection = b.selection.within(s.index)
 	s.selection = b.selection
 	if s.selection.len() > 0 {
-		for _, v := range s.rows {
+		for i, v := range s.rows {
 			if s.selection.has(v.ID) {
-				s.selected = append(s.selected, v)
+				s.selected = append(s.selected, s.view(i))
 			}
 		}
 	}

@@ -55,6 +55,7 @@ type desk struct {
 	selection    *selectionPanel
 	sandboxPanel *sandboxPanel
 	page         *container.Scroll // everything in the window
+	fitChecked   fyne.Size         // the window's size when noteFit last looked
 }
 
 type deskOptions struct {
@@ -114,7 +115,11 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.ring = newFocusRingLayer(f, func() []*container.Scroll { return []*container.Scroll{d.page, d.selection.scroll()} })
 	d.sampling = &sampling{
 		q: q, frame: f, thumbs: d.thumbs, events: opts.events, ring: d.ring, now: now,
-		draw:   func(r reading) { d.draw(d.shots.make(r)) },
+		draw: func(r reading) {
+			s := d.shots.make(r)
+			d.draw(s)
+			d.noteFit(s.reshaped)
+		},
 		notify: d.notify,
 	}
 	if d.sandbox != nil {
@@ -147,7 +152,7 @@ func (d *desk) build() {
 	add := filesAdder{d.files, d.add}
 	addBig := widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
 	addFolder := widgets.NewIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, container.NewCenter(widgets.Row(addBig, addFolder))))
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, widgets.Flow(fyne.TextAlignCenter, addBig, addFolder)))
 
 	d.foot = newFooter(footerSide{d.acts, d.removals})
 	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
@@ -243,6 +248,21 @@ func (d *desk) draw(s *snapshot) {
 	}
 	if d.win.Title() != title {
 		d.win.SetTitle(title)
+	}
+}
+
+// noteFit notes in the log when the window's content is wider than the
+// window, which then scrolls sideways: at no scale and on no screen should
+// it (the real-window test looks for the note). It looks at the sampler's
+// readings, when the window's size changed or rows came or went.
+func (d *desk) noteFit(reshaped bool) {
+	size := d.page.Size()
+	if size.Width <= 0 || (size == d.fitChecked && !reshaped) {
+		return
+	}
+	d.fitChecked = size
+	if need := d.page.Content.MinSize().Width; need > size.Width+0.5 {
+		d.log.Warn("the window's content is wider than the window: it scrolls sideways", "window", size.Width, "canvas", d.win.Canvas().Size().Width, "content", need)
 	}
 }
 

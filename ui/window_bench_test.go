@@ -137,7 +137,7 @@ func benchWindowStart(b *testing.B, finished bool) {
 	for range b.N {
 		t0 := time.Now()
 		w := openBenchWindow(b, dir)
-		for w.frame(); len(w.d.list.views()) < jobs; w.frame() {
+		for w.frame(); len(w.d.list.snap.rows) < jobs; w.frame() {
 			time.Sleep(time.Millisecond)
 		}
 		total += time.Since(t0)
@@ -174,9 +174,9 @@ func BenchmarkAddThousands(b *testing.B) {
 		t0 := time.Now()
 		w.d.add(paths)
 		var seen bool
-		for len(w.d.list.views()) < files {
+		for len(w.d.list.snap.rows) < files {
 			frameMax = max(frameMax, w.frame())
-			if !seen && len(w.d.list.views()) > 0 {
+			if !seen && len(w.d.list.snap.rows) > 0 {
 				first, seen = max(first, time.Since(t0)), true
 			}
 			time.Sleep(sampleEvery)

@@ -307,7 +307,7 @@ func eventWords(ev engine.Event, s *snapshot) string {
 		return say("ui.notify.done")
 	case engine.NeedsAttention:
 		if i, ok := s.index[ev.Job]; ok {
-			v := s.rows[i]
+			v := s.view(i)
 			v.Fact = ev.Fact // the reason as it was when the job stopped
 			return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
 		}

@@ -10,11 +10,12 @@ import (
 
 // commandKeys are the command line's words for the same next steps.
 var commandKeys = map[fact.Code]string{
-	fact.LookFor:   "cli.next.lookFor",
-	fact.AskAgain:  "cli.next.askAgain",
-	fact.AllowLook: "cli.next.allowLook",
-	fact.WrongCopy: "cli.next.wrongCopy",
-	fact.RetryAt:   "cli.next.retryAt",
+	fact.LookFor:    "cli.next.lookFor",
+	fact.AskAgain:   "cli.next.askAgain",
+	fact.AllowLook:  "cli.next.allowLook",
+	fact.WrongCopy:  "cli.next.wrongCopy",
+	fact.RetryAt:    "cli.next.retryAt",
+	fact.RetryLater: "cli.next.retryLater",
 
 	fact.ChangeAndSend: "cli.next.changeAndSend",
 	fact.TooLargeThere: "cli.next.tooLargeThere",

@@ -75,7 +75,7 @@ func (l *Lang) Fact(f fact.Fact) string {
 		"Who":    l.who(f),
 		"Wait":   l.Duration(f.Wait),
 		"N":      f.Count,
-		"Status": strconv.Itoa(f.Status),
+		"Status": l.Digits(strconv.Itoa(f.Status)), // a number in the sentence, as Google's own error pages write it
 		"Google": l.Isolate(f.Google),
 	}
 	args["KindName"] = l.Say("dest.this", nil)

@@ -76,6 +76,17 @@ func TestFactsInPersianArabicHebrew(t *testing.T) {
 	}
 }
 
+// An error's number is a number like any other: in Persian and Arabic
+// digits in their sentences, as Google's own error pages write it there.
+func TestErrorNumbersInTheLanguagesDigits(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{{"fa", "۵۰۳"}, {"ar", "٥٠٣"}, {"he", "503"}, {"en", "503"}} {
+		got := New(tc.lang).Fact(fact.Fact{Code: fact.ServerTrouble, Dest: "custom", Status: 503})
+		if !strings.Contains(got, tc.want) || (tc.want != "503" && strings.Contains(got, "503")) {
+			t.Errorf("%s: %q, want the error number as %s", tc.lang, got, tc.want)
+		}
+	}
+}
+
 // codes lists the constants of type fact.Code declared in engine/fact and
 // by the kinds of destination in engine/dest (their own facts).
 func codes(t *testing.T) []fact.Code {

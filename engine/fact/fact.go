@@ -358,6 +358,8 @@ const (
 	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
 	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
 	RetryAt   Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
+	// Args["at"]: Hoist's own backoff waits until then, longer than a run waits.
+	RetryLater Code = "next.retryLater"
 )
 
 // Next steps after a refusal that sending the same file again would meet again.

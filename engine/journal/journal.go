@@ -91,11 +91,13 @@ type Record struct {
 	// or was about to, its answer not heard: the file may have arrived,
 	// and the destination is asked before it is sent again.
 	SentAt time.Time `json:"sent_at,omitzero"`
-	// RetryAt is when an upload the server asked to wait may try again;
-	// it does not start before.
-	RetryAt   time.Time `json:"retry_at,omitzero"`
-	Committed int64     `json:"committed,omitempty"`
-	State     string    `json:"state,omitempty"`
+	// RetryAt is when an upload told to wait may try again; it does not
+	// start before. RetryAsked: the server asked for the wait (else it is
+	// Hoist's own backoff, longer than a run waits).
+	RetryAt    time.Time `json:"retry_at,omitzero"`
+	RetryAsked bool      `json:"retry_asked,omitempty"`
+	Committed  int64     `json:"committed,omitempty"`
+	State      string    `json:"state,omitempty"`
 	// Result is the server's JSON answer.
 	Result json.RawMessage `json:"result,omitempty"`
 	// ResultSummary is the sentence an older Hoist wrote of the result;
@@ -356,7 +358,7 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
 		rec.SentAt = time.Time{}
-		rec.RetryAt = time.Time{}
+		rec.RetryAt, rec.RetryAsked = time.Time{}, false
 	}
 	return putRecord(jobs, normalize(rec))
 }

@@ -72,6 +72,7 @@ func fullRecord(id string) Record {
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
 		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
 		RetryAt:        time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC),
+		RetryAsked:     true,
 		Committed:      4 << 20,
 		State:          "paused",
 		Result:         json.RawMessage(`{"id":"18c2f","threadId":"18c2f"}`),
@@ -121,7 +122,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
 	wantFinished.SentAt = time.Time{}
-	wantFinished.RetryAt = time.Time{}
+	wantFinished.RetryAt, wantFinished.RetryAsked = time.Time{}, false
 
 	check := func(t *testing.T, j *Journal) {
 		for _, want := range []Record{wantActive, wantFinished} {

@@ -166,6 +166,16 @@ var faults = []fault{
 			{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.FinishOnQuery{}},
 		}
 	}, wantErr: resumableOnly(upload.ErrIncomplete)},
+	// As fake-gcs-server does: the session ends when a status query finishes
+	// it, and is not found when asked again. Starting a new one would make a
+	// second copy beside the short one.
+	{name: "finish on status query, then forget the session", wrongObject: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
+		return []emulator.Fault{
+			{Match: emulator.Match{Stage: st}, Action: emulator.CutBody{After: 10_000}},
+			{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.FinishOnQuery{}},
+			{Match: emulator.Match{Stage: emulator.StageQuery}, Times: -1, Action: emulator.Answer{Status: http.StatusNotFound}},
+		}
+	}, wantErr: resumableOnly(upload.ErrIncomplete)},
 	{name: "HTML success", unreadable: true, faults: func(_ flow, st emulator.Stage) []emulator.Fault {
 		return []emulator.Fault{{Match: emulator.Match{Stage: st}, Times: -1, Action: emulator.BadSuccess{Body: emulator.SuccessHTML}}}
 	}},

@@ -67,8 +67,8 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 			needStatus = true
 		}
 	}
-	var next int64   // the first byte the server has not persisted
-	doubted := false // a claim of completion came too early; the server was asked again
+	var next int64    // the first byte the server has not persisted
+	var early *Result // a claim of completion that came too early; the server is asked again
 	for {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx)
@@ -88,10 +88,10 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		case stepDone:
 			return r.done(r.accept(ctx, s.result))
 		case stepEarly:
-			if doubted {
-				return nil, &IncompleteError{Received: min(r.received(s.result.Body), r.size), Size: r.size, Body: s.result.Body}
+			if early != nil {
+				return nil, r.incomplete(s.result)
 			}
-			doubted, needStatus = true, true
+			early, needStatus = s.result, true
 		case stepAt:
 			forgot := s.next < r.committed
 			kept := s.next > r.committed
@@ -99,7 +99,7 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 			r.obs.Committed(s.next)
 			switch {
 			case r.progressed(s.next):
-				doubted = false
+				early = nil
 			case forgot:
 				if err := r.wait(ctx, errForgot); err != nil {
 					return nil, err
@@ -110,6 +110,11 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 				}
 			}
 		case stepRestart:
+			if early != nil {
+				// The session ended with the claim: a new one would make a
+				// second copy beside the short one the claim named.
+				return nil, r.incomplete(early)
+			}
 			if err := r.restart(s.err); err != nil {
 				return nil, err
 			}
@@ -129,6 +134,12 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 			return nil, s.err
 		}
 	}
+}
+
+// incomplete is the error of a session that the server finished with
+// part of the file, its answer res naming what it made.
+func (r *run) incomplete(res *Result) error {
+	return &IncompleteError{Received: min(r.received(res.Body), r.size), Size: r.size, Body: res.Body}
 }
 
 // restart forgets the session so that the next step starts a new one.

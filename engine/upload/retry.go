@@ -149,7 +149,8 @@ func (r *run) wait(ctx context.Context, cause error) error {
 		return cause
 	}
 	var api *APIError
-	if errors.As(cause, &api) && api.hasAfter {
+	asked := errors.As(cause, &api) && api.hasAfter
+	if asked {
 		wait = api.after
 	}
 	if errors.Is(cause, ErrStalled) {
@@ -160,7 +161,7 @@ func (r *run) wait(ctx context.Context, cause error) error {
 	}
 	if r.maxWait > 0 && r.waited+wait > r.maxWait {
 		// Not slept through unseen: the caller comes back when the wait is over.
-		return &WaitError{Wait: wait, Until: r.clock.Now().Add(wait), Cause: scrub(cause, r.secrets)}
+		return &WaitError{Wait: wait, Until: r.clock.Now().Add(wait), Cause: scrub(cause, r.secrets), Asked: asked}
 	}
 	r.waited += wait
 	r.obs.Retrying(attempt, wait, scrub(cause, r.secrets))
@@ -193,6 +194,9 @@ type WaitError struct {
 	Wait  time.Duration
 	Until time.Time
 	Cause error // why the upload must wait
+	// Asked: the server asked for this wait (Retry-After); else it is the
+	// backoff of Hoist's own.
+	Asked bool
 }
 
 func (e *WaitError) Error() string {

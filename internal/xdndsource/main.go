@@ -6,9 +6,12 @@
 // or "refused". For tests only: the real-window smoke test drops files on
 // Hoist with it.
 //
-// Usage: xdndsource [-parity even|odd] TITLE FILE...
+// Usage: xdndsource [-parity even|odd] [-wait SECONDS] TITLE FILE...
 //
-// The window is the first whose title holds TITLE.
+// The window is the first on screen whose title holds TITLE and that says it
+// takes drops (XdndAware); the tool waits for one up to -wait seconds
+// (default 30), and as long for each answer. Only the target's own answers
+// count.
 //
 // -parity pads the list of files with a comment line so that its length in
 // bytes is even or odd (a window may read the two differently).
@@ -17,9 +20,25 @@ package main
 /*
 #cgo LDFLAGS: -lX11
 #include <X11/Xlib.h>
+#include <X11/Xatom.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+// A window may go while it is looked at (another program closes one): its
+// error is not the drag's, and Xlib's default handler would end the tool.
+static int ignoreGone(Display *d, XErrorEvent *e) {
+	(void)d;
+	(void)e;
+	return 0;
+}
+
+static double now(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
 
 // titled reports whether w's title (_NET_WM_NAME in UTF-8, else WM_NAME)
 // holds name: a title may carry progress besides the program's name.
@@ -43,8 +62,22 @@ static int titled(Display *d, Window w, const char *name) {
 	return found;
 }
 
+// ready reports whether w is on screen and says it takes drops (XdndAware).
+static int ready(Display *d, Window w) {
+	XWindowAttributes a;
+	if (!XGetWindowAttributes(d, w, &a) || a.map_state != IsViewable) return 0;
+	Atom type;
+	int format;
+	unsigned long n, after;
+	unsigned char *data = NULL;
+	int aware = XGetWindowProperty(d, w, XInternAtom(d, "XdndAware", False), 0, 1, False, AnyPropertyType,
+			&type, &format, &n, &after, &data) == Success && data && n > 0;
+	if (data) XFree(data);
+	return aware;
+}
+
 static Window findByName(Display *d, Window w, const char *name) {
-	if (titled(d, w, name)) return w;
+	if (titled(d, w, name) && ready(d, w)) return w;
 	Window root, parent, *kids = NULL;
 	unsigned int n = 0;
 	if (!XQueryTree(d, w, &root, &parent, &kids, &n)) return 0;
@@ -71,9 +104,9 @@ static void send(Display *d, Window to, Atom type, long l0, long l1, long l2, lo
 	XFlush(d);
 }
 
-// next waits up to 10 s for an event; 0 when none came.
-static int next(Display *d, XEvent *e) {
-	for (int i = 0; i < 1000; i++) {
+// next waits until the deadline for an event; 0 when none came.
+static int next(Display *d, XEvent *e, double deadline) {
+	while (now() < deadline) {
 		if (XPending(d)) {
 			XNextEvent(d, e);
 			return 1;
@@ -83,14 +116,24 @@ static int next(Display *d, XEvent *e) {
 	return 0;
 }
 
-// drag drops list on the window titled title: 1 accepted, 0 refused,
-// negative when it could not be done (-1 no display, -2 no window,
-// -3 no status, -4 no request for the files, -5 no answer).
-static int drag(const char *title, const char *list, int len) {
+// fromTarget: a message of the given type sent by the drop's target (its
+// first field names the window it is about).
+static int fromTarget(XEvent *e, Atom type, Window target) {
+	return e->type == ClientMessage && e->xclient.message_type == type && (Window)e->xclient.data.l[0] == target;
+}
+
+// drag drops list on the window titled title, waiting up to wait seconds
+// for the window and for each answer: 1 accepted, 0 refused, negative when
+// it could not be done (-1 no display, -2 no window, -3 no status, -4 no
+// request for the files, -5 no answer).
+static int drag(const char *title, const char *list, int len, double wait) {
+	XSetErrorHandler(ignoreGone);
 	Display *d = XOpenDisplay(NULL);
 	if (!d) return -1;
 	Window root = DefaultRootWindow(d);
-	Window target = findByName(d, root, title);
+	Window target = 0;
+	// The window may still be on its way to the screen.
+	for (double until = now() + wait; !(target = findByName(d, root, title)) && now() < until;) usleep(100000);
 	if (!target) return -2;
 	Window src = XCreateSimpleWindow(d, root, 0, 0, 1, 1, 0, 0, 0);
 	Atom sel = XInternAtom(d, "XdndSelection", False);
@@ -110,13 +153,13 @@ static int drag(const char *title, const char *list, int len) {
 	send(d, target, position, (long)src, 0, ((long)x << 16) | y, CurrentTime, (long)copy);
 	XEvent e;
 	for (;;) {
-		if (!next(d, &e)) return -3;
-		if (e.type == ClientMessage && e.xclient.message_type == status) break;
+		if (!next(d, &e, now() + wait)) return -3;
+		if (fromTarget(&e, status, target)) break;
 	}
 	send(d, target, drop, (long)src, 0, CurrentTime, 0, 0);
 	int served = 0;
-	for (;;) {
-		if (!next(d, &e)) return served ? -5 : -4;
+	for (double until = now() + wait;;) {
+		if (!next(d, &e, until)) return served ? -5 : -4;
 		if (e.type == SelectionRequest) {
 			XSelectionRequestEvent *r = &e.xselectionrequest;
 			XEvent reply;
@@ -134,7 +177,7 @@ static int drag(const char *title, const char *list, int len) {
 			}
 			XSendEvent(d, r->requestor, False, NoEventMask, &reply);
 			XFlush(d);
-		} else if (e.type == ClientMessage && e.xclient.message_type == finished) {
+		} else if (served && fromTarget(&e, finished, target)) {
 			int ok = e.xclient.data.l[1] & 1;
 			XCloseDisplay(d);
 			return ok;
@@ -155,9 +198,10 @@ import (
 
 func main() {
 	parity := flag.String("parity", "", "pad the list to an even or odd length in bytes")
+	wait := flag.Float64("wait", 30, "seconds to wait for the window, and for each of its answers")
 	flag.Parse()
 	if flag.NArg() < 2 {
-		fmt.Fprintln(os.Stderr, "usage: xdndsource [-parity even|odd] TITLE FILE...")
+		fmt.Fprintln(os.Stderr, "usage: xdndsource [-parity even|odd] [-wait SECONDS] TITLE FILE...")
 		os.Exit(2)
 	}
 	list := ""
@@ -176,7 +220,7 @@ func main() {
 	cl, ct := C.CString(list), C.CString(flag.Arg(0))
 	defer C.free(unsafe.Pointer(cl))
 	defer C.free(unsafe.Pointer(ct))
-	switch r := C.drag(ct, cl, C.int(len(list))); r {
+	switch r := C.drag(ct, cl, C.int(len(list)), C.double(*wait)); r {
 	case 1:
 		fmt.Println("accepted")
 	case 0:

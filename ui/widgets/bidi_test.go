@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 func TestVisualSegments(t *testing.T) {
@@ -100,6 +101,27 @@ func TestBidiLabelTruncates(t *testing.T) {
 	}
 	if right > l.Size().Width {
 		t.Errorf("text reaches x=%v, beyond the label's width %v", right, l.Size().Width)
+	}
+}
+
+// TestBidiLabelNeverDrawsBeyondItsPlace: a label given less room than an
+// Ellipsis, or none, draws nothing, in either direction; it drew its whole
+// text, over whatever was beside it.
+func TestBidiLabelNeverDrawsBeyondItsPlace(t *testing.T) {
+	app(t)
+	for _, rtl := range []bool{false, true} {
+		direction(t, rtl)
+		l := NewLabel("گزارش نهایی فصل چهارم.eml")
+		w := test.NewTempWindow(t, container.NewWithoutLayout(l))
+		w.Resize(fyne.NewSize(300, 100))
+		for _, width := range []float32{0, 2, 2*theme.InnerPadding() + 4} {
+			l.Resize(fyne.NewSize(width, 30))
+			for _, o := range test.WidgetRenderer(l).Objects() {
+				if txt, ok := o.(*canvas.Text); ok && txt.Visible() && txt.Text != "" {
+					t.Errorf("rtl %v: a label %v wide draws %q, %v wide", rtl, width, txt.Text, txt.MinSize().Width)
+				}
+			}
+		}
 	}
 }
 

@@ -160,7 +160,8 @@ type CompactButton struct {
 	Importance widget.Importance
 	OnTapped   func()
 
-	hovered bool
+	hovered  bool
+	wordless bool // only the icon shows: the row is short of room
 }
 
 // NewCompactButton is a small button of a dense row, with words and an icon.
@@ -168,6 +169,34 @@ func NewCompactButton(text string, icon fyne.Resource, tapped func()) *CompactBu
 	b := &CompactButton{Text: text, Icon: icon, OnTapped: tapped, Importance: widget.LowImportance}
 	b.ExtendBaseWidget(b)
 	return b
+}
+
+// SetWordless shows the icon alone (on) or the icon and the words, as a
+// row short of room asks.
+func (b *CompactButton) SetWordless(on bool) {
+	if b.wordless != on && b.Icon != nil {
+		b.wordless = on
+		b.Refresh()
+	}
+}
+
+// Wordless reports whether the button shows its icon alone.
+func (b *CompactButton) Wordless() bool { return b.wordless }
+
+// Widths are how wide the button is with its words and with its icon alone.
+func (b *CompactButton) Widths() (withWords, iconAlone float32) {
+	th := b.Theme()
+	withWords = fyne.MeasureText(b.Text, th.Size(theme.SizeNameText), fyne.TextStyle{Bold: true}).Width
+	if b.Text == "" {
+		withWords = 0
+	}
+	if b.Icon == nil {
+		return withWords + 2*CompactInnerPadding, withWords + 2*CompactInnerPadding
+	}
+	if b.Text != "" {
+		withWords += CompactPadding
+	}
+	return withWords + compactIconSize + 2*CompactInnerPadding, compactIconSize + 2*CompactInnerPadding
 }
 
 func (b *CompactButton) Tapped(*fyne.PointEvent) {
@@ -210,18 +239,29 @@ type compactButtonRenderer struct {
 func (r *compactButtonRenderer) content() (size, text fyne.Size) {
 	th := r.b.Theme()
 	text = fyne.MeasureText(r.b.Text, th.Size(theme.SizeNameText), fyne.TextStyle{Bold: true})
+	if r.b.Text == "" || r.words() == "" {
+		text.Width = 0
+	}
 	if r.b.Text == "" {
 		text = fyne.Size{}
 	}
 	if r.b.Icon != nil {
 		size.Width = compactIconSize
-		if r.b.Text != "" {
+		if r.words() != "" {
 			size.Width += CompactPadding
 		}
 	}
 	size.Width += text.Width
 	size.Height = max(text.Height, compactIconSize)
 	return size, text
+}
+
+// words are the words shown: none when the button is wordless.
+func (r *compactButtonRenderer) words() string {
+	if r.b.wordless && r.b.Icon != nil {
+		return ""
+	}
+	return r.b.Text
 }
 
 func (r *compactButtonRenderer) MinSize() fyne.Size {
@@ -233,7 +273,7 @@ func (r *compactButtonRenderer) Layout(size fyne.Size) {
 	r.bg.Resize(size)
 	c, t := r.content()
 	gap := float32(0)
-	if r.b.Icon != nil && r.b.Text != "" {
+	if r.b.Icon != nil && r.words() != "" {
 		// The words stand a little further from the icon than the minimum
 		// size counts, as the list's buttons have always been drawn.
 		gap = iconGap - CompactPadding
@@ -268,7 +308,7 @@ func (r *compactButtonRenderer) Refresh() {
 	r.bg.FillColor = fill
 	r.bg.CornerRadius = th.Size(theme.SizeNameInputRadius)
 
-	r.text.Text = b.Text
+	r.text.Text = r.words()
 	r.text.TextSize = th.Size(theme.SizeNameText)
 	r.text.TextStyle = fyne.TextStyle{Bold: true}
 	r.text.Color = th.Color(fg, v)

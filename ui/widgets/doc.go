@@ -7,8 +7,9 @@
 // CompactButton, SlimBar), buttons that Enter presses (Button) or that Tab
 // passes by (RowButton), the focus ring's look, dialogs whose title and
 // buttons read in the window's direction (Question, InfoDialog), and
-// layouts that keep what is on screen from moving (KeepRoom, RoomyHint), and
-// a file dialog for desktops that offer none (Chooser).
+// layouts that keep what is on screen from moving (KeepRoom, RoomyHint),
+// rows that wrap in a narrow window (Flow, Fold), and a file dialog for
+// desktops that offer none (Chooser).
 //
 // The reading direction is the window's, set once with SetRightToLeft
 // before the widgets are made. Fyne's own widget and layout packages are

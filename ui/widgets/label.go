@@ -205,13 +205,17 @@ func startX(align fyne.TextAlign, rtlPara bool, pad, width, total float32) float
 }
 
 // fitSegments lays out text in visual order, cutting it with an Ellipsis at
-// its logical end when it is wider than width.
+// its logical end when it is wider than width. Where not even the Ellipsis
+// fits, nothing is drawn: a label never draws beyond its place.
 func fitSegments(text string, width, size float32, style fyne.TextStyle, rtlPara bool) []segment {
 	if text == "" {
 		return nil
 	}
-	if width <= 0 || fyne.MeasureText(text, size, style).Width <= width {
+	if fyne.MeasureText(text, size, style).Width <= width {
 		return paragraphSegments(text, rtlPara)
+	}
+	if fyne.MeasureText(Ellipsis, size, style).Width > width {
+		return nil
 	}
 	runes := []rune(text)
 	lo, hi := 0, len(runes) // the longest prefix that fits is in [lo, hi)
