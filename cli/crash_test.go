@@ -53,12 +53,18 @@ func startHoist(t *testing.T, home string, args ...string) *hoistProcess {
 
 func (p *hoistProcess) wait(t *testing.T) int {
 	t.Helper()
+	return p.waitUpTo(t, 60*time.Second)
+}
+
+// waitUpTo is wait for a run that may take up to d.
+func (p *hoistProcess) waitUpTo(t *testing.T, d time.Duration) int {
+	t.Helper()
 	select {
 	case <-p.done:
 		return p.status
-	case <-time.After(60 * time.Second):
-		p.cmd.Process.Kill()
-		t.Fatalf("hoist did not finish; its output:\n%s", p.out.String())
+	case <-time.After(d):
+		p.kill() // its output is whole once it has ended
+		t.Fatalf("hoist did not finish within %s; its output:\n%s", d, p.out.String())
 		return -1
 	}
 }

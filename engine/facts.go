@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"syscall"
+	"time"
 
 	"hoist/engine/dest"
 	"hoist/engine/fact"
@@ -137,9 +138,13 @@ func errFact(jb *job, err error) *fact.Fact {
 		short   *upload.IncompleteError
 		differs *upload.MismatchError
 		said    interface{ Fact() fact.Fact }
+		waiting *upload.SettlingError
 		f       *fact.Fact
 	)
 	switch {
+	case errors.As(err, &waiting):
+		f = jb.fact(fact.Settling)
+		f.Args = mergeArgs(f.Args, map[string]string{"at": waiting.Sent.Format(time.RFC3339)})
 	case errors.As(err, &refusal):
 		rf := refusal.Fact()
 		f = &rf

@@ -353,6 +353,7 @@ const (
 	LostAsk   Code = "upload.lostAsk"   // Dest, File: the answer was lost; asking failed for now
 	LostAllow Code = "upload.lostAllow" // Dest, File: the answer was lost; asking needs a permission
 	NoID      Code = "upload.noID"      // Dest, File: a success answer that named nothing
+	Settling  Code = "upload.settling"  // Dest, File: not there yet and may still arrive: asked again before it is sent again
 	LookFor   Code = "next.lookFor"     // Dest: look for Args["item"]; Restart sends it again
 	AskAgain  Code = "next.askAgain"    // Resume asks again; Restart sends it again
 	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again

@@ -172,6 +172,11 @@ type Uploader struct {
 	// that the caller can come back then. 0 = no bound.
 	MaxWait         time.Duration
 	SessionLifetime time.Duration // sessions older than this are not resumed; 0 = 7 days
+	// SettleTime is how long after a one-request upload's answer was lost
+	// (or, resumed, after it went out) a lookup that finds nothing is asked
+	// again before the file is sent again; 0 = DefaultSettleTime, negative
+	// = not at all.
+	SettleTime time.Duration
 	// AllowedHost, when set, is the only host a session URI may point at
 	// (with a port, only that port); otherwise the host of Target.URL is.
 	AllowedHost string

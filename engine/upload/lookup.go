@@ -75,6 +75,58 @@ func (r *run) find(ctx context.Context) (Found, error) {
 	return Found{}, scrub(err, r.secrets)
 }
 
+// findSettled is find for an upload in doubt that may be sent again: a
+// destination that holds nothing of it is asked again once the settle time
+// since the doubtful attempt has passed (the uploader waits, heard as a
+// retry's wait), since a request read late may still make the object. A
+// wait past MaxWait ends the call with a *WaitError.
+func (r *run) findSettled(ctx context.Context) (Found, error) {
+	f, err := r.find(ctx)
+	if err != nil || f.Body != nil || r.unanswered.IsZero() || r.repeatable() || r.settleTime < 0 {
+		return f, err
+	}
+	until := r.settledAt()
+	wait := until.Sub(r.clock.Now())
+	if wait <= 0 {
+		return f, nil
+	}
+	cause := &SettlingError{Sent: r.unanswered, Until: until}
+	if r.maxWait > 0 && r.waited+wait > r.maxWait {
+		return Found{}, &WaitError{Wait: wait, Until: until, Cause: cause}
+	}
+	r.waited += wait
+	r.obs.Retrying(0, wait, cause)
+	if err := r.clock.Sleep(ctx, wait); err != nil {
+		return Found{}, stopped(ctx)
+	}
+	return r.find(ctx)
+}
+
+// settledAt is when a destination that holds nothing of the upload in
+// doubt means it did not arrive: the settle time after the attempt's answer
+// was lost, or, for an attempt of an earlier run, after it went out.
+func (r *run) settledAt() time.Time {
+	since := r.unanswered
+	if r.lostAt.After(since) {
+		since = r.lostAt
+	}
+	return since.Add(r.settleTime)
+}
+
+// SettlingError is the wait of an upload in doubt that its destination
+// does not hold yet: a request that went out at Sent may still make the
+// object, so the destination is asked again at Until before the file is
+// sent again.
+type SettlingError struct {
+	Sent  time.Time
+	Until time.Time
+}
+
+func (e *SettlingError) Error() string {
+	return fmt.Sprintf("the upload sent at %s is not there yet; asking again at %s before sending it again",
+		e.Sent.Format(time.RFC3339), e.Until.Format(time.RFC3339))
+}
+
 // settle decides an upload in doubt by what the destination holds: done
 // when the object found is the file; a wrong copy (an error) when the
 // object is this upload's but not the file; settled false when nothing of
@@ -119,12 +171,12 @@ func (r *run) answered() {
 
 // lost records an attempt whose whole body went out and whose answer was lost.
 func (r *run) lost() {
-	r.unanswered, r.attempted = r.attempted, time.Time{}
+	r.unanswered, r.attempted, r.lostAt = r.attempted, time.Time{}, r.clock.Now()
 }
 
 // cleared settles every doubt: the destination was asked and holds nothing.
 func (r *run) cleared() {
-	r.unanswered, r.attempted = time.Time{}, time.Time{}
+	r.unanswered, r.attempted, r.lostAt = time.Time{}, time.Time{}, time.Time{}
 	r.obs.Doubt(time.Time{})
 }
 
@@ -140,6 +192,10 @@ func (r *run) unsettled(ctx context.Context, m Method, err error) (*Result, erro
 		if ferr == nil {
 			if res, serr, settled := r.settle(ctx, f, m); settled {
 				return res, serr
+			}
+			if until := r.settledAt(); !r.repeatable() && r.settleTime >= 0 && r.clock.Now().Before(until) {
+				// Not there yet, and it may still arrive: asked again when resumed.
+				return nil, &AnswerLostError{Sent: r.unanswered, Cause: err, Why: &SettlingError{Sent: r.unanswered, Until: until}}
 			}
 			r.cleared()
 			return nil, err // not there: what stopped the attempts is the reason

@@ -84,19 +84,62 @@ func TestLostAnswerFoundByLookup(t *testing.T) {
 func TestLostAnswerNotFoundIsSentAgain(t *testing.T) {
 	file := testFile(1000)
 	h := newHarness(t, lostX(file), mediaX(file).answer(http.StatusOK).withBody(okJSON))
-	look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}}}
+	look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, {found: Found{}}}}
 	obs := newRecorder(t, int64(len(file)), false)
 	res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, nil, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Found || string(res.Body) != okJSON || look.count() != 1 {
+	if res.Found || string(res.Body) != okJSON || look.count() != 2 {
 		t.Errorf("result = %+v, %d lookups", res, look.count())
 	}
-	// Each attempt is announced before its body; the lookup settles the first.
-	want := []string{"doubt", "retrying 1", "settled", "doubt"}
+	// Each attempt is announced before its body; the destination is asked
+	// again once the settle time has passed, and that settles the first.
+	want := []string{"doubt", "retrying 1", "retrying 0", "settled", "doubt"}
 	if got := obs.events[:len(want)]; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("events %v, want %v…", obs.events, want)
+	}
+}
+
+// A lost answer whose object is not there at first, but arrives while the
+// uploader waits (a server that read the request late): it is found when
+// asked again, not sent a second time, and the wait is heard with its cause.
+func TestLostAnswerNotYetThereIsAskedAgain(t *testing.T) {
+	file := testFile(1000)
+	h := newHarness(t, lostX(file)) // no second request: sending again fails the test
+	look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, {found: Found{Body: objectJSON("obj-late", file)}}}}
+	obs := newRecorder(t, int64(len(file)), false)
+	began := h.clock.Now()
+	res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, nil, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(string(res.Body), "obj-late") || look.count() != 2 {
+		t.Fatalf("result = %+v, %d lookups", res, look.count())
+	}
+	if got := h.clock.Now().Sub(began); got < DefaultSettleTime {
+		t.Errorf("asked again %s after the answer was lost, before the settle time (%s)", got, DefaultSettleTime)
+	}
+	var settling *SettlingError
+	last := obs.retries[len(obs.retries)-1]
+	if !errors.As(last.cause, &settling) || !settling.Sent.Equal(began) || last.wait <= 0 {
+		t.Errorf("the last wait %v (%s) is not the settling one", last.cause, last.wait)
+	}
+}
+
+// With MaxWait shorter than the settle time, the run ends at once with a
+// *WaitError until the destination is asked again; the doubt is kept.
+func TestSettlingLongerThanMaxWait(t *testing.T) {
+	file := testFile(1000)
+	h := newHarness(t)
+	h.up.MaxWait = 10 * time.Second
+	look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}}}
+	sent := h.clock.Now().Add(-5 * time.Second)
+	_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, &Session{Sent: sent}, nil)
+	var wait *WaitError
+	var settling *SettlingError
+	if !errors.As(err, &wait) || !errors.As(err, &settling) || !wait.Until.Equal(sent.Add(DefaultSettleTime)) || wait.Asked {
+		t.Fatalf("err = %v", err)
 	}
 }
 
@@ -151,12 +194,25 @@ func TestResumeInDoubt(t *testing.T) {
 		h := newHarness(t, mediaX(file).answer(http.StatusOK).withBody(okJSON))
 		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}}}
 		obs := newRecorder(t, int64(len(file)), false)
-		res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, &Session{Sent: h.clock.Now()}, obs)
+		sent := h.clock.Now().Add(-DefaultSettleTime) // long enough ago to have arrived
+		res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, &Session{Sent: sent}, obs)
 		if err != nil || res.Found {
 			t.Fatalf("res %+v, err %v", res, err)
 		}
 		if want := []string{"settled", "doubt"}; strings.Join(obs.events[:2], ",") != strings.Join(want, ",") {
 			t.Errorf("events %v", obs.events)
+		}
+	})
+	t.Run("not there yet", func(t *testing.T) {
+		h := newHarness(t) // not one request of the upload's own
+		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, {found: Found{Body: objectJSON("obj-late", file)}}}}
+		sent := h.clock.Now().Add(-time.Second) // killed a second ago, and resumed
+		res, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, &Session{Sent: sent}, nil)
+		if err != nil || !res.Found {
+			t.Fatalf("res %+v, err %v", res, err)
+		}
+		if !h.clock.Now().Equal(sent.Add(DefaultSettleTime)) {
+			t.Errorf("asked again at %s, want the settle time after it went out (%s)", h.clock.Now(), sent.Add(DefaultSettleTime))
 		}
 	})
 	t.Run("nothing to ask", func(t *testing.T) {

@@ -55,9 +55,10 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			if r.t.Lookup == nil {
 				return nil, &AnswerLostError{Sent: r.unanswered, Cause: lastCause}
 			}
-			f, err := r.find(ctx)
+			f, err := r.findSettled(ctx)
+			var wait *WaitError
 			if err != nil {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || errors.As(err, &wait) {
 					return nil, err
 				}
 				return nil, &AnswerLostError{Sent: r.unanswered, Cause: lastCause, Why: err}
@@ -195,9 +196,17 @@ func (r *run) prepare(ctx context.Context, m Method) (res *Result, err error, do
 	case !doubt && r.t.Pin == nil:
 		return nil, nil, false
 	}
-	f, ferr := r.find(ctx)
-	if ctx.Err() != nil {
+	find := r.find
+	if doubt {
+		find = r.findSettled // not there yet may mean still on its way
+	}
+	f, ferr := find(ctx)
+	var wait *WaitError
+	switch {
+	case ctx.Err() != nil:
 		return nil, stopped(ctx), true
+	case errors.As(ferr, &wait):
+		return nil, ferr, true
 	}
 	if doubt {
 		switch {

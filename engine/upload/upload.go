@@ -15,6 +15,12 @@ const (
 	DefaultMaxRetries      = 5
 	DefaultMaxOtherRetries = 10
 	DefaultStallTimeout    = 60 * time.Second
+	// DefaultSettleTime is how long after a one-request upload's answer was
+	// lost a destination that holds nothing of it is taken to hold nothing
+	// "yet": a server may act on a request it read late, or whole, after the
+	// connection that carried it broke. As long as a request may make no
+	// progress before the uploader gives it up (DefaultStallTimeout).
+	DefaultSettleTime      = DefaultStallTimeout
 	DefaultSessionLifetime = 7 * 24 * time.Hour
 	// MaxRestarts bounds honest restarts from byte 0 within one Upload call.
 	MaxRestarts = 3
@@ -127,6 +133,8 @@ type run struct {
 	// One-request uploads in doubt (lookup.go).
 	attempted  time.Time // the attempt going out now
 	unanswered time.Time // an attempt whose whole body went out, its answer lost and not yet settled
+	lostAt     time.Time // when this run heard the connection of that attempt break
+	settleTime time.Duration
 }
 
 func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
@@ -176,6 +184,7 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 		maxOther:   retries(u.MaxOtherRetries, DefaultMaxOtherRetries),
 		stall:      u.StallTimeout,
 		maxWait:    u.MaxWait,
+		settleTime: u.SettleTime,
 		lifetime:   u.SessionLifetime,
 		allowed:    u.AllowedHost,
 		t:          t,
@@ -196,6 +205,9 @@ func (u *Uploader) newRun(t Target, src Source, obs Observer) (*run, error) {
 	}
 	if r.lifetime <= 0 {
 		r.lifetime = DefaultSessionLifetime
+	}
+	if r.settleTime == 0 {
+		r.settleTime = DefaultSettleTime
 	}
 	base := u.Client
 	if base == nil {
