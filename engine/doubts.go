@@ -34,7 +34,11 @@ func doubtFacts(jb *job, err error) (reason, next *fact.Fact) {
 		reason = jb.fact(fact.NoID)
 		next = doubtNext(jb)
 	default:
-		reason = jb.fact(map[doubt]fact.Code{doubtLook: fact.LostLook, doubtAsk: fact.LostAsk, doubtAccess: fact.LostAllow}[jb.doubt])
+		code := map[doubt]fact.Code{doubtLook: fact.LostLook, doubtAsk: fact.LostAsk, doubtAccess: fact.LostAllow}[jb.doubt]
+		if code == fact.LostLook && jb.unmarked {
+			code = fact.LostUnmarked // the destination could be asked, were the file marked
+		}
+		reason = jb.fact(code)
 		if errors.As(err, &lost) && !lost.Sent.IsZero() {
 			reason.Args = mergeArgs(reason.Args, map[string]string{"at": lost.Sent.Format(time.RFC3339)})
 		}
@@ -71,7 +75,7 @@ func doubtFrom(s State, reason *fact.Fact) (doubt, []string) {
 		return doubtNone, nil
 	}
 	switch reason.Code {
-	case fact.LostLook, fact.LostAsk, fact.LostAllow, fact.NoID, fact.Incomplete, fact.Mismatch:
+	case fact.LostLook, fact.LostUnmarked, fact.LostAsk, fact.LostAllow, fact.NoID, fact.Incomplete, fact.Mismatch:
 	default:
 		return doubtNone, nil
 	}

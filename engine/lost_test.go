@@ -168,6 +168,36 @@ func journalRecord(t *testing.T, path, id string) journal.Record {
 	return rec
 }
 
+// A lost answer to Gmail for an email without a Message-ID: Gmail could be
+// asked, but the email carries nothing it can be found by, and the row says
+// so rather than that Gmail offers no way; it is not sent again on its own.
+func TestLostAnswerOfAnEmailWithoutMessageID(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{}})
+	text := "From: Layla Haddad <layla@example.com>\r\nTo: Omar <omar@example.org>\r\n" +
+		"Subject: Minutes\r\nDate: Tue, 03 Mar 2026 09:15:00 +0200\r\n\r\n" + strings.Repeat("Minutes of the meeting.\r\n", 40)
+	p := writeFile(t, r.dir, "minutes.eml", []byte(text))
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: r.url, Params: map[string]string{"labels": "INBOX"}}
+	id := r.q.Add([]string{p}, d).IDs[0]
+	v := r.state(id, engine.Attention)
+	if !v.InDoubt || !isFact(v.Fact, fact.LostUnmarked) || !isFact(v.NextFact, fact.LookFor) {
+		t.Fatalf("in doubt %v, reason %+v, next %+v", v.InDoubt, v.Fact, v.NextFact)
+	}
+	said := words.English().Fact(*v.Fact)
+	if !strings.Contains(said, "has no Message-ID") || strings.Contains(said, "offers no way") {
+		t.Errorf("reason %q: it must say the email has no Message-ID, not that Gmail offers no way", said)
+	}
+	if n := uploads(r.emu); n != 1 {
+		t.Fatalf("sent %d times", n)
+	}
+	// Hoist starts again: the row says the same.
+	r.close()
+	r.open()
+	if v, _ := r.q.Job(id); !isFact(v.Fact, fact.LostUnmarked) || !v.InDoubt || v.Allows(engine.Resume) {
+		t.Errorf("reopened: reason %+v, in doubt %v", v.Fact, v.InDoubt)
+	}
+}
+
 // A lost answer to a destination that cannot be asked (Campaign Manager
 // 360) is not sent again on its own: the row says when it went out and what
 // to look for, and only Restart sends it.

@@ -85,6 +85,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	}
 	q.mu.Lock()
 	jb.canAsk = plan.Target.Lookup != nil
+	jb.unmarked = plan.Unmarked
 	q.mu.Unlock()
 	client, err := q.client(ctx, d)
 	if err != nil {

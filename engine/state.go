@@ -48,16 +48,17 @@ type job struct {
 	created  time.Time
 	finished time.Time
 
-	cancel  context.CancelCauseFunc
-	attempt int
-	verify  bool     // check the file against its fingerprint before the next start
-	changed bool     // stopped because the file changed; only Restart sends it again
-	locked  bool     // stopped because the keychain is locked: unlocking it, not signing in, is the way on
-	doubt   doubt    // stopped because the destination may hold the file (or a wrong copy of it)
-	looks   []string // doubtAccess: the scopes looking for it needs
-	canAsk  bool     // the destination can be asked what an upload made (its plan has a lookup)
-	checked bool     // its settings were validated and its file checked in this run: sending builds the request only
-	held    bool     // added, and not yet in the journal: it does not start
+	cancel   context.CancelCauseFunc
+	attempt  int
+	verify   bool     // check the file against its fingerprint before the next start
+	changed  bool     // stopped because the file changed; only Restart sends it again
+	locked   bool     // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	doubt    doubt    // stopped because the destination may hold the file (or a wrong copy of it)
+	looks    []string // doubtAccess: the scopes looking for it needs
+	canAsk   bool     // the destination can be asked what an upload made (its plan has a lookup)
+	unmarked bool     // it could be, but the file lacks the mark it finds uploads by (Plan.Unmarked)
+	checked  bool     // its settings were validated and its file checked in this run: sending builds the request only
+	held     bool     // added, and not yet in the journal: it does not start
 
 	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
 

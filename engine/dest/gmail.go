@@ -289,7 +289,8 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		return
 	}
 	if file.Email == nil || strings.Trim(file.Email.MessageID, "<> \t") == "" {
-		return // nothing the email can be known by
+		p.Unmarked = true // nothing the email can be known by
+		return
 	}
 	id := strings.Trim(file.Email.MessageID, "<> \t")
 	user := "/gmail/v1/users/" + url.PathEscape(s.User)

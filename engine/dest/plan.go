@@ -27,6 +27,9 @@ type Plan struct {
 	// Find says how to look for what the upload made, best way first; nil
 	// when the destination cannot be asked (see PlanFor).
 	Find []FindWay
+	// Unmarked: the kind finds its uploads by a mark this file lacks (an
+	// email without a Message-ID), so Find is nil for the file alone.
+	Unmarked bool
 }
 
 // Rule names the rule a file breaks.

@@ -349,16 +349,19 @@ func (s *Said) UnmarshalJSON(b []byte) error {
 // "allow": asking needs Args["scopes"], space-separated), Args["item"] what
 // to look for, Args["id"] and Args["url"] the copy the destination holds.
 const (
-	LostLook  Code = "upload.lostLook"  // Dest, File: the answer was lost; the destination cannot be asked
-	LostAsk   Code = "upload.lostAsk"   // Dest, File: the answer was lost; asking failed for now
-	LostAllow Code = "upload.lostAllow" // Dest, File: the answer was lost; asking needs a permission
-	NoID      Code = "upload.noID"      // Dest, File: a success answer that named nothing
-	Settling  Code = "upload.settling"  // Dest, File: not there yet and may still arrive: asked again before it is sent again
-	LookFor   Code = "next.lookFor"     // Dest: look for Args["item"]; Restart sends it again
-	AskAgain  Code = "next.askAgain"    // Resume asks again; Restart sends it again
-	AllowLook Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
-	WrongCopy Code = "next.wrongCopy"   // Restart sends a new, whole copy
-	RetryAt   Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
+	LostLook Code = "upload.lostLook" // Dest, File: the answer was lost; the destination cannot be asked
+	// Dest, File: the answer was lost; the destination could be asked, but
+	// the file lacks the mark it is found by (an email without a Message-ID).
+	LostUnmarked Code = "upload.lostUnmarked"
+	LostAsk      Code = "upload.lostAsk"   // Dest, File: the answer was lost; asking failed for now
+	LostAllow    Code = "upload.lostAllow" // Dest, File: the answer was lost; asking needs a permission
+	NoID         Code = "upload.noID"      // Dest, File: a success answer that named nothing
+	Settling     Code = "upload.settling"  // Dest, File: not there yet and may still arrive: asked again before it is sent again
+	LookFor      Code = "next.lookFor"     // Dest: look for Args["item"]; Restart sends it again
+	AskAgain     Code = "next.askAgain"    // Resume asks again; Restart sends it again
+	AllowLook    Code = "next.allowLook"   // sign in to allow looking; Restart sends it again
+	WrongCopy    Code = "next.wrongCopy"   // Restart sends a new, whole copy
+	RetryAt      Code = "next.retryAt"     // Args["at"]: the server asked to wait until then
 	// Args["at"]: Hoist's own backoff waits until then, longer than a run waits.
 	RetryLater Code = "next.retryLater"
 )
