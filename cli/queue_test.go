@@ -127,6 +127,9 @@ func TestResumeSaysWhyItStartsAgain(t *testing.T) {
 	if objs := l.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != fileSHA(t, file) {
 		t.Fatalf("objects %+v, want one holding the file", objs)
 	}
+	if code, stdout, _ := l.send(append(to[2:], "--resume")...); code != exitOK || stdout != "Nothing to resume: every upload has finished.\n" {
+		t.Errorf("resume once the upload is done: exit %d, %q", code, stdout)
+	}
 }
 
 // TestQueueRemoveGivesUpOnAnUpload: an upload that keeps failing can be taken
@@ -156,7 +159,7 @@ func TestQueueRemoveGivesUpOnAnUpload(t *testing.T) {
 	if _, stdout, _ := queue(); !strings.Contains(stdout, "No uploads.") {
 		t.Errorf("the list after removing:\n%s", stdout)
 	}
-	if code, stdout, _ := l.send("--resume", "--no-auth"); code != exitOK || !strings.Contains(stdout, "Nothing to resume") {
+	if code, stdout, _ := l.send("--resume", "--no-auth"); code != exitOK || stdout != "Nothing to resume: the list of uploads is empty.\n" {
 		t.Errorf("resume after removing: exit %d:\n%s", code, stdout)
 	}
 }

@@ -151,13 +151,18 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	ids := map[engine.JobID]bool{}
 	if o.resume {
-		for _, v := range q.Jobs() {
+		listed := q.Jobs()
+		for _, v := range listed {
 			if resumeJob(q, v) {
 				ids[v.ID] = true
 			}
 		}
 		if len(ids) == 0 && len(paths) == 0 {
-			say(stdout, l, "cli.send.nothing", nil)
+			if len(listed) == 0 {
+				say(stdout, l, "cli.send.empty", nil) // not "every upload has finished": none was listed
+			} else {
+				say(stdout, l, "cli.send.nothing", nil)
+			}
 			return exitOK
 		}
 	}
