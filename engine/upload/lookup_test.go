@@ -442,3 +442,20 @@ func TestPauseMidBodySettlesTheDoubt(t *testing.T) {
 		t.Errorf("doubts %v: a body that did not go out whole was left in doubt", obs.doubts)
 	}
 }
+
+// AddField leaves the caller's metadata as it was, also where its buffer
+// has room after the object (a trailing newline, as a file read holds).
+func TestAddFieldLeavesTheMetadataAlone(t *testing.T) {
+	meta := []byte("{\"name\":\"plan.pdf\"}\n")
+	before := string(meta)
+	got := AddField(meta, "crc32c", "AAAAAA==")
+	if string(meta) != before {
+		t.Errorf("the caller's metadata became %q", meta)
+	}
+	if want := `{"name":"plan.pdf","crc32c":"AAAAAA=="}`; string(got) != want {
+		t.Errorf("AddField = %s, want %s", got, want)
+	}
+	if got := AddField(nil, "a", 1); string(got) != `{"a":1}` {
+		t.Errorf("AddField(nil) = %s", got)
+	}
+}

@@ -171,7 +171,9 @@ func AddField(meta []byte, key string, value any) []byte {
 	if err1 != nil || err2 != nil {
 		return meta
 	}
-	out := bytes.TrimSpace(trimmed[:len(trimmed)-1]) // without its closing brace
+	// A copy without its closing brace: appending to meta's own bytes would
+	// write over the caller's metadata where it has room after its end.
+	out := append([]byte(nil), bytes.TrimSpace(trimmed[:len(trimmed)-1])...)
 	if len(fields) > 0 {
 		out = append(out, ',')
 	}
