@@ -268,13 +268,12 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time,
 		created: now,
 		method:  q.opts.Method,
 		chunk:   q.chunk, chunkSet: true,
-		changes: &q.changes,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto
 	}
 	q.moveLocked(jb, s)
-	jb.bump()
+	q.bump(jb)
 	q.jobs[jb.id] = jb
 	q.order = append(q.order, jb.id)
 	return jb
@@ -416,15 +415,15 @@ func (q *Queue) Do(id JobID, a Action) error {
 		return err
 	}
 	if a == Remove {
-		if jb.cancel != nil {
-			jb.cancel(errRemoved)
+		if jb.peek().cancel != nil {
+			jb.peek().cancel(errRemoved)
 		}
 		q.removeLocked(id)
 		q.notifyLocked()
 		return nil
 	}
 	q.doLocked(jb, a, to, look)
-	jb.bump()
+	q.bump(jb)
 	q.persist(jb)
 	q.notifyLocked()
 	return nil
@@ -433,9 +432,9 @@ func (q *Queue) Do(id JobID, a Action) error {
 // doLocked carries out a, which the table allows and which leads to state
 // to; Queue.mu must be held.
 func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
-	if jb.cancel != nil {
+	if jb.peek().cancel != nil {
 		// The worker takes the job to its next state when the upload has stopped.
-		jb.cancel(stopCause[a])
+		jb.peek().cancel(stopCause[a])
 		return
 	}
 	if look != nil {
@@ -448,7 +447,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.checked = true
 	}
 	if a == Restart {
-		jb.session = upload.Session{}
+		jb.live().session = upload.Session{}
 		jb.committed.Store(0)
 		jb.sent.Store(0)
 		jb.restarts++
@@ -457,17 +456,17 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.changed = false
 	}
 	q.setStateLocked(jb, to)
-	jb.doubt, jb.looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
-	jb.later = false                    // this run waits for it now
+	jb.doubt, jb.live().looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
+	jb.live().later = false                    // this run waits for it now
 	if a == Cancel || a == Restart {
-		jb.retryAt = time.Time{}
+		jb.live().retryAt = time.Time{}
 		_ = q.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
 	}
 	reason := jb.reason
 	q.wordsLocked(jb)
-	if jb.state == Waiting && jb.retryAt.After(q.opts.Clock.Now()) {
+	if jb.state == Waiting && jb.peek().retryAt.After(q.opts.Clock.Now()) {
 		// It was told to wait: it still does, and says why and until when.
-		jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt, jb.asked))
+		jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
 	}
 	switch a {
 	case Retry:
@@ -475,7 +474,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	case Restart:
 		jb.verify = false
 	case Cancel:
-		jb.session = upload.Session{}
+		jb.live().session = upload.Session{}
 	}
 }
 
@@ -578,7 +577,7 @@ func (q *Queue) doAll(a Action, from ...State) {
 			continue
 		}
 		q.doLocked(jb, a, to, nil)
-		jb.bump()
+		q.bump(jb)
 		changed = append(changed, jb)
 	}
 	q.persist(changed...)

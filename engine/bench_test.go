@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -190,4 +191,97 @@ func (b *clockedBody) Read(p []byte) (int, error) {
 		b.c.tick()
 	}
 	return n, err
+}
+
+// BenchmarkFinishedJobsHeld opens a list of 10,000 finished uploads, as the
+// window does at start, and reports what the queue keeps alive for each
+// (B/job: the live heap after two collections, less the heap before it was
+// opened) and the bytes allocated while it opened (alloc-B/job). Every
+// record is a copy of one that a real upload to the sandbox wrote, with
+// its own path, name and fingerprint. Issue 23 gives 10,000 finished jobs
+// at most 25 MiB in the window beside its empty one.
+func BenchmarkFinishedJobsHeld(b *testing.B) {
+	const jobs = 10_000
+	dir := b.TempDir()
+	emu, err := emulator.New(emulator.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(emu)
+	b.Cleanup(func() { ts.Close(); emu.Close() })
+	file := filepath.Join(dir, "photo.jpg")
+	if err := os.WriteFile(file, make([]byte, 300<<10), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	list := filepath.Join(dir, journal.FileName)
+	opts := engine.Options{SandboxURL: ts.URL, LeanResults: true}
+	j, err := journal.Open(list, journal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts.Journal = j
+	q, err := engine.Open(context.Background(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := q.Add([]string{file}, dest.Destination{Kind: dest.Sandbox, BuiltinSandbox: true}).IDs[0]
+	for v, _ := q.Job(id); v.State != engine.Done; v, _ = q.Job(id) {
+		if v.State.Finished() {
+			b.Fatalf("the upload ended %s", v.State)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	q.Close(context.Background())
+	one, err := j.Get(string(id))
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs := make([]journal.Record, jobs)
+	for i := range recs {
+		r := one
+		r.ID = fmt.Sprintf("%s-%05d", id, i)
+		r.Order = int64(i)
+		r.Name = fmt.Sprintf("IMG_%05d.jpg", i)
+		r.Path = filepath.Join(dir, "Pictures", "2026", r.Name)
+		r.Fingerprint = fmt.Sprintf("%064x", sha256.Sum256([]byte(r.Path)))
+		recs[i] = r
+	}
+	if err := j.PutAll(recs...); err != nil {
+		b.Fatal(err)
+	}
+	recs = nil
+	if err := j.Close(); err != nil {
+		b.Fatal(err)
+	}
+
+	var held, allocated uint64
+	b.ResetTimer()
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		j, err := journal.Open(list, journal.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		opts.Journal, opts.Idle = j, true
+		q, err := engine.Open(context.Background(), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if n := len(q.Briefs()); n != jobs+1 {
+			b.Fatalf("%d jobs opened, want %d", n, jobs+1)
+		}
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held += after.HeapAlloc - before.HeapAlloc
+		allocated += after.TotalAlloc - before.TotalAlloc
+		runtime.KeepAlive(q)
+		q.Close(context.Background())
+		j.Close()
+	}
+	b.ReportMetric(float64(held)/float64(b.N)/jobs, "B/job")
+	b.ReportMetric(float64(allocated)/float64(b.N)/jobs, "alloc-B/job")
 }

@@ -49,7 +49,7 @@ func doubtFacts(jb *job, err error) (reason, next *fact.Fact) {
 	}
 	reason.Args = mergeArgs(reason.Args, map[string]string{"look": look})
 	if jb.doubt == doubtAccess {
-		reason.Args["scopes"] = strings.Join(jb.looks, " ")
+		reason.Args["scopes"] = strings.Join(jb.peek().looks, " ")
 	}
 	reason.Google = dest.GoogleWords(err)
 	return reason, next

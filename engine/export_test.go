@@ -3,6 +3,7 @@ package engine
 import (
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"hoist/engine/dest"
 	"hoist/engine/media"
@@ -29,3 +30,16 @@ func CountChecks() (c *Checks, restore func()) {
 	build = func(d dest.Destination, info media.Info) (dest.Plan, error) { c.Build.Add(1); return b(d, info) }
 	return c, func() { validate, checkRules, build = v, k, b }
 }
+
+// KeepsRunPart reports whether job id holds the part of a job that only a
+// job not yet finished needs (see underway).
+func KeepsRunPart(q *Queue, id JobID) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jb := q.jobs[id]
+	return jb != nil && jb.run != nil
+}
+
+// JobBytes is what every job holds in memory, finished or not, beside its
+// strings and its result.
+const JobBytes = unsafe.Sizeof(job{})

@@ -105,7 +105,7 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 					jb.doubt = doubtLook
 				}
 				if sit.state.Active() {
-					jb.cancel = func(c error) {
+					jb.live().cancel = func(c error) {
 						if cause == nil {
 							cause = c
 						}

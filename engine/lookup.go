@@ -94,7 +94,7 @@ func doubted(err error) bool {
 // look it waits for, the upload's own first.
 func (jb *job) lookScopes() []string {
 	out := slices.Clone(jb.dest.Scopes())
-	for _, s := range jb.looks {
+	for _, s := range jb.peek().looks {
 		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}

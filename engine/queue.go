@@ -110,7 +110,7 @@ type Queue struct {
 	batch    batch
 	changed  chan struct{} // closed and replaced at every change
 	version  uint64
-	// changes counts every job's visible changes (job.bump), so that an
+	// changes counts every job's visible changes (Queue.bump), so that an
 	// unchanged list of finished jobs is summed up once, not at every tick.
 	changes atomic.Uint64
 	summary struct { // the last Summary of a list where nothing moves
@@ -241,7 +241,6 @@ func (q *Queue) load(ctx context.Context) error {
 			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue
 		}
-		jb.changes = &q.changes
 		q.followSandboxLocked(jb)
 		upgraded := false
 		if jb.state != Done && jb.state != Canceled {
@@ -261,9 +260,9 @@ func (q *Queue) load(ctx context.Context) error {
 				q.moveLocked(jb, stepReopenGo)
 				jb.next = fact.Said{}
 			}
-			if jb.retryAt.After(q.opts.Clock.Now()) {
+			if jb.peek().retryAt.After(q.opts.Clock.Now()) {
 				// It was told to wait: it still does, and says why and until when.
-				jb.reason, jb.next = reason, said(retryAtFact(jb.retryAt, jb.asked))
+				jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)
@@ -305,8 +304,8 @@ func (q *Queue) Close(ctx context.Context) error {
 	q.closed = true
 	for _, id := range q.order {
 		jb := q.jobs[id]
-		if jb.cancel != nil {
-			jb.cancel(errClosing)
+		if jb.peek().cancel != nil {
+			jb.peek().cancel(errClosing)
 		}
 	}
 	q.mu.Unlock()
@@ -347,10 +346,10 @@ func (q *Queue) noteSent(sent map[JobID]time.Time) bool {
 	var jobs []*job
 	for id, at := range sent {
 		jb, ok := q.jobs[id]
-		if !ok || jb.state.Finished() || jb.session.URI != "" || !at.After(jb.session.Sent) {
+		if !ok || jb.state.Finished() || jb.peek().session.URI != "" || !at.After(jb.peek().session.Sent) {
 			continue
 		}
-		jb.session.Sent = at
+		jb.live().session.Sent = at
 		jobs = append(jobs, jb)
 	}
 	var failed error
@@ -451,7 +450,7 @@ func (q *Queue) schedule(ctx context.Context) {
 					break
 				}
 				jb := q.jobs[id]
-				if jb.state != Waiting || jb.cancel != nil || jb.held || !q.dueLocked(jb) {
+				if jb.state != Waiting || jb.peek().cancel != nil || jb.held || !q.dueLocked(jb) {
 					continue
 				}
 				q.startLocked(ctx, jb)
@@ -487,22 +486,22 @@ func (q *Queue) schedule(ctx context.Context) {
 // it to wait until retryAt, and this run waits for it no longer than
 // Options.MaxWait (else it is left for a later run); q.mu must be held.
 func (q *Queue) dueLocked(jb *job) bool {
-	if jb.later {
+	if jb.peek().later {
 		return false
 	}
 	now := q.opts.Clock.Now()
-	if jb.retryAt.IsZero() || !jb.retryAt.After(now) {
+	if jb.peek().retryAt.IsZero() || !jb.peek().retryAt.After(now) {
 		return true
 	}
-	if wait := jb.retryAt.Sub(now); !jb.counted && q.opts.MaxWait > 0 {
-		if jb.waited+wait > q.opts.MaxWait {
-			jb.later = true // past what this run waits: said, and left for later
-			jb.bump()
+	if wait := jb.peek().retryAt.Sub(now); !jb.peek().counted && q.opts.MaxWait > 0 {
+		if jb.peek().waited+wait > q.opts.MaxWait {
+			jb.live().later = true // past what this run waits: said, and left for later
+			q.bump(jb)
 			q.notifyLocked()
 			return false
 		}
-		jb.waited += wait
-		jb.counted = true
+		jb.live().waited += wait
+		jb.live().counted = true
 	}
 	return false
 }
@@ -513,8 +512,8 @@ func (q *Queue) nextDueLocked() time.Time {
 	var next time.Time
 	now := q.opts.Clock.Now()
 	for _, jb := range q.jobs {
-		if jb.state == Waiting && !jb.later && jb.retryAt.After(now) && (next.IsZero() || jb.retryAt.Before(next)) {
-			next = jb.retryAt
+		if jb.state == Waiting && !jb.peek().later && jb.peek().retryAt.After(now) && (next.IsZero() || jb.peek().retryAt.Before(next)) {
+			next = jb.peek().retryAt
 		}
 	}
 	return next
@@ -523,17 +522,16 @@ func (q *Queue) nextDueLocked() time.Time {
 // startLocked launches jb's worker; q.mu must be held.
 func (q *Queue) startLocked(ctx context.Context, jb *job) {
 	runCtx, cancel := context.WithCancelCause(ctx)
-	jb.cancel = cancel
-	jb.retryAt = time.Time{}
-	jb.attempt++
+	jb.live().cancel = cancel
+	jb.live().retryAt = time.Time{}
 	q.running++
-	if jb.session.URI != "" {
+	if jb.peek().session.URI != "" {
 		q.moveLocked(jb, stepCheck)
 	} else {
 		q.moveLocked(jb, stepStart)
 	}
 	jb.sayLocked(nil, nil)
-	jb.bump()
+	q.bump(jb)
 	q.notifyLocked()
 	q.jobWG.Add(1)
 	go func() {

@@ -37,7 +37,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if q.followSandboxLocked(jb) {
 		q.persist(jb)
 	}
-	info, d, session, verify, chunk, method, checked := jb.info, jb.dest, jb.session, jb.verify, q.chunk, jb.method, jb.checked
+	info, d, session, verify, chunk, method, checked := jb.info, jb.dest, jb.peek().session, jb.verify, q.chunk, jb.method, jb.checked
 	if jb.chunkSet {
 		chunk = jb.chunk // a resumed job goes on as it began
 	}
@@ -110,7 +110,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	q.mu.Lock()
 	var maxWait time.Duration
 	if q.opts.MaxWait > 0 {
-		maxWait = max(q.opts.MaxWait-jb.waited, time.Nanosecond) // what this run still waits for the job
+		maxWait = max(q.opts.MaxWait-jb.peek().waited, time.Nanosecond) // what this run still waits for the job
 	}
 	q.mu.Unlock()
 	up := &upload.Uploader{
@@ -157,9 +157,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		written, saveErr = q.writeDone(jb, res.Method, result, now)
 	}
 	q.mu.Lock()
-	jb.cancel = nil
+	jb.live().cancel = nil
 	q.running--
-	jb.retryAt = time.Time{}
+	jb.live().retryAt = time.Time{}
 	jb.meters.Load().reset()
 	// Bytes sent but not confirmed are not known to be anywhere: the next run
 	// asks the server and goes on from there.
@@ -170,7 +170,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	case err == nil && res != nil:
 		q.moveLocked(jb, stepDone)
 		jb.finished = now
-		jb.session = upload.Session{}
+		if jb.run != nil {
+			jb.run.session = upload.Session{}
+		}
 		jb.committed.Store(jb.info.Size)
 		jb.sent.Store(jb.info.Size)
 		jb.sayLocked(nil, nil)
@@ -178,6 +180,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 			jb.method = res.Method
 		}
 		jb.result = result
+		jb.settle() // a finished job keeps nothing of its run
 		if saveErr != nil {
 			// Written again below; the row says so rather than only the log.
 			jb.next = said(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
@@ -196,15 +199,15 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		// The server asked for a longer wait than this run waits: the job
 		// goes back to the list until then, saying so.
 		q.moveLocked(jb, stepLater)
-		jb.retryAt, jb.asked, jb.counted = wait.Until, wait.Asked, false
+		jb.live().retryAt, jb.live().asked, jb.live().counted = wait.Until, wait.Asked, false
 		jb.explainLocked(wait.Cause)
 		jb.next = said(retryAtFact(wait.Until, wait.Asked))
-		if q.opts.MaxWait > 0 && jb.waited+wait.Wait > q.opts.MaxWait {
-			jb.later = true
+		if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
+			jb.live().later = true
 		}
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
-		jb.session = upload.Session{}
+		jb.live().session = upload.Session{}
 		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
 	default:
 		q.failLocked(jb, err)
@@ -213,7 +216,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Fact: jb.reason.Fact})
 		}
 	}
-	jb.bump()
+	q.bump(jb)
 	if !removed && !written {
 		q.persist(jb)
 	}
@@ -257,7 +260,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		q.moveLocked(jb, stepFail)
 	case errors.Is(err, upload.ErrFileChanged):
 		q.moveLocked(jb, stepNeedsUser)
-		jb.session = upload.Session{}
+		jb.live().session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
 	case doubted(err):
@@ -265,7 +268,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 		// it: never sent again on its own. Its session (if any) stays, to
 		// be asked again; only Restart sends a new copy.
 		q.moveLocked(jb, stepNeedsUser)
-		jb.doubt, jb.looks = doubtOf(err, jb.canAsk || jb.session.URI != "")
+		jb.doubt, jb.live().looks = doubtOf(err, jb.canAsk || jb.peek().session.URI != "")
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
@@ -282,7 +285,7 @@ func (q *Queue) failLocked(jb *job, err error) {
 			// The server refused the bytes it received, damaged on the way:
 			// the session that carried them cannot be finished, and Retry
 			// sends the file anew.
-			jb.session = upload.Session{}
+			jb.live().session = upload.Session{}
 			jb.committed.Store(0)
 			jb.sent.Store(0)
 		}
@@ -408,8 +411,8 @@ type observer struct {
 
 func (o *observer) SessionStarted(s upload.Session) {
 	o.q.mu.Lock()
-	o.jb.session = s
-	o.jb.bump()
+	o.jb.live().session = s
+	o.q.bump(o.jb)
 	written := o.q.persistJobs([]*job{o.jb}, true)
 	o.q.mu.Unlock()
 	if written != nil {
@@ -423,7 +426,7 @@ func (o *observer) SessionStarted(s upload.Session) {
 // waited is looked for, not sent again, when it is resumed.
 func (o *observer) Doubt(sent time.Time) {
 	o.q.mu.Lock()
-	o.jb.session.Sent = sent
+	o.jb.live().session.Sent = sent
 	o.q.mu.Unlock()
 	if err := o.q.sending.note(o.jb.id, sent); err != nil || !o.q.sending.usable() {
 		if err != nil {
@@ -443,14 +446,14 @@ func (o *observer) Sent(offset int64) {
 	now := o.q.opts.Clock.Now()
 	o.jb.meter().begin(now, o.jb.committed.Load())
 	o.jb.meter().add(now, offset)
-	o.jb.bump()
+	o.q.bump(o.jb)
 	o.moving()
 }
 
 func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
 	o.jb.meter().confirm(o.q.opts.Clock.Now(), offset)
-	o.jb.bump()
+	o.q.bump(o.jb)
 	o.moving()
 	if offset >= o.size {
 		return // the finished record follows at once
@@ -477,8 +480,8 @@ func (o *observer) moving() {
 	if o.jb.state == Checking || o.jb.state == Retrying {
 		o.q.moveLocked(o.jb, stepMoving)
 		o.jb.sayLocked(nil, nil)
-		o.jb.retryAt = time.Time{}
-		o.jb.bump()
+		o.jb.live().retryAt = time.Time{}
+		o.q.bump(o.jb)
 		o.q.notifyLocked()
 	}
 }
@@ -490,14 +493,14 @@ func (o *observer) Restarted(reason error) {
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
 	o.jb.restarts++
-	o.jb.session = upload.Session{}
+	o.jb.live().session = upload.Session{}
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
 	o.jb.meters.Load().reset()
 	o.q.moveLocked(o.jb, stepRestarted)
-	o.jb.retryAt = time.Time{}
+	o.jb.live().retryAt = time.Time{}
 	o.jb.sayLocked(nil, restartFact(o.jb, reason))
-	o.jb.bump()
+	o.q.bump(o.jb)
 	o.q.persist(o.jb)
 	o.q.notifyLocked()
 }
@@ -506,11 +509,11 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.q.mu.Lock()
 	defer o.q.mu.Unlock()
 	o.q.moveLocked(o.jb, stepWait)
-	o.jb.retryAt = o.q.opts.Clock.Now().Add(wait)
-	o.jb.waited += wait
+	o.jb.live().retryAt = o.q.opts.Clock.Now().Add(wait)
+	o.jb.live().waited += wait
 	o.jb.explainLocked(cause)
 	o.jb.next = said(&fact.Fact{Code: fact.RetryIn, Wait: wait})
-	o.jb.bump()
+	o.q.bump(o.jb)
 	o.q.notifyLocked()
 }
 
@@ -519,7 +522,7 @@ func (o *observer) FellBack(from, to upload.Method, cause error) {
 	defer o.q.mu.Unlock()
 	o.jb.fellBack = true
 	o.jb.method = to
-	o.jb.bump()
+	o.q.bump(o.jb)
 	o.q.persist(o.jb)
 }
 

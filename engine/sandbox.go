@@ -34,7 +34,9 @@ func (q *Queue) followSandboxLocked(jb *job) bool {
 		return false
 	}
 	jb.dest.BaseURL = now
-	jb.session.URI = moveServer(jb.session.URI, before, now)
+	if uri := jb.peek().session.URI; uri != "" {
+		jb.live().session.URI = moveServer(uri, before, now)
+	}
 	if jb.result != nil {
 		jb.result.URL = moveServer(jb.result.URL, before, now)
 	}

@@ -31,52 +31,87 @@ type job struct {
 	reason, next fact.Said
 	// details are the server's own words behind reason (Google's error
 	// message); sayLocked drops them with the reason they were said of.
-	details  string
-	chunk    int64         // bytes per request; kept so a resume sends as the job began
-	chunkSet bool          // chunk was chosen (0 is a choice: the whole file at once)
-	retryAt  time.Time     // Retrying: when it tries again; Waiting: not before (told to wait)
-	asked    bool          // Waiting until retryAt: the server asked for the wait
-	waited   time.Duration // waits before trying again in this run, in all (Options.MaxWait)
-	later    bool          // waits past what this run waits: left for a later run
-	counted  bool          // the wait until retryAt is counted in waited
-	session  upload.Session
+	details string
+	chunk   int64 // bytes per request; kept so a resume sends as the job began
+	// run is what only a job not yet finished needs (its session, its
+	// waits, how to stop it); nil for a finished job, as every job of a
+	// long list read from the journal is. See live and peek.
+	run *underway
 
 	method   upload.Method
-	fellBack bool
-	restarts int
 	result   *Result
 	created  time.Time
 	finished time.Time
 
-	cancel   context.CancelCauseFunc
-	attempt  int
-	verify   bool     // check the file against its fingerprint before the next start
-	changed  bool     // stopped because the file changed; only Restart sends it again
-	locked   bool     // stopped because the keychain is locked: unlocking it, not signing in, is the way on
-	doubt    doubt    // stopped because the destination may hold the file (or a wrong copy of it)
-	looks    []string // doubtAccess: the scopes looking for it needs
-	canAsk   bool     // the destination can be asked what an upload made (its plan has a lookup)
-	unmarked bool     // it could be, but the file lacks the mark it finds uploads by (Plan.Unmarked)
-	checked  bool     // its settings were validated and its file checked in this run: sending builds the request only
-	held     bool     // added, and not yet in the journal: it does not start
+	chunkSet bool // chunk was chosen (0 is a choice: the whole file at once)
+	fellBack bool
+	verify   bool  // check the file against its fingerprint before the next start
+	changed  bool  // stopped because the file changed; only Restart sends it again
+	locked   bool  // stopped because the keychain is locked: unlocking it, not signing in, is the way on
+	doubt    doubt // stopped because the destination may hold the file (or a wrong copy of it)
+	canAsk   bool  // the destination can be asked what an upload made (its plan has a lookup)
+	unmarked bool  // it could be, but the file lacks the mark it finds uploads by (Plan.Unmarked)
+	checked  bool  // its settings were validated and its file checked in this run: sending builds the request only
+	held     bool  // added, and not yet in the journal: it does not start
 
-	wake atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
+	wake     atomic.Bool // state is Checking or Retrying: the next bytes make it Uploading
+	restarts int32       // honest restarts from byte 0 (beside wake: one word for both)
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	ver       atomic.Uint64  // bumped at every visible change
-	changes   *atomic.Uint64 // the queue's count of changes, bumped with ver
+	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
 	meters atomic.Pointer[meter]
 	saved  atomic.Int64 // unix nanos of the last progress write to the journal
 }
 
-func (jb *job) bump() {
-	jb.ver.Add(1)
-	if jb.changes != nil {
-		jb.changes.Add(1)
+// underway is the part of a job that only a job not yet finished needs,
+// kept apart so that a finished job is small (10,000 of them are held for
+// the list).
+type underway struct {
+	retryAt time.Time     // Retrying: when it tries again; Waiting: not before (told to wait)
+	asked   bool          // Waiting until retryAt: the server asked for the wait
+	waited  time.Duration // waits before trying again in this run, in all (Options.MaxWait)
+	later   bool          // waits past what this run waits: left for a later run
+	counted bool          // the wait until retryAt is counted in waited
+	session upload.Session
+	cancel  context.CancelCauseFunc
+	looks   []string // doubtAccess: the scopes looking for it needs
+}
+
+// live is the job's running part, made when first written; Queue.mu must
+// be held.
+func (jb *job) live() *underway {
+	if jb.run == nil {
+		jb.run = new(underway)
 	}
+	return jb.run
+}
+
+// peek is a copy of the job's running part, all zero when it has none;
+// Queue.mu must be held.
+func (jb *job) peek() underway {
+	if jb.run == nil {
+		return underway{}
+	}
+	return *jb.run
+}
+
+// settle lets go of the running part of a job once nothing in it is set
+// (a finished job); Queue.mu must be held.
+func (jb *job) settle() {
+	r := jb.run
+	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
+		r.session == (upload.Session{}) && r.cancel == nil && r.looks == nil {
+		jb.run = nil
+	}
+}
+
+// bump counts a visible change of jb, in the job and in the queue.
+func (q *Queue) bump(jb *job) {
+	jb.ver.Add(1)
+	q.changes.Add(1)
 }
 
 // explainLocked sets the job's reason to err's fact, with the server's own
@@ -108,11 +143,11 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Next:        jb.next.Legacy,
 		Fact:        jb.reason.Fact,
 		NextFact:    jb.next.Fact,
-		RetryAt:     jb.retryAt,
-		Later:       jb.later,
+		RetryAt:     jb.peek().retryAt,
+		Later:       jb.peek().later,
 		Sent:        jb.sent.Load(),
 		Committed:   jb.committed.Load(),
-		Restarts:    jb.restarts,
+		Restarts:    int(jb.restarts),
 		Method:      jb.method,
 		FellBack:    jb.fellBack,
 		Result:      jb.result,
@@ -170,18 +205,18 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		Destination:    d,
 		Method:         string(jb.method),
 		FellBack:       jb.fellBack,
-		SessionURI:     jb.session.URI,
-		SessionStarted: jb.session.Started,
-		SentAt:         jb.session.Sent,
-		RetryAt:        jb.retryAt,
-		RetryAsked:     jb.asked && !jb.retryAt.IsZero(),
+		SessionURI:     jb.peek().session.URI,
+		SessionStarted: jb.peek().session.Started,
+		SentAt:         jb.peek().session.Sent,
+		RetryAt:        jb.peek().retryAt,
+		RetryAsked:     jb.peek().asked && !jb.peek().retryAt.IsZero(),
 		Committed:      jb.committed.Load(),
 		State:          string(jb.state),
 		LastError:      jb.reason.Legacy,
 		Details:        jb.details,
 		LastFact:       factJSON(jb.reason.Fact),
 		FileChanged:    jb.changed,
-		Restarts:       jb.restarts,
+		Restarts:       int(jb.restarts),
 		Created:        jb.created,
 		Finished:       jb.finished,
 	}
@@ -279,19 +314,25 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		details:  rec.Details,
 		changed:  rec.FileChanged,
 		verify:   rec.FileChanged,
-		session:  upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt},
 		method:   upload.Method(common(rec.Method)),
 		fellBack: rec.FellBack,
-		restarts: rec.Restarts,
+		restarts: int32(rec.Restarts),
 		created:  rec.Created,
 		finished: rec.Finished,
 	}
 	if rec.ChunkSize != nil {
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
 	}
-	jb.doubt, jb.looks = doubtFrom(jb.state, jb.reason.Fact)
-	if State(rec.State) == Waiting || State(rec.State) == Paused {
-		jb.retryAt, jb.asked = rec.RetryAt, rec.RetryAsked // it was told to wait until then
+	var looks []string
+	jb.doubt, looks = doubtFrom(jb.state, jb.reason.Fact)
+	if looks != nil {
+		jb.live().looks = looks
+	}
+	if s := (upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt}); s != (upload.Session{}) {
+		jb.live().session = s
+	}
+	if (State(rec.State) == Waiting || State(rec.State) == Paused) && (!rec.RetryAt.IsZero() || rec.RetryAsked) {
+		jb.live().retryAt, jb.live().asked = rec.RetryAt, rec.RetryAsked // it was told to wait until then
 	}
 	jb.committed.Store(rec.Committed)
 	jb.sent.Store(rec.Committed)
@@ -363,7 +404,7 @@ func (q *Queue) readEmails(ctx context.Context) {
 		q.mu.Lock()
 		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
 			jb.info.Email = e
-			jb.bump()
+			q.bump(jb)
 			read = append(read, jb)
 		}
 		q.mu.Unlock()
