@@ -22,6 +22,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/journal"
+	"hoist/internal/testui"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -246,19 +247,7 @@ func pattern(n int) []byte {
 }
 
 // walk visits o and everything inside it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	visit(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, visit)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			walk(c, visit)
-		}
-	}
-}
+var walk = testui.Walk
 
 // button finds a visible button with this text in the window or its dialogs.
 func (h *harness) button(text string) *widget.Button {
