@@ -165,7 +165,10 @@ func (d *desk) build() {
 		d.sandboxPanel = newSandboxPanel(sandboxSide{f, d.target})
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
 		split.Offset = 0.6
-		side = split
+		// The two panels scroll together where the window is too low for
+		// both (200 % on a small laptop), rather than the whole window, so
+		// that the totals and the all-files buttons stay on screen.
+		side = container.NewVScroll(split)
 	}
 	middle := container.NewHSplit(center, side)
 	middle.Offset = 0.7
@@ -176,7 +179,7 @@ func (d *desk) build() {
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
 	d.page = container.NewScroll(container.NewBorder(top, d.foot.content, nil, nil, middle))
-	d.win.SetContent(container.NewStack(d.page, d.ring.layer))
+	d.win.SetContent(container.New(&widgets.WidthFirst{}, d.page, d.ring.layer))
 	d.draw(d.shots.last)
 }
 
