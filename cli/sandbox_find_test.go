@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"hoist/dirs"
 	"hoist/engine/emulator"
+	"hoist/internal/syncbuf"
 )
 
 // TestSendFindsTheWindowsSandbox: `hoist send --to sandbox` uploads into
@@ -97,7 +96,7 @@ func TestSendFindsHoistSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errs lockedBuffer
+	var out, errs syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- Sandbox(ctx, []string{"--addr", "127.0.0.1:0", "--store", "memory"}, &out, &errs) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -126,22 +125,4 @@ func TestSendFindsHoistSandbox(t *testing.T) {
 	if a := emulator.Announced(cfg); a != "" {
 		t.Errorf("hoist sandbox left its address announced after it stopped: %s", a)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer a command may write while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
