@@ -22,7 +22,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/journal"
-	"hoist/internal/testui"
+	"hoist/ui/internal/testui"
 	"hoist/ui/widgets"
 	"hoist/words"
 )

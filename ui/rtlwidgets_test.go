@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"hoist/internal/testui"
+	"hoist/ui/internal/testui"
 	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
 )

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"hoist/internal/testui"
+	"hoist/ui/internal/testui"
 )
 
 // TestDialogSelectAndEntryReadFromTheRight: in Persian, a dialog's title,

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/assets"
-	"hoist/internal/testui"
+	"hoist/ui/internal/testui"
 )
 
 // textTheme is Fyne's light theme with a font that covers Latin, Arabic
