@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"hoist/ui/internal/testui"
 	"hoist/ui/filechooser"
+	"hoist/ui/internal/testui"
 	"hoist/ui/widgets"
 )
 
