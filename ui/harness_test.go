@@ -165,9 +165,12 @@ func (h *harness) state(name string) engine.State {
 
 // shown is the state the window shows for the file name, or "" when it shows no row.
 func (h *harness) shown(name string) engine.State {
-	for _, v := range h.d.list.views() {
-		if v.Name == name {
-			return v.State
+	snap := h.d.list.snap
+	for i, b := range snap.rows {
+		if snap.view(i).Name == name {
+			// The picture's own state, the one its totals and buttons count:
+			// a row's whole view is read when it is drawn, and may be newer.
+			return b.State
 		}
 	}
 	return ""

@@ -158,7 +158,7 @@ func (d *desk) build() {
 	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
 	f.message.Hide()
 
-	top := container.NewVBox(d.bar.content, f.message, widget.NewSeparator())
+	top := container.NewVBox(d.bar.content, widget.NewSeparator())
 	center := container.NewStack(d.list, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
@@ -178,7 +178,10 @@ func (d *desk) build() {
 	}
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.page = container.NewScroll(container.NewBorder(top, d.foot.content, nil, nil, middle))
+	// The message line sits above the totals: as it comes and goes the
+	// list ends higher or lower, but no row moves under the pointer.
+	bottom := container.NewVBox(f.message, d.foot.content)
+	d.page = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
 	d.win.SetContent(container.New(&widgets.WidthFirst{}, d.page, d.ring.layer))
 	d.draw(d.shots.last)
 }
