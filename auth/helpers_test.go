@@ -131,6 +131,24 @@ func (f *fixture) login(t *testing.T, scopes ...string) Account {
 	return acct
 }
 
+// callsTheAPI checks that account's client for scopes reaches the fake
+// server's API, which answers only a live access token.
+func (f *fixture) callsTheAPI(t *testing.T, account string, scopes ...string) {
+	t.Helper()
+	client, err := f.svc.Client(t.Context(), account, scopes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.Get(f.srv.URL + "/api/ping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("API answered %d", resp.StatusCode)
+	}
+}
+
 // filesContaining lists files under dir whose content includes any of secrets.
 func filesContaining(t *testing.T, dir string, secrets ...string) []string {
 	t.Helper()

@@ -90,18 +90,7 @@ func TestRealKeychain(t *testing.T) {
 		t.Errorf("secrets written to %v", files)
 	}
 
-	client, err := f.svc.Client(t.Context(), email, []string{ScopeGmailInsert})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Get(f.srv.URL + "/api/ping")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("API answered %d", resp.StatusCode)
-	}
+	f.callsTheAPI(t, email, ScopeGmailInsert)
 
 	if err := f.svc.Logout(t.Context(), email); err != nil {
 		t.Fatal(err)

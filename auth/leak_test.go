@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,31 +9,13 @@ import (
 	"net/http/httptest"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"hoist/auth/authtest"
+	"hoist/internal/syncbuf"
 )
-
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestNothingLeaks drives sign-in, uploads through 401s, server errors,
 // dropped connections, refresh rotation, a withdrawn grant, a failed save,
@@ -43,7 +24,7 @@ func (b *syncBuffer) String() string {
 // and every error.
 func TestNothingLeaks(t *testing.T) {
 	f := newFixture(t)
-	var sink syncBuffer
+	var sink syncbuf.Buffer
 	log := slog.New(RedactingHandler(slog.NewTextHandler(&sink, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	f.svc.Logger = log
 	f.srv.Set(func(s *authtest.Server) { s.RotateRefresh = true })

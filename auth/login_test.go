@@ -369,18 +369,7 @@ func TestLoginFileStoreWithConsent(t *testing.T) {
 		t.Errorf("Accounts = %+v, %v; want one less-safe account", accounts, err)
 	}
 	// The file-kept grant works without a keychain.
-	client, err := f.svc.Client(t.Context(), acct.Email, []string{ScopeGmailInsert})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := client.Get(f.srv.URL + "/api/ping")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Errorf("API answered %d", resp.StatusCode)
-	}
+	f.callsTheAPI(t, acct.Email, ScopeGmailInsert)
 }
 
 // TestLoginOptionsForOneSignIn: the window asks the user and then signs in

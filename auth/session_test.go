@@ -33,18 +33,7 @@ func TestSignInForThisSessionOnly(t *testing.T) {
 			if err != nil || len(accounts) != 1 || !accounts[0].ThisSession {
 				t.Fatalf("Accounts = %+v, %v; want the one kept for this session", accounts, err)
 			}
-			client, err := f.svc.Client(t.Context(), acct.Email, []string{ScopeGmailInsert})
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := client.Get(f.srv.URL + "/api/ping")
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				t.Errorf("API answered %d", resp.StatusCode)
-			}
+			f.callsTheAPI(t, acct.Email, ScopeGmailInsert)
 			if files := filesContaining(t, f.svc.ConfigDir, acct.Email, "refresh"); len(files) > 0 {
 				t.Errorf("the sign-in for this session left %q on disk", files)
 			}

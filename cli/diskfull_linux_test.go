@@ -4,46 +4,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/internal/testproc"
 )
-
-// fillDisk writes a file into dir until its disk has no room left, and
-// returns a function that frees the room again.
-func fillDisk(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, block := range []int{64 << 10, 4 << 10, 512} {
-		buf := make([]byte, block)
-		for {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("filling the disk: %v", err)
-				}
-				break
-			}
-		}
-	}
-	return func() {
-		if err := os.Remove(path); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestSendOnAFullDisk runs `hoist send` with its list on a disk that really
 // fills (a small memory file system of its own): no upload starts that the
@@ -120,7 +90,7 @@ func TestSendOnAFullDisk(t *testing.T) {
 	}
 
 	// Full before there is a list: nothing starts.
-	free := fillDisk(t, listDir)
+	free := testproc.FillDisk(t, listDir)
 	code, out := send(files[:20]...)
 	if code != exitFailed {
 		t.Errorf("full at the start: exit %d, want 1:\n%s", code, out)
@@ -137,7 +107,7 @@ func TestSendOnAFullDisk(t *testing.T) {
 	if code, out := send(files[:3]...); code != 0 {
 		t.Fatalf("with room: exit %d:\n%s", code, out)
 	}
-	free = fillDisk(t, listDir)
+	free = testproc.FillDisk(t, listDir)
 	code, out = send(files[3:]...)
 	if code != exitFailed {
 		t.Errorf("full with a list: exit %d, want 1:\n%s", code, out)

@@ -1,35 +1,47 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"hoist/dirs"
 	"hoist/engine/emulator"
+	"hoist/internal/syncbuf"
 )
+
+// aloneWithOwnFolders gives the test settings and data folders of its own,
+// where no sandbox was announced, and no sandbox address in the environment.
+func aloneWithOwnFolders(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv(SandboxAddrEnv, "")
+}
+
+// sendsTo checks that --to sandbox finds the sandbox at url, whose it is,
+// and starts none of its own.
+func sendsTo(t *testing.T, url, whose string) {
+	t.Helper()
+	got, ours, err := sandboxURL(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ours != nil {
+		ours()
+	}
+	if got != url || ours != nil {
+		t.Errorf("--to sandbox went to %s (started its own: %v), want %s %s", got, ours != nil, whose, url)
+	}
+}
 
 // TestSendFindsTheWindowsSandbox: `hoist send --to sandbox` uploads into
 // the sandbox this user's window runs, wherever it listens (it announces
 // its address in the user's private settings folder), not into one it
 // starts itself nor into the one at 8765, which another user may run.
 func TestSendFindsTheWindowsSandbox(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv(SandboxAddrEnv, "")
-	srv, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	url, stop, err := srv.Start(context.Background(), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	aloneWithOwnFolders(t)
+	_, url := serveEmulator(t, emulator.Options{Store: emulator.NewMemoryStore()})
 	cfg, err := dirs.Config()
 	if err != nil {
 		t.Fatal(err)
@@ -43,25 +55,14 @@ func TestSendFindsTheWindowsSandbox(t *testing.T) {
 	}
 	defer withdraw()
 
-	got, ours, err := sandboxURL(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ours != nil {
-		ours()
-	}
-	if got != url || ours != nil {
-		t.Errorf("--to sandbox went to %s (started its own: %v), want the window's %s", got, ours != nil, url)
-	}
+	sendsTo(t, url, "the window's")
 }
 
 // TestSendLeavesAnotherUsersSandboxAlone: a sandbox at `hoist sandbox`'s
 // default address that this user did not announce may be another user's,
 // so `hoist send --to sandbox` never uploads into it.
 func TestSendLeavesAnotherUsersSandboxAlone(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv(SandboxAddrEnv, "")
+	aloneWithOwnFolders(t)
 	srv, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
@@ -89,15 +90,13 @@ func TestSendLeavesAnotherUsersSandboxAlone(t *testing.T) {
 // wherever that is, so the same user's `hoist send --to sandbox` uploads
 // into it; the note goes when it stops.
 func TestSendFindsHoistSandbox(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv(SandboxAddrEnv, "")
+	aloneWithOwnFolders(t)
 	cfg, err := dirs.Config()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errs lockedBuffer
+	var out, errs syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() { done <- Sandbox(ctx, []string{"--addr", "127.0.0.1:0", "--store", "memory"}, &out, &errs) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -109,16 +108,7 @@ func TestSendFindsHoistSandbox(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	url := emulator.Announced(cfg)
-	got, ours, err := sandboxURL(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ours != nil {
-		ours()
-	}
-	if got != url || ours != nil {
-		t.Errorf("--to sandbox went to %s (started its own: %v), want hoist sandbox's %s", got, ours != nil, url)
-	}
+	sendsTo(t, url, "hoist sandbox's")
 	cancel()
 	if status := <-done; status != exitOK {
 		t.Errorf("hoist sandbox ended with %d", status)
@@ -126,22 +116,4 @@ func TestSendFindsHoistSandbox(t *testing.T) {
 	if a := emulator.Announced(cfg); a != "" {
 		t.Errorf("hoist sandbox left its address announced after it stopped: %s", a)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer a command may write while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

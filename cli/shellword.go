@@ -56,28 +56,19 @@ func quoteFor(sh shell, s string) string {
 	// $'…' quoting of bash, zsh, ksh and POSIX.1-2024 names each.
 	var b strings.Builder
 	b.WriteString("$'")
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+	writeEscaped(&b, s, func(b *strings.Builder, r rune) bool {
 		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
 		case r == '\\' || r == '\'':
 			b.WriteString(`\` + string(r))
 		case unicode.IsControl(r) && r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
+			fmt.Fprintf(b, `\x%02x`, r)
 		case unicode.IsControl(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r) // \x would be a byte, not the character
 		default:
-			b.WriteString(s[i : i+size])
+			return false
 		}
-		i += size
-	}
+		return true
+	})
 	b.WriteByte('\'')
 	return b.String()
 }

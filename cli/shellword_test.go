@@ -54,6 +54,7 @@ func TestShellWordsForWindows(t *testing.T) {
 		{cmdShell, "plain.png", "plain.png"},
 		{posixShell, "a\nb.png", `$'a\nb.png'`},
 		{posixShell, "r\xe9sum\xe9.png", `$'r\xe9sum\xe9.png'`},
+		{posixShell, "a\u0085b\x1b.png", `$'a\u0085b\x1b.png'`},
 	} {
 		if got := quoteFor(tc.sh, tc.name); got != tc.want {
 			t.Errorf("quoteFor(%d, %q) = %s, want %s", tc.sh, tc.name, got, tc.want)

@@ -16,25 +16,38 @@ func visible(s string) string {
 		return s
 	}
 	var b strings.Builder
+	writeEscaped(&b, s, func(b *strings.Builder, r rune) bool {
+		if !unicode.IsControl(r) || r >= 0x100 {
+			return false
+		}
+		fmt.Fprintf(b, `\x%02x`, r)
+		return true
+	})
+	return b.String()
+}
+
+// writeEscaped writes s to b with each byte that is not UTF-8 as \xHH, a
+// line break, carriage return or tab as \n, \r or \t, and any other rune
+// as escape writes it; where escape returns false, the rune stands as it is.
+func writeEscaped(b *strings.Builder, s string, escape func(b *strings.Builder, r rune) bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			fmt.Fprintf(b, `\x%02x`, s[i])
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case unicode.IsControl(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
-			b.WriteString(s[i : i+size])
+			if !escape(b, r) {
+				b.WriteString(s[i : i+size])
+			}
 		}
 		i += size
 	}
-	return b.String()
 }
 
 func needsEscape(s string) bool {

@@ -2,10 +2,8 @@ package engine_test
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,22 +37,7 @@ func TestNoUploadStartsWhileTheListCannotBeWritten(t *testing.T) {
 	r.open()
 
 	// The disk fills.
-	filler := filepath.Join(listDir, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []int{64 << 10, 4 << 10, 512} {
-		for {
-			if _, err := f.Write(make([]byte, block)); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatal(err)
-				}
-				break
-			}
-		}
-	}
-	f.Close()
+	free := testproc.FillDisk(t, listDir)
 
 	var paths []string
 	for i := range 300 {
@@ -81,9 +64,7 @@ func TestNoUploadStartsWhileTheListCannotBeWritten(t *testing.T) {
 	mu.Unlock()
 
 	// Room again: the list is written and the files go.
-	if err := os.Remove(filler); err != nil {
-		t.Fatal(err)
-	}
+	free()
 	for _, id := range ids {
 		r.state(id, engine.Done)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
+	"hoist/internal/syncbuf"
 )
 
 // canary is a fake access token; it must never appear outside requests.
@@ -43,30 +43,12 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.base.RoundTrip(r)
 }
 
-// lockedBuffer collects log output from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestNoSecretLeaks runs uploads carrying a known token through retries,
 // refusals, cut connections, bad answers, a sign-in failure and a panic in
 // a log consumer, and checks that neither the token nor any session address
 // appears in the logs or in anything shown to the user.
 func TestNoSecretLeaks(t *testing.T) {
-	var logs lockedBuffer
+	var logs syncbuf.Buffer
 	log := slog.New(auth.RedactingHandler(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	signInFails := false
 	var mu sync.Mutex

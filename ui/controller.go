@@ -34,7 +34,7 @@ type frame interface {
 	window() fyne.Window
 	open(dlg hideable)                  // shows a dialog that Escape closes
 	fit(s fyne.Size) fyne.Size          // a dialog's size, no larger than the window
-	tell(msg string)                    // a sentence at the top of the window
+	tell(msg string)                    // a sentence above the totals
 	copyText(text string)               // puts text on the clipboard
 	background(f func(context.Context)) // work off the UI goroutine, waited for on close
 	later(f func())                     // back on the UI goroutine, at the next sample

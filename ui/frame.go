@@ -102,7 +102,7 @@ func (f *windowFrame) fit(s fyne.Size) fyne.Size {
 	return s
 }
 
-// tell shows a sentence at the top of the window until the next one.
+// tell shows a sentence above the totals until the next one.
 func (f *windowFrame) tell(msg string) {
 	f.message.SetText(sentence(msg))
 	f.message.Show()

@@ -22,6 +22,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/journal"
+	"hoist/ui/internal/testui"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -164,9 +165,12 @@ func (h *harness) state(name string) engine.State {
 
 // shown is the state the window shows for the file name, or "" when it shows no row.
 func (h *harness) shown(name string) engine.State {
-	for _, v := range h.d.list.views() {
-		if v.Name == name {
-			return v.State
+	snap := h.d.list.snap
+	for i, b := range snap.rows {
+		if snap.view(i).Name == name {
+			// The picture's own state, the one its totals and buttons count:
+			// a row's whole view is read when it is drawn, and may be newer.
+			return b.State
 		}
 	}
 	return ""
@@ -246,19 +250,7 @@ func pattern(n int) []byte {
 }
 
 // walk visits o and everything inside it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	visit(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, visit)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			walk(c, visit)
-		}
-	}
-}
+var walk = testui.Walk
 
 // button finds a visible button with this text in the window or its dialogs.
 func (h *harness) button(text string) *widget.Button {

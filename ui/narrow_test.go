@@ -171,3 +171,24 @@ func TestTheWindowFitsSideways(t *testing.T) {
 		})
 	}
 }
+
+// TestTheWindowFitsUpright: at every size the real-window test opens it,
+// in the four languages, with rows in every state, the window needs no
+// scrolling up and down: the totals and the all-files buttons are on
+// screen (at 200 % on 1366×768 the totals were below the window's edge).
+func TestTheWindowFitsUpright(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			h.d.draw(newSnapshots().make(readingOf(narrowViews(), time.Unix(1_800_000_000, 0))))
+			for name, size := range smokeSizes() {
+				h.d.win.Resize(size)
+				if need, have := h.d.page.Content.MinSize().Height, h.d.page.Size().Height; need > have+0.5 {
+					t.Errorf("%s: the window's content needs %.1f units of height, %.1f more than the window: the totals are below its edge", name, need, need-have)
+				}
+				checkNothingDrawnOver(t, name, h.d.bar.content) // a line that wraps pushes the next one down
+			}
+		})
+	}
+}

@@ -8,35 +8,13 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/ui/filechooser"
+	"hoist/ui/internal/testui"
 	"hoist/ui/widgets"
 )
-
-// textSpan is the left and right edges, in the window, of what o draws as
-// text (its canvas.Text objects).
-func textSpan(o fyne.CanvasObject) (left, right float32, ok bool) {
-	drv := fyne.CurrentApp().Driver()
-	walk(o, func(o fyne.CanvasObject) {
-		t, isText := o.(*canvas.Text)
-		if !isText || !t.Visible() || t.Text == "" {
-			return
-		}
-		at := drv.AbsolutePositionForObject(t).X
-		w := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width
-		if !ok || at < left {
-			left = at
-		}
-		if !ok || at+w > right {
-			right = at + w
-		}
-		ok = true
-	})
-	return left, right, ok
-}
 
 // TestFocusRingInDialogs: a control focused in a dialog has the window's
 // focus ring around it, in a colour that stands out 3:1 or more from the
@@ -120,7 +98,7 @@ func TestChooserNamesInPersian(t *testing.T) {
 	walk(c.List, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widgets.Label); ok && l.Visible() && l.Text() != "" {
 			shown[l.Text()] = true
-			if _, r, ok := textSpan(l); !ok || r > fyne.CurrentApp().Driver().AbsolutePositionForObject(l).X+l.Size().Width+0.5 {
+			if _, r, ok := testui.TextSpan(l); !ok || r > fyne.CurrentApp().Driver().AbsolutePositionForObject(l).X+l.Size().Width+0.5 {
 				t.Errorf("%q is drawn beyond its place", l.Text())
 			}
 		}

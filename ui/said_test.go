@@ -170,3 +170,41 @@ func TestOrganisationProblemsInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONProblemsInEveryLanguage: what is wrong inside an organisation's
+// file of destinations is said in the window's language too: the field
+// whose value is of the wrong kind, and the line of a syntax error in the
+// language's digits (these were English words in every language).
+func TestJSONProblemsInEveryLanguage(t *testing.T) {
+	typed, broken := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(typed, dest.ManagedFile), []byte(`{"version": 1, "destinations": [{"name": 5, "kind": "drive"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, dest.ManagedFile), []byte("{\"version\": 1,\n \"destinations\": [\n  {\"name\": \"Mail\",, \"kind\": \"drive\"}]}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, wrongKind := dest.LoadManaged(typed)
+	_, syntax := dest.LoadManaged(broken)
+	if len(wrongKind) != 1 || len(syntax) != 1 {
+		t.Fatalf("problems %v and %v", wrongKind, syntax)
+	}
+	want := map[string][2]string{
+		"en": {"should be text in quotes", "line 3:"},
+		"fa": {"باید متنی میان", "خط ۳:"},
+		"ar": {"نصًا بين", "السطر ٣:"},
+		"he": {"טקסט בין מירכאות", "שורה 3:"},
+	}
+	for _, code := range words.Codes {
+		speak(t, code)
+		kind, line := unmarked(errorWords(wrongKind[0])), unmarked(errorWords(syntax[0]))
+		if !strings.Contains(kind, want[code][0]) || !strings.Contains(kind, "name") {
+			t.Errorf("%s: %q does not say that name should be text, in its words", code, kind)
+		}
+		if code != "en" && strings.Contains(kind, "should be") {
+			t.Errorf("%s: %q is English", code, kind)
+		}
+		if !strings.Contains(line, want[code][1]) {
+			t.Errorf("%s: %q does not name line 3 as %q", code, line, want[code][1])
+		}
+	}
+}

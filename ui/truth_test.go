@@ -393,3 +393,29 @@ func TestEnterClosesTheResult(t *testing.T) {
 		t.Error("Enter left the result's dialog open")
 	}
 }
+
+// TestAMessageDoesNotMoveTheList: a sentence the window shows (a copied
+// address, a refused action, a drop that added nothing) appears without
+// moving the rows: the row under the pointer stays the row under it (the
+// message line at the top pushed the list down by a line).
+func TestAMessageDoesNotMoveTheList(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	h.showFixed(manyJobs(30))
+	h.layOut()
+	drv := fyne.CurrentApp().Driver()
+	first := h.d.list.rowAt[0]
+	before := drv.AbsolutePositionForObject(first)
+	h.d.frame.tell("The address of “spring.png” was copied.")
+	h.layOut()
+	if !h.d.frame.message.Visible() || !h.onScreen(h.d.frame.message) {
+		t.Fatal("the message is not on screen")
+	}
+	if after := drv.AbsolutePositionForObject(h.d.list.rowAt[0]); after != before || h.d.list.rowAt[0] != first {
+		t.Errorf("the first row moved from %v to %v when a message appeared", before, after)
+	}
+	h.d.frame.unsay("")
+	h.layOut()
+	if after := drv.AbsolutePositionForObject(h.d.list.rowAt[0]); after != before {
+		t.Errorf("the first row moved from %v to %v when the message went", before, after)
+	}
+}

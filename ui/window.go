@@ -158,14 +158,17 @@ func (d *desk) build() {
 	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
 	f.message.Hide()
 
-	top := container.NewVBox(d.bar.content, f.message, widget.NewSeparator())
+	top := container.NewVBox(d.bar.content, widget.NewSeparator())
 	center := container.NewStack(d.list, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
 		d.sandboxPanel = newSandboxPanel(sandboxSide{f, d.target})
 		split := container.NewVSplit(d.selection.content, d.sandboxPanel.content)
 		split.Offset = 0.6
-		side = split
+		// The two panels scroll together where the window is too low for
+		// both (200 % on a small laptop), rather than the whole window, so
+		// that the totals and the all-files buttons stay on screen.
+		side = container.NewVScroll(split)
 	}
 	middle := container.NewHSplit(center, side)
 	middle.Offset = 0.7
@@ -175,8 +178,11 @@ func (d *desk) build() {
 	}
 	// In a scroll, the window can be smaller than its controls: on a small
 	// screen or a large scale, everything stays reachable, the status line too.
-	d.page = container.NewScroll(container.NewBorder(top, d.foot.content, nil, nil, middle))
-	d.win.SetContent(container.NewStack(d.page, d.ring.layer))
+	// The message line sits above the totals: as it comes and goes the
+	// list ends higher or lower, but no row moves under the pointer.
+	bottom := container.NewVBox(f.message, d.foot.content)
+	d.page = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
+	d.win.SetContent(container.New(&widgets.WidthFirst{}, d.page, d.ring.layer))
 	d.draw(d.shots.last)
 }
 

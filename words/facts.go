@@ -114,6 +114,10 @@ func (l *Lang) Fact(f fact.Fact) string {
 			args["Flag"] = l.Isolate("--" + field.FlagName()) // the flag that sets the version
 		}
 	}
+	switch f.Code {
+	case fact.ManagedNotJSON, fact.ManagedEntryUnreadable, fact.SharedUnreadable:
+		args["Problem"] = l.jsonProblem(f)
+	}
 	l.doubtArgs(f, args)
 	s := l.Say(key, args)
 	s = l.Join(s, l.copySentence(f, args["Who"].(string)))
@@ -239,4 +243,28 @@ func CapitalFirst(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// jsonWants are the sentences of a JSON field holding the wrong kind of
+// value, by the kind it should hold.
+var jsonWants = map[string]string{
+	"string":  "json.want.string",
+	"object":  "json.want.object",
+	"list":    "json.want.list",
+	"number":  "json.want.number",
+	"boolean": "json.want.boolean",
+}
+
+// jsonProblem says what is wrong with a JSON file the user was given: the
+// field whose value has the wrong type (json.want.<kind>), or the parser's
+// own words, after the line they are about (json.line).
+func (l *Lang) jsonProblem(f fact.Fact) string {
+	if key, ok := jsonWants[f.Arg("want")]; ok && f.Arg("field") != "" {
+		return l.Say(key, Args{"Field": l.Isolate(f.Arg("field"))})
+	}
+	s := l.Isolate(f.Google)
+	if line := f.Arg("line"); line != "" {
+		s = l.Say("json.line", Args{"Line": l.Digits(line), "Google": s})
+	}
+	return s
 }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"hoist/engine/fact"
@@ -78,7 +79,7 @@ func LoadManaged(dir string) ([]Destination, []error) {
 		Destinations []json.RawMessage `json:"destinations"`
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, []error{managedProblem(fact.ManagedNotJSON, path, fact.Fact{Google: jsonProblem(data, err)}, nil)}
+		return nil, []error{managedProblem(fact.ManagedNotJSON, path, jsonFact(data, 0, err), nil)}
 	}
 	if f.Version > presetsVersion {
 		return nil, []error{managedProblem(fact.ManagedNewer, path, fact.Fact{Count: f.Version}, nil)}
@@ -88,7 +89,9 @@ func LoadManaged(dir string) ([]Destination, []error) {
 	for i, raw := range f.Destinations {
 		var d Destination
 		if err := json.Unmarshal(raw, &d); err != nil {
-			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, fact.Fact{Count: i + 1, Google: jsonProblem(raw, err)}, nil))
+			why := jsonFact(data, bytes.Index(data, raw), err)
+			why.Count = i + 1
+			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, why, nil))
 			continue
 		}
 		d = d.tidy()
@@ -114,30 +117,45 @@ func LoadManaged(dir string) ([]Destination, []error) {
 // presetsVersion is the newest layout of destination files Hoist reads.
 const presetsVersion = 1
 
-// jsonProblem says where JSON is broken, in a few words.
-func jsonProblem(data []byte, err error) string {
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		line := 1 + bytes.Count(data[:min(int(syn.Offset), len(data))], []byte("\n"))
-		return fmt.Sprintf("line %d: %s", line, syn.Error())
-	}
+// jsonFact says what is wrong with JSON data, as a fact's parameters: the
+// field whose value has the wrong type (Args "field", and "want": string,
+// object, list, number or boolean), or else the parser's own words
+// (Google) and, for a syntax error, its line (Args "line"), counted in
+// whole, inside which data starts at base.
+func jsonFact(whole []byte, base int, err error) fact.Fact {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
-		return fmt.Sprintf("%s should be %s", typ.Field, jsonTypeWords(typ.Type.Kind().String()))
+		if want := jsonWant(typ.Type.Kind()); want != "" {
+			return fact.Fact{Args: map[string]string{"field": typ.Field, "want": want}}
+		}
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	f := fact.Fact{Google: strings.TrimPrefix(err.Error(), "json: ")}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		at := min(max(base, 0)+int(syn.Offset), len(whole))
+		f.Args = map[string]string{"line": strconv.Itoa(1 + bytes.Count(whole[:at], []byte("\n")))}
+	}
+	return f
 }
 
-func jsonTypeWords(kind string) string {
-	switch kind {
-	case "string":
-		return "text in quotes"
-	case "map", "struct":
-		return "an object in braces"
-	case "slice":
-		return "a list in brackets"
+// jsonWant names the kind of value a JSON field should hold, as the
+// sentences about it do; "" for a kind they do not name.
+func jsonWant(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "number"
 	}
-	return "a " + kind
+	return ""
 }
 
 // Library is every destination the user can choose by name: the

@@ -1,6 +1,7 @@
 package dest
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -75,8 +76,9 @@ func Import(data []byte) (Destination, error) {
 	}
 	var d Destination
 	if err := json.Unmarshal(f.Destination, &d); err != nil {
-		why := jsonProblem(f.Destination, err)
-		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedUnreadable, Google: why}, err: err}
+		why := jsonFact(data, bytes.Index(data, f.Destination), err)
+		why.Code = fact.SharedUnreadable
+		return Destination{}, &Problem{fact: why, err: err}
 	}
 	d = d.tidy()
 	d.Account = ""

@@ -6,39 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"hoist/internal/testproc"
 )
-
-// fill writes a file into dir until the disk has no room left, and returns
-// a function that frees the room again.
-func fill(t *testing.T, dir string) (free func()) {
-	t.Helper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	for _, block := range []int{64 << 10, 4 << 10, 512} {
-		buf := make([]byte, block)
-		for {
-			if _, err := f.Write(buf); err != nil {
-				if !errors.Is(err, syscall.ENOSPC) {
-					t.Fatalf("filling the disk: %v", err)
-				}
-				break
-			}
-		}
-	}
-	return func() {
-		if err := os.Remove(path); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestDiskFull runs the list on a disk that really fills (a small memory
 // file system of its own): a full disk is said as such, is never taken for
@@ -60,7 +31,7 @@ func TestDiskFull(t *testing.T) {
 	}
 
 	// Full before there is a list: no list, and nothing called damaged.
-	free := fill(t, dir)
+	free := testproc.FillDisk(t, dir)
 	_, err := Open(path, Options{})
 	var full *DiskFullError
 	if !errors.Is(err, ErrDiskFull) || !errors.As(err, &full) || full.Dir != dir {
@@ -92,7 +63,7 @@ func TestDiskFull(t *testing.T) {
 
 	// Full with a list: it opens whole; what does not fit is refused as
 	// a full disk, and what was there stays.
-	free = fill(t, dir)
+	free = testproc.FillDisk(t, dir)
 	j, err = Open(path, Options{})
 	if err != nil {
 		t.Fatalf("Open of a whole list on a full disk: %v", err)
@@ -129,7 +100,7 @@ func TestDiskFull(t *testing.T) {
 	if err := j.Delete(idsOf(more[:50])...); err != nil {
 		t.Fatal(err)
 	}
-	free = fill(t, dir)
+	free = testproc.FillDisk(t, dir)
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
 package testproc
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,4 +58,34 @@ func InTmpfs(t *testing.T, size int64) (dir string, inside bool) {
 		t.Fatalf("in a file system of %d bytes: %v\n%s", size, err, out)
 	}
 	return dir, false
+}
+
+// FillDisk writes a file into dir until its disk has no room left (every
+// last block of it, down to 512 bytes), and returns a function that frees
+// the room again. Meant for the folder InTmpfs gives.
+func FillDisk(t *testing.T, dir string) (free func()) {
+	t.Helper()
+	path := filepath.Join(dir, "filler")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, block := range []int{64 << 10, 4 << 10, 512} {
+		buf := make([]byte, block)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatalf("filling the disk: %v", err)
+				}
+				break
+			}
+		}
+	}
+	return func() {
+		t.Helper()
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -4,34 +4,13 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-)
 
-// textSpan is the left and right edges, in the window, of what o draws as
-// text (its canvas.Text objects).
-func textSpan(o fyne.CanvasObject) (left, right float32, ok bool) {
-	drv := fyne.CurrentApp().Driver()
-	walk(o, func(o fyne.CanvasObject) {
-		t, isText := o.(*canvas.Text)
-		if !isText || !t.Visible() || t.Text == "" {
-			return
-		}
-		at := drv.AbsolutePositionForObject(t).X
-		w := fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width
-		if !ok || at < left {
-			left = at
-		}
-		if !ok || at+w > right {
-			right = at + w
-		}
-		ok = true
-	})
-	return left, right, ok
-}
+	"hoist/ui/internal/testui"
+)
 
 // TestDialogSelectAndEntryReadFromTheRight: in Persian, a dialog's title,
 // the choice of a select and the text of an entry start at the right edge
@@ -64,25 +43,25 @@ func TestDialogSelectAndEntryReadFromTheRight(t *testing.T) {
 	if !ok {
 		t.Fatalf("the dialog's title is a %T, not drawn in reading order", box.Objects[4])
 	}
-	if _, r, ok := textSpan(title); !ok || !near(r, rightOf(box)) {
+	if _, r, ok := testui.TextSpan(title); !ok || !near(r, rightOf(box)) {
 		t.Errorf("the title ends at %v; the dialog's right edge is %v", r, rightOf(box))
 	}
 	if choice.Alignment != fyne.TextAlignTrailing {
 		t.Error("the select's choice is not written from the right")
 	}
-	if _, r, ok := textSpan(choice); !ok || r < rightOf(choice)-choice.Size().Width/3 {
+	if _, r, ok := testui.TextSpan(choice); !ok || r < rightOf(choice)-choice.Size().Width/3 {
 		t.Errorf("the select's choice ends at %v, far from its right edge %v", r, rightOf(choice))
 	}
-	if _, r, ok := textSpan(typed.seen); !ok || !near(r, rightOf(typed)) {
+	if _, r, ok := testui.TextSpan(typed.seen); !ok || !near(r, rightOf(typed)) {
 		t.Errorf("the entry's text ends at %v; its right edge is %v", r, rightOf(typed))
 	}
-	if _, r, ok := textSpan(empty.seen); !ok || !near(r, rightOf(empty)) || empty.seen.Text() != "نام را بنویسید" {
+	if _, r, ok := testui.TextSpan(empty.seen); !ok || !near(r, rightOf(empty)) || empty.seen.Text() != "نام را بنویسید" {
 		t.Errorf("the placeholder %q ends at %v; the entry's right edge is %v", empty.seen.Text(), r, rightOf(empty))
 	}
 	if !typed.caret.Visible() {
 		t.Fatal("the focused entry shows no cursor")
 	}
-	l, _, _ := textSpan(typed.seen)
+	l, _, _ := testui.TextSpan(typed.seen)
 	if at := drv.AbsolutePositionForObject(typed.caret).X; at > l+3 || at < l-5 {
 		t.Errorf("the cursor after the last Persian word is at %v; the text starts at %v on the left", at, l)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -99,5 +100,27 @@ func TestFoldPutsTheEndUnderWhenNarrow(t *testing.T) {
 			t.Errorf("rtl %v: hiding the centre changed the Fold's height from %v to %v", rtl, h, f.MinSize().Height)
 		}
 		centre.Show()
+	}
+}
+
+// TestWidthFirstPutsWhatFollowsAWrappedLineBelowIt: a column whose first
+// line wraps when the window narrows, under WidthFirst, has its next line
+// below the wrapped one; laid out once, it was under it.
+func TestWidthFirstPutsWhatFollowsAWrappedLineBelowIt(t *testing.T) {
+	app(t)
+	a, b := box(100, 20), box(100, 20)
+	next := box(50, 20)
+	column := container.NewVBox(Flow(fyne.TextAlignLeading, a, b), next)
+	root := container.New(&WidthFirst{}, column)
+	root.Resize(fyne.NewSize(400, 200)) // one line
+	if next.Position().Y != b.Position().Y+20+theme.Padding() {
+		t.Fatalf("wide: the next line is at %v, the flow's line at %v", next.Position().Y, b.Position().Y)
+	}
+	root.Resize(fyne.NewSize(150, 200)) // two lines now
+	if b.Position().Y == 0 {
+		t.Fatal("narrow: the flow did not wrap")
+	}
+	if bottom := b.Position().Y + 20; next.Position().Y < bottom {
+		t.Errorf("narrow: the next line is at %v, under the flow's second line (%v..%v)", next.Position().Y, b.Position().Y, bottom)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/assets"
+	"hoist/ui/internal/testui"
 )
 
 // textTheme is Fyne's light theme with a font that covers Latin, Arabic
@@ -68,19 +69,7 @@ func window(t *testing.T, rtl bool, size fyne.Size) fyne.Window {
 }
 
 // walk visits o and everything inside it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	visit(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, visit)
-		}
-	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(x).Objects() {
-			walk(c, visit)
-		}
-	}
-}
+var walk = testui.Walk
 
 func box(w, h float32) *canvas.Rectangle {
 	r := canvas.NewRectangle(color.Black)

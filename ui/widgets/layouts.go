@@ -67,3 +67,32 @@ func showIf(o fyne.CanvasObject, on bool) {
 		o.Hide()
 	}
 }
+
+// WidthFirst stacks its objects, each over the whole of it, and when its
+// width changes lays them out twice: the first layout tells every line that
+// wraps (Flow, Fold) how wide it is, and so how high it becomes, and the
+// second puts what follows such a line below it rather than under it. Put it
+// at the root of a window whose lines wrap.
+type WidthFirst struct{ width float32 }
+
+func (*WidthFirst) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	return s
+}
+
+func (l *WidthFirst) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	again := size.Width != l.width
+	l.width = size.Width
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		if again {
+			o.Resize(size.SubtractWidthHeight(0, 1)) // a size of its own, so the second is laid out anew
+		}
+		o.Resize(size)
+	}
+}

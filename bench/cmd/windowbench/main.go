@@ -35,7 +35,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -44,6 +43,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/journal"
+	"hoist/internal/syncbuf"
 )
 
 func main() {
@@ -485,7 +485,7 @@ func memorySplit(pid int, binary string) (split, error) {
 // measure starts the window and takes its figures, then quits it.
 func measure(hoist string, args []string, home, display string, idle, settle time.Duration, name string) (measures, error) {
 	var m measures
-	var log lockedBuffer
+	var log syncbuf.Buffer
 	cmd := exec.Command(hoist, args...)
 	// The runtime's trace of each collection gives the Go heap's size.
 	cmd.Env = append(env(home, display), "GODEBUG=gctrace=1")
@@ -548,26 +548,6 @@ func measure(hoist string, args []string, home, display string, idle, settle tim
 	m.goHeapMB = largestGoHeap(log.String())
 	return m, err
 }
-
-// lockedBuffer keeps a process's output while it runs, readable meanwhile.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *lockedBuffer) Bytes() []byte { return []byte(b.String()) }
 
 // windowSize is the size of the window titled Hoist, WIDTHxHEIGHT.
 func windowSize(display string) string {

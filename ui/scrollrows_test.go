@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestRowsStayTheirOwnWhileScrolling: in Persian and Arabic, light and
+// dark, a long list scrolled down and back again draws each row with its
+// own job's name, never a name left from the row it showed before, and
+// nothing of one row over another (another row's text was drawn over the
+// first row and stayed there while scrolling).
+func TestRowsStayTheirOwnWhileScrolling(t *testing.T) {
+	for _, code := range []string{"fa", "ar"} {
+		for _, shade := range []string{themeLight, themeDark} {
+			t.Run(fmt.Sprintf("%s %s", code, shade), func(t *testing.T) {
+				speakWindow(t, code)
+				h := newHarness(t, harnessOptions{sandboxMode: true})
+				h.app.Settings().SetTheme(newTheme(shade))
+				h.d.win.Resize(fyne.NewSize(1000, 640))
+				views := manyJobs(80)
+				for i := range views {
+					views[i].Name = fmt.Sprintf("گزارش فصل %03d.pdf", i) // a right-to-left name
+				}
+				h.showFixed(views)
+				l := h.d.list
+				step := l.rowHeight() * 3.5 // not a whole number of rows
+				check := func(at string) {
+					t.Helper()
+					first, last := l.onScreen()
+					if last < first {
+						t.Fatalf("%s: no row on screen", at)
+					}
+					for i := first; i <= last; i++ {
+						r := l.rowAt[i]
+						if r == nil || !r.Visible() {
+							continue
+						}
+						if want := l.snap.view(i).Name; !strings.Contains(unmarked(r.name.Text()), want) {
+							t.Errorf("%s: row %d shows %q, want %q", at, i, r.name.Text(), want)
+						}
+					}
+					checkNothingDrawnOver(t, at, l)
+				}
+				check("at the top")
+				for y := float32(0); y < step*12; y += step {
+					l.ScrollToOffset(y)
+					check(fmt.Sprintf("scrolled to %.0f", y))
+				}
+				for y := step * 12; y >= 0; y -= step {
+					l.ScrollToOffset(y)
+					check(fmt.Sprintf("back at %.0f", y))
+				}
+			})
+		}
+	}
+}
