@@ -293,6 +293,19 @@ func asButton(o any) (*widget.Button, bool) {
 	return nil, false
 }
 
+// tabTo presses Tab, at most presses times, until the focus is on the
+// button that says text, and returns it; nil if Tab never reaches it.
+func (h *harness) tabTo(text string, presses int) *widget.Button {
+	c := h.d.win.Canvas()
+	for range presses {
+		c.FocusNext()
+		if b, ok := asButton(c.Focused()); ok && b.Text == text {
+			return b
+		}
+	}
+	return nil
+}
+
 // speak makes the window speak code for one test.
 func speak(t *testing.T, code string) {
 	t.Helper()

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
 	"hoist/engine/emulator"
@@ -213,15 +212,7 @@ func TestUndoMovesNothing(t *testing.T) {
 	}
 	still("with Undo offered")
 
-	c := h.d.win.Canvas()
-	var undo *widget.Button
-	for range 40 {
-		c.FocusNext()
-		if b, ok := asButton(c.Focused()); ok && b.Text == "Undo" {
-			undo = b
-			break
-		}
-	}
+	undo := h.tabTo("Undo", 40)
 	if undo == nil {
 		t.Fatal("Tab never reaches Undo")
 	}
@@ -356,19 +347,10 @@ func TestEnterPressesTheButton(t *testing.T) {
 	defer close(release)
 
 	h.shortcut(fyne.KeyQ)
-	c := h.d.win.Canvas()
-	var keep *widget.Button
-	for range 10 {
-		c.FocusNext()
-		if b, ok := asButton(c.Focused()); ok && b.Text == "Keep uploading" {
-			keep = b
-			break
-		}
-	}
-	if keep == nil {
+	if h.tabTo("Keep uploading", 10) == nil {
 		t.Fatal("Tab does not reach Keep uploading")
 	}
-	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.d.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if h.findButton("Keep uploading") != nil || h.d.exit.quitting {
 		t.Fatal("Enter on Keep uploading did not keep uploading")
 	}

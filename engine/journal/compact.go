@@ -19,11 +19,8 @@ import (
 func (j *Journal) Compact() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.db == nil {
-		return j.broken
-	}
-	if j.isView {
-		return ErrReadOnly
+	if err := j.writable(); err != nil {
+		return err
 	}
 	return j.classify(j.compactLocked())
 }

@@ -24,11 +24,8 @@ const goodSuffix = ".good"
 func (j *Journal) KeepCopy() error {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
-	if j.db == nil {
-		return j.broken
-	}
-	if j.isView {
-		return ErrReadOnly
+	if err := j.writable(); err != nil {
+		return err
 	}
 	return j.classify(j.keepCopyLocked())
 }

@@ -533,15 +533,26 @@ func (j *Journal) view(fn func(jobs *bbolt.Bucket) error) error {
 	})
 }
 
-// update runs fn in one durable write transaction on the jobs bucket.
-func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
-	j.mu.RLock()
-	defer j.mu.RUnlock()
+// writable is why the list cannot be written now, if it cannot: it was
+// closed or found broken, or it is a copy for reading. j.mu must be held.
+// Whoever lets go of j.mu with no database leaves the reason in j.broken
+// (Close, reopen).
+func (j *Journal) writable() error {
 	if j.db == nil {
 		return j.broken
 	}
 	if j.isView {
 		return ErrReadOnly
+	}
+	return nil
+}
+
+// update runs fn in one durable write transaction on the jobs bucket.
+func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if err := j.writable(); err != nil {
+		return err
 	}
 	return j.classify(safely(func() error {
 		return j.db.Update(func(tx *bbolt.Tx) error {
