@@ -214,7 +214,12 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 	case v.State == engine.Canceled:
 		return l.Say("cli.next.canceled", words.Args{"Send": cmdWords(l, "hoist send")})
 	case v.State == engine.Retrying && !v.RetryAt.IsZero():
-		return l.Fact(fact.Fact{Code: fact.RetryIn, Wait: max(time.Until(v.RetryAt), 0)})
+		next := fact.Fact{Code: fact.RetryIn}
+		if v.NextFact != nil && v.NextFact.Code == fact.AskIn {
+			next = *v.NextFact // it will ask the destination, not send again
+		}
+		next.Wait = max(time.Until(v.RetryAt), 0)
+		return visible(l.Fact(next))
 	case v.NextFact != nil:
 		return visible(l.Fact(*v.NextFact))
 	}

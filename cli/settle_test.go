@@ -107,7 +107,7 @@ func TestKilledWhileTheServerReadsLate(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%s: hoist send --resume exited %d:\n%s", r.name, code, out)
 		}
-		if !strings.Contains(out, "does not show it yet") {
+		if !strings.Contains(out, "does not show it yet") || !strings.Contains(out, "Hoist will ask ") {
 			t.Errorf("%s: the wait before asking again is not said:\n%s", r.name, out)
 		}
 	}

@@ -512,7 +512,12 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 	o.jb.live().retryAt = o.q.opts.Clock.Now().Add(wait)
 	o.jb.live().waited += wait
 	o.jb.explainLocked(cause)
-	o.jb.next = said(&fact.Fact{Code: fact.RetryIn, Wait: wait})
+	next := &fact.Fact{Code: fact.RetryIn, Wait: wait}
+	if errors.As(cause, new(*upload.SettlingError)) {
+		next = o.jb.fact(fact.AskIn) // it asks, it does not send
+		next.Wait = wait
+	}
+	o.jb.next = said(next)
 	o.q.bump(o.jb)
 	o.q.notifyLocked()
 }

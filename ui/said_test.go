@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
@@ -206,5 +208,19 @@ func TestJSONProblemsInEveryLanguage(t *testing.T) {
 		if !strings.Contains(line, want[code][1]) {
 			t.Errorf("%s: %q does not name line 3 as %q", code, line, want[code][1])
 		}
+	}
+}
+
+// TestAWaitToAskAgainSaysSo: a file waiting to ask its destination again
+// whether an earlier send arrived says that it will ask, not that it will
+// try (send) again.
+func TestAWaitToAskAgainSaysSo(t *testing.T) {
+	speak(t, "en")
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	v := engine.JobView{Name: "plan.pdf", State: engine.Retrying, RetryAt: now.Add(40 * time.Second),
+		NextFact: &fact.Fact{Code: fact.AskIn, Dest: "drive"}}
+	got := stateWords(v, now)
+	if !strings.Contains(got, "Hoist will ask Google Drive again in 40 seconds") || strings.Contains(got, "try again") {
+		t.Errorf("the row says %q", got)
 	}
 }

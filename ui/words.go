@@ -7,6 +7,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/engine/fact"
 	"hoist/engine/media"
 	"hoist/words"
 )
@@ -47,6 +48,11 @@ func stateWords(v engine.JobView, now time.Time) string {
 		return l.StateThen(state, sentence(nextWords(v))) // e.g. the upload honestly started again from the beginning
 	case engine.Retrying:
 		msg := sentence(reasonWords(v))
+		if !v.RetryAt.IsZero() && v.NextFact != nil && v.NextFact.Code == fact.AskIn {
+			ask := *v.NextFact // it will ask the destination, not send again
+			ask.Wait = max(v.RetryAt.Sub(now), 0)
+			return joinSentences(msg, l.Fact(ask))
+		}
 		if !v.RetryAt.IsZero() {
 			return joinSentences(msg, say("ui.retryIn", "When", inWords(v.RetryAt.Sub(now))))
 		}

@@ -133,6 +133,7 @@ const (
 	UnlockKeychain  Code = "next.unlock"
 	SignInResume    Code = "next.signIn"
 	RetryIn         Code = "next.retryIn" // Wait
+	AskIn           Code = "next.askIn"   // Dest, Wait: the destination is asked again whether an upload arrived
 	RestartExpired  Code = "next.restartExpired"
 	RestartLost     Code = "next.restartLost" // Dest: the server no longer had the earlier part
 )
