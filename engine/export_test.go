@@ -43,3 +43,13 @@ func KeepsRunPart(q *Queue, id JobID) bool {
 // JobBytes is what every job holds in memory, finished or not, beside its
 // strings and its result.
 const JobBytes = unsafe.Sizeof(job{})
+
+// NameInPath reports whether job id keeps its file's name as the end of its
+// path, one string for both.
+func NameInPath(q *Queue, id JobID) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	jb := q.jobs[id]
+	p, n := jb.info.Path, jb.info.Name
+	return n != "" && len(p) >= len(n) && unsafe.StringData(n) == unsafe.StringData(p[len(p)-len(n):])
+}

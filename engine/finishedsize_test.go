@@ -10,7 +10,8 @@ import (
 // A finished job is small: the window holds 10,000 of them. Its session,
 // its waits and the way to stop it live apart, in a part a finished job
 // lets go of, and what stays fits Go's 448-byte allocations (it took
-// 640 when all of it stayed with every job).
+// 640 when all of it stayed with every job), and its file's name is the
+// end of its path, not a second string.
 func TestAFinishedJobIsSmall(t *testing.T) {
 	if engine.JobBytes > 448 {
 		t.Errorf("a job holds %d bytes, want at most 448", engine.JobBytes)
@@ -30,6 +31,9 @@ func TestAFinishedJobIsSmall(t *testing.T) {
 	for _, id := range ids {
 		if engine.KeepsRunPart(r.q, id) {
 			t.Errorf("job %s read from the list holds a run", id)
+		}
+		if !engine.NameInPath(r.q, id) {
+			t.Errorf("job %s read from the list keeps its name apart from its path", id)
 		}
 	}
 }

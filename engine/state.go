@@ -302,7 +302,7 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		order: rec.Order,
 		info: media.Info{
 			Path:        rec.Path,
-			Name:        rec.Name,
+			Name:        within(rec.Path, rec.Name),
 			Size:        rec.Size,
 			ModTime:     rec.ModTime,
 			Fingerprint: rec.Fingerprint,
@@ -351,6 +351,15 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		}
 	}
 	return jb, emailUnknown, nil
+}
+
+// within is name as the end of path when path ends with it (a file's name
+// is its path's last part), so that the job keeps one string of the two.
+func within(path, name string) string {
+	if name != "" && strings.HasSuffix(path, name) {
+		return path[len(path)-len(name):]
+	}
+	return name
 }
 
 // common is s as one string shared by every job that holds it (a type of
