@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/internal/sessionbus"
 	"hoist/internal/testbus"
 	"hoist/ui/widgets"
 )
@@ -121,4 +122,23 @@ func TestEscapeLeavesTheWindowAsItWas(t *testing.T) {
 	if h.d.exit.hidden || h.d.exit.minimised || h.d.exit.whenDone.Load() || h.d.exit.quitting {
 		t.Error("Escape did more than close the question")
 	}
+}
+
+// TestNoNotificationWithoutASessionBus: where the session has no bus (Hoist
+// set its address to none at start), nothing could show a notification and
+// the toolkit would only log that it cannot connect: the window does not
+// send one, and still says on screen what needs the user. With a bus, the
+// end of a batch is told outside the window.
+func TestNoNotificationWithoutASessionBus(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	t.Setenv(sessionbus.Variable, sessionbus.None)
+	test.AssertNotificationSent(t, nil, func() { h.d.notify(engine.Event{Kind: engine.BatchDone}) })
+	test.AssertNotificationSent(t, nil, func() { h.d.notify(engine.Event{Kind: engine.SaveFailed}) })
+	if !h.d.frame.message.Visible() {
+		t.Error("without a notification the window does not say that the list could not be saved")
+	}
+	t.Setenv(sessionbus.Variable, "unix:path=/run/user/1000/bus")
+	test.AssertNotificationSent(t, fyne.NewNotification(say("ui.app"), say("ui.notify.done")), func() {
+		h.d.notify(engine.Event{Kind: engine.BatchDone})
+	})
 }

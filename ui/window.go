@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/internal/sessionbus"
 	"hoist/ui/widgets"
 )
 
@@ -305,6 +307,9 @@ func (d *desk) notify(ev engine.Event) {
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = say("ui.notify.needsYou")
 		d.frame.tell(msg)
+	}
+	if os.Getenv(sessionbus.Variable) == sessionbus.None {
+		return // no session bus, so nobody to show it: the window says what matters
 	}
 	d.app.SendNotification(fyne.NewNotification(title, msg))
 }
