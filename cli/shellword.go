@@ -47,7 +47,10 @@ func quoteFor(sh shell, s string) string {
 		b.WriteByte('\'')
 		return b.String()
 	case cmdShell:
-		return `"` + s + `"` // a Windows name holds no double quote
+		// A Windows name holds no double quote. The Command Prompt expands
+		// %NAME% even inside quotes, so each % stands outside them, where a
+		// caret keeps it as it is: "50"^%"off"^%".png" reads 50%off%.png.
+		return `"` + strings.ReplaceAll(s, "%", `"^%"`) + `"`
 	}
 	if !needsEscape(s) {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -51,6 +51,8 @@ func TestShellWordsForWindows(t *testing.T) {
 		{powerShell, "تقرير مالي.pdf", "'تقرير مالي.pdf'"},
 		{cmdShell, "a b.png", `"a b.png"`},
 		{cmdShell, "a&b.png", `"a&b.png"`},
+		{cmdShell, "50%off%.png", `"50"^%"off"^%".png"`}, // not the value of a variable named off
+		{cmdShell, "%PATH%", `""^%"PATH"^%""`},
 		{cmdShell, "plain.png", "plain.png"},
 		{posixShell, "a\nb.png", `$'a\nb.png'`},
 		{posixShell, "r\xe9sum\xe9.png", `$'r\xe9sum\xe9.png'`},
