@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"log/slog"
 	"math"
 	"runtime/debug"
 	"testing"
@@ -41,5 +43,18 @@ func TestWindowLimitsItsMemory(t *testing.T) {
 	})
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set the window changed the collection to %d %%", got)
+	}
+}
+
+// TestTidyingGivesTheCollectorBack: the list is tidied with the collector
+// running sooner (the copy was the window's peak of memory), and afterwards
+// the window collects as it did before, not at the tidy-up's pace for good.
+func TestTidyingGivesTheCollectorBack(t *testing.T) {
+	s, _ := openTestSession(t)
+	gc := debug.SetGCPercent(windowGCPercent)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
+	s.tidy(slog.New(slog.DiscardHandler))(context.Background())
+	if got := debug.SetGCPercent(windowGCPercent); got != windowGCPercent {
+		t.Errorf("after the tidy-up the window collects at %d %%, want %d", got, windowGCPercent)
 	}
 }

@@ -333,6 +333,9 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 // its first frames come first.
 const tidyAfter = time.Second
 
+// tidyGCPercent is the collector's target while the list is tidied.
+const tidyGCPercent = 10
+
 // tidy scrubs from the upload list's file what the last run freed in it (a
 // long list is copied into a new file), soon after the window is up.
 func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
@@ -341,6 +344,11 @@ func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-time.After(tidyAfter):
+		}
+		// The copy's garbage collected as it goes, not let grow by half of
+		// all that is alive: the tidy-up was the window's peak of memory.
+		if os.Getenv("GOGC") == "" {
+			defer debug.SetGCPercent(debug.SetGCPercent(tidyGCPercent))
 		}
 		if err := s.journal.Tidy(); err != nil {
 			log.Warn("could not tidy the list of uploads", "err", err)
