@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime/debug"
 	"testing"
+
+	"hoist/engine/emulator"
 )
 
 // TestWindowLimitsItsMemory: the window sets a soft memory limit for the
@@ -50,6 +52,7 @@ func TestWindowLimitsItsMemory(t *testing.T) {
 // running sooner (the copy was the window's peak of memory), and afterwards
 // the window collects as it did before, not at the tidy-up's pace for good.
 func TestTidyingGivesTheCollectorBack(t *testing.T) {
+	t.Setenv(emulator.AddrEnv, "127.0.0.1:0") // not this user's own port, which another test needs free
 	s, _ := openTestSession(t)
 	gc := debug.SetGCPercent(windowGCPercent)
 	t.Cleanup(func() { debug.SetGCPercent(gc) })
