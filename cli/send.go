@@ -433,9 +433,9 @@ func resumeJob(q *engine.Queue, v engine.JobView) bool {
 	return false
 }
 
-// anyUnfinishedForSandbox reports whether --resume may have an upload for a
-// sandbox to continue: of the sandbox kind, or sent to the built-in sandbox
-// with --base-url sandbox.
+// anyUnfinishedForSandbox reports whether --resume may have an upload for
+// the built-in sandbox to continue: of the sandbox kind without an address
+// of its own, or sent to the built-in sandbox (--base-url sandbox).
 func anyUnfinishedForSandbox(j *journal.Journal) bool {
 	recs, err := j.List()
 	if err != nil {
@@ -446,8 +446,10 @@ func anyUnfinishedForSandbox(j *journal.Journal) bool {
 		case engine.Done, engine.Refused, engine.Canceled:
 			continue
 		}
+		// A sandbox upload pointed at a server of its own (--base-url) needs
+		// no built-in sandbox, which would only take this user's port.
 		var d dest.Destination
-		if json.Unmarshal(r.Destination, &d) == nil && d.ToSandbox() {
+		if json.Unmarshal(r.Destination, &d) == nil && (d.BuiltinSandbox || d.FindsSandbox()) {
 			return true
 		}
 	}
