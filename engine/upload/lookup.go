@@ -82,35 +82,37 @@ func (r *run) find(ctx context.Context) (Found, error) {
 // wait past MaxWait ends the call with a *WaitError.
 func (r *run) findSettled(ctx context.Context) (Found, error) {
 	f, err := r.find(ctx)
-	if err != nil || f.Body != nil || r.unanswered.IsZero() || r.repeatable() || r.settleTime < 0 {
+	if err != nil || f.Body != nil {
 		return f, err
 	}
-	until := r.settledAt()
-	wait := until.Sub(r.clock.Now())
-	if wait <= 0 {
+	pending := r.settling()
+	if pending == nil {
 		return f, nil
 	}
-	cause := &SettlingError{Sent: r.unanswered, Until: until}
-	if r.maxWait > 0 && r.waited+wait > r.maxWait {
-		return Found{}, &WaitError{Wait: wait, Until: until, Cause: cause}
-	}
-	r.waited += wait
-	r.obs.Retrying(0, wait, cause)
-	if err := r.clock.Sleep(ctx, wait); err != nil {
-		return Found{}, stopped(ctx)
+	if err := r.sleep(ctx, 0, pending.Until.Sub(r.clock.Now()), pending, false); err != nil {
+		return Found{}, err
 	}
 	return r.find(ctx)
 }
 
-// settledAt is when a destination that holds nothing of the upload in
-// doubt means it did not arrive: the settle time after the attempt's answer
-// was lost, or, for an attempt of an earlier run, after it went out.
-func (r *run) settledAt() time.Time {
+// settling is the wait before "nothing there" means that the upload in
+// doubt did not arrive: the settle time after the attempt's answer was
+// lost, or, for an attempt of an earlier run, after it went out; nil when
+// there is nothing to wait for (no doubt, a destination that refuses a
+// second copy, no settle time, or the time has passed).
+func (r *run) settling() *SettlingError {
+	if r.unanswered.IsZero() || r.repeatable() || r.settleTime < 0 {
+		return nil
+	}
 	since := r.unanswered
 	if r.lostAt.After(since) {
 		since = r.lostAt
 	}
-	return since.Add(r.settleTime)
+	until := since.Add(r.settleTime)
+	if !r.clock.Now().Before(until) {
+		return nil
+	}
+	return &SettlingError{Sent: r.unanswered, Until: until}
 }
 
 // SettlingError is the wait of an upload in doubt that its destination
@@ -193,9 +195,9 @@ func (r *run) unsettled(ctx context.Context, m Method, err error) (*Result, erro
 			if res, serr, settled := r.settle(ctx, f, m); settled {
 				return res, serr
 			}
-			if until := r.settledAt(); !r.repeatable() && r.settleTime >= 0 && r.clock.Now().Before(until) {
+			if pending := r.settling(); pending != nil {
 				// Not there yet, and it may still arrive: asked again when resumed.
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: err, Why: &SettlingError{Sent: r.unanswered, Until: until}}
+				return nil, &AnswerLostError{Sent: r.unanswered, Cause: err, Why: pending}
 			}
 			r.cleared()
 			return nil, err // not there: what stopped the attempts is the reason

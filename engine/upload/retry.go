@@ -159,12 +159,19 @@ func (r *run) wait(ctx context.Context, cause error) error {
 			return fmt.Errorf("%w (%d stalled in a row): %w", ErrTooManyRetries, r.stalls, cause)
 		}
 	}
+	return r.sleep(ctx, attempt, wait, scrub(cause, r.secrets), asked)
+}
+
+// sleep waits wait before attempt, the observer told why (cause), unless
+// that would take the call past MaxWait: then it returns a *WaitError at
+// once, and the caller comes back when the wait is over.
+func (r *run) sleep(ctx context.Context, attempt int, wait time.Duration, cause error, asked bool) error {
 	if r.maxWait > 0 && r.waited+wait > r.maxWait {
-		// Not slept through unseen: the caller comes back when the wait is over.
-		return &WaitError{Wait: wait, Until: r.clock.Now().Add(wait), Cause: scrub(cause, r.secrets), Asked: asked}
+		// Not slept through unseen.
+		return &WaitError{Wait: wait, Until: r.clock.Now().Add(wait), Cause: cause, Asked: asked}
 	}
 	r.waited += wait
-	r.obs.Retrying(attempt, wait, scrub(cause, r.secrets))
+	r.obs.Retrying(attempt, wait, cause)
 	err := r.clock.Sleep(ctx, wait)
 	switch {
 	case ctx.Err() != nil:
