@@ -216,8 +216,8 @@ type byFile map[string][]*job
 // while the index is used.
 func (q *Queue) unfinishedLocked() byFile {
 	m := byFile{}
-	for _, id := range q.order {
-		m.note(q.jobs[id])
+	for _, jb := range q.jobs { // a shelved job is finished
+		m.note(jb)
 	}
 	return m
 }
@@ -287,16 +287,39 @@ func newID() JobID {
 	return JobID(hex.EncodeToString(b[:]))
 }
 
-// Jobs returns every job in queue order.
+// Jobs returns every job in queue order. A job left in the journal (see
+// shelved) is read from it, without the queue's lock; one that cannot be
+// read, or was removed meanwhile, is left out.
 func (q *Queue) Jobs() []JobView {
 	now := q.opts.Clock.Now()
 	q.mu.Lock()
-	defer q.mu.Unlock()
 	out := make([]JobView, 0, len(q.order))
+	var shelf map[int]shelved // by place in out
 	for _, id := range q.order {
-		out = append(out, q.jobs[id].viewLocked(now))
+		if jb, ok := q.jobs[id]; ok {
+			out = append(out, jb.viewLocked(now))
+			continue
+		}
+		if shelf == nil {
+			shelf = make(map[int]shelved)
+		}
+		shelf[len(out)] = q.shelf[id]
+		out = append(out, JobView{ID: id})
 	}
-	return out
+	q.mu.Unlock()
+	if shelf == nil {
+		return out
+	}
+	kept := out[:0]
+	for i, v := range out {
+		if s, ok := shelf[i]; ok {
+			if v, ok = q.shelvedView(v.ID, s, now); !ok {
+				continue
+			}
+		}
+		kept = append(kept, v)
+	}
+	return kept
 }
 
 // Briefs is every job at a glance, in the order of Jobs: for a list that
@@ -307,20 +330,30 @@ func (q *Queue) Briefs() []Brief {
 	defer q.mu.Unlock()
 	out := make([]Brief, 0, len(q.order))
 	for _, id := range q.order {
-		out = append(out, q.jobs[id].viewLocked(now).Brief())
+		if jb, ok := q.jobs[id]; ok {
+			out = append(out, jb.viewLocked(now).Brief())
+		} else {
+			out = append(out, q.shelf[id].brief(id))
+		}
 	}
 	return out
 }
 
-// Job returns one job.
+// Job returns one job. A job left in the journal (see shelved) is read
+// from it, without the queue's lock.
 func (q *Queue) Job(id JobID) (JobView, bool) {
+	now := q.opts.Clock.Now()
 	q.mu.Lock()
-	defer q.mu.Unlock()
-	jb, ok := q.jobs[id]
+	if jb, ok := q.jobs[id]; ok {
+		defer q.mu.Unlock()
+		return jb.viewLocked(now), true
+	}
+	s, ok := q.shelf[id]
+	q.mu.Unlock()
 	if !ok {
 		return JobView{}, false
 	}
-	return jb.viewLocked(q.opts.Clock.Now()), true
+	return q.shelvedView(id, s, now)
 }
 
 // Summary sums up the queue.
@@ -336,7 +369,16 @@ func (q *Queue) Summary() Summary {
 	var left int64
 	moving := false // a job whose figures change with time, without a bump
 	for _, id := range q.order {
-		jb := q.jobs[id]
+		jb, ok := q.jobs[id]
+		if !ok {
+			sh := q.shelf[id]
+			s.Files++
+			s.Version += sh.ver
+			s.Done++
+			s.Bytes += sh.size
+			s.BytesDone += sh.size
+			continue
+		}
 		s.Files++
 		s.Version += jb.ver.Load()
 		switch {
@@ -382,10 +424,18 @@ func (q *Queue) Summary() Summary {
 // refused file and Restart look at the file again, without holding the
 // queue's lock; a file that now breaks a rule stays (or becomes) Refused.
 func (q *Queue) Do(id JobID, a Action) error {
+	if a != Remove {
+		q.takeOffShelf(id) // it changes: it becomes a whole job again
+	}
 	q.mu.Lock()
 	jb, ok := q.jobs[id]
 	if !ok {
-		q.mu.Unlock()
+		defer q.mu.Unlock()
+		if _, shelved := q.shelf[id]; shelved && a == Remove { // Done: nothing to stop
+			q.removeLocked(id)
+			q.notifyLocked()
+			return nil
+		}
 		return ErrNoJob
 	}
 	if _, err := allowLocked(jb, a); err != nil {
@@ -542,6 +592,7 @@ func (q *Queue) removeLocked(ids ...JobID) {
 	for _, id := range ids {
 		drop[id] = true
 		delete(q.jobs, id)
+		delete(q.shelf, id)
 	}
 	kept := q.order[:0]
 	for _, id := range q.order {
@@ -568,7 +619,10 @@ func (q *Queue) doAll(a Action, from ...State) {
 	defer q.mu.Unlock()
 	var changed []*job
 	for _, id := range q.order {
-		jb := q.jobs[id]
+		jb, ok := q.jobs[id]
+		if !ok {
+			continue // shelved: Done, which allows none of these
+		}
 		if len(from) > 0 && !slices.Contains(from, jb.state) {
 			continue
 		}
@@ -599,7 +653,11 @@ func (q *Queue) ClearFinished() {
 	defer q.mu.Unlock()
 	var ids []JobID
 	for _, id := range q.order {
-		jb := q.jobs[id]
+		jb, ok := q.jobs[id]
+		if !ok {
+			ids = append(ids, id) // shelved: Done, which Remove always takes
+			continue
+		}
 		switch jb.state {
 		case Done, Canceled, Refused:
 			if _, err := allowLocked(jb, Remove); err == nil {

@@ -53,3 +53,12 @@ func NameInPath(q *Queue, id JobID) bool {
 	p, n := jb.info.Path, jb.info.Name
 	return n != "" && len(p) >= len(n) && unsafe.StringData(n) == unsafe.StringData(p[len(p)-len(n):])
 }
+
+// Shelved reports whether job id is held as a brief, its record left in the
+// journal (see shelved).
+func Shelved(q *Queue, id JobID) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	_, ok := q.shelf[id]
+	return ok
+}

@@ -50,8 +50,10 @@ type Options struct {
 	// run or the window to carry on then.
 	MaxWait time.Duration
 	// LeanResults leaves the server's whole answer (Result.Raw) of a job
-	// finished in an earlier run in the journal, not in memory: for the
-	// window, which never shows it, with a long list of finished uploads.
+	// finished in an earlier run in the journal, not in memory, and of an
+	// upload an earlier run finished whole all but what the list needs at
+	// a glance (see shelved): for the window, which never shows the
+	// answers, with a long list of finished uploads.
 	LeanResults bool
 
 	Clock   upload.Clock   // nil = real time
@@ -100,8 +102,11 @@ type Queue struct {
 	log     *slog.Logger
 	limiter *bandwidth
 
-	mu       sync.Mutex
-	jobs     map[JobID]*job
+	mu   sync.Mutex
+	jobs map[JobID]*job
+	// shelf holds the uploads of earlier runs left in the journal (see
+	// shelved); a job is in jobs or in shelf, never in both.
+	shelf    map[JobID]shelved
 	order    []JobID
 	running  int
 	parallel int
@@ -273,10 +278,14 @@ func (q *Queue) load(ctx context.Context) error {
 		if emailUnknown {
 			q.unread = append(q.unread, jb)
 		}
-		q.jobs[jb.id] = jb
+		if q.shelvable(jb, emailUnknown) { // never one of back: a Done job is neither moved nor upgraded
+			q.shelveLocked(jb)
+		} else {
+			q.jobs[jb.id] = jb
+		}
 		q.order = append(q.order, jb.id)
 	}
-	sort.SliceStable(q.order, func(a, b int) bool { return q.jobs[q.order[a]].order < q.jobs[q.order[b]].order })
+	sort.SliceStable(q.order, func(a, b int) bool { return q.orderLocked(q.order[a]) < q.orderLocked(q.order[b]) })
 	_ = ctx
 	return nil
 }
@@ -302,8 +311,7 @@ func (q *Queue) Close(ctx context.Context) error {
 		return nil
 	}
 	q.closed = true
-	for _, id := range q.order {
-		jb := q.jobs[id]
+	for _, jb := range q.jobs {
 		if jb.peek().cancel != nil {
 			jb.peek().cancel(errClosing)
 		}
@@ -449,8 +457,8 @@ func (q *Queue) schedule(ctx context.Context) {
 				if q.running >= q.parallel {
 					break
 				}
-				jb := q.jobs[id]
-				if jb.state != Waiting || jb.peek().cancel != nil || jb.held || !q.dueLocked(jb) {
+				jb, ok := q.jobs[id]
+				if !ok || jb.state != Waiting || jb.peek().cancel != nil || jb.held || !q.dueLocked(jb) {
 					continue
 				}
 				q.startLocked(ctx, jb)
@@ -563,9 +571,11 @@ func (q *Queue) retrySave() {
 		q.mu.Unlock()
 		return
 	}
-	jobs := make([]*job, 0, len(q.order))
+	jobs := make([]*job, 0, len(q.jobs))
 	for _, id := range q.order {
-		jobs = append(jobs, q.jobs[id])
+		if jb, ok := q.jobs[id]; ok { // a shelved one is in the journal already
+			jobs = append(jobs, jb)
+		}
 	}
 	failed := new(error)
 	written := q.persistJobsChecked(jobs, failed)

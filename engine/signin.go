@@ -5,11 +5,18 @@ package engine
 // it resumed.
 func (q *Queue) ResumeSignedIn(account string) []JobID {
 	var waiting []JobID
-	for _, v := range q.Jobs() {
-		if v.NeedsSignIn && (v.Account == "" || v.Account == account) {
+	now := q.opts.Clock.Now()
+	q.mu.Lock()
+	for _, id := range q.order {
+		jb, ok := q.jobs[id] // a shelved job is Done: it waits for nothing
+		if !ok {
+			continue
+		}
+		if v := jb.viewLocked(now); v.NeedsSignIn && (v.Account == "" || v.Account == account) {
 			waiting = append(waiting, v.ID)
 		}
 	}
+	q.mu.Unlock()
 	var resumed []JobID
 	for _, id := range waiting {
 		if q.Do(id, SignIn) == nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image"
 	"slices"
 	"testing"
@@ -172,4 +173,40 @@ func briefsOf(views []engine.JobView) []engine.Brief {
 		out[i] = v.Brief()
 	}
 	return out
+}
+
+// A snapshot reads the whole view of a selected row only when the row
+// changed, however many rows are selected: a finished upload's view is read
+// from the list's file, and Ctrl+A on a long list left selected read every
+// one of them again at every change of any row.
+func TestSelectedRowsAreReadOnce(t *testing.T) {
+	now := time.Now()
+	views := make([]engine.JobView, keptViews+50)
+	for i := range views {
+		views[i] = engine.JobView{ID: engine.JobID(fmt.Sprintf("job-%04d", i)), Name: fmt.Sprintf("f%d.jpg", i), State: engine.Done, Size: 10, Version: 1}
+	}
+	r := readingOf(views, now)
+	reads := 0
+	read := r.views
+	r.views = func(id engine.JobID) (engine.JobView, bool) { reads++; return read(id) }
+	b := newSnapshots()
+	b.choose(every(r.jobs))
+	if s := b.make(r); len(s.selected) != len(views) {
+		t.Fatalf("%d selected, want %d", len(s.selected), len(views))
+	}
+	if reads != len(views) {
+		t.Fatalf("the first snapshot read %d views, want %d", reads, len(views))
+	}
+	reads = 0
+	views[7].Version, views[7].Name = 2, "renamed.jpg"
+	next := readingOf(views, now)
+	readNext := next.views
+	next.views = func(id engine.JobID) (engine.JobView, bool) { reads++; return readNext(id) }
+	s := b.make(next)
+	if reads != 1 {
+		t.Errorf("a snapshot after one row changed read %d views, want 1", reads)
+	}
+	if len(s.selected) != len(views) || s.selected[7].Name != "renamed.jpg" || s.selected[8].Name != "f8.jpg" {
+		t.Errorf("the selection after the change is not the rows now")
+	}
 }

@@ -325,7 +325,7 @@ func (p *settingsSide) reset() {
 	f.app.Preferences().RemoveValue(prefDestination)
 	p.target.load(false)
 	f.background(func(context.Context) {
-		for _, v := range p.q.Jobs() {
+		for _, v := range p.q.Briefs() {
 			if !v.State.Finished() {
 				_ = p.q.Cancel(v.ID)
 			}

@@ -53,8 +53,8 @@ type snapshot struct {
 }
 
 // keptViews bounds the views a snapshot takes over from the one before
-// (those of its rows that did not change): the rows on screen, the
-// selected ones, not every row scrolled past.
+// (those of its rows that did not change): the rows on screen, not every
+// row scrolled past; the selected ones are kept however many.
 const keptViews = 256
 
 // view is the whole view of row i: the one read for this snapshot, else
@@ -285,8 +285,14 @@ func (b *snapshots) make(r reading) *snapshot {
 			}
 		}
 	}
-	if len(prev.views) <= keptViews {
+	// A selected row's view is kept however many are selected: the
+	// selection needs them at every snapshot, and a finished upload's is
+	// read from the list's file.
+	if many := len(prev.views) > keptViews; !many || b.selection.len() > 0 {
 		for i := range s.rows {
+			if many && !b.selection.has(s.rows[i].ID) {
+				continue
+			}
 			if v, ok := prev.views[s.rows[i].ID]; ok && v.Version == s.rows[i].Version {
 				if s.views == nil {
 					s.views = map[engine.JobID]engine.JobView{}

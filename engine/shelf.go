@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"errors"
+	"time"
+
+	"hoist/engine/journal"
+)
+
+// shelved is an upload an earlier run finished, whose record stays in the
+// journal (Options.LeanResults): the queue holds only what a list of
+// thousands needs of it to order, count and select it, about a tenth of a
+// whole job, and reads the rest from the journal for the few rows shown
+// (Queue.Job). A shelved job is Done: the only action it allows is Remove,
+// and nothing in this run sends or writes it again.
+type shelved struct {
+	order int64
+	size  int64
+	ver   uint64
+}
+
+// shelvable reports whether jb, read from the journal, can stay there: a
+// finished upload whose record holds everything shown of it.
+func (q *Queue) shelvable(jb *job, emailUnknown bool) bool {
+	return q.opts.LeanResults && q.opts.Journal != nil && jb.state == Done && !emailUnknown && jb.run == nil
+}
+
+// shelveLocked keeps jb in the list as its brief only; Queue.mu must be held.
+func (q *Queue) shelveLocked(jb *job) {
+	if q.shelf == nil {
+		q.shelf = make(map[JobID]shelved)
+	}
+	q.shelf[jb.id] = shelved{order: jb.order, size: jb.info.Size, ver: jb.ver.Load()}
+}
+
+// orderLocked is where job id stands in the list; Queue.mu must be held.
+func (q *Queue) orderLocked(id JobID) int64 {
+	if jb, ok := q.jobs[id]; ok {
+		return jb.order
+	}
+	return q.shelf[id].order
+}
+
+// brief is the shelved job at a glance: Done, every byte confirmed.
+func (s shelved) brief(id JobID) Brief {
+	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver}
+}
+
+// unshelved reads the whole job behind a shelved one from the journal. It
+// is called without Queue.mu: the job it returns is the caller's own until
+// it is put in the list.
+func (q *Queue) unshelved(id JobID, s shelved) (*job, error) {
+	rec, err := q.opts.Journal.Get(string(id))
+	if err != nil {
+		return nil, err
+	}
+	jb, _, err := jobFromRecord(rec, newDestinations(), true)
+	if err != nil {
+		return nil, err
+	}
+	q.followSandboxLocked(jb) // as at Open: the built-in sandbox may listen elsewhere now
+	jb.ver.Store(s.ver)
+	return jb, nil
+}
+
+// shelvedView is the whole view of shelved job id as the journal keeps it,
+// read without Queue.mu; false when it could not be read.
+func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
+	jb, err := q.unshelved(id, s)
+	if err != nil {
+		if !errors.Is(err, journal.ErrClosed) { // closed: Hoist is quitting
+			q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
+		}
+		return JobView{}, false
+	}
+	return jb.viewLocked(now), true
+}
+
+// takeOffShelf makes shelved job id a whole job of the list again, for an
+// action that changes it; nothing when it is not shelved.
+func (q *Queue) takeOffShelf(id JobID) {
+	q.mu.Lock()
+	s, ok := q.shelf[id]
+	q.mu.Unlock()
+	if !ok {
+		return
+	}
+	jb, err := q.unshelved(id, s)
+	if err != nil {
+		q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
+		return
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if now, still := q.shelf[id]; still && now == s {
+		delete(q.shelf, id)
+		q.jobs[id] = jb
+	}
+}
