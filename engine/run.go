@@ -220,6 +220,12 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	if !removed && !written {
 		q.persist(jb)
 	}
+	if written && jb.state == Done && jb.next == (fact.Said{}) && q.shelvable(jb, false) {
+		// Its finished record is on disk: from now on it is read from there
+		// when shown, so that a long day's uploads do not pile up in memory.
+		q.shelveLocked(jb)
+		delete(q.jobs, jb.id)
+	}
 	if ev, ok := q.batchEndLocked(); ok {
 		events = append(events, ev)
 		if q.writer != nil && !q.writerClosed && q.saveErr == nil {

@@ -12,17 +12,19 @@ import (
 // thousands needs of it to order, count and select it, about a tenth of a
 // whole job, and reads the rest from the journal for the few rows shown
 // (Queue.Job). A shelved job is Done: the only action it allows is Remove,
-// and nothing in this run sends or writes it again.
+// and nothing in this run sends or writes it again. A job becomes one when
+// the list is opened, or as soon as its finished record is written.
 type shelved struct {
 	order int64
 	size  int64
 	ver   uint64
 }
 
-// shelvable reports whether jb, read from the journal, can stay there: a
-// finished upload whose record holds everything shown of it.
+// shelvable reports whether jb, read from the journal or just written to
+// it, can stay there: a finished upload whose record holds everything
+// shown of it.
 func (q *Queue) shelvable(jb *job, emailUnknown bool) bool {
-	return q.opts.LeanResults && q.opts.Journal != nil && jb.state == Done && !emailUnknown && jb.run == nil
+	return q.opts.LeanResults && q.opts.Journal != nil && jb.state == Done && !emailUnknown
 }
 
 // shelveLocked keeps jb in the list as its brief only; Queue.mu must be held.

@@ -109,3 +109,34 @@ func TestFinishedUploadsStayInTheList(t *testing.T) {
 		t.Errorf("after Clear finished the journal holds %d records (%v), want 1", len(recs), err)
 	}
 }
+
+// An upload the window's queue finishes is left in the list as soon as its
+// finished record is written, and is shown from there as it was.
+func TestUploadsFinishedNowAreLeftInTheList(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{LeanResults: true})
+	a, _ := r.file("a.bin", 1<<10)
+	b, _ := r.file("b.bin", 300<<10)
+	ids := r.add(a, b)
+	for _, id := range ids {
+		v := r.state(id, engine.Done)
+		if !engine.Shelved(r.q, id) {
+			t.Errorf("job %s is held whole after it finished", id)
+		}
+		if v.Result == nil || v.Result.ID == "" || v.Result.Fact() == nil || v.Result.Verified == "" || v.Committed != v.Size || v.Name == "" {
+			t.Errorf("job %s shows %+v after it finished", id, v)
+		}
+	}
+	if s := r.q.Summary(); s.Files != 2 || s.Done != 2 || s.BytesDone != s.Bytes {
+		t.Errorf("summary %+v, want both files done", s)
+	}
+	shown := r.q.Jobs()
+	r.close()
+	r.opts.LeanResults = false
+	r.open()
+	for i, v := range r.q.Jobs() {
+		v.Version = shown[i].Version // counted anew at each start
+		if got, want := withoutAnswer(shown[i]), withoutAnswer(v); !reflect.DeepEqual(got, want) {
+			t.Errorf("job %d was shown as\n%+v\nthe list holds\n%+v", i, got, want)
+		}
+	}
+}
