@@ -16,9 +16,10 @@ import (
 // and puts it in place of the old one in a single rename, so that bytes of
 // deleted records and blanked session URIs, which bbolt leaves in free pages,
 // are no longer in the file. A crash at any point leaves either file whole.
+// The list is read as usual while it is copied; writes wait.
 func (j *Journal) Compact() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
 	if err := j.writable(); err != nil {
 		return err
 	}
@@ -33,37 +34,20 @@ var compactReplaced func()
 // compactTxBytes bounds the bytes one transaction of the copy writes.
 const compactTxBytes = 1 << 20
 
-// compactLocked does Compact; the caller holds j.mu exclusively.
+// compactLocked does Compact; the caller holds j.wmu and not j.mu, or is
+// Open. It copies holding j.mu shared, so that reads go on, and holds it
+// exclusively only to put the copy in place.
 func (j *Journal) compactLocked() error {
 	tmp := j.path + compactSuffix
-	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("journal: tidying the file: %w", err)
-	}
-	// The copy is written in transactions of bounded size, synced once at
-	// the end: one transaction for the whole list would hold all of it in
-	// memory, and copy it again at every growth of the file.
-	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout, NoSync: true})
-	if err != nil {
-		_ = os.Remove(tmp) // begun, on a disk too full to begin it
-		return fmt.Errorf("journal: tidying the file: %w", err)
-	}
-	err = safely(func() error { return copyAll(dst, j.db, compactTxBytes) })
-	if err == nil {
-		err = dst.Update(markTidied)
-	}
-	if err == nil {
-		err = dst.Sync()
-	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, fileMode)
-	}
-	if err != nil {
+	if err := j.copyTo(tmp); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("journal: tidying the file: %w", err)
 	}
+	// Nothing was written since the copy began: j.wmu is held.
+	current := j.openedCurrent()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	defer func() { j.reopened(current) }()
 	// Windows cannot rename over an open file, so the old one is closed first.
 	closeErr := j.db.Close()
 	j.db = nil
@@ -82,6 +66,37 @@ func (j *Journal) compactLocked() error {
 		return j.reopen(fmt.Errorf("journal: tidying the file: %w", closeErr))
 	}
 	return j.reopen(nil)
+}
+
+// copyTo writes a copy of the list, marked tidied, into a new file at tmp,
+// synced and private.
+func (j *Journal) copyTo(tmp string) error {
+	j.mu.RLock()
+	defer j.mu.RUnlock()
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// The copy is written in transactions of bounded size, synced once at
+	// the end: one transaction for the whole list would hold all of it in
+	// memory, and copy it again at every growth of the file.
+	dst, err := bbolt.Open(tmp, fileMode, &bbolt.Options{Timeout: j.opts.LockTimeout, NoSync: true})
+	if err != nil {
+		return err // begun, on a disk too full to begin it
+	}
+	err = safely(func() error { return copyAll(dst, j.db, compactTxBytes) })
+	if err == nil {
+		err = dst.Update(markTidied)
+	}
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, fileMode)
+	}
+	return err
 }
 
 // compactReleaseBytes is how much of src the copy reads before it lets go

@@ -22,6 +22,8 @@ const goodSuffix = ".good"
 // it checked whole); a list unchanged since the last copy is not copied
 // again. The copy replaces the one before only once it is whole on disk.
 func (j *Journal) KeepCopy() error {
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
 	j.mu.RLock()
 	defer j.mu.RUnlock()
 	if err := j.writable(); err != nil {
@@ -30,7 +32,7 @@ func (j *Journal) KeepCopy() error {
 	return j.classify(j.keepCopyLocked())
 }
 
-// keepCopyLocked does KeepCopy; the caller holds j.mu, or is Open.
+// keepCopyLocked does KeepCopy; the caller holds j.wmu and j.mu, or is Open.
 func (j *Journal) keepCopyLocked() error {
 	good, tmp := j.path+goodSuffix, j.path+goodSuffix+".tmp"
 	var txID int

@@ -184,9 +184,17 @@ type Journal struct {
 	opts Options
 	lock *fileLock
 
-	mu     sync.RWMutex // held exclusively only to swap db (compaction, close)
-	db     *bbolt.DB    // nil once closed or broken
-	broken error        // why db is nil, when it is not a plain Close
+	// wmu is held by whoever writes the list or its files (every write,
+	// a compaction for its whole copy, KeepCopy, Close), taken before mu:
+	// one writer at a time, and none while a compaction copies the file.
+	wmu sync.Mutex
+	// mu is held exclusively only to swap db (the end of a compaction,
+	// Close); readers and writers hold it shared, so a read waits for a
+	// compaction only while the new file is put in place, not while it
+	// is copied. db and broken change only under both.
+	mu     sync.RWMutex
+	db     *bbolt.DB // nil once closed or broken
+	broken error     // why db is nil, when it is not a plain Close
 
 	backup    string
 	recovered error
@@ -267,6 +275,8 @@ func (j *Journal) Recovered() (backup string, reason error) {
 
 // Close releases the journal and its lock. It is safe to call twice.
 func (j *Journal) Close() error {
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var err error
@@ -534,7 +544,8 @@ func (j *Journal) view(fn func(jobs *bbolt.Bucket) error) error {
 }
 
 // writable is why the list cannot be written now, if it cannot: it was
-// closed or found broken, or it is a copy for reading. j.mu must be held.
+// closed or found broken, or it is a copy for reading. j.wmu or j.mu must
+// be held.
 // Whoever lets go of j.mu with no database leaves the reason in j.broken
 // (Close, reopen).
 func (j *Journal) writable() error {
@@ -549,6 +560,8 @@ func (j *Journal) writable() error {
 
 // update runs fn in one durable write transaction on the jobs bucket.
 func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
 	j.mu.RLock()
 	defer j.mu.RUnlock()
 	if err := j.writable(); err != nil {

@@ -204,36 +204,27 @@ func (j *Journal) open() error {
 // it), as Open does unless Options.TidyLater is set; a file with nothing
 // freed is left as it is.
 func (j *Journal) Tidy() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.db == nil {
-		if j.broken != nil {
-			return j.broken
-		}
-		return ErrClosed
-	}
-	if j.isView {
-		return ErrReadOnly
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
+	if err := j.writable(); err != nil {
+		return err
 	}
 	return j.tidyLocked()
 }
 
-// tidyLocked does Tidy; the caller holds j.mu exclusively, or is Open.
+// tidyLocked does Tidy; the caller holds j.wmu (not j.mu), or is Open.
 func (j *Journal) tidyLocked() error {
 	if st := j.db.Stats(); st.FreePageN+st.PendingPageN == 0 || tidied(j.db) {
 		return nil
 	}
-	err := j.compactLocked()
-	if j.db != nil {
-		j.reopened()
-	}
-	return err
+	return j.compactLocked()
 }
 
 // remap opens the file again, letting go of its pages that the checks
 // read: of a file the last run left full of freed pages these are many
 // megabytes, which would otherwise stay in memory until the tidy-up.
 func (j *Journal) remap() error {
+	current := j.openedCurrent()
 	if err := j.db.Close(); err != nil {
 		j.db = nil
 		return j.reopen(fmt.Errorf("journal: %w", err))
@@ -242,16 +233,36 @@ func (j *Journal) remap() error {
 	if err := j.reopen(nil); err != nil {
 		return err
 	}
-	j.reopened()
+	j.reopened(current)
 	return nil
 }
 
+// openedCurrent reports whether the records Open read are still what the
+// file holds: nothing was written since. Nothing may write meanwhile (the
+// caller holds j.wmu, or is Open).
+func (j *Journal) openedCurrent() bool {
+	current := false
+	_ = j.db.View(func(tx *bbolt.Tx) error {
+		j.openedMu.Lock()
+		defer j.openedMu.Unlock()
+		current = j.opened != nil && j.opened.db == tx.DB() && j.opened.tx == tx.ID()
+		return nil
+	})
+	return current
+}
+
 // reopened tells the records Open read that the file was opened again:
-// compacted (a copy of the same records, in a new file) or remapped.
-func (j *Journal) reopened() {
+// compacted (a copy of the same records, in a new file) or remapped. They
+// stand for the new file if they were current in the old one (see
+// openedCurrent); else they are dropped.
+func (j *Journal) reopened(current bool) {
 	j.openedMu.Lock()
 	defer j.openedMu.Unlock()
-	if j.opened == nil || j.db == nil {
+	if j.opened == nil {
+		return
+	}
+	if !current || j.db == nil {
+		j.opened = nil
 		return
 	}
 	err := j.db.View(func(tx *bbolt.Tx) error {
