@@ -223,14 +223,23 @@ commandListening() {
 	fail "the command did not listen within ${limit}s: $(tr -d '\r' <"$2")"
 }
 
-# reopened: the window that an installer opened again is there; it is asked
-# to close (which also proves it listened).
+# addressStamp names the window's address file as it is now: a window that
+# starts writes a new one in its place (a new file, renamed over the old),
+# and one that quits leaves its own behind.
+addressStamp() {
+	stat -c '%i %Y' "$settings/window.json" 2>/dev/null || echo none
+}
+
+# reopened CLI NAME BEFORE: the window that an installer opened again is
+# there (its address file is no longer BEFORE, the one of the window the
+# update closed); it is asked to close (which also proves it listened).
 reopened() {
-	local cli=$1 name=$2
+	local cli=$1 name=$2 before=$3
 	for _ in $(seq $((limit * 5))); do
-		[ -f "$settings/window.json" ] && break
+		[ "$(addressStamp)" != "$before" ] && break
 		sleep 0.2
 	done
+	[ "$(addressStamp)" != "$before" ] || fail "the window did not open again within ${limit}s after the update"
 	run "$name" 120 "$cli" quit || fail "hoist quit after the update failed: $(cat "$logs/$name.txt")"
 	grep -q "The Hoist window paused its uploads and closed." "$logs/$name.txt" ||
 		fail "the window did not open again after the update; hoist quit said: $(cat "$logs/$name.txt")"
@@ -303,6 +312,7 @@ done
 # 5. An update while the window is open.
 step "a newer installer, while the window is open, closes it, updates and opens it again"
 window window-before-update "$bin/Hoist.exe" "banner.png"
+address=$(addressStamp)
 run setup-update "$limit" "$setup2" /S || fail "the update failed: $(cat "$logs/setup-update.txt")"
 ended "$app_pid" 60 || fail "the window the update replaced is still running"
 for f in Hoist.exe hoist-cli.exe; do
@@ -310,7 +320,7 @@ for f in Hoist.exe hoist-cli.exe; do
 done
 run uninstall-key-update 60 reg query 'HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Hoist' /v DisplayVersion
 grep -q "$newer" "$logs/uninstall-key-update.txt" || fail "the Apps list does not name version $newer: $(cat "$logs/uninstall-key-update.txt")"
-reopened "$bin/hoist-cli.exe" quit-after-update
+reopened "$bin/hoist-cli.exe" quit-after-update "$address"
 
 step "an installer that cannot replace Hoist.exe says so and fails, changing nothing"
 cp "$bin/Hoist.exe" "$work/installed-Hoist.exe"
@@ -367,6 +377,7 @@ run sendto "$limit" start /wait /unix "$sendto/Hoist.lnk" version || fail "the S
 # 8. An upgrade while the window is open.
 step "a newer MSI, while the window is open, closes it, upgrades and opens it again"
 window msi-window "$pf/Hoist.exe" "banner.png"
+address=$(addressStamp)
 run msi-upgrade "$limit" msiexec /i "$(winpath "$msi2")" /qn || fail "the MSI upgrade failed: $(cat "$logs/msi-upgrade.txt")"
 ended "$app_pid" 60 || fail "the window the upgrade replaced is still running"
 for f in Hoist.exe hoist-cli.exe; do
@@ -375,7 +386,7 @@ done
 appsEntry msi-apps-upgrade
 [ "$(grep -c "DisplayName" "$logs/msi-apps-upgrade.txt")" = 1 ] && grep -q "DisplayVersion.*$newer" "$logs/msi-apps-upgrade.txt" ||
 	fail "after the upgrade the Apps list shows: $(cat "$logs/msi-apps-upgrade.txt")"
-reopened "$pf/hoist-cli.exe" msi-quit-after-upgrade
+reopened "$pf/hoist-cli.exe" msi-quit-after-upgrade "$address"
 
 # 9. Removing it while the window and the command line run.
 step "msiexec /x, while the window and hoist-cli.exe sandbox run, stops both and removes Hoist"
