@@ -133,6 +133,10 @@ func (l *Lang) Fact(f fact.Fact) string {
 		if n, _ := strconv.Atoi(f.Arg("failed")); n > 0 {
 			s = l.Join(s, l.Say("fact.batch.attention", Args{"N": n}))
 		}
+	case fact.ListMended:
+		if n, _ := strconv.Atoi(f.Arg("dropped")); n > 0 {
+			s = l.Join(s, l.Say("fact.journal.mended.lost", Args{"N": n}))
+		}
 	}
 	if isResult(f) {
 		s = l.Join(s, l.resultDetails(f))

@@ -45,6 +45,10 @@ func TestFactsInEnglish(t *testing.T) {
 		{fact.Fact{Code: fact.RestartLost, Dest: "playgames"}, "Google no longer had the earlier part, so this file starts again from the beginning."},
 		{fact.Fact{Code: fact.BatchDone, Count: 3, Args: map[string]string{"failed": "1"}}, "3 files uploaded. 1 needs your attention."},
 		{fact.Fact{Code: fact.BatchDone, Count: 1}, "1 file uploaded."},
+		{fact.Fact{Code: fact.ListMended, Count: 2, Wait: 40 * time.Minute, File: "list.bad", Args: map[string]string{"dropped": "1"}},
+			"2 uploads in the list were damaged; Hoist put them back as the copy it kept 40 minutes ago had them, so changes made to them since then may be missing. A copy of the old list is kept in list.bad. One more damaged upload was not in that copy and has been left out."},
+		{fact.Fact{Code: fact.ListMended, Count: 1, Wait: time.Hour, File: "list.bad"},
+			"One upload in the list was damaged; Hoist put it back as the copy it kept 1 hour ago had it, so a change made to it since then may be missing. A copy of the old list is kept in list.bad."},
 		{fact.Fact{Code: fact.NotNumber, Field: "Profile ID"}, "Profile ID must be a number, like 1234567."},
 		{fact.Fact{Code: fact.BadMediaTypes, Field: "Accepted types", Google: "png"}, `Accepted types must be media types like image/* or application/pdf, separated by commas; "png" is not one.`},
 		{fact.Fact{Code: fact.BadJSON, Field: "Metadata", Count: 12}, "Metadata is not valid JSON (the problem is near character 12)."},
@@ -69,6 +73,7 @@ func TestFactsInPersianArabicHebrew(t *testing.T) {
 		{"fa", fact.Fact{Code: fact.RetryIn, Wait: 8 * time.Second}, "Hoist تا ۸ ثانیه دیگر دوباره تلاش می\u200cکند."},
 		{"ar", fact.Fact{Code: fact.BatchDone, Count: 11, Args: map[string]string{"failed": "3"}}, "تم تحميل ١١ ملفًا. ٣ ملفات تحتاج إلى تدخّلك."},
 		{"he", fact.Fact{Code: fact.BatchDone, Count: 2}, "שני קבצים הועלו."},
+		{"he", fact.Fact{Code: fact.ListMended, Count: 2, Wait: time.Hour, File: "list.bad", Args: map[string]string{"dropped": "2"}}, "שתי העלאות ברשימה נפגמו, ולכן Hoist החזיר אותן כפי שהן בעותק ששמר לפני שעה אחת; ייתכן ששינויים שנעשו בהן מאז חסרים. עותק של הרשימה הישנה שמור ב-\u2068list.bad\u2069. שתי העלאות פגומות נוספות לא היו בעותק הזה והוצאו מהרשימה."},
 	} {
 		if got := New(tc.lang).Fact(tc.f); got != tc.want {
 			t.Errorf("%s %s:\n got %q\nwant %q", tc.lang, tc.f.Code, got, tc.want)

@@ -164,6 +164,7 @@ const (
 	ListDamaged    Code = "journal.damaged"  // the list could not be read and was set aside
 	ListRestored   Code = "journal.restored" // the list was damaged; its last good copy, Wait old, was put back
 	ListDropped    Code = "journal.dropped"  // Count damaged uploads left out of the list
+	ListMended     Code = "journal.mended"   // Count damaged uploads put back from the last good copy, Wait old; Args["dropped"] left out
 	UpgradedSaved  Code = "upgraded.saved"   // Count saved destinations moved to a current API version
 	UpgradedListed Code = "upgraded.listed"  // Count listed uploads moved to a current API version
 )

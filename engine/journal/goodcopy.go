@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -110,5 +111,71 @@ func (j *Journal) putBackGood() (age time.Duration, ok bool, err error) {
 		_ = os.Remove(j.path)
 		return 0, false, err
 	}
-	return max(j.opts.Now().Sub(info.ModTime()), 0), true, nil
+	return j.goodAge(info), true, nil
+}
+
+// goodAge is how old the last good copy, whose file is info, is.
+func (j *Journal) goodAge(info fs.FileInfo) time.Duration {
+	return max(j.opts.Now().Sub(info.ModTime()), 0)
+}
+
+// fromGoodCopy looks up the records under keys in the list's last good
+// copy and returns, as stored there, those it can read, with the copy's
+// age. The copy is only read, and only for the lookup: nothing is written
+// to it and nothing holds it after, so the next KeepCopy replaces it as
+// usual. A copy that is missing, damaged, or laid out by another version
+// gives nothing.
+func (j *Journal) fromGoodCopy(keys [][]byte) (found map[string][]byte, age time.Duration) {
+	good := j.path + goodSuffix
+	info, err := os.Stat(good)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, 0
+	}
+	var file *os.File
+	var db *bbolt.DB
+	err = safely(func() error {
+		var err error
+		db, err = bbolt.Open(good, fileMode, &bbolt.Options{
+			ReadOnly: true,
+			Timeout:  j.opts.LockTimeout,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				file = f
+				return f, err
+			},
+		})
+		if err != nil {
+			return err
+		}
+		if err := inspect(db, good); err != nil {
+			return err
+		}
+		return db.View(func(tx *bbolt.Tx) error {
+			if v, err := readVersion(tx); err != nil || v != SchemaVersion {
+				return fmt.Errorf("the last good copy is not a list of this version: %w", ErrCorrupt)
+			}
+			jobs := tx.Bucket(jobsBucket)
+			for _, k := range keys {
+				if raw := jobs.Get(k); raw != nil {
+					if _, err := decodeRecord(k, raw); err == nil {
+						if found == nil {
+							found = map[string][]byte{}
+						}
+						found[string(k)] = bytes.Clone(raw) // the copy's pages go when it is closed
+					}
+				}
+			}
+			return nil
+		})
+	})
+	switch {
+	case db != nil:
+		_ = db.Close()
+	case file != nil:
+		_ = file.Close() // bbolt panicked before it could close the file
+	}
+	if err != nil {
+		return nil, 0
+	}
+	return found, j.goodAge(info)
 }

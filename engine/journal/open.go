@@ -35,14 +35,19 @@ type RecoveryError struct {
 	// back in its place; Age is how old that copy was.
 	Restored bool
 	Age      time.Duration
+	// Mended is how many records that could not be read were put back as
+	// the last good copy (Age old) has them, in a file otherwise kept.
+	Mended int
 }
 
 func (e *RecoveryError) Error() string { return e.Fact().String() }
 
 // Fact says what Open did: the list set aside (fact.ListNewer,
 // fact.ListDamaged), its last good copy put back (fact.ListRestored, Wait:
-// the copy's age), or damaged uploads left out (fact.ListDropped); File is
-// where the old list is kept.
+// the copy's age), damaged uploads put back from that copy (fact.ListMended,
+// Wait: its age, Args["dropped"]: those it did not have, left out), or
+// damaged uploads left out (fact.ListDropped); File is where the old list
+// is kept.
 func (e *RecoveryError) Fact() fact.Fact {
 	f := fact.Fact{Code: fact.ListDamaged, File: e.Backup}
 	switch {
@@ -50,6 +55,11 @@ func (e *RecoveryError) Fact() fact.Fact {
 		f.Code = fact.ListNewer
 	case e.Restored:
 		f.Code, f.Wait = fact.ListRestored, e.Age
+	case e.Mended > 0:
+		f.Code, f.Count, f.Wait = fact.ListMended, e.Mended, e.Age
+		if e.Dropped > 0 {
+			f.Args = map[string]string{"dropped": strconv.Itoa(e.Dropped)}
+		}
 	case e.Dropped > 0:
 		f.Code, f.Count = fact.ListDropped, e.Dropped
 	}
@@ -401,8 +411,9 @@ func touch(b *bbolt.Bucket) error {
 	})
 }
 
-// dropUnreadable removes records that cannot be decoded, after keeping a copy
-// of the file as it was.
+// dropUnreadable puts back, as the last good copy has them, the records
+// that cannot be decoded, and removes those the copy cannot give, after
+// keeping a copy of the file as it was.
 func (j *Journal) dropUnreadable() error {
 	var bad [][]byte
 	var cause error
@@ -434,10 +445,17 @@ func (j *Journal) dropUnreadable() error {
 	if err := os.Chmod(backup, fileMode); err != nil {
 		return fmt.Errorf("journal: protecting the copy of the list of uploads: %w", err)
 	}
+	kept, age := j.fromGoodCopy(bad)
 	err = j.db.Update(func(tx *bbolt.Tx) error {
 		jobs := tx.Bucket(jobsBucket)
 		for _, k := range bad {
-			if err := jobs.Delete(k); err != nil {
+			var err error
+			if raw, ok := kept[string(k)]; ok {
+				err = jobs.Put(k, raw)
+			} else {
+				err = jobs.Delete(k)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -446,7 +464,11 @@ func (j *Journal) dropUnreadable() error {
 	if err != nil {
 		return fmt.Errorf("journal: leaving out damaged uploads: %w", err)
 	}
-	j.backup, j.recovered = backup, &RecoveryError{Backup: backup, Dropped: len(bad), Cause: cause}
+	recovered := &RecoveryError{Backup: backup, Dropped: len(bad) - len(kept), Cause: cause, Mended: len(kept)}
+	if len(kept) > 0 {
+		recovered.Age = age
+	}
+	j.backup, j.recovered = backup, recovered
 	return syncDir(filepath.Dir(j.path))
 }
 
