@@ -424,18 +424,11 @@ func (q *Queue) Summary() Summary {
 // refused file and Restart look at the file again, without holding the
 // queue's lock; a file that now breaks a rule stays (or becomes) Refused.
 func (q *Queue) Do(id JobID, a Action) error {
-	if a != Remove {
-		q.takeOffShelf(id) // it changes: it becomes a whole job again
-	}
+	q.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
 	q.mu.Lock()
 	jb, ok := q.jobs[id]
 	if !ok {
-		defer q.mu.Unlock()
-		if _, shelved := q.shelf[id]; shelved && a == Remove { // Done: nothing to stop
-			q.removeLocked(id)
-			q.notifyLocked()
-			return nil
-		}
+		q.mu.Unlock()
 		return ErrNoJob
 	}
 	if _, err := allowLocked(jb, a); err != nil {

@@ -11,9 +11,10 @@ import (
 // journal (Options.LeanResults): the queue holds only what a list of
 // thousands needs of it to order, count and select it, about a tenth of a
 // whole job, and reads the rest from the journal for the few rows shown
-// (Queue.Job). A shelved job is Done: the only action it allows is Remove,
-// and nothing in this run sends or writes it again. A job becomes one when
-// the list is opened, or as soon as its finished record is written.
+// (Queue.Job). A shelved job is Done, whose one action is Remove; an action
+// asked of it makes it whole again first (takeOffShelf), and Clear finished
+// takes it out as it is. A job becomes one when the list is opened, or as
+// soon as its finished record is written.
 type shelved struct {
 	order int64
 	size  int64
@@ -48,38 +49,38 @@ func (s shelved) brief(id JobID) Brief {
 	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver}
 }
 
-// unshelved reads the whole job behind a shelved one from the journal. It
-// is called without Queue.mu: the job it returns is the caller's own until
-// it is put in the list.
-func (q *Queue) unshelved(id JobID, s shelved) (*job, error) {
+// unshelved reads the whole job behind a shelved one from the journal; nil
+// when it could not be read. It is called without Queue.mu: the job it
+// returns is the caller's own until it is put in the list.
+func (q *Queue) unshelved(id JobID, s shelved) *job {
 	rec, err := q.opts.Journal.Get(string(id))
-	if err != nil {
-		return nil, err
+	var jb *job
+	if err == nil {
+		jb, _, err = jobFromRecord(rec, newDestinations(), true)
 	}
-	jb, _, err := jobFromRecord(rec, newDestinations(), true)
 	if err != nil {
-		return nil, err
+		if !errors.Is(err, journal.ErrClosed) { // closed: Hoist is quitting
+			q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
+		}
+		return nil
 	}
 	q.followSandboxLocked(jb) // as at Open: the built-in sandbox may listen elsewhere now
 	jb.ver.Store(s.ver)
-	return jb, nil
+	return jb
 }
 
 // shelvedView is the whole view of shelved job id as the journal keeps it,
 // read without Queue.mu; false when it could not be read.
 func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
-	jb, err := q.unshelved(id, s)
-	if err != nil {
-		if !errors.Is(err, journal.ErrClosed) { // closed: Hoist is quitting
-			q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
-		}
+	jb := q.unshelved(id, s)
+	if jb == nil {
 		return JobView{}, false
 	}
 	return jb.viewLocked(now), true
 }
 
 // takeOffShelf makes shelved job id a whole job of the list again, for an
-// action that changes it; nothing when it is not shelved.
+// action on it; nothing when it is not shelved.
 func (q *Queue) takeOffShelf(id JobID) {
 	q.mu.Lock()
 	s, ok := q.shelf[id]
@@ -87,9 +88,8 @@ func (q *Queue) takeOffShelf(id JobID) {
 	if !ok {
 		return
 	}
-	jb, err := q.unshelved(id, s)
-	if err != nil {
-		q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
+	jb := q.unshelved(id, s)
+	if jb == nil {
 		return
 	}
 	q.mu.Lock()

@@ -22,16 +22,7 @@ const goodSuffix = ".good"
 // is meant for quiet moments (a batch of uploads ended, Hoist opened a list
 // it checked whole); a list unchanged since the last copy is not copied
 // again. The copy replaces the one before only once it is whole on disk.
-func (j *Journal) KeepCopy() error {
-	j.wmu.Lock()
-	defer j.wmu.Unlock()
-	j.mu.RLock()
-	defer j.mu.RUnlock()
-	if err := j.writable(); err != nil {
-		return err
-	}
-	return j.classify(j.keepCopyLocked())
-}
+func (j *Journal) KeepCopy() error { return j.write(j.keepCopyLocked) }
 
 // keepCopyLocked does KeepCopy; the caller holds j.wmu and j.mu, or is Open.
 func (j *Journal) keepCopyLocked() error {

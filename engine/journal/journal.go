@@ -558,8 +558,9 @@ func (j *Journal) writable() error {
 	return nil
 }
 
-// update runs fn in one durable write transaction on the jobs bucket.
-func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
+// write runs fn as the list's one writer (see wmu), while the list is
+// open and writable, and classifies its error.
+func (j *Journal) write(fn func() error) error {
 	j.wmu.Lock()
 	defer j.wmu.Unlock()
 	j.mu.RLock()
@@ -567,15 +568,22 @@ func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
 	if err := j.writable(); err != nil {
 		return err
 	}
-	return j.classify(safely(func() error {
-		return j.db.Update(func(tx *bbolt.Tx) error {
-			jobs := tx.Bucket(jobsBucket)
-			if jobs == nil {
-				return fmt.Errorf("journal: no jobs bucket: %w", ErrCorrupt)
-			}
-			return fn(jobs)
+	return j.classify(fn())
+}
+
+// update runs fn in one durable write transaction on the jobs bucket.
+func (j *Journal) update(fn func(jobs *bbolt.Bucket) error) error {
+	return j.write(func() error {
+		return safely(func() error {
+			return j.db.Update(func(tx *bbolt.Tx) error {
+				jobs := tx.Bucket(jobsBucket)
+				if jobs == nil {
+					return fmt.Errorf("journal: no jobs bucket: %w", ErrCorrupt)
+				}
+				return fn(jobs)
+			})
 		})
-	}))
+	})
 }
 
 // stored is a record as the file holds it: a path or name that is not
