@@ -5,12 +5,15 @@ BIN   := build/hoist
 
 # System packages Fyne, the real-window test and the keychain test need (Debian),
 # then the Windows build, its installers (NSIS, and wixl for the MSI package),
-# signing and its Wine test, and the Debian package and its checks.
+# signing and its Wine test, and the Debian package and its checks; Unicode's bidi
+# conformance files, Outlook's referee (msgconvert) and GNOME's proxy settings.
 APT_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev xvfb xauth x11-utils imagemagick fonts-dejavu-core \
 	gnome-keyring dbus dbus-x11 libsecret-tools time curl \
 	gcc-mingw-w64-x86-64 wine wine64 nsis zip msitools wixl osslsigncode openssl unzip \
-	desktop-file-utils appstream lintian man-db xdg-utils libglib2.0-bin
+	desktop-file-utils appstream lintian man-db xdg-utils libglib2.0-bin \
+	unicode-data libemail-outlook-message-perl libemail-address-perl \
+	dconf-gsettings-backend gsettings-desktop-schemas
 
 # make package GOOGLE_CLIENT_SECRET=FILE builds an organisation's OAuth client
 # into every release file; SIGN_CERT=FILE SIGN_KEY=FILE (and SIGN_PASS,
