@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // chooserHome makes a home folder with the usual places, named as the

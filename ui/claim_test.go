@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"hoist/ui/handover"
+	"hoist/words"
 )
 
 func TestAFailedHandOverLeavesTheWindowRunningAlone(t *testing.T) {
@@ -50,5 +53,22 @@ func TestASecondWindowHandsItsFilesOver(t *testing.T) {
 	defer first.Close()
 	if c, other, alone := claimWindow(handover.Listen, dir); c != nil || !other || alone != nil {
 		t.Errorf("second claimWindow = %v, %v, %v; want the files handed to the other window", c, other, alone)
+	}
+}
+
+// A window that holds the claim but does not answer is said in the user's
+// language, not in the list's English error.
+func TestAHandOverThatFailsIsSaidInTheUsersLanguage(t *testing.T) {
+	speak(t, "fa")
+	var out bytes.Buffer
+	if code := handOver(context.Background(), t.TempDir(), []string{"a.png"}, &out); code != 1 {
+		t.Fatalf("handOver to no window returned %d, want 1", code)
+	}
+	got := out.String()
+	if want := words.New("fa").Say("ui.handOverFailed", nil); !strings.Contains(got, want) {
+		t.Errorf("said %q, want the Persian sentence %q", got, want)
+	}
+	if strings.Contains(got, "already running") {
+		t.Errorf("said the English error: %q", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/ui/filechooser"
+	"hoist/ui/widgets/filechooser"
 )
 
 // The window is made of panels: the destination bar (destbar.go, with the

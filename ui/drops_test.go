@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 
 	"hoist/engine/dest"
-	"hoist/ui/filechooser"
+	"hoist/ui/widgets/filechooser"
 )
 
 // TestADropBehindADialogIsRefusedAndSaid: a drop while a dialog (Settings)

@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine/dest"
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // TestSetUpChoosesTheClientInTheSystemDialog: the set-up's "Choose the

@@ -16,8 +16,8 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // googleSide is the window's Google side: the sign-in service and the

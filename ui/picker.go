@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"hoist/engine/media"
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // chooseFunc shows the system's file dialog and returns the chosen paths;

@@ -7,7 +7,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"hoist/ui/filechooser"
+	"hoist/ui/widgets/filechooser"
 )
 
 // systemChooser asks the desktop's file dialog through the portal on the

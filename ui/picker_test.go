@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"hoist/engine"
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // TestAddFilesUsesTheSystemDialog: "Add files…" takes every file the

@@ -5,7 +5,7 @@ package ui
 import (
 	"context"
 
-	"hoist/ui/filechooser"
+	"hoist/ui/widgets/filechooser"
 )
 
 // systemChooser is the system's open dialog.

@@ -11,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"hoist/ui/filechooser"
 	"hoist/ui/internal/testui"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // TestFocusRingInDialogs: a control focused in a dialog has the window's

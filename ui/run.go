@@ -231,7 +231,7 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := handover.Hand(ctx, dir, files); err != nil {
-		fmt.Fprintf(stderr, "hoist: %v\n", handover.ErrInUse)
+		fmt.Fprintln(stderr, say("ui.handOverFailed"))
 		return 1
 	}
 	if len(files) > 0 {

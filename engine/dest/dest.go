@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"hoist/digits"
 	"hoist/engine/fact"
-	"hoist/words/digits"
 )
 
 // Kind is a kind of destination. Each kind is defined in a file of its own

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"hoist/digits"
 	"hoist/engine/fact"
 	"hoist/engine/media"
-	"hoist/words/digits"
 )
 
 // ErrInvalid is matched (errors.Is) by FieldErrors.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"hoist/words/digits"
+	"hoist/digits"
 )
 
 // ErrBadSize is wrapped by ParseSize's errors.

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"hoist/ui/filechooser"
+	"hoist/ui/widgets/filechooser"
 )
 
 // Chooser is a file dialog for desktops that offer none. The
