@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -241,182 +239,12 @@ func (b *destBar) choose(d dest.Destination) {
 // showForm opens the settings of d with checks as the user types. With
 // choosing set, saving the form also makes d the current destination.
 func (b *destBar) showForm(d dest.Destination, choosing bool) {
-	info := d.Kind.Info()
-	edited := d
-	edited.Params = maps.Clone(d.Params)
-	if edited.Params == nil {
-		edited.Params = map[string]string{}
+	f := newDestForm(b, d)
+	f.addName()
+	for _, field := range d.Kind.Info().Fields {
+		f.addField(field)
 	}
-
-	var items, advanced []*widget.FormItem // advanced: rarely changed, folded away
-	var checks []func()                    // says again what is wrong with each field, after any change
-	submitted := false                     // after a try to save, every field says what is wrong with it
-	revalidate := func() {
-		for _, c := range checks {
-			c()
-		}
-	}
-	problem := func(key string) error {
-		err := edited.Validate()
-		var fe dest.FieldErrors
-		if errors.As(err, &fe) {
-			if e, ok := fe.FactFor(key); ok {
-				return errors.New(fieldProblemWords(e))
-			}
-		}
-		return nil
-	}
-
-	name := widgets.NewEntry() // a name in any script reads right while it is typed
-	name.SetText(edited.Name)
-	name.SetPlaceHolder(say("ui.form.name.example")) // drawn in reading order by the entry
-	name.OnChanged = func(s string) { edited.Name = strings.TrimSpace(s) }
-	items = append(items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
-
-	var codes []*widgets.CodeEntry // JSON fields, told the form's scroll once it is made
-	for _, f := range info.Fields {
-		f := f
-		value := edited.Params[f.Key]
-		fieldLabel, fieldHelp := fieldWords(d.Kind, f)
-		note := newFieldNote(fieldHelp)
-		touched := false
-		set := func(s string) {
-			touched = true
-			if strings.TrimSpace(s) == "" {
-				delete(edited.Params, f.Key)
-			} else {
-				edited.Params[f.Key] = s
-			}
-		}
-		check := func() {
-			if touched || submitted {
-				note.show(problem(f.Key))
-			}
-		}
-		var w fyne.CanvasObject
-		switch f.Kind {
-		case dest.BoolField:
-			c := widget.NewCheck("", func(on bool) { set(fmt.Sprint(on)); revalidate() })
-			c.SetChecked(value == "true" || (value == "" && f.Default == "true"))
-			w = c
-		case dest.ChoiceField:
-			words := make([]string, len(f.Choices))
-			for i, c := range f.Choices {
-				words[i] = visual(choiceWords(d.Kind, c))
-			}
-			s := widgets.NewSelect(words, func(w string) {
-				if i := slices.Index(words, w); i >= 0 {
-					set(f.Choices[i])
-				}
-				revalidate()
-			})
-			if f.Default != "" {
-				s.PlaceHolder = visual(choiceWords(d.Kind, f.Default))
-			} else {
-				s.PlaceHolder = visual(say("ui.choose"))
-			}
-			if value != "" {
-				s.SetSelected(visual(choiceWords(d.Kind, value)))
-			}
-			w = s
-		default:
-			var e *widget.Entry
-			var shown fyne.CanvasObject
-			if f.Kind == dest.JSONField {
-				code := widgets.NewCodeEntry() // JSON from the left, values in any script in their order
-				e, shown = &code.Entry, code
-				codes = append(codes, code)
-			} else {
-				typed := widgets.NewEntry() // words typed in any script, read right while typing
-				e, shown = &typed.Entry, typed
-			}
-			e.SetText(value)
-			if f.Default != "" {
-				e.SetPlaceHolder(f.Default)
-			}
-			e.Validator = func(string) error { return problem(f.Key) }
-			e.OnChanged = func(s string) { set(s); revalidate() }
-			check = func() {
-				err := e.Validate() // marks the entry itself
-				if touched || submitted {
-					note.show(err)
-				}
-			}
-			w = b.withPicker(f, e, shown, &edited) // "Choose…" from Google's list, where there is one
-		}
-		checks = append(checks, check)
-		label := fieldLabel
-		if f.Required {
-			label += " *"
-		}
-		if f.Advanced {
-			advanced = append(advanced, withNote(visual(label), w, note))
-			continue
-		}
-		items = append(items, withNote(visual(label), w, note))
-	}
-	// A whole-destination problem (e.g. the account) has no field of its own.
-	overall := widgets.NewParagraph("")
-	overall.ColorName = theme.ColorNameError
-
-	title := kindWords(d.Kind) // the dialog draws its title in reading order
-	var dlg dialog.Dialog
-	form := widgets.NewForm(items...)
-	form.SubmitText = visual(say("ui.form.use"))
-	form.CancelText = speaking().Action("cancel")
-	form.OnCancel = func() { dlg.Hide() }
-	form.OnSubmit = func() {
-		if namesToResolve(edited) { // names typed by hand become ids, or are refused, before any upload
-			b.d.resolveNames(edited, func(resolved dest.Destination, err error) {
-				if err != nil {
-					overall.SetText(sentence(errorWords(err)))
-					return
-				}
-				edited.Params = resolved.Params
-				form.OnSubmit()
-			})
-			return
-		}
-		err := edited.Validate()
-		if err != nil {
-			submitted = true
-			revalidate()
-			overall.SetText(sentence(errorWords(err)))
-			return
-		}
-		if ps := b.d.savedDestinations(); edited.Name != "" && ps != nil {
-			if err := ps.Put(edited); err != nil {
-				overall.SetText(say("ui.form.notSaved", "Why", errorWords(err)))
-				return
-			}
-		}
-		dlg.Hide()
-		b.choose(edited)
-		b.refreshChoices()
-	}
-	if !choosing {
-		form.SubmitText = visual(say("ui.form.save"))
-	}
-	content := container.NewVBox(widgets.NewParagraph(say("ui.form.takes", "What", acceptsWords(d.Kind))))
-	if words := speaking().KindNote(d.Kind); words != "" {
-		note := widgets.NewParagraph(words) // e.g. Google removed the method
-		note.ColorName = theme.ColorNameWarning
-		content.Add(note)
-	}
-	content.Add(form)
-	if len(advanced) > 0 {
-		content.Add(widget.NewAccordion(widget.NewAccordionItem(visual(say("ui.form.advanced")), widgets.NewForm(advanced...))))
-	}
-	content.Add(overall)
-	content.Add(b.d.formExtras(d))
-	scroll := b.d.scrolled(content)
-	for _, c := range codes {
-		c.ScrollsIn(scroll) // the wheel over a JSON field that fits moves the form
-	}
-	dlg = dialog.NewCustomWithoutButtons(title, scroll, b.d.window())
-	dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
-	b.d.open(dlg)
-	revalidate()
+	f.open(choosing)
 }
 
 // refreshAccounts asks the keychain for signed-in accounts off the UI goroutine.
