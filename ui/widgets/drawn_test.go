@@ -1,146 +1,24 @@
 package widgets
 
 import (
-	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/go-text/typesetting/di"
-	"github.com/go-text/typesetting/font"
-	"github.com/go-text/typesetting/shaping"
-	"golang.org/x/image/math/fixed"
-	"golang.org/x/text/unicode/bidi"
 
-	"hoist/assets"
+	"hoist/ui/internal/testui"
 )
 
 // The tests in this file look at what is drawn, not at what the widgets
 // compute: each text object on screen, taken from the left by its place,
-// is split and shaped as the toolkit's painter does it (go-text's
-// segmenter and HarfBuzz shaper, which cut a text where its script or
-// direction changes and lay the parts side by side from the left), and the
-// characters of its glyphs, from the left, must be the sentence in the
-// order the Unicode Bidirectional Algorithm gives (rule L2 over the levels
-// that TestBidiConformance checks).
-
-// oneFace is a font map that draws every character with one face, as the
-// tests' theme does.
-type oneFace struct{ face *font.Face }
-
-func (f oneFace) ResolveFace(rune) *font.Face { return f.face }
-
-func testFace(t *testing.T) *font.Face {
-	t.Helper()
-	face, err := font.ParseTTF(bytes.NewReader(assets.FontRegular))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return face
-}
-
-// glyphOrder is the characters of text as the toolkit draws it, from the
-// left: the characters of each glyph cluster, those of a cluster shaped
-// right to left turned round (a letter's marks before it, as rule L2 puts
-// them).
-func glyphOrder(face *font.Face, text string) []rune {
-	runes := []rune(text)
-	in := shaping.Input{
-		Text: runes, RunStart: 0, RunEnd: len(runes),
-		Direction: di.DirectionLTR, Face: face, Size: fixed.I(14),
-	}
-	var seg shaping.Segmenter
-	var shaper shaping.HarfbuzzShaper
-	var drawn []rune
-	for _, run := range seg.Split(in, oneFace{face}) {
-		out := shaper.Shape(run)
-		rtl := run.Direction.Progression() == di.TowardTopLeft
-		for i := 0; i < len(out.Glyphs); {
-			g := out.Glyphs[i]
-			cluster := slices.Clone(runes[g.ClusterIndex : g.ClusterIndex+g.RuneCount])
-			if rtl {
-				slices.Reverse(cluster)
-			}
-			drawn = append(drawn, cluster...)
-			i += max(g.GlyphCount, 1)
-		}
-	}
-	return drawn
-}
-
-// standardOrder is text as rule L2 orders it in a paragraph of the given
-// direction, without the marks that only steer the order.
-func standardOrder(text string, rtlPara bool) []rune {
-	runes := []rune(text)
-	dir := paraLTR
-	if rtlPara {
-		dir = paraRTL
-	}
-	res := ubaText{classes: classesOf(runes), runes: runes}.resolve(dir)
-	var seen []rune
-	for _, k := range visualOrder(res.levels) {
-		seen = append(seen, runes[k])
-	}
-	return comparable(seen)
-}
-
-// comparable leaves out what has no glyph of its own to place (direction
-// marks, joiners) and counts a mirrored character and its mirror as one:
-// "(" drawn right to left is a ")" glyph.
-func comparable(runes []rune) []rune {
-	var out []rune
-	for _, r := range runes {
-		if isDirectionMark(r) {
-			continue
-		}
-		if p, _ := bidi.LookupRune(r); p.Class() == bidi.BN {
-			continue
-		}
-		if m, ok := mirrors[r]; ok {
-			r = min(r, m)
-		}
-		if p, _ := bidi.LookupRune(r); p.IsBracket() {
-			r = min(r, pairedBracket(r))
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// drawnPieces are the visible text objects inside o, from the left.
-type placedText struct {
-	text        string
-	left, right float32
-}
-
-func drawnPieces(o fyne.CanvasObject) []placedText {
-	drv := fyne.CurrentApp().Driver()
-	var pieces []placedText
-	walk(o, func(o fyne.CanvasObject) {
-		t, ok := o.(*canvas.Text)
-		if !ok || !t.Visible() || t.Text == "" {
-			return
-		}
-		x := drv.AbsolutePositionForObject(t).X
-		pieces = append(pieces, placedText{t.Text, x, x + fyne.MeasureText(t.Text, t.TextSize, t.TextStyle).Width})
-	})
-	slices.SortStableFunc(pieces, func(a, b placedText) int {
-		switch {
-		case a.left < b.left:
-			return -1
-		case a.left > b.left:
-			return 1
-		}
-		return 0
-	})
-	return pieces
-}
+// is split and shaped as the toolkit's painter does it (testui.DrawnLines),
+// and the characters of its glyphs, from the left, must be the sentence in
+// the order the Unicode Bidirectional Algorithm gives (StandardOrder: rule
+// L2 over the levels that TestBidiConformance checks).
 
 // namesInSentences are sentences as Hoist's windows say them, with names in
 // every pair of scripts, isolated as the window isolates them, and some
@@ -177,12 +55,11 @@ var namesInSentences = []struct {
 // in its language's direction, and reads the glyphs back from the screen.
 func TestDrawnOrderIsTheStandards(t *testing.T) {
 	app(t)
-	face := testFace(t)
 	for i, tc := range namesInSentences {
 		t.Run(fmt.Sprintf("%s-%d", tc.code, i), func(t *testing.T) {
 			rtl := readsRight(tc.code)
 			direction(t, rtl)
-			want := string(standardOrder(tc.text, rtl))
+			want := testui.Comparable(StandardOrder(tc.text, rtl))
 			for _, w := range []struct {
 				name string
 				o    fyne.CanvasObject
@@ -193,18 +70,15 @@ func TestDrawnOrderIsTheStandards(t *testing.T) {
 			} {
 				win := test.NewTempWindow(t, container.NewVBox(w.o))
 				win.Resize(fyne.NewSize(1400, 60))
-				pieces := drawnPieces(w.o)
-				var drawn []rune
-				var texts []string
-				for k, p := range pieces {
-					if k > 0 && p.left < pieces[k-1].right-0.5 {
-						t.Errorf("%s: %q at %v overlaps %q ending at %v", w.name, p.text, p.left, pieces[k-1].text, pieces[k-1].right)
-					}
-					drawn = append(drawn, glyphOrder(face, p.text)...)
-					texts = append(texts, p.text)
+				lines := testui.DrawnLines(w.o)
+				if len(lines) != 1 {
+					t.Fatalf("%s: %d lines drawn", w.name, len(lines))
 				}
-				if got := string(comparable(drawn)); got != want {
-					t.Errorf("%s draws %q as\n %q (pieces %q)\nthe standard's order is\n %q", w.name, tc.text, got, texts, want)
+				if lines[0].Overlap != "" {
+					t.Errorf("%s: %q overlaps the text on its left in %q", w.name, lines[0].Overlap, lines[0].Pieces)
+				}
+				if got := testui.Comparable(lines[0].Text); got != want {
+					t.Errorf("%s draws %q as\n %q (pieces %q)\nthe standard's order is\n %q", w.name, tc.text, got, lines[0].Pieces, want)
 				}
 			}
 		})

@@ -565,3 +565,24 @@ func canonicalBracket(r rune) rune {
 	}
 	return r
 }
+
+// StandardOrder is text as a reader sees it in a paragraph of the given
+// direction, from the left, by the standard alone: the levels of the
+// Unicode Bidirectional Algorithm and its rule L2, without the marks that
+// only steer the order; mirrored characters are left as they are written.
+// Tests hold what the widgets draw against it.
+func StandardOrder(text string, rightToLeft bool) string {
+	runes := []rune(text)
+	dir := paraLTR
+	if rightToLeft {
+		dir = paraRTL
+	}
+	res := ubaText{classes: classesOf(runes), runes: runes}.resolve(dir)
+	var seen []rune
+	for _, k := range visualOrder(res.levels) {
+		if !isDirectionMark(runes[k]) {
+			seen = append(seen, runes[k])
+		}
+	}
+	return string(seen)
+}
