@@ -97,7 +97,10 @@ func (a *actions) showResult(v engine.JobView) {
 		if value == "" {
 			return
 		}
-		shown := widget.NewLabel(value) // readable and selectable, where a disabled entry would grey it out
+		// Readable and selectable, where a disabled entry would grey it out;
+		// the toolkit draws it as it is given, so it is given the value as it
+		// is seen (the copy button copies the value itself).
+		shown := widget.NewLabel(visual(value))
 		shown.Selectable = true
 		shown.Truncation = fyne.TextTruncateEllipsis
 		copyButton := widgets.NewIconButton(visual(say("ui.copy")), theme.ContentCopyIcon(), func() {

@@ -3,6 +3,7 @@ package widgets
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/text/unicode/bidi"
 )
@@ -13,8 +14,9 @@ import (
 // Bidirectional Algorithm (UAX #9) for a left-to-right paragraph, the
 // window's direction, and cuts it into pieces that Fyne can draw one after
 // the other: left-to-right pieces in their order, and right-to-left pieces
-// handed over in logical order with strong letters at both ends, which
-// Fyne's shaper then lays out right to left as a single run.
+// handed over in logical order, each of one level and one script with
+// strong letters at both ends, which Fyne's shaper then lays out right to
+// left as a single run. The levels are the standard's (uba.go).
 
 // segment is one piece of a line in visual order.
 type segment struct {
@@ -91,7 +93,11 @@ func codeLevels(runes []rune) []uint8 {
 }
 
 // levelSegments cuts runes whose levels are resolved into pieces in the
-// order they appear on screen, from left to right.
+// order they appear on screen, from left to right. A piece drawn right to
+// left holds one level and letters of one script: the toolkit's
+// shaper cuts a text where its script changes and puts the parts side by
+// side from the left, so a Hebrew name in a Persian sentence handed over in
+// one piece would come out on the wrong side of the Persian words.
 func levelSegments(runes []rune, levels []uint8) []segment {
 	order := visualOrder(levels)
 	order = slices.DeleteFunc(order, func(k int) bool { return isDirectionMark(runes[k]) })
@@ -103,7 +109,11 @@ func levelSegments(runes []rune, levels []uint8) []segment {
 	for i := 0; i < len(order); {
 		lv := levels[order[i]]
 		j := i + 1
-		for j < len(order) && levels[order[j]]%2 == lv%2 {
+		// Left-to-right pieces of several levels (a year beside a Latin
+		// word) are drawn from the left in the order given, as they are
+		// seen; a right-to-left piece is turned round as one, so it holds
+		// one level.
+		for j < len(order) && levels[order[j]]%2 == lv%2 && (lv%2 == 0 || levels[order[j]] == lv) {
 			j++
 		}
 		if lv%2 == 0 {
@@ -121,39 +131,72 @@ func levelSegments(runes []rune, levels []uint8) []segment {
 }
 
 // appendRTL adds the pieces of a right-to-left stretch whose characters are
-// given in visual order (so their logical order is the reverse).
+// given in visual order (so their logical order is the reverse): each run
+// of right-to-left letters of one script, with the spaces and punctuation
+// between them, is a piece the toolkit shapes right to left; what stands
+// between runs of two scripts, or before the first or after the last, is
+// a piece of its own, drawn turned round. The pieces are placed from the
+// right in their logical order, so from the left in the reverse.
 func appendRTL(segs []segment, runes []rune, visual []int) []segment {
-	logical := slices.Clone(visual)
-	slices.Reverse(logical)
-	s := make([]rune, len(logical))
-	for i, k := range logical {
-		s[i] = runes[k]
+	s := make([]rune, len(visual))
+	for i, k := range visual {
+		s[len(visual)-1-i] = runes[k]
 	}
-	first, last := -1, -1
-	for i, r := range s {
-		if isStrongRTL(r) {
-			if first < 0 {
-				first = i
-			}
-			last = i
+	var pieces []segment // in logical order
+	neutral := func(from, to int) {
+		if from < to {
+			pieces = append(pieces, segment{text: mirrorReverse(string(s[from:to]))})
 		}
 	}
-	if first < 0 {
-		// Only neutrals (spaces, punctuation) resolved right to left: draw them Mirrored.
-		return append(segs, segment{text: mirrorReverse(string(s))})
+	start := 0 // where the text not yet in a piece starts
+	for i := 0; i < len(s); {
+		if !isStrongRTL(s[i]) {
+			i++
+			continue
+		}
+		script := scriptOf(s[i])
+		last := i // the last letter of the run
+		for j := i + 1; j < len(s); j++ {
+			sc := scriptOf(s[j])
+			if sc != "" && sc != script || (sc == script && !isStrongRTL(s[j])) {
+				break
+			}
+			if isStrongRTL(s[j]) {
+				last = j
+			}
+		}
+		// Marks that follow the last letter belong to it.
+		for last+1 < len(s) && isMark(s[last+1]) {
+			last++
+		}
+		neutral(start, i)
+		pieces = append(pieces, segment{text: string(s[i : last+1]), rtl: true})
+		start, i = last+1, last+1
 	}
-	// Marks that follow the last letter belong to it.
-	for last+1 < len(s) && isMark(s[last+1]) {
-		last++
+	neutral(start, len(s))
+	slices.Reverse(pieces)
+	return append(segs, pieces...)
+}
+
+// scriptOf is the script of a letter ("Arabic", "Hebrew", …), or "" for
+// characters every script shares (spaces, punctuation, digits, marks).
+func scriptOf(r rune) string {
+	switch {
+	case unicode.Is(unicode.Arabic, r):
+		return "Arabic"
+	case unicode.Is(unicode.Hebrew, r):
+		return "Hebrew"
+	case unicode.Is(unicode.Latin, r):
+		return "Latin"
+	case unicode.Is(unicode.Common, r), unicode.Is(unicode.Inherited, r):
+		return ""
 	}
-	if last+1 < len(s) {
-		segs = append(segs, segment{text: mirrorReverse(string(s[last+1:]))})
+	for name, table := range unicode.Scripts {
+		if unicode.Is(table, r) {
+			return name
+		}
 	}
-	segs = append(segs, segment{text: string(s[first : last+1]), rtl: true})
-	if first > 0 {
-		segs = append(segs, segment{text: mirrorReverse(string(s[:first]))})
-	}
-	return segs
+	return ""
 }
 
 // mirrorReverse reverses neutrals drawn right to left and gives each
@@ -217,270 +260,18 @@ func isMark(r rune) bool {
 }
 
 // bidiLevels resolves the embedding level of every character of a single
-// line in a paragraph of the given direction (UAX #9). Isolates (FSI, LRI,
-// RLI … PDI), which Hoist's sentences put around file names, are resolved
-// on their own and count as one neutral in the text around them, so
-// "דוח 2026.eml" inside a Hebrew sentence keeps its order.
+// line in a paragraph of the given direction by the Unicode Bidirectional
+// Algorithm (uba.go). Isolates (FSI, LRI, RLI … PDI), which Hoist's
+// sentences put around file names, are resolved on their own and count as
+// one neutral in the text around them, so "דוח 2026.eml" inside a Hebrew
+// sentence keeps its order. A character the algorithm takes out (a
+// direction mark, a zero-width joiner) has the level of the one before it.
 func bidiLevels(runes []rune, rtlPara bool) []uint8 {
-	spans := isolates(runes)
-	if len(spans) == 0 {
-		return lineLevels(runes, rtlPara)
-	}
-	// The text around the isolates, each isolate one neutral character.
-	var outer []rune
-	at := make([]int, len(spans)) // each isolate's place in outer
-	prev := 0
-	for i, sp := range spans {
-		outer = append(outer, runes[prev:sp.start]...)
-		at[i] = len(outer)
-		outer = append(outer, '\ufffc') // OBJECT REPLACEMENT CHARACTER: a neutral
-		prev = sp.end + 1
-	}
-	outer = append(outer, runes[min(prev, len(runes)):]...)
-	outerLevels := lineLevels(outer, rtlPara)
-
-	levels := make([]uint8, len(runes))
-	k, prev := 0, 0
-	for i, sp := range spans {
-		for j := prev; j < sp.start; j++ {
-			levels[j] = outerLevels[k]
-			k++
-		}
-		lv := outerLevels[at[i]]
-		k++
-		levels[sp.start] = lv
-		if sp.end < len(runes) {
-			levels[sp.end] = lv
-		}
-		inner := runes[sp.start+1 : min(sp.end, len(runes))]
-		innerRTL := isolateRTL(runes[sp.start], inner)
-		base := lv + 1 // the least level above lv of the isolate's direction
-		if (base%2 == 1) != innerRTL {
-			base++
-		}
-		var innerPara uint8
-		if innerRTL {
-			innerPara = 1
-		}
-		for j, l := range bidiLevels(inner, innerRTL) {
-			levels[sp.start+1+j] = l - innerPara + base
-		}
-		prev = sp.end + 1
-	}
-	for j := prev; j < len(runes); j++ {
-		levels[j] = outerLevels[k]
-		k++
-	}
-	return levels
-}
-
-// span is an isolate: its initiator's index and its PDI's (len(runes) when
-// the line ends first).
-type span struct{ start, end int }
-
-// isolates finds the outermost isolates of a line.
-func isolates(runes []rune) []span {
-	var spans []span
-	depth, start := 0, 0
-	for i, r := range runes {
-		switch r {
-		case '\u2066', '\u2067', '\u2068': // LRI, RLI, FSI
-			if depth == 0 {
-				start = i
-			}
-			depth++
-		case '\u2069': // PDI
-			if depth == 0 {
-				continue
-			}
-			depth--
-			if depth == 0 {
-				spans = append(spans, span{start, i})
-			}
-		}
-	}
-	if depth > 0 {
-		spans = append(spans, span{start, len(runes)})
-	}
-	return spans
-}
-
-// isolateRTL is the direction of an isolate: RLI's right to left, LRI's
-// left to right, FSI's that of its first strong letter.
-func isolateRTL(initiator rune, inner []rune) bool {
-	switch initiator {
-	case '\u2067':
-		return true
-	case '\u2066':
-		return false
-	}
-	for _, r := range inner {
-		p, _ := bidi.LookupRune(r)
-		switch p.Class() {
-		case bidi.L:
-			return false
-		case bidi.R, bidi.AL:
-			return true
-		}
-	}
-	return false
-}
-
-// lineLevels resolves the levels of a line without isolates (rules W1–W7,
-// N1–N2, I1–I2 and L1). Explicit embeddings are treated as boundary
-// neutrals: file names and subjects do not use them to mean anything a
-// reader would see.
-func lineLevels(runes []rune, rtlPara bool) []uint8 {
-	sos, para := bidi.L, uint8(0) // the paragraph's direction at both ends of the line
+	dir := paraLTR
 	if rtlPara {
-		sos, para = bidi.R, 1
+		dir = paraRTL
 	}
-	n := len(runes)
-	types := make([]bidi.Class, n)
-	orig := make([]bidi.Class, n)
-	for i, r := range runes {
-		p, _ := bidi.LookupRune(r)
-		c := p.Class()
-		switch c {
-		case bidi.LRO, bidi.RLO, bidi.LRE, bidi.RLE, bidi.PDF, bidi.LRI, bidi.RLI, bidi.FSI, bidi.PDI, bidi.Control:
-			c = bidi.BN
-		}
-		orig[i] = c
-		types[i] = c
-	}
-
-	// W1: marks (and boundary neutrals) take the type of what precedes them.
-	prev := sos
-	for i, c := range types {
-		if c == bidi.NSM || c == bidi.BN {
-			types[i] = prev
-			continue
-		}
-		prev = c
-	}
-	// W2, W3: European numbers after Arabic letters are Arabic numbers; AL is R.
-	strong := sos
-	for i, c := range types {
-		switch c {
-		case bidi.L, bidi.R, bidi.AL:
-			strong = c
-		case bidi.EN:
-			if strong == bidi.AL {
-				types[i] = bidi.AN
-			}
-		}
-	}
-	for i, c := range types {
-		if c == bidi.AL {
-			types[i] = bidi.R
-		}
-	}
-	// W4: a single separator between two numbers of the same kind joins them.
-	for i := 1; i+1 < n; i++ {
-		a, c, b := types[i-1], types[i], types[i+1]
-		switch {
-		case c == bidi.ES && a == bidi.EN && b == bidi.EN:
-			types[i] = bidi.EN
-		case c == bidi.CS && a == bidi.EN && b == bidi.EN:
-			types[i] = bidi.EN
-		case c == bidi.CS && a == bidi.AN && b == bidi.AN:
-			types[i] = bidi.AN
-		}
-	}
-	// W5: terminators (%, $, #…) next to European numbers become numbers.
-	for i := 0; i < n; {
-		if types[i] != bidi.ET {
-			i++
-			continue
-		}
-		j := i
-		for j < n && types[j] == bidi.ET {
-			j++
-		}
-		if (i > 0 && types[i-1] == bidi.EN) || (j < n && types[j] == bidi.EN) {
-			for k := i; k < j; k++ {
-				types[k] = bidi.EN
-			}
-		}
-		i = j
-	}
-	// W6: other separators and terminators are neutral.
-	for i, c := range types {
-		switch c {
-		case bidi.ES, bidi.ET, bidi.CS:
-			types[i] = bidi.ON
-		}
-	}
-	// W7: European numbers in left-to-right context are left to right.
-	strong = sos
-	for i, c := range types {
-		switch c {
-		case bidi.L, bidi.R:
-			strong = c
-		case bidi.EN:
-			if strong == bidi.L {
-				types[i] = bidi.L
-			}
-		}
-	}
-	// N1, N2: neutrals between two of the same direction take it, others the paragraph's.
-	dirOf := func(c bidi.Class) bidi.Class {
-		switch c {
-		case bidi.L:
-			return bidi.L
-		case bidi.R, bidi.EN, bidi.AN:
-			return bidi.R
-		}
-		return bidi.ON
-	}
-	for i := 0; i < n; {
-		if dirOf(types[i]) != bidi.ON {
-			i++
-			continue
-		}
-		j := i
-		for j < n && dirOf(types[j]) == bidi.ON {
-			j++
-		}
-		before, after := sos, sos // sos and eos of the line
-		if i > 0 {
-			before = dirOf(types[i-1])
-		}
-		if j < n {
-			after = dirOf(types[j])
-		}
-		fill := sos // the embedding direction
-		if before == after {
-			fill = before
-		}
-		for k := i; k < j; k++ {
-			types[k] = fill
-		}
-		i = j
-	}
-	// I1, I2: levels on a left-to-right paragraph (0) or a right-to-left one (1).
-	levels := make([]uint8, n)
-	for i, c := range types {
-		switch {
-		case para == 0 && c == bidi.R:
-			levels[i] = 1
-		case para == 0 && (c == bidi.EN || c == bidi.AN):
-			levels[i] = 2
-		case para == 1 && (c == bidi.L || c == bidi.EN || c == bidi.AN):
-			levels[i] = 2
-		default:
-			levels[i] = para
-		}
-	}
-	// L1: trailing white space goes back to the paragraph level.
-	for i := n - 1; i >= 0; i-- {
-		c := orig[i]
-		if c != bidi.WS && c != bidi.S && c != bidi.BN && c != bidi.B {
-			break
-		}
-		levels[i] = para
-	}
-	return levels
+	return ubaText{classes: classesOf(runes), runes: runes}.resolve(dir).levels
 }
 
 // visualOrder applies rule L2: from the highest level down to 1, every
@@ -516,7 +307,7 @@ func visualOrder(levels []uint8) []int {
 // ellipsis on the left and a product's name stays in its place.
 func Visual(s string) string {
 	seen(s)
-	if !RightToLeft() && !hasMarks([]rune(s)) {
+	if runes := []rune(s); !RightToLeft() && !hasMarks(runes) && !hasRTL(runes) {
 		return s
 	}
 	// The marks that isolate a name in a sentence steer the order and are

@@ -194,3 +194,14 @@ func wrapLines(text string, width, size float32, style fyne.TextStyle) []string 
 	}
 	return lines
 }
+
+// Lines is the text cut into the lines it is drawn in at its present
+// width, each in logical order.
+func (p *Paragraph) Lines() []string {
+	th := p.Theme()
+	size := th.Size(theme.SizeNameText)
+	if p.SizeName != "" {
+		size = th.Size(p.SizeName)
+	}
+	return wrapLines(p.text, p.Size().Width-2*th.Size(theme.SizeNameInnerPadding), size, p.Style)
+}
