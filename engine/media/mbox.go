@@ -277,6 +277,9 @@ func (s *splitter) quotingNow() Quoting {
 // emit hands the current email over, its bytes ending at end.
 func (s *splitter) emit(end int64) error {
 	s.in = false
+	if s.cur.Length == 0 && end == s.cur.Offset {
+		return nil // a "From " line with nothing under it is no email
+	}
 	s.index++
 	s.cur.Sum = s.crc
 	s.cur.Quoting = s.quotingNow()

@@ -77,7 +77,7 @@ func TestSplitMailboxUndoesEachFormatsQuoting(t *testing.T) {
 		quoting: QuotedO,
 	}, {
 		name: "CRLF lines, a From line inside a paragraph is no separator",
-		box: "From x\r\nSubject: one\r\n\r\nsee\r\nFrom here on\r\n\r\n\r\nFrom y\r\nSubject: two\r\n\r\nb\r\n\r\n",
+		box:  "From x\r\nSubject: one\r\n\r\nsee\r\nFrom here on\r\n\r\n\r\nFrom y\r\nSubject: two\r\n\r\nb\r\n\r\n",
 		want: []string{
 			"Subject: one\r\n\r\nsee\r\nFrom here on\r\n\r\n",
 			"Subject: two\r\n\r\nb\r\n",
