@@ -44,6 +44,10 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	if method == "" {
 		method = upload.Auto
 	}
+	files, ok := q.addMailboxes(&res, files, d, now, method)
+	if !ok {
+		return res
+	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
 	queued := make(map[string]JobID)
@@ -86,7 +90,15 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
 	}
+	return q.listBatch(res, files, looks, problems, queued, d, now)
+}
 
+// listBatch lists files as looks found them (with problems, files Add
+// could not take) for d and writes them to the journal in one write,
+// before any byte is sent; false when the queue is closing. The emails of
+// a mailbox are listed as files of their own, their mailbox checked for
+// being listed already (see addMailbox).
+func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, d dest.Destination, now time.Time) bool {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
@@ -111,6 +123,8 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 		info := look.info
 		if !look.read {
 			info = media.Info{Path: path, Name: filepath.Base(path)}
+		} else if info.Part != nil {
+			// One of a mailbox's emails, whose mailbox was not listed.
 		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
 			continue

@@ -129,12 +129,16 @@ func (r *Result) Fact() *fact.Fact { return factFrom(r.fact) }
 
 // JobView is a copy of everything shown about a job, taken at one instant.
 type JobView struct {
-	ID          JobID
-	Path        string
-	Name        string
-	Size        int64
-	MIME        string
-	Email       *Email
+	ID    JobID
+	Path  string
+	Name  string
+	Size  int64
+	MIME  string
+	Email *Email
+	// InMailbox is, for one email of a mailbox file (Path, Name), its
+	// place in the mailbox, from 1; 0 for a file sent whole. The emails of
+	// one mailbox to one destination are shown together, under it.
+	InMailbox   int
 	Destination string // the destination's display name
 	DestKind    string
 	Server      dest.Server // who holds the uploads: Google, the sandbox or the server

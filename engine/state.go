@@ -138,6 +138,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 		Locked:      jb.locked && jb.state == Attention,
 		NeedsSignIn: facts.NeedsSignIn,
 		Actions:     ActionsFor(jb.state, facts),
+		InMailbox:   inMailbox(jb.info.Part),
 		Reason:      jb.reason.Legacy,
 		Details:     jb.details,
 		Next:        jb.next.Legacy,
@@ -219,6 +220,9 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		Restarts:       int(jb.restarts),
 		Created:        jb.created,
 		Finished:       jb.finished,
+	}
+	if p := jb.info.Part; p != nil {
+		rec.Part = &journal.Part{Index: p.Index, Offset: p.Offset, Length: p.Length, Quoting: uint8(p.Quoting), Sum: p.Sum, FileSize: p.FileSize, Labels: p.Labels}
 	}
 	if jb.chunkSet {
 		chunk := jb.chunk
@@ -319,6 +323,9 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		restarts: int32(rec.Restarts),
 		created:  rec.Created,
 		finished: rec.Finished,
+	}
+	if p := rec.Part; p != nil {
+		jb.info.Part = &media.Part{Index: p.Index, Offset: p.Offset, Length: p.Length, Size: rec.Size, Quoting: media.Quoting(p.Quoting), Sum: p.Sum, FileSize: p.FileSize, Labels: p.Labels}
 	}
 	if rec.ChunkSize != nil {
 		jb.chunk, jb.chunkSet = *rec.ChunkSize, true
@@ -434,6 +441,15 @@ func (q *Queue) readEmails(ctx context.Context) {
 func (jb *job) left(now time.Time) int64 {
 	done := max(jb.meters.Load().delivered(now, jb.sent.Load()), jb.committed.Load())
 	return max(jb.info.Size-done, 0)
+}
+
+// inMailbox is an email's place in its mailbox file, from 1; 0 for a
+// file sent whole.
+func inMailbox(p *media.Part) int {
+	if p == nil {
+		return 0
+	}
+	return p.Index + 1
 }
 
 func isMessage(mime string) bool { return len(mime) > 8 && mime[:8] == "message/" }

@@ -203,6 +203,14 @@ type KindInfo struct {
 	// VersionKey is the setting that holds the API version, whose default
 	// is the version Hoist uses now; "" for a kind without versions.
 	VersionKey string
+	// Emails: the kind takes emails one at a time, so a mailbox file
+	// (.mbox) is sent as its emails, each an upload of its own.
+	Emails bool
+	// Cost is what one upload costs of the account's quota at Google, in
+	// its units, and PerSecond how many units an account may spend in a
+	// second (Gmail: 250; 25 per import); 0 for a kind Google paces by
+	// bytes, not by requests. The queue spaces uploads to stay under it.
+	Cost, PerSecond int
 }
 
 // Kinds lists every kind of destination, in the order a form offers them.

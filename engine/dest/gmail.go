@@ -30,6 +30,12 @@ const (
 	GmailSendMaxSize int64 = 35 << 20  // send and drafts
 )
 
+// Gmail's per-user quota: each method's cost in units, of
+// GmailUnitsPerSecond an account may spend in a second (a moving average).
+var gmailCost = map[Kind]int{GmailInsert: 25, GmailImport: 25, GmailSend: 100, GmailDraft: 10}
+
+const GmailUnitsPerSecond = 250
+
 // GmailHost is Gmail's API host, replaced by Destination.BaseURL when it is set.
 const GmailHost = "https://gmail.googleapis.com"
 
@@ -152,6 +158,8 @@ func (g gmailKind) info() KindInfo {
 	if g.k == GmailSend || g.k == GmailDraft {
 		info.MaxSize = GmailSendMaxSize
 	}
+	info.Emails = true
+	info.Cost, info.PerSecond = gmailCost[g.k], GmailUnitsPerSecond
 	return info
 }
 

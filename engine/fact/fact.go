@@ -111,6 +111,13 @@ const (
 	ListDiskFull     Code = "journal.diskFull"        // File: the list's folder, on a disk with no room left
 )
 
+// Facts about a mailbox file (.mbox), whose emails are sent one by one.
+const (
+	MailboxNotMailbox Code = "mailbox.notMailbox" // File: named as a mailbox, it does not start as one
+	MailboxEmpty      Code = "mailbox.empty"      // File: a mailbox with no email in it
+	MailboxTooMany    Code = "mailbox.tooMany"    // File, Count: the most emails one mailbox may add
+)
+
 // Why a file inside a folder was left out (File), in a few words.
 const (
 	SkippedHiddenFile     Code = "skipped.hiddenFile"

@@ -124,6 +124,9 @@ type Record struct {
 	// file, or a record of an older Hoist). Empty: the headers were read and
 	// said nothing usable.
 	Email *EmailHeaders `json:"email,omitempty"`
+	// Part, for one email of a mailbox file (Path), is where it lies in
+	// the file; nil for a file sent whole.
+	Part *Part `json:"part,omitempty"`
 	// ChunkSize is the job's bytes per request; nil: the app's setting.
 	ChunkSize   *int64    `json:"chunk_size,omitempty"`
 	FileChanged bool      `json:"file_changed,omitempty"` // stopped because the file changed since it was queued
@@ -145,6 +148,17 @@ type ResultRef struct {
 	ThreadID string `json:"thread_id,omitempty"`
 	Name     string `json:"name,omitempty"`
 	URL      string `json:"url,omitempty"`
+}
+
+// Part is where one email of a mailbox file lies in it, and how to read it.
+type Part struct {
+	Index    int      `json:"index"`
+	Offset   int64    `json:"offset"`
+	Length   int64    `json:"length"`
+	Quoting  uint8    `json:"quoting,omitempty"`
+	Sum      uint32   `json:"sum"`
+	FileSize int64    `json:"file_size"`
+	Labels   []string `json:"labels,omitempty"`
 }
 
 // EmailHeaders are an email file's sender, subject and date.

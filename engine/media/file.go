@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"hoist/engine/fact"
@@ -21,6 +22,13 @@ type File struct {
 	// system keeps one: a write moves it, and unlike the modification time
 	// it cannot be put back.
 	changed time.Time
+	// part reads one email of a mailbox file; nil for a file sent whole.
+	part *partReader
+	// seen is the mailbox's size and time when its email was last found
+	// unchanged in it (see checkPart).
+	seenMu   sync.Mutex
+	seenSize int64
+	seenTime time.Time
 }
 
 // Open opens the file info describes and checks that it has not changed since.
@@ -33,18 +41,26 @@ func Open(info Info) (*File, error) {
 		return nil, problemFor(info.Path, err)
 	}
 	file := &File{f: f, info: info}
+	if info.Part != nil {
+		file.part = &partReader{f: f, part: *info.Part}
+	}
 	if err := file.Check(); err != nil {
 		f.Close()
 		return nil, err
 	}
-	if fi, err := f.Stat(); err == nil {
+	if fi, err := f.Stat(); err == nil && info.Part == nil {
 		file.changed = changeTime(fi)
 	}
 	return file, nil
 }
 
 // ReadAt reads bytes of the file at off.
-func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	if f.part != nil {
+		return f.part.ReadAt(p, off)
+	}
+	return f.f.ReadAt(p, off)
+}
 
 // Size is the size the file had when it was inspected.
 func (f *File) Size() int64 { return f.info.Size }
@@ -63,7 +79,11 @@ func (f *File) Check() error {
 	if err != nil {
 		return problemFor(f.info.Path, err)
 	}
-	if err := compareStat(f.info, open); err != nil {
+	if f.info.Part != nil {
+		if err := f.checkPart(open); err != nil {
+			return err
+		}
+	} else if err := compareStat(f.info, open); err != nil {
 		return err
 	}
 	now, err := os.Stat(f.info.Path)
@@ -79,6 +99,22 @@ func (f *File) Check() error {
 	if !f.changed.IsZero() && !changeTime(open).Equal(f.changed) {
 		return changedProblem(f.info, writtenWhileSent)
 	}
+	return nil
+}
+
+// checkPart checks the email of a mailbox in the open file, reading its
+// bytes again only when the mailbox changed since they were last found
+// unchanged.
+func (f *File) checkPart(fi fs.FileInfo) error {
+	f.seenMu.Lock()
+	defer f.seenMu.Unlock()
+	if f.seenSize == fi.Size() && f.seenTime.Equal(fi.ModTime()) && !f.seenTime.IsZero() {
+		return nil
+	}
+	if err := checkPart(f.info, f.f, fi); err != nil {
+		return err
+	}
+	f.seenSize, f.seenTime = fi.Size(), fi.ModTime()
 	return nil
 }
 
@@ -99,6 +135,9 @@ func Verify(info Info) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return problemFor(info.Path, err)
+	}
+	if info.Part != nil {
+		return checkPart(info, f, fi)
 	}
 	if err := compareStat(info, fi); err != nil {
 		return err

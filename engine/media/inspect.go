@@ -66,6 +66,11 @@ func Inspect(path string) (Info, error) {
 	info.Fingerprint = sum
 	info.MIME = detectType(info.Name, head)
 
+	if info.Size > 0 && LooksLikeMailbox(info.Name, head) {
+		// Its emails are found when it is split (Emails), each sent alone.
+		info.MIME = MailboxType
+		return info, nil
+	}
 	isEml := strings.EqualFold(filepath.Ext(info.Name), ".eml")
 	if info.Size == 0 && hasContent(f) {
 		// Files like those in /proc say 0 bytes but have content: what is
@@ -119,6 +124,15 @@ func ReadEmail(path string) (*Email, error) {
 	return email, nil
 }
 
+// ReadEmailOf reads the headers of the email info describes, a file of
+// its own or one email of a mailbox (Info.Part), as ReadEmail does.
+func ReadEmailOf(info Info) (*Email, error) {
+	if info.Part != nil {
+		return emailOf(info)
+	}
+	return ReadEmail(info.Path)
+}
+
 // readProblem is a failure while reading bytes of a file that opened fine.
 func readProblem(path string, err error) *Problem {
 	if err == io.ErrUnexpectedEOF {
@@ -128,6 +142,10 @@ func readProblem(path string, err error) *Problem {
 }
 
 const emailType = "message/rfc822"
+
+// MailboxType is the media type of a mailbox file (.mbox): many emails,
+// each sent alone (see Emails).
+const MailboxType = "application/mbox"
 
 // Fingerprint is the hex SHA-256 of the size (8 bytes, big-endian), the first
 // MiB and the last MiB of the file (the two never overlap; a file of 1 MiB or

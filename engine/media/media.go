@@ -20,6 +20,9 @@ type Info struct {
 	MIME        string    // media type without parameters, e.g. "image/png"
 	Fingerprint string    // hex SHA-256 of size, first and last MiB; see Fingerprint
 	Email       *Email    // headers of an email file; nil for other files
+	// Part, for one email of a mailbox file (Path), is where it lies in
+	// it; nil for a file that is sent whole. Size is then the email's.
+	Part *Part
 }
 
 // Empty reports whether the file has no bytes at all.

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/media"
+	"hoist/engine/upload"
+)
+
+// A mailbox file (.mbox) sent to a destination that takes emails one at a
+// time (Gmail) is its emails: each is a job of its own, whose file is the
+// mailbox and whose Part says where the email lies in it. Each is then
+// sent, paused, resumed, looked for after a lost answer (by its own
+// Message-ID) and finished as any email file is, so a run stopped in the
+// middle of a mailbox, even killed, goes on at its first email not yet
+// sent, and none is sent twice. The mailbox is read once, as a stream,
+// when it is added; each email's bytes are read from it again when sent.
+
+// maxMailboxEmails is the most emails one mailbox adds to the list: a
+// list of that many uploads is what the window is measured with.
+var maxMailboxEmails = 100_000
+
+// errMailboxFull ends the reading of a mailbox at maxMailboxEmails.
+var errMailboxFull = errors.New("the mailbox holds more emails than one adds")
+
+// mayBeMailbox reports whether the file at path may be a mailbox, by its
+// name: named .mbox or .mbx, or without an extension, as Thunderbird keeps
+// its folders (its content then decides).
+func mayBeMailbox(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mbox", ".mbx", "":
+		return true
+	}
+	return false
+}
+
+// addMailboxes takes the mailbox files out of files, when d takes emails
+// one at a time, and lists their emails; the rest of files are returned to
+// be added as they are. false when the queue is closing.
+func (q *Queue) addMailboxes(res *AddResult, files []string, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
+	if !d.Kind.Info().Emails {
+		return files, true
+	}
+	rest := files[:0:0]
+	for _, path := range files {
+		if !mayBeMailbox(path) {
+			rest = append(rest, path)
+			continue
+		}
+		info, err := media.Inspect(path)
+		if err != nil || info.MIME != media.MailboxType {
+			rest = append(rest, path) // said as any file is
+			continue
+		}
+		q.mu.Lock()
+		dup := q.unfinishedLocked().duplicate(info.Path, d)
+		q.mu.Unlock()
+		if dup != "" {
+			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
+			continue
+		}
+		if !q.addMailbox(res, info, d, now, method) {
+			return nil, false
+		}
+	}
+	return rest, true
+}
+
+// addMailbox lists the emails of the mailbox file mailbox for d, in
+// batches as Add lists files, each email checked against d's rules (one
+// larger than d takes is refused before a byte of it is read again); false
+// when the queue is closing.
+func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destination, now time.Time, method upload.Method) bool {
+	var (
+		paths  []string
+		looks  []*inspection
+		size   = firstAddBatch
+		count  int
+		closed bool
+	)
+	flush := func() bool {
+		if len(looks) == 0 {
+			return true
+		}
+		ok := q.listBatch(res, paths, looks, nil, nil, d, now)
+		paths, looks = paths[:0], looks[:0]
+		return ok
+	}
+	err := media.Emails(context.Background(), mailbox, func(email media.Info) error {
+		if count == maxMailboxEmails {
+			return errMailboxFull
+		}
+		count++
+		paths = append(paths, mailbox.Path)
+		looks = append(looks, &inspection{info: email, read: true, err: checkFile(d, email, method)})
+		if len(looks) < size {
+			return nil
+		}
+		size = min(2*size, maxAddBatch)
+		if !flush() {
+			closed = true
+			return errClosingAdd
+		}
+		return nil
+	})
+	if closed || !flush() {
+		return false
+	}
+	var problem *media.Problem
+	switch {
+	case errors.Is(err, errMailboxFull):
+		res.Problems = append(res.Problems, &factError{fact.Fact{Code: fact.MailboxTooMany, File: mailbox.Name, Count: maxMailboxEmails}})
+	case err != nil && count == 0 && errors.As(err, &problem):
+		// Nothing of it is listed: its row says why.
+		return q.listBatch(res, nil, nil, []*media.Problem{problem}, nil, d, now)
+	case err != nil:
+		res.Problems = append(res.Problems, err)
+	case count == 0:
+		look := &inspection{info: mailbox, read: true, err: &factError{fact.Fact{Code: fact.MailboxEmpty}}}
+		return q.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, d, now)
+	}
+	return true
+}

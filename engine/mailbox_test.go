@@ -1,0 +1,193 @@
+package engine_test
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/engine/fact"
+)
+
+// mailboxEmail is one email of a test mailbox, as Gmail must receive it.
+func mailboxEmail(i int, extra string) string {
+	return fmt.Sprintf("From: Layla Haddad <layla@example.com>\nTo: omar@example.org\n"+
+		"Subject: Report %d\nDate: Tue, 03 Mar 2026 09:15:00 +0200\nMessage-ID: <mbox-%d@mail.example.com>\n%s\n"+
+		"Here is report %d.\nFrom the start of a line.\n>From a quote.\nBye.\n", i, i, extra, i)
+}
+
+// writeMailbox writes n emails as Google Takeout does (mboxrd, its labels
+// beside each): what Gmail must receive of each is returned with its path.
+func writeMailbox(t *testing.T, dir, name string, n int) (string, []string) {
+	t.Helper()
+	var b strings.Builder
+	var want []string
+	for i := range n {
+		email := mailboxEmail(i, "")
+		want = append(want, email)
+		quoted := strings.ReplaceAll(strings.ReplaceAll(email, "\n>From", "\n>>From"), "\nFrom the", "\n>From the")
+		fmt.Fprintf(&b, "From 17%d@xxx Tue Mar 03 07:15:00 +0000 2026\nX-GM-THRID: 17%d\nX-Gmail-Labels: Inbox,Reports\n%s\n", i, i, quoted)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Takeout's own headers are the first lines of each email as Gmail gets it.
+	for i := range want {
+		want[i] = fmt.Sprintf("X-GM-THRID: 17%d\nX-Gmail-Labels: Inbox,Reports\n", i) + want[i]
+	}
+	return path, want
+}
+
+// received is what the emulator holds of each email, by Message-ID.
+func received(t *testing.T, emu *emulator.Server) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, o := range emu.Objects() {
+		rc, err := emu.Open(o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[o.MessageID] = append(out[o.MessageID], string(b))
+	}
+	return out
+}
+
+// A mailbox file sent to Gmail is its emails, each an upload of its own,
+// in order, each arriving once as it was written (its quoting undone).
+func TestMailboxIsSentAsItsEmailsEachOnce(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	box, want := writeMailbox(t, r.dir, "Takeout.mbox", 5)
+	res := r.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url})
+	if len(res.Problems) > 0 || len(res.IDs) != 5 {
+		t.Fatalf("added %d jobs, problems %v; want 5 emails", len(res.IDs), res.Problems)
+	}
+	r.wait()
+	for i, id := range res.IDs {
+		v, _ := r.q.Job(id)
+		if v.State != engine.Done || v.InMailbox != i+1 || v.Path != box || v.Name != "Takeout.mbox" {
+			t.Errorf("job %d: %s, email %d of %s (%s)", i, v.State, v.InMailbox, v.Name, reasonOf(v))
+		}
+		if v.Email == nil || v.Email.Subject != fmt.Sprintf("Report %d", i) || v.Size != int64(len(want[i])) {
+			t.Errorf("job %d shows %+v, %d bytes", i, v.Email, v.Size)
+		}
+	}
+	got := received(t, r.emu)
+	for i, w := range want {
+		id := fmt.Sprintf("mbox-%d@mail.example.com", i)
+		if len(got[id]) != 1 || got[id][0] != w {
+			t.Errorf("email %d arrived %d times as\n%q\nwant\n%q", i, len(got[id]), got[id], w)
+		}
+	}
+}
+
+// A mailbox whose emails Gmail cannot all take: the one too large is
+// refused alone, before a byte of it is read, and the others go.
+func TestMailboxEmailTooLargeIsRefusedAlone(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	big := strings.Repeat("a line of a very large email, attached as text\n", (36<<20)/48)
+	text := "From a@b Tue Mar 03 07:15:00 2026\n" + mailboxEmail(0, "") + "\n" +
+		"From a@b Tue Mar 03 07:15:00 2026\n" + mailboxEmail(1, "") + big + "\n" +
+		"From a@b Tue Mar 03 07:15:00 2026\n" + mailboxEmail(2, "")
+	box := writeFile(t, r.dir, "Sent", []byte(text))
+	res := r.q.Add([]string{box}, dest.Destination{Kind: dest.GmailSend, BaseURL: r.url})
+	if len(res.IDs) != 3 {
+		t.Fatalf("%d jobs, problems %v", len(res.IDs), res.Problems)
+	}
+	r.wait()
+	var states []engine.State
+	for _, id := range res.IDs {
+		v, _ := r.q.Job(id)
+		states = append(states, v.State)
+		if v.State == engine.Refused && (v.Fact == nil || v.Fact.Code != fact.TooLarge) {
+			t.Errorf("refused with %+v", v.Fact)
+		}
+	}
+	if !slices.Equal(states, []engine.State{engine.Done, engine.Refused, engine.Done}) {
+		t.Errorf("states %v", states)
+	}
+}
+
+// A file named as a mailbox that is none, and a mailbox without emails,
+// are rows that say so; the same mailbox added again while its emails go
+// is not added twice.
+func TestMailboxThatIsNoneOrEmptySaysSo(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{Idle: true})
+	notBox := writeFile(t, r.dir, "notes.mbox", []byte("Dear all,\nFrom tomorrow on...\n"))
+	empty := writeFile(t, r.dir, "empty.mbox", []byte("From a@b Tue Mar 03 07:15:00 2026\n"))
+	box, _ := writeMailbox(t, r.dir, "Inbox.mbox", 2)
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: r.url}
+	res := r.q.Add([]string{notBox, empty, box}, d)
+	if len(res.IDs) != 4 || len(res.Problems) != 0 {
+		t.Fatalf("%d jobs, problems %v", len(res.IDs), res.Problems)
+	}
+	for i, code := range []fact.Code{fact.MailboxNotMailbox, fact.MailboxEmpty} {
+		v, _ := r.q.Job(res.IDs[i])
+		if v.State != engine.Refused || v.Fact == nil || v.Fact.Code != code {
+			t.Errorf("job %d: %s, %+v; want refused with %s", i, v.State, v.Fact, code)
+		}
+	}
+	again := r.q.Add([]string{box}, d)
+	var dup *engine.AlreadyQueued
+	if len(again.IDs) != 0 || len(again.Problems) != 1 || !asAlready(again.Problems[0], &dup) {
+		t.Errorf("adding it again: %d jobs, problems %v", len(again.IDs), again.Problems)
+	}
+}
+
+func asAlready(err error, dup **engine.AlreadyQueued) bool {
+	d, ok := err.(*engine.AlreadyQueued)
+	*dup = d
+	return ok
+}
+
+// Hoist quits while the answer to one email of a mailbox is lost on the
+// way: reopened, it asks Gmail for that email by its Message-ID (it
+// arrived), and goes on at the next; every email arrives exactly once.
+func TestMailboxQuitMidwayGoesOnAtTheNextEmail(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{Parallel: 1})
+	box, want := writeMailbox(t, r.dir, "Takeout.mbox", 4)
+	hold := make(chan struct{})
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Skip: 1, Action: emulator.DropAnswer{Hold: hold}})
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: r.url, Params: map[string]string{"labels": "INBOX"}}
+	ids := r.q.Add([]string{box}, d).IDs
+	if len(ids) != 4 {
+		t.Fatalf("%d jobs", len(ids))
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for r.emu.Received() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the second email never arrived")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.close() // the second email's answer is still held
+	close(hold)
+
+	r.open()
+	r.q.ResumeAll()
+	for _, id := range ids {
+		r.state(id, engine.Done)
+	}
+	got := received(t, r.emu)
+	for i := range want {
+		id := fmt.Sprintf("mbox-%d@mail.example.com", i)
+		if len(got[id]) != 1 || got[id][0] != want[i] {
+			t.Errorf("email %d arrived %d times", i, len(got[id]))
+		}
+	}
+	if n := uploads(r.emu); n != 4 {
+		t.Errorf("%d emails went out, want 4", n)
+	}
+}
