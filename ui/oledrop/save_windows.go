@@ -139,7 +139,8 @@ func (t *Target) saveVirtual(obj *iDataObject) Drop {
 			continue
 		}
 		if dir == "" {
-			if err := os.MkdirAll(t.folder, 0o700); err == nil {
+			err := os.MkdirAll(t.folder, 0o700)
+			if err == nil {
 				dir, err = os.MkdirTemp(t.folder, "drop-")
 			}
 			if err != nil {
