@@ -46,12 +46,12 @@ const (
 	dropEffectNone = 0
 	dropEffectCopy = 1
 
-	stgmReadWrite     = 0x00000002
+	stgmReadWrite      = 0x00000002
 	stgmShareExclusive = 0x00000010
-	stgmCreate        = 0x00001000
+	stgmCreate         = 0x00001000
 
-	fdAttributes         = 0x00000004
-	fdFileSize           = 0x00000040
+	fdAttributes           = 0x00000004
+	fdFileSize             = 0x00000040
 	fileAttributeDirectory = 0x00000010
 )
 
@@ -73,8 +73,8 @@ type formatEtc struct {
 // is an HGLOBAL, an IStream* or an IStorage*: memory of the system's, never
 // of Go's.
 type stgMedium struct {
-	tymed     uint32
-	data      unsafe.Pointer
+	tymed      uint32
+	data       unsafe.Pointer
 	forRelease unsafe.Pointer
 }
 
