@@ -105,10 +105,12 @@ test-deb: package-deb
 
 # The Windows files (the MSI package's tables, signing), then the Windows
 # build under Wine: both installers, updates while Hoist runs, removal,
-# command line, keychain, window (screenshot build/wine-window.png), hand-over.
+# command line, keychain, window (screenshot build/wine-window.png), hand-over;
+# and what Outlook and Explorer drag onto the window (ui/oledrop).
 test-windows: package-windows
 	scripts/windows-files-test.sh
 	scripts/wine-test.sh
+	scripts/wine-drop-test.sh
 
 # make package GOOGLE_CLIENT_SECRET=FILE puts the client in every release file.
 test-client: deps
