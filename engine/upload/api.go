@@ -117,6 +117,9 @@ type Observer interface {
 	// upload goes out: from then on the file may arrive without the
 	// uploader hearing of it, so the caller keeps the time (the journal
 	// stores it before Doubt returns) and hands it back in Session.Sent.
+	// It is called again, with a later time, just before the body's last
+	// bytes go out: a request that reached the server whole is waited for
+	// from then (Uploader.SettleTime), however long its body took to send.
 	// Doubt(time.Time{}) says the doubt is settled: the attempt was
 	// refused, did not go out whole, or the destination was asked. A
 	// success is not said so: the finished upload settles it.

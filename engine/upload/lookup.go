@@ -159,6 +159,16 @@ func (r *run) markSending() {
 	r.obs.Doubt(r.attempted)
 }
 
+// lastByte notes again, just before the last bytes of an attempt's body go
+// out, when the attempt went out: a request is waited for from its last
+// byte, and a body that took minutes to send may arrive minutes after it
+// began. Called by the transport's reader (payload.last); the uploader
+// reads attempted only after the request is detached.
+func (r *run) lastByte() {
+	r.attempted = r.clock.Now()
+	r.obs.Doubt(r.attempted)
+}
+
 // answered settles the doubt of an attempt that was answered, or whose body
 // did not go out whole; an earlier attempt whose answer was lost keeps it.
 func (r *run) answered() {
