@@ -123,7 +123,10 @@ type Observer interface {
 	// Doubt(time.Time{}) says the doubt is settled: the attempt was
 	// refused, did not go out whole, or the destination was asked. A
 	// success is not said so: the finished upload settles it.
-	Doubt(sent time.Time)
+	// An error says the time could not be kept: the body does not go out
+	// (or, before its last bytes, is cut short), and the upload stops
+	// with ErrNotNoted. The error of a settling call is not heard.
+	Doubt(sent time.Time) error
 }
 
 // Clock is time as the uploader sees it; tests inject a fake one.

@@ -88,8 +88,8 @@ type payload struct {
 	once bool
 	// last, when set, is called once, under mu, just before the body's
 	// last bytes go to the transport: from then on the whole request may
-	// reach the server.
-	last func()
+	// reach the server. An error keeps them back: the request fails with it.
+	last func() error
 
 	mu        sync.Mutex
 	detached  bool
@@ -169,6 +169,13 @@ func (r *payloadReader) Read(b []byte) (int, error) {
 	default:
 		n = copy(b, p.tail[r.pos-fileEnd:])
 	}
+	if r.pos+int64(n) == total && p.last != nil && !p.ended {
+		p.ended = true
+		if err := p.last(); err != nil {
+			p.srcErr = err
+			return 0, err
+		}
+	}
 	r.advanceLocked(int64(n))
 	return n, nil
 }
@@ -181,10 +188,7 @@ func (r *payloadReader) advanceLocked(n int64) {
 	if n > 0 {
 		p.begun = true
 	}
-	if r.pos == p.length() && p.last != nil && !p.ended {
-		p.ended = true
-		p.last()
-	}
+
 	if n > 0 && p.watch != nil {
 		p.watch.touch()
 	}

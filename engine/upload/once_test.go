@@ -125,3 +125,119 @@ func TestDoubtCountsFromTheLastByte(t *testing.T) {
 		}
 	})
 }
+
+// A one-request upload whose going out cannot be noted is not sent: before
+// its body, nothing goes; before its last bytes, the body is cut short, so
+// that the server never holds a whole request nobody knows of.
+func TestNothingGoesUnnoted(t *testing.T) {
+	file := testFile(100_000)
+	full := errors.New("no space left on device")
+	t.Run("before the body", func(t *testing.T) {
+		h := newHarness(t) // no request at all
+		obs := newRecorder(t, int64(len(file)), false)
+		obs.refuseNotes = []error{full}
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, obs)
+		if !errors.Is(err, ErrNotNoted) || !errors.Is(err, full) || !Retryable(err) || errors.Is(err, ErrAnswerLost) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("before the last bytes", func(t *testing.T) {
+		var got int
+		h := newHarness(t)
+		h.up.Client.Transport = roundTripFunc(func(req *http.Request) (*http.Response, error) {
+			n, err := io.Copy(io.Discard, req.Body)
+			got = int(n)
+			return nil, err
+		})
+		obs := newRecorder(t, int64(len(file)), false)
+		obs.refuseNotes = []error{nil, full}
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, obs)
+		if !errors.Is(err, ErrNotNoted) || errors.Is(err, ErrAnswerLost) {
+			t.Fatalf("err = %v", err)
+		}
+		if got >= len(file) {
+			t.Errorf("the transport was handed %d bytes: the whole body", got)
+		}
+		if !obs.doubt().IsZero() {
+			t.Errorf("a body that did not go out whole is left in doubt")
+		}
+	})
+}
+
+// pinnedX is x sent with the precondition that the name is free.
+func pinnedX(x exchange) exchange {
+	x.url = strings.Replace(x.url, "?alt=json", "?alt=json&ifGenerationMatch=0", 1)
+	return x
+}
+
+const conditionNotMet = `{"error":{"code":412,"message":"At least one of the pre-conditions you specified did not hold.","errors":[{"reason":"conditionNotMet"}]}}`
+
+// Sessions guarded by Cloud Storage's precondition: a 412 is read, never
+// taken for someone else's object unseen; a session of an earlier run that
+// is gone is followed by one with the precondition too; and a resumed
+// session's "done" is read back.
+func TestGuardedSessions(t *testing.T) {
+	file := testFile(2 * ChunkAlign)
+	size := int64(len(file))
+	mine := lookupAnswer{found: Found{Body: objectJSON("b/o/17", file), ByName: true, Generation: "17"}}
+	theirs := lookupAnswer{found: Found{Body: objectJSON("b/o/18", testFile(999)), ByName: true, Generation: "18"}}
+	target := func(look Lookup) Target {
+		return Target{URL: testBase, ContentType: testType, Lookup: look, Pin: newOnly{}}
+	}
+	t.Run("final answer lost, session gone: the object is the file", func(t *testing.T) {
+		h := newHarness(t,
+			pinnedX(startX(nil, size)),
+			putX(file, 0, size).fail(-1, io.ErrUnexpectedEOF),
+			statusX(size).answer(http.StatusNotFound),
+			pinnedX(startX(nil, size)).answer(http.StatusPreconditionFailed).withBody(conditionNotMet))
+		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, mine}}
+		res, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, nil, nil)
+		if err != nil || !res.Found || res.Verified != VerifiedCRC32C || !strings.Contains(string(res.Body), "b/o/17") {
+			t.Fatalf("res %+v, err %v", res, err)
+		}
+	})
+	t.Run("a 412 for someone else's object stays a refusal", func(t *testing.T) {
+		h := newHarness(t, pinnedX(startX(nil, size)).answer(http.StatusPreconditionFailed).withBody(conditionNotMet))
+		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, theirs}}
+		_, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, nil, nil)
+		var api *APIError
+		if !errors.As(err, &api) || api.Status != http.StatusPreconditionFailed {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("resumed, session gone, the name taken by another writer: refused, not overwritten", func(t *testing.T) {
+		h := newHarness(t, statusX(size).answer(http.StatusNotFound)) // no new session
+		look := &fakeLookup{answers: []lookupAnswer{theirs}}
+		resume := &Session{URI: testSession, Started: h.clock.Now().Add(-time.Hour)}
+		_, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, resume, nil)
+		if !errors.Is(err, errTaken) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("resumed, session gone, the name free: the new session has the precondition", func(t *testing.T) {
+		h := newHarness(t,
+			statusX(size).answer(http.StatusGone),
+			pinnedX(startX(nil, size)),
+			putX(file, 0, size).answer(http.StatusOK).withBody(string(objectJSON("b/o/19", file))))
+		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}}}
+		resume := &Session{URI: testSession, Started: h.clock.Now().Add(-time.Hour)}
+		if _, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, resume, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("resumed session says done: read back", func(t *testing.T) {
+		h := newHarness(t, statusX(size).answer(http.StatusOK).withBody(string(objectJSON("b/o/17", file))))
+		look := &fakeLookup{answers: []lookupAnswer{theirs}}
+		resume := &Session{URI: testSession, Started: h.clock.Now().Add(-time.Hour)}
+		_, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, resume, nil)
+		if err == nil || look.count() != 1 {
+			t.Fatalf("err %v after %d lookups: done on the session's word while the name holds another object", err, look.count())
+		}
+		h = newHarness(t, statusX(size).answer(http.StatusOK).withBody(string(objectJSON("b/o/17", file))))
+		look = &fakeLookup{answers: []lookupAnswer{mine}}
+		res, err := h.up.Upload(context.Background(), target(look), &memFile{data: file}, Resumable, resume, nil)
+		if err != nil || !res.Found || res.Verified != VerifiedCRC32C {
+			t.Fatalf("res %+v, err %v", res, err)
+		}
+	})
+}

@@ -78,7 +78,9 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			req.Header.Set("X-Goog-Hash", hash)
 		}
 		pl := &payload{src: r.src, n: r.size, head: mp.head, tail: mp.tail, obs: r.obs, once: true, last: r.lastByte}
-		r.markSending()
+		if err := r.markSending(); err != nil {
+			return r.unsettled(ctx, m, err)
+		}
 		a, err := r.do(ctx, req, pl)
 		if err != nil {
 			if r.delivered {
@@ -275,5 +277,6 @@ func (r *run) pin(f Found) error {
 	if u, err := url.Parse(pinned); err == nil && u.Host == r.target.Host {
 		r.target = u
 	}
+	r.pinned = true
 	return nil
 }
