@@ -205,6 +205,13 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
 			jb.live().later = true
 		}
+	case errors.Is(err, upload.ErrNotNoted):
+		// Neither the notes nor the list could keep when it went out, so it
+		// did not go: it waits, unstarted, until the list can be written
+		// (Queue.retrySave), as a file added meanwhile does.
+		q.moveLocked(jb, stepLater)
+		jb.held = true
+		jb.sayLocked(nil, nil)
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
 		jb.live().session = upload.Session{}
@@ -430,21 +437,38 @@ func (o *observer) SessionStarted(s upload.Session) {
 // noted beside the list before the body goes out (sendingLog), and in the
 // job's record when the upload stops, so that an upload killed while it
 // waited is looked for, not sent again, when it is resumed.
-func (o *observer) Doubt(sent time.Time) {
+//
+// A time that neither the note nor the list could keep is an error: the
+// body does not go out, and the job waits until the list can be written.
+func (o *observer) Doubt(sent time.Time) error {
 	o.q.mu.Lock()
 	o.jb.live().session.Sent = sent
 	o.q.mu.Unlock()
-	if err := o.q.sending.note(o.jb.id, sent); err != nil || !o.q.sending.usable() {
-		if err != nil {
-			o.q.log.Warn("noting an upload under way in the list instead", "err", err)
-		}
-		o.q.mu.Lock()
-		written := o.q.persistJobs([]*job{o.jb}, !sent.IsZero())
-		o.q.mu.Unlock()
-		if written != nil {
-			<-written
-		}
+	noteErr := o.q.sending.note(o.jb.id, sent)
+	if noteErr == nil && o.q.sending.usable() {
+		return nil
 	}
+	if noteErr != nil {
+		o.q.log.Warn("noting an upload under way in the list instead", "err", noteErr)
+	}
+	if sent.IsZero() {
+		o.q.mu.Lock()
+		o.q.persist(o.jb)
+		o.q.mu.Unlock()
+		return nil
+	}
+	failed := new(error)
+	o.q.mu.Lock()
+	written := o.q.persistJobsChecked([]*job{o.jb}, failed)
+	o.q.mu.Unlock()
+	<-written
+	if *failed != nil {
+		o.q.mu.Lock()
+		o.jb.live().session.Sent = time.Time{}
+		o.q.mu.Unlock()
+		return errors.Join(noteErr, *failed)
+	}
+	return nil
 }
 
 func (o *observer) Sent(offset int64) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,14 +15,15 @@ import (
 )
 
 // sendingLog is a small file beside the list of uploads in which a
-// one-request upload is noted, with one write, just before its body goes
-// out ("S <job> <unix nanoseconds>"), and noted again once that doubt is
-// settled ("C <job>"). A write reaches the system at once, so a Hoist
-// killed while it waits for an answer leaves the note behind, and the
-// upload is looked for, not sent again, when it is resumed (see
+// one-request upload is noted, with one write synced to the disk, just
+// before its body goes out and again just before its last bytes do
+// ("S <job> <unix nanoseconds>"), and noted again once that doubt is
+// settled ("C <job>"). A Hoist killed (or a machine that loses power)
+// while it waits for an answer leaves the note behind, and the upload is
+// looked for, not sent again, when it is resumed (see
 // upload.Observer.Doubt). The list itself is written in transactions
-// synced to the disk: waiting for one before every small file would halve
-// how many go per second. When the queue stops an upload it writes the
+// synced to the disk too, but with more to write: waiting for one before
+// every small file would halve how many go per second. When the queue stops an upload it writes the
 // job's record, doubt and all, so the notes matter only after a kill; Open
 // reads them into the jobs, writes them to the list, and starts the file
 // afresh.
@@ -80,11 +83,31 @@ func (l *sendingLog) start(fresh bool) error {
 		flags |= os.O_TRUNC
 	}
 	f, err := os.OpenFile(l.path, flags, 0o600)
+	if err == nil {
+		// The file's name is on the disk before a note in it is relied on.
+		err = syncDir(filepath.Dir(l.path))
+		if err != nil {
+			_ = f.Close()
+		}
+	}
 	if err != nil {
 		l.broken = true
 		return fmt.Errorf("the notes of uploads under way could not be started: %w", err)
 	}
 	l.f, l.lines = f, 0
+	return nil
+}
+
+// syncDir puts a folder's entries on the disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && runtime.GOOS != "windows" {
+		return err // Windows cannot sync a folder; its file system keeps the name with the file's data
+	}
 	return nil
 }
 
@@ -117,7 +140,13 @@ func (l *sendingLog) note(id JobID, sent time.Time) error {
 	default:
 		return nil // nothing noted: nothing to settle
 	}
-	if _, err := l.f.WriteString(line); err != nil {
+	_, err := l.f.WriteString(line)
+	if err == nil && !sent.IsZero() {
+		// On the disk before the body goes: a power cut while the answer
+		// is awaited must not lose it. A lost settling note costs only a look.
+		err = l.f.Sync()
+	}
+	if err != nil {
 		l.broken = true
 		return fmt.Errorf("a note of an upload under way could not be written: %w", err)
 	}

@@ -117,10 +117,16 @@ type Observer interface {
 	// upload goes out: from then on the file may arrive without the
 	// uploader hearing of it, so the caller keeps the time (the journal
 	// stores it before Doubt returns) and hands it back in Session.Sent.
+	// It is called again, with a later time, just before the body's last
+	// bytes go out: a request that reached the server whole is waited for
+	// from then (Uploader.SettleTime), however long its body took to send.
 	// Doubt(time.Time{}) says the doubt is settled: the attempt was
 	// refused, did not go out whole, or the destination was asked. A
 	// success is not said so: the finished upload settles it.
-	Doubt(sent time.Time)
+	// An error says the time could not be kept: the body does not go out
+	// (or, before its last bytes, is cut short), and the upload stops
+	// with ErrNotNoted. The error of a settling call is not heard.
+	Doubt(sent time.Time) error
 }
 
 // Clock is time as the uploader sees it; tests inject a fake one.

@@ -82,12 +82,22 @@ type payload struct {
 	obs        Observer
 	watch      *watch
 	sum        *fileSum // follows the file's bytes as they are read; nil: none
+	// once: the body may go out once only. The transport may not send it
+	// again on its own (HTTP/2 replays a request after some stream resets,
+	// unseen): a second copy of a one-request upload is a second object.
+	once bool
+	// last, when set, is called once, under mu, just before the body's
+	// last bytes go to the transport: from then on the whole request may
+	// reach the server. An error keeps them back: the request fails with it.
+	last func() error
 
 	mu        sync.Mutex
 	detached  bool
 	srcErr    error // reading the file failed; set under mu
 	delivered bool  // a reader handed out the last byte; set under mu
 	handed    int64 // the end of the file's bytes handed out, as an offset in the file; set under mu
+	begun     bool  // a reader handed out a byte; set under mu
+	ended     bool  // last was called; set under mu
 }
 
 func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p.tail)) }
@@ -95,6 +105,20 @@ func (p *payload) length() int64 { return int64(len(p.head)) + p.n + int64(len(p
 // open returns a fresh reader over the whole body; the transport may ask for
 // another one (GetBody) to replay the request.
 func (p *payload) open() io.ReadCloser { return &payloadReader{p: p} }
+
+// errNoReplay refuses the transport a second copy of a body that may go out once.
+var errNoReplay = errors.New("the request's body went out once and is not sent again unseen")
+
+// replay is the body again from its start, for the transport's GetBody;
+// refused for a body that may go out once and has begun to.
+func (p *payload) replay() (io.ReadCloser, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.once && p.begun {
+		return nil, errNoReplay
+	}
+	return p.open(), nil
+}
 
 // detach ends every reader of p and reports what happened to the body:
 // whether all of it went out, how far into the file, and a read error.
@@ -145,6 +169,13 @@ func (r *payloadReader) Read(b []byte) (int, error) {
 	default:
 		n = copy(b, p.tail[r.pos-fileEnd:])
 	}
+	if r.pos+int64(n) == total && p.last != nil && !p.ended {
+		p.ended = true
+		if err := p.last(); err != nil {
+			p.srcErr = err
+			return 0, err
+		}
+	}
 	r.advanceLocked(int64(n))
 	return n, nil
 }
@@ -154,6 +185,10 @@ func (r *payloadReader) advanceLocked(n int64) {
 	p := r.p
 	before := r.pos
 	r.pos += n
+	if n > 0 {
+		p.begun = true
+	}
+
 	if n > 0 && p.watch != nil {
 		p.watch.touch()
 	}

@@ -42,6 +42,11 @@ var (
 	// answer names nothing it made (an empty body, {}), and the object
 	// could not be found by asking: the upload is not known to be done.
 	ErrNoID = errors.New("the server said the upload was complete but did not say what it made")
+	// ErrNotNoted: the time a one-request upload went out could not be
+	// kept (the disk is full, say), so the file was not sent: a Hoist
+	// stopped while it waited for the answer would not know to look for
+	// it, and could send it twice. Trying again later may succeed.
+	ErrNotNoted = errors.New("the upload could not be noted before it went out, so it was not sent")
 	// ErrInvalid: the upload was asked for with settings that cannot work
 	// (a bad URL, content type or chunk size); nothing was sent.
 	ErrInvalid = errors.New("the upload settings are not valid")

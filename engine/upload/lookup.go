@@ -153,10 +153,102 @@ func (r *run) settle(ctx context.Context, f Found, m Method) (res *Result, err e
 	return nil, err, true
 }
 
-// markSending tells the observer that an attempt's body is about to go out.
-func (r *run) markSending() {
+// guard pins the precondition before a new session of an upload that did
+// not pin it (one resumed from an earlier run): what the name holds now is
+// read, and the upload is done when it is the file (the earlier session
+// made it), refused when the name holds what it may not replace. done: the
+// upload ends here with res or err.
+func (r *run) guard(ctx context.Context) (res *Result, err error, done bool) {
+	if r.t.Lookup == nil {
+		if err := r.pin(Found{}); err != nil {
+			return nil, err, true
+		}
+		return nil, nil, false
+	}
+	f, err := r.find(ctx)
+	if err != nil {
+		return nil, err, true // the precondition cannot be known: nothing is sent blindly
+	}
+	if res, err, settled := r.settle(ctx, f, Resumable); settled {
+		res, err = r.done(res, err)
+		return res, err, true
+	}
+	if err := r.pin(f); err != nil {
+		return nil, err, true
+	}
+	return nil, nil, false
+}
+
+// refusedByPin settles a 412 on an upload Hoist itself guarded with the
+// precondition: the object the name holds is read, and the upload is done
+// when it is the file (size and CRC32C): an earlier request or session of
+// this upload made it, and its answer was lost. ok false: the refusal
+// stands as it is.
+func (r *run) refusedByPin(ctx context.Context, refusal error) (res *Result, err error, ok bool) {
+	var api *APIError
+	if !errors.As(refusal, &api) || api.Status != http.StatusPreconditionFailed || r.t.Pin == nil || r.t.Lookup == nil {
+		return nil, nil, false
+	}
+	f, ferr := r.find(ctx)
+	if ferr != nil {
+		if ctx.Err() != nil {
+			return nil, ferr, true
+		}
+		return nil, nil, false
+	}
+	if res, err, settled := r.settle(ctx, f, Resumable); settled && err == nil {
+		res, err = r.done(res, err)
+		return res, err, true
+	}
+	return nil, nil, false
+}
+
+// readBack reads the object a resumed session says it made before the
+// upload is called done: for an upload guarded by its precondition the
+// session's answer alone is not trusted (a server may finish a session on
+// its own, and the name may hold something else by now).
+func (r *run) readBack(ctx context.Context, said *Result) (*Result, error) {
+	f, err := r.find(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%w; looking for it failed: %w", ErrNoID, err)
+	case f.Body == nil:
+		return nil, fmt.Errorf("%w, and it was not found there", ErrNoID)
+	}
+	res, err, settled := r.settle(ctx, f, said.Method)
+	if settled {
+		return res, err
+	}
+	// What the name holds is not the file: the checks say how it differs.
+	if _, err := r.accept(ctx, &Result{Status: said.Status, Body: f.Body, Method: said.Method, Found: true}); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w, and it was not found there", ErrNoID)
+}
+
+// markSending tells the observer that an attempt's body is about to go out;
+// an error keeps it from going.
+func (r *run) markSending() error {
 	r.attempted = r.clock.Now()
-	r.obs.Doubt(r.attempted)
+	if err := r.obs.Doubt(r.attempted); err != nil {
+		r.attempted = time.Time{}
+		return fmt.Errorf("%w: %w", ErrNotNoted, err)
+	}
+	return nil
+}
+
+// lastByte notes again, just before the last bytes of an attempt's body go
+// out, when the attempt went out: a request is waited for from its last
+// byte, and a body that took minutes to send may arrive minutes after it
+// began. Called by the transport's reader (payload.last); the uploader
+// reads attempted only after the request is detached.
+func (r *run) lastByte() error {
+	at := r.clock.Now()
+	if err := r.obs.Doubt(at); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotNoted, err)
+	}
+	r.attempted = at
+	return nil
 }
 
 // answered settles the doubt of an attempt that was answered, or whose body
@@ -167,7 +259,7 @@ func (r *run) answered() {
 	}
 	r.attempted = time.Time{}
 	if r.unanswered.IsZero() {
-		r.obs.Doubt(time.Time{})
+		_ = r.obs.Doubt(time.Time{})
 	}
 }
 
@@ -179,7 +271,7 @@ func (r *run) lost() {
 // cleared settles every doubt: the destination was asked and holds nothing.
 func (r *run) cleared() {
 	r.unanswered, r.attempted, r.lostAt = time.Time{}, time.Time{}, time.Time{}
-	r.obs.Doubt(time.Time{})
+	_ = r.obs.Doubt(time.Time{})
 }
 
 // unsettled is the error an upload in doubt stops with: err itself, or, when

@@ -93,9 +93,10 @@ func TestLostAnswerNotFoundIsSentAgain(t *testing.T) {
 	if res.Found || string(res.Body) != okJSON || look.count() != 2 {
 		t.Errorf("result = %+v, %d lookups", res, look.count())
 	}
-	// Each attempt is announced before its body; the destination is asked
-	// again once the settle time has passed, and that settles the first.
-	want := []string{"doubt", "retrying 1", "retrying 0", "settled", "doubt"}
+	// Each attempt is announced before its body, and again before its last
+	// bytes; the destination is asked again once the settle time has
+	// passed, and that settles the first.
+	want := []string{"doubt", "doubt", "retrying 1", "retrying 0", "settled", "doubt"}
 	if got := obs.events[:len(want)]; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("events %v, want %v…", obs.events, want)
 	}

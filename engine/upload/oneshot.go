@@ -77,8 +77,10 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 		if hash != "" {
 			req.Header.Set("X-Goog-Hash", hash)
 		}
-		pl := &payload{src: r.src, n: r.size, head: mp.head, tail: mp.tail, obs: r.obs}
-		r.markSending()
+		pl := &payload{src: r.src, n: r.size, head: mp.head, tail: mp.tail, obs: r.obs, once: true, last: r.lastByte}
+		if err := r.markSending(); err != nil {
+			return r.unsettled(ctx, m, err)
+		}
 		a, err := r.do(ctx, req, pl)
 		if err != nil {
 			if r.delivered {
@@ -107,8 +109,22 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			// Done even if the answer's body broke off: sending again would make a copy.
 			return r.done(r.accept(ctx, &Result{Status: a.status, Body: a.body, Method: m}))
 		}
-		r.answered()
 		refusal := r.refuse(a)
+		if r.delivered && serverTrouble(a.status) {
+			// The whole body went out and a front end or the server broke
+			// down: the request may have been passed on, and may yet make
+			// the object. The answer is as good as lost.
+			r.lost()
+			lastCause = refusal
+			if !r.repeatable() && r.t.Lookup == nil {
+				return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal}
+			}
+			if err := r.wait(ctx, refusal); err != nil {
+				return r.unsettled(ctx, m, err)
+			}
+			continue
+		}
+		r.answered()
 		if a.status == http.StatusPreconditionFailed && r.t.Pin != nil && r.t.Lookup != nil && !r.unanswered.IsZero() {
 			// An earlier attempt arrived, or the name changed meanwhile: look.
 			f, err := r.find(ctx)
@@ -127,6 +143,17 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			return r.unsettled(ctx, m, err)
 		}
 	}
+}
+
+// serverTrouble reports the answers of a server, or of a front end before
+// it, that broke down (500, 502, 503, 504): they say nothing of whether
+// the request went on to make its object.
+func serverTrouble(status int) bool {
+	switch status {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // done reports a whole file the server holds as committed.
@@ -250,5 +277,6 @@ func (r *run) pin(f Found) error {
 	if u, err := url.Parse(pinned); err == nil && u.Host == r.target.Host {
 		r.target = u
 	}
+	r.pinned = true
 	return nil
 }

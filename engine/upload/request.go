@@ -31,7 +31,7 @@ func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, 
 		pl.watch = w
 		pl.sum = &r.sum
 		req.Body = pl.open()
-		req.GetBody = func() (io.ReadCloser, error) { return pl.open(), nil }
+		req.GetBody = pl.replay
 		req.ContentLength = pl.length()
 		if req.ContentLength == 0 {
 			req.Body, req.GetBody = http.NoBody, nil

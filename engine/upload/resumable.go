@@ -65,6 +65,7 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 			r.session = &s
 			r.sentMax, r.handed = r.size, r.size // what an earlier run sent is unknown
 			needStatus = true
+			r.resumed = true
 		}
 	}
 	var next int64    // the first byte the server has not persisted
@@ -75,6 +76,12 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		}
 		var s step
 		switch {
+		case r.session == nil && r.t.Pin != nil && !r.pinned:
+			// A session of an earlier run is gone: the new one carries the precondition too.
+			if res, err, done := r.guard(ctx); done {
+				return res, err
+			}
+			continue
 		case r.session == nil:
 			s = r.start(ctx)
 		case needStatus:
@@ -86,6 +93,9 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 		case stepStarted:
 			next, needStatus = 0, false
 		case stepDone:
+			if r.resumed && r.t.Pin != nil && r.t.Lookup != nil {
+				return r.done(r.readBack(ctx, s.result))
+			}
 			return r.done(r.accept(ctx, s.result))
 		case stepEarly:
 			if early != nil {
@@ -131,6 +141,9 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 			r.obs.FellBack(Resumable, to, scrub(s.err, r.secrets))
 			return r.oneShot(ctx, to)
 		default:
+			if res, err, ok := r.refusedByPin(ctx, s.err); ok {
+				return res, err
+			}
 			return nil, s.err
 		}
 	}
@@ -149,6 +162,7 @@ func (r *run) restart(reason error) error {
 		return fmt.Errorf("%w (%d restarts): %w", ErrTooManyRetries, r.restarts-1, reason)
 	}
 	r.session, r.committed, r.best, r.sentMax, r.handed = nil, 0, 0, 0, 0
+	r.resumed = false
 	r.obs.Restarted(scrub(reason, r.secrets))
 	return nil
 }

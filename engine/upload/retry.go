@@ -280,7 +280,7 @@ func Retryable(err error) bool {
 		// A session gone (404, 410) is started afresh later.
 		return shouldRetry(api) != giveUp || api.Status == http.StatusNotFound || api.Status == http.StatusGone
 	}
-	for _, later := range []error{ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress, errForgot} {
+	for _, later := range []error{ErrNotNoted, ErrTooManyRetries, ErrStalled, ErrSessionExpired, ErrBadResponse, errNoProgress, errForgot} {
 		if errors.Is(err, later) {
 			return true
 		}

@@ -367,6 +367,8 @@ type recorder struct {
 	fellBack  []string
 	doubts    []time.Time // what Doubt heard, in order
 	problems  []string
+	// refuseNotes: what the next calls of Doubt with a time return, in turn.
+	refuseNotes []error
 }
 
 type retryEvent struct {
@@ -446,15 +448,24 @@ func (r *recorder) FellBack(from, to Method, cause error) {
 	r.events = append(r.events, "fellback")
 }
 
-func (r *recorder) Doubt(sent time.Time) {
+func (r *recorder) Doubt(sent time.Time) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !sent.IsZero() && len(r.refuseNotes) > 0 {
+		err := r.refuseNotes[0]
+		r.refuseNotes = r.refuseNotes[1:]
+		if err != nil {
+			r.events = append(r.events, "not noted")
+			return err
+		}
+	}
 	r.doubts = append(r.doubts, sent)
 	if sent.IsZero() {
 		r.events = append(r.events, "settled")
 	} else {
 		r.events = append(r.events, "doubt")
 	}
+	return nil
 }
 
 // doubt is the last time Doubt heard: zero when settled.

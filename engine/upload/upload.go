@@ -129,6 +129,8 @@ type run struct {
 	secrets   []string // texts errors must not show
 	sum       fileSum  // CRC32C of the file's bytes as they are read
 	delivered bool     // the last request's whole body went out
+	pinned    bool     // the precondition is on the upload address (Target.Pin)
+	resumed   bool     // the session is one an earlier run started, not yet restarted
 
 	// One-request uploads in doubt (lookup.go).
 	attempted  time.Time // the attempt going out now
@@ -353,4 +355,4 @@ func (nopObserver) Committed(int64)                    {}
 func (nopObserver) Restarted(error)                    {}
 func (nopObserver) Retrying(int, time.Duration, error) {}
 func (nopObserver) FellBack(Method, Method, error)     {}
-func (nopObserver) Doubt(time.Time)                    {}
+func (nopObserver) Doubt(time.Time) error              { return nil }

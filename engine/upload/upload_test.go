@@ -561,7 +561,9 @@ func TestRetryAfter(t *testing.T) {
 				mediaX(file).answer(tc.status, "Retry-After", tc.value),
 				mediaX(file).answer(http.StatusOK).withBody(okJSON),
 			)
-			if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil); err != nil {
+			// Repeatable: the 503 comes after the whole body, and only an
+			// upload that makes no second copy is sent again at once.
+			if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 			if w := h.clock.slept(); len(w) != 1 || w[0] != tc.want {
@@ -706,12 +708,24 @@ func TestHTMLErrorPage(t *testing.T) {
 			t.Errorf("error shows the page: %q", err)
 		}
 	})
-	t.Run("502 is retried", func(t *testing.T) {
+	t.Run("502 after the body is a lost answer", func(t *testing.T) {
+		// A front end may have passed the request on: not sent again blindly.
+		h := newHarness(t, mediaX(file).answer(http.StatusBadGateway, "Content-Type", "text/html").withBody(page))
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil)
+		if !errors.Is(err, ErrAnswerLost) || strings.Contains(err.Error(), "<") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("502 after the body is asked about, then sent again", func(t *testing.T) {
 		h := newHarness(t,
 			mediaX(file).answer(http.StatusBadGateway, "Content-Type", "text/html").withBody(page),
 			mediaX(file).answer(http.StatusOK).withBody(okJSON))
-		if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil); err != nil {
+		look := &fakeLookup{answers: []lookupAnswer{{found: Found{}}, {found: Found{}}}}
+		if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, nil, nil); err != nil {
 			t.Fatal(err)
+		}
+		if look.count() != 2 {
+			t.Errorf("%d lookups before sending again, want 2 (at once, and after the settle time)", look.count())
 		}
 	})
 }
@@ -872,7 +886,7 @@ func TestCancelDuringWait(t *testing.T) {
 	x := mediaX(file).answer(http.StatusServiceUnavailable)
 	x.before = func(*http.Request) { cancel() }
 	h := newHarness(t, x)
-	_, err := h.up.Upload(ctx, Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil)
+	_, err := h.up.Upload(ctx, Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}

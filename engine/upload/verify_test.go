@@ -127,7 +127,7 @@ func (c *cancelAfterFirst) Committed(off int64) {
 func (c *cancelAfterFirst) Restarted(error)                      {}
 func (c *cancelAfterFirst) Retrying(int, time.Duration, error)   {}
 func (c *cancelAfterFirst) FellBack(_, _ upload.Method, _ error) {}
-func (c *cancelAfterFirst) Doubt(time.Time)                      {}
+func (c *cancelAfterFirst) Doubt(time.Time) error                { return nil }
 
 // smallReceiveBuffer makes each accepted connection's receive buffer small,
 // so that bytes the server has not read are not acknowledged either, as at

@@ -17,7 +17,7 @@ func TestLongRetryAfterIsItsRealLength(t *testing.T) {
 		mediaX(file).answer(http.StatusOK).withBody(okJSON),
 	)
 	obs := newRecorder(t, int64(len(file)), false)
-	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, obs); err != nil {
+	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, obs); err != nil {
 		t.Fatal(err)
 	}
 	if w := h.clock.slept(); len(w) != 1 || w[0] != 2*time.Hour || obs.retries[0].wait != 2*time.Hour {
@@ -32,7 +32,7 @@ func TestWaitPastTheBoundEndsTheCall(t *testing.T) {
 	t.Run("Retry-After", func(t *testing.T) {
 		h := newHarness(t, mediaX(file).answer(http.StatusServiceUnavailable, "Retry-After", "7200"))
 		h.up.MaxWait = 5 * time.Minute
-		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil)
+		_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, nil)
 		var we *WaitError
 		if !errors.As(err, &we) || we.Wait != 2*time.Hour || !we.Until.Equal(h.clock.Now().Add(2*time.Hour)) || !Retryable(err) {
 			t.Fatalf("err = %v", err)
