@@ -196,7 +196,8 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 			login += " --account " + argWord(v.Account)
 		}
 		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
-			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send")}); s != "" {
+			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send"),
+			"Retry": cmdWords(l, "hoist queue retry "+argWord(v.Path))}); s != "" {
 			return visible(s)
 		}
 	}

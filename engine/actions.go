@@ -517,6 +517,8 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	jb.live().later = false                    // this run waits for it now
 	if a == Cancel || a == Restart {
 		jb.live().retryAt = time.Time{}
+	}
+	if a == Restart || (a == Cancel && jb.peek().session.Sent.IsZero()) {
 		_ = q.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
 	}
 	reason := jb.reason
@@ -531,7 +533,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	case Restart:
 		jb.verify = false
 	case Cancel:
-		jb.live().session = upload.Session{}
+		q.canceledLocked(jb) // an upload that may have arrived stays in doubt
 	}
 }
 

@@ -214,8 +214,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		jb.sayLocked(nil, nil)
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
-		jb.live().session = upload.Session{}
-		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
+		q.canceledLocked(jb)
 	default:
 		q.failLocked(jb, err)
 		q.batch.failed++
@@ -243,6 +242,22 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	q.mu.Unlock()
 	q.poke()
 	q.emit(events)
+}
+
+// canceledLocked forgets jb's session, but not its doubt: a one-request
+// upload canceled while its answer was awaited may have arrived, so when
+// it went out is kept (in the list too), the row says so, and Retry asks
+// the destination before it sends the file again. Queue.mu must be held.
+func (q *Queue) canceledLocked(jb *job) {
+	sent := jb.peek().session.Sent
+	jb.live().session = upload.Session{Sent: sent}
+	if sent.IsZero() {
+		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
+		return
+	}
+	reason := jb.fact(fact.CanceledInDoubt)
+	reason.Args = mergeArgs(reason.Args, map[string]string{"at": sent.Format(time.RFC3339)})
+	jb.sayLocked(reason, jb.fact(fact.CheckFirst))
 }
 
 // stoppedByLocked takes a job whose upload the user stopped with a to the

@@ -16,6 +16,7 @@ var commandKeys = map[fact.Code]string{
 	fact.WrongCopy:  "cli.next.wrongCopy",
 	fact.RetryAt:    "cli.next.retryAt",
 	fact.RetryLater: "cli.next.retryLater",
+	fact.CheckFirst: "cli.next.checkFirst",
 
 	fact.ChangeAndSend: "cli.next.changeAndSend",
 	fact.TooLargeThere: "cli.next.tooLargeThere",
@@ -61,7 +62,7 @@ func (l *Lang) copySentence(f fact.Fact, who string) string {
 }
 
 // CommandNext is a next step of an upload in doubt in command-line terms,
-// with the commands that carry it out (Cmd, Restart, Remove, Login); ""
+// with the commands that carry it out (Cmd, Restart, Remove, Login, Retry); ""
 // for a fact that is not one.
 func (l *Lang) CommandNext(f fact.Fact, cmds Args) string {
 	key, ok := commandKeys[f.Code]

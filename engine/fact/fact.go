@@ -381,3 +381,10 @@ const (
 	TooLargeThere Code = "next.tooLargeThere" // Dest: no attempt will take a file this large
 	AskAccess     Code = "next.askAccess"     // Dest: the account may not upload there: ask for access, then retry
 )
+
+// Facts about an upload canceled while its answer was awaited: it may have
+// arrived, so Retry asks its destination before it sends it again.
+const (
+	CanceledInDoubt Code = "upload.canceledInDoubt" // Dest, File, Args["at"]: when it went out
+	CheckFirst      Code = "next.checkFirst"        // Dest: Retry asks whether it arrived before sending it again
+)
