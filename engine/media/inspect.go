@@ -65,6 +65,9 @@ func Inspect(path string) (Info, error) {
 	}
 	info.Fingerprint = sum
 	info.MIME = detectType(info.Name, head)
+	if isOutlook(info.Name, head, info.MIME) {
+		info.MIME = OutlookType // what it is made into depends on where it goes: AsEmail
+	}
 
 	isEml := strings.EqualFold(filepath.Ext(info.Name), ".eml")
 	if info.Size == 0 && hasContent(f) {
@@ -111,6 +114,9 @@ func ReadEmail(path string) (*Email, error) {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 	case err != nil:
 		return nil, readProblem(path, err)
+	}
+	if startsCompound(head[:n]) {
+		return readOutlookEmail(f, path) // an Outlook item: the email it is made into
 	}
 	email, err := parseEmail(head[:n], n == headLimit)
 	if err != nil {
@@ -222,6 +228,7 @@ func detectType(name string, head []byte) string {
 // extensionTypes are used before the system's table so results do not depend on the machine.
 var extensionTypes = map[string]string{
 	".eml":  emailType,
+	".msg":  OutlookType,
 	".txt":  "text/plain",
 	".csv":  "text/csv",
 	".md":   "text/markdown",
