@@ -312,9 +312,7 @@ func (m *message) writeBody(w *writer, out *bytes.Buffer) []header {
 			}
 			buf.WriteString("\r\n")
 			buf.Write(p.body)
-			if !bytes.HasSuffix(p.body, []byte("\r\n")) {
-				buf.WriteString("\r\n")
-			}
+			buf.WriteString("\r\n") // the line break before a boundary is the boundary's
 		}
 		buf.WriteString("--" + b + "--\r\n")
 		return part{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, body: buf.Bytes()}
