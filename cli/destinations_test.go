@@ -209,7 +209,7 @@ func TestSendGoldenEmailsToGmail(t *testing.T) {
 				t.Errorf("stored %v; stdout lacks %q:\n%s", ok, want, stdout)
 			}
 		}
-		want := "✗ not-an-email.eml: not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
+		want := "✗ not-an-email.eml: not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -289,10 +289,10 @@ func TestSendRefusals(t *testing.T) {
 			"✗ icon.png: icon.png is not an image; Play Games accepts only images."},
 		{"notes named .eml to Gmail", []string{"--to", "gmail-import"},
 			func(*sendLab) string { return notEmail },
-			"✗ not-an-email.eml: not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
+			"✗ not-an-email.eml: not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"a picture to Gmail", []string{"--to", "gmail-send"},
 			func(l *sendLab) string { return l.png("photo.png") },
-			"✗ photo.png: photo.png is not an email file; Gmail accepts only email files (.eml)."},
+			"✗ photo.png: photo.png is not an email file; Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"40 MB as a draft", []string{"--to", "gmail-draft"},
 			func(l *sendLab) string {
 				return l.sized("long.eml", []byte("From: a@example.com\r\nTo: b@example.com\r\nSubject: Long\r\n\r\n"), 40_000_000)

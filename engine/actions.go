@@ -570,6 +570,12 @@ func inspect(path string, d dest.Destination, method upload.Method) *inspection 
 	if err != nil {
 		return &inspection{err: err}
 	}
+	if media.IsOutlook(info) && d.TakesEmail() {
+		// An Outlook item goes as the email it is; elsewhere, as the file.
+		if info, err = media.AsEmail(info); err != nil {
+			return &inspection{info: info, read: true, err: err}
+		}
+	}
 	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
 }
 

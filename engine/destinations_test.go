@@ -540,7 +540,7 @@ func TestGoldenEmails(t *testing.T) {
 				for i, v := range views {
 					name := filepath.Base(paths[i])
 					if name == "not-an-email.eml" {
-						want := "not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
+						want := "not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."
 						if v.State != engine.Refused || !strings.HasPrefix(reasonOf(v), want) {
 							t.Errorf("%s: state %s, reason %q; want refused: %q", name, v.State, reasonOf(v), want)
 						}
@@ -810,9 +810,9 @@ func TestRefusalsBeforeAnyByte(t *testing.T) {
 		{"an empty image to Play Games", games, writeFile(t, dir, "empty.png", nil),
 			"empty.png is empty (0 bytes); Play Games cannot take an empty image."},
 		{"a picture to Gmail", gmail(dest.GmailInsert), pngFile(t, dir, "holiday.png", 0),
-			"holiday.png is not an email file; Gmail accepts only email files (.eml)."},
+			"holiday.png is not an email file; Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"notes named .eml to Gmail", gmail(dest.GmailImport), filepath.Join(goldenDir(t), "not-an-email.eml"),
-			"not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
+			"not-an-email.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"an empty .eml to Gmail", gmail(dest.GmailInsert), writeFile(t, dir, "blank.eml", nil),
 			"blank.eml is empty (0 bytes); Gmail cannot take an empty email."},
 		{"160 MB to Gmail's mailbox", gmail(dest.GmailInsert), bigEmail("archive.eml", 160_000_000),

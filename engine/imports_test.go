@@ -59,7 +59,8 @@ func TestImportsPointOneWay(t *testing.T) {
 
 	only := map[string][]string{
 		"hoist/engine/upload":          {"hoist/engine/crc32c", "hoist/digits"},
-		"hoist/engine/media":           {"hoist/engine/upload", "hoist/engine/fact", "hoist/digits"},
+		"hoist/engine/media":           {"hoist/engine/upload", "hoist/engine/fact", "hoist/digits", "hoist/engine/media/outlook"},
+		"hoist/engine/media/outlook":   {}, // reads Outlook items: nothing of Hoist's
 		"hoist/engine/journal":         {"hoist/engine/upload", "hoist/engine/fact", "hoist/digits", "hoist/dirs"},
 		"hoist/engine/emulator":        {"hoist/engine/upload", "hoist/engine/crc32c", "hoist/digits"},
 		"hoist/engine/dest":            {"hoist/engine/upload", "hoist/engine/media", "hoist/engine/fact", "hoist/digits", "hoist/redact", "hoist/dirs"},

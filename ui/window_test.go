@@ -39,7 +39,7 @@ func TestEmptyWindow(t *testing.T) {
 	if !h.d.empty.Visible() || h.d.list.Visible() {
 		t.Fatal("an empty queue should show the empty state, not the list")
 	}
-	if !hasLabel(h.d.empty, "Drop images or email files here") {
+	if !hasLabel(h.d.empty, "Drop images or email files (.eml, .msg, .mbox) here") {
 		t.Error("the empty state does not say what to do")
 	}
 	if got := h.d.foot.summary.Text(); got != "No files yet." {

@@ -205,6 +205,13 @@ func (gmailKind) check(d Destination, file media.Info) error {
 
 const emailType = "message/rfc822"
 
+// TakesEmail reports whether d takes email files, so that an Outlook item
+// (.msg) goes to it as the email it is rather than as the file.
+func (d Destination) TakesEmail() bool {
+	_, ok := d.of().(gmailKind)
+	return ok
+}
+
 // message is the part of Gmail's Message resource Hoist sets.
 type message struct {
 	LabelIDs []string `json:"labelIds,omitempty"`

@@ -290,13 +290,13 @@ func TestPlanRefusals(t *testing.T) {
 		message string
 	}{
 		{"text to gmail", Destination{Kind: GmailInsert}, file("notes.txt", "text/plain", 120), RuleType,
-			"notes.txt is not an email file; Gmail accepts only email files (.eml)."},
+			"notes.txt is not an email file; Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"image to gmail drafts", Destination{Kind: GmailDraft}, file("logo.png", "image/png", 120), RuleType,
-			"logo.png is not an email file; Gmail accepts only email files (.eml)."},
+			"logo.png is not an email file; Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"an .eml that is not an email", Destination{Kind: GmailImport}, notEmail, RuleEmail,
-			"report.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
+			"report.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"an email type without headers", Destination{Kind: GmailSend}, notParsed, RuleEmail,
-			"odd.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."},
+			"odd.eml does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."},
 		{"empty email", Destination{Kind: GmailInsert}, email("empty.eml", 0), RuleEmpty,
 			"empty.eml is empty (0 bytes); Gmail cannot take an empty email."},
 		{"too big to send", Destination{Kind: GmailSend}, email("big.eml", 40_000_000), RuleSize,
@@ -384,7 +384,7 @@ func TestPlanGoldenEmails(t *testing.T) {
 			info, inspectErr := media.Inspect(f)
 			_, err := Destination{Kind: GmailInsert}.Plan(info)
 			if errors.Is(inspectErr, media.ErrNotEmail) {
-				want := info.Name + " does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml)."
+				want := info.Name + " does not look like an email file (its first lines are not email headers); Gmail accepts only email files (.eml, .msg, .mbox)."
 				if err == nil || SayEnglish(err) != want {
 					t.Errorf("Plan = %v, want %q", err, want)
 				}

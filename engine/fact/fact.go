@@ -96,19 +96,27 @@ const (
 
 // More facts about a file, and about an upload that stopped.
 const (
-	FileUnknownSize  Code = "file.unknownSize"        // File: says 0 bytes but has content (/proc)
-	FileNotEmail     Code = "file.notEmail"           // File: named like an email file, its first lines are not headers
-	FileReadChanged  Code = "file.readChanged"        // File: changed while Hoist was reading it
-	ChangedWhileSent Code = "upload.changedWhileSent" // File
-	Incomplete       Code = "upload.incomplete"       // Dest, Size: the file's, Received: what the server holds
-	Mismatch         Code = "upload.mismatch"         // Dest, Args: check, server, file (the two values as written)
-	Retired          Code = "google.retired"          // Dest, Google, Args: version (may be ""), current (the kind's)
-	SignInToSend     Code = "auth.signInToSend"       // the job waits for its account's sign-in
-	ResumeFrom       Code = "next.resumeFrom"         // Dest: a paused upload continues from where the server stands
-	CheckServer      Code = "next.checkServer"        // Dest: see what the server holds, then send again
-	NotNoted         Code = "next.notNoted"           // Google: why the list of uploads could not be written
-	ListNotSaved     Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
-	ListDiskFull     Code = "journal.diskFull"        // File: the list's folder, on a disk with no room left
+	FileUnknownSize    Code = "file.unknownSize"        // File: says 0 bytes but has content (/proc)
+	FileNotEmail       Code = "file.notEmail"           // File: named like an email file, its first lines are not headers
+	OutlookContact     Code = "file.outlookContact"     // File: an Outlook contact, not an email
+	OutlookAppointment Code = "file.outlookAppointment" // File: an Outlook calendar item, not an email
+	OutlookTask        Code = "file.outlookTask"        // File: an Outlook task, not an email
+	OutlookNote        Code = "file.outlookNote"        // File: an Outlook note, not an email
+	OutlookJournal     Code = "file.outlookJournal"     // File: an Outlook journal entry, not an email
+	OutlookItem        Code = "file.outlookItem"        // File: another Outlook item that is not an email
+	OutlookDamaged     Code = "file.outlookDamaged"     // File: named or made as an Outlook message, but its parts cannot be read
+	OutlookTooLarge    Code = "file.outlookTooLarge"    // File: an Outlook message too large to be made into an email
+	FileReadChanged    Code = "file.readChanged"        // File: changed while Hoist was reading it
+	ChangedWhileSent   Code = "upload.changedWhileSent" // File
+	Incomplete         Code = "upload.incomplete"       // Dest, Size: the file's, Received: what the server holds
+	Mismatch           Code = "upload.mismatch"         // Dest, Args: check, server, file (the two values as written)
+	Retired            Code = "google.retired"          // Dest, Google, Args: version (may be ""), current (the kind's)
+	SignInToSend       Code = "auth.signInToSend"       // the job waits for its account's sign-in
+	ResumeFrom         Code = "next.resumeFrom"         // Dest: a paused upload continues from where the server stands
+	CheckServer        Code = "next.checkServer"        // Dest: see what the server holds, then send again
+	NotNoted           Code = "next.notNoted"           // Google: why the list of uploads could not be written
+	ListNotSaved       Code = "journal.notSaved"        // Google: why the list of uploads could not be saved
+	ListDiskFull       Code = "journal.diskFull"        // File: the list's folder, on a disk with no room left
 )
 
 // Facts about a mailbox file (.mbox), whose emails are sent one by one.

@@ -79,6 +79,9 @@ type Record struct {
 	ModTime     time.Time `json:"mod_time,omitzero"`
 	Fingerprint string    `json:"fingerprint,omitempty"`
 	MIME        string    `json:"mime,omitempty"`
+	// FileSize is the file's own size when what is sent is made from it
+	// (an Outlook item sent as an email: Size is the email's).
+	FileSize int64 `json:"file_size,omitempty"`
 	// Destination is the destination's own JSON.
 	Destination json.RawMessage `json:"destination,omitempty"`
 	Metadata    []byte          `json:"metadata,omitempty"`

@@ -64,6 +64,7 @@ func fullRecord(id string) Record {
 		ModTime:        time.Date(2025, 3, 1, 8, 0, 0, 123456789, time.UTC),
 		Fingerprint:    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
 		MIME:           "message/rfc822",
+		FileSize:       5 << 20,
 		Destination:    json.RawMessage(`{"kind":"gmail","account":"ana@example.com","params":{"mode":"import"}}`),
 		Metadata:       []byte(`{"labelIds":["INBOX"]}`),
 		Method:         "resumable",

@@ -3,6 +3,7 @@ package media
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"sync"
@@ -18,6 +19,9 @@ import (
 type File struct {
 	f    *os.File
 	info Info
+	// made is what is sent when it is made from the file (an Outlook item
+	// as the email it is); nil: the file's own bytes are sent.
+	made []byte
 	// changed is the file's status change time when opened, where the
 	// system keeps one: a write moves it, and unlike the modification time
 	// it cannot be put back.
@@ -51,11 +55,36 @@ func Open(info Info) (*File, error) {
 	if fi, err := f.Stat(); err == nil && info.Part == nil {
 		file.changed = changeTime(fi)
 	}
+	if info.Converted() {
+		// The same file always makes the same email, so a session resumed
+		// or an upload looked for finds the bytes it began with.
+		made, err := convertOutlook(f, info)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if int64(len(made)) != info.Size {
+			f.Close()
+			return nil, changedProblem(info, fmt.Sprintf("made an email of %d bytes, not %d", len(made), info.Size))
+		}
+		file.made = made
+	}
 	return file, nil
 }
 
-// ReadAt reads bytes of the file at off.
+// ReadAt reads bytes of the file at off (of the email made from it, for an
+// Outlook item).
 func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	if f.made != nil {
+		if off >= int64(len(f.made)) {
+			return 0, io.EOF
+		}
+		n := copy(p, f.made[off:])
+		if n < len(p) {
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	if f.part != nil {
 		return f.part.ReadAt(p, off)
 	}
@@ -156,8 +185,8 @@ func Verify(info Info) error {
 }
 
 func compareStat(info Info, fi fs.FileInfo) error {
-	if fi.Size() != info.Size {
-		return changedProblem(info, fmt.Sprintf("size %d, now %d", info.Size, fi.Size()))
+	if fi.Size() != info.onDisk() {
+		return changedProblem(info, fmt.Sprintf("size %d, now %d", info.onDisk(), fi.Size()))
 	}
 	if !fi.ModTime().Equal(info.ModTime) {
 		return changedProblem(info, "saved again")

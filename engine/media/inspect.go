@@ -65,6 +65,9 @@ func Inspect(path string) (Info, error) {
 	}
 	info.Fingerprint = sum
 	info.MIME = detectType(info.Name, head)
+	if isOutlook(info.Name, head, info.MIME) {
+		info.MIME = OutlookType // what it is made into depends on where it goes: AsEmail
+	}
 
 	if info.Size > 0 && LooksLikeMailbox(info.Name, head) {
 		// Its emails are found when it is split (Emails), each sent alone.
@@ -116,6 +119,9 @@ func ReadEmail(path string) (*Email, error) {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 	case err != nil:
 		return nil, readProblem(path, err)
+	}
+	if startsCompound(head[:n]) {
+		return readOutlookEmail(f, path) // an Outlook item: the email it is made into
 	}
 	email, err := parseEmail(head[:n], n == headLimit)
 	if err != nil {
@@ -240,6 +246,7 @@ func detectType(name string, head []byte) string {
 // extensionTypes are used before the system's table so results do not depend on the machine.
 var extensionTypes = map[string]string{
 	".eml":  emailType,
+	".msg":  OutlookType,
 	".txt":  "text/plain",
 	".csv":  "text/csv",
 	".md":   "text/markdown",

@@ -23,7 +23,23 @@ type Info struct {
 	// Part, for one email of a mailbox file (Path), is where it lies in
 	// it; nil for a file that is sent whole. Size is then the email's.
 	Part *Part
+	// FileSize is the file's own size when what is sent is made from it
+	// (an Outlook item sent as the email it is: Size is the email's);
+	// 0 when the file is sent as it is.
+	FileSize int64
 }
+
+// onDisk is the size of the file itself.
+func (i Info) onDisk() int64 {
+	if i.FileSize > 0 {
+		return i.FileSize
+	}
+	return i.Size
+}
+
+// Converted reports whether what is sent is made from the file (an Outlook
+// item sent as an email), not the file's own bytes.
+func (i Info) Converted() bool { return i.FileSize > 0 }
 
 // Empty reports whether the file has no bytes at all.
 func (i Info) Empty() bool { return i.Size == 0 }
@@ -74,6 +90,9 @@ func (p *Problem) Fact() fact.Fact {
 	f := fact.Fact{Code: p.code, File: displayName(p.Path), Google: p.os}
 	if f.Code == fact.FileSpecial {
 		f.Args = map[string]string{"kind": p.special}
+	}
+	if f.Code == fact.OutlookTooLarge {
+		f.Limit = maxOutlook
 	}
 	return f
 }

@@ -1,0 +1,405 @@
+package outlook
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"mime"
+	"mime/quotedprintable"
+	"net/mail"
+	"path"
+	"strings"
+	"time"
+)
+
+// writer writes one converted item; its parts' boundaries are numbered, so
+// the same item always gives the same bytes.
+type writer struct {
+	parts int
+}
+
+func (w *writer) boundary() string {
+	w.parts++
+	// "=_" cannot appear in quoted-printable or base64 text.
+	return fmt.Sprintf("=_hoist_part_%d", w.parts)
+}
+
+// header is one header field, its value already encoded.
+type header struct{ name, value string }
+
+// render writes the whole email: headers, then its body.
+func (m *message) render(top bool) []byte {
+	w := &writer{}
+	return m.renderWith(w, top)
+}
+
+func (m *message) renderWith(w *writer, top bool) []byte {
+	var body bytes.Buffer
+	ctype := m.writeBody(w, &body)
+	hs := m.headerFields()
+	hs = append(hs, header{"MIME-Version", "1.0"})
+	hs = append(hs, ctype...)
+	if top && !hasHeader(hs, "Message-ID") {
+		// No Message-ID of its own: one made from what it says, the same
+		// for the same item, so a lost answer can still be looked for.
+		sum := sha256.New()
+		for _, h := range hs {
+			sum.Write([]byte(h.name + ": " + h.value + "\r\n"))
+		}
+		sum.Write(body.Bytes())
+		hs = append(hs, header{"Message-ID", "<" + hex.EncodeToString(sum.Sum(nil)[:16]) + ".msg@hoist.invalid>"})
+	}
+	var out bytes.Buffer
+	for _, h := range hs {
+		out.WriteString(fold(h.name + ": " + h.value))
+		out.WriteString("\r\n")
+	}
+	out.WriteString("\r\n")
+	out.Write(body.Bytes())
+	return out.Bytes()
+}
+
+func hasHeader(hs []header, name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerFields are the message's headers without those of its body: the
+// ones it kept from its transport where it kept them, else made from its
+// properties; what the kept ones lack is added from the properties.
+func (m *message) headerFields() []header {
+	kept := keptHeaders(m.headers)
+	var hs []header
+	for _, h := range kept {
+		hs = append(hs, h)
+	}
+	add := func(name, value string) {
+		if value != "" && !hasHeader(kept, name) {
+			hs = append(hs, header{name, value})
+		}
+	}
+	if len(kept) == 0 || !hasHeader(kept, "From") {
+		add("From", formatAddress(m.from))
+		if m.sender.addr != "" && !strings.EqualFold(m.sender.addr, m.from.addr) {
+			add("Sender", formatAddress(m.sender))
+		}
+	}
+	if len(kept) == 0 {
+		for _, kind := range []struct {
+			name string
+			k    int32
+		}{{"To", 1}, {"Cc", 2}, {"Bcc", 3}} {
+			var list []string
+			for _, r := range m.recipients {
+				if r.kind == kind.k {
+					list = append(list, formatAddress(r))
+				}
+			}
+			add(kind.name, strings.Join(list, ", "))
+		}
+	}
+	add("Subject", encodeText(m.subject))
+	if !m.date.IsZero() {
+		add("Date", m.date.Format(time.RFC1123Z))
+	}
+	add("Message-ID", angle(m.messageID))
+	add("In-Reply-To", angle(m.inReplyTo))
+	add("References", m.references)
+	return hs
+}
+
+// angle puts an id in angle brackets when it lacks them.
+func angle(id string) string {
+	id = strings.TrimSpace(id)
+	if id == "" || strings.HasPrefix(id, "<") {
+		return id
+	}
+	return "<" + id + ">"
+}
+
+// keptHeaders are the transport headers without those that describe a
+// body (this one's is written anew), unfolded into fields; none when they
+// cannot be read as headers.
+func keptHeaders(raw string) []header {
+	raw = strings.TrimSpace(strings.ReplaceAll(raw, "\r\n", "\n"))
+	if raw == "" {
+		return nil
+	}
+	if _, err := mail.ReadMessage(strings.NewReader(strings.ReplaceAll(raw, "\n", "\r\n") + "\r\n\r\n")); err != nil {
+		return nil
+	}
+	var hs []header
+	for _, line := range strings.Split(raw, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" {
+			break
+		}
+		if (line[0] == ' ' || line[0] == '\t') && len(hs) > 0 {
+			hs[len(hs)-1].value += "\r\n" + line
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		hs = append(hs, header{strings.TrimSpace(name), strings.TrimLeft(value, " \t")})
+	}
+	out := hs[:0]
+	for _, h := range hs {
+		n := strings.ToLower(h.name)
+		if strings.HasPrefix(n, "content-") || n == "mime-version" {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// formatAddress writes an address as a header takes it; one known only by
+// its name (an Exchange address with no SMTP one beside it) is written as
+// an empty group of that name, which every reader accepts and shows.
+func formatAddress(a address) string {
+	name := strings.TrimSpace(a.name)
+	if a.addr != "" {
+		if name == "" || name == a.addr {
+			return a.addr
+		}
+		return (&mail.Address{Name: name, Address: a.addr}).String()
+	}
+	if name == "" {
+		return ""
+	}
+	return phrase(name) + ": ;"
+}
+
+// phrase writes a display name as an RFC 5322 phrase.
+func phrase(s string) string {
+	if !isPrintableASCII(s) {
+		return mime.BEncoding.Encode("utf-8", s)
+	}
+	if strings.ContainsAny(s, "()<>[]:;@\\,.\"") {
+		return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	}
+	return s
+}
+
+// encodeText writes unstructured text (a subject) as a header takes it.
+func encodeText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if isPrintableASCII(s) {
+		return s
+	}
+	return mime.BEncoding.Encode("utf-8", s)
+}
+
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// fold breaks a header line longer than 78 characters at its spaces.
+func fold(line string) string {
+	if len(line) <= 78 || strings.Contains(line, "\r\n") {
+		return line
+	}
+	var b strings.Builder
+	for len(line) > 78 {
+		i := strings.LastIndexAny(line[:78], " \t")
+		if i <= 0 {
+			j := strings.IndexAny(line[78:], " \t")
+			if j < 0 {
+				break
+			}
+			i = 78 + j
+		}
+		b.WriteString(line[:i])
+		b.WriteString("\r\n")
+		line = line[i:]
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// writeBody writes the body and returns its Content-* headers.
+func (m *message) writeBody(w *writer, out *bytes.Buffer) []header {
+	type part struct {
+		headers []header
+		body    []byte
+	}
+	textPart := func(ctype string, b []byte) part {
+		return part{headers: []header{{"Content-Type", ctype}, {"Content-Transfer-Encoding", "quoted-printable"}}, body: qp(b)}
+	}
+	var texts []part
+	if m.hasBody || m.html == nil {
+		texts = append(texts, textPart("text/plain; charset=utf-8", []byte(strings.ReplaceAll(normalizeNewlines(m.body), "\n", "\r\n"))))
+	}
+	if m.html != nil {
+		ct := "text/html"
+		if m.htmlCharset != "" {
+			ct += "; charset=" + m.htmlCharset
+		}
+		texts = append(texts, textPart(ct, m.html))
+	}
+	var inline, attached []part
+	for i, a := range m.attachments {
+		p := part{}
+		name := a.name
+		if a.message != nil {
+			if name == "" {
+				name = a.message.subject
+			}
+			if name == "" {
+				name = fmt.Sprintf("message-%d", i+1)
+			}
+			if !strings.EqualFold(path.Ext(name), ".eml") {
+				name += ".eml"
+			}
+			p.headers = []header{{"Content-Type", "message/rfc822"}, {"Content-Disposition", disposition("attachment", name)}}
+			p.body = a.message.renderWith(w, false)
+			attached = append(attached, p)
+			continue
+		}
+		if name == "" {
+			name = fmt.Sprintf("attachment-%d%s", i+1, extensionOf(a.mimeType))
+		}
+		ctype := a.mimeType
+		if _, _, err := mime.ParseMediaType(ctype); err != nil || !strings.Contains(ctype, "/") {
+			ctype = typeOf(name)
+		}
+		isInline := a.cid != "" && m.html != nil && (a.hidden || bytes.Contains(m.html, []byte("cid:"+a.cid)))
+		disp := "attachment"
+		if isInline {
+			disp = "inline"
+		}
+		p.headers = []header{{"Content-Type", withName(ctype, name)}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition(disp, name)}}
+		if a.cid != "" {
+			p.headers = append(p.headers, header{"Content-ID", "<" + a.cid + ">"})
+		}
+		p.body = base64Lines(a.data)
+		if isInline {
+			inline = append(inline, p)
+		} else {
+			attached = append(attached, p)
+		}
+	}
+	if m.rtf != nil {
+		attached = append(attached, part{
+			headers: []header{{"Content-Type", withName("application/rtf", "message.rtf")}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition("attachment", "message.rtf")}},
+			body:    base64Lines(m.rtf),
+		})
+	}
+	multipart := func(sub string, parts []part) part {
+		if len(parts) == 1 {
+			return parts[0]
+		}
+		b := w.boundary()
+		var buf bytes.Buffer
+		for _, p := range parts {
+			buf.WriteString("--" + b + "\r\n")
+			for _, h := range p.headers {
+				buf.WriteString(fold(h.name+": "+h.value) + "\r\n")
+			}
+			buf.WriteString("\r\n")
+			buf.Write(p.body)
+			buf.WriteString("\r\n") // the line break before a boundary is the boundary's
+		}
+		buf.WriteString("--" + b + "--\r\n")
+		return part{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, body: buf.Bytes()}
+	}
+	body := multipart("alternative", texts)
+	if len(inline) > 0 {
+		body = multipart("related", append([]part{body}, inline...))
+	}
+	if len(attached) > 0 {
+		body = multipart("mixed", append([]part{body}, attached...))
+	}
+	out.Write(body.body)
+	return body.headers
+}
+
+func normalizeNewlines(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+func qp(b []byte) []byte {
+	var buf bytes.Buffer
+	w := quotedprintable.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func base64Lines(b []byte) []byte {
+	enc := base64.StdEncoding.EncodeToString(b)
+	var buf bytes.Buffer
+	bw := bufio.NewWriter(&buf)
+	for len(enc) > 76 {
+		bw.WriteString(enc[:76])
+		bw.WriteString("\r\n")
+		enc = enc[76:]
+	}
+	if enc != "" {
+		bw.WriteString(enc)
+		bw.WriteString("\r\n")
+	}
+	bw.Flush()
+	return buf.Bytes()
+}
+
+func disposition(kind, name string) string {
+	return mime.FormatMediaType(kind, map[string]string{"filename": name})
+}
+
+func withName(ctype, name string) string {
+	t, params, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		t, params = "application/octet-stream", map[string]string{}
+	}
+	params["name"] = name
+	if s := mime.FormatMediaType(t, params); s != "" {
+		return s
+	}
+	return t
+}
+
+// attachmentTypes name the types of attachments Outlook keeps without one,
+// by extension (a fixed table: the same on every computer).
+var attachmentTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".bmp": "image/bmp", ".tif": "image/tiff", ".tiff": "image/tiff", ".webp": "image/webp",
+	".pdf": "application/pdf", ".txt": "text/plain", ".htm": "text/html", ".html": "text/html",
+	".csv": "text/csv", ".rtf": "application/rtf", ".zip": "application/zip", ".xml": "application/xml",
+	".doc": "application/msword", ".xls": "application/vnd.ms-excel", ".ppt": "application/vnd.ms-powerpoint",
+	".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	".eml":  "message/rfc822", ".msg": "application/vnd.ms-outlook", ".ics": "text/calendar",
+	".mp3": "audio/mpeg", ".mp4": "video/mp4", ".wav": "audio/wav", ".json": "application/json",
+}
+
+func typeOf(name string) string {
+	if t, ok := attachmentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func extensionOf(mimeType string) string {
+	for ext, t := range attachmentTypes {
+		if t == mimeType && ext != ".jpeg" && ext != ".htm" && ext != ".tiff" {
+			return ext
+		}
+	}
+	return ""
+}
