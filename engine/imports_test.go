@@ -66,6 +66,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"hoist/engine/fact":     {},
 		"hoist/engine/crc32c":   {},
 		"hoist/engine/google":   {"hoist/engine/dest", "hoist/engine/fact"},
+		"hoist/engine/proxy":    {"hoist/engine/fact"},
 		"hoist/ui/widgets":      {"hoist/ui/filechooser"}, // the toolkit's floor knows nothing of Hoist
 		"hoist/ui/filechooser":  {},
 		"hoist/words":           {"hoist/engine/dest", "hoist/engine/fact", "hoist/engine/media", "hoist/words/digits"},
