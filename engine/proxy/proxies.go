@@ -13,10 +13,18 @@ import (
 	"time"
 )
 
-// Logins gives the name and password Hoist keeps for a proxy (host:port).
+// Logins keeps the names and passwords of proxies (by host:port): in the
+// keychain, never in a log.
 type Logins interface {
 	Login(proxy string) (user, password string, ok bool)
+	Keep(proxy, user, password string) error
+	Forget(proxy string) error
 }
+
+// Ask asks the user, in the window or the terminal, for the name and
+// password of a proxy that asks for a sign-in; ok is false when the user
+// gives none (or no one can be asked).
+type Ask func(ctx context.Context, proxy string, origin Origin) (user, password string, ok bool)
 
 // Proxies chooses, for each request, the proxy the setting names (or none):
 // the fixed one, or the PAC script's first way that answers. Loopback
@@ -36,6 +44,9 @@ type Proxies struct {
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Notice hears, once, why the PAC script cannot be used: Hoist goes direct.
 	Notice func(error)
+	// Ask asks for a proxy's name and password, at most once per proxy
+	// while Hoist runs; nil means no one is asked.
+	Ask Ask
 
 	mu      sync.Mutex
 	pac     *PAC
@@ -45,6 +56,14 @@ type Proxies struct {
 	answers map[string]answer    // recent answers, by scheme and host
 	down    map[string]time.Time // proxies that did not answer, until when
 	proxies map[string]bool      // every proxy handed out, by host:port
+	logins  map[string]*login    // names and passwords by proxy, read or given once
+	askMu   sync.Mutex           // one question at a time
+	asked   map[string]bool      // proxies the user was asked about
+}
+
+type login struct {
+	user, password string
+	ok             bool
 }
 
 type answer struct {
@@ -81,7 +100,7 @@ func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 	t.Proxy = p.Proxy
 	t.OnProxyConnectResponse = func(ctx context.Context, u *url.URL, _ *http.Request, res *http.Response) error {
 		if res.StatusCode == http.StatusProxyAuthRequired {
-			return p.signIn(u, res)
+			return p.signIn(ctx, u, res)
 		}
 		return nil
 	}
@@ -100,7 +119,8 @@ func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 	return &refusals{base: t, p: p}
 }
 
-// refusals turns a proxy's 407 to a plain-HTTP request into an error.
+// refusals turns a proxy's 407 to a plain-HTTP request into an error, and
+// a certificate from an unknown authority into one naming its issuer.
 type refusals struct {
 	base http.RoundTripper
 	p    *Proxies
@@ -108,21 +128,120 @@ type refusals struct {
 
 func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.base.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusProxyAuthRequired {
-		return resp, err
+	if err != nil {
+		return nil, Untrusted(err)
+	}
+	if resp.StatusCode != http.StatusProxyAuthRequired {
+		return resp, nil
 	}
 	u, _ := r.p.Proxy(req)
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return nil, r.p.signIn(u, resp)
+	return nil, r.p.signIn(req.Context(), u, resp)
 }
 
-func (p *Proxies) signIn(u *url.URL, res *http.Response) error {
+// signIn is what a proxy's 407 means: the user is asked once for a name and
+// password, and the request may be sent again with them (a retryable
+// error); otherwise a *SignInError, not retried. A refused login is
+// forgotten, so the next run asks again.
+func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) error {
 	e := &SignInError{Origin: p.Origin(), Schemes: res.Header.Values("Proxy-Authenticate")}
-	if u != nil {
-		e.Proxy, e.Refused = u.Host, u.User != nil
+	if u == nil {
+		return e
 	}
-	return e
+	e.Proxy, e.Refused = u.Host, u.User != nil
+	if e.Refused {
+		p.forget(u.Host, u.User)
+	}
+	if p.Ask == nil || !e.OffersBasic() {
+		return e
+	}
+	p.askMu.Lock()
+	defer p.askMu.Unlock()
+	if l := p.cached(u.Host); l != nil && l.ok && (u.User == nil || u.User.Username() != l.user || !samePassword(u.User, l.password)) {
+		return &AskedError{SignInError: e} // another request's question already brought a new login
+	}
+	if p.asked[u.Host] {
+		return e
+	}
+	if p.asked == nil {
+		p.asked = map[string]bool{}
+	}
+	p.asked[u.Host] = true
+	user, password, ok := p.Ask(ctx, u.Host, p.Origin())
+	if !ok {
+		return e
+	}
+	p.mu.Lock()
+	if p.logins == nil {
+		p.logins = map[string]*login{}
+	}
+	p.logins[u.Host] = &login{user: user, password: password, ok: true}
+	p.mu.Unlock()
+	if p.Logins != nil {
+		_ = p.Logins.Keep(u.Host, user, password) // kept for this run at least
+	}
+	return &AskedError{SignInError: e}
+}
+
+func samePassword(u *url.Userinfo, password string) bool {
+	p, _ := u.Password()
+	return p == password
+}
+
+// AskedError says the proxy asked for a sign-in and the user has just given
+// one: the request may be sent again.
+type AskedError struct{ *SignInError }
+
+// Retryable is true: the next attempt carries the name and password given.
+func (e *AskedError) Retryable() bool { return true }
+
+// Unwrap is the proxy's request for a sign-in.
+func (e *AskedError) Unwrap() error { return e.SignInError }
+
+func (p *Proxies) cached(host string) *login {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.logins[host]
+}
+
+// login is the name and password for a proxy: given while Hoist runs, or
+// kept, read once.
+func (p *Proxies) login(host string) *login {
+	p.mu.Lock()
+	l, ok := p.logins[host]
+	p.mu.Unlock()
+	if ok {
+		return l
+	}
+	l = &login{}
+	if p.Logins != nil {
+		l.user, l.password, l.ok = p.Logins.Login(host)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.logins == nil {
+		p.logins = map[string]*login{}
+	}
+	if have, ok := p.logins[host]; ok {
+		return have // given meanwhile
+	}
+	p.logins[host] = l
+	return l
+}
+
+// forget drops a login the proxy refused, unless another has replaced it.
+func (p *Proxies) forget(host string, refused *url.Userinfo) {
+	p.mu.Lock()
+	l := p.logins[host]
+	drop := l != nil && l.ok && l.user == refused.Username() && samePassword(refused, l.password)
+	if drop {
+		p.logins[host] = &login{}
+	}
+	p.mu.Unlock()
+	if drop && p.Logins != nil {
+		_ = p.Logins.Forget(host)
+	}
 }
 
 // Proxy is the proxy req goes through, or nil for direct: the signature of
@@ -152,10 +271,8 @@ func (p *Proxies) Proxy(req *http.Request) (*url.URL, error) {
 	}
 	p.proxies[u.Host] = true
 	p.mu.Unlock()
-	if p.Logins != nil {
-		if user, pass, ok := p.Logins.Login(u.Host); ok {
-			u.User = url.UserPassword(user, pass)
-		}
+	if l := p.login(u.Host); l.ok {
+		u.User = url.UserPassword(l.user, l.password)
 	}
 	if u.User == nil && p.Setting.Mode == Manual && p.Setting.User != "" {
 		u.User = url.UserPassword(p.Setting.User, p.Setting.Password)
@@ -335,6 +452,9 @@ func (p *Proxies) markDown(addr string) {
 }
 
 func (p *Proxies) isProxy(addr string) bool {
+	if p == nil {
+		return false
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.proxies[addr]

@@ -130,6 +130,16 @@ func (l logins) Login(proxy string) (string, string, bool) {
 	return v[0], v[1], ok
 }
 
+func (l logins) Keep(proxy, user, password string) error {
+	l[proxy] = [2]string{user, password}
+	return nil
+}
+
+func (l logins) Forget(proxy string) error {
+	delete(l, proxy)
+	return nil
+}
+
 func TestProxySignIn(t *testing.T) {
 	plain, secure := servers(t)
 	px := testproxy.Start(t, testproxy.WithLogin("ali", "s3cret"),
@@ -181,14 +191,72 @@ func TestProxyThatDoesNotAnswerIsNamed(t *testing.T) {
 
 func TestUntrustedCertificateNamesIssuer(t *testing.T) {
 	_, secure := servers(t)
-	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{ServerName: "example.com"}}}
+	var p *Proxies // no proxy set
+	c := &http.Client{Transport: p.Apply(&http.Transport{TLSClientConfig: &tls.Config{ServerName: "example.com"}})}
 	_, err := get(c, secure.URL)
-	err = Untrusted(err)
 	var e *CertificateError
 	if !errors.As(err, &e) || e.Issuer != "Acme Co" {
 		t.Fatalf("%v (%#v), want the issuer named", err, e)
 	}
 	if f := e.Fact(); f.Arg("issuer") != "Acme Co" {
 		t.Errorf("fact %+v", f)
+	}
+}
+
+// TestProxySignInAskedOnce: a proxy that asks for a sign-in gets the name
+// and password the user types, asked once however many requests meet it;
+// the next attempt carries them, and they are kept. A wrong password is
+// refused once and forgotten, never asked for in a loop.
+func TestProxySignInAskedOnce(t *testing.T) {
+	_, secure := servers(t)
+	px := testproxy.Start(t, testproxy.WithLogin("ali", "s3cret"), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
+	setting := Setting{Origin: FromGNOME, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
+	for _, c := range []struct {
+		name, password string
+		works          bool
+	}{{"right", "s3cret", true}, {"wrong", "guess", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			var asked atomic.Int64
+			kept := logins{}
+			p := &Proxies{Setting: setting, Logins: kept, Ask: func(_ context.Context, proxy string, o Origin) (string, string, bool) {
+				asked.Add(1)
+				if proxy != px.Addr || o != FromGNOME {
+					t.Errorf("asked about %s (%s)", proxy, o)
+				}
+				return "ali", c.password, true
+			}}
+			cl := client(p, secure)
+			errs := make(chan error, 4)
+			for range 4 {
+				go func() { _, err := get(cl, "https://secure."+onlyThroughProxy+"/"); errs <- err }()
+			}
+			for range 4 {
+				err := <-errs
+				var retry interface{ Retryable() bool }
+				if err != nil && (!errors.As(err, &retry) || !retry.Retryable()) {
+					t.Errorf("first attempt: %v, want one that may be sent again", err)
+				}
+			}
+			got, err := get(cl, "https://secure."+onlyThroughProxy+"/")
+			if c.works {
+				if err != nil || got != "200 OK hello" || kept[px.Addr][1] != "s3cret" {
+					t.Errorf("after the sign-in: %q, %v; kept %v", got, err, kept)
+				}
+			} else {
+				var e *SignInError
+				if !errors.As(err, &e) || !e.Refused {
+					t.Errorf("a wrong password: %v, want a refusal", err)
+				}
+				if _, ok := kept[px.Addr]; ok {
+					t.Error("the refused password is still kept")
+				}
+				if _, err = get(cl, "https://secure."+onlyThroughProxy+"/"); !errors.As(err, &e) || e.Refused {
+					t.Errorf("after the refusal: %v, want the proxy's question, not asked again", err)
+				}
+			}
+			if asked.Load() != 1 {
+				t.Errorf("asked %d times, want once", asked.Load())
+			}
+		})
 	}
 }
