@@ -270,6 +270,7 @@ var latinAllowed = map[string]bool{
 	"MiB": true, "MB": true, "v4": true, "image/*": true, "application/pdf": true, "name": true,
 	"photo.png": true, "scope": true, "http": true, "https": true, "Drive": true, "YouTube": true,
 	"image/png": true, "upload/": true, "HTTP/2": true, "HTTP/1.1": true, "HTTPS": true, "PEM": true,
+	"Windows": true, "WinHTTP": true, "GNOME": true, "KDE": true, "HTTPS_PROXY": true, // where a proxy is set
 	"Message-ID": true, // the header as the email file holds it
 	"Outlook": true, "msg": true, "mbox": true, // the mail program, and the email files offices keep
 }

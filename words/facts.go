@@ -106,6 +106,9 @@ func (l *Lang) Fact(f fact.Fact) string {
 	if st := f.Arg("state"); st != "" {
 		args["State"] = l.State(st)
 	}
+	if o, ok := f.Args["origin"]; ok {
+		args["From"] = l.ProxyOrigin(o) // where the proxy's setting was found
+	}
 	if n := f.Arg("name"); n != "" && (f.Code == fact.ManagedInvalid || f.Code == fact.ManagedSameName || f.Code == fact.ManagedEntryUnreadable) {
 		args["N"] = l.Say("fact.managed.named", Args{"Name": l.Isolate(n)}) // its name, not its place in the file
 	}
@@ -271,4 +274,25 @@ func (l *Lang) jsonProblem(f fact.Fact) string {
 		s = l.Say("json.line", Args{"Line": l.Digits(line), "Google": s})
 	}
 	return s
+}
+
+// ProxyOrigin says where a proxy setting was found (a proxy.Origin):
+// "from Windows settings".
+func (l *Lang) ProxyOrigin(origin string) string {
+	key, ok := proxyOrigins[origin]
+	if !ok {
+		key = "proxy.from.none"
+	}
+	return l.Say(key, nil)
+}
+
+// proxyOrigins are the words of each place a proxy setting is found.
+var proxyOrigins = map[string]string{
+	"environment":   "proxy.from.environment",
+	"organisation":  "proxy.from.organisation",
+	"windows":       "proxy.from.windows",
+	"windowsPolicy": "proxy.from.windowsPolicy",
+	"winhttp":       "proxy.from.winhttp",
+	"gnome":         "proxy.from.gnome",
+	"kde":           "proxy.from.kde",
 }

@@ -133,7 +133,7 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 						"profile": "2", "resource": "r", "draft": "d", "scopes": "s", "choices": "a, b", "type": "t", "accept": "a",
 						"failed": "2", "name": "N", "version": "v3", "current": "v5", "check": "md5", "server": "x", "file": "y",
 						"id": "7", "title": "T", "url": "https://example.com/7", "privacy": "unlisted", "warned": "w", "port": "99999",
-						"example": "--to x", "kinds": "a, b", "accounts": "a@b, c@d", "flag": "--account", "action": "pause", "state": "done", "names": "“A”", "list": "gmail.labels", "bucket": "b"}, Received: 1e6}
+						"example": "--to x", "kinds": "a, b", "accounts": "a@b, c@d", "flag": "--account", "action": "pause", "state": "done", "names": "“A”", "list": "gmail.labels", "bucket": "b", "proxy": "proxy.corp:8080", "origin": "windows", "issuer": "Corp Root CA"}, Received: 1e6}
 				s := l.Fact(f)
 				if s == "" || strings.Contains(s, "<no value>") || strings.Contains(s, "fact.") {
 					t.Errorf("%s: %s (%s) = %q", code, c, kind, s)
@@ -154,5 +154,30 @@ func TestSaidFromAnOlderJournal(t *testing.T) {
 	}
 	if got := fa.Said(fact.Said{}); got != "" {
 		t.Errorf("nothing said = %q", got)
+	}
+}
+
+// TestEveryProxyOriginSaid: each place engine/proxy finds a setting in has
+// its words, so a sentence never names a proxy "from" nowhere.
+func TestEveryProxyOriginSaid(t *testing.T) {
+	consts, err := goconst.Declared("Origin", "../engine/proxy/setting.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(consts) < 8 {
+		t.Fatalf("found only %d origins", len(consts))
+	}
+	for _, c := range consts {
+		if c.Value == "" {
+			continue
+		}
+		if _, ok := proxyOrigins[c.Value]; !ok {
+			t.Errorf("origin %q has no words", c.Value)
+		}
+		for _, code := range Codes {
+			if s := New(code).ProxyOrigin(c.Value); s == "" || strings.HasPrefix(s, "proxy.") {
+				t.Errorf("%s: origin %q = %q", code, c.Value, s)
+			}
+		}
 	}
 }

@@ -73,6 +73,18 @@ const (
 	WhichAccount    Code = "auth.whichAccount" // Args["accounts"], Args["flag"]: several signed in, none named
 )
 
+// Facts about the office's proxy (Args["proxy"]: its address or its PAC
+// script's, Args["origin"]: where the setting was found, a proxy.Origin) and
+// the organisation's certificates.
+const (
+	ProxyUnreachable Code = "net.proxyUnreachable" // proxy, origin: nothing answered at the proxy
+	ProxySignIn      Code = "net.proxySignIn"      // proxy, origin: the proxy asks for a sign-in
+	ProxyRefused     Code = "net.proxyRefused"     // proxy, origin: the proxy refused the sign-in given
+	PACUnavailable   Code = "net.pacUnavailable"   // proxy, origin, Google: the PAC script could not be fetched or run; Hoist goes direct
+	ProxyBadSetting  Code = "net.proxyBadSetting"  // proxy, origin: the setting cannot be read as a proxy's address
+	OrgCertificate   Code = "net.orgCertificate"   // Args["issuer"]: who signed the certificate seen, which no trusted authority vouches for
+)
+
 // Facts about signing in to Google.
 const (
 	NoKeychain        Code = "auth.noKeychain"

@@ -1,0 +1,475 @@
+package proxy
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Logins keeps the names and passwords of proxies (by host:port): in the
+// keychain, never in a log.
+type Logins interface {
+	Login(proxy string) (user, password string, ok bool)
+	Keep(proxy, user, password string) error
+	Forget(proxy string) error
+}
+
+// Ask asks the user, in the window or the terminal, for the name and
+// password of a proxy that asks for a sign-in; ok is false when the user
+// gives none (or no one can be asked).
+type Ask func(ctx context.Context, proxy string, origin Origin) (user, password string, ok bool)
+
+// Proxies chooses, for each request, the proxy the setting names (or none):
+// the fixed one, or the PAC script's first way that answers. Loopback
+// addresses — the sandbox — always go direct. The zero value goes direct.
+type Proxies struct {
+	Setting Setting
+	// Problem is why the setting could not be used (the caller goes direct).
+	Problem error
+	// Logins are the names and passwords kept for proxies; nil means none.
+	Logins Logins
+	// Fetch gets the PAC script; nil means a client that goes direct.
+	Fetch *http.Client
+	// Environment is what the PAC script's helpers ask of the system.
+	Environment Environment
+	// Dial checks that a proxy answers before a request goes to it, when a
+	// PAC script names more than one way; nil means a plain TCP dial.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Notice hears, once, why the PAC script cannot be used: Hoist goes direct.
+	Notice func(error)
+	// Ask asks for a proxy's name and password, at most once per proxy
+	// while Hoist runs; nil means no one is asked.
+	Ask Ask
+
+	mu      sync.Mutex
+	pac     *PAC
+	pacErr  error
+	tried   time.Time            // when the script was last fetched
+	noticed bool                 // Notice has been called
+	answers map[string]answer    // recent answers, by scheme and host
+	down    map[string]time.Time // proxies that did not answer, until when
+	proxies map[string]bool      // every proxy handed out, by host:port
+	logins  map[string]*login    // names and passwords by proxy, read or given once
+	askMu   sync.Mutex           // one question at a time
+	asked   map[string]bool      // proxies the user was asked about
+}
+
+type login struct {
+	user, password string
+	ok             bool
+}
+
+type answer struct {
+	ways []*url.URL
+	at   time.Time
+}
+
+// How long answers and failures are remembered.
+const (
+	answerLife = time.Minute
+	downLife   = time.Minute
+	refetch    = 5 * time.Minute
+	checkDial  = 5 * time.Second
+)
+
+// Find is the proxies of the setting f finds.
+func Find(ctx context.Context, f Finder) *Proxies {
+	s, err := f.Find(ctx)
+	return &Proxies{Setting: s, Problem: err}
+}
+
+// Origin is where the setting in use comes from.
+func (p *Proxies) Origin() Origin {
+	if p == nil {
+		return FromNowhere
+	}
+	return p.Setting.Origin
+}
+
+// Apply makes t send its requests through these proxies, and report a
+// proxy that asks for a sign-in or does not answer as such. The returned
+// transport also turns a plain-HTTP request's 407 into a *SignInError.
+func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
+	t.Proxy = p.Proxy
+	t.OnProxyConnectResponse = func(ctx context.Context, u *url.URL, _ *http.Request, res *http.Response) error {
+		if res.StatusCode == http.StatusProxyAuthRequired {
+			return p.signIn(ctx, u, res)
+		}
+		return nil
+	}
+	dial := t.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: 30 * time.Second}).DialContext
+	}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		if err != nil && p.isProxy(addr) {
+			p.markDown(addr)
+			return nil, &UnreachableError{Proxy: addr, Origin: p.Origin(), Err: err}
+		}
+		return c, err
+	}
+	return &refusals{base: t, p: p}
+}
+
+// refusals turns a proxy's 407 to a plain-HTTP request into an error, and
+// a certificate from an unknown authority into one naming its issuer.
+type refusals struct {
+	base http.RoundTripper
+	p    *Proxies
+}
+
+func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := r.base.RoundTrip(req)
+	if err != nil {
+		return nil, Untrusted(err)
+	}
+	if resp.StatusCode != http.StatusProxyAuthRequired {
+		return resp, nil
+	}
+	u, _ := r.p.Proxy(req)
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return nil, r.p.signIn(req.Context(), u, resp)
+}
+
+// signIn is what a proxy's 407 means: the user is asked once for a name and
+// password, and the request may be sent again with them (a retryable
+// error); otherwise a *SignInError, not retried. A refused login is
+// forgotten, so the next run asks again.
+func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) error {
+	e := &SignInError{Origin: p.Origin(), Schemes: res.Header.Values("Proxy-Authenticate")}
+	if u == nil {
+		return e
+	}
+	e.Proxy, e.Refused = u.Host, u.User != nil
+	if e.Refused {
+		p.forget(u.Host, u.User)
+	}
+	if p.Ask == nil || !e.OffersBasic() {
+		return e
+	}
+	p.askMu.Lock()
+	defer p.askMu.Unlock()
+	if l := p.cached(u.Host); l != nil && l.ok && (u.User == nil || u.User.Username() != l.user || !samePassword(u.User, l.password)) {
+		return &AskedError{SignInError: e} // another request's question already brought a new login
+	}
+	if p.asked[u.Host] {
+		return e
+	}
+	if p.asked == nil {
+		p.asked = map[string]bool{}
+	}
+	p.asked[u.Host] = true
+	user, password, ok := p.Ask(ctx, u.Host, p.Origin())
+	if !ok {
+		return e
+	}
+	p.mu.Lock()
+	if p.logins == nil {
+		p.logins = map[string]*login{}
+	}
+	p.logins[u.Host] = &login{user: user, password: password, ok: true}
+	p.mu.Unlock()
+	if p.Logins != nil {
+		_ = p.Logins.Keep(u.Host, user, password) // kept for this run at least
+	}
+	return &AskedError{SignInError: e}
+}
+
+func samePassword(u *url.Userinfo, password string) bool {
+	p, _ := u.Password()
+	return p == password
+}
+
+// AskedError says the proxy asked for a sign-in and the user has just given
+// one: the request may be sent again.
+type AskedError struct{ *SignInError }
+
+// Retryable is true: the next attempt carries the name and password given.
+func (e *AskedError) Retryable() bool { return true }
+
+// Unwrap is the proxy's request for a sign-in.
+func (e *AskedError) Unwrap() error { return e.SignInError }
+
+func (p *Proxies) cached(host string) *login {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.logins[host]
+}
+
+// login is the name and password for a proxy: given while Hoist runs, or
+// kept, read once.
+func (p *Proxies) login(host string) *login {
+	p.mu.Lock()
+	l, ok := p.logins[host]
+	p.mu.Unlock()
+	if ok {
+		return l
+	}
+	l = &login{}
+	if p.Logins != nil {
+		l.user, l.password, l.ok = p.Logins.Login(host)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.logins == nil {
+		p.logins = map[string]*login{}
+	}
+	if have, ok := p.logins[host]; ok {
+		return have // given meanwhile
+	}
+	p.logins[host] = l
+	return l
+}
+
+// forget drops a login the proxy refused, unless another has replaced it.
+func (p *Proxies) forget(host string, refused *url.Userinfo) {
+	p.mu.Lock()
+	l := p.logins[host]
+	drop := l != nil && l.ok && l.user == refused.Username() && samePassword(refused, l.password)
+	if drop {
+		p.logins[host] = &login{}
+	}
+	p.mu.Unlock()
+	if drop && p.Logins != nil {
+		_ = p.Logins.Forget(host)
+	}
+}
+
+// Proxy is the proxy req goes through, or nil for direct: the signature of
+// http.Transport's Proxy.
+func (p *Proxies) Proxy(req *http.Request) (*url.URL, error) {
+	if p == nil || loopback(req.URL.Hostname()) {
+		return nil, nil
+	}
+	ways, err := p.ways(req.Context(), req.URL)
+	if err != nil || len(ways) == 0 {
+		return nil, err
+	}
+	chosen := ways[len(ways)-1]
+	for _, w := range ways[:len(ways)-1] {
+		if w == nil || p.takes(req.Context(), w.Host) {
+			chosen = w
+			break
+		}
+	}
+	if chosen == nil {
+		return nil, nil
+	}
+	u := *chosen
+	p.mu.Lock()
+	if p.proxies == nil {
+		p.proxies = map[string]bool{}
+	}
+	p.proxies[u.Host] = true
+	p.mu.Unlock()
+	if l := p.login(u.Host); l.ok {
+		u.User = url.UserPassword(l.user, l.password)
+	}
+	if u.User == nil && p.Setting.Mode == Manual && p.Setting.User != "" {
+		u.User = url.UserPassword(p.Setting.User, p.Setting.Password)
+	}
+	return &u, nil
+}
+
+// ways are the ways to try for u, in order (nil: direct).
+func (p *Proxies) ways(ctx context.Context, u *url.URL) ([]*url.URL, error) {
+	switch p.Setting.Mode {
+	case Manual:
+		w, err := p.Setting.manual(u)
+		if err != nil {
+			return nil, err
+		}
+		return []*url.URL{w}, nil
+	case Script:
+		if bypassed(p.Setting.Bypass, u.Hostname()) || p.isScript(u) {
+			return nil, nil
+		}
+		return p.scriptWays(ctx, u)
+	}
+	return nil, nil
+}
+
+// isScript reports whether u is the PAC script's own address, fetched direct.
+func (p *Proxies) isScript(u *url.URL) bool {
+	s, err := url.Parse(p.Setting.PAC)
+	return err == nil && strings.EqualFold(s.Host, u.Host)
+}
+
+func (p *Proxies) scriptWays(ctx context.Context, u *url.URL) ([]*url.URL, error) {
+	key := u.Scheme + "://" + u.Host
+	p.mu.Lock()
+	if a, ok := p.answers[key]; ok && time.Since(a.at) < answerLife {
+		p.mu.Unlock()
+		return a.ways, nil
+	}
+	p.mu.Unlock()
+	pac := p.script(ctx)
+	if pac == nil {
+		return nil, nil // as Windows does: no script, direct
+	}
+	// Browsers give https addresses to the script without their path.
+	address := u.String()
+	if u.Scheme == "https" {
+		address = u.Scheme + "://" + u.Host + "/"
+	}
+	text, err := pac.FindProxyForURL(ctx, address, u.Hostname())
+	var ways []*url.URL
+	if err == nil {
+		ways, err = ParseAnswer(text)
+	}
+	if err != nil {
+		p.notice(&PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err})
+		return nil, nil
+	}
+	p.mu.Lock()
+	if p.answers == nil {
+		p.answers = map[string]answer{}
+	}
+	p.answers[key] = answer{ways: ways, at: time.Now()}
+	p.mu.Unlock()
+	return ways, nil
+}
+
+// script is the PAC script, fetched once (again after a while when it could
+// not be); nil when there is none to run.
+func (p *Proxies) script(ctx context.Context) *PAC {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pac != nil || (!p.tried.IsZero() && time.Since(p.tried) < refetch) {
+		return p.pac
+	}
+	p.tried = time.Now()
+	text, err := p.fetch(ctx)
+	if err == nil {
+		p.pac, err = Compile(text, p.Environment)
+	}
+	if err != nil {
+		p.pacErr = &PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err}
+		p.noticeLocked(p.pacErr)
+		return nil
+	}
+	return p.pac
+}
+
+func (p *Proxies) fetch(ctx context.Context) (string, error) {
+	u, err := url.Parse(p.Setting.PAC)
+	if err != nil {
+		return "", err
+	}
+	if u.Scheme == "file" {
+		data, err := os.ReadFile(u.Path)
+		if err != nil {
+			return "", err
+		}
+		return string(data), nil
+	}
+	client := p.Fetch
+	if client == nil {
+		client = &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{Proxy: nil}}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("the server answered %s", resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxScriptSize+1))
+	if err != nil {
+		return "", err
+	}
+	return string(data), nil
+}
+
+func (p *Proxies) notice(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.noticeLocked(err)
+}
+
+func (p *Proxies) noticeLocked(err error) {
+	if p.noticed || p.Notice == nil {
+		return
+	}
+	p.noticed = true
+	p.Notice(err)
+}
+
+// PACProblem is why the PAC script could not be used, or nil.
+func (p *Proxies) PACProblem() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pacErr
+}
+
+// takes reports whether a proxy takes a connection, remembering one that
+// does not for a while.
+func (p *Proxies) takes(ctx context.Context, addr string) bool {
+	p.mu.Lock()
+	until, isDown := p.down[addr]
+	p.mu.Unlock()
+	if isDown && time.Now().Before(until) {
+		return false
+	}
+	dial := p.Dial
+	if dial == nil {
+		dial = (&net.Dialer{}).DialContext
+	}
+	ctx, cancel := context.WithTimeout(ctx, checkDial)
+	defer cancel()
+	c, err := dial(ctx, "tcp", addr)
+	if err != nil {
+		p.markDown(addr)
+		return false
+	}
+	c.Close()
+	return true
+}
+
+func (p *Proxies) markDown(addr string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.down == nil {
+		p.down = map[string]time.Time{}
+	}
+	p.down[addr] = time.Now().Add(downLife)
+}
+
+func (p *Proxies) isProxy(addr string) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.proxies[addr]
+}
+
+// InUse is the proxy a request to address would go through now ("" for
+// direct) and where its setting came from, for Settings.
+func (p *Proxies) InUse(ctx context.Context, address string) (string, Origin) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
+	if err != nil || p == nil {
+		return "", FromNowhere
+	}
+	u, err := p.Proxy(req)
+	if err != nil || u == nil {
+		return "", p.Origin()
+	}
+	return u.Host, p.Origin()
+}
