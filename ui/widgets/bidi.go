@@ -117,11 +117,23 @@ func levelSegments(runes []rune, levels []uint8) []segment {
 			j++
 		}
 		if lv%2 == 0 {
+			// A right-to-left letter drawn left to right (under an override)
+			// is a piece of its own: the toolkit would turn a run of them round.
 			var b strings.Builder
 			for _, k := range order[i:j] {
+				if isStrongRTL(runes[k]) {
+					if b.Len() > 0 {
+						segs = append(segs, segment{text: b.String()})
+						b.Reset()
+					}
+					segs = append(segs, segment{text: string(runes[k])})
+					continue
+				}
 				b.WriteRune(runes[k])
 			}
-			segs = append(segs, segment{text: b.String()})
+			if b.Len() > 0 {
+				segs = append(segs, segment{text: b.String()})
+			}
 		} else {
 			segs = appendRTL(segs, runes, order[i:j])
 		}

@@ -48,6 +48,10 @@ var namesInSentences = []struct {
 	{"ar", "أُزيل «\u2068تقرير (٢).final.png\u2069» و«\u2068דוח (3).eml\u2069»."},
 	{"en", "Uploaded \u2068دوح (2).png\u2069 and \u2068דוח.png\u2069 to the sandbox."},
 	{"en", "Removed گزارش.eml and דוח 2026.png."},
+	// Overrides a name may carry: the standard's order is what others see.
+	{"en", "Uploaded invoice\u202egpj.exe\u202c to the sandbox."},
+	{"fa", "«\u2068\u202dדוח\u202c.png\u2069» بارگذاری شد."},
+	{"he", "הקובץ \u2068\u202eabc (1)\u202c.txt\u2069 הועלה."},
 }
 
 // TestDrawnOrderIsTheStandards draws each sentence through the window's
