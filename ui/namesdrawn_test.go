@@ -26,10 +26,10 @@ func drawnAsTheStandardSays(t *testing.T, where string, o fyne.CanvasObject, nam
 	t.Helper()
 	rtl := speaking().RTL()
 	checked := 0
-	check := func(logical string, drawn testui.Line) {
+	check := func(logical, standard string, drawn testui.Line) {
 		t.Helper()
 		checked++
-		want := testui.Comparable(widgets.StandardOrder(logical, rtl))
+		want := testui.Comparable(standard)
 		if got := testui.Comparable(drawn.Text); got != want {
 			t.Errorf("%s: %q is drawn as\n %q (pieces %q)\nthe standard's order is\n %q", where, logical, got, drawn.Pieces, want)
 		}
@@ -44,7 +44,7 @@ func drawnAsTheStandardSays(t *testing.T, where string, o fyne.CanvasObject, nam
 			if !strings.Contains(w.Text(), name) || len(lines) != 1 || strings.Contains(lines[0].Text, widgets.Ellipsis) {
 				return // not this name, or cut short to fit
 			}
-			check(w.Text(), lines[0])
+			check(w.Text(), widgets.StandardOrder(w.Text(), rtl), lines[0])
 		case *widget.Label:
 			// The toolkit's label is given text already in the order it is
 			// seen (widgets.Visual): where it shows the name, the name must
@@ -73,8 +73,9 @@ func drawnAsTheStandardSays(t *testing.T, where string, o fyne.CanvasObject, nam
 				t.Errorf("%s: %q is cut into %d lines, %d drawn", where, w.Text(), len(logical), len(drawn))
 				return
 			}
+			want := widgets.StandardLines(w.Text(), logical, rtl)
 			for i := range drawn {
-				check(logical[i], drawn[i])
+				check(logical[i], want[i], drawn[i])
 			}
 		}
 	})

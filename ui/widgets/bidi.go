@@ -46,6 +46,39 @@ func paragraphSegments(text string, rtlPara bool) []segment {
 	return levelSegments(runes, bidiLevels(runes, rtlPara))
 }
 
+// wrappedSegments cuts each line of a text wrapped into lines (spans of
+// its parts between line breaks) into pieces in the order they appear on
+// screen, as the standard says: the levels are resolved over the whole
+// paragraph, so a name isolated in a sentence stays isolated on both
+// lines it is cut across, and each line is put in order on its own.
+func wrappedSegments(parts [][]rune, spans []lineSpan, rtlPara bool) [][]segment {
+	dir := paraLTR
+	if rtlPara {
+		dir = paraRTL
+	}
+	out := make([][]segment, len(spans))
+	var t ubaText
+	var res resolved
+	resolvedPart := -1
+	for i, sp := range spans {
+		part := parts[sp.part]
+		runes := part[sp.from:sp.to]
+		seen(string(runes))
+		switch {
+		case len(runes) == 0:
+			continue
+		case !rtlPara && !hasRTL(part) && !hasMarks(part):
+			out[i] = []segment{{text: string(runes)}}
+			continue
+		case sp.part != resolvedPart:
+			t = ubaText{classes: classesOf(part), runes: part}
+			res, resolvedPart = t.resolve(dir), sp.part
+		}
+		out[i] = levelSegments(runes, t.line(res, sp.from, sp.to))
+	}
+	return out
+}
+
 // codeSegments cuts a line of code (JSON) into pieces in the order they
 // appear on screen, from left to right: the line is a left-to-right
 // paragraph, and each string in it is laid out on its own, in the direction
@@ -117,11 +150,23 @@ func levelSegments(runes []rune, levels []uint8) []segment {
 			j++
 		}
 		if lv%2 == 0 {
+			// A right-to-left letter drawn left to right (under an override)
+			// is a piece of its own: the toolkit would turn a run of them round.
 			var b strings.Builder
 			for _, k := range order[i:j] {
+				if isStrongRTL(runes[k]) {
+					if b.Len() > 0 {
+						segs = append(segs, segment{text: b.String()})
+						b.Reset()
+					}
+					segs = append(segs, segment{text: string(runes[k])})
+					continue
+				}
 				b.WriteRune(runes[k])
 			}
-			segs = append(segs, segment{text: b.String()})
+			if b.Len() > 0 {
+				segs = append(segs, segment{text: b.String()})
+			}
 		} else {
 			segs = appendRTL(segs, runes, order[i:j])
 		}
@@ -271,7 +316,8 @@ func bidiLevels(runes []rune, rtlPara bool) []uint8 {
 	if rtlPara {
 		dir = paraRTL
 	}
-	return ubaText{classes: classesOf(runes), runes: runes}.resolve(dir).levels
+	t := ubaText{classes: classesOf(runes), runes: runes}
+	return t.line(t.resolve(dir), 0, len(runes))
 }
 
 // visualOrder applies rule L2: from the highest level down to 1, every

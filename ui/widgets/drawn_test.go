@@ -48,6 +48,13 @@ var namesInSentences = []struct {
 	{"ar", "أُزيل «\u2068تقرير (٢).final.png\u2069» و«\u2068דוח (3).eml\u2069»."},
 	{"en", "Uploaded \u2068دوح (2).png\u2069 and \u2068דוח.png\u2069 to the sandbox."},
 	{"en", "Removed گزارش.eml and דוח 2026.png."},
+	// A Latin name holding a Hebrew word, cut across lines when wrapped.
+	{"fa", "«\u2068quarterly report דוח שנתי final 2026.pdf\u2069» بارگذاری شد."},
+	{"he", "הקובץ \u2068Invoice עותק copy for the office.pdf\u2069 הועלה."},
+	// Overrides a name may carry: the standard's order is what others see.
+	{"en", "Uploaded invoice\u202egpj.exe\u202c to the sandbox."},
+	{"fa", "«\u2068\u202dדוח\u202c.png\u2069» بارگذاری شد."},
+	{"he", "הקובץ \u2068\u202eabc (1)\u202c.txt\u2069 הועלה."},
 }
 
 // TestDrawnOrderIsTheStandards draws each sentence through the window's
@@ -79,6 +86,40 @@ func TestDrawnOrderIsTheStandards(t *testing.T) {
 				}
 				if got := testui.Comparable(lines[0].Text); got != want {
 					t.Errorf("%s draws %q as\n %q (pieces %q)\nthe standard's order is\n %q", w.name, tc.text, got, lines[0].Pieces, want)
+				}
+			}
+		})
+	}
+}
+
+// TestWrappedNamesAreDrawnAsTheStandardSays draws the sentences in a
+// paragraph too narrow for them: each line drawn is the standard's order
+// of that line, its levels those of the whole sentence (a name cut across
+// two lines stays isolated on both).
+func TestWrappedNamesAreDrawnAsTheStandardSays(t *testing.T) {
+	app(t)
+	for i, tc := range namesInSentences {
+		t.Run(fmt.Sprintf("%s-%d", tc.code, i), func(t *testing.T) {
+			rtl := readsRight(tc.code)
+			direction(t, rtl)
+			p := NewParagraph(tc.text)
+			win := test.NewTempWindow(t, container.NewWithoutLayout(p))
+			win.Resize(fyne.NewSize(400, 400))
+			p.Resize(fyne.NewSize(110, 380))
+			var logical []string
+			for _, l := range p.Lines() {
+				if l != "" {
+					logical = append(logical, l)
+				}
+			}
+			want := StandardLines(tc.text, logical, rtl)
+			drawn := testui.DrawnLines(p)
+			if len(drawn) != len(want) || len(drawn) < 2 && len([]rune(tc.text)) > 20 {
+				t.Fatalf("%d lines drawn of %q, %d cut", len(drawn), tc.text, len(want))
+			}
+			for k, line := range drawn {
+				if got, w := testui.Comparable(line.Text), testui.Comparable(want[k]); got != w {
+					t.Errorf("line %d of %q is drawn as\n %q (pieces %q)\nthe standard's order is\n %q", k+1, tc.text, got, line.Pieces, w)
 				}
 			}
 		})

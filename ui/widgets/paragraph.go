@@ -2,8 +2,8 @@ package widgets
 
 import (
 	"image/color"
-
 	"strings"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -108,11 +108,10 @@ func (r *paragraphRenderer) Layout(s fyne.Size) {
 	fg := th.Color(r.p.ColorName, fyne.CurrentApp().Settings().ThemeVariant())
 	right := RightToLeft()
 	r.width = s.Width
-	lines := wrapLines(r.p.text, s.Width-2*pad, size, r.p.Style)
-	r.lines = len(lines)
+	parts, spans := wrapSpans(r.p.text, s.Width-2*pad, size, r.p.Style)
+	r.lines = len(spans)
 	used := 0
-	for i, line := range lines {
-		segs := paragraphSegments(line, right)
+	for i, segs := range wrappedSegments(parts, spans, right) {
 		var total float32
 		widths := make([]float32, len(segs))
 		for j, sg := range segs {
@@ -160,39 +159,66 @@ func (r *paragraphRenderer) Destroy() {}
 // at line breaks, then between words; a word wider than a line is cut
 // between letters.
 func wrapLines(text string, width, size float32, style fyne.TextStyle) []string {
-	if text == "" {
-		return nil
-	}
-	fits := func(s string) bool { return width <= 0 || fyne.MeasureText(s, size, style).Width <= width }
-	var lines []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			next := word
-			if line != "" {
-				next = line + " " + word
-			}
-			if fits(next) {
-				line = next
-				continue
-			}
-			if line != "" {
-				lines = append(lines, line)
-			}
-			line = word
-			for !fits(line) && len([]rune(line)) > 1 {
-				runes := []rune(line)
-				cut := len(runes) - 1
-				for cut > 1 && !fits(string(runes[:cut])) {
-					cut--
-				}
-				lines = append(lines, string(runes[:cut]))
-				line = string(runes[cut:])
-			}
-		}
-		lines = append(lines, line)
+	parts, spans := wrapSpans(text, width, size, style)
+	lines := make([]string, len(spans))
+	for i, sp := range spans {
+		lines[i] = string(parts[sp.part][sp.from:sp.to])
 	}
 	return lines
+}
+
+// lineSpan is a line of a text: the characters [from, to) of its part
+// between two line breaks (a paragraph, as the bidirectional algorithm
+// reads it).
+type lineSpan struct{ part, from, to int }
+
+// wrapSpans cuts text into its parts between line breaks, and those into
+// lines no wider than width, between words; a word wider than a line is cut
+// between letters. A line runs from its first word's start to its last
+// word's end, so that it is a piece of its paragraph.
+func wrapSpans(text string, width, size float32, style fyne.TextStyle) (parts [][]rune, spans []lineSpan) {
+	if text == "" {
+		return nil, nil
+	}
+	fits := func(r []rune) bool { return width <= 0 || fyne.MeasureText(string(r), size, style).Width <= width }
+	for p, part := range strings.Split(text, "\n") {
+		runes := []rune(part)
+		parts = append(parts, runes)
+		from, to := -1, -1 // the line being filled
+		for i := 0; i < len(runes); {
+			if unicode.IsSpace(runes[i]) {
+				i++
+				continue
+			}
+			end := i
+			for end < len(runes) && !unicode.IsSpace(runes[end]) {
+				end++
+			}
+			switch {
+			case from >= 0 && fits(runes[from:end]):
+				to = end
+			default:
+				if from >= 0 {
+					spans = append(spans, lineSpan{p, from, to})
+				}
+				from, to = i, end
+				for !fits(runes[from:to]) && to-from > 1 {
+					cut := to - from - 1
+					for cut > 1 && !fits(runes[from:from+cut]) {
+						cut--
+					}
+					spans = append(spans, lineSpan{p, from, from + cut})
+					from += cut
+				}
+			}
+			i = end
+		}
+		if from < 0 {
+			from, to = 0, 0
+		}
+		spans = append(spans, lineSpan{p, from, to})
+	}
+	return parts, spans
 }
 
 // Lines is the text cut into the lines it is drawn in at its present

@@ -2,14 +2,15 @@ package widgets
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/text/unicode/bidi"
 )
 
 // This file resolves the embedding levels of a paragraph by the Unicode
 // Bidirectional Algorithm (UAX #9), rules P2–P3, X1–X10, W1–W7, N0–N2,
-// I1–I2 and L1, for one paragraph on one line; visualOrder (bidi.go) is
-// rule L2. It is checked against Unicode's own conformance files
+// I1–I2 for a paragraph, and L1 for each of its lines; visualOrder
+// (bidi.go) is rule L2. It is checked against Unicode's own conformance files
 // (BidiTest.txt and BidiCharacterTest.txt, see uba_conformance_test.go).
 // golang.org/x/text/unicode/bidi gives the classes and brackets of the
 // characters; its Paragraph does not pair brackets, ignores a paragraph
@@ -277,23 +278,30 @@ func (t ubaText) resolve(direction int) resolved {
 		}
 	}
 
-	// L1: separators, and white space and isolate marks before them or at
-	// the end of the line, go back to the paragraph's level.
+	return res
+}
+
+// line is the levels of the characters [from, to) of a resolved paragraph
+// shown as one line (rule L1): separators, and white space and isolate
+// marks before them or at the end of the line, go back to the paragraph's
+// level.
+func (t ubaText) line(res resolved, from, to int) []uint8 {
+	levels := slices.Clone(res.levels[from:to])
 	trailing := true
-	for i := n - 1; i >= 0; i-- {
-		switch c := types[i]; {
+	for i := to - 1; i >= from; i-- {
+		switch c := t.classes[i]; {
 		case c == bidi.S || c == bidi.B:
-			levels[i] = para
+			levels[i-from] = res.para
 			trailing = true
 		case c == bidi.WS || isIsolateInitiator(c) || c == bidi.PDI || removedByX9(c):
 			if trailing {
-				levels[i] = para
+				levels[i-from] = res.para
 			}
 		default:
 			trailing = false
 		}
 	}
-	return res
+	return levels
 }
 
 // strongDir is the direction a resolved type counts as in rules N0–N2:
@@ -577,12 +585,53 @@ func StandardOrder(text string, rightToLeft bool) string {
 	if rightToLeft {
 		dir = paraRTL
 	}
-	res := ubaText{classes: classesOf(runes), runes: runes}.resolve(dir)
+	t := ubaText{classes: classesOf(runes), runes: runes}
+	res := t.resolve(dir)
 	var seen []rune
-	for _, k := range visualOrder(res.levels) {
+	for _, k := range visualOrder(t.line(res, 0, len(runes))) {
 		if !isDirectionMark(runes[k]) {
 			seen = append(seen, runes[k])
 		}
 	}
 	return string(seen)
+}
+
+// StandardLines is StandardOrder for a text drawn in lines, each line a
+// piece of the text, in order (Paragraph.Lines): the levels are those of
+// the whole paragraph it is in (the text between two line breaks), and
+// each line is put in order on its own (rules L1, L2). An empty line stays
+// empty.
+func StandardLines(text string, lines []string, rightToLeft bool) []string {
+	dir := paraLTR
+	if rightToLeft {
+		dir = paraRTL
+	}
+	parts := strings.Split(text, "\n")
+	out := make([]string, len(lines))
+	part, at := 0, 0 // where the next line is looked for
+	for i, line := range lines {
+		if line == "" {
+			continue
+		}
+		for part < len(parts) && !strings.Contains(parts[part][at:], line) {
+			part, at = part+1, 0
+		}
+		if part == len(parts) {
+			out[i] = "(not in the text)"
+			continue
+		}
+		from := at + strings.Index(parts[part][at:], line)
+		at = from + len(line)
+		runes := []rune(parts[part])
+		rf, rt := len([]rune(parts[part][:from])), len([]rune(parts[part][:at]))
+		t := ubaText{classes: classesOf(runes), runes: runes}
+		var seen []rune
+		for _, k := range visualOrder(t.line(t.resolve(dir), rf, rt)) {
+			if r := runes[rf+k]; !isDirectionMark(r) {
+				seen = append(seen, r)
+			}
+		}
+		out[i] = string(seen)
+	}
+	return out
 }

@@ -69,7 +69,9 @@ func TestBidiConformance(t *testing.T) {
 
 // caseResult compares a resolved paragraph with the levels ("x" for a
 // removed character) and the visual order a file gives.
-func caseResult(res resolved, wantLevels []string, wantOrder []int) (ok bool, got string) {
+func caseResult(t ubaText, dir int, wantLevels []string, wantOrder []int) (res resolved, ok bool, got string) {
+	res = t.resolve(dir)
+	res.levels = t.line(res, 0, len(t.classes))
 	var levels []string
 	for i, l := range res.levels {
 		if res.removed[i] {
@@ -80,7 +82,7 @@ func caseResult(res resolved, wantLevels []string, wantOrder []int) (ok bool, go
 	}
 	order := slices.DeleteFunc(visualOrder(res.levels), func(i int) bool { return res.removed[i] })
 	ok = slices.Equal(levels, wantLevels) && slices.Equal(order, wantOrder)
-	return ok, fmt.Sprintf("levels %v order %v", levels, order)
+	return res, ok, fmt.Sprintf("levels %v order %v", levels, order)
 }
 
 func ints(s string) ([]int, error) {
@@ -126,8 +128,7 @@ func runCharacterTests(path string) error {
 		if err1 != nil || err2 != nil || err3 != nil {
 			return fmt.Errorf("%s:%d: unreadable", path, line)
 		}
-		res := ubaText{classes: classesOf(runes), runes: runes}.resolve(dir)
-		ok, got := caseResult(res, strings.Fields(fields[3]), order)
+		res, ok, got := caseResult(ubaText{classes: classesOf(runes), runes: runes}, dir, strings.Fields(fields[3]), order)
 		ok = ok && int(res.para) == para
 		c.Lock()
 		c.charAll++
@@ -201,7 +202,7 @@ func runClassTests(path string) error {
 				continue
 			}
 			all++
-			ok, got := caseResult(ubaText{classes: classes}.resolve(d.dir), wantLevels, wantOrder)
+			_, ok, got := caseResult(ubaText{classes: classes}, d.dir, wantLevels, wantOrder)
 			if ok {
 				pass++
 			} else if len(c.classFaild) < 5 {
