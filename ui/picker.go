@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
@@ -24,6 +25,9 @@ type fileDialogs struct {
 	log     *slog.Logger
 	choose  chooseFunc       // the system's file dialog; nil: the desktop's portal
 	chooser *widgets.Chooser // Hoist's own, last opened
+	// kinds are the kinds of file the dialog for files to upload offers,
+	// by where they go now (email files for Gmail); nil or none: any file.
+	kinds func() []filechooser.Filter
 }
 
 // ask shows the system's file dialog for o, or Hoist's own where the
@@ -55,6 +59,8 @@ func (f *fileDialogs) pick(folders bool, then func(paths []string)) {
 	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
 	if folders {
 		o.Title = pickFolderTitle()
+	} else if f.kinds != nil {
+		o.Filters = f.kinds()
 	}
 	f.ask(o, then)
 }
@@ -122,3 +128,16 @@ func (a filesAdder) pickFiles() { a.dialogs.pick(false, a.add) }
 
 // pickFolder adds the files of folders chosen in a file dialog.
 func (a filesAdder) pickFolder() { a.dialogs.pick(true, a.add) }
+
+// emailPatterns are the names of the email files Gmail's destinations
+// take, in both cases (the desktop's dialogs match names as written).
+var emailPatterns = []string{"*.eml", "*.msg", "*.mbox", "*.EML", "*.MSG", "*.MBOX"}
+
+// kindsFor are the kinds of file the dialog offers for files going to d:
+// email files for a destination that takes only those, else any file.
+func kindsFor(d dest.Destination) []filechooser.Filter {
+	if !d.TakesEmail() {
+		return nil
+	}
+	return []filechooser.Filter{{Name: say("ui.pick.emailKind"), Patterns: emailPatterns}}
+}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"hoist/engine"
+	"hoist/engine/dest"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )
@@ -78,4 +79,34 @@ func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 		t.Fatal("the dialog on top is no chooser")
 	}
 	return c
+}
+
+// TestAddFilesOffersEmailFilesForGmail: for a Gmail destination the file
+// dialog offers the email files Hoist takes (.eml, .msg, .mbox), and says
+// so; for a destination that takes any file it offers any file.
+func TestAddFilesOffersEmailFilesForGmail(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	asked := make(chan filechooser.Options, 2)
+	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+		asked <- o
+		return nil, nil
+	}
+	h.d.files.pick(false, h.d.add)
+	if o := <-asked; len(o.Filters) != 0 {
+		t.Errorf("for the sandbox the dialog offers %+v, want any file", o.Filters)
+	}
+	h.d.target.dest = dest.Destination{Kind: dest.GmailImport}
+	h.d.files.pick(false, h.d.add)
+	o := <-asked
+	if len(o.Filters) != 1 || o.Filters[0].Name != "Email files (.eml, .msg, .mbox)" {
+		t.Fatalf("for Gmail the dialog offers %+v", o.Filters)
+	}
+	for _, name := range []string{"a.eml", "b.msg", "c.mbox", "D.MSG"} {
+		if !filechooser.Matches(o.Filters, name) {
+			t.Errorf("%s is not offered", name)
+		}
+	}
+	if filechooser.Matches(o.Filters, "photo.png") {
+		t.Error("photo.png is offered for Gmail")
+	}
 }

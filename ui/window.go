@@ -21,6 +21,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/internal/sessionbus"
+	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
 )
 
@@ -95,6 +96,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.target = &target{prefs: a.Preferences(), changed: d.destinationChanged}
 	d.target.load(opts.sandboxMode)
 	d.files = &fileDialogs{frame: f, log: d.log}
+	d.files.kinds = func() []filechooser.Filter { return kindsFor(d.target.dest) }
 	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak}
 	d.google = &googleSide{
 		frame: f, q: q, auth: opts.auth, presets: opts.presets, sandbox: opts.sandbox, target: d.target, dialogs: d.files,

@@ -26,7 +26,6 @@ func Storage(name string, children ...*Node) *Node {
 }
 
 const (
-	sectorSize = 512
 	miniSize   = 64
 	cutoff     = 4096
 	endChain   = 0xFFFFFFFE
@@ -43,8 +42,24 @@ type entry struct {
 	size               uint64
 }
 
-// Compound writes a compound file whose root holds children.
+// Compound writes a compound file whose root holds children: version 3
+// (512-byte sectors), or version 4 (4096-byte sectors) when it is large.
 func Compound(children ...*Node) []byte {
+	total := 0
+	var count func(n *Node)
+	count = func(n *Node) {
+		total += len(n.Data)
+		for _, k := range n.Children {
+			count(k)
+		}
+	}
+	for _, k := range children {
+		count(k)
+	}
+	sectorSize := 512
+	if total > 6<<20 {
+		sectorSize = 4096
+	}
 	root := &Node{Name: "Root Entry", Storage: true, Children: children}
 	var entries []*entry
 	var add func(n *Node, kind byte) uint32
@@ -143,7 +158,7 @@ func Compound(children ...*Node) []byte {
 	miniFATStart := chain(miniFATBytes)
 	var dir []byte
 	for _, e := range entries {
-		dir = append(dir, dirEntry(e)...)
+		dir = append(dir, dirEntry(e, sectorSize == 4096)...)
 	}
 	for len(dir)%sectorSize != 0 {
 		dir = append(dir, emptyEntry()...)
@@ -173,6 +188,11 @@ func Compound(children ...*Node) []byte {
 	le.PutUint16(h[26:], 3)
 	le.PutUint16(h[28:], 0xFFFE)
 	le.PutUint16(h[30:], 9)
+	if sectorSize == 4096 {
+		le.PutUint16(h[26:], 4)
+		le.PutUint16(h[30:], 12)
+		le.PutUint32(h[40:], uint32(len(dir)/sectorSize))
+	}
 	le.PutUint16(h[32:], 6)
 	le.PutUint32(h[44:], uint32(nFAT))
 	le.PutUint32(h[48:], dirStart)
@@ -210,7 +230,7 @@ func less(a, b string) bool {
 	return strings.ToUpper(a) < strings.ToUpper(b)
 }
 
-func dirEntry(e *entry) []byte {
+func dirEntry(e *entry, version4 bool) []byte {
 	b := make([]byte, 128)
 	name := utf16.Encode([]rune(e.node.Name))
 	if len(name) > 31 {
@@ -230,7 +250,11 @@ func dirEntry(e *entry) []byte {
 		start = 0
 	}
 	binary.LittleEndian.PutUint32(b[116:], start)
-	binary.LittleEndian.PutUint32(b[120:], uint32(e.size))
+	if version4 {
+		binary.LittleEndian.PutUint64(b[120:], e.size)
+	} else {
+		binary.LittleEndian.PutUint32(b[120:], uint32(e.size))
+	}
 	return b
 }
 
