@@ -115,7 +115,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	q.mu.Unlock()
 	up := &upload.Uploader{
 		MaxWait:         maxWait,
-		Client:          client,
+		Client:          q.pace.client(client, d),
 		ChunkSize:       chunk,
 		Threshold:       q.opts.Threshold,
 		Backoff:         q.opts.Backoff,
