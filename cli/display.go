@@ -70,12 +70,17 @@ func (h *humanDisplay) redraw(views []engine.JobView) {
 	if h.lines > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", h.lines)
 	}
-	for _, v := range views {
+	lines := rows(views)
+	for _, r := range lines {
 		b.WriteString("\x1b[2K")
-		b.WriteString(bar(h.l, v))
+		if r.emails != nil {
+			b.WriteString(mailboxBar(h.l, r.emails))
+		} else {
+			b.WriteString(bar(h.l, r.v))
+		}
 		b.WriteByte('\n')
 	}
-	h.lines = len(views)
+	h.lines = len(lines)
 	io.WriteString(h.w, b.String())
 }
 
@@ -86,19 +91,31 @@ func (h *humanDisplay) final(views []engine.JobView) {
 	l := h.l
 	var done, failed int
 	var bytes int64
-	for _, v := range views {
-		switch v.State {
-		case engine.Done:
-			done++
-			bytes += v.Size
-			if hasResult(v) {
-				fmt.Fprintln(h.w, "✓ "+fileLine(l, v.Name, l.Join(l.Join(resultWords(l, v.Result), verifiedWords(l, v)), fellBackWords(l, v))))
+	for _, r := range rows(views) {
+		emails := r.emails
+		if emails == nil {
+			emails = []engine.JobView{r.v}
+		}
+		mailboxDone := 0
+		for _, v := range emails {
+			switch v.State {
+			case engine.Done:
+				done++
+				mailboxDone++
+				bytes += v.Size
+				if hasResult(v) && r.emails == nil {
+					fmt.Fprintln(h.w, "✓ "+fileLine(l, v.Name, l.Join(l.Join(resultWords(l, v.Result), verifiedWords(l, v)), fellBackWords(l, v))))
+				}
+			default:
+				if v.State.Finished() || v.State.NeedsUser() {
+					failed++
+					fmt.Fprintln(h.w, "✗ "+fileLine(l, emailName(l, v), reasonOf(l, v)))
+				}
 			}
-		default:
-			if v.State.Finished() || v.State.NeedsUser() {
-				failed++
-				fmt.Fprintln(h.w, "✗ "+fileLine(l, v.Name, reasonOf(l, v)))
-			}
+		}
+		if r.emails != nil && mailboxDone > 0 {
+			// A mailbox's emails are said together: how many arrived.
+			fmt.Fprintln(h.w, "✓ "+fileLine(l, r.emails[0].Name, l.Say("count.emailsDone", words.Args{"Done": mailboxDone, "N": len(r.emails)})))
 		}
 	}
 	s := l.Say("cli.summary", words.Args{"Files": l.Say("count.filesDone", words.Args{"Done": done, "N": len(views)}), "Size": l.Size(bytes)})
@@ -269,19 +286,19 @@ func line(l *words.Lang, v engine.JobView) string {
 		if v.Size > 0 {
 			pct = int(v.Committed * 100 / v.Size)
 		}
-		s := l.Say("cli.uploading", words.Args{"File": name(l, v.Name), "State": stateWords(l, v), "Percent": percent(l, pct), "Size": l.Size(v.Size)})
+		s := l.Say("cli.uploading", words.Args{"File": name(l, emailName(l, v)), "State": stateWords(l, v), "Percent": percent(l, pct), "Size": l.Size(v.Size)})
 		if next := nextWords(l, v); next != "" {
 			s += ". " + next
 		}
 		return s
 	case engine.Done, engine.Failed, engine.Refused, engine.Attention, engine.Retrying:
-		return fileLine(l, v.Name, reasonOrState(l, v))
+		return fileLine(l, emailName(l, v), reasonOrState(l, v))
 	case engine.Waiting:
 		if v.Later {
-			return fileLine(l, v.Name, reasonOrState(l, v))
+			return fileLine(l, emailName(l, v), reasonOrState(l, v))
 		}
 	}
-	return fileLine(l, v.Name, stateWords(l, v))
+	return fileLine(l, emailName(l, v), stateWords(l, v))
 }
 
 func reasonOrState(l *words.Lang, v engine.JobView) string {
@@ -329,6 +346,7 @@ type jobJSON struct {
 	ID        string  `json:"id"`
 	File      string  `json:"file"`
 	Name      string  `json:"name"`
+	Email     int     `json:"email,omitempty"` // its place in the mailbox file File, from 1; 0 for a file sent whole
 	Size      int64   `json:"size"`
 	State     string  `json:"state"`
 	Sent      int64   `json:"sent"`
@@ -365,7 +383,7 @@ type resultJSON struct {
 
 func toJSON(event string, v engine.JobView) jobJSON {
 	j := jobJSON{
-		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Size: v.Size,
+		Event: event, ID: string(v.ID), File: v.Path, Name: v.Name, Email: v.InMailbox, Size: v.Size,
 		State: string(v.State), Sent: v.Sent, Committed: v.Committed, Speed: v.Speed,
 		Method: string(v.Method), FellBack: v.FellBack, Restarts: v.Restarts,
 		Reason: reasonWords(words.English(), v), GoogleMessage: v.Details, Next: nextWords(words.English(), v), Actions: actionNames(v),

@@ -455,6 +455,8 @@ func (q *Queue) Do(id JobID, a Action) error {
 		q.mu.Unlock()
 		if err := validate(d); err != nil {
 			look = &inspection{info: info, read: true, err: err}
+		} else if info.Part != nil {
+			look = inspectEmail(info, d, method) // one email of a mailbox: read where it lies
 		} else {
 			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
 		}

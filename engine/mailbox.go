@@ -127,3 +127,13 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 	}
 	return true
 }
+
+// inspectEmail looks again at one email of a mailbox and checks it
+// against the rules of d, as inspect does a file.
+func inspectEmail(info media.Info, d dest.Destination, method upload.Method) *inspection {
+	info, err := media.InspectPart(info)
+	if err != nil {
+		return &inspection{err: err}
+	}
+	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
+}

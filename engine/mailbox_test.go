@@ -191,3 +191,48 @@ func TestMailboxQuitMidwayGoesOnAtTheNextEmail(t *testing.T) {
 		t.Errorf("%d emails went out, want 4", n)
 	}
 }
+
+// A mailbox of many small emails moves at Gmail's pace: the queue spends
+// no more of the account's 250 units a second than Gmail allows (25 an
+// import), as the emulator counts them on the same clock, so Gmail
+// answers no 429; one that comes all the same is waited out and sent
+// again.
+func TestMailboxMovesAtGmailsPace(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 3, 3, 9, 0, 0, 0, time.UTC)}
+	r := newRig(t, emulator.Options{Now: clock.Now, GmailUnitsPerSecond: 250}, engine.Options{Parallel: 1, Clock: clock})
+	box, _ := writeMailbox(t, r.dir, "Takeout.mbox", 30)
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Skip: 12, Action: emulator.Answer{Status: 429, RetryAfter: "1"}})
+	start := clock.Now()
+	ids := r.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url}).IDs
+	if len(ids) != 30 {
+		t.Fatalf("%d jobs", len(ids))
+	}
+	r.wait()
+	for _, id := range ids {
+		if v, _ := r.q.Job(id); v.State != engine.Done {
+			t.Fatalf("email %d: %s (%s)", v.InMailbox, v.State, reasonOf(v))
+		}
+	}
+	if peak := r.emu.GmailPeakUnits(); peak > 250 {
+		t.Errorf("Gmail counted %d units within one second, of 250", peak)
+	}
+	var refused, quota int
+	for _, q := range r.emu.Requests() {
+		if q.Status == 429 {
+			refused++
+			if q.Fault == "" {
+				quota++
+			}
+		}
+	}
+	if quota > 0 || refused != 1 {
+		t.Errorf("%d answers 429 past Gmail's quota, %d in all; want none past it and the one injected", quota, refused)
+	}
+	// 30 imports of 25 units at 250 a second take at least 2 seconds.
+	if took := clock.Now().Sub(start); took < 2*time.Second {
+		t.Errorf("30 imports took %v of the clock, under Gmail's pace", took)
+	}
+	if got := len(received(t, r.emu)); got != 30 {
+		t.Errorf("%d emails arrived, want 30", got)
+	}
+}

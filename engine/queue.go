@@ -101,6 +101,7 @@ type Queue struct {
 	opts    Options
 	log     *slog.Logger
 	limiter *bandwidth
+	pace    pacer // Google's per-user quota, spent as uploads start
 
 	mu   sync.Mutex
 	jobs map[JobID]*job
@@ -174,6 +175,7 @@ func Open(ctx context.Context, opts Options) (*Queue, error) {
 		opts:     opts,
 		log:      log,
 		limiter:  newBandwidth(opts.BandwidthLimit),
+		pace:     pacer{clock: opts.Clock},
 		jobs:     make(map[JobID]*job),
 		parallel: opts.Parallel,
 		chunk:    opts.ChunkSize,

@@ -115,7 +115,7 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	q.mu.Unlock()
 	up := &upload.Uploader{
 		MaxWait:         maxWait,
-		Client:          client,
+		Client:          q.pace.client(client, d),
 		ChunkSize:       chunk,
 		Threshold:       q.opts.Threshold,
 		Backoff:         q.opts.Backoff,
@@ -504,8 +504,9 @@ func (o *observer) Committed(offset int64) {
 		return // the finished record follows at once
 	}
 	now := o.q.opts.Clock.Now().UnixNano()
-	last := o.jb.saved.Load()
-	if o.q.writer != nil && time.Duration(now-last) >= progressEvery && o.jb.saved.CompareAndSwap(last, now) {
+	saved := &o.jb.meter().saved
+	last := saved.Load()
+	if o.q.writer != nil && time.Duration(now-last) >= progressEvery && saved.CompareAndSwap(last, now) {
 		// Off the upload's path: a slow disk must not hold the bytes back.
 		o.q.mu.Lock()
 		if !o.q.writerClosed {

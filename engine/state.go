@@ -63,7 +63,6 @@ type job struct {
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
 	meters atomic.Pointer[meter]
-	saved  atomic.Int64 // unix nanos of the last progress write to the journal
 }
 
 // underway is the part of a job that only a job not yet finished needs,
@@ -520,6 +519,10 @@ type meter struct {
 	confirmed float64
 	confAt    time.Time // when the server last confirmed bytes
 	confOff   int64     // up to where
+	// saved is when the job's progress was last written to the journal
+	// (unix nanos): kept with the meter, which only a job being sent has,
+	// not with every job of the list.
+	saved atomic.Int64
 }
 
 // meter is the job's meter, made when it is first needed: a meter is 144

@@ -170,7 +170,7 @@ func (g *gmailEndpoint) check(s *Server, u *uploadInfo) *apiError {
 	if g.op == gmailDraftUpdate && !s.draftExists(g.draft) {
 		return notFound("Requested entity was not found.")
 	}
-	return nil
+	return s.gmailQuota.spend(g.user, g.op, s.now(), s.gmailLimit)
 }
 
 func (g *gmailEndpoint) checkQuery(q url.Values) *apiError {

@@ -73,6 +73,11 @@ type Options struct {
 	// RefuseResumable lists destinations whose resumable session starts are
 	// refused with 400, as Campaign Manager 360's discovery document suggests.
 	RefuseResumable []Kind
+	// GmailUnitsPerSecond, when set, is Gmail's per-user quota (250 at
+	// Google): a request that would spend more within a second is answered
+	// 429 rateLimitExceeded (see gmailquota.go). Spending is counted either
+	// way (GmailPeakUnits).
+	GmailUnitsPerSecond int
 }
 
 // Server is the emulator. It is an http.Handler; it is safe for concurrent use.
@@ -91,6 +96,9 @@ type Server struct {
 	faults   faultList
 	requests requestLog
 	listed   listsState // what the pickers' list methods answer
+
+	gmailLimit int
+	gmailQuota gmailQuota
 
 	locksMu sync.Mutex
 	locks   map[string]chan struct{} // one request at a time per session
@@ -116,6 +124,7 @@ func New(opts Options) (*Server, error) {
 		requireAuth:   opts.RequireAuth,
 		tokenScopes:   opts.TokenScopes,
 		refuse:        map[Kind]bool{},
+		gmailLimit:    opts.GmailUnitsPerSecond,
 		locks:         map[string]chan struct{}{},
 		closed:        make(chan struct{}),
 	}

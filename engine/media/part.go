@@ -173,3 +173,38 @@ func emailOf(info Info) (*Email, error) {
 	}
 	return email, nil
 }
+
+// InspectPart looks again at the email of a mailbox info describes (Retry,
+// Restart): it must still lie where it was, with the same bytes; its
+// headers are read again, and the mailbox's size and time are taken as
+// they are now, so that a mailbox its mail program added to since reads
+// as unchanged from here on.
+func InspectPart(info Info) (Info, error) {
+	f, err := os.Open(info.Path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return info, goneProblem(info, err)
+		}
+		return info, problemFor(info.Path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return info, problemFor(info.Path, err)
+	}
+	if err := checkPart(info, f, fi); err != nil {
+		return info, err
+	}
+	part := *info.Part
+	part.FileSize = fi.Size()
+	info.Part, info.ModTime = &part, fi.ModTime()
+	e, err := emailOf(info)
+	if err != nil {
+		return info, err
+	}
+	info.Email, info.MIME = e, emailType
+	if e == nil {
+		info.MIME = "text/plain"
+	}
+	return info, nil
+}
