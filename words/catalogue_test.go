@@ -271,6 +271,7 @@ var latinAllowed = map[string]bool{
 	"photo.png": true, "scope": true, "http": true, "https": true, "Drive": true, "YouTube": true,
 	"image/png": true, "upload/": true, "HTTP/2": true, "HTTP/1.1": true, "HTTPS": true, "PEM": true,
 	"Message-ID": true, // the header as the email file holds it
+	"Outlook":    true, // the mail program's name, as its window shows it
 }
 
 var (
