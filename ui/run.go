@@ -144,7 +144,16 @@ func Run(ctx context.Context, cfg Config) int {
 	// An interrupt from the terminal quits as the window's close button would, without asking.
 	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.exit.quit) })
 
-	a.Lifecycle().SetOnStarted(func() { d.frame.background(s.tidy(log)) })
+	started := time.Now()
+	a.Lifecycle().SetOnStarted(func() {
+		d.takeMailDrags(where.Dropped) // the window is shown: it has its handle
+		d.frame.background(s.tidy(log))
+		d.frame.background(func(context.Context) {
+			if err := tidyDropped(where.Dropped, started, s.queue.Jobs); err != nil {
+				log.Warn("could not remove the copies of dragged items already uploaded", "err", err)
+			}
+		})
+	})
 	d.win.ShowAndRun()
 
 	stopOnSignal()
@@ -189,12 +198,16 @@ type folders struct {
 	Config  string // settings, saved destinations, sign-in, the hand-over
 	Journal string // the upload list
 	Sandbox string // the built-in sandbox's received files
+	Dropped string // copies of what mail programs dragged onto the window, until uploaded
 }
 
 // sessionFolders are cfg's folders: all in cfg.Dir when it is given,
 // otherwise this system's (dirs).
 func sessionFolders(cfg Config) (folders, error) {
 	f := folders{Config: cfg.Dir, Journal: cfg.Dir, Sandbox: cfg.SandboxDir}
+	if cfg.Dir != "" {
+		f.Dropped = filepath.Join(cfg.Dir, droppedFolder)
+	}
 	if f.Config != "" && f.Sandbox != "" {
 		return f, nil
 	}
@@ -207,6 +220,9 @@ func sessionFolders(cfg Config) (folders, error) {
 	}
 	if f.Sandbox == "" {
 		f.Sandbox = filepath.Join(sys.Data, "sandbox")
+	}
+	if f.Dropped == "" {
+		f.Dropped = filepath.Join(sys.Data, droppedFolder)
 	}
 	return f, nil
 }

@@ -271,8 +271,8 @@ var latinAllowed = map[string]bool{
 	"photo.png": true, "scope": true, "http": true, "https": true, "Drive": true, "YouTube": true,
 	"image/png": true, "upload/": true, "HTTP/2": true, "HTTP/1.1": true, "HTTPS": true, "PEM": true,
 	"Windows": true, "WinHTTP": true, "GNOME": true, "KDE": true, "HTTPS_PROXY": true, // where a proxy is set
-	"Message-ID": true, // the header as the email file holds it
-	"Outlook": true, "msg": true, "mbox": true, // the mail program, and the email files offices keep
+	"Message-ID": true,                            // the header as the email file holds it
+	"Outlook":    true, "msg": true, "mbox": true, // the mail program, and the email files offices keep
 }
 
 var (

@@ -141,7 +141,7 @@ func (t *Target) saveVirtual(obj *iDataObject) Drop {
 		if dir == "" {
 			err := os.MkdirAll(t.folder, 0o700)
 			if err == nil {
-				dir, err = os.MkdirTemp(t.folder, "drop-")
+				dir, err = os.MkdirTemp(t.folder, FolderPrefix+"*")
 			}
 			if err != nil {
 				for _, it := range items[i:] {

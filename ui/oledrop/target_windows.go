@@ -26,21 +26,6 @@ type Target struct {
 	hwnd   uintptr
 }
 
-// Drop is what one drop brought: the paths of ordinary files, or the
-// virtual files saved, each under the folder given to New; Failed holds the
-// items that could not be saved, by the name the program gave them, each
-// with why.
-type Drop struct {
-	Paths  []string
-	Failed []Failure
-}
-
-// Failure is an item of a drop that could not be saved.
-type Failure struct {
-	Name string
-	Err  error
-}
-
 // New returns a drop target that saves the virtual files of each drop in a
 // new folder under folder, and hands each drop to took: on the window's
 // thread, before the program they were dragged from hears it is done.
