@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -64,4 +66,31 @@ func freeNameURL(t *testing.T, base string) dest.Destination {
 	}
 	d.Name = "Northwind logos"
 	return d
+}
+
+// TestStorageSessionGoneAfterItsLastByte: the answer to a session's last
+// chunk is lost and the session is gone when asked (as fake-gcs-server
+// does); the new session meets the precondition (412) because the first one
+// made the object, and the object, read and checked, is the file: done,
+// once, never a failure while the file is there.
+func TestStorageSessionGoneAfterItsLastByte(t *testing.T) {
+	l := newLab(t, emulator.Options{}, upload.Resumable, 0)
+	file := pngFile(t, t.TempDir(), "spring.png", 300*kib)
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := func(r *http.Request) bool { // the chunk that carries the last byte
+		return strings.HasSuffix(r.Header.Get("Content-Range"), fmt.Sprintf("-%d/%d", info.Size()-1, info.Size()))
+	}
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: last}, Action: emulator.DropAnswer{}})
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageQuery}, Times: -1, Action: emulator.ExpireSession{}})
+	r := done(t, l.one(dest.Destination{Kind: dest.Storage, BaseURL: l.url, Params: map[string]string{"bucket": "northwind-banners"}}, file))
+	objs := l.srv.Objects()
+	if len(objs) != 1 || objs[0].SHA256 != sha(t, file) {
+		t.Fatalf("the bucket holds %d objects", len(objs))
+	}
+	if r.ID != storageAnswer(t, objs[0]).ID || r.Verified != upload.VerifiedCRC32C {
+		t.Errorf("result %q verified by %q", r.ID, r.Verified)
+	}
 }
