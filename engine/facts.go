@@ -65,6 +65,11 @@ func failNext(jb *job, err error) *fact.Fact {
 		if dest.RefusalPassesLater(jb.dest, api) {
 			return &fact.Fact{Code: fact.PressRetryAgain} // the bytes were damaged on the way
 		}
+		if api.Status == http.StatusPreconditionFailed && dest.RefusalFact(jb.dest, api) != "" {
+			// The name was taken meanwhile: a refusal until the user
+			// chooses to replace, or renames (never resumed on its own).
+			return jb.fact(fact.ChangeAndSend)
+		}
 		switch api.Class() {
 		case upload.ClassInvalid, upload.ClassNotFound, upload.ClassRetired, upload.ClassProtocol:
 			return jb.fact(fact.ChangeAndSend)

@@ -95,7 +95,7 @@ func TestStorageReplacesOnlyOnPurpose(t *testing.T) {
 	before := len(l.srv.Requests())
 
 	v := l.one(d, second)
-	if v.State != engine.Refused || reasonOf(v) != "The bucket northwind-banners already holds an object named logo.png, and this destination does not replace objects, so logo.png was not sent. Turn on “Replace an object of the same name” for it, or rename the file, then add it again." {
+	if v.State != engine.Refused || reasonOf(v) != "The bucket northwind-banners already holds an object named logo.png, and this destination does not replace objects, so logo.png was not sent. Turn on “Replace an object of the same name” for it (--replace true on the command line), or rename the file, then add it again." {
 		t.Fatalf("%s: %q", v.State, reasonOf(v))
 	}
 	if n := len(l.srv.Requests()); n != before {
@@ -120,7 +120,8 @@ func TestStorageReplacesOnlyOnPurpose(t *testing.T) {
 
 // TestStorageNameTakenMeanwhile: an object made under the name between the
 // look and the upload makes Cloud Storage refuse it (412): said as the name
-// taken, never as a copy that arrived; Retry looks again.
+// taken, never as a copy that arrived, and a refusal until the user
+// chooses (a resume does not send it again).
 func TestStorageNameTakenMeanwhile(t *testing.T) {
 	l := newLab(t, emulator.Options{}, upload.Multipart, 0)
 	file := pngFile(t, t.TempDir(), "logo.png", 40*kib)
@@ -130,7 +131,7 @@ func TestStorageNameTakenMeanwhile(t *testing.T) {
 	if v.State != engine.Failed || reasonOf(v) != "The bucket already holds an object with the name logo.png would get: it was put there while the file was on its way, and this destination does not replace objects." {
 		t.Errorf("%s: %q", v.State, reasonOf(v))
 	}
-	if !isFact(v.NextFact, fact.PressRetryAgain) || l.srv.Received() != 0 {
+	if !isFact(v.NextFact, fact.ChangeAndSend) || l.srv.Received() != 0 {
 		t.Errorf("next %q, %d objects", nextOf(v), l.srv.Received())
 	}
 }

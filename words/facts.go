@@ -112,6 +112,10 @@ func (l *Lang) Fact(f fact.Fact) string {
 	if n := f.Arg("name"); n != "" && (f.Code == fact.ManagedInvalid || f.Code == fact.ManagedSameName || f.Code == fact.ManagedEntryUnreadable) {
 		args["N"] = l.Say("fact.managed.named", Args{"Name": l.Isolate(n)}) // its name, not its place in the file
 	}
+	if field, ok := kind.Field("replace"); ok {
+		args["ReplaceFlag"] = l.Isolate("--" + field.FlagName() + " true") // the setting that replaces a name's object
+	}
+	args["Precondition"] = l.Isolate("ifGenerationMatch=0") // Cloud Storage's own words for "a name that holds nothing"
 	if key := kind.Info().VersionKey; key != "" {
 		if field, ok := kind.Field(key); ok {
 			args["Flag"] = l.Isolate("--" + field.FlagName()) // the flag that sets the version

@@ -133,7 +133,7 @@ func TestEveryFactSaidInEveryLanguage(t *testing.T) {
 						"profile": "2", "resource": "r", "draft": "d", "scopes": "s", "choices": "a, b", "type": "t", "accept": "a",
 						"failed": "2", "name": "N", "version": "v3", "current": "v5", "check": "md5", "server": "x", "file": "y",
 						"id": "7", "title": "T", "url": "https://example.com/7", "privacy": "unlisted", "warned": "w", "port": "99999",
-						"example": "--to x", "kinds": "a, b", "accounts": "a@b, c@d", "flag": "--account", "action": "pause", "state": "done", "names": "“A”", "list": "gmail.labels", "bucket": "b", "proxy": "proxy.corp:8080", "origin": "windows", "issuer": "Corp Root CA"}, Received: 1e6}
+						"example": "--to x", "kinds": "a, b", "accounts": "a@b, c@d", "flag": "--account", "action": "pause", "state": "done", "names": "“A”", "list": "gmail.labels", "bucket": "b", "proxy": "proxy.corp:8080", "origin": "windows", "issuer": "Corp Root CA", "object": "O"}, Received: 1e6}
 				s := l.Fact(f)
 				if s == "" || strings.Contains(s, "<no value>") || strings.Contains(s, "fact.") {
 					t.Errorf("%s: %s (%s) = %q", code, c, kind, s)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -168,10 +169,16 @@ func (customKind) emptyAnswer(Destination) (Result, bool) {
 }
 
 // refusalFact: Cloud Storage refuses bytes damaged on the way by the
-// checksum the upload named (storage_object.go).
+// checksum the upload named (storage_object.go), and, for an address that
+// asks for a free name, a name taken while the file was on its way.
 func (customKind) refusalFact(d Destination, e *upload.APIError) fact.Code {
-	if storageAddress(customOf(d).URL) && checksumRefused(e) {
+	u := customOf(d).URL
+	switch {
+	case !storageAddress(u):
+	case checksumRefused(e):
 		return damagedOnWay
+	case e.Status == http.StatusPreconditionFailed && strings.EqualFold(e.Reason, "conditionNotMet") && freeNameAsked(u):
+		return nameTaken
 	}
 	return ""
 }
@@ -193,7 +200,15 @@ func storageAddress(raw string) bool {
 }
 
 // findable: an address of Cloud Storage's JSON API is sent exactly once
-// (storage_object.go); other addresses offer no way to look.
-func (customKind) findable(_ Destination, _ media.Info, _ string, p *Plan) {
-	exactlyOnce(&p.Target, p)
+// (storage_object.go); other addresses offer no way to look. An address
+// that asks for a free name (ifGenerationMatch=0) is refused before a byte
+// is sent when the name holds an object: Cloud Storage would refuse it.
+func (customKind) findable(d Destination, file media.Info, _ string, p *Plan) {
+	if !exactlyOnce(&p.Target, p) || !freeNameAsked(p.Target.URL) {
+		return
+	}
+	o, _ := storageTarget(&p.Target)
+	taken := d.refuse(ruleTaken, nameTaken, file)
+	taken.fact.Args["bucket"], taken.fact.Args["object"] = o.bucket, o.name // "name" is the destination's
+	p.Target.Pin = newObjectsOnly{taken: taken}
 }

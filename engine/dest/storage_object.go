@@ -36,7 +36,8 @@ func checksumRefused(e *upload.APIError) bool {
 
 // storageObject is the object an upload address of Cloud Storage names.
 type storageObject struct {
-	get string // the object's metadata (objects.get)
+	get          string // the object's metadata (objects.get)
+	bucket, name string
 }
 
 // storagePath reads the bucket of a Cloud Storage upload path, /upload/storage/v1/b/{bucket}/o.
@@ -77,7 +78,7 @@ func storageTarget(t *upload.Target) (storageObject, bool) {
 	if up := u.Query().Get("userProject"); up != "" {
 		get.RawQuery = url.Values{"userProject": {up}}.Encode()
 	}
-	return storageObject{get: get.String()}, true
+	return storageObject{get: get.String(), bucket: bucket, name: name}, true
 }
 
 // exactlyOnce makes an upload to Cloud Storage conditional, findable and
@@ -107,6 +108,13 @@ func (o storageObject) find(ctx context.Context, c *http.Client) (upload.Found, 
 		return upload.Found{}, err
 	}
 	return upload.Found{Body: raw, ByName: true, Generation: string(obj.Generation)}, nil
+}
+
+// freeNameAsked reports an upload address that sets its own precondition
+// that the name hold nothing (ifGenerationMatch=0).
+func freeNameAsked(target string) bool {
+	u, err := url.Parse(target)
+	return err == nil && u.Query().Get("ifGenerationMatch") == "0"
 }
 
 // storagePin is Cloud Storage's generation precondition.

@@ -97,7 +97,8 @@ func (r *run) findSettled(ctx context.Context) (Found, error) {
 
 // settling is the wait before "nothing there" means that the upload in
 // doubt did not arrive: the settle time after the attempt's answer was
-// lost, or, for an attempt of an earlier run, after it went out; nil when
+// lost, or, for an attempt of an earlier run, after its last byte went
+// out (Observer.Doubt hears that moment); nil when
 // there is nothing to wait for (no doubt, a destination that refuses a
 // second copy, no settle time, or the time has passed).
 func (r *run) settling() *SettlingError {

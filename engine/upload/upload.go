@@ -15,11 +15,13 @@ const (
 	DefaultMaxRetries      = 5
 	DefaultMaxOtherRetries = 10
 	DefaultStallTimeout    = 60 * time.Second
-	// DefaultSettleTime is how long after a one-request upload's answer was
-	// lost a destination that holds nothing of it is taken to hold nothing
-	// "yet": a server may act on a request it read late, or whole, after the
-	// connection that carried it broke. As long as a request may make no
-	// progress before the uploader gives it up (DefaultStallTimeout).
+	// DefaultSettleTime is how long after a one-request upload's last byte
+	// went out (or, in this run, after its answer was lost) a destination
+	// that holds nothing of it is taken to hold nothing "yet": a server may
+	// act on a request it read late, or whole, after the connection that
+	// carried it broke. As long as a request may make no progress before
+	// the uploader gives it up (DefaultStallTimeout); docs/architecture.md
+	// says why.
 	DefaultSettleTime      = DefaultStallTimeout
 	DefaultSessionLifetime = 7 * 24 * time.Hour
 	// MaxRestarts bounds honest restarts from byte 0 within one Upload call.
