@@ -20,6 +20,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/engine/proxy"
 	"hoist/internal/sessionbus"
 	"hoist/ui/widgets"
 )
@@ -68,6 +69,7 @@ type deskOptions struct {
 	log         *slog.Logger
 	journal     string
 	events      chan engine.Event
+	network     *proxy.Proxies // the office's proxy (nil: none)
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -95,7 +97,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.target = &target{prefs: a.Preferences(), changed: d.destinationChanged}
 	d.target.load(opts.sandboxMode)
 	d.files = &fileDialogs{frame: f, log: d.log}
-	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak}
+	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak, network: opts.network}
 	d.google = &googleSide{
 		frame: f, q: q, auth: opts.auth, presets: opts.presets, sandbox: opts.sandbox, target: d.target, dialogs: d.files,
 		settings: d.settings.currentSettings, bar: func() *destBar { return d.bar },

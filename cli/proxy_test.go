@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"crypto/rand"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hoist/dirs"
+	"hoist/engine/dest"
+	"hoist/engine/emulator"
+	"hoist/internal/testproxy"
+)
+
+// storageOnlyThroughProxy is a host name only the office proxy of these
+// tests resolves (to the emulator): an upload that reaches it went through
+// the proxy.
+const storageOnlyThroughProxy = "storage.test.invalid"
+
+// noProxyVariables clears the environment's proxy, which would win.
+func noProxyVariables(t *testing.T) {
+	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"} {
+		t.Setenv(k, "")
+	}
+}
+
+// organisationProxy sets the office proxy for everyone, in the
+// organisation's folder.
+func organisationProxy(t *testing.T, body string) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "proxy.json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(dirs.SystemEnv, dir)
+}
+
+// TestSendThroughOrganisationProxy: with the proxy set in the
+// organisation's folder, hoist send goes through it; a proxy that asks for
+// a sign-in is named, with where its setting came from, asked once, and
+// never called a refusal of the upload to be resumed.
+func TestSendThroughOrganisationProxy(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(l.url, "http://"))
+	to := []string{"--to", "http://" + storageOnlyThroughProxy + ":" + port + dest.SandboxPath, "--no-auth", "--method", "multipart"}
+	data := make([]byte, 300<<10)
+	_, _ = rand.Read(data)
+	file := l.file("report.bin", data)
+
+	guarded := testproxy.Start(t, testproxy.WithLogin("ali", "s3cret"), testproxy.WithHost(storageOnlyThroughProxy, strings.TrimPrefix(l.url, "http://")))
+	organisationProxy(t, `{"proxy": "`+guarded.Addr+`"}`)
+	code, stdout, stderr := l.send(append(to, file)...)
+	stderr += stdout
+	if code == exitOK {
+		t.Fatal("sent through a proxy that asks for a sign-in, without one")
+	}
+	for _, want := range []string{"office proxy " + guarded.Addr, "from your organisation's settings for Hoist", "sign-in"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, never := range []string{"407", "refused the upload", "Sign in with Google"} {
+		if strings.Contains(stderr, never) {
+			t.Errorf("stderr says %q:\n%s", never, stderr)
+		}
+	}
+	if n := guarded.Refused(); n != 1 {
+		t.Errorf("the proxy was asked %d times, want once (no retries against a proxy that refuses)", n)
+	}
+
+	open := testproxy.Start(t, testproxy.WithHost(storageOnlyThroughProxy, strings.TrimPrefix(l.url, "http://")))
+	organisationProxy(t, `{"proxy": "`+open.Addr+`"}`)
+	code, stdout, stderr = l.send(append(to, "--resume", file)...)
+	if code != exitOK {
+		t.Fatalf("through the proxy: exit %d: %s%s", code, stdout, stderr)
+	}
+	if open.Requests() == 0 {
+		t.Error("the upload did not go through the proxy")
+	}
+	if _, ok := l.objectsBySHA()[fileSHA(t, file)]; !ok {
+		t.Error("the file did not arrive")
+	}
+}
+
+// TestSendWithUnreachableProxyNamesIt: a proxy where nothing answers is
+// named, with where its setting came from.
+func TestSendWithUnreachableProxyNamesIt(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	ln.Close()
+	organisationProxy(t, `{"proxy": "`+dead+`"}`)
+	file := l.file("a.txt", []byte("hello"))
+	code, stdout, stderr := l.send("--to", "http://"+storageOnlyThroughProxy+dest.SandboxPath, "--no-auth", "--max-wait", "1s", file)
+	stderr += stdout
+	if code == exitOK {
+		t.Fatal("sent with no proxy answering")
+	}
+	if want := "Hoist could not reach the office proxy " + dead + " (from your organisation's settings for Hoist)"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
