@@ -1,14 +1,18 @@
 package cli
 
 import (
+	"context"
 	"crypto/rand"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hoist/dirs"
+	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/internal/testproxy"
@@ -104,5 +108,78 @@ func TestSendWithUnreachableProxyNamesIt(t *testing.T) {
 	}
 	if want := "Hoist could not reach the office proxy " + dead + " (from your organisation's settings for Hoist)"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// tlsSandbox runs `hoist sandbox --tls` until the test ends: its address
+// and the file of its authority.
+func tlsSandbox(t *testing.T) (base, ca string) {
+	t.Helper()
+	ca = filepath.Join(t.TempDir(), "ca.pem")
+	ctx, stop := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Sandbox(ctx, []string{"--tls", "--addr", "127.0.0.1:0", "--store", "memory", "--ca-out", ca}, pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		stop()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("the sandbox did not stop")
+		}
+	})
+	line := make([]byte, 256)
+	n, err := pr.Read(line)
+	if err != nil {
+		t.Fatalf("the sandbox printed no address: %v", err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	return strings.TrimSpace(string(line[:n])), ca
+}
+
+// TestCertificateOfUnknownAuthorityNamesIssuer: a server whose certificate
+// no trusted authority vouches for (as behind an office proxy that inspects
+// secure connections) is said with the issuer seen and the organisation's
+// certificate as the likely want, never in x509's words; a file of
+// certificates the organisation's folder names is trusted besides the
+// system's.
+func TestCertificateOfUnknownAuthorityNamesIssuer(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	t.Setenv(engine.CAFileEnv, "")
+	base, ca := tlsSandbox(t)
+	file := l.file("a.txt", []byte("hello"))
+	to := []string{"--to", base + dest.SandboxPath, "--no-auth", "--method", "multipart"}
+
+	t.Setenv(dirs.SystemEnv, t.TempDir())
+	code, stdout, stderr := l.send(append(to, file)...)
+	if code == exitOK {
+		t.Fatal("trusted the sandbox's certificate without being told to")
+	}
+	out := stdout + stderr
+	for _, want := range []string{"issued by Hoist sandbox authority", "organisation's certificate"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, never := range []string{"x509", "unknown authority"} {
+		if strings.Contains(out, never) {
+			t.Errorf("output says %q:\n%s", never, out)
+		}
+	}
+
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	organisationProxy(t, `{"certificates": "corp-root.pem"}`)
+	if err := os.WriteFile(filepath.Join(os.Getenv(dirs.SystemEnv), "corp-root.pem"), pem, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr = l.send(append(to, "--resume", file)...); code != exitOK {
+		t.Fatalf("with the organisation's certificate: exit %d: %s%s", code, stdout, stderr)
 	}
 }

@@ -130,9 +130,6 @@ func (e *CertificateError) Error() string {
 }
 func (e *CertificateError) Unwrap() error { return e.Err }
 
-// Retryable is false: the same certificate comes back.
-func (e *CertificateError) Retryable() bool { return false }
-
 // Fact says it without words.
 func (e *CertificateError) Fact() fact.Fact {
 	return fact.Fact{Code: fact.OrgCertificate, Args: map[string]string{"issuer": e.Issuer}}
