@@ -5,7 +5,10 @@ import (
 	"crypto/rand"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -181,5 +184,86 @@ func TestCertificateOfUnknownAuthorityNamesIssuer(t *testing.T) {
 	}
 	if code, stdout, stderr = l.send(append(to, "--resume", file)...); code != exitOK {
 		t.Fatalf("with the organisation's certificate: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// gnomeProxy sets GNOME's proxy settings as the desktop's Settings would:
+// gsettings in a private session bus, dconf keeping them under the test's
+// XDG_CONFIG_HOME.
+func gnomeProxy(t *testing.T, commands ...string) {
+	t.Helper()
+	for _, tool := range []string{"gsettings", "dbus-run-session"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (make deps): %v", tool, err)
+		}
+	}
+	t.Setenv("GSETTINGS_BACKEND", "dconf")
+	script := "gsettings " + strings.Join(commands, " && gsettings ")
+	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script)
+	cmd.Env = append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+}
+
+// pacServer serves a PAC script on loopback that sends the test's host
+// name through proxyAddr, and everything else direct.
+func pacServer(t *testing.T, proxyAddr string) string {
+	script := `function FindProxyForURL(url, host) {
+		if (dnsDomainIs(host, ".test.invalid")) return "PROXY ` + proxyAddr + `; DIRECT";
+		if (isPlainHostName(host) || shExpMatch(host, "*.corp")) return "DIRECT";
+		return "DIRECT";
+	}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ns-proxy-autoconfig")
+		_, _ = io.WriteString(w, script)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/proxy.pac"
+}
+
+// TestSendThroughGNOMEProxy: with the proxy set in GNOME's settings,
+// manual and then by a PAC script, hoist send goes through it.
+func TestSendThroughGNOMEProxy(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	t.Setenv(dirs.SystemEnv, t.TempDir())
+	emu := strings.TrimPrefix(l.url, "http://")
+	_, port, _ := net.SplitHostPort(emu)
+	px := testproxy.Start(t, testproxy.WithHost(storageOnlyThroughProxy, emu))
+	host, pport, _ := net.SplitHostPort(px.Addr)
+	to := []string{"--to", "http://" + storageOnlyThroughProxy + ":" + port + dest.SandboxPath, "--no-auth"}
+
+	gnomeProxy(t, "set org.gnome.system.proxy mode manual", "set org.gnome.system.proxy.http host "+host, "set org.gnome.system.proxy.http port "+pport)
+	if code, stdout, stderr := l.send(append(to, l.file("manual.txt", []byte("manual")))...); code != exitOK || px.Requests() == 0 {
+		t.Fatalf("GNOME's manual proxy: exit %d, %d requests through it: %s%s", code, px.Requests(), stdout, stderr)
+	}
+	before := px.Requests()
+	gnomeProxy(t, "set org.gnome.system.proxy mode auto", "set org.gnome.system.proxy autoconfig-url "+pacServer(t, px.Addr))
+	if code, stdout, stderr := l.send(append(to, l.file("pac.txt", []byte("by the script")))...); code != exitOK || px.Requests() == before {
+		t.Fatalf("GNOME's PAC script: exit %d, %d requests through it: %s%s", code, px.Requests()-before, stdout, stderr)
+	}
+}
+
+// TestSendPACThatCannotBeFetched: a PAC script that cannot be fetched is
+// said once, naming it and where it was set, and Hoist goes direct.
+func TestSendPACThatCannotBeFetched(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pac := "http://" + ln.Addr().String() + "/proxy.pac"
+	ln.Close()
+	organisationProxy(t, `{"pac": "`+pac+`"}`)
+	a, b := l.file("a.txt", []byte("a")), l.file("b.txt", []byte("b"))
+	code, stdout, stderr := l.send("--to", "http://"+storageOnlyThroughProxy+dest.SandboxPath, "--no-auth", "--max-wait", "1s", a, b)
+	if code == exitOK {
+		t.Fatal("reached a name only the proxy knows, without the proxy")
+	}
+	want := "Hoist could not use the proxy script " + pac + " (from your organisation's settings for Hoist), so it connects directly."
+	if n := strings.Count(stdout+stderr, want); n != 1 {
+		t.Errorf("said %d times, want once: %q\n%s%s", n, want, stdout, stderr)
 	}
 }
