@@ -18,6 +18,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/internal/sessionbus"
 	"hoist/internal/testproxy"
 )
 
@@ -26,11 +27,14 @@ import (
 // the proxy.
 const storageOnlyThroughProxy = "storage.test.invalid"
 
-// noProxyVariables clears the environment's proxy, which would win.
+// noProxyVariables clears the environment's proxy, which would win, and
+// points the keychain (where proxies' logins are looked for) at no bus, as
+// Hoist's start does without one, so that none is started.
 func noProxyVariables(t *testing.T) {
 	for _, k := range []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"} {
 		t.Setenv(k, "")
 	}
+	t.Setenv(sessionbus.Variable, sessionbus.None)
 }
 
 // organisationProxy sets the office proxy for everyone, in the
