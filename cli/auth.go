@@ -21,7 +21,7 @@ import (
 // client and the account list in Hoist's config folder, grants in the
 // keychain, warnings (scrubbed of secrets) on stderr.
 func NewAuthService(stderr io.Writer) *auth.Service {
-	return &auth.Service{Logger: logger(stderr), SystemDir: dirs.System()}
+	return &auth.Service{Logger: logger(stderr), SystemDir: dirs.System(), HTTPClient: signInClient(stderr)}
 }
 
 // sharedAuth is the one service behind every upload of this process, so

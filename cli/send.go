@@ -16,11 +16,13 @@ import (
 	"golang.org/x/term"
 
 	"hoist/auth"
+	"hoist/dirs"
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
+	"hoist/engine/proxy"
 	"hoist/engine/upload"
 	"hoist/words"
 )
@@ -125,11 +127,17 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		sandbox = url
 	}
 
-	transport, err := engine.TrustingTransport(o.caFile, o.http2)
+	tuned, err := engine.TrustingTransport(o.caFile, o.http2)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: --ca-file: %v\n", err)
 		return exitUsage
 	}
+	if err := engine.AlsoTrust(tuned, proxy.OrganisationCertificates(dirs.System())); err != nil {
+		fmt.Fprintf(stderr, "hoist send: %v\n", err)
+		return exitFailed
+	}
+	// Uploads go through the office's proxy, as the system sets it.
+	transport := office(ctx, l, stderr).Apply(tuned)
 	q, err := engine.Open(ctx, engine.Options{
 		Transport:  transport,
 		Journal:    j,

@@ -13,6 +13,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
+	"hoist/engine/proxy"
 	"hoist/engine/upload"
 )
 
@@ -43,6 +44,8 @@ func stopFacts(jb *job, err error) (reason, next *fact.Fact) {
 		return jb.fact(fact.KeychainLocked), &fact.Fact{Code: fact.UnlockKeychain}
 	case jb.doubt != doubtNone:
 		return doubtFacts(jb, err)
+	case errors.Is(err, proxy.ErrOfficeProxy):
+		return errFact(jb, err), nil // what mends it is the proxy's, which its sentence says
 	case jb.state == Attention && scopesRefused(err):
 		return errFact(jb, err), nil // the next step names the Sign in action
 	case jb.state == Attention:

@@ -11,6 +11,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/media"
+	"hoist/engine/proxy"
 	"hoist/engine/upload"
 )
 
@@ -299,6 +300,10 @@ func (q *Queue) failLocked(jb *job, err error) {
 		jb.doubt, jb.live().looks = doubtOf(err, jb.canAsk || jb.peek().session.URI != "")
 	case errors.As(err, &refusal):
 		q.moveLocked(jb, stepRefuse)
+	case errors.Is(err, proxy.ErrOfficeProxy):
+		// The office proxy stopped it (a sign-in it asks for, or no answer):
+		// its own sentence says so, not Google's sign-in nor the server's refusal.
+		q.moveLocked(jb, stepFail)
 	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
 		q.moveLocked(jb, stepNeedsUser)
 		jb.locked = true

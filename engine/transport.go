@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -125,19 +126,44 @@ func TrustingTransport(caFile string, http2 bool) (*http.Transport, error) {
 	if caFile == "" {
 		return t, nil
 	}
-	pem, err := os.ReadFile(caFile)
-	if err != nil {
-		return nil, fmt.Errorf("certificates to trust: %w", err)
+	return t, AlsoTrust(t, caFile)
+}
+
+// AlsoTrust makes t trust, besides the authorities it trusts already (the
+// system's, when none were named), the PEM certificates in each file: the
+// organisation's own authority, which an office proxy that inspects secure
+// connections signs with.
+func AlsoTrust(t *http.Transport, files ...string) error {
+	if !slices.ContainsFunc(files, func(f string) bool { return f != "" }) {
+		return nil
 	}
-	pool, err := x509.SystemCertPool()
-	if err != nil || pool == nil {
+	var pool *x509.CertPool
+	if t.TLSClientConfig != nil && t.TLSClientConfig.RootCAs != nil {
+		pool = t.TLSClientConfig.RootCAs.Clone()
+	} else if sys, err := x509.SystemCertPool(); err == nil && sys != nil {
+		pool = sys
+	} else {
 		pool = x509.NewCertPool()
 	}
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("certificates to trust: %s: %w", caFile, ErrBadCAFile)
+	for _, f := range files {
+		if f == "" {
+			continue
+		}
+		pem, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("certificates to trust: %w", err)
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("certificates to trust: %s: %w", f, ErrBadCAFile)
+		}
 	}
-	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
-	return t, nil
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if t.TLSClientConfig != nil {
+		cfg = t.TLSClientConfig.Clone()
+	}
+	cfg.RootCAs = pool
+	t.TLSClientConfig = cfg
+	return nil
 }
 
 // bandwidth caps the bytes per second of all uploads together.

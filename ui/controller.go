@@ -113,6 +113,7 @@ type settingsController interface {
 	currentSettings() settings
 	applySettings(s settings)
 	journalPath() string
+	networkWords() string
 	reset()
 }
 

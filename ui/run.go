@@ -26,6 +26,7 @@ import (
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
+	"hoist/engine/proxy"
 	"hoist/ui/handover"
 	"hoist/ui/widgets"
 	"hoist/words"
@@ -106,7 +107,7 @@ func Run(ctx context.Context, cfg Config) int {
 	a.Settings().SetTheme(newTheme(loadSettings(a.Preferences()).Theme))
 	d := newDesk(ctx, a, s.queue, deskOptions{
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
-		log: log, journal: s.journal.Path(), events: s.events,
+		log: log, journal: s.journal.Path(), events: s.events, network: s.network,
 	})
 	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
 	if backup, why := s.journal.Recovered(); backup != "" {
@@ -289,7 +290,8 @@ type session struct {
 	events  chan engine.Event
 	// problems with the organisation's folder, said when the window opens
 	problems []error
-	withdraw func() // takes back the sandbox's announced address
+	withdraw func()         // takes back the sandbox's announced address
+	network  *proxy.Proxies // the office's proxy, as the system sets it
 }
 
 func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
@@ -314,11 +316,28 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
 	}
-	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth")}
+	// Uploads, the sign-in and the pickers' lists go through the office's
+	// proxy, as the system sets it; the sandbox never does.
+	s.network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
+	s.network.Logins = auth.ProxyLogins{}
+	netLog := log.With("part", "network")
+	s.network.Notice = func(err error) { netLog.Warn("the proxy script cannot be used; connecting directly", "err", err) }
+	if s.network.Problem != nil {
+		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.network.Problem)
+	}
+	netLog.Info("office network", "proxy", s.network.Setting.String())
+	signIn := http.DefaultTransport.(*http.Transport).Clone()
+	tuned := engine.DefaultTransport()
+	if err := engine.AlsoTrust(tuned, proxy.OrganisationCertificates(system)); err != nil {
+		netLog.Warn("the organisation's certificates cannot be read", "err", err)
+	}
+	_ = engine.AlsoTrust(signIn, proxy.OrganisationCertificates(system))
+	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth"),
+		HTTPClient: &http.Client{Timeout: time.Minute, Transport: s.network.Apply(signIn)}}
 
 	set := loadSettings(fyne.CurrentApp().Preferences())
 	// Uploads to Google and to the sandbox share one tuned transport.
-	transport := engine.DefaultTransport()
+	transport := s.network.Apply(tuned)
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Transport:      transport,
 		Journal:        s.journal,

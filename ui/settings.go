@@ -11,6 +11,8 @@ import (
 
 	"hoist/auth"
 	"hoist/engine"
+	"hoist/engine/fact"
+	"hoist/engine/proxy"
 	"hoist/engine/upload"
 	"hoist/ui/widgets"
 	"hoist/words"
@@ -195,10 +197,37 @@ type settingsSide struct {
 	target  *target
 	speak   func(l *words.Lang) // the window in another language
 	reload  func()              // the destination bar and the panels, after a reset
+	network *proxy.Proxies      // the office's proxy, as the system sets it (nil: none)
 }
 
 func (p *settingsSide) currentSettings() settings { return p.current }
 func (p *settingsSide) journalPath() string       { return p.journal }
+
+// networkWords say which proxy uploads and sign-ins go through, and where
+// its setting came from.
+func (p *settingsSide) networkWords() string {
+	l := speaking()
+	n := p.network
+	if n == nil || n.Setting.Origin == proxy.FromNowhere {
+		return l.Say("proxy.direct", nil)
+	}
+	from := l.ProxyOrigin(string(n.Setting.Origin))
+	var s string
+	switch n.Setting.Mode {
+	case proxy.Manual:
+		s = l.Say("proxy.uses", words.Args{"Proxy": l.Isolate(n.Setting.Name()), "From": from})
+	case proxy.Script:
+		s = l.Say("proxy.script", words.Args{"Proxy": l.Isolate(n.Setting.PAC), "From": from})
+	default:
+		s = l.Say("proxy.direct", nil)
+	}
+	for _, problem := range []error{n.Problem, n.PACProblem()} {
+		if f, ok := problem.(interface{ Fact() fact.Fact }); ok {
+			s = l.Join(s, l.Fact(f.Fact()))
+		}
+	}
+	return s
+}
 
 // applySettings saves s and passes it to the queue, off the UI goroutine.
 func (p *settingsSide) applySettings(s settings) {
@@ -274,6 +303,8 @@ func (p *settingsPanel) makeForm() *widgets.Form {
 	where := widget.NewLabel(d.journalPath())
 	where.Wrapping = fyne.TextWrapBreak
 	where.Selectable = true
+	network := widget.NewLabel(visual(d.networkWords()))
+	network.Wrapping = fyne.TextWrapWord
 
 	return widgets.NewForm(
 		withNote(visual(say("ui.settings.language")), language, newFieldNote(say("ui.settings.languageNote"))),
@@ -286,6 +317,7 @@ func (p *settingsPanel) makeForm() *widgets.Form {
 		&widget.FormItem{Text: visual(say("ui.settings.look")), Widget: look},
 		withNote(visual(say("ui.settings.signInWait")), signIn, newFieldNote(say("ui.settings.signInWaitNote"))),
 		&widget.FormItem{Text: visual(say("ui.settings.listIn")), Widget: where},
+		&widget.FormItem{Text: visual(say("ui.settings.network")), Widget: network},
 	)
 }
 

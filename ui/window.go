@@ -20,9 +20,10 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/engine/proxy"
 	"hoist/internal/sessionbus"
-	"hoist/ui/filechooser"
 	"hoist/ui/widgets"
+	"hoist/ui/widgets/filechooser"
 )
 
 // desk is the main window: it builds the panels and routes between them,
@@ -69,6 +70,7 @@ type deskOptions struct {
 	log         *slog.Logger
 	journal     string
 	events      chan engine.Event
+	network     *proxy.Proxies // the office's proxy (nil: none)
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -97,7 +99,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.target.load(opts.sandboxMode)
 	d.files = &fileDialogs{frame: f, log: d.log}
 	d.files.kinds = func() []filechooser.Filter { return kindsFor(d.target.dest) }
-	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak}
+	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak, network: opts.network}
 	d.google = &googleSide{
 		frame: f, q: q, auth: opts.auth, presets: opts.presets, sandbox: opts.sandbox, target: d.target, dialogs: d.files,
 		settings: d.settings.currentSettings, bar: func() *destBar { return d.bar },

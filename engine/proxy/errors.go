@@ -11,9 +11,9 @@ import (
 	"hoist/engine/fact"
 )
 
-// ErrNoProxy is what a proxy error is (errors.Is): the office's proxy
+// ErrOfficeProxy is what a proxy error is (errors.Is): the office's proxy
 // stood between Hoist and the server.
-var ErrNoProxy = errors.New("the office proxy")
+var ErrOfficeProxy = errors.New("the office proxy")
 
 // UnreachableError says nothing answered at the proxy.
 type UnreachableError struct {
@@ -52,9 +52,9 @@ func (e *SignInError) Error() string {
 // Retryable is false: the upload does not go round asking a proxy that refuses.
 func (e *SignInError) Retryable() bool { return false }
 
-// Is makes every proxy error ErrNoProxy.
-func (e *SignInError) Is(target error) bool      { return target == ErrNoProxy }
-func (e *UnreachableError) Is(target error) bool { return target == ErrNoProxy }
+// Is makes every proxy error ErrOfficeProxy.
+func (e *SignInError) Is(target error) bool      { return target == ErrOfficeProxy }
+func (e *UnreachableError) Is(target error) bool { return target == ErrOfficeProxy }
 
 // Fact says it without words.
 func (e *SignInError) Fact() fact.Fact {
@@ -130,9 +130,6 @@ func (e *CertificateError) Error() string {
 }
 func (e *CertificateError) Unwrap() error { return e.Err }
 
-// Retryable is false: the same certificate comes back.
-func (e *CertificateError) Retryable() bool { return false }
-
 // Fact says it without words.
 func (e *CertificateError) Fact() fact.Fact {
 	return fact.Fact{Code: fact.OrgCertificate, Args: map[string]string{"issuer": e.Issuer}}
@@ -199,3 +196,10 @@ func host(u *url.URL) string {
 	}
 	return u.Host
 }
+
+// NeverReachedServer is true: the proxy stopped the request, so the server
+// never saw it (an upload's body that went out went to the proxy only).
+func (e *SignInError) NeverReachedServer() bool { return true }
+
+// NeverReachedServer is true: nothing went further than this computer.
+func (e *UnreachableError) NeverReachedServer() bool { return true }

@@ -99,6 +99,29 @@ type organisationSetting struct {
 	PAC    string   `json:"pac"`
 	Bypass []string `json:"bypass"`
 	Direct bool     `json:"direct"` // no proxy, whatever the desktop says
+	// Certificates names a file of PEM certificates (beside proxy.json, or
+	// a full path) to trust besides the system's: the organisation's root.
+	Certificates string `json:"certificates"`
+}
+
+// OrganisationCertificates is the file of certificates the organisation's
+// proxy.json names for every user to trust (its path made whole), or "".
+func OrganisationCertificates(systemDir string) string {
+	if systemDir == "" {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(systemDir, OrganisationFile))
+	if err != nil {
+		return ""
+	}
+	var o organisationSetting
+	if json.Unmarshal(data, &o) != nil || o.Certificates == "" {
+		return ""
+	}
+	if filepath.IsAbs(o.Certificates) {
+		return o.Certificates
+	}
+	return filepath.Join(systemDir, o.Certificates)
 }
 
 func (f Finder) organisation() (Setting, bool, error) {

@@ -181,7 +181,7 @@ func TestProxyThatDoesNotAnswerIsNamed(t *testing.T) {
 	p := &Proxies{Setting: Setting{Origin: FromOrganisation, Mode: Manual, HTTP: dead, HTTPS: dead}}
 	_, err := get(client(p, secure), "https://storage.googleapis.com/")
 	var e *UnreachableError
-	if !errors.As(err, &e) || e.Proxy != dead || e.Origin != FromOrganisation || !errors.Is(err, ErrNoProxy) {
+	if !errors.As(err, &e) || e.Proxy != dead || e.Origin != FromOrganisation || !errors.Is(err, ErrOfficeProxy) {
 		t.Fatalf("%v, want the proxy named as unreachable", err)
 	}
 	if f := e.Fact(); f.Arg("proxy") != dead || f.Arg("origin") != "organisation" {

@@ -57,7 +57,7 @@ func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, 
 			return nil, &connError{err: cause, delivered: delivered}
 		}
 		if isDialError(err) {
-			delivered = false
+			delivered, r.delivered = false, false // what went out never reached the server
 		}
 		return nil, transportError(err, delivered)
 	}
@@ -86,7 +86,8 @@ func (r *run) do(ctx context.Context, req *http.Request, pl *payload) (*answer, 
 // isDialError reports an error from before any byte of the request left.
 func isDialError(err error) bool {
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	var never interface{ NeverReachedServer() bool }
+	return errors.As(err, &op) && op.Op == "dial" || errors.As(err, &never) && never.NeverReachedServer()
 }
 
 // touchReader reports progress of an answer's body to the stall watch.

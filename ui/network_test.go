@@ -1,0 +1,38 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/widget"
+
+	"hoist/engine/proxy"
+)
+
+// TestSettingsShowOfficeProxy: Settings say which proxy Hoist goes through
+// and where its setting came from, or that it connects directly.
+func TestSettingsShowOfficeProxy(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	shown := func() string {
+		t.Helper()
+		form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
+		for _, it := range form.Items {
+			if it.Text == "Office network" {
+				return it.Widget.(*widget.Label).Text
+			}
+		}
+		t.Fatal("Settings show no office network")
+		return ""
+	}
+	if got := shown(); !strings.Contains(got, "connects directly") {
+		t.Errorf("no proxy: %q", got)
+	}
+	h.d.settings.network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: "proxy.corp:8080", HTTPS: "proxy.corp:8080"}}
+	if got, want := shown(), "Hoist connects through the office proxy proxy.corp:8080 (from Windows settings)."; got != want {
+		t.Errorf("fixed proxy: %q, want %q", got, want)
+	}
+	h.d.settings.network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
+	if got, want := shown(), "Hoist follows the proxy script http://wpad.corp/proxy.pac (from GNOME settings)."; got != want {
+		t.Errorf("PAC: %q, want %q", got, want)
+	}
+}
