@@ -203,7 +203,7 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 		last := i // the last letter of the run
 		for j := i + 1; j < len(s); j++ {
 			sc := scriptOf(s[j])
-			if sc != "" && sc != script || (sc == script && !isStrongRTL(s[j])) {
+			if sc != "" && sc != script || (sc == script && !isStrongRTL(s[j])) || (sc == "" && !betweenWords(s[j])) {
 				break
 			}
 			if isStrongRTL(s[j]) {
@@ -223,11 +223,20 @@ func appendRTL(segs []segment, runes []rune, visual []int) []segment {
 	return append(segs, pieces...)
 }
 
+// betweenWords reports whether r, of no script of its own, may stay inside
+// a right-to-left piece: spaces, punctuation, marks and joiners, which the
+// text's own font draws. A symbol (an emoji, a star) may come from another
+// font, and the toolkit cuts a text where its font changes and lays the
+// parts out from the left: it is a piece of its own.
+func betweenWords(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.IsMark(r) || unicode.Is(unicode.Cf, r) || isStrongRTL(r)
+}
+
 // scriptOf is the script of a letter ("Arabic", "Hebrew", …), or "" for
 // characters every script shares (spaces, punctuation, digits, marks).
 func scriptOf(r rune) string {
 	switch {
-	case unicode.Is(unicode.Arabic, r):
+	case unicode.Is(unicode.Arabic, r), r == '\u0640': // the Arabic tatweel is of every script
 		return "Arabic"
 	case unicode.Is(unicode.Hebrew, r):
 		return "Hebrew"

@@ -51,6 +51,10 @@ var namesInSentences = []struct {
 	// A Latin name holding a Hebrew word, cut across lines when wrapped.
 	{"fa", "«\u2068quarterly report דוח שנתי final 2026.pdf\u2069» بارگذاری شد."},
 	{"he", "הקובץ \u2068Invoice עותק copy for the office.pdf\u2069 הועלה."},
+	// Names with emoji and symbols, which another font draws.
+	{"he", "הקובץ \u2068گزارش 🎉 نهایی.png\u2069 הועלה."},
+	{"fa", "«\u2068דוח ★ שנתי.eml\u2069» بارگذاری شد."},
+	{"ar", "تم تحميل «\u2068تقرير ✓ نهائي.pdf\u2069»."},
 	// Overrides a name may carry: the standard's order is what others see.
 	{"en", "Uploaded invoice\u202egpj.exe\u202c to the sandbox."},
 	{"fa", "«\u2068\u202dדוח\u202c.png\u2069» بارگذاری شد."},

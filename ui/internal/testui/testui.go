@@ -126,17 +126,28 @@ func DrawnLines(o fyne.CanvasObject) []Line {
 	return lines
 }
 
-var face = sync.OnceValue(func() *font.Face {
-	f, err := font.ParseTTF(bytes.NewReader(assets.FontRegular))
+var face, fallback = sync.OnceValue(func() *font.Face { return parse(assets.FontRegular) }),
+	sync.OnceValue(func() *font.Face { return parse(assets.FontBold) })
+
+func parse(data []byte) *font.Face {
+	f, err := font.ParseTTF(bytes.NewReader(data))
 	if err != nil {
 		panic(err)
 	}
 	return f
-})
+}
 
-type oneFace struct{}
+// faces is a font map as the toolkit's: the window's font for what it
+// has, another face for the rest (an emoji), so that a text is cut where
+// its face changes, as the painter cuts it.
+type faces struct{}
 
-func (oneFace) ResolveFace(rune) *font.Face { return face() }
+func (faces) ResolveFace(r rune) *font.Face {
+	if _, ok := face().NominalGlyph(r); ok || r == ' ' {
+		return face()
+	}
+	return fallback()
+}
 
 // glyphOrder is the characters of text as the painter draws it, from the left.
 func glyphOrder(text string) []rune {
@@ -148,7 +159,7 @@ func glyphOrder(text string) []rune {
 	var seg shaping.Segmenter
 	var shaper shaping.HarfbuzzShaper
 	var drawn []rune
-	for _, run := range seg.Split(in, oneFace{}) {
+	for _, run := range seg.Split(in, faces{}) {
 		out := shaper.Shape(run)
 		rtl := run.Direction.Progression() == di.TowardTopLeft
 		for i := 0; i < len(out.Glyphs); {
