@@ -48,7 +48,7 @@ func TestNoDesktopSaysSo(t *testing.T) {
 				t.Fatalf("hoist without a desktop ended with %v, want exit status 1; it said:\n%s", err, out)
 			}
 			said := strings.TrimSpace(string(out))
-			want := "hoist: " + words.New(tc.code).Say("ui.noDesktop", nil)
+			want := "hoist: " + words.New(tc.code).Say("ui.noDesktop", words.Args{"Command": "hoist send"})
 			if said != want {
 				t.Errorf("hoist without a desktop said:\n%s\nwant:\n%s", said, want)
 			}

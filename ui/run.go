@@ -92,7 +92,7 @@ func Run(ctx context.Context, cfg Config) int {
 	}
 	if !desktopFound(os.Getenv) {
 		// Said in the system's language: the Settings' choice lives with the toolkit, which cannot start.
-		fmt.Fprintf(stderr, "hoist: %s\n", words.FromSystem("").Say("ui.noDesktop", nil))
+		fmt.Fprintf(stderr, "hoist: %s\n", words.FromSystem("").Say("ui.noDesktop", words.Args{"Command": "hoist send"}))
 		return 1
 	}
 	a := app.NewWithID(AppID)
