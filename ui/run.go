@@ -91,6 +91,11 @@ func Run(ctx context.Context, cfg Config) int {
 	} else {
 		defer claim.Close()
 	}
+	if !desktopFound(os.Getenv) {
+		// Said in the system's language: the Settings' choice lives with the toolkit, which cannot start.
+		fmt.Fprintf(stderr, "hoist: %s\n", words.FromSystem("").Say("ui.noDesktop", words.Args{"Command": "hoist send"}))
+		return 1
+	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(iconResource)
 	// The window speaks the language chosen in Settings, else the system's.

@@ -15,7 +15,7 @@ func TestSummaryWords(t *testing.T) {
 		canceled int
 		want     string
 	}{
-		{"empty", engine.Summary{ETA: -1}, 0, "No files yet."},
+		{"empty", engine.Summary{ETA: -1}, 0, "The list is empty."},
 		{"uploading", engine.Summary{Files: 12, Done: 3, Active: 4, Bytes: 3_400_000_000, BytesDone: 1_200_000_000, Speed: 5e6, ETA: 4 * time.Minute}, 0,
 			"3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left"},
 		{"paused with a failure", engine.Summary{Files: 2, Paused: 1, Failed: 1, Bytes: 2000, BytesDone: 500, ETA: -1}, 0,

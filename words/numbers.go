@@ -119,12 +119,15 @@ func (l *Lang) Speed(bytesPerSecond float64) string {
 	return l.Say("unit.speed", Args{"Size": l.Size(int64(bytesPerSecond))})
 }
 
+// fewSeconds is the least wait said in seconds: one shorter is "a few seconds".
+const fewSeconds = 5 * time.Second
+
 // Duration is a wait or a time left in words: "a few seconds",
 // "8 seconds", "4 minutes", "1 hour 5 minutes".
 func (l *Lang) Duration(d time.Duration) string {
 	s := int((d + time.Second/2) / time.Second)
 	switch {
-	case s < 5:
+	case s < int(fewSeconds/time.Second):
 		return l.Say("time.fewSeconds", nil)
 	case s < 60:
 		return l.Say("time.seconds", Args{"N": s})
@@ -144,8 +147,12 @@ func (l *Lang) Duration(d time.Duration) string {
 	return l.Say("time.and", Args{"First": hours, "Second": l.Say("time.minutes", Args{"N": m})})
 }
 
-// TimeLeft is "about 4 minutes left".
+// TimeLeft is "about 4 minutes left", or "a few seconds left" (never
+// "about a few seconds left": a few seconds is itself about).
 func (l *Lang) TimeLeft(d time.Duration) string {
+	if d+time.Second/2 < fewSeconds {
+		return l.Say("time.left.fewSeconds", nil)
+	}
 	return l.Say("time.left", Args{"Time": l.Duration(d)})
 }
 

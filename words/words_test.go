@@ -161,6 +161,28 @@ func TestDurations(t *testing.T) {
 	}
 }
 
+// TestFewSecondsLeft: a time left too short to count is "a few seconds
+// left" in every language, not "about a few seconds left"; at 5 seconds it
+// is counted again.
+func TestFewSecondsLeft(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		d    time.Duration
+		want string
+	}{
+		{"en", 2 * time.Second, "a few seconds left"},
+		{"en", 0, "a few seconds left"},
+		{"en", 5 * time.Second, "about 5 seconds left"},
+		{"fa", 3 * time.Second, "چند ثانیه مانده"},
+		{"ar", 3 * time.Second, "تتبقّى بضع ثوانٍ"},
+		{"he", 3 * time.Second, "נותרו כמה שניות"},
+	} {
+		if got := New(tc.lang).TimeLeft(tc.d); got != tc.want {
+			t.Errorf("%s: TimeLeft(%v) = %q, want %q", tc.lang, tc.d, got, tc.want)
+		}
+	}
+}
+
 func TestDates(t *testing.T) {
 	at := time.Date(2026, 11, 23, 14, 5, 0, 0, time.UTC)
 	for _, tc := range []struct{ lang, want string }{
