@@ -298,3 +298,10 @@ func TestDatesOutsideMail(t *testing.T) {
 	}
 	_ = time.Time{}
 }
+
+func TestRTFCharactersBeyondTheBMP(t *testing.T) {
+	got := rtfToText([]byte(`{\rtf1\ansi\uc1 ok \u-10179?\u-8704? done\par}`), nil)
+	if got != "ok 😀 done\r\n" {
+		t.Errorf("text = %q", got)
+	}
+}
