@@ -305,3 +305,18 @@ func TestRTFCharactersBeyondTheBMP(t *testing.T) {
 		t.Errorf("text = %q", got)
 	}
 }
+
+// BenchmarkConvert: an item with a 10 MB attachment. What it costs in
+// memory is the item's parts and the email, each once (b.ReportAllocs).
+func BenchmarkConvert(b *testing.B) {
+	m := msgfile.Fixtures()["html-inline-image.msg"]
+	m.Attachments = append(m.Attachments, msgfile.ByValue("scan.bin", "application/octet-stream", bytes.Repeat([]byte("0123456789abcdef"), 10<<16)))
+	file := m.Bytes()
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Convert(bytes.NewReader(file), int64(len(file)), Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
