@@ -26,12 +26,12 @@ func Storage(name string, children ...*Node) *Node {
 }
 
 const (
-	miniSize   = 64
-	cutoff     = 4096
-	endChain   = 0xFFFFFFFE
-	freeSect   = 0xFFFFFFFF
-	fatSect    = 0xFFFFFFFD
-	noStream   = 0xFFFFFFFF
+	miniSize = 64
+	cutoff   = 4096
+	endChain = 0xFFFFFFFE
+	freeSect = 0xFFFFFFFF
+	fatSect  = 0xFFFFFFFD
+	noStream = 0xFFFFFFFF
 )
 
 type entry struct {

@@ -62,7 +62,9 @@ func (m *message) renderWith(w *writer, top bool) []byte {
 		out.WriteString(fold(h.name + ": " + h.value))
 		out.WriteString("\r\n")
 	}
-	out.WriteString("\r\n")
+	if ctype != nil {
+		out.WriteString("\r\n") // else the body begins with its own headers (S/MIME)
+	}
 	for _, piece := range body {
 		out.Write(piece)
 	}
@@ -247,6 +249,9 @@ func (m *message) writeBody(w *writer) ([]header, [][]byte) {
 		body    []byte   // a part's bytes
 		pieces  [][]byte // a multipart's, in order
 	}
+	if entity := m.smimeEntity(); entity != nil {
+		return nil, [][]byte{entity}
+	}
 	textPart := func(ctype string, b []byte) part {
 		return part{headers: []header{{"Content-Type", ctype}, {"Content-Transfer-Encoding", "quoted-printable"}}, body: qp(b)}
 	}
@@ -416,4 +421,28 @@ func extensionOf(mimeType string) string {
 		}
 	}
 	return ""
+}
+
+// smimeEntity is the body of a signed or encrypted email (S/MIME), which
+// Outlook keeps whole as the item's one attachment; nil for other items.
+// Made again into parts, the signature would no longer match.
+func (m *message) smimeEntity() []byte {
+	if !strings.HasPrefix(strings.ToUpper(m.class), "IPM.NOTE.SMIME") || len(m.attachments) != 1 {
+		return nil
+	}
+	a := m.attachments[0]
+	if a.message != nil || len(a.data) == 0 {
+		return nil
+	}
+	if e, err := mail.ReadMessage(bytes.NewReader(a.data)); err == nil {
+		if t, _, err := mime.ParseMediaType(e.Header.Get("Content-Type")); err == nil && strings.HasPrefix(t, "multipart/signed") {
+			return a.data // the signed entity, headers and all
+		}
+	}
+	if strings.Contains(a.mimeType, "pkcs7-mime") || strings.EqualFold(path.Ext(a.name), ".p7m") {
+		head := "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=smime.p7m\r\n" +
+			"Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename=smime.p7m\r\n\r\n"
+		return append([]byte(head), base64Lines(a.data)...)
+	}
+	return nil
 }
