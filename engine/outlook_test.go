@@ -137,6 +137,12 @@ func TestDamagedOutlookMessageIsRefused(t *testing.T) {
 	if got, want := words.English().Fact(*v.Fact), "cut.msg cannot be read as an Outlook message: the file is damaged, or it is not one."; got != want {
 		t.Errorf("said %q, want %q", got, want)
 	}
+	// Text someone saved with an Outlook name.
+	p = writeFile(t, r.dir, "notes.msg", []byte("Meeting notes, 3 March\nBring the budget.\n"))
+	id = r.q.Add([]string{p}, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url}).IDs[0]
+	if v := r.state(id, engine.Refused); v.Fact == nil || v.Fact.Code != fact.OutlookDamaged {
+		t.Errorf("notes.msg: fact %+v", v.Fact)
+	}
 }
 
 // The size Gmail's limit is checked against is the email's, after the

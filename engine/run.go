@@ -55,7 +55,10 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if info.Email != nil && info.Email.MessageID == "" && isEmail(d, info.MIME) {
 		// The list keeps what a row shows of an email; its Message-ID, which
 		// finds it after a lost answer, is read from the file again.
-		if e, err := media.ReadEmailOf(info); err == nil {
+		if e, err := media.ReadEmailOf(info); err == nil && (e != nil || !info.Converted()) {
+			if e != nil {
+				e.FileSize = info.Email.FileSize // an email made from the file stays made from it
+			}
 			info.Email = e
 		}
 	}

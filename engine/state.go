@@ -202,7 +202,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		ModTime:        jb.info.ModTime,
 		Fingerprint:    jb.info.Fingerprint,
 		MIME:           jb.info.MIME,
-		FileSize:       jb.info.FileSize,
+		FileSize:       fileSizeIfMade(jb.info),
 		Destination:    d,
 		Method:         string(jb.method),
 		FellBack:       jb.fellBack,
@@ -311,7 +311,6 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 			ModTime:     rec.ModTime,
 			Fingerprint: rec.Fingerprint,
 			MIME:        common(rec.MIME),
-			FileSize:    rec.FileSize,
 		},
 		dest:     d,
 		state:    State(common(rec.State)),
@@ -354,11 +353,20 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 		switch e := rec.Email; {
 		case e == nil:
 			emailUnknown = true
-		case *e != journal.EmailHeaders{}:
-			jb.info.Email = &media.Email{From: e.From, Subject: e.Subject, Date: e.Date}
+		case *e != journal.EmailHeaders{} || rec.FileSize > 0:
+			jb.info.Email = &media.Email{From: e.From, Subject: e.Subject, Date: e.Date, FileSize: rec.FileSize}
 		}
 	}
 	return jb, emailUnknown, nil
+}
+
+// fileSizeIfMade is the file's own size when what is sent is made from it
+// (an Outlook item sent as an email); 0 when the file is sent as it is.
+func fileSizeIfMade(info media.Info) int64 {
+	if info.Converted() {
+		return info.FileSize()
+	}
+	return 0
 }
 
 // within is name as the end of path when path ends with it (a file's name

@@ -23,23 +23,22 @@ type Info struct {
 	// Part, for one email of a mailbox file (Path), is where it lies in
 	// it; nil for a file that is sent whole. Size is then the email's.
 	Part *Part
-	// FileSize is the file's own size when what is sent is made from it
-	// (an Outlook item sent as the email it is: Size is the email's);
-	// 0 when the file is sent as it is.
-	FileSize int64
 }
 
-// onDisk is the size of the file itself.
-func (i Info) onDisk() int64 {
-	if i.FileSize > 0 {
-		return i.FileSize
+// FileSize is the file's own size: Size, but for an email made from the
+// file (an Outlook item), whose Size is the email's.
+func (i Info) FileSize() int64 {
+	if i.Converted() {
+		return i.Email.FileSize
 	}
 	return i.Size
 }
 
+func (i Info) onDisk() int64 { return i.FileSize() }
+
 // Converted reports whether what is sent is made from the file (an Outlook
 // item sent as an email), not the file's own bytes.
-func (i Info) Converted() bool { return i.FileSize > 0 }
+func (i Info) Converted() bool { return i.Email != nil && i.Email.FileSize > 0 }
 
 // Empty reports whether the file has no bytes at all.
 func (i Info) Empty() bool { return i.Size == 0 }
@@ -52,6 +51,10 @@ type Email struct {
 	// MessageID is the Message-ID header as written, angle brackets and
 	// all; "" when the file has none.
 	MessageID string
+	// FileSize is, for an email made from another file (an Outlook item
+	// sent as the email it is), that file's size; 0 when the email is the
+	// file. It lives here, not in Info, so that every job stays small.
+	FileSize int64
 }
 
 // Kinds of problems, for errors.Is. Every error from this package that is about

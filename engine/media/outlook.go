@@ -32,8 +32,15 @@ func isOutlook(name string, head []byte, detected string) bool {
 }
 
 // IsOutlook reports whether the inspected file is an Outlook item, sent
-// to a destination that takes emails as the email it is (AsEmail).
-func IsOutlook(info Info) bool { return info.MIME == OutlookType && !info.Converted() }
+// to a destination that takes emails as the email it is (AsEmail); a file
+// only named like one is too, so that it is refused as an Outlook message
+// that cannot be read rather than as a file of another type.
+func IsOutlook(info Info) bool {
+	if info.Converted() {
+		return false
+	}
+	return info.MIME == OutlookType || strings.EqualFold(filepath.Ext(info.Name), ".msg")
+}
 
 // AsEmail is the Outlook item info describes as the email it is: what a
 // destination that takes emails is sent. Its Size is the email's, its
@@ -62,7 +69,7 @@ func AsEmail(info Info) (Info, error) {
 		return info, &Problem{Path: info.Path, code: fact.OutlookDamaged, kind: ErrNotEmail, cause: err}
 	}
 	out := info
-	out.FileSize = info.Size
+	email.FileSize = info.Size
 	out.Size = int64(len(made))
 	out.MIME = emailType
 	out.Email = email

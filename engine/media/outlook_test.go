@@ -36,7 +36,7 @@ func TestOutlookItemAsEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if email.MIME != emailType || email.FileSize != info.Size || email.Size <= 0 || !email.Converted() || IsOutlook(email) {
+	if email.MIME != emailType || email.FileSize() != info.Size || email.Size <= 0 || !email.Converted() || IsOutlook(email) {
 		t.Fatalf("as an email: %+v", email)
 	}
 	if e := email.Email; e == nil || e.Subject != "דוח שנתי 2026" || e.From != "דנה כהן <dana@example.co.il>" || e.MessageID != "<hebrew-1255@example.co.il>" {

@@ -293,12 +293,28 @@ func Fixtures() map[string]*Message {
 			}, Sender("Alice Martin", "alice@example.com")...),
 			Recipients: [][]Prop{Recipient(To, "Bob Stone", "bob@example.com"), Recipient(Bcc, "Hidden Boss", "boss@example.com")},
 		},
+		"signed.msg": {
+			Props: append([]Prop{
+				Unicode(PidTagMessageClass, "IPM.Note.SMIME.MultipartSigned"), Time(PidTagClientSubmitTime, Sent),
+				Unicode(PidTagSubject, "Signed contract"),
+				Unicode(PidTagMessageID, "<signed-1@example.com>"),
+				Unicode(PidTagBody, "Signed hello\r\n"),
+			}, Sender("Alice Martin", "alice@example.com")...),
+			Recipients:  [][]Prop{Recipient(To, "Bob Stone", "bob@example.com")},
+			Attachments: []Attachment{ByValue("smime.p7m", "multipart/signed", []byte(Signed))},
+		},
 		"contact.msg":     {Props: []Prop{Unicode(PidTagMessageClass, "IPM.Contact"), Unicode(PidTagSubject, "Bob Stone"), Unicode(PidTagDisplayName, "Bob Stone")}},
 		"appointment.msg": {Props: []Prop{Unicode(PidTagMessageClass, "IPM.Appointment"), Unicode(PidTagSubject, "Budget meeting")}},
 		"task.msg":        {Props: []Prop{Unicode(PidTagMessageClass, "IPM.Task"), Unicode(PidTagSubject, "Send the report")}},
 		"sticky-note.msg": {Props: []Prop{Unicode(PidTagMessageClass, "IPM.StickyNote"), Unicode(PidTagSubject, "Call Bob")}},
 	}
 }
+
+// Signed is a signed email's body, as Outlook keeps it whole.
+const Signed = "Content-Type: multipart/signed; protocol=\"application/pkcs7-signature\"; micalg=sha-256; boundary=\"sig\"\r\n\r\n" +
+	"--sig\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nSigned hello\r\n" +
+	"--sig\r\nContent-Type: application/pkcs7-signature; name=smime.p7s\r\nContent-Transfer-Encoding: base64\r\n" +
+	"Content-Disposition: attachment; filename=smime.p7s\r\n\r\nMIAGCSqGSIb3DQEHAqCAMIACAQEx\r\n--sig--\r\n"
 
 // NotEmails are the fixtures that are Outlook items but not emails, with what each is.
 var NotEmails = map[string]string{

@@ -298,3 +298,70 @@ func TestDatesOutsideMail(t *testing.T) {
 	}
 	_ = time.Time{}
 }
+
+func TestRTFCharactersBeyondTheBMP(t *testing.T) {
+	got := rtfToText([]byte(`{\rtf1\ansi\uc1 ok \u-10179?\u-8704? done\par}`), nil)
+	if got != "ok 😀 done\r\n" {
+		t.Errorf("text = %q", got)
+	}
+}
+
+// BenchmarkConvert: an item with a 10 MB attachment. What it costs in
+// memory is the item's parts and the email, each once (b.ReportAllocs).
+func BenchmarkConvert(b *testing.B) {
+	m := msgfile.Fixtures()["html-inline-image.msg"]
+	m.Attachments = append(m.Attachments, msgfile.ByValue("scan.bin", "application/octet-stream", bytes.Repeat([]byte("0123456789abcdef"), 10<<16)))
+	file := m.Bytes()
+	b.SetBytes(int64(len(file)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Convert(bytes.NewReader(file), int64(len(file)), Limits{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A signed email goes as it was signed: its body is the signed entity
+// Outlook kept whole, so the signature still matches.
+func TestSignedEmailKeepsItsSignedBody(t *testing.T) {
+	out := convert(t, "signed.msg")
+	if !bytes.HasSuffix(out, []byte(msgfile.Signed)) {
+		t.Fatalf("the signed entity is not the body:\n%s", out)
+	}
+	p := parseEmail(t, out)
+	if ct := p.header.Get("Content-Type"); !strings.HasPrefix(ct, "multipart/signed") {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if len(p.plain) != 1 || p.plain[0] != "Signed hello" || len(p.files) != 1 || p.files[0].name != "smime.p7s" {
+		t.Errorf("text %q, files %+v", p.plain, p.files)
+	}
+	if p.subject != "Signed contract" || p.header.Get("Message-ID") != "<signed-1@example.com>" {
+		t.Errorf("headers %v", p.header)
+	}
+}
+
+// An encrypted email goes as its encrypted body, which only its
+// recipients can open.
+func TestEncryptedEmailKeepsItsEncryptedBody(t *testing.T) {
+	secret := []byte("\x30\x80\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x03\xa0\x80 not really encrypted")
+	m := &msgfile.Message{
+		Props: append([]msgfile.Prop{
+			msgfile.Unicode(msgfile.PidTagMessageClass, "IPM.Note.SMIME"), msgfile.Unicode(msgfile.PidTagSubject, "Secret"),
+			msgfile.Unicode(msgfile.PidTagMessageID, "<secret@example.com>"),
+		}, msgfile.Sender("Alice Martin", "alice@example.com")...),
+		Recipients:  [][]msgfile.Prop{msgfile.Recipient(msgfile.To, "Bob Stone", "bob@example.com")},
+		Attachments: []msgfile.Attachment{msgfile.ByValue("smime.p7m", "application/pkcs7-mime", secret)},
+	}
+	b := m.Bytes()
+	out, err := Convert(bytes.NewReader(b), int64(len(b)), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parseEmail(t, out)
+	if ct := p.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/pkcs7-mime") {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if len(p.files) != 1 || !bytes.Equal(p.files[0].data, secret) || len(p.plain) != 0 {
+		t.Errorf("files %+v, text %q", p.files, p.plain)
+	}
+}

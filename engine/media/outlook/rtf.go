@@ -3,6 +3,7 @@ package outlook
 import (
 	"bytes"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -79,6 +80,7 @@ type rtfReader struct {
 	fonts   map[int]int32
 	font    int // the font the font table is describing
 	ansi    encoding.Encoding
+	high    rune // a \uN that was the first half of a surrogate pair
 }
 
 // rtfToText gives the text of an RTF document.
@@ -345,8 +347,19 @@ func (r *rtfReader) word(word string, num int, hasNum bool, st *rtfState, first 
 		if num < 0 {
 			num += 65536
 		}
-		r.text(st, string(rune(num)))
 		*skipChars = st.uc
+		switch c := rune(num); {
+		case utf16.IsSurrogate(c) && c < 0xDC00:
+			r.high = c // the first half of a character beyond the BMP (an emoji)
+			return
+		case utf16.IsSurrogate(c) && r.high != 0:
+			c = utf16.DecodeRune(r.high, c)
+			r.high = 0
+			r.text(st, string(c))
+			return
+		}
+		r.high = 0
+		r.text(st, string(rune(num)))
 	case "par", "line", "sect", "page", "row":
 		r.text(st, "\r\n")
 	default:

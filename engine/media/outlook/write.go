@@ -1,7 +1,6 @@
 package outlook
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
@@ -37,8 +36,11 @@ func (m *message) render(top bool) []byte {
 }
 
 func (m *message) renderWith(w *writer, top bool) []byte {
-	var body bytes.Buffer
-	ctype := m.writeBody(w, &body)
+	ctype, body := m.writeBody(w)
+	size := 0
+	for _, piece := range body {
+		size += len(piece)
+	}
 	hs := m.headerFields()
 	hs = append(hs, header{"MIME-Version", "1.0"})
 	hs = append(hs, ctype...)
@@ -49,16 +51,23 @@ func (m *message) renderWith(w *writer, top bool) []byte {
 		for _, h := range hs {
 			sum.Write([]byte(h.name + ": " + h.value + "\r\n"))
 		}
-		sum.Write(body.Bytes())
+		for _, piece := range body {
+			sum.Write(piece)
+		}
 		hs = append(hs, header{"Message-ID", "<" + hex.EncodeToString(sum.Sum(nil)[:16]) + ".msg@hoist.invalid>"})
 	}
 	var out bytes.Buffer
+	out.Grow(size + 4096)
 	for _, h := range hs {
 		out.WriteString(fold(h.name + ": " + h.value))
 		out.WriteString("\r\n")
 	}
-	out.WriteString("\r\n")
-	out.Write(body.Bytes())
+	if ctype != nil {
+		out.WriteString("\r\n") // else the body begins with its own headers (S/MIME)
+	}
+	for _, piece := range body {
+		out.Write(piece)
+	}
 	return out.Bytes()
 }
 
@@ -231,11 +240,17 @@ func fold(line string) string {
 	return b.String()
 }
 
-// writeBody writes the body and returns its Content-* headers.
-func (m *message) writeBody(w *writer, out *bytes.Buffer) []header {
+// writeBody makes the body and returns its Content-* headers and its
+// bytes, in pieces: each attachment is encoded once and copied once, into
+// the email.
+func (m *message) writeBody(w *writer) ([]header, [][]byte) {
 	type part struct {
 		headers []header
-		body    []byte
+		body    []byte   // a part's bytes
+		pieces  [][]byte // a multipart's, in order
+	}
+	if entity := m.smimeEntity(); entity != nil {
+		return nil, [][]byte{entity}
 	}
 	textPart := func(ctype string, b []byte) part {
 		return part{headers: []header{{"Content-Type", ctype}, {"Content-Transfer-Encoding", "quoted-printable"}}, body: qp(b)}
@@ -304,18 +319,22 @@ func (m *message) writeBody(w *writer, out *bytes.Buffer) []header {
 			return parts[0]
 		}
 		b := w.boundary()
-		var buf bytes.Buffer
+		var pieces [][]byte
 		for _, p := range parts {
-			buf.WriteString("--" + b + "\r\n")
+			head := "--" + b + "\r\n"
 			for _, h := range p.headers {
-				buf.WriteString(fold(h.name+": "+h.value) + "\r\n")
+				head += fold(h.name+": "+h.value) + "\r\n"
 			}
-			buf.WriteString("\r\n")
-			buf.Write(p.body)
-			buf.WriteString("\r\n") // the line break before a boundary is the boundary's
+			pieces = append(pieces, []byte(head+"\r\n"))
+			if p.pieces != nil {
+				pieces = append(pieces, p.pieces...)
+			} else {
+				pieces = append(pieces, p.body)
+			}
+			pieces = append(pieces, []byte("\r\n")) // the line break before a boundary is the boundary's
 		}
-		buf.WriteString("--" + b + "--\r\n")
-		return part{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, body: buf.Bytes()}
+		pieces = append(pieces, []byte("--"+b+"--\r\n"))
+		return part{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, pieces: pieces}
 	}
 	body := multipart("alternative", texts)
 	if len(inline) > 0 {
@@ -324,8 +343,10 @@ func (m *message) writeBody(w *writer, out *bytes.Buffer) []header {
 	if len(attached) > 0 {
 		body = multipart("mixed", append([]part{body}, attached...))
 	}
-	out.Write(body.body)
-	return body.headers
+	if body.pieces == nil {
+		return body.headers, [][]byte{body.body}
+	}
+	return body.headers, body.pieces
 }
 
 func normalizeNewlines(s string) string {
@@ -340,21 +361,19 @@ func qp(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// base64Lines encodes b in lines of 76 characters, into one buffer of
+// the exact size: an attachment costs its encoding once.
 func base64Lines(b []byte) []byte {
-	enc := base64.StdEncoding.EncodeToString(b)
-	var buf bytes.Buffer
-	bw := bufio.NewWriter(&buf)
-	for len(enc) > 76 {
-		bw.WriteString(enc[:76])
-		bw.WriteString("\r\n")
-		enc = enc[76:]
+	const in = 57 // bytes per line of 76 characters
+	lines := (len(b) + in - 1) / in
+	out := make([]byte, 0, base64.StdEncoding.EncodedLen(len(b))+2*lines)
+	for len(b) > 0 {
+		n := min(in, len(b))
+		out = base64.StdEncoding.AppendEncode(out, b[:n])
+		out = append(out, '\r', '\n')
+		b = b[n:]
 	}
-	if enc != "" {
-		bw.WriteString(enc)
-		bw.WriteString("\r\n")
-	}
-	bw.Flush()
-	return buf.Bytes()
+	return out
 }
 
 func disposition(kind, name string) string {
@@ -402,4 +421,28 @@ func extensionOf(mimeType string) string {
 		}
 	}
 	return ""
+}
+
+// smimeEntity is the body of a signed or encrypted email (S/MIME), which
+// Outlook keeps whole as the item's one attachment; nil for other items.
+// Made again into parts, the signature would no longer match.
+func (m *message) smimeEntity() []byte {
+	if !strings.HasPrefix(strings.ToUpper(m.class), "IPM.NOTE.SMIME") || len(m.attachments) != 1 {
+		return nil
+	}
+	a := m.attachments[0]
+	if a.message != nil || len(a.data) == 0 {
+		return nil
+	}
+	if e, err := mail.ReadMessage(bytes.NewReader(a.data)); err == nil {
+		if t, _, err := mime.ParseMediaType(e.Header.Get("Content-Type")); err == nil && strings.HasPrefix(t, "multipart/signed") {
+			return a.data // the signed entity, headers and all
+		}
+	}
+	if strings.Contains(a.mimeType, "pkcs7-mime") || strings.EqualFold(path.Ext(a.name), ".p7m") {
+		head := "Content-Type: application/pkcs7-mime; smime-type=enveloped-data; name=smime.p7m\r\n" +
+			"Content-Transfer-Encoding: base64\r\nContent-Disposition: attachment; filename=smime.p7m\r\n\r\n"
+		return append([]byte(head), base64Lines(a.data)...)
+	}
+	return nil
 }
