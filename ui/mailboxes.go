@@ -179,3 +179,12 @@ func (a *actions) emailsOf(views []engine.JobView) []engine.JobView {
 	}
 	return out
 }
+
+// rowName is the name a row shows: a file's, or for an email of a
+// mailbox listed under its row, the mailbox's and its place in it.
+func rowName(v engine.JobView) string {
+	if v.InMailbox > 0 {
+		return say("mailbox.email", "File", v.Name, "N", v.InMailbox)
+	}
+	return v.Name
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,6 +62,15 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 	}
 	if e := h.d.list.snap.view(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
 		t.Errorf("the second email's row shows %+v", e)
+	}
+	var names []string
+	walk(h.d.list, func(o fyne.CanvasObject) {
+		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.Visible() {
+			names = append(names, r.name.Text())
+		}
+	})
+	if !slices.Contains(names, "Inbox.mbox, email 2") {
+		t.Errorf("the rows are named %q, want each email by its place in the mailbox", names)
 	}
 	h.d.list.click(0, 0)
 	h.refresh()
