@@ -206,11 +206,14 @@ type Brief struct {
 	Delivered int64
 	Speed     float64
 	Version   uint64
+	// InMailbox is JobView.InMailbox: the emails of a mailbox file follow
+	// one another in the list, from 1 up.
+	InMailbox int32
 }
 
 // Brief is the view at a glance.
 func (v JobView) Brief() Brief {
-	return Brief{ID: v.ID, State: v.State, Size: v.Size, Committed: v.Committed, Delivered: v.Delivered, Speed: v.Speed, Version: v.Version}
+	return Brief{ID: v.ID, State: v.State, Size: v.Size, Committed: v.Committed, Delivered: v.Delivered, Speed: v.Speed, Version: v.Version, InMailbox: int32(v.InMailbox)}
 }
 
 // Summary is the whole queue at a glance.

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -234,5 +235,49 @@ func TestMailboxMovesAtGmailsPace(t *testing.T) {
 	}
 	if got := len(received(t, r.emu)); got != 30 {
 		t.Errorf("%d emails arrived, want 30", got)
+	}
+}
+
+// With the options on, each email of a Takeout mailbox goes under the
+// labels it had there (Inbox as Gmail's own INBOX) and under a label named
+// after the file; a label the mailbox lacks is made once, however many
+// emails ask for it; without them, no label is made or asked for.
+func TestMailboxLabelsFromTakeoutAndTheFileName(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	box, _ := writeMailbox(t, r.dir, "Old office.mbox", 3)
+	d := dest.Destination{Kind: dest.GmailImport, BaseURL: r.url, Params: map[string]string{"labels": "Label_1", "mailboxLabels": "true", "mailboxLabel": "true"}}
+	if !slices.Contains(d.Scopes(), "https://www.googleapis.com/auth/gmail.labels") {
+		t.Errorf("scopes %v lack the labels' permission the options need", d.Scopes())
+	}
+	ids := r.q.Add([]string{box}, d).IDs
+	r.wait()
+	for _, id := range ids {
+		if v, _ := r.q.Job(id); v.State != engine.Done {
+			t.Fatalf("email %d: %s (%s)", v.InMailbox, v.State, reasonOf(v))
+		}
+	}
+	if n := r.emu.LabelsCreated(); n != 2 {
+		t.Errorf("%d labels made, want 2 (Reports, Old office)", n)
+	}
+	for _, o := range r.emu.Objects() {
+		var m struct {
+			LabelIDs []string `json:"labelIds"`
+		}
+		if err := json.Unmarshal(o.Response, &m); err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(m.LabelIDs)
+		if want := []string{"INBOX", "Label_1", "Label_4", "Label_5"}; !slices.Equal(m.LabelIDs, want) {
+			t.Errorf("%s went under %v, want %v", o.MessageID, m.LabelIDs, want)
+		}
+	}
+
+	plain := newRig(t, emulator.Options{}, engine.Options{})
+	box, _ = writeMailbox(t, plain.dir, "Old office.mbox", 2)
+	pd := dest.Destination{Kind: dest.GmailImport, BaseURL: plain.url}
+	plain.q.Add([]string{box}, pd)
+	plain.wait()
+	if n := plain.emu.LabelsCreated(); n != 0 || slices.Contains(pd.Scopes(), "https://www.googleapis.com/auth/gmail.labels") {
+		t.Errorf("without the options, %d labels made, scopes %v", n, pd.Scopes())
 	}
 }

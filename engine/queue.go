@@ -101,7 +101,8 @@ type Queue struct {
 	opts    Options
 	log     *slog.Logger
 	limiter *bandwidth
-	pace    pacer // Google's per-user quota, spent as uploads start
+	pace    pacer     // Google's per-user quota, spent as uploads start
+	labels  labelBook // the labels of the mailboxes emails went to, by name
 
 	mu   sync.Mutex
 	jobs map[JobID]*job

@@ -95,6 +95,19 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if err != nil {
 		return nil, &signInError{err}
 	}
+	if labeled, err := q.withMailboxLabels(ctx, client, d, info); err != nil {
+		return nil, err
+	} else if labeled.Params["labels"] != d.Params["labels"] {
+		// The email's own labels: its request is built again with them.
+		d = labeled
+		if plan, err = build(d, info); err != nil {
+			return nil, err
+		}
+		plan = d.Findable(plan, info, string(jb.id))
+		if len(plan.Find) > 0 {
+			plan.Target.Lookup = &lookup{q: q, d: d, ways: plan.Find}
+		}
+	}
 	f, err := media.Open(info)
 	if err != nil {
 		return nil, err

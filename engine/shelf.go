@@ -19,6 +19,7 @@ type shelved struct {
 	order int64
 	size  int64
 	ver   uint64
+	place int32 // Brief.InMailbox
 }
 
 // shelvable reports whether jb, read from the journal or just written to
@@ -33,7 +34,7 @@ func (q *Queue) shelveLocked(jb *job) {
 	if q.shelf == nil {
 		q.shelf = make(map[JobID]shelved)
 	}
-	q.shelf[jb.id] = shelved{order: jb.order, size: jb.info.Size, ver: jb.ver.Load()}
+	q.shelf[jb.id] = shelved{order: jb.order, size: jb.info.Size, ver: jb.ver.Load(), place: int32(inMailbox(jb.info.Part))}
 }
 
 // orderLocked is where job id stands in the list; Queue.mu must be held.
@@ -46,7 +47,7 @@ func (q *Queue) orderLocked(id JobID) int64 {
 
 // brief is the shelved job at a glance: Done, every byte confirmed.
 func (s shelved) brief(id JobID) Brief {
-	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver}
+	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver, InMailbox: s.place}
 }
 
 // unshelved reads the whole job behind a shelved one from the journal; nil

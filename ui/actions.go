@@ -34,6 +34,10 @@ type actions struct {
 
 // do takes one of the actions the engine allows a job.
 func (a *actions) do(v engine.JobView, act engine.Action) {
+	if isMailboxRow(v.ID) {
+		a.doSelected(act, []engine.JobView{v}) // to each of its emails
+		return
+	}
 	switch act {
 	case engine.SignIn:
 		a.signIn(v)
@@ -47,6 +51,7 @@ func (a *actions) do(v engine.JobView, act engine.Action) {
 // doSelected takes act on every selected job that allows it, as the engine
 // says.
 func (a *actions) doSelected(act engine.Action, views []engine.JobView) {
+	views = a.emailsOf(views)
 	views = slices.DeleteFunc(views, func(v engine.JobView) bool { return !v.Allows(act) })
 	if len(views) == 0 {
 		return

@@ -56,6 +56,7 @@ type listController interface {
 	rowController
 	removeRows(views []engine.JobView) // off the list, with an Undo
 	selectRows(sel selection)          // makes sel the selection
+	openMailbox(id engine.JobID)       // lists a mailbox's emails under its row, or no longer
 }
 
 // selectionController is what the selection's panel asks of the window.
@@ -127,7 +128,13 @@ type listSide struct {
 	*thumbnails
 	*removals
 	selector
+	opener
 }
+
+// opener opens and closes a mailbox's row.
+type opener func(id engine.JobID)
+
+func (f opener) openMailbox(id engine.JobID) { f(id) }
 
 // selector makes a selection the window's.
 type selector func(sel selection)

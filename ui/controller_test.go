@@ -50,6 +50,8 @@ func (r rowActions) removeRows(views []engine.JobView) {
 	}
 }
 
+func (rowActions) openMailbox(engine.JobID) {}
+
 func (r rowActions) selectRows(sel selection) {
 	if r.selected != nil {
 		r.selected(sel)

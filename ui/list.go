@@ -51,6 +51,9 @@ func newQueueList(d listController) *queueList {
 		r.index = id
 		l.rowAt[id] = r
 		r.show(v, l.snap.now)
+		if g := l.snap.mailboxes[rows[id].ID]; g != nil {
+			r.showMailbox(g)
+		}
 		r.setSelected(l.snap.selection.has(rows[id].ID))
 		r.setCursor(l.focused && id == l.cursor)
 	}
@@ -83,6 +86,9 @@ func (l *queueList) click(i int, mods fyne.KeyModifier) {
 		return
 	}
 	l.cursor = i
+	if id := l.snap.rows[i].ID; isMailboxRow(id) && mods == 0 {
+		l.d.openMailbox(id) // its emails are listed under it, or no longer
+	}
 	l.d.selectRows(l.snap.selection.click(l.snap.rows, l.snap.index, i, mods))
 }
 
@@ -193,6 +199,9 @@ func (l *queueList) show(s *snapshot) {
 	for _, i := range s.changed {
 		if r := l.rowAt[i]; r != nil {
 			r.show(s.view(i), s.now)
+			if g := s.mailboxes[s.rows[i].ID]; g != nil {
+				r.showMailbox(g)
+			}
 		}
 	}
 	if !s.selection.same(was.selection) {

@@ -149,7 +149,7 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 
 	relayoutName := !sameJob // the name's width and the size's changed
 	if !sameJob {
-		r.name.SetText(v.Name)
+		r.name.SetText(rowName(v))
 		r.size.SetText(speaking().Size(v.Size))
 		r.detail.SetText(detailWords(v))
 		r.showPicture(v)

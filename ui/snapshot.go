@@ -50,6 +50,9 @@ type snapshot struct {
 	// for this snapshot's rows so far. On the UI goroutine only.
 	read  func(engine.JobID) (engine.JobView, bool)
 	views map[engine.JobID]engine.JobView
+	// mailboxes are the rows that stand for a mailbox's emails (see
+	// foldMailboxes); nil when the list holds none.
+	mailboxes map[engine.JobID]*mailboxRow
 }
 
 // keptViews bounds the views a snapshot takes over from the one before
@@ -67,7 +70,13 @@ func (s *snapshot) view(i int) engine.JobView {
 		return v
 	}
 	v, ok := engine.JobView{}, false
-	if s.read != nil {
+	if g := s.mailboxes[row.ID]; g != nil {
+		first := engine.JobView{}
+		if s.read != nil {
+			first, _ = s.read(g.emails[0])
+		}
+		v, ok = g.view(row, first), true
+	} else if s.read != nil {
 		v, ok = s.read(row.ID)
 	}
 	if !ok {
@@ -234,6 +243,20 @@ type snapshots struct {
 	receipts  receipts
 	selection selection
 	removed   *removals // rows removed pending Undo; nil: none
+	// opened are the mailboxes whose emails are listed under their row.
+	opened map[engine.JobID]bool
+}
+
+// toggle opens the mailbox of row id, or closes it when it is open.
+func (b *snapshots) toggle(id engine.JobID) {
+	if b.opened == nil {
+		b.opened = map[engine.JobID]bool{}
+	}
+	if b.opened[id] {
+		delete(b.opened, id)
+	} else {
+		b.opened[id] = true
+	}
 }
 
 func newSnapshots() *snapshots {
@@ -261,6 +284,9 @@ func (b *snapshots) make(r reading) *snapshot {
 			s.rows = slices.DeleteFunc(slices.Clone(b.jobs), func(v engine.Brief) bool { return b.removed.hides(v.ID) })
 		}
 	}
+	// The totals count every email of a mailbox; the list shows a row for it.
+	all := s.rows
+	s.rows, s.mailboxes = foldMailboxes(s.rows, b.opened)
 	s.reshaped = len(s.rows) != len(prev.rows)
 	if !s.reshaped {
 		for i := range s.rows {
@@ -301,7 +327,7 @@ func (b *snapshots) make(r reading) *snapshot {
 			}
 		}
 	}
-	s.totals = countTotals(s.rows)
+	s.totals = countTotals(all)
 	b.selection = b.selection.within(s.index)
 	s.selection = b.selection
 	if s.selection.len() > 0 {

@@ -146,7 +146,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 func (d *desk) build() {
 	f := d.frame
 	d.bar = newDestBar(barSide{f, d.target, d.google, d.settings, filesAdder{d.files, d.add}})
-	rows := listSide{d.acts, d.thumbs, d.removals, d.selectRows}
+	rows := listSide{d.acts, d.thumbs, d.removals, d.selectRows, d.openMailbox}
 	d.list = newQueueList(rows)
 	d.selection = newSelectionPanel(d.acts)
 
@@ -288,6 +288,12 @@ func (d *desk) redraw() { d.draw(d.shots.again(d.now())) }
 // selectRows makes sel the selection.
 func (d *desk) selectRows(sel selection) {
 	d.shots.choose(sel)
+	d.redraw()
+}
+
+// openMailbox lists a mailbox's emails under its row, or no longer.
+func (d *desk) openMailbox(id engine.JobID) {
+	d.shots.toggle(id)
 	d.redraw()
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +70,9 @@ var (
 	labelsField  = Field{Key: "labels", Kind: TextField, List: gmailLabels}
 	threadField  = Field{Key: "threadId", Kind: TextField}
 	deletedField = Field{Key: "deleted", Default: "false", Kind: BoolField}
+	// A mailbox file's emails under labels (insert and import).
+	mailboxLabelsField = Field{Key: "mailboxLabels", Default: "false", Kind: BoolField}
+	mailboxLabelField  = Field{Key: "mailboxLabel", Default: "false", Kind: BoolField}
 )
 
 // gmailSettings are a Gmail destination's settings, typed; each of Gmail's
@@ -81,7 +86,55 @@ type gmailSettings struct {
 	NeverMarkSpam      bool     `key:"neverMarkSpam"`
 	ProcessForCalendar bool     `key:"processForCalendar"`
 	DraftID            string   `key:"draftId"`
+	// A mailbox file's emails (insert, import): under the labels Google
+	// Takeout wrote beside each (X-Gmail-Labels), and under a label named
+	// after the file; labels the mailbox lacks are made (gmail.labels).
+	MailboxLabels bool `key:"mailboxLabels"`
+	MailboxLabel  bool `key:"mailboxLabel"`
 }
+
+// MailboxLabels are the labels an email of a mailbox file goes under, by
+// name, as d's settings ask: those Google Takeout wrote beside it (Gmail's
+// own, such as Inbox, by their ids) and one named after the mailbox file;
+// nil when d asks for none. Labels Takeout marks that are no label in
+// Gmail ("Opened", "Archived") are left out.
+func (d Destination) MailboxLabels(file media.Info) (ids, names []string) {
+	if file.Part == nil || (d.Kind != GmailInsert && d.Kind != GmailImport) {
+		return nil, nil
+	}
+	s := gmailOf(d)
+	if s.MailboxLabels {
+		for _, l := range file.Part.Labels {
+			switch id, ok := takeoutSystemLabels[strings.ToLower(l)]; {
+			case ok && id != "":
+				ids = append(ids, id)
+			case ok:
+			default:
+				names = append(names, l)
+			}
+		}
+	}
+	if s.MailboxLabel {
+		if n := strings.TrimSpace(strings.TrimSuffix(file.Name, filepath.Ext(file.Name))); n != "" {
+			names = append(names, n)
+		}
+	}
+	return ids, names
+}
+
+// takeoutSystemLabels are the names Google Takeout gives Gmail's own
+// labels, and their ids; "": a mark that is no label.
+var takeoutSystemLabels = map[string]string{
+	"inbox": "INBOX", "sent": "SENT", "important": "IMPORTANT", "starred": "STARRED", "unread": "UNREAD",
+	"spam": "SPAM", "trash": "TRASH", "drafts": "DRAFT", "draft": "DRAFT",
+	"category personal": "CATEGORY_PERSONAL", "category social": "CATEGORY_SOCIAL",
+	"category promotions": "CATEGORY_PROMOTIONS", "category updates": "CATEGORY_UPDATES",
+	"category forums": "CATEGORY_FORUMS",
+	"opened":          "", "archived": "", "chat": "",
+}
+
+// gmailLabelsScope lets Hoist see a mailbox's labels and make new ones.
+const gmailLabelsScope = "https://www.googleapis.com/auth/gmail.labels"
 
 func (gmailKind) settings() any { return &gmailSettings{} }
 
@@ -131,13 +184,14 @@ func dateSourceField(def string) Field {
 var gmailInfo = map[Kind]KindInfo{
 	GmailInsert: {
 		Rank:   20,
-		Fields: []Field{userField, labelsField, threadField, dateSourceField("receivedTime"), deletedField},
+		Fields: []Field{userField, labelsField, threadField, dateSourceField("receivedTime"), deletedField, mailboxLabelsField, mailboxLabelField},
 	},
 	GmailImport: {
 		Rank: 21,
 		Fields: []Field{userField, labelsField, threadField, dateSourceField("dateHeader"), deletedField,
 			{Key: "neverMarkSpam", Default: "false", Kind: BoolField},
 			{Key: "processForCalendar", Default: "false", Kind: BoolField},
+			mailboxLabelsField, mailboxLabelField,
 		},
 	},
 	GmailSend: {
@@ -173,12 +227,16 @@ func (gmailKind) factArgs(d Destination) map[string]string {
 
 func (gmailKind) host(Destination) string { return GmailHost }
 
-func (g gmailKind) scopes(Destination) []string {
+func (g gmailKind) scopes(d Destination) []string {
 	switch g.k {
 	case GmailSend:
 		return []string{"https://www.googleapis.com/auth/gmail.send"}
 	case GmailDraft:
 		return []string{"https://www.googleapis.com/auth/gmail.compose"}
+	}
+	if s := gmailOf(d); s.MailboxLabels || s.MailboxLabel {
+		// Asked with the sign-in, once: the option says why.
+		return []string{"https://www.googleapis.com/auth/gmail.insert", gmailLabelsScope}
 	}
 	return []string{"https://www.googleapis.com/auth/gmail.insert"}
 }
@@ -457,4 +515,34 @@ func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, la
 		return upload.Found{}, nil // every message of the label was read
 	}
 	return upload.Found{}, errNotAmongNewest
+}
+
+// GmailLabelsURL is where the mailbox d sends to lists and makes its
+// labels (users.labels.list and create).
+func (d Destination) GmailLabelsURL() string {
+	base := strings.TrimSuffix(d.BaseURL, "/")
+	if base == "" {
+		base = GmailHost
+	}
+	return base + "/gmail/v1/users/" + url.PathEscape(gmailOf(d).User) + "/labels"
+}
+
+// WithLabels is d with the label ids more put on every email it sends.
+func (d Destination) WithLabels(ids ...string) Destination {
+	if len(ids) == 0 {
+		return d
+	}
+	labels := gmailOf(d).Labels
+	for _, id := range ids {
+		if !slices.Contains(labels, id) {
+			labels = append(labels, id)
+		}
+	}
+	params := maps.Clone(d.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["labels"] = strings.Join(labels, ",")
+	d.Params = params
+	return d
 }

@@ -29,6 +29,7 @@ func init() {
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/drafts", s.serveDraftList)
 		// What the labels' picker reads.
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/labels", s.serveLabels)
+		mux.HandleFunc("POST /gmail/v1/users/{userId}/labels", s.serveLabelCreate)
 	}, lists: gmailLists})
 }
 

@@ -36,6 +36,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -99,6 +100,7 @@ type Server struct {
 
 	gmailLimit int
 	gmailQuota gmailQuota
+	labelsMade atomic.Int64 // users.labels.create calls that made one
 
 	locksMu sync.Mutex
 	locks   map[string]chan struct{} // one request at a time per session

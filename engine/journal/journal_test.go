@@ -85,6 +85,7 @@ func fullRecord(id string) Record {
 		ResultFact:     json.RawMessage(`{"code":"result.gmailInsert","args":{"id":"18c2"}}`),
 		ResultRef:      &ResultRef{ID: "18c2f", ThreadID: "18c2f"},
 		Email:          &EmailHeaders{From: "Ana <ana@example.com>", Subject: "Facturas de marzo", Date: time.Date(2025, 3, 1, 7, 58, 0, 0, time.UTC)},
+		Part:           &Part{Index: 811, Offset: 1 << 31, Length: 4096, Quoting: 1, Sum: 0xdeadbeef, FileSize: 3 << 30, Labels: []string{"Inbox", "Clients, ACME"}},
 		ChunkSize:      new(int64(256 << 10)),
 		FileChanged:    true,
 		Restarts:       2,

@@ -295,3 +295,10 @@ func (e *APIError) RetiredVersion() string {
 	}
 	return ""
 }
+
+// AnswerError is Google's error answer to a call made beside an upload (a
+// label made for it, say) as an *APIError, classified as an upload's is.
+func AnswerError(status int, header http.Header, body []byte) *APIError {
+	e, _ := parseAPIError(status, header, body)
+	return e
+}

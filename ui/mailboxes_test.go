@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"hoist/engine"
+	"hoist/engine/dest"
+)
+
+// A mailbox sent to Gmail is one row in the window, its name, its bytes
+// and how many of its emails arrived; a click lists its emails under it,
+// and another puts them away. The totals count every email.
+func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true})
+	var b strings.Builder
+	for i := range 3 {
+		fmt.Fprintf(&b, "From x@y Tue Mar 03 07:15:00 2026\nFrom: a@example.com\nTo: b@example.org\nSubject: Week %d\nMessage-ID: <w%d@example.com>\n\nNotes %d.\n\n", i, i, i)
+	}
+	box := filepath.Join(h.files, "Inbox.mbox")
+	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: h.sb.url})
+	if len(res.IDs) != 3 {
+		t.Fatalf("%d jobs, problems %v", len(res.IDs), res.Problems)
+	}
+	h.waitFor("the emails to arrive", func() bool {
+		rows := h.d.list.snap.rows
+		return len(rows) == 1 && rows[0].State == engine.Done
+	})
+	snap := h.d.list.snap
+	if got := snap.totals.Files; got != 3 {
+		t.Errorf("the totals count %d files, want the 3 emails", got)
+	}
+	v := snap.view(0)
+	if v.Name != "Inbox.mbox" || !isMailboxRow(v.ID) {
+		t.Fatalf("the row shows %q (%s)", v.Name, v.ID)
+	}
+	var row *jobRow
+	walk(h.d.list, func(o fyne.CanvasObject) {
+		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.view.ID == v.ID && r.Visible() {
+			row = r
+		}
+	})
+	if row == nil {
+		t.Fatal("the mailbox's row is not on screen")
+	}
+	if got := row.detail.Text(); got != "3 of 3 emails" {
+		t.Errorf("the row says %q, want how many of its emails arrived", got)
+	}
+	h.d.list.click(0, 0)
+	h.refresh()
+	if n := len(h.d.list.snap.rows); n != 4 {
+		t.Fatalf("opened, the list has %d rows, want the mailbox and its 3 emails", n)
+	}
+	if e := h.d.list.snap.view(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
+		t.Errorf("the second email's row shows %+v", e)
+	}
+	var names []string
+	walk(h.d.list, func(o fyne.CanvasObject) {
+		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.Visible() {
+			names = append(names, r.name.Text())
+		}
+	})
+	if !slices.Contains(names, "Inbox.mbox, email 2") {
+		t.Errorf("the rows are named %q, want each email by its place in the mailbox", names)
+	}
+	h.d.list.click(0, 0)
+	h.refresh()
+	if n := len(h.d.list.snap.rows); n != 1 {
+		t.Errorf("closed again, the list has %d rows", n)
+	}
+}
