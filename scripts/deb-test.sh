@@ -13,7 +13,8 @@
 #
 # Needs: dpkg, lintian, man (man-db), desktop-file-validate and
 # update-desktop-database (desktop-file-utils), appstreamcli (appstream),
-# xdg-mime (xdg-utils), gio (libglib2.0-bin).
+# xdg-mime (xdg-utils), gio (libglib2.0-bin), update-mime-database
+# (shared-mime-info), python3.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +26,7 @@ fail() {
 	echo "deb-test: FAIL: $*" >&2
 	exit 1
 }
-for tool in dpkg lintian man desktop-file-validate update-desktop-database appstreamcli xdg-mime gio; do
+for tool in dpkg lintian man desktop-file-validate update-desktop-database update-mime-database appstreamcli xdg-mime gio python3; do
 	command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs it)"
 done
 [ -f "$deb" ] || fail "no package at $deb: run make package-deb first"
@@ -36,7 +37,7 @@ lintian=$(lintian --fail-on error,warning "$deb" 2>&1) ||
 # opens the browser, else the desktop's portal does) is a suggestion.
 fields=$(dpkg-deb -f "$deb" Recommends Suggests)
 [ "$fields" = "Recommends: gnome-keyring
-Suggests: xdg-utils" ] || fail "the package recommends or suggests: $fields"
+Suggests: xdg-utils, python3-nautilus" ] || fail "the package recommends or suggests: $fields"
 
 top=$(mktemp -d)
 trap 'rm -rf "$top"' EXIT
@@ -65,21 +66,35 @@ desktop-file-validate "$top/usr/share/Thunar/sendto/$id.desktop" || fail "deskto
 # A bare desktop: the throw-away root's programs and file types only, as the
 # desktop's trigger indexes them; Hoist must not be the default for anything.
 update-desktop-database "$top/usr/share/applications"
-ln -s /usr/share/mime "$top/usr/share/mime"
+# The system's file types and the package's own (Outlook's messages).
+cp -r /usr/share/mime/packages/. "$top/usr/share/mime/packages/"
+update-mime-database "$top/usr/share/mime"
 mkdir -p "$top/home/.config" "$top/home/.local/share" "$top/etc/xdg"
 bare=(env -i PATH="$top/usr/bin:/usr/bin:/bin" HOME="$top/home" XDG_DATA_HOME="$top/home/.local/share"
 	XDG_CONFIG_HOME="$top/home/.config" XDG_DATA_DIRS="$top/usr/share" XDG_CONFIG_DIRS="$top/etc/xdg"
 	XDG_CURRENT_DESKTOP= DE= DBUS_SESSION_BUS_ADDRESS="unix:path=$top/no-bus" GIO_USE_VFS=local)
-for type in image/png image/jpeg message/rfc822; do
+for type in image/png image/jpeg message/rfc822 application/vnd.ms-outlook application/mbox; do
 	got=$("${bare[@]}" xdg-mime query default "$type")
 	[ -z "$got" ] || fail "on a bare desktop, xdg-mime makes $got the default for $type"
 	got=$("${bare[@]}" gio mime "$type" 2>&1 || true)
 	! grep -qi hoist <<<"$got" || fail "on a bare desktop, GLib offers Hoist as the default for $type: $got"
 done
-# "Upload with Hoist" for pictures and email files in the file managers.
+# "Upload with Hoist" for pictures and email files (.eml, .msg, .mbox) in
+# the file managers.
 for f in kio/servicemenus/$id-upload.desktop nemo/actions/hoist.nemo_action Thunar/sendto/$id.desktop; do
-	grep -Eq '^Mime[Tt]ypes?=.*image/png;.*message/rfc822;' "$top/usr/share/$f" && grep -qx 'Exec=hoist %F' "$top/usr/share/$f" ||
+	grep -Eq '^Mime[Tt]ypes?=.*image/png;.*message/rfc822;.*application/vnd\.ms-outlook;.*application/mbox;' "$top/usr/share/$f" &&
+		grep -qx 'Exec=hoist %F' "$top/usr/share/$f" ||
 		fail "$f does not offer Hoist for pictures and email files"
+done
+python3 "$root/scripts/linux/nautilus-check.py" "$top/usr/share/nautilus-python/extensions/hoist.py" ||
+	fail "GNOME Files does not offer Hoist for pictures and email files"
+# Outlook's messages are known by their type, also where the system's
+# file types are older than the type (an Outlook message is a compound file).
+printf '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1' >"$top/home/RE Budget.msg"
+printf 'From a@example.com Sat Jan  1 00:00:00 2026\nSubject: a\n\nhello\n' >"$top/home/All mail.mbox"
+for f in "RE Budget.msg:application/vnd.ms-outlook" "All mail.mbox:application/mbox"; do
+	got=$("${bare[@]}" xdg-mime query filetype "$top/home/${f%%:*}")
+	[ "$got" = "${f#*:}" ] || fail "${f%%:*} is of the type $got on a desktop with Hoist, want ${f#*:}"
 done
 metainfo=$top/usr/share/metainfo/$id.metainfo.xml
 appstreamcli validate --no-net --explain "$metainfo" || fail "appstreamcli refused $metainfo"
@@ -94,7 +109,8 @@ if dpkg-deb -c "$deb" | grep -Eq 'mimeapps\.list|defaults\.list'; then
 	fail "the package makes Hoist a default program"
 fi
 
-rm -f "$top/usr/share/applications/mimeinfo.cache" "$top/usr/share/mime"
+rm -f "$top/usr/share/applications/mimeinfo.cache"
+find "$top/usr/share/mime" -mindepth 1 -not -path "$top/usr/share/mime/packages/$id.xml" -delete 2>/dev/null || true
 dpkg --root="$top" --force-not-root -r hoist >"$top/remove.log" 2>&1 || fail "dpkg could not remove the package: $(cat "$top/remove.log")"
 left=$( { find "$top/usr" -type f 2>/dev/null || true; } | head -n 5)
 [ -z "$left" ] || fail "files were left after removing the package: $left"

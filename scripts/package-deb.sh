@@ -6,10 +6,12 @@
 # metainfo so software centres can list it, and a changelog and copyright
 # file as Debian asks; lintian accepts it without an error or a warning.
 #
-# Pictures and email files (.eml) get "Upload with Hoist" in the file
-# managers' menus (Dolphin, Nemo, Thunar's "Send To"); the desktop entry
-# lists no file type, so Hoist never becomes the program that opens them,
-# even on a desktop with no image viewer or mail program.
+# Pictures and email files (.eml, Outlook's .msg, .mbox) get "Upload with
+# Hoist" in the file managers' menus (Dolphin, Nemo, Thunar's "Send To", and
+# GNOME Files with its Python extension, python3-nautilus, suggested); the
+# desktop entry lists no file type, so Hoist never becomes the program that
+# opens them, even on a desktop with no image viewer or mail program. The
+# type of Outlook's messages is defined for desktops that do not know it.
 #
 # Usage: scripts/package-deb.sh
 #   VERSION=1.2.3 overrides the version in FyneApp.toml.
@@ -54,6 +56,8 @@ install -Dm644 "$root/scripts/linux/$id.desktop" "$pkg/usr/share/applications/$i
 install -Dm644 "$root/scripts/linux/$id-upload.desktop" "$pkg/usr/share/kio/servicemenus/$id-upload.desktop"
 install -Dm644 "$root/scripts/linux/hoist.nemo_action" "$pkg/usr/share/nemo/actions/hoist.nemo_action"
 install -Dm644 "$root/scripts/linux/thunar-sendto.desktop" "$pkg/usr/share/Thunar/sendto/$id.desktop"
+install -Dm644 "$root/scripts/linux/hoist-nautilus.py" "$pkg/usr/share/nautilus-python/extensions/hoist.py"
+install -Dm644 "$root/scripts/linux/$id.xml" "$pkg/usr/share/mime/packages/$id.xml"
 install -d "$pkg/usr/share/metainfo"
 sed -e "s/@VERSION@/$version/" -e "s/@DATE@/$(date -u -d "@$date" +%F)/" \
 	"$root/scripts/linux/$id.metainfo.xml" >"$pkg/usr/share/metainfo/$id.metainfo.xml"
@@ -95,7 +99,7 @@ Maintainer: Hoist <maintainers@users.noreply.a-seed-f167a819.example>
 Installed-Size: $size
 Depends: libc6 (>= 2.34), libgl1, libx11-6, libxcursor1, libxrandr2, libxinerama1, libxi6, libxxf86vm1
 Recommends: gnome-keyring
-Suggests: xdg-utils
+Suggests: xdg-utils, python3-nautilus
 Section: net
 Priority: optional
 Description: upload images and email files to Google, with pause and resume

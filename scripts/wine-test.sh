@@ -11,6 +11,8 @@
 #   4. the window (Hoist.exe) starts in sandbox mode with two files on its
 #      command line and uploads them; a screenshot is kept as
 #      build/wine-window.png; a second Hoist.exe hands a third file to it;
+#      messages and attachments dragged onto it as Outlook drags them
+#      (scripts/windows/dragmail) are kept in Hoist's data folder and uploaded;
 #   5. a newer installer, run silently while the window is open, closes it,
 #      replaces the programs and opens the window again; one that cannot
 #      replace a program (another program holds it) fails, changing nothing;
@@ -111,6 +113,8 @@ sys32=$WINEPREFIX/drive_c/windows/system32
 "$cc" -municode -O2 -s -o "$work/holdfile.exe" "$root/scripts/windows/holdfile.c" || fail "could not build holdfile.exe"
 (cd "$root" && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$work/keychaincheck.exe" ./scripts/windows/keychaincheck) ||
 	fail "could not build the keychain check"
+(cd "$root" && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$work/dragmail.exe" ./scripts/windows/dragmail) ||
+	fail "could not build dragmail, which drags as Outlook does"
 
 # The update: the same programs as a newer version, changed so that the test
 # can tell them from the installed ones (a few bytes past the end of the
@@ -299,12 +303,27 @@ $(cat "$receipts")"
 sleep 3
 import -window root "$out/wine-window-handover.png" || fail "could not take the second screenshot"
 
+step "messages and attachments dragged out of a mail program as Outlook drags them are uploaded"
+run dragmail "$limit" "$work/dragmail.exe" "$limit" || fail "the drag onto the window failed:
+$(cat "$logs/dragmail.txt")"
+for _ in $(seq $((limit * 5))); do
+	[ "$(wc -l <"$receipts")" -ge 7 ] && break
+	sleep 0.2
+done
+for f in "RE Budget.msg" "تقرير الميزانية.msg" "گزارش.pdf" "photo.jpg"; do
+	tr -d '\r' <"$receipts" | grep -q "^$f	" || fail "the window did not upload $f dragged onto it; the sandbox has:
+$(cat "$receipts")"
+done
+dropped=$users/AppData/Local/Hoist/Dropped
+[ -n "$(find "$dropped" -name 'RE Budget.msg' 2>/dev/null)" ] ||
+	fail "the dragged messages were not kept in Hoist's data folder ($dropped)"
+
 # Closing the window (WM_CLOSE, as its close button) with nothing uploading quits.
 run close 60 taskkill /IM Hoist.exe || true
 ended "$app_pid" 30 || fail "Hoist.exe did not quit within 30s of being asked to close"
 wait "$app_pid" || true
 run queue-after 60 "$bin/hoist-cli.exe" queue || fail "hoist queue after the window failed: $(cat "$logs/queue-after.txt")"
-for f in "holiday photo.png" "Quarterly update.eml" "logo.png"; do
+for f in "holiday photo.png" "Quarterly update.eml" "logo.png" "RE Budget.msg" "photo.jpg"; do
 	grep -F "$f" "$logs/queue-after.txt" | grep -qi ' done ' || fail "hoist queue does not list $f as done after the window closed:
 $(cat "$logs/queue-after.txt")"
 done

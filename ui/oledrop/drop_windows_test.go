@@ -14,12 +14,14 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"hoist/internal/outlookdrag"
 )
 
 // These tests run on Windows, and under Wine (scripts/wine-drop-test.sh):
 // they hand Hoist's drop target data objects built as Outlook and Explorer
-// build theirs, through the target's own COM table, and through OLE's
-// drag and drop onto a window.
+// build theirs (internal/outlookdrag), through the target's own COM table,
+// and through OLE's drag and drop onto a window.
 
 // oleThread starts OLE on the test's thread, as the window's thread is.
 func oleThread(t *testing.T) {
@@ -33,7 +35,7 @@ func oleThread(t *testing.T) {
 
 // drag is OLE's side of a drag over the target and a drop on it: the effect
 // each step answers.
-func drag(t *testing.T, target *Target, obj *iDataObject, allowed uint32) (enter, over, drop uint32) {
+func drag(t *testing.T, target *Target, data *outlookdrag.Data, allowed uint32) (enter, over, drop uint32) {
 	t.Helper()
 	call := func(fn uintptr, args ...uintptr) {
 		if hr, _, _ := syscall.SyscallN(fn, append([]uintptr{uintptr(unsafe.Pointer(target))}, args...)...); hr != sOK {
@@ -42,6 +44,7 @@ func drag(t *testing.T, target *Target, obj *iDataObject, allowed uint32) (enter
 	}
 	const pt = 100<<32 | 100 // POINTL{100, 100}
 	const button = 1         // MK_LBUTTON
+	obj := (*iDataObject)(data.Pointer())
 	enter, over, drop = allowed, allowed, allowed
 	call(target.vtbl.DragEnter, uintptr(unsafe.Pointer(obj)), button, pt, uintptr(unsafe.Pointer(&enter)))
 	call(target.vtbl.DragOver, button, pt, uintptr(unsafe.Pointer(&over)))
@@ -49,23 +52,7 @@ func drag(t *testing.T, target *Target, obj *iDataObject, allowed uint32) (enter
 	return enter, over, drop
 }
 
-const dropEffectMove = 2
-
-// outlookDrag is what Outlook offers when two messages with the same
-// subject, a message with an Arabic subject and three attachments (in each
-// form it gives contents) are dragged out of it together.
-func outlookDrag() *fakeData {
-	d := newFakeData()
-	d.items = []fakeItem{
-		{name: "RE Budget.msg", kind: asStorage, body: utf16Bytes("RE: Budget")},
-		{name: "RE Budget.msg", kind: asStorage, body: utf16Bytes("RE: Budget (the second)")},
-		{name: "تقرير الميزانية.msg", kind: asStorage, body: utf16Bytes("تقرير الميزانية")},
-		{name: "Attachments", kind: asFolder},
-		{name: `Attachments\گزارش.pdf`, kind: asStream, body: bytes.Repeat([]byte("%PDF stream "), 50000)},
-		{name: "photo: 1.jpg", kind: asMemory, body: []byte("\xff\xd8\xff\xe0 a picture"), pad: 100},
-	}
-	return d
-}
+const dropEffectMove = outlookdrag.EffectMove
 
 // TestOutlookDrop: messages dragged out of Outlook are saved as .msg files
 // (the compound file as Outlook holds it, nested storages included), and
@@ -77,9 +64,9 @@ func TestOutlookDrop(t *testing.T) {
 	folder := filepath.Join(tempDir(t), "Dropped")
 	var got []Drop
 	target := New(folder, func(d Drop) { got = append(got, d) })
-	data := outlookDrag()
+	data := outlookdrag.Outlook()
 
-	enter, over, drop := drag(t, target, data.object(), dropEffectCopy|dropEffectMove)
+	enter, over, drop := drag(t, target, data, dropEffectCopy|dropEffectMove)
 	if enter != dropEffectCopy || over != dropEffectCopy || drop != dropEffectCopy {
 		t.Errorf("effects: enter %d, over %d, drop %d; want a copy (1) each time", enter, over, drop)
 	}
@@ -109,24 +96,24 @@ func TestOutlookDrop(t *testing.T) {
 		if !bytes.HasPrefix(head, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}) {
 			t.Errorf("%s is not a compound file (a .msg): it starts % x", names[i], head[:min(8, len(head))])
 		}
-		subject, hr := readStream(p, subjectStream)
-		if hr != sOK || !bytes.Equal(subject, data.items[i].body) {
-			t.Errorf("%s: its subject reads %q (0x%08X), want %q", names[i], subject, hr, data.items[i].body)
+		subject, err := outlookdrag.ReadStream(p, outlookdrag.SubjectStream)
+		if err != nil || !bytes.Equal(subject, data.Items[i].Body) {
+			t.Errorf("%s: its subject reads %q (%v), want %q", names[i], subject, err, data.Items[i].Body)
 		}
-		att, hr := readStream(p, attachStorage, attachDataStream)
-		if hr != sOK || !bytes.HasPrefix(att, []byte("%PDF")) {
-			t.Errorf("%s: its attachment's data reads %q (0x%08X)", names[i], att, hr)
+		att, err := outlookdrag.ReadStream(p, outlookdrag.AttachStorage, outlookdrag.AttachDataStream)
+		if err != nil || !bytes.HasPrefix(att, []byte("%PDF")) {
+			t.Errorf("%s: its attachment's data reads %q (%v)", names[i], att, err)
 		}
 	}
 	for i, p := range d.Paths[3:] {
-		item := data.items[4+i]
+		item := data.Items[4+i]
 		b, err := os.ReadFile(p)
-		if err != nil || !bytes.Equal(b, item.body) {
-			t.Errorf("%s holds %d bytes (%v), want the %d the program gave", names[3+i], len(b), err, len(item.body))
+		if err != nil || !bytes.Equal(b, item.Body) {
+			t.Errorf("%s holds %d bytes (%v), want the %d the program gave", names[3+i], len(b), err, len(item.Body))
 		}
 	}
-	for _, f := range data.asked {
-		if _, contents := formats(); f.format == contents && f.index < 0 {
+	for _, f := range data.Asked {
+		if _, contents := formats(); f.Format == contents && f.Index < 0 {
 			t.Errorf("FileContents was asked for without an index: %+v", f)
 		}
 	}
@@ -142,9 +129,9 @@ func TestOutlookDropOneFormAtATime(t *testing.T) {
 	oleThread(t)
 	var got []Drop
 	target := New(tempDir(t), func(d Drop) { got = append(got, d) })
-	data := outlookDrag()
-	data.oneFormAtATime = true
-	if _, _, drop := drag(t, target, data.object(), dropEffectCopy); drop != dropEffectCopy {
+	data := outlookdrag.Outlook()
+	data.OneFormAtATime = true
+	if _, _, drop := drag(t, target, data, dropEffectCopy); drop != dropEffectCopy {
 		t.Errorf("the drop's effect is %d, want a copy", drop)
 	}
 	if len(got) != 1 || len(got[0].Paths) != 5 || len(got[0].Failed) != 0 {
@@ -166,9 +153,9 @@ func TestExplorerDrop(t *testing.T) {
 	folder := filepath.Join(dir, "Dropped")
 	var got []Drop
 	target := New(folder, func(d Drop) { got = append(got, d) })
-	data := newFakeData()
-	data.files = paths
-	if enter, _, drop := drag(t, target, data.object(), dropEffectCopy|dropEffectMove); enter != dropEffectCopy || drop != dropEffectCopy {
+	data := outlookdrag.New()
+	data.Files = paths
+	if enter, _, drop := drag(t, target, data, dropEffectCopy|dropEffectMove); enter != dropEffectCopy || drop != dropEffectCopy {
 		t.Errorf("effects: enter %d, drop %d; want a copy", enter, drop)
 	}
 	if len(got) != 1 || !slices.Equal(got[0].Paths, paths) {
@@ -185,12 +172,12 @@ func TestRefusedDrags(t *testing.T) {
 	oleThread(t)
 	var got []Drop
 	target := New(tempDir(t), func(d Drop) { got = append(got, d) })
-	text := newFakeData()
-	text.text = true
-	if enter, over, drop := drag(t, target, text.object(), dropEffectCopy|dropEffectMove); enter|over|drop != dropEffectNone {
+	text := outlookdrag.New()
+	text.Text = true
+	if enter, over, drop := drag(t, target, text, dropEffectCopy|dropEffectMove); enter|over|drop != dropEffectNone {
 		t.Errorf("a web address: effects %d, %d, %d; want none", enter, over, drop)
 	}
-	if enter, _, drop := drag(t, target, outlookDrag().object(), dropEffectMove); enter|drop != dropEffectNone {
+	if enter, _, drop := drag(t, target, outlookdrag.Outlook(), dropEffectMove); enter|drop != dropEffectNone {
 		t.Errorf("a drag that may only move: effects %d, %d; want none", enter, drop)
 	}
 	if len(got) != 0 {
@@ -210,7 +197,7 @@ func TestSavingFails(t *testing.T) {
 	blocked := filepath.Join(file, "Dropped")
 	var got []Drop
 	target := New(blocked, func(d Drop) { got = append(got, d) })
-	if _, _, drop := drag(t, target, outlookDrag().object(), dropEffectCopy); drop != dropEffectNone {
+	if _, _, drop := drag(t, target, outlookdrag.Outlook(), dropEffectCopy); drop != dropEffectNone {
 		t.Errorf("the drop's effect is %d, want none: nothing was taken", drop)
 	}
 	if len(got) != 1 || len(got[0].Paths) != 0 || len(got[0].Failed) != 5 || got[0].Failed[0].Name != "RE Budget.msg" || got[0].Failed[0].Err == nil {
