@@ -967,7 +967,7 @@ func TestGoogleErrorsInPlainWords(t *testing.T) {
 		d := insert
 		d.BaseURL = l.url
 		v := l.one(d, mail)
-		if v.State != engine.Attention || !strings.Contains(reasonOf(v), "may or may not have arrived") {
+		if v.State != engine.Attention || !strings.Contains(reasonOf(v), "answered only that it had a problem on its side (error 503), so it may or may not have arrived") {
 			t.Errorf("state %s, reason %q", v.State, reasonOf(v))
 		}
 		if n := len(l.srv.Requests()); n != 1 {

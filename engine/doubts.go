@@ -42,6 +42,10 @@ func doubtFacts(jb *job, err error) (reason, next *fact.Fact) {
 		if errors.As(err, &lost) && !lost.Sent.IsZero() {
 			reason.Args = mergeArgs(reason.Args, map[string]string{"at": lost.Sent.Format(time.RFC3339)})
 		}
+		var trouble *upload.APIError
+		if lost != nil && errors.As(lost.Cause, &trouble) && trouble.Status >= 500 {
+			reason.Status = trouble.Status // the server's answer after the whole file went out
+		}
 		next = doubtNext(jb)
 		if at := reason.Arg("at"); at != "" {
 			next.Args = mergeArgs(next.Args, map[string]string{"at": at})

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -81,4 +82,52 @@ func TestNothingIsSentThatCannotBeNoted(t *testing.T) {
 	defer cancel()
 	_ = r.q.Close(ctx) // its last writes fail: the list is closed
 	r.q, r.j = nil, nil
+}
+
+// slowBody hands a request's body on in small pieces, a pause before each:
+// a slow link.
+type slowBody struct {
+	r     io.ReadCloser
+	pause time.Duration
+}
+
+func (s *slowBody) Read(p []byte) (int, error) {
+	time.Sleep(s.pause)
+	return s.r.Read(p[:min(len(p), 16<<10)])
+}
+
+func (s *slowBody) Close() error { return s.r.Close() }
+
+// TestInDoubtSinceTheLastByte: a one-request upload whose body takes a
+// while to send is in doubt from when its last byte went out, not from when
+// it began: the list keeps that time for a resume, which waits its settle
+// time from then (a body that took over a minute is not sent again at once).
+func TestInDoubtSinceTheLastByte(t *testing.T) {
+	const pause = 100 * time.Millisecond
+	tr := transportFunc(func(req *http.Request) (*http.Response, error) {
+		if req.Body != nil && req.URL.Query().Get("uploadType") != "" {
+			req.Body = &slowBody{r: req.Body, pause: pause}
+		}
+		return http.DefaultTransport.RoundTrip(req)
+	})
+	r := newRig(t, emulator.Options{}, engine.Options{Transport: tr})
+	hold := make(chan struct{})
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{Hold: hold}})
+	p, _ := r.file("plan.bin", 256<<10) // 16 pieces: at least 15 pauses before the last one
+	began := time.Now()
+	id := r.add(p)[0]
+	deadline := time.Now().Add(30 * time.Second)
+	for r.emu.Received() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the upload never arrived")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.close() // the answer is still held
+	close(hold)
+	rec := journalRecord(t, r.journal, string(id))
+	if min := began.Add(15 * pause); rec.SentAt.Before(min) {
+		t.Errorf("in doubt since %s, %s after the upload was added; its last byte went out no sooner than %s after",
+			rec.SentAt.Format(time.RFC3339Nano), rec.SentAt.Sub(began), 15*pause)
+	}
 }

@@ -94,3 +94,19 @@ func TestStorageSessionGoneAfterItsLastByte(t *testing.T) {
 		t.Errorf("result %q verified by %q", r.ID, r.Verified)
 	}
 }
+
+// TestServerTroubleAfterTheBody: Cloud Storage's front end answers 502 after
+// it passed a one-request upload on, and the object was made. Sent again
+// with its precondition, the upload meets its own first copy (412): read and
+// checked, it is the file, and the upload is done, once; never a failure
+// saying the name was taken "while the file was on its way".
+func TestServerTroubleAfterTheBody(t *testing.T) {
+	l := newLab(t, emulator.Options{}, upload.Multipart, 0)
+	file := pngFile(t, t.TempDir(), "spring.png", 70*kib)
+	l.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.TroubleAfter{Status: http.StatusBadGateway}})
+	r := done(t, l.one(dest.Destination{Kind: dest.Storage, BaseURL: l.url, Params: map[string]string{"bucket": "northwind-banners"}}, file))
+	objs := l.srv.Objects()
+	if len(objs) != 1 || objs[0].SHA256 != sha(t, file) || r.ID != storageAnswer(t, objs[0]).ID || r.Verified != upload.VerifiedCRC32C {
+		t.Fatalf("%d objects, result %q verified by %q", len(objs), r.ID, r.Verified)
+	}
+}

@@ -222,7 +222,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
 			jb.live().later = true
 		}
-	case errors.Is(err, upload.ErrNotNoted):
+	case errors.Is(err, upload.ErrNotNoted) && !doubted(err):
 		// Neither the notes nor the list could keep when it went out, so it
 		// did not go: it waits, unstarted, until the list can be written
 		// (Queue.retrySave), as a file added meanwhile does.
@@ -478,6 +478,7 @@ func (o *observer) SessionStarted(s upload.Session) {
 // body does not go out, and the job waits until the list can be written.
 func (o *observer) Doubt(sent time.Time) error {
 	o.q.mu.Lock()
+	before := o.jb.live().session.Sent
 	o.jb.live().session.Sent = sent
 	o.q.mu.Unlock()
 	noteErr := o.q.sending.note(o.jb.id, sent)
@@ -500,7 +501,7 @@ func (o *observer) Doubt(sent time.Time) error {
 	<-written
 	if *failed != nil {
 		o.q.mu.Lock()
-		o.jb.live().session.Sent = time.Time{}
+		o.jb.live().session.Sent = before // this attempt does not go out; an earlier one's doubt stays
 		o.q.mu.Unlock()
 		return errors.Join(noteErr, *failed)
 	}

@@ -2,6 +2,7 @@ package words
 
 import (
 	"maps"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,15 @@ func (l *Lang) doubtArgs(f fact.Fact, args Args) {
 		args["At"] = l.Say("time.unknown", nil)
 	}
 	args["Item"] = l.Isolate(f.Arg("item"))
+	// How the answer was lost: the connection broke, or the server (or a
+	// front end before it) answered only that it broke down, after the
+	// whole file went out (Status).
+	broke := Args{"Who": l.who(f), "Status": l.Digits(strconv.Itoa(f.Status))}
+	if f.Status >= 500 {
+		args["Broke"] = l.Say("lost.trouble", broke)
+	} else {
+		args["Broke"] = l.Say("lost.broke", broke)
+	}
 	what := "look.what.any"
 	for _, s := range strings.Fields(f.Arg("scopes")) {
 		if k := "look.what." + strings.TrimPrefix(s, scopePrefix); has(k) {

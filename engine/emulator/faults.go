@@ -64,7 +64,7 @@ type Fault struct {
 
 // Action is what a fault does to a request: Answer, CutBody, DropAnswer,
 // Stall, KeepLess, ExpireSession, GarbageRange, ForeignLocation, NoLocation,
-// FinishEarly, FinishOnQuery, BadSuccess, Forget or SlowRead.
+// FinishEarly, FinishOnQuery, BadSuccess, Forget, SlowRead or TroubleAfter.
 type Action interface {
 	// applies tells whether the action can act on a request of this stage.
 	applies(Stage) bool
@@ -94,6 +94,11 @@ type CutBody struct{ After int64 }
 // Hold, the connection stays open, unanswered, until Hold is closed (or
 // the client leaves): a client stopped meanwhile never hears.
 type DropAnswer struct{ Hold <-chan struct{} }
+
+// TroubleAfter processes the request completely (an upload makes its
+// object), then answers Status (500, 502, 503 or 504) instead of its
+// success: a front end that broke down after it passed the request on.
+type TroubleAfter struct{ Status int }
 
 // Stall holds the request, reading nothing, for For or until Until is closed
 // (whichever first), then processes it normally. With neither set it holds
@@ -176,6 +181,9 @@ func (a CutBody) name() string { return fmt.Sprintf("cut after %d bytes", a.Afte
 
 func (DropAnswer) applies(Stage) bool { return true }
 func (DropAnswer) name() string       { return "drop answer" }
+
+func (TroubleAfter) applies(Stage) bool { return true }
+func (a TroubleAfter) name() string     { return fmt.Sprintf("answer %d after processing", a.Status) }
 
 func (Stall) applies(Stage) bool { return true }
 func (Stall) name() string       { return "stall" }

@@ -215,8 +215,8 @@ func (s *Server) before(x *exchange) bool {
 		return false
 	case CutBody:
 		x.body.cutAfter = max(a.After, 0)
-	case DropAnswer:
-		x.drop = true
+	case DropAnswer, TroubleAfter:
+		x.drop = true // the success answer is swallowed
 	case SlowRead:
 		x.body.rate = a.BytesPerSecond
 	}
@@ -273,8 +273,12 @@ func bearerToken(r *http.Request) string {
 // finish closes a connection a fault cut, and records the request.
 func (s *Server) finish(x *exchange, w http.ResponseWriter) {
 	status := x.w.status
+	trouble, late := x.action.(TroubleAfter)
 	// A cut body gets no answer: close the connection rather than let net/http send one.
-	if x.dropping() || (x.body.gone() && status == 0) {
+	if late && x.drop && !x.body.cut {
+		writeError(w, newError(trouble.Status, "backendError", "%s", http.StatusText(trouble.Status)))
+		status = trouble.Status
+	} else if x.dropping() || (x.body.gone() && status == 0) {
 		status = 0
 		if d, ok := x.action.(DropAnswer); ok && d.Hold != nil {
 			select {

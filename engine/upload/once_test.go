@@ -241,3 +241,22 @@ func TestGuardedSessions(t *testing.T) {
 		}
 	})
 }
+
+// A 503 after the whole body that asks for a wait longer than the call
+// waits ends the call with that wait, the doubt kept: the upload is asked
+// about when it comes back, not left for the user to settle.
+func TestServerTroubleAskingForALongWait(t *testing.T) {
+	file := testFile(1000)
+	h := newHarness(t, mediaX(file).answer(http.StatusServiceUnavailable, "Retry-After", "7200"))
+	h.up.MaxWait = 5 * time.Minute
+	look := &fakeLookup{} // not asked now
+	obs := newRecorder(t, int64(len(file)), false)
+	_, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Lookup: look}, &memFile{data: file}, Media, nil, obs)
+	var wait *WaitError
+	if !errors.As(err, &wait) || errors.Is(err, ErrAnswerLost) || wait.Wait != 2*time.Hour {
+		t.Fatalf("err = %v", err)
+	}
+	if obs.doubt().IsZero() || look.count() != 0 {
+		t.Errorf("doubt %v after %d lookups", obs.doubt(), look.count())
+	}
+}

@@ -120,6 +120,12 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 				return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal}
 			}
 			if err := r.wait(ctx, refusal); err != nil {
+				var wait *WaitError
+				if errors.As(err, &wait) {
+					// Asked about when the wait is over: the doubt goes with
+					// the upload (Observer.Doubt), as a resume's does.
+					return nil, err
+				}
 				return r.unsettled(ctx, m, err)
 			}
 			continue
