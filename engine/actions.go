@@ -490,7 +490,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.checked = true
 	}
 	if a == Restart {
-		jb.live().session = upload.Session{}
+		jb.live().session, jb.live().since = upload.Session{}, ""
 		jb.committed.Store(0)
 		jb.sent.Store(0)
 		jb.restarts++
