@@ -97,7 +97,7 @@ func TestGmailOlderCopyIsNotThisUpload(t *testing.T) {
 			first := r.q.Add([]string{file}, d).IDs[0]
 			r.state(first, engine.Done)
 			emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.DropAnswer{}})
-			second := r.q.Add([]string{file}, d).IDs[0]
+			second := r.q.AddAgain([]string{file}, d).IDs[0] // on purpose: the user chose to send it again
 			v := r.state(second, engine.Done)
 			objs := emu.Objects()
 			if len(objs) != 2 {
