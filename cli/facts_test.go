@@ -60,7 +60,7 @@ func TestSendReportsInArabic(t *testing.T) {
 	// The server refuses: its words are quoted as they are, the rest is Arabic.
 	const google = "The caller does not have permission"
 	l.srv.Inject(emulator.Fault{Times: -1, Action: emulator.Answer{Status: 403, Message: google, Reason: "forbidden"}})
-	code, stdout, stderr = hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "sandbox", "--base-url", l.url, l.png("d.png"))
+	code, stdout, stderr = hoistIn(t, "ar_EG.UTF-8", "send", "--journal", l.journal, "--to", "sandbox", "--base-url", l.url, "--again", l.png("d.png"))
 	if code != exitFailed {
 		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

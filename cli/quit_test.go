@@ -56,11 +56,12 @@ func TestQuitStopsASend(t *testing.T) {
 	if got := strings.TrimSpace(out.String()); got != "1 Hoist command paused its uploads and ended." {
 		t.Errorf("hoist quit said %q", got)
 	}
-	select {
-	case <-p.done:
-	default:
+	// Gone, or exited and not yet reaped by this test's own wait for it:
+	// either way it holds no file an installer would replace.
+	if !handover.Ended(p.cmd.Process.Pid) {
 		t.Fatal("hoist quit returned while hoist send still runs")
 	}
+	p.wait(t)
 	if p.status != exitFailed || !strings.Contains(p.out.String(), "Paused. Run \"hoist send --resume\"") {
 		t.Errorf("hoist send ended with %d, saying:\n%s", p.status, p.out.String())
 	}

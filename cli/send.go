@@ -31,7 +31,7 @@ type sendOptions struct {
 	to, method, metadata, chunk, account, baseURL, journalPath, caFile string
 	parallel                                                           int
 	maxWait                                                            time.Duration
-	noAuth, json, resume, http2                                        bool
+	noAuth, json, resume, http2, again                                 bool
 	params                                                             map[string]*string
 }
 
@@ -180,7 +180,11 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	if len(paths) > 0 {
-		res := q.Add(paths, d)
+		add := q.Add
+		if o.again {
+			add = q.AddAgain // the user wants a second copy of what went before
+		}
+		res := add(paths, d)
 		for _, s := range res.Skipped {
 			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": skipWords(l, s)})
 		}
@@ -188,6 +192,12 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			var dup *engine.AlreadyQueued
 			if errors.As(p, &dup) && o.resume {
 				ids[dup.Job] = true // being resumed already
+				continue
+			}
+			if errors.As(p, new(*engine.AlreadySent)) {
+				// Skipped, as the user would choose by default; said on the
+				// terminal, not as a failure.
+				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say("cli.send.notAgain", words.Args{"Flag": l.Isolate("--again")}))))
 				continue
 			}
 			fmt.Fprintln(stderr, problemWords(l, p))
@@ -264,6 +274,7 @@ func parseSend(args []string, l *words.Lang, stderr io.Writer) (sendOptions, []s
 	fs.BoolVar(&o.noAuth, "no-auth", false, l.Say("cli.flag.noAuth", words.Args{"Header": l.Isolate("Authorization")}))
 	fs.BoolVar(&o.json, "json", false, l.Say("cli.flag.jsonSend", nil))
 	fs.BoolVar(&o.resume, "resume", false, l.Say("cli.flag.resume", nil))
+	fs.BoolVar(&o.again, "again", false, l.Say("cli.flag.again", nil))
 	fs.StringVar(&o.account, "account", "", l.Say("cli.flag.account", nil))
 	fs.StringVar(&o.baseURL, "base-url", "", l.Say("cli.flag.baseURL", words.Args{"Sandbox": cmdWords(l, `"sandbox"`)}))
 	fs.StringVar(&o.caFile, "ca-file", os.Getenv(engine.CAFileEnv), l.Say("cli.flag.caFile", words.Args{"Env": l.Isolate("$" + engine.CAFileEnv)}))

@@ -43,7 +43,7 @@ func TestSendToCloudStorage(t *testing.T) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 
-	code, stdout, _ = l.send(append(args, banner)...)
+	code, stdout, _ = l.send(append(args, "--again", banner)...) // the same bytes: sent again only when asked
 	if code != exitFailed || !strings.Contains(stdout, "✗ banner.png: The bucket northwind-banners already holds an object named banners/2026/banner.png, and this destination does not replace objects, so banner.png was not sent.") {
 		t.Errorf("the same name again: exit %d\n%s", code, stdout)
 	}

@@ -22,7 +22,13 @@ import (
 // system files are skipped and reported. A file that breaks one of d's rules
 // becomes a Refused row that says which rule; the rest of the batch goes on.
 // Each job is in the journal before Add returns, so before any byte is sent.
+// A file whose bytes already went whole to the same place is left out, and
+// said (*AlreadySent): AddAgain sends it again.
 func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
+	return q.add(paths, d, false)
+}
+
+func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
 	var res AddResult
 	d = q.sandboxDestination(d)
 	if err := validate(d); err != nil {
@@ -58,7 +64,13 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 			queued[path] = dup
 		}
 	}
+	var sent sentIndex
+	var shelved map[JobID]bool
+	if !again {
+		sent, shelved = q.sentLocked()
+	}
 	q.mu.Unlock()
+	q.readShelved(sent, shelved)
 
 	// Files are read and hashed in batches, without the queue's lock, and
 	// each batch is listed as soon as it is read: the first rows show while
@@ -67,7 +79,7 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 	problemsLeft := problems
 	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
 		batch := files[start:min(start+n, len(files))]
-		if !q.addBatch(&res, batch, problemsLeft, queued, d, now, method) {
+		if !q.addBatch(&res, batch, problemsLeft, queued, sent, d, now, method) {
 			return res
 		}
 		problemsLeft = nil
@@ -85,7 +97,7 @@ const (
 // addBatch reads files, lists them (with problems, files Add could not
 // take) for d and writes them to the journal in one write, before any byte
 // is sent; false when the queue is closing.
-func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, d dest.Destination, now time.Time, method upload.Method) bool {
+func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	looks := make([]*inspection, len(files))
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
@@ -127,6 +139,9 @@ func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, p
 			// One of a mailbox's emails, whose mailbox was not listed.
 		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
+			continue
+		} else if prev := sent.find(info, d); prev != nil && look.err == nil && !replaces(d, info) {
+			res.Problems = append(res.Problems, prev) // the user chooses: skip it, or AddAgain
 			continue
 		}
 		s := stepAdd
@@ -506,7 +521,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.checked = true
 	}
 	if a == Restart {
-		jb.live().session = upload.Session{}
+		jb.live().session, jb.live().since = upload.Session{}, ""
 		jb.committed.Store(0)
 		jb.sent.Store(0)
 		jb.restarts++

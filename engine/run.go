@@ -80,6 +80,23 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if session.URI == "" && session.Sent.IsZero() {
+		// Sent afresh: where the destination stands now is noted, on disk
+		// before a byte goes, so that a lookup after a lost answer (in this
+		// run or a later one) looks only at what was added since.
+		if since, ok := d.Mark(ctx, info, q.markClients(d), q.opts.Clock.Now()); ok {
+			q.mu.Lock()
+			jb.live().since = since
+			written := q.persistJobs([]*job{jb}, true)
+			q.mu.Unlock()
+			if written != nil {
+				<-written
+			}
+		}
+	}
+	q.mu.Lock()
+	plan.Since = jb.peek().since
+	q.mu.Unlock()
 	plan = d.Findable(plan, info, string(jb.id))
 	q.mu.Lock()
 	jb.checked = true
@@ -148,6 +165,21 @@ func (q *Queue) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	return up.Upload(ctx, plan.Target, src, method, resume, &observer{q: q, jb: jb, size: info.Size})
 }
 
+// markClients gives d's clients for noting where it stands before an
+// upload: with scopes the sign-in already allows, never asking for more.
+func (q *Queue) markClients(d dest.Destination) dest.Clients {
+	return func(ctx context.Context, scopes []string) (*http.Client, error) {
+		if !d.NeedsAuth() || q.opts.Accounts == nil {
+			return named(&http.Client{Transport: q.opts.Transport}), nil
+		}
+		c, err := q.opts.Accounts.Client(ctx, d.Account, scopes)
+		if err != nil {
+			return nil, err
+		}
+		return named(c), nil
+	}
+}
+
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
 func (q *Queue) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
 	if d.NeedsAuth() && q.opts.Accounts != nil {
@@ -188,7 +220,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		q.moveLocked(jb, stepDone)
 		jb.finished = now
 		if jb.run != nil {
-			jb.run.session = upload.Session{}
+			jb.run.session, jb.run.since = upload.Session{}, ""
 		}
 		jb.committed.Store(jb.info.Size)
 		jb.sent.Store(jb.info.Size)

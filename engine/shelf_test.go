@@ -39,7 +39,7 @@ func TestFinishedUploadsStayInTheList(t *testing.T) {
 	r.close()
 	r.opts.Idle = true
 	r.open()
-	paused := r.add(a)[0] // the same file again, not sent: back paused at the next start
+	paused := r.q.AddAgain([]string{a}, r.sandbox()).IDs[0] // the same file again, not sent: back paused at the next start
 	r.close()
 
 	r.open()

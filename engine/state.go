@@ -75,6 +75,7 @@ type underway struct {
 	later   bool          // waits past what this run waits: left for a later run
 	counted bool          // the wait until retryAt is counted in waited
 	session upload.Session
+	since   string // where the destination stood before the upload was first sent (dest.Destination.Mark)
 	cancel  context.CancelCauseFunc
 	looks   []string // doubtAccess: the scopes looking for it needs
 }
@@ -102,7 +103,7 @@ func (jb *job) peek() underway {
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
-		r.session == (upload.Session{}) && r.cancel == nil && r.looks == nil {
+		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil {
 		jb.run = nil
 	}
 }
@@ -209,6 +210,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionURI:     jb.peek().session.URI,
 		SessionStarted: jb.peek().session.Started,
 		SentAt:         jb.peek().session.Sent,
+		Since:          jb.peek().since,
 		RetryAt:        jb.peek().retryAt,
 		RetryAsked:     jb.peek().asked && !jb.peek().retryAt.IsZero(),
 		Committed:      jb.committed.Load(),
@@ -337,6 +339,9 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	}
 	if s := (upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt}); s != (upload.Session{}) {
 		jb.live().session = s
+	}
+	if rec.Since != "" && State(rec.State) != Done {
+		jb.live().since = rec.Since
 	}
 	if (State(rec.State) == Waiting || State(rec.State) == Paused) && (!rec.RetryAt.IsZero() || rec.RetryAsked) {
 		jb.live().retryAt, jb.live().asked = rec.RetryAt, rec.RetryAsked // it was told to wait until then

@@ -205,6 +205,10 @@ type folders struct {
 	Journal string // the upload list
 	Sandbox string // the built-in sandbox's received files
 	Dropped string // copies of what mail programs dragged onto the window, until uploaded
+	// OwnSandbox is this user's own sandbox address; "" is
+	// emulator.UserAddr(). Tests give one of their own, so that they never
+	// depend on no Hoist of the same user holding the user's port.
+	OwnSandbox string
 }
 
 // sessionFolders are cfg's folders: all in cfg.Dir when it is given,
@@ -307,7 +311,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	s.sandbox, err = startSandbox(ctx, f.Sandbox, sandboxAddr(os.Getenv), log.With("part", "sandbox"))
+	s.sandbox, err = startSandbox(ctx, f.Sandbox, sandboxAddr(os.Getenv, f.OwnSandbox), log.With("part", "sandbox"))
 	if err != nil {
 		s.close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)

@@ -19,15 +19,19 @@ import (
 )
 
 // sandboxAddr is where the window's built-in sandbox listens: the address
-// HOIST_SANDBOX_ADDR names, else this user's own port (emulator.UserAddr),
+// HOIST_SANDBOX_ADDR names, else this user's own port (own, or when it is
+// "" emulator.UserAddr),
 // which no other user's Hoist takes, so nobody else's `hoist send --to
 // sandbox` uploads into it. Either stays the same from one start to the
 // next, so the addresses of unfinished uploads stay valid. When it is
 // taken, any free port is used; the same user's command line still finds
 // it (emulator.Announce).
-func sandboxAddr(getenv func(string) string) string {
+func sandboxAddr(getenv func(string) string, own string) string {
 	if a := strings.TrimSpace(getenv(emulator.AddrEnv)); a != "" {
 		return a
+	}
+	if own != "" {
+		return own
 	}
 	return emulator.UserAddr()
 }

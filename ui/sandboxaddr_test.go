@@ -6,18 +6,24 @@ import (
 	"net"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine/emulator"
 )
 
-// openTestSession opens the window's session in fresh folders.
+// openTestSession opens the window's session in fresh folders, its
+// sandbox given a port of its own as this user's.
 func openTestSession(t *testing.T) (*session, folders) {
 	t.Helper()
+	return openTestSessionAt(t, freeLoopback(t))
+}
+
+// openTestSessionAt is openTestSession with own as this user's sandbox address.
+func openTestSessionAt(t *testing.T, own string) (*session, folders) {
+	t.Helper()
 	test.NewTempApp(t)
-	f := folders{Config: t.TempDir(), Journal: t.TempDir(), Sandbox: t.TempDir()}
+	f := folders{Config: t.TempDir(), Journal: t.TempDir(), Sandbox: t.TempDir(), OwnSandbox: own}
 	log := slog.New(slog.DiscardHandler)
 	s, err := openSession(context.Background(), Config{}, f, log)
 	if err != nil {
@@ -63,27 +69,24 @@ func TestTheWindowsSandboxHonoursTheVariable(t *testing.T) {
 // TestTheWindowsSandboxIsTheUsersOwn: without the variable the window's
 // sandbox takes the user's own port, not the 8765 every user's `hoist
 // send --to sandbox` looks at, so another user's uploads never land in it.
+// The test does not need this user's port free: a Hoist window the same
+// user has open holds it (here, a listener stands for one), and the test's
+// window is given a port of its own as the user's.
 func TestTheWindowsSandboxIsTheUsersOwn(t *testing.T) {
 	t.Setenv(emulator.AddrEnv, "")
-	want := "http://" + emulator.UserAddr()
-	// Another window of this user (a smoke test) may hold the port a while.
-	for try := 0; ; try++ {
-		l, err := net.Listen("tcp", emulator.UserAddr())
-		if err == nil {
-			l.Close()
-			break
-		}
-		if try == 200 {
-			t.Fatalf("this user's sandbox port stays taken (%v); the test needs it free", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if l, err := net.Listen("tcp", emulator.UserAddr()); err == nil {
+		t.Cleanup(func() { l.Close() }) // the user's open window
 	}
-	s, f := openTestSession(t)
-	if s.sandbox.url != want {
+	if got := sandboxAddr(func(string) string { return "" }, ""); got != emulator.UserAddr() {
+		t.Errorf("the window's sandbox would listen at %s, want this user's own %s", got, emulator.UserAddr())
+	}
+	if strings.HasSuffix(emulator.UserAddr(), ":8765") {
+		t.Error("this user's own port is the one every user's command line looks at")
+	}
+	own := freeLoopback(t)
+	s, f := openTestSessionAt(t, own)
+	if want := "http://" + own; s.sandbox.url != want {
 		t.Errorf("the window's sandbox is at %s, want this user's own %s", s.sandbox.url, want)
-	}
-	if strings.HasSuffix(s.sandbox.url, ":8765") {
-		t.Error("the window's sandbox took the port every user's command line looks at")
 	}
 	if got := emulator.Announced(f.Config); got != s.sandbox.url {
 		t.Errorf("the window announced %q, want %q", got, s.sandbox.url)

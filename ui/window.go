@@ -51,6 +51,8 @@ type desk struct {
 	exit     *exit         // closing the window, the tray, quitting
 	thumbs   *thumbnails
 
+	sentQuestion *widgets.Question // the last question whether files already uploaded go again
+
 	// The panels, made again when the language changes.
 	bar          *destBar
 	list         *queueList
@@ -360,10 +362,19 @@ func (d *desk) add(paths []string) {
 			}
 			notes = append(notes, say("ui.add.skipped", "N", n, "List", list))
 		}
+		var sent []*engine.AlreadySent
 		for _, p := range res.Problems {
+			var s *engine.AlreadySent
+			if errors.As(p, &s) {
+				sent = append(sent, s) // the user chooses: skip (the default) or send again
+				continue
+			}
 			notes = append(notes, errorWords(p))
 		}
-		if len(res.IDs) == 0 && len(notes) == 0 {
+		if len(sent) > 0 {
+			d.frame.later(func() { d.askAgain(sent, target) })
+		}
+		if len(res.IDs) == 0 && len(notes) == 0 && len(sent) == 0 {
 			notes = append(notes, say("ui.add.nothing")) // empty folders: say so, never nothing
 		}
 		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
@@ -371,6 +382,45 @@ func (d *desk) add(paths []string) {
 			d.frame.later(func() { d.frame.tell(strings.Join(notes, " ")) })
 		}
 	})
+}
+
+// askAgain asks whether files already uploaded whole to the same place go
+// again: Skip, the default (Enter, Escape), leaves them; Send again adds
+// them anyway.
+func (d *desk) askAgain(sent []*engine.AlreadySent, target dest.Destination) {
+	lines := make([]string, 0, 3)
+	for _, s := range sent[:min(len(sent), 3)] {
+		lines = append(lines, errorWords(s))
+	}
+	list := strings.Join(lines, " ")
+	if len(sent) > 3 {
+		list = say("ui.add.andMore", "List", list, "N", len(sent)-3)
+	}
+	var ask *widgets.Question
+	ask = widgets.NewQuestion(say("ui.add.sentTitle"), widgets.SentenceBox(say("ui.add.sentAsk", "List", list)),
+		say("ui.add.skipSent"), say("ui.add.sendAgain"), func(skip bool) {
+			if skip || !ask.Dismissed {
+				return // skipped, by the button or by closing the question
+			}
+			paths := make([]string, len(sent))
+			for i, s := range sent {
+				paths[i] = s.Path
+			}
+			d.frame.background(func(context.Context) {
+				res := d.q.AddAgain(paths, target)
+				d.log.Info("files sent again", "jobs", len(res.IDs), "problems", len(res.Problems))
+				if len(res.Problems) > 0 {
+					notes := make([]string, len(res.Problems))
+					for i, p := range res.Problems {
+						notes[i] = errorWords(p)
+					}
+					d.frame.later(func() { d.frame.tell(strings.Join(notes, " ")) })
+				}
+			})
+		}, d.frame.win)
+	ask.Dismiss.SetIcon(theme.UploadIcon())
+	d.frame.open(ask)
+	d.sentQuestion = ask
 }
 
 // destinationChanged is called when the user picks another destination.

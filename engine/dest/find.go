@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"hoist/engine/media"
 	"hoist/engine/upload"
@@ -36,6 +37,30 @@ type finder interface {
 	// findable marks the upload of file by job where the destination keeps
 	// a mark, and says in p how to look for what it made.
 	findable(d Destination, file media.Info, job string, p *Plan)
+}
+
+// marker is a kind that notes where its destination stands before an
+// upload is sent, so that a lookup after a lost answer tells this upload's
+// object from an older one alike (Gmail: the mailbox's historyId).
+type marker interface {
+	mark(ctx context.Context, d Destination, file media.Info, clients Clients, now time.Time) string
+}
+
+// Clients gives an HTTP client that carries scopes (nil: the upload's
+// own) if the sign-in already allows them, else an error: a mark is taken
+// with what was given, never by asking for more.
+type Clients func(ctx context.Context, scopes []string) (*http.Client, error)
+
+// Mark notes where d stands just before file is sent (ok false: d's kind
+// needs no note). The caller keeps the note with the job, durably, before
+// the body goes out, and hands it back in Plan.Since.
+func (d Destination) Mark(ctx context.Context, file media.Info, clients Clients, now time.Time) (string, bool) {
+	m, ok := d.of().(marker)
+	if !ok {
+		return "", false
+	}
+	s := m.mark(ctx, d, file, clients, now)
+	return s, s != ""
 }
 
 // PlanFor is Plan for one job: the job's id marks the upload where the

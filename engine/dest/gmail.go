@@ -349,11 +349,116 @@ const (
 // gmailScan bounds the newest messages read one by one when looking without q.
 const gmailScan = 100
 
+// gmailHistoryReads bounds the messages added since an upload began that
+// are read one by one, looking for it: it was added just after its mark,
+// so among the first.
+const gmailHistoryReads = 2000
+
+// gmailClockSlack is how far this computer's clock may be from Gmail's,
+// when an email dated by its arrival is told from older ones by its date.
+const gmailClockSlack = 10 * time.Minute
+
+// Gmail's notes of where a mailbox stood before an upload (Plan.Since):
+// its historyId, read with a permission already given, else only the time.
+const (
+	sinceHistory = "history:"
+	sinceTime    = "time:"
+)
+
+// gmailSince is Plan.Since read back: the mailbox's historyId before the
+// upload, or when it began (zero: not known).
+type gmailSince struct {
+	history string
+	at      time.Time
+}
+
+func readGmailSince(s string) gmailSince {
+	if h, ok := strings.CutPrefix(s, sinceHistory); ok {
+		if _, err := strconv.ParseUint(h, 10, 64); err == nil {
+			return gmailSince{history: h}
+		}
+	}
+	if t, ok := strings.CutPrefix(s, sinceTime); ok {
+		if ms, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return gmailSince{at: time.UnixMilli(ms)}
+		}
+	}
+	return gmailSince{}
+}
+
+// gmailMarkTimeout bounds reading the historyId before an upload: past
+// it, the upload goes, noted by the time.
+const gmailMarkTimeout = 30 * time.Second
+
+// gmailMarkScopes are the permissions that read a mailbox's historyId
+// (users.getProfile), the narrowest first.
+var gmailMarkScopes = []string{ScopeGmailMetadata, scopeGmailReadonly, scopeGmailModify, scopeGmailFull}
+
+// mark notes the mailbox's historyId just before an email goes in (or is
+// sent), with a permission already given; without one, the time. Drafts
+// are found among drafts, and a draft replaced is simply sent again.
+func (g gmailKind) mark(ctx context.Context, d Destination, file media.Info, clients Clients, now time.Time) string {
+	if g.k == GmailDraft || file.Email == nil {
+		return ""
+	}
+	user := "/gmail/v1/users/" + url.PathEscape(gmailOf(d).User)
+	ctx, cancel := context.WithTimeout(ctx, gmailMarkTimeout)
+	defer cancel()
+	for _, scope := range gmailMarkScopes {
+		c, err := clients(ctx, []string{scope})
+		if err != nil {
+			continue
+		}
+		if h, err := gmailHistoryID(ctx, c, d, user); err == nil {
+			return sinceHistory + h
+		}
+		break // allowed, yet not answered: the time will do
+	}
+	return sinceTime + strconv.FormatInt(now.UnixMilli(), 10)
+}
+
+// gmailHistoryID is the mailbox's current historyId (users.getProfile).
+func gmailHistoryID(ctx context.Context, c *http.Client, d Destination, user string) (string, error) {
+	u, err := d.join(GmailHost, user+"/profile", nil)
+	if err != nil {
+		return "", err
+	}
+	var p struct {
+		HistoryID string `json:"historyId"`
+	}
+	found, err := getJSON(ctx, c, u, &p)
+	if err != nil {
+		return "", err
+	}
+	if _, perr := strconv.ParseUint(p.HistoryID, 10, 64); !found || perr != nil {
+		return "", errors.New("the mailbox's profile names no history")
+	}
+	return p.HistoryID, nil
+}
+
+// wellFormedMessageID reports whether Gmail keeps an email's Message-ID
+// as it is when it sends the email: <left@right>, nothing else. Gmail gives
+// an email without one, or with one it cannot use, a Message-ID of its own,
+// which Hoist cannot know before the answer.
+func wellFormedMessageID(raw string) bool {
+	v, ok := strings.CutPrefix(strings.TrimSpace(raw), "<")
+	if !ok {
+		return false
+	}
+	v, ok = strings.CutSuffix(v, ">")
+	left, right, at := strings.Cut(v, "@")
+	return ok && at && left != "" && right != "" && !strings.ContainsAny(v, "<> \t\r\n") && !strings.Contains(right, "@")
+}
+
 // findable looks for the email by its own Message-ID: in the drafts with
-// the upload's own permission; in the mailbox by search where a permission
-// that allows it was already given, else among the newest messages of the
-// label it went to (gmail.metadata, asked for when needed). Replacing a
-// draft again makes no second one.
+// the upload's own permission; in the mailbox among the messages added
+// since the upload began (history.list from the historyId noted before it
+// was sent), where an email with the same Message-ID already there is not
+// taken for it. Without that note, by search where a permission that
+// allows it was already given, else among the newest messages of the label
+// it went to (gmail.metadata, asked for when needed), and only a message
+// dated after the upload began is taken for it. Replacing a draft again
+// makes no second one.
 func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 	p.Target.Identifies = identifies(d)
 	s := gmailOf(d)
@@ -361,7 +466,8 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		p.Target.Repeatable = true
 		return
 	}
-	if file.Email == nil || strings.Trim(file.Email.MessageID, "<> \t") == "" {
+	if file.Email == nil || strings.Trim(file.Email.MessageID, "<> \t") == "" ||
+		(g.k == GmailSend && !wellFormedMessageID(file.Email.MessageID)) {
 		p.Unmarked = true // nothing the email can be known by
 		return
 	}
@@ -373,30 +479,38 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		}}}
 		return
 	}
-	search := func(ctx context.Context, c *http.Client) (upload.Found, error) {
-		return gmailSearch(ctx, c, d, user, id)
-	}
 	label := ""
 	switch labels := s.Labels; {
 	case g.k == GmailSend:
 		label = "SENT"
-	case len(labels) > 0:
-		label = labels[0]
+	case g.k == GmailInsert && len(labels) > 0:
+		label = labels[0] // insert files it exactly there; import's scan may move it to spam
 	}
-	since := time.Time{} // the oldest the email's date in Gmail can be
-	if g.dateFromHeader(d) && file.Email.Date.IsZero() {
-		since = time.Unix(0, 0) // unknown: only a full scan tells
-	} else if g.dateFromHeader(d) {
-		since = file.Email.Date
-	}
-	scan := func(ctx context.Context, c *http.Client) (upload.Found, error) {
-		return gmailScanLabel(ctx, c, d, user, label, id, since)
+	since := readGmailSince(p.Since)
+	byArrival := !g.dateFromHeader(d)
+	look := func(search bool) func(ctx context.Context, c *http.Client) (upload.Found, error) {
+		return func(ctx context.Context, c *http.Client) (upload.Found, error) {
+			switch {
+			case since.history != "":
+				return gmailHistory(ctx, c, d, user, label, id, since.history)
+			case search:
+				return gmailSearch(ctx, c, d, user, id, byArrival, since.at)
+			}
+			oldest := time.Time{} // the oldest the email's date in Gmail can be
+			switch {
+			case byArrival:
+				oldest = since.at
+			case !file.Email.Date.IsZero():
+				oldest = file.Email.Date
+			}
+			return gmailScanLabel(ctx, c, d, user, label, id, oldest, byArrival, since.at)
+		}
 	}
 	p.Find = []FindWay{
-		{Scopes: []string{scopeGmailReadonly}, Find: search},
-		{Scopes: []string{scopeGmailModify}, Find: search},
-		{Scopes: []string{scopeGmailFull}, Find: search},
-		{Scopes: []string{ScopeGmailMetadata}, Find: scan},
+		{Scopes: []string{scopeGmailReadonly}, Find: look(true)},
+		{Scopes: []string{scopeGmailModify}, Find: look(true)},
+		{Scopes: []string{scopeGmailFull}, Find: look(true)},
+		{Scopes: []string{ScopeGmailMetadata}, Find: look(false)},
 	}
 }
 
@@ -405,8 +519,10 @@ func (g gmailKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 // it arrived.
 func (g gmailKind) dateFromHeader(d Destination) bool {
 	switch g.k {
-	case GmailInsert, GmailImport:
+	case GmailInsert:
 		return gmailOf(d).InternalDateSource == "dateHeader"
+	case GmailImport:
+		return gmailOf(d).InternalDateSource != "receivedTime"
 	}
 	return false
 }
@@ -417,8 +533,115 @@ type gmailMessageRef struct {
 	ThreadID string `json:"threadId"`
 }
 
-// gmailSearch finds the message by rfc822msgid:, with a permission that allows search.
-func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
+// ErrNotThisUpload says the destination holds an email with this upload's
+// Message-ID, but nothing tells whether this upload made it or it was
+// there before (the same file sent earlier): it is not taken as done, and
+// the file is not sent again on its own.
+var ErrNotThisUpload = errors.New("an email with this Message-ID is there, but nothing tells whether this upload made it or it was there before")
+
+// errHistoryGone says Gmail no longer keeps the mailbox's history from the
+// note taken before the upload (it keeps about a week).
+var errHistoryGone = errors.New("Gmail no longer keeps the mailbox's history from before this upload")
+
+// gmailHistory looks among the messages added to the mailbox since the
+// historyId noted before the upload (of the label it went to) for one with
+// the email's Message-ID: only such a message can be this upload's.
+func gmailHistory(ctx context.Context, c *http.Client, d Destination, user, label, id, start string) (upload.Found, error) {
+	q := url.Values{"startHistoryId": {start}, "historyTypes": {"messageAdded"}, "maxResults": {"500"}}
+	if label != "" {
+		q.Set("labelId", label)
+	}
+	read := 0
+	for {
+		u, err := d.join(GmailHost, user+"/history", q)
+		if err != nil {
+			return upload.Found{}, err
+		}
+		var list struct {
+			History []struct {
+				MessagesAdded []struct {
+					Message gmailMessageRef `json:"message"`
+				} `json:"messagesAdded"`
+			} `json:"history"`
+			NextPageToken string `json:"nextPageToken"`
+		}
+		found, err := getJSON(ctx, c, u, &list)
+		if err != nil {
+			return upload.Found{}, err
+		}
+		if !found {
+			return upload.Found{}, errHistoryGone
+		}
+		for _, h := range list.History {
+			for _, added := range h.MessagesAdded {
+				if read++; read > gmailHistoryReads {
+					return upload.Found{}, errNotAmongNewest
+				}
+				m, ok, err := gmailHeaders(ctx, c, d, user, added.Message.ID)
+				if err != nil {
+					return upload.Found{}, err
+				}
+				if ok && m.messageID() == id {
+					return upload.Found{Body: marshal(added.Message)}, nil
+				}
+			}
+		}
+		if list.NextPageToken == "" {
+			return upload.Found{}, nil // nothing added since has its Message-ID
+		}
+		q.Set("pageToken", list.NextPageToken)
+	}
+}
+
+// gmailHeaders is a message as format=metadata gives it: its date in
+// Gmail and its Message-ID; ok false when it was deleted meanwhile.
+func gmailHeaders(ctx context.Context, c *http.Client, d Destination, user, msg string) (gmailMeta, bool, error) {
+	u, err := d.join(GmailHost, user+"/messages/"+url.PathEscape(msg), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
+	if err != nil {
+		return gmailMeta{}, false, err
+	}
+	var m gmailMeta
+	found, err := getJSON(ctx, c, u, &m)
+	return m, found, err
+}
+
+// gmailMeta is the part of a Message read with format=metadata.
+type gmailMeta struct {
+	InternalDate string `json:"internalDate"`
+	Payload      struct {
+		Headers []struct {
+			Name  string `json:"name"`
+			Value string `json:"value"`
+		} `json:"headers"`
+	} `json:"payload"`
+}
+
+func (m gmailMeta) messageID() string {
+	for _, h := range m.Payload.Headers {
+		if strings.EqualFold(h.Name, "Message-ID") {
+			return strings.Trim(h.Value, "<> \t")
+		}
+	}
+	return ""
+}
+
+// date is the message's date in Gmail; ok false when not given.
+func (m gmailMeta) date() (time.Time, bool) {
+	ms, err := strconv.ParseInt(m.InternalDate, 10, 64)
+	return time.UnixMilli(ms), err == nil
+}
+
+// sinceBegan reports whether a message Gmail dates at date (by its
+// arrival) arrived after an upload that began at began.
+func sinceBegan(date, began time.Time) bool {
+	return !began.IsZero() && !date.Before(began.Add(-gmailClockSlack))
+}
+
+// gmailSearch finds the message by rfc822msgid:, with a permission that
+// allows search. A message found is this upload's only when Gmail dates it
+// by its arrival, after the upload began; one dated otherwise cannot be
+// told from an older copy (ErrNotThisUpload).
+func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id string, byArrival bool, began time.Time) (upload.Found, error) {
 	u, err := d.join(GmailHost, user+"/messages", url.Values{"q": {"rfc822msgid:" + id}, "includeSpamTrash": {"true"}, "maxResults": {"10"}})
 	if err != nil {
 		return upload.Found{}, err
@@ -429,10 +652,24 @@ func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id st
 	if _, err := getJSON(ctx, c, u, &list); err != nil {
 		return upload.Found{}, err
 	}
-	if len(list.Messages) == 0 {
-		return upload.Found{}, nil
+	older := false
+	for _, ref := range list.Messages {
+		m, ok, err := gmailHeaders(ctx, c, d, user, ref.ID)
+		if err != nil {
+			return upload.Found{}, err
+		}
+		if !ok {
+			continue // deleted meanwhile
+		}
+		if date, ok := m.date(); ok && byArrival && sinceBegan(date, began) {
+			return upload.Found{Body: marshal(ref)}, nil
+		}
+		older = true
 	}
-	return upload.Found{Body: marshal(list.Messages[0])}, nil
+	if older && (!byArrival || began.IsZero()) {
+		return upload.Found{}, ErrNotThisUpload
+	}
+	return upload.Found{}, nil // none, or only ones there before the upload began
 }
 
 // gmailFindDraft finds the draft by rfc822msgid:, which the drafts' own
@@ -460,11 +697,13 @@ var errNotAmongNewest = errors.New("the email is not among the newest messages, 
 
 // gmailScanLabel reads the Message-ID of the label's newest messages, as
 // gmail.metadata allows (it refuses q). Messages come newest first by
-// Gmail's date: once one is older than since, the email is not there;
-// when the scan ends before that, it cannot tell.
-func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, label, id string, since time.Time) (upload.Found, error) {
-	if since.IsZero() {
-		since = time.Now().Add(-24 * time.Hour) // dated when it arrived: within the last day
+// Gmail's date: once one is older than oldest (the email's own date in
+// Gmail at the earliest), the email is not there; when the scan ends
+// before that, it cannot tell. A message with its Message-ID is this
+// upload's only when Gmail dates it by its arrival, after the upload began.
+func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, label, id string, oldest time.Time, byArrival bool, began time.Time) (upload.Found, error) {
+	if oldest.IsZero() {
+		oldest = time.Unix(0, 0) // unknown: only a full scan tells
 	}
 	q := url.Values{"maxResults": {strconv.Itoa(gmailScan)}, "includeSpamTrash": {"true"}}
 	if label != "" {
@@ -481,38 +720,33 @@ func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, la
 	if _, err := getJSON(ctx, c, u, &list); err != nil {
 		return upload.Found{}, err
 	}
+	older := false
 	for _, m := range list.Messages {
-		u, err := d.join(GmailHost, user+"/messages/"+url.PathEscape(m.ID), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
-		if err != nil {
-			return upload.Found{}, err
-		}
-		var msg struct {
-			InternalDate string `json:"internalDate"`
-			Payload      struct {
-				Headers []struct {
-					Name  string `json:"name"`
-					Value string `json:"value"`
-				} `json:"headers"`
-			} `json:"payload"`
-		}
-		found, err := getJSON(ctx, c, u, &msg)
+		msg, found, err := gmailHeaders(ctx, c, d, user, m.ID)
 		if err != nil {
 			return upload.Found{}, err
 		}
 		if !found {
 			continue // deleted meanwhile
 		}
-		for _, h := range msg.Payload.Headers {
-			if strings.EqualFold(h.Name, "Message-ID") && strings.Trim(h.Value, "<> \t") == id {
+		date, dated := msg.date()
+		if msg.messageID() == id {
+			if dated && byArrival && sinceBegan(date, began) {
 				return upload.Found{Body: marshal(m)}, nil
 			}
+			older = older || !byArrival || began.IsZero() // else: there before the upload began
+			continue
 		}
-		if ms, err := strconv.ParseInt(msg.InternalDate, 10, 64); err == nil && time.UnixMilli(ms).Before(since.Add(-time.Hour)) {
-			return upload.Found{}, nil // past the email's date: it is not there
+		if dated && date.Before(oldest.Add(-time.Hour)) {
+			list.NextPageToken = "" // past the email's date: it is not further on
+			break
 		}
 	}
-	if list.NextPageToken == "" {
-		return upload.Found{}, nil // every message of the label was read
+	switch {
+	case older:
+		return upload.Found{}, ErrNotThisUpload
+	case list.NextPageToken == "":
+		return upload.Found{}, nil // every message it could be was read
 	}
 	return upload.Found{}, errNotAmongNewest
 }

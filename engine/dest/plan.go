@@ -30,6 +30,10 @@ type Plan struct {
 	// Unmarked: the kind finds its uploads by a mark this file lacks (an
 	// email without a Message-ID), so Find is nil for the file alone.
 	Unmarked bool
+	// Since is where the destination stood just before this upload was
+	// first sent, as Destination.Mark noted it; set by the caller before
+	// Findable, so that Find considers only what was added since.
+	Since string
 }
 
 // Rule names the rule a file breaks.

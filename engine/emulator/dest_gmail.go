@@ -27,6 +27,9 @@ func init() {
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/messages", s.serveGmailList)
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/messages/{id}", s.serveGmailGet)
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/drafts", s.serveDraftList)
+		// Where the mailbox stands, and what was added since.
+		mux.HandleFunc("GET /gmail/v1/users/{userId}/profile", s.serveGmailProfile)
+		mux.HandleFunc("GET /gmail/v1/users/{userId}/history", s.serveGmailHistory)
 		// What the labels' picker reads.
 		mux.HandleFunc("GET /gmail/v1/users/{userId}/labels", s.serveLabels)
 		mux.HandleFunc("POST /gmail/v1/users/{userId}/labels", s.serveLabelCreate)
@@ -263,6 +266,11 @@ func (g *gmailEndpoint) resource(s *Server, f *finished) resourceResult {
 	msg := gmailMessage{ID: f.id, ThreadID: thread, LabelIDs: labels}
 	res := resourceResult{name: subject(f.content.Head), body: msg,
 		messageID: messageID(f.content.Head), internalDate: gmailDate(g.op, f.info.query, f.content.Head, f.created)}
+	if g.op == gmailSend && !usableMessageID(f.content.Head) {
+		// Gmail gives an email it sends without a Message-ID it can use one
+		// of its own; one written <left@right> it keeps.
+		res.messageID = "CA" + strings.ToUpper(randomHex(12)) + "@mail.gmail.com"
+	}
 	if g.isDraft() {
 		res.draft = g.draft
 		if res.draft == "" {
@@ -342,6 +350,7 @@ const (
 	gmailScopeReadonly = "https://www.googleapis.com/auth/gmail.readonly"
 	gmailScopeModify   = "https://www.googleapis.com/auth/gmail.modify"
 	gmailScopeFull     = "https://mail.google.com/"
+	gmailScopeCompose  = "https://www.googleapis.com/auth/gmail.compose"
 )
 
 // gmailReadScopes checks the token's scopes for a read of the mailbox; with
@@ -580,4 +589,143 @@ func gmailDate(op gmailOp, q map[string][]string, head []byte, arrived time.Time
 		}
 	}
 	return arrived
+}
+
+// usableMessageID reports whether an email's Message-ID is one Gmail keeps
+// when it sends the email: present and written <left@right>.
+func usableMessageID(head []byte) bool {
+	msg, err := mail.ReadMessage(bytes.NewReader(head))
+	if err != nil {
+		return false
+	}
+	v, ok := strings.CutPrefix(strings.TrimSpace(msg.Header.Get("Message-Id")), "<")
+	if !ok {
+		return false
+	}
+	v, ok = strings.CutSuffix(v, ">")
+	left, right, at := strings.Cut(v, "@")
+	return ok && at && left != "" && right != "" && !strings.ContainsAny(v, "<> \t\r\n") && !strings.Contains(right, "@")
+}
+
+// The mailbox's history: every message added is a history record, its
+// historyId growing with gaps between (Gmail's ids are not contiguous).
+// Gmail keeps about a week of it; ids older than the sandbox's first are
+// refused with 404, as Gmail refuses an id it no longer keeps.
+const (
+	gmailFirstHistory = 4102
+	gmailHistoryGap   = 7
+)
+
+// gmailHistoryOf is the historyId of the n-th message added (from 0).
+func gmailHistoryOf(n int) uint64 { return gmailFirstHistory + gmailHistoryGap*uint64(n+1) }
+
+// gmailAdded are the mailbox's messages in the order they were added.
+func (s *Server) gmailAdded() []Object {
+	var out []Object
+	for _, o := range s.store.Objects() {
+		if o.Kind == KindGmail {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// serveGmailProfile is users.getProfile: the mailbox's address, counts and
+// current historyId. Gmail allows it to gmail.compose as well as to the
+// scopes that read the mailbox.
+func (s *Server) serveGmailProfile(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) || !s.gmailMailbox(w, r) {
+		return
+	}
+	if s.tokenScopes != nil && !slices.Contains(s.tokenScopes(bearerToken(r)), gmailScopeCompose) && !s.gmailReadScopes(w, r, false) {
+		return
+	}
+	added := s.gmailAdded()
+	threads := map[string]bool{}
+	for _, o := range added {
+		threads[gmailRef(o)["threadId"]] = true
+	}
+	address := r.PathValue("userId")
+	if address == "me" {
+		address = "sandbox@example.com"
+	}
+	writeList(w, map[string]any{
+		"emailAddress": address, "messagesTotal": len(added), "threadsTotal": len(threads),
+		"historyId": strconv.FormatUint(gmailHistoryOf(len(added)-1), 10),
+	})
+}
+
+// serveGmailHistory is users.history.list: the records after
+// startHistoryId, oldest first; with historyTypes=messageAdded only the
+// messages added, with labelId only those of that label.
+func (s *Server) serveGmailHistory(w http.ResponseWriter, r *http.Request) {
+	if !s.listAuthorized(w, r) || !s.gmailMailbox(w, r) || !s.gmailReadScopes(w, r, false) {
+		return
+	}
+	q := r.URL.Query()
+	start, err := strconv.ParseUint(q.Get("startHistoryId"), 10, 64)
+	if err != nil {
+		writeError(w, invalid("Invalid startHistoryId: %q", q.Get("startHistoryId")))
+		return
+	}
+	for _, t := range q["historyTypes"] {
+		switch t {
+		case "messageAdded", "messageDeleted", "labelAdded", "labelRemoved":
+		default:
+			writeError(w, invalidEnum("history_types", "type.googleapis.com/gmail.HistoryType", t))
+			return
+		}
+	}
+	max := 100
+	if v := q.Get("maxResults"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			writeError(w, invalid("Invalid value for maxResults: %q", v))
+			return
+		}
+		max = n
+	}
+	skip := 0
+	if v := q.Get("pageToken"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, invalid("Invalid pageToken"))
+			return
+		}
+		skip = n
+	}
+	added := s.gmailAdded()
+	current := gmailHistoryOf(len(added) - 1)
+	if start < gmailFirstHistory || start > current {
+		writeError(w, notFound("Requested entity was not found."))
+		return
+	}
+	label := q.Get("labelId")
+	types := q["historyTypes"]
+	records := []map[string]any{}
+	for n, o := range added {
+		id := gmailHistoryOf(n)
+		labels := gmailLabels(o)
+		if id <= start || (label != "" && !slices.Contains(labels, label)) {
+			continue
+		}
+		if len(types) > 0 && !slices.Contains(types, "messageAdded") {
+			continue
+		}
+		ref := gmailRef(o)
+		msg := map[string]any{"id": ref["id"], "threadId": ref["threadId"], "labelIds": labels}
+		records = append(records, map[string]any{
+			"id": strconv.FormatUint(id, 10), "messages": []map[string]string{ref},
+			"messagesAdded": []map[string]any{{"message": msg}},
+		})
+	}
+	body := map[string]any{"historyId": strconv.FormatUint(current, 10)}
+	if skip < len(records) {
+		end := min(skip+max, len(records))
+		body["history"] = records[skip:end]
+		if end < len(records) {
+			body["nextPageToken"] = strconv.Itoa(end)
+		}
+	}
+	writeList(w, body)
 }

@@ -408,3 +408,7 @@ const (
 	CanceledInDoubt Code = "upload.canceledInDoubt" // Dest, File, Args["at"]: when it went out
 	CheckFirst      Code = "next.checkFirst"        // Dest: Retry asks whether it arrived before sending it again
 )
+
+// A file not added because the same bytes went, whole, to the same place
+// before: File, Dest, Args["at"] when that upload finished (RFC 3339).
+const AlreadySent Code = "file.sent"

@@ -94,6 +94,10 @@ type Record struct {
 	// or was about to, its answer not heard: the file may have arrived,
 	// and the destination is asked before it is sent again.
 	SentAt time.Time `json:"sent_at,omitzero"`
+	// Since is where the destination stood just before the upload was
+	// first sent (Gmail: the mailbox's historyId), so that a lookup after
+	// a lost answer looks only at what was added since.
+	Since string `json:"since,omitempty"`
 	// RetryAt is when an upload told to wait may try again; it does not
 	// start before. RetryAsked: the server asked for the wait (else it is
 	// Hoist's own backoff, longer than a run waits).

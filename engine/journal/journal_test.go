@@ -72,6 +72,7 @@ func fullRecord(id string) Record {
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
 		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
+		Since:          "history:4109",
 		RetryAt:        time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC),
 		RetryAsked:     true,
 		Committed:      4 << 20,

@@ -112,6 +112,10 @@ func askToQuit(ctx context.Context, t transport, dir string, ended func(pid int)
 	return Stopped{Window: len(window) > 0, Commands: len(commands)}, nil
 }
 
+// Ended reports whether process pid has ended, as AskToQuit waits for it:
+// gone, or exited and holding no file open.
+func Ended(pid int) bool { return processEnded(pid) }
+
 // askOne asks the process listening in dir to quit and returns its process id.
 func askOne(ctx context.Context, t transport, dir string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, handTimeout)

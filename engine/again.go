@@ -1,0 +1,137 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/media"
+)
+
+// Your own second copy. A file whose bytes were already uploaded, whole,
+// to the same place is not uploaded again without a word: Add leaves it out
+// and says so (*AlreadySent, among AddResult.Problems), with when it went;
+// AddAgain sends it anyway, as the user chose.
+
+// AlreadySent says a file was not added: the same bytes (its size and
+// fingerprint) finished uploading to the same destination before.
+type AlreadySent struct {
+	Name     string           // the file's
+	Path     string           // the file added now
+	Dest     dest.Destination // where it went, and would go again
+	Job      JobID            // the finished upload
+	Finished time.Time        // when it finished
+}
+
+func (e *AlreadySent) Error() string { return e.Fact().String() }
+
+// Fact says it: the file is in the destination already, since Finished.
+func (e *AlreadySent) Fact() fact.Fact {
+	f := e.Dest.Fact(fact.AlreadySent)
+	f.File = e.Name
+	f.Args = map[string]string{"at": e.Finished.Format(time.RFC3339)}
+	return f
+}
+
+// AddAgain is Add for files the user chose to send again, though the same
+// bytes went to the same place before (AlreadySent).
+func (q *Queue) AddAgain(paths []string, d dest.Destination) AddResult {
+	return q.add(paths, d, true)
+}
+
+// sentKey is what a file's bytes are known by: its size and fingerprint.
+type sentKey struct {
+	size        int64
+	fingerprint string
+}
+
+// sentBefore is an upload that finished whole.
+type sentBefore struct {
+	dest     dest.Destination
+	id       JobID
+	finished time.Time
+}
+
+// sentIndex are the uploads that finished whole, by what they sent.
+type sentIndex map[sentKey][]sentBefore
+
+// sentLocked indexes the finished uploads this queue holds whole, and
+// gives the ids of those left in the journal (shelved), to read without
+// the queue's lock; Queue.mu must be held.
+func (q *Queue) sentLocked() (sentIndex, map[JobID]bool) {
+	idx := sentIndex{}
+	for _, jb := range q.jobs {
+		if jb.state == Done && jb.info.Fingerprint != "" {
+			k := sentKey{jb.info.Size, jb.info.Fingerprint}
+			idx[k] = append(idx[k], sentBefore{jb.dest, jb.id, jb.finished})
+		}
+	}
+	var shelved map[JobID]bool
+	if len(q.shelf) > 0 {
+		shelved = make(map[JobID]bool, len(q.shelf))
+		for id := range q.shelf {
+			shelved[id] = true
+		}
+	}
+	return idx, shelved
+}
+
+// readShelved adds the finished uploads left in the journal to idx.
+func (q *Queue) readShelved(idx sentIndex, shelved map[JobID]bool) {
+	if len(shelved) == 0 || q.opts.Journal == nil {
+		return
+	}
+	recs, err := q.opts.Journal.List()
+	if err != nil {
+		q.log.Warn("could not read the finished uploads to tell a second copy", "err", err)
+		return
+	}
+	for _, rec := range recs {
+		if !shelved[JobID(rec.ID)] || State(rec.State) != Done || rec.Fingerprint == "" {
+			continue
+		}
+		var d dest.Destination
+		if json.Unmarshal(rec.Destination, &d) != nil {
+			continue
+		}
+		k := sentKey{rec.Size, rec.Fingerprint}
+		idx[k] = append(idx[k], sentBefore{d, JobID(rec.ID), rec.Finished})
+	}
+}
+
+// find is the latest finished upload of info's bytes to d; nil when none.
+func (idx sentIndex) find(info media.Info, d dest.Destination) *AlreadySent {
+	if info.Fingerprint == "" {
+		return nil
+	}
+	var found *AlreadySent
+	for _, s := range idx[sentKey{info.Size, info.Fingerprint}] {
+		if !samePlace(s.dest, d) || (found != nil && !s.finished.After(found.Finished)) {
+			continue
+		}
+		found = &AlreadySent{Name: info.Name, Path: info.Path, Dest: d, Job: s.id, Finished: s.finished}
+	}
+	return found
+}
+
+// replaces reports whether sending info to d replaces what an earlier
+// upload made (a new version of a Drive file, a draft replaced), so that
+// sending it again makes no second copy.
+func replaces(d dest.Destination, info media.Info) bool {
+	p, err := build(d, info)
+	return err == nil && d.Findable(p, info, "").Target.Repeatable
+}
+
+// samePlace reports whether a and b send to the same place: the same
+// destination, the built-in sandbox wherever it listened then.
+func samePlace(a, b dest.Destination) bool {
+	if a.BuiltinSandbox && b.BuiltinSandbox {
+		a.BaseURL = b.BaseURL
+	}
+	return sameDestination(a, b)
+}
+
+// String is for logs.
+func (s sentBefore) String() string { return fmt.Sprintf("%s at %s", s.id, s.finished) }
