@@ -146,6 +146,24 @@ func TestKDESettings(t *testing.T) {
 }
 
 // fakeRegistry is Windows' registry as a map: key\name → value.
+// TestKDEFirstOnKDE: on a KDE desktop its own settings win over GNOME's
+// (which may linger); elsewhere GNOME's come first.
+func TestKDEFirstOnKDE(t *testing.T) {
+	f := noDesktop(t)
+	f.GNOME = func(context.Context) (string, error) {
+		return "org.gnome.system.proxy mode 'manual'\norg.gnome.system.proxy.https host 'gnome.corp'\norg.gnome.system.proxy.https port 1\n", nil
+	}
+	if err := os.WriteFile(filepath.Join(f.KDEConfig, "kioslaverc"), []byte("[Proxy Settings]\nProxyType=1\nhttpsProxy=http://kde.corp 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for desktop, want := range map[string]Origin{"KDE": FromKDE, "GNOME": FromGNOME, "": FromGNOME} {
+		f.Getenv = env(map[string]string{"XDG_CURRENT_DESKTOP": desktop})
+		if s, _ := f.Find(context.Background()); s.Origin != want {
+			t.Errorf("on %q: %s, want %s", desktop, s.Origin, want)
+		}
+	}
+}
+
 type fakeRegistry map[string]any
 
 func (r fakeRegistry) String(key, name string) (string, bool) {
