@@ -18,8 +18,25 @@ import (
 // password: it is set before any request goes out, and answered by the
 // window once it is open (no one, before).
 type proxyAsker struct {
-	mu  sync.Mutex
-	ask proxy.Ask
+	mu     sync.Mutex
+	ask    proxy.Ask
+	notice func(error) // says in the window why the PAC script cannot be used
+}
+
+func (a *proxyAsker) setNotice(notice func(error)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.notice = notice
+}
+
+// Notice says a problem of the office network in the window, once it is open.
+func (a *proxyAsker) Notice(err error) {
+	a.mu.Lock()
+	notice := a.notice
+	a.mu.Unlock()
+	if notice != nil {
+		notice(err)
+	}
 }
 
 func (a *proxyAsker) set(ask proxy.Ask) {

@@ -307,9 +307,13 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s.network.Logins = auth.ProxyLogins{}
 	s.network.Ask = s.asker.Ask
 	netLog := log.With("part", "network")
-	s.network.Notice = func(err error) { netLog.Warn("the proxy script cannot be used; connecting directly", "err", err) }
+	s.network.Notice = func(err error) {
+		netLog.Warn("the proxy script cannot be used; connecting directly", "err", err)
+		s.asker.Notice(err)
+	}
 	if s.network.Problem != nil {
 		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.network.Problem)
+		s.problems = append(s.problems, s.network.Problem) // said when the window opens
 	}
 	netLog.Info("office network", "proxy", s.network.Setting.String())
 	signIn := http.DefaultTransport.(*http.Transport).Clone()

@@ -101,6 +101,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.files = &fileDialogs{frame: f, log: d.log}
 	if opts.asker != nil {
 		opts.asker.set(d.askProxyLogin)
+		opts.asker.setNotice(func(err error) { f.later(func() { f.tell(errorWords(err)) }) })
 	}
 	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak, network: opts.network}
 	d.google = &googleSide{
