@@ -107,11 +107,13 @@ test-deb: package-deb
 # The Windows files (the MSI package's tables, signing), then the Windows
 # build under Wine: both installers, updates while Hoist runs, removal,
 # command line, keychain, window (screenshot build/wine-window.png), hand-over;
-# and what Outlook and Explorer drag onto the window (ui/oledrop).
+# what Outlook and Explorer drag onto the window (ui/oledrop); and the office
+# proxy as Internet Options and Group Policy set it.
 test-windows: package-windows
 	scripts/windows-files-test.sh
 	scripts/wine-test.sh
 	scripts/wine-drop-test.sh
+	scripts/wine-proxy-test.sh
 
 # make package GOOGLE_CLIENT_SECRET=FILE puts the client in every release file.
 test-client: deps

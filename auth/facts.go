@@ -60,6 +60,10 @@ func Fact(err error) (fact.Fact, bool) {
 		}
 		return fact.Fact{Code: fact.ConsentFailed, Google: consent.Code}, true
 	}
+	var said interface{ Fact() fact.Fact }
+	if errors.Is(err, ErrGoogleUnreachable) && errors.As(err, &said) {
+		return said.Fact(), true // what stood in the way says more: the office proxy, a certificate
+	}
 	for _, e := range errFacts {
 		if errors.Is(err, e.err) {
 			return fact.Fact{Code: e.code}, true

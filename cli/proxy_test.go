@@ -271,3 +271,26 @@ func TestSendPACThatCannotBeFetched(t *testing.T) {
 		t.Errorf("said %d times, want once: %q\n%s%s", n, want, stdout, stderr)
 	}
 }
+
+// TestSignInGoesThroughProxy: the sign-in's own requests (the token
+// exchange and its refreshes) go through the office proxy too.
+func TestSignInGoesThroughProxy(t *testing.T) {
+	noProxyVariables(t)
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"access_token": "ya29.x", "token_type": "Bearer", "expires_in": 3600}`)
+	}))
+	defer tokens.Close()
+	_, port, _ := net.SplitHostPort(tokens.Listener.Addr().String())
+	px := testproxy.Start(t, testproxy.WithHost("oauth2.test.invalid", tokens.Listener.Addr().String()))
+	organisationProxy(t, `{"proxy": "`+px.Addr+`"}`)
+	svc := NewAuthService(io.Discard)
+	resp, err := svc.HTTPClient.Post("http://oauth2.test.invalid:"+port+"/token", "application/x-www-form-urlencoded", strings.NewReader("grant_type=refresh_token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || px.Requests() != 1 {
+		t.Errorf("%s, %d requests through the proxy; want 200 OK through it", resp.Status, px.Requests())
+	}
+}

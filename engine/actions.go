@@ -102,15 +102,16 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
 	}
-	return q.listBatch(res, files, looks, problems, queued, d, now)
+	return q.listBatch(res, files, looks, problems, queued, sent, d, now)
 }
 
 // listBatch lists files as looks found them (with problems, files Add
 // could not take) for d and writes them to the journal in one write,
 // before any byte is sent; false when the queue is closing. The emails of
 // a mailbox are listed as files of their own, their mailbox checked for
-// being listed already (see addMailbox).
-func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, d dest.Destination, now time.Time) bool {
+// being listed already (see addMailbox). A file whose bytes already went
+// whole to d (in sent) is left out and said.
+func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()

@@ -88,7 +88,7 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		if len(looks) == 0 {
 			return true
 		}
-		ok := q.listBatch(res, paths, looks, nil, nil, d, now)
+		ok := q.listBatch(res, paths, looks, nil, nil, nil, d, now)
 		paths, looks = paths[:0], looks[:0]
 		return ok
 	}
@@ -118,12 +118,12 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		res.Problems = append(res.Problems, &factError{fact.Fact{Code: fact.MailboxTooMany, File: mailbox.Name, Count: maxMailboxEmails}})
 	case err != nil && count == 0 && errors.As(err, &problem):
 		// Nothing of it is listed: its row says why.
-		return q.listBatch(res, nil, nil, []*media.Problem{problem}, nil, d, now)
+		return q.listBatch(res, nil, nil, []*media.Problem{problem}, nil, nil, d, now)
 	case err != nil:
 		res.Problems = append(res.Problems, err)
 	case count == 0:
 		look := &inspection{info: mailbox, read: true, err: &factError{fact.Fact{Code: fact.MailboxEmpty}}}
-		return q.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, d, now)
+		return q.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, nil, d, now)
 	}
 	return true
 }

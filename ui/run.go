@@ -112,7 +112,7 @@ func Run(ctx context.Context, cfg Config) int {
 	a.Settings().SetTheme(newTheme(loadSettings(a.Preferences()).Theme))
 	d := newDesk(ctx, a, s.queue, deskOptions{
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
-		log: log, journal: s.journal.Path(), events: s.events, network: s.network,
+		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
 	})
 	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
 	if backup, why := s.journal.Recovered(); backup != "" {
@@ -301,6 +301,7 @@ type session struct {
 	problems []error
 	withdraw func()         // takes back the sandbox's announced address
 	network  *proxy.Proxies // the office's proxy, as the system sets it
+	asker    proxyAsker     // asks for its name and password, once the window is open
 }
 
 func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (*session, error) {
@@ -329,10 +330,15 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	// proxy, as the system sets it; the sandbox never does.
 	s.network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
 	s.network.Logins = auth.ProxyLogins{}
+	s.network.Ask = s.asker.Ask
 	netLog := log.With("part", "network")
-	s.network.Notice = func(err error) { netLog.Warn("the proxy script cannot be used; connecting directly", "err", err) }
+	s.network.Notice = func(err error) {
+		netLog.Warn("the proxy script cannot be used; connecting directly", "err", err)
+		s.asker.Notice(err)
+	}
 	if s.network.Problem != nil {
 		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.network.Problem)
+		s.problems = append(s.problems, s.network.Problem) // said when the window opens
 	}
 	netLog.Info("office network", "proxy", s.network.Setting.String())
 	signIn := http.DefaultTransport.(*http.Transport).Clone()

@@ -63,6 +63,7 @@ type desk struct {
 	sandboxPanel *sandboxPanel
 	page         *container.Scroll // everything in the window
 	fitChecked   fyne.Size         // the window's size when noteFit last looked
+	proxyLogin   *proxyLoginDialog // the last question for an office proxy's name and password
 }
 
 type deskOptions struct {
@@ -74,6 +75,7 @@ type deskOptions struct {
 	journal     string
 	events      chan engine.Event
 	network     *proxy.Proxies // the office's proxy (nil: none)
+	asker       *proxyAsker    // the office proxy's question for a name and password, answered here
 }
 
 // newDesk builds the window; the queue and stores must be open.
@@ -102,6 +104,10 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.target.load(opts.sandboxMode)
 	d.files = &fileDialogs{frame: f, log: d.log}
 	d.files.kinds = func() []filechooser.Filter { return kindsFor(d.target.dest) }
+	if opts.asker != nil {
+		opts.asker.set(d.askProxyLogin)
+		opts.asker.setNotice(func(err error) { f.later(func() { f.tell(errorWords(err)) }) })
+	}
 	d.settings = &settingsSide{frame: f, q: q, current: loadSettings(a.Preferences()), journal: opts.journal, target: d.target, speak: d.speak, network: opts.network}
 	d.google = &googleSide{
 		frame: f, q: q, auth: opts.auth, presets: opts.presets, sandbox: opts.sandbox, target: d.target, dialogs: d.files,

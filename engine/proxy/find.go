@@ -37,7 +37,7 @@ type Finder struct {
 // Find is the setting in force, in this order: the environment's variables
 // (when set), the organisation's folder, then the system's own settings
 // (Windows: Group Policy, the user's Internet Options, the computer's WinHTTP
-// proxy; elsewhere GNOME's, then KDE's). A source that cannot be read is
+// proxy; elsewhere GNOME's, then KDE's, or KDE's first on a KDE desktop). A source that cannot be read is
 // passed over; a setting that cannot be used is the error, with the
 // setting read so far (the caller goes direct and says so).
 func (f Finder) Find(ctx context.Context) (Setting, error) {
@@ -53,11 +53,14 @@ func (f Finder) Find(ctx context.Context) (Setting, error) {
 		}
 		return Setting{}, nil
 	}
-	if s, ok := f.gnome(ctx); ok {
-		return s, nil
+	desktops := []func() (Setting, bool){func() (Setting, bool) { return f.gnome(ctx) }, f.kde}
+	if strings.Contains(strings.ToUpper(f.getenv("XDG_CURRENT_DESKTOP")), "KDE") {
+		desktops[0], desktops[1] = desktops[1], desktops[0] // Plasma's own settings first
 	}
-	if s, ok := f.kde(); ok {
-		return s, nil
+	for _, read := range desktops {
+		if s, ok := read(); ok {
+			return s, nil
+		}
 	}
 	return Setting{}, nil
 }

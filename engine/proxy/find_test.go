@@ -146,6 +146,24 @@ func TestKDESettings(t *testing.T) {
 }
 
 // fakeRegistry is Windows' registry as a map: key\name → value.
+// TestKDEFirstOnKDE: on a KDE desktop its own settings win over GNOME's
+// (which may linger); elsewhere GNOME's come first.
+func TestKDEFirstOnKDE(t *testing.T) {
+	f := noDesktop(t)
+	f.GNOME = func(context.Context) (string, error) {
+		return "org.gnome.system.proxy mode 'manual'\norg.gnome.system.proxy.https host 'gnome.corp'\norg.gnome.system.proxy.https port 1\n", nil
+	}
+	if err := os.WriteFile(filepath.Join(f.KDEConfig, "kioslaverc"), []byte("[Proxy Settings]\nProxyType=1\nhttpsProxy=http://kde.corp 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for desktop, want := range map[string]Origin{"KDE": FromKDE, "GNOME": FromGNOME, "": FromGNOME} {
+		f.Getenv = env(map[string]string{"XDG_CURRENT_DESKTOP": desktop})
+		if s, _ := f.Find(context.Background()); s.Origin != want {
+			t.Errorf("on %q: %s, want %s", desktop, s.Origin, want)
+		}
+	}
+}
+
 type fakeRegistry map[string]any
 
 func (r fakeRegistry) String(key, name string) (string, bool) {
@@ -292,5 +310,23 @@ func TestGNOMESettingsFromGsettings(t *testing.T) {
 	set("gsettings set org.gnome.system.proxy mode none")
 	if s, err = f.Find(context.Background()); err != nil || s.Origin != FromNowhere {
 		t.Fatalf("none: %v, %v", s, err)
+	}
+}
+
+// TestSettingNeverShowsPassword: a proxy written with its password (as
+// HTTPS_PROXY may be) is named without it, in sentences and in the log.
+func TestSettingNeverShowsPassword(t *testing.T) {
+	f := noDesktop(t)
+	f.Getenv = env(map[string]string{"HTTPS_PROXY": "http://ali:s3cret@proxy.corp:3128"})
+	s, err := f.Find(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Name() + " " + s.String(); strings.Contains(got, "s3cret") || !strings.Contains(got, "proxy.corp:3128") {
+		t.Errorf("named %q", got)
+	}
+	p := &Proxies{Setting: s}
+	if at, _ := p.InUse(context.Background(), "https://storage.googleapis.com/"); at != "proxy.corp:3128" {
+		t.Errorf("in use: %q", at)
 	}
 }
