@@ -188,7 +188,6 @@ func (r *payloadReader) advanceLocked(n int64) {
 	if n > 0 {
 		p.begun = true
 	}
-
 	if n > 0 && p.watch != nil {
 		p.watch.touch()
 	}
