@@ -309,3 +309,18 @@ func TestThunderbirdFolderArrivesAsItsEmails(t *testing.T) {
 		}
 	}
 }
+
+// A mailbox of more emails than one adds lists the first ones and says
+// the rest were not added: its emails never grow the list without end.
+func TestMailboxOfTooManyEmailsAddsTheFirstAndSaysSo(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{Idle: true, MailboxEmails: 3})
+	box, _ := writeMailbox(t, r.dir, "All mail.mbox", 5)
+	res := r.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url})
+	if len(res.IDs) != 3 || len(res.Problems) != 1 {
+		t.Fatalf("%d jobs, problems %v; want 3 and one problem", len(res.IDs), res.Problems)
+	}
+	f, ok := res.Problems[0].(interface{ Fact() fact.Fact })
+	if !ok || f.Fact().Code != fact.MailboxTooMany || f.Fact().Count != 3 || f.Fact().File != "All mail.mbox" {
+		t.Errorf("the problem says %v", res.Problems[0])
+	}
+}
