@@ -127,7 +127,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if details == "" {
 			details = nextWords(l, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, v.Name), l.Size(v.Size), destName(l, v), stateWords(l, v), pct, l.Isolate(strings.Join(actionNames(v), ",")), visible(details))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name(l, emailName(l, v)), l.Size(v.Size), destName(l, v), stateWords(l, v), pct, l.Isolate(strings.Join(actionNames(v), ",")), visible(details))
 	}
 	tw.Flush()
 	s := q.Summary()
@@ -166,11 +166,11 @@ func eachNamed(q *engine.Queue, names []string, act func(engine.JobID) error, l 
 			}
 			found = true
 			if err := act(v.ID); err != nil {
-				fmt.Fprintf(stderr, "%s: %s\n", visible(v.Name), visible(errWords(l, err)))
+				fmt.Fprintf(stderr, "%s: %s\n", visible(emailName(l, v)), visible(errWords(l, err)))
 				code = exitFailed
 				continue
 			}
-			say(stdout, l, done, words.Args{"File": name(l, v.Name), "Cmd": cmdWords(l, "hoist send --resume")})
+			say(stdout, l, done, words.Args{"File": name(l, emailName(l, v)), "Cmd": cmdWords(l, "hoist send --resume")})
 		}
 		if !found {
 			say(stderr, l, "cli.queue.notListed", words.Args{"File": visible(l.Isolate(n))})

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path/filepath"
@@ -22,11 +23,12 @@ import (
 // sent, and none is sent twice. The mailbox is read once, as a stream,
 // when it is added; each email's bytes are read from it again when sent.
 
-// maxMailboxEmails is the most emails one mailbox adds to the list: a
-// list of that many uploads is what the window is measured with.
-var maxMailboxEmails = 100_000
+// MaxMailboxEmails is the most emails one mailbox adds to the list unless
+// Options.MailboxEmails says otherwise: a list of that many uploads is
+// what the window is measured with.
+const MaxMailboxEmails = 100_000
 
-// errMailboxFull ends the reading of a mailbox at maxMailboxEmails.
+// errMailboxFull ends the reading of a mailbox at its most emails.
 var errMailboxFull = errors.New("the mailbox holds more emails than one adds")
 
 // mayBeMailbox reports whether the file at path may be a mailbox, by its
@@ -83,6 +85,7 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		size   = firstAddBatch
 		count  int
 		closed bool
+		most   = cmp.Or(q.opts.MailboxEmails, MaxMailboxEmails)
 	)
 	flush := func() bool {
 		if len(looks) == 0 {
@@ -93,7 +96,7 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		return ok
 	}
 	err := media.Emails(context.Background(), mailbox, func(email media.Info) error {
-		if count == maxMailboxEmails {
+		if count == most {
 			return errMailboxFull
 		}
 		count++
@@ -115,7 +118,7 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 	var problem *media.Problem
 	switch {
 	case errors.Is(err, errMailboxFull):
-		res.Problems = append(res.Problems, &factError{fact.Fact{Code: fact.MailboxTooMany, File: mailbox.Name, Count: maxMailboxEmails}})
+		res.Problems = append(res.Problems, &factError{fact.Fact{Code: fact.MailboxTooMany, File: mailbox.Name, Count: most}})
 	case err != nil && count == 0 && errors.As(err, &problem):
 		// Nothing of it is listed: its row says why.
 		return q.listBatch(res, nil, nil, []*media.Problem{problem}, nil, nil, d, now)

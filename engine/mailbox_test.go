@@ -281,3 +281,46 @@ func TestMailboxLabelsFromTakeoutAndTheFileName(t *testing.T) {
 		t.Errorf("without the options, %d labels made, scopes %v", n, pd.Scopes())
 	}
 }
+
+// A Thunderbird folder (no extension, mboxo: only "From " was quoted)
+// arrives as the emails it holds: its quoted "From " lines lose their
+// ">", and a ">>From " line stays as it is (mboxrd would take one off).
+func TestThunderbirdFolderArrivesAsItsEmails(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	var b strings.Builder
+	var want []string
+	for i := range 3 {
+		email := fmt.Sprintf("X-Mozilla-Status: 0001\nX-Mozilla-Status2: 00000000\nFrom: Dana <dana@example.co.il>\nTo: office@example.org\n"+
+			"Subject: Minutes %d\nMessage-ID: <tb-%d@example.co.il>\n\nFrom the board.\n>>From a reply, quoted twice by its writers.\n", i, i)
+		want = append(want, email)
+		fmt.Fprintf(&b, "From - Tue Mar 03 07:15:00 2026\n%s\n", strings.Replace(email, "\nFrom the board", "\n>From the board", 1))
+	}
+	folder := writeFile(t, r.dir, "Inbox", []byte(b.String()))
+	ids := r.q.Add([]string{folder}, dest.Destination{Kind: dest.GmailInsert, BaseURL: r.url}).IDs
+	if len(ids) != 3 {
+		t.Fatalf("%d jobs", len(ids))
+	}
+	r.wait()
+	got := received(t, r.emu)
+	for i, w := range want {
+		id := fmt.Sprintf("tb-%d@example.co.il", i)
+		if len(got[id]) != 1 || got[id][0] != w {
+			t.Errorf("email %d arrived %d times as %q, want %q", i, len(got[id]), got[id], w)
+		}
+	}
+}
+
+// A mailbox of more emails than one adds lists the first ones and says
+// the rest were not added: its emails never grow the list without end.
+func TestMailboxOfTooManyEmailsAddsTheFirstAndSaysSo(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{Idle: true, MailboxEmails: 3})
+	box, _ := writeMailbox(t, r.dir, "All mail.mbox", 5)
+	res := r.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url})
+	if len(res.IDs) != 3 || len(res.Problems) != 1 {
+		t.Fatalf("%d jobs, problems %v; want 3 and one problem", len(res.IDs), res.Problems)
+	}
+	f, ok := res.Problems[0].(interface{ Fact() fact.Fact })
+	if !ok || f.Fact().Code != fact.MailboxTooMany || f.Fact().Count != 3 || f.Fact().File != "All mail.mbox" {
+		t.Errorf("the problem says %v", res.Problems[0])
+	}
+}

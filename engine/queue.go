@@ -55,6 +55,9 @@ type Options struct {
 	// a glance (see shelved): for the window, which never shows the
 	// answers, with a long list of finished uploads.
 	LeanResults bool
+	// MailboxEmails is the most emails one mailbox file adds to the list
+	// (the rest are said, not added); 0 = MaxMailboxEmails.
+	MailboxEmails int
 
 	Clock   upload.Clock   // nil = real time
 	Backoff upload.Backoff // nil = the protocol's exponential backoff

@@ -78,3 +78,41 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 		t.Errorf("closed again, the list has %d rows", n)
 	}
 }
+
+// The mailbox row's buttons act on each of its emails: Pause pauses every
+// email still waiting, and Resume lets them go on.
+func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{Idle: true}})
+	var b strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&b, "From x@y Tue Mar 03 07:15:00 2026\nFrom: a@example.com\nSubject: Day %d\nMessage-ID: <d%d@example.com>\n\nNotes.\n\n", i, i)
+	}
+	box := filepath.Join(h.files, "Archive.mbox")
+	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ids := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.url}).IDs
+	h.waitFor("the mailbox's row", func() bool { return len(h.d.list.snap.rows) == 1 })
+	row := h.d.list.snap.view(0)
+	if !row.Allows(engine.Pause) || row.Allows(engine.Resume) {
+		t.Fatalf("a waiting mailbox's row offers %v", row.Actions)
+	}
+	h.d.acts.do(row, engine.Pause)
+	all := func(s engine.State) func() bool {
+		return func() bool {
+			for _, id := range ids {
+				if v, _ := h.q.Job(id); v.State != s {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	h.waitFor("every email to pause", all(engine.Paused))
+	row = h.d.list.snap.view(0)
+	if row.State != engine.Paused || !row.Allows(engine.Resume) {
+		t.Errorf("the paused mailbox's row is %s offering %v", row.State, row.Actions)
+	}
+	h.d.acts.do(row, engine.Resume)
+	h.waitFor("every email to wait again", all(engine.Waiting))
+}

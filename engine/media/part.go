@@ -16,8 +16,8 @@ import (
 // Emails reads the mailbox file mailbox describes (an Info of Inspect's,
 // of MIME MailboxType) as a stream and calls each with the Info of every
 // email in it, in order: its Path the mailbox's, its Part where it lies, its
-// Size its own, its Email what its headers say (nil, and a MIME that is not
-// an email's, when they are not an email's headers). An error from each
+// Size its own, its MIME an email's and its Email what its headers say
+// (nil when they are not an email's headers). An error from each
 // ends the reading with it; a file that is not a mailbox is a Problem
 // (fact.MailboxNotMailbox), as is one that changed while it was read.
 func Emails(ctx context.Context, mailbox Info, each func(Info) error) error {
@@ -44,11 +44,10 @@ func Emails(ctx context.Context, mailbox Info, each func(Info) error) error {
 			Name:    mailbox.Name,
 			Size:    part.Size,
 			ModTime: mailbox.ModTime,
-			MIME:    "text/plain",
+			MIME:    emailType, // what a mailbox holds; Email says whether it is one
 			Part:    &part,
 		}
 		if e, err := parseEmail(m.Head, int64(len(m.Head)) < part.Length); err == nil {
-			info.MIME = emailType
 			info.Email = e
 		}
 		return each(info)
@@ -203,8 +202,5 @@ func InspectPart(info Info) (Info, error) {
 		return info, err
 	}
 	info.Email, info.MIME = e, emailType
-	if e == nil {
-		info.MIME = "text/plain"
-	}
 	return info, nil
 }
