@@ -39,8 +39,11 @@ func TestEmptyWindow(t *testing.T) {
 	if !h.d.empty.Visible() || h.d.list.Visible() {
 		t.Fatal("an empty queue should show the empty state, not the list")
 	}
-	if !hasLabel(h.d.empty, "Drop images or email files (.eml, .msg, .mbox) here") {
+	if !hasLabel(h.d.empty, "Drop images or email files here") {
 		t.Error("the empty state does not say what to do")
+	}
+	if said := strings.Join(windowTexts(h.d.win), " "); !strings.Contains(said, ".msg") || !strings.Contains(said, ".mbox") || !strings.Contains(said, ".eml") {
+		t.Errorf("the empty state does not name the email files Hoist takes: %q", said)
 	}
 	if got := h.d.foot.summary.Text(); got != "No files yet." {
 		t.Errorf("summary = %q", got)
