@@ -126,7 +126,7 @@ var latinWord = regexp.MustCompile(`[A-Za-z]+`)
 var windowNames = []string{
 	"Hoist", "Google", "Gmail", "Drive", "YouTube", "Campaign", "Manager", "Play", "Games",
 	"Ctrl", "Shift", "Delete", "A", "O", "SHA",
-	"eml", "msg", "mbox", // the email files Hoist takes, as their names end
+	"eml", "msg", "mbox", "Outlook", // the email files Hoist takes, as their names end, and the program of one
 }
 
 // latinLeft are the Latin words in texts that are neither product names
