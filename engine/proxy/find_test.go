@@ -312,3 +312,21 @@ func TestGNOMESettingsFromGsettings(t *testing.T) {
 		t.Fatalf("none: %v, %v", s, err)
 	}
 }
+
+// TestSettingNeverShowsPassword: a proxy written with its password (as
+// HTTPS_PROXY may be) is named without it, in sentences and in the log.
+func TestSettingNeverShowsPassword(t *testing.T) {
+	f := noDesktop(t)
+	f.Getenv = env(map[string]string{"HTTPS_PROXY": "http://ali:s3cret@proxy.corp:3128"})
+	s, err := f.Find(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Name() + " " + s.String(); strings.Contains(got, "s3cret") || !strings.Contains(got, "proxy.corp:3128") {
+		t.Errorf("named %q", got)
+	}
+	p := &Proxies{Setting: s}
+	if at, _ := p.InUse(context.Background(), "https://storage.googleapis.com/"); at != "proxy.corp:3128" {
+		t.Errorf("in use: %q", at)
+	}
+}
