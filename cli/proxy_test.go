@@ -294,3 +294,24 @@ func TestSignInGoesThroughProxy(t *testing.T) {
 		t.Errorf("%s, %d requests through the proxy; want 200 OK through it", resp.Status, px.Requests())
 	}
 }
+
+// TestSandboxNeverThroughProxy: the sandbox on this computer is reached
+// directly whatever proxy is set, even one where nothing answers.
+func TestSandboxNeverThroughProxy(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	noProxyVariables(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	ln.Close()
+	organisationProxy(t, `{"proxy": "`+dead+`"}`)
+	t.Setenv("HTTPS_PROXY", "http://"+dead)
+	t.Setenv("HTTP_PROXY", "http://"+dead)
+	for _, base := range []string{l.url, strings.Replace(l.url, "127.0.0.1", "localhost", 1)} {
+		if code, stdout, stderr := l.send("--to", base+dest.SandboxPath, "--no-auth", l.file("a.txt", []byte(base))); code != exitOK {
+			t.Errorf("%s: exit %d: %s%s", base, code, stdout, stderr)
+		}
+	}
+}

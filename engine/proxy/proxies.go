@@ -49,6 +49,7 @@ type Proxies struct {
 	Ask Ask
 
 	mu      sync.Mutex
+	fetchMu sync.Mutex // held while the PAC script is fetched
 	pac     *PAC
 	pacErr  error
 	tried   time.Time            // when the script was last fetched
@@ -342,22 +343,34 @@ func (p *Proxies) scriptWays(ctx context.Context, u *url.URL) ([]*url.URL, error
 // script is the PAC script, fetched once (again after a while when it could
 // not be); nil when there is none to run.
 func (p *Proxies) script(ctx context.Context) *PAC {
+	p.fetchMu.Lock() // one fetch at a time; the others wait for its script
+	defer p.fetchMu.Unlock()
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.pac != nil || (!p.tried.IsZero() && time.Since(p.tried) < refetch) {
-		return p.pac
+		pac := p.pac
+		p.mu.Unlock()
+		return pac
 	}
 	p.tried = time.Now()
+	p.mu.Unlock()
+	// Fetched without holding p.mu: a slow server must not hold up direct connections.
 	text, err := p.fetch(ctx)
+	var pac *PAC
 	if err == nil {
-		p.pac, err = Compile(text, p.Environment)
+		pac, err = Compile(text, p.Environment)
 	}
 	if err != nil {
-		p.pacErr = &PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err}
-		p.noticeLocked(p.pacErr)
+		problem := &PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err}
+		p.mu.Lock()
+		p.pacErr = problem
+		p.mu.Unlock()
+		p.notice(problem)
 		return nil
 	}
-	return p.pac
+	p.mu.Lock()
+	p.pac, p.pacErr = pac, nil
+	p.mu.Unlock()
+	return pac
 }
 
 func (p *Proxies) fetch(ctx context.Context) (string, error) {
@@ -397,18 +410,17 @@ func (p *Proxies) fetch(ctx context.Context) (string, error) {
 	return string(data), nil
 }
 
+// notice tells Notice of err, the first time only.
 func (p *Proxies) notice(err error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.noticeLocked(err)
-}
-
-func (p *Proxies) noticeLocked(err error) {
-	if p.noticed || p.Notice == nil {
-		return
+	first := !p.noticed && p.Notice != nil
+	if first {
+		p.noticed = true
 	}
-	p.noticed = true
-	p.Notice(err)
+	p.mu.Unlock()
+	if first {
+		p.Notice(err)
+	}
 }
 
 // PACProblem is why the PAC script could not be used, or nil.
