@@ -181,11 +181,15 @@ type JobView struct {
 	// at the speed measured; never less than Committed. A bar that follows
 	// it moves while one large request is in flight.
 	Delivered int64
-	Speed     float64       // bytes per second, moving average
-	ETA       time.Duration // time left; negative when unknown
-	Restarts  int           // honest restarts from byte 0
-	Method    upload.Method // the method in use or used
-	FellBack  bool          // resumable was refused; multipart was used
+	// Unconfirmed, for a job paused while it was sent, is how many bytes it
+	// had sent beyond what the server confirmed: shown on their way before
+	// the pause, not kept by the server, sent again on resume.
+	Unconfirmed int64
+	Speed       float64       // bytes per second, moving average
+	ETA         time.Duration // time left; negative when unknown
+	Restarts    int           // honest restarts from byte 0
+	Method      upload.Method // the method in use or used
+	FellBack    bool          // resumable was refused; multipart was used
 
 	Result   *Result
 	Created  time.Time

@@ -259,6 +259,9 @@ func (q *Queue) moveLocked(jb *job, s step) {
 
 // setStateLocked is the one place that writes a job's state.
 func (q *Queue) setStateLocked(jb *job, to State) {
+	if to != Paused && jb.run != nil {
+		jb.run.unconfirmed = 0 // said of a pause only
+	}
 	jb.state = to
 	jb.wake.Store(to == Checking || to == Retrying)
 	q.summary.valid = false

@@ -299,6 +299,41 @@ func TestPauseKeepsTheSessionAndResumeAsksTheServerFirst(t *testing.T) {
 	}
 }
 
+// TestPauseSaysWhatTheServerDidNotKeep: a file paused while a request is on
+// its way shows, paused, only what the server confirmed, which is less than
+// it showed a moment before; its view says by how much (the row says why),
+// and that goes when it is resumed. A paused 1.6 GB file went from 208 MB
+// to 262 KB without a word.
+func TestPauseSaysWhatTheServerDidNotKeep(t *testing.T) {
+	const chunk = 4 * upload.ChunkAlign
+	r := newRig(t, emulator.Options{}, engine.Options{ChunkSize: chunk, Method: upload.Resumable})
+	p, _ := r.file("long.bin", 6*chunk)
+	release, fault := stallChunk(r, 2)
+	defer release()
+	id := r.add(p)[0]
+	before := r.until(id, "bytes sent past the confirmed ones", func(v engine.JobView) bool {
+		return fault.Count() == 1 && v.Sent > v.Committed
+	})
+	if err := r.q.Pause(id); err != nil {
+		t.Fatal(err)
+	}
+	v := r.state(id, engine.Paused)
+	if v.Committed != 2*chunk {
+		t.Errorf("paused at %d confirmed bytes, want %d", v.Committed, 2*chunk)
+	}
+	if v.Unconfirmed <= 0 || v.Committed+v.Unconfirmed < max(before.Delivered, before.Sent) {
+		t.Errorf("paused showing %d of %d bytes sent before, it says %d were not kept", v.Committed, before.Sent, v.Unconfirmed)
+	}
+	release()
+	r.settled()
+	if err := r.q.Resume(id); err != nil {
+		t.Fatal(err)
+	}
+	if v := r.state(id, engine.Done); v.Unconfirmed != 0 {
+		t.Errorf("done, it still says %d bytes were not kept", v.Unconfirmed)
+	}
+}
+
 func TestQuitAndReopenContinuesWhereTheServerStands(t *testing.T) {
 	const chunk = upload.ChunkAlign
 	r := newRig(t, emulator.Options{}, engine.Options{ChunkSize: chunk, Method: upload.Resumable})

@@ -209,6 +209,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	jb.live().cancel = nil
 	q.running--
 	jb.live().retryAt = time.Time{}
+	// What was sent beyond what the server confirmed: a pause gives it up,
+	// and the row, showing less than it did, says why.
+	unconfirmed := jb.sent.Load() - jb.committed.Load()
 	jb.meters.Load().reset()
 	// Bytes sent but not confirmed are not known to be anywhere: the next run
 	// asks the server and goes on from there.
@@ -244,6 +247,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 			q.moveLocked(jb, stepClosing)
 		}
 		jb.sayLocked(nil, resumeFact(jb))
+		if unconfirmed > 0 {
+			jb.live().unconfirmed = unconfirmed
+		}
 	case errors.As(err, &wait):
 		// The server asked for a longer wait than this run waits: the job
 		// goes back to the list until then, saying so.

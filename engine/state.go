@@ -78,6 +78,10 @@ type underway struct {
 	since   string // where the destination stood before the upload was first sent (dest.Destination.Mark)
 	cancel  context.CancelCauseFunc
 	looks   []string // doubtAccess: the scopes looking for it needs
+	// unconfirmed, while Paused, is what had crossed the link when it was
+	// paused beyond what the server confirmed: a row shows less than it
+	// did, and says why (JobView.Unconfirmed).
+	unconfirmed int64
 }
 
 // live is the job's running part, made when first written; Queue.mu must
@@ -103,7 +107,7 @@ func (jb *job) peek() underway {
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
-		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil {
+		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil && r.unconfirmed == 0 {
 		jb.run = nil
 	}
 }
@@ -184,6 +188,9 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	if jb.state == Done {
 		v.Committed, v.Delivered = v.Size, v.Size
 		v.ETA = 0
+	}
+	if jb.state == Paused && jb.run != nil {
+		v.Unconfirmed = jb.run.unconfirmed
 	}
 	return v
 }

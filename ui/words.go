@@ -69,8 +69,17 @@ func stateWords(v engine.JobView, now time.Time) string {
 	case engine.Refused:
 		return l.StateWith(state, sentence(reasonWords(v)))
 	case engine.Paused:
+		// A pause gives up what the server had not confirmed: the row
+		// shows less than it did a moment ago, and says why.
+		var lost string
+		if v.Unconfirmed > 0 {
+			lost = say("ui.paused.unconfirmed", "Size", l.Size(v.Unconfirmed))
+		}
 		if why := reasonWords(v); why != "" {
-			return l.StateWith(state, joinSentences(why, nextWords(v)))
+			return l.StateWith(state, joinSentences(lost, why, nextWords(v)))
+		}
+		if lost != "" {
+			return l.StateWith(state, lost)
 		}
 	case engine.Attention, engine.Failed:
 		return l.StateWith(state, joinSentences(reasonWords(v), nextWords(v)))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,31 @@ func TestStateWords(t *testing.T) {
 				t.Errorf("stateWords = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPauseSaysWhyTheRowShowsLess: a file paused while its bytes were on
+// their way shows only what the server confirmed, less than a moment
+// before, and its row says why, in every language; a pause that gave up
+// nothing says only that the file is paused.
+func TestPauseSaysWhyTheRowShowsLess(t *testing.T) {
+	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	for _, tc := range []struct{ code, want string }{
+		{"en", "Paused: The last 208 MB sent had not yet been confirmed when you paused, so they are sent again when you resume."},
+		{"fa", "۲۰۸ مگابایت"},
+		{"ar", "٢٠٨"},
+		{"he", "208"},
+	} {
+		speak(t, tc.code)
+		v := engine.JobView{State: engine.Paused, Size: 1_600_000_000, Committed: 262_144, Unconfirmed: 208_000_000}
+		got := stateWords(v, now)
+		lost := say("ui.paused.unconfirmed", "Size", speaking().Size(v.Unconfirmed))
+		if !strings.Contains(got, lost) || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: a pause that gave up 208 MB says %q", tc.code, got)
+		}
+		if got := stateWords(engine.JobView{State: engine.Paused, Size: 1000, Committed: 500}, now); got != speaking().State("paused") {
+			t.Errorf("%s: a pause that gave up nothing says %q", tc.code, got)
+		}
 	}
 }
 

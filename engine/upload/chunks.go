@@ -12,8 +12,15 @@ const (
 	// bytes (and the link's speed shows) within a moment even on a slow link.
 	autoFirst = ChunkAlign
 	// autoTarget is how long a request should last at the speed learned so
-	// far: long enough that a round trip is a small part of it.
-	autoTarget = 8 * time.Second
+	// far: long enough that a round trip is a small part of it, and short
+	// enough that pausing, which throws away what the server has not
+	// confirmed, costs a few seconds of sending (a request of hundreds of
+	// megabytes in flight lost all of them). Where a round trip is long,
+	// a request lasts autoRounds of them instead.
+	autoTarget = 3 * time.Second
+	// autoRounds is how many round trips long a request may last when that
+	// is longer than autoTarget (a satellite link's second-long round trips).
+	autoRounds = 8
 	// autoMax bounds a request's size so that sums cannot overflow; far
 	// above any file Google takes.
 	autoMax = 1 << 50
@@ -26,11 +33,13 @@ const (
 // allows. The automatic rule:
 //
 //   - The first request carries 256 KiB.
-//   - A request the server confirms in full makes the next one at least
-//     twice as big, and big enough to last autoTarget at the speed the
-//     request showed: its bytes over its time minus one round trip (the
-//     quickest request without a body: the session start or a status
-//     query).
+//   - A request the server confirms in full makes the next one twice as
+//     big, or as big as lasts autoTarget at the speed the request showed
+//     (its bytes over its time minus one round trip, the quickest request
+//     without a body: the session start or a status query), whichever is
+//     bigger; but never bigger than what lasts autoTarget, or autoRounds
+//     round trips where that is longer, at that speed: doubling alone
+//     grew a request to hundreds of megabytes, all lost on a pause.
 //   - A request cut off is finished first: the next request runs from the
 //     server's offset to where the cut one would have ended, so it is
 //     smaller and the upload goes back on the cut request's grid without a
@@ -40,8 +49,8 @@ const (
 //     last cut, halves the size (down to 256 KiB), and the finishing
 //     request is no bigger than that. An error answer (5xx, 429) leaves it
 //     as it is.
-//   - When what would be left after a request is less than the request
-//     itself, the request takes the whole rest.
+//   - When what would be left after a request is less than half the
+//     request, the request takes the whole rest.
 //
 // Every size but the last is a multiple of ChunkAlign, and each request
 // starts where the server said it stands.
@@ -73,7 +82,7 @@ func (c *chunker) next(off, total int64) int64 {
 	if fin := c.end - off; fin > 0 && fin <= max(c.size, c.keep) && (fin%ChunkAlign == 0 || fin == rest) {
 		return fin // finish the request that was cut off
 	}
-	if rest-c.size < c.size {
+	if rest-c.size < c.size/2 {
 		return rest
 	}
 	return c.size
@@ -97,8 +106,10 @@ func (c *chunker) confirmed(n, got int64, d time.Duration) {
 	// never less than a sixteenth of it, so that a noisy round trip cannot
 	// make the speed look endless.
 	busy := max(d-c.round, d/16, time.Millisecond)
-	want := int64(float64(n) / busy.Seconds() * autoTarget.Seconds())
-	c.size = align(min(max(2*n, 2*c.size, want), autoMax))
+	speed := float64(n) / busy.Seconds()
+	want := int64(min(speed*autoTarget.Seconds(), autoMax))
+	most := int64(min(speed*max(autoTarget, autoRounds*c.round).Seconds(), autoMax))
+	c.size = align(min(max(2*n, 2*c.size, want), most, autoMax))
 }
 
 // broke notes that the request of n bytes from off was cut off, or stalled.
