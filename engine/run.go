@@ -472,7 +472,7 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 	}
 	rec.State = string(Done)
 	rec.Finished = now
-	rec.SessionURI, rec.SessionStarted, rec.SentAt = "", time.Time{}, time.Time{}
+	rec.SessionURI, rec.SessionStarted, rec.SentAt, rec.Since = "", time.Time{}, time.Time{}, ""
 	rec.Committed = jb.info.Size
 	rec.LastError = ""
 	if method != "" {

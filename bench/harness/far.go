@@ -259,17 +259,14 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 	upload := base + "/upload/sandbox/v1/files"
 	switch s.Client {
 	case ClientCurl:
+		// curl starts its own session inside the timed run, as hoist send
+		// does: one request for the session, then one PUT with the file.
 		for _, f := range s.files.Files {
-			loc, err := srv.startSession(ctx, base, f.Size)
-			if err != nil {
-				return FarRun{}, err
-			}
 			proto := "--http2"
 			if s.Proto == "h1.1" {
 				proto = "--http1.1"
 			}
-			cmds = append(cmds, exec.CommandContext(ctx, curlPath(), "-sS", "--fail", "-o", "/dev/null", "-X", "PUT", "-T", f.Path,
-				proto, "--cacert", e.caFile, "-H", "Expect:", "-H", "Content-Type: application/octet-stream", loc))
+			cmds = append(cmds, exec.CommandContext(ctx, "sh", curlArgs(f.Size, base, f.Path, proto, "--cacert", e.caFile)...))
 		}
 	case ClientGoogle:
 		cmds = append(cmds, exec.CommandContext(ctx, e.bins["googleupload"], "-endpoint", base, "-ca", e.caFile,
@@ -616,4 +613,25 @@ func (r *Report) drawLatencyChart(dir string) error {
 		}
 	}
 	return p.Save(16*vg.Centimeter, 10*vg.Centimeter, filepath.Join(dir, "bench-latency.png"))
+}
+
+// curlSession starts a resumable session with curl and sends the file in
+// one PUT to the address it answers ($1 curl, $2 the file's size, $3 where
+// sessions start, $4 the file, then curl's own options for both requests):
+// both requests count in the time measured, as hoist send's do.
+const curlSession = `set -e
+curl=$1 size=$2 start=$3 file=$4
+shift 4
+loc=$("$curl" -sS --fail -o /dev/null -D - -X POST "$@" -H "Content-Length: 0" \
+	-H "X-Upload-Content-Length: $size" -H "X-Upload-Content-Type: application/octet-stream" "$start" |
+	tr -d '\r' | sed -n 's/^[Ll]ocation: *//p' | tail -n 1)
+[ -n "$loc" ] || { echo "the session start gave no Location" >&2; exit 1; }
+exec "$curl" -sS --fail -o /dev/null -X PUT -T "$file" "$@" -H "Expect:" \
+	-H "Content-Type: application/octet-stream" "$loc"
+`
+
+// curlArgs are the arguments of sh that run curlSession for one file.
+func curlArgs(size int64, base, file string, opts ...string) []string {
+	return append([]string{"-c", curlSession, "curl-session", curlPath(), fmt.Sprint(size),
+		base + "/upload/sandbox/v1/files?uploadType=resumable", file}, opts...)
 }

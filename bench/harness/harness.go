@@ -591,21 +591,14 @@ func (e *env) runOnce(ctx context.Context, s spec) (Run, error) {
 
 // procs builds the client processes of one run of s against base.
 func (e *env) procs(ctx context.Context, s spec, base string) ([]proc, func(), error) {
-	srv := e.servers[s.Store]
 	upload := base + "/upload/sandbox/v1/files"
 	noop := func() {}
 	switch s.Client {
 	case ClientCurl:
 		var ps []proc
 		for _, f := range s.files.Files {
-			loc, err := srv.startSession(ctx, base, f.Size)
-			if err != nil {
-				return nil, nil, err
-			}
-			ps = append(ps, proc{path: curlPath(), args: []string{
-				"-sS", "--fail", "-o", "/dev/null", "-X", "PUT", "-T", f.Path,
-				"-H", "Expect:", "-H", "Content-Type: application/octet-stream", loc,
-			}})
+			// Its session starts inside the timed run, as hoist send's does.
+			ps = append(ps, proc{path: "sh", args: curlArgs(f.Size, base, f.Path)})
 		}
 		return ps, noop, nil
 	case ClientGoogle:

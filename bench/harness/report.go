@@ -345,7 +345,7 @@ func (r *Report) Markdown(w io.Writer) {
 	}
 	p("Each case ran %s, interleaved with the other cases of its table (in another order each run); figures are medians with the range (min–max) in brackets. ", runs)
 	p("Time is the client process's wall-clock time from start to exit; peak RSS, user and system CPU come from the operating system (getrusage of the child). ")
-	p("For curl the session is started before the clock starts: its figure is the single PUT alone, the limit. ")
+	p("curl starts its own session inside the timed run, as hoist send does (a POST for the session, then one PUT with the file; a shell runs the two). ")
 	p("Every upload is checked afterwards: the emulator must hold each file with the right length and SHA-256. ")
 	o := r.otherWork()
 	p("Other processes on the machine used %.0f%% of the CPUs during a run (median; %.0f–%.0f%%): the more, the more the figures vary.\n\n", 100*o.Median, 100*o.Min, 100*o.Max)

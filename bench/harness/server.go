@@ -173,28 +173,6 @@ func (s *server) cpu(ctx context.Context) (time.Duration, error) {
 	return time.Duration((u.User + u.System) * float64(time.Second)), nil
 }
 
-// startSession asks for a resumable session the way curl's users do, and
-// returns its URI.
-func (s *server) startSession(ctx context.Context, base string, size int64) (string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/upload/sandbox/v1/files?uploadType=resumable", nil)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("X-Upload-Content-Length", fmt.Sprint(size))
-	req.Header.Set("X-Upload-Content-Type", "application/octet-stream")
-	resp, err := s.http.Do(req)
-	if err != nil {
-		return "", err
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	loc := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusOK || loc == "" {
-		return "", fmt.Errorf("session start: %s (Location present: %t)", resp.Status, loc != "")
-	}
-	return loc, nil
-}
-
 // forgetBytes removes the bytes a disk store kept of finished uploads, so
 // that a long benchmark does not fill the disk. The store never reads them again.
 func (s *server) forgetBytes() error {
