@@ -202,3 +202,32 @@ func TestOutlookMessageResumesAfterAQuit(t *testing.T) {
 		t.Errorf("Gmail holds %+v, want the email %s", objs, sum)
 	}
 }
+
+// Subjects kept in Arabic, Persian and Hebrew code pages arrive in Gmail
+// readable: Gmail names each message by the subject it decodes.
+func TestOutlookSubjectsArriveReadable(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	want := map[string]string{
+		"arabic-1256.msg":  "تقرير الحملة الشهري",
+		"persian-1256.msg": "گزارش ماهانه فروش",
+		"hebrew-1255.msg":  "דוח שנתי 2026",
+		"western-1252.msg": "“Café” prices – €5",
+	}
+	var paths []string
+	for name := range want {
+		p, _, _ := outlookFile(t, r.dir, name, msgfile.Fixtures()[name])
+		paths = append(paths, p)
+	}
+	for _, id := range r.q.Add(paths, dest.Destination{Kind: dest.GmailImport, BaseURL: r.url}).IDs {
+		r.state(id, engine.Done)
+	}
+	got := map[string]bool{}
+	for _, o := range r.emu.Objects() {
+		got[o.Name] = true
+	}
+	for name, subject := range want {
+		if !got[subject] {
+			t.Errorf("%s: Gmail has no message named %q (it has %v)", name, subject, got)
+		}
+	}
+}

@@ -39,7 +39,8 @@ func IsOutlook(info Info) bool {
 	if info.Converted() {
 		return false
 	}
-	return info.MIME == OutlookType || strings.EqualFold(filepath.Ext(info.Name), ".msg")
+	// An email some program saved with an Outlook name is an email already.
+	return info.MIME == OutlookType || (strings.EqualFold(filepath.Ext(info.Name), ".msg") && info.Email == nil)
 }
 
 // AsEmail is the Outlook item info describes as the email it is: what a

@@ -92,3 +92,20 @@ func TestOutlookItemThatIsNotAnEmail(t *testing.T) {
 		t.Errorf("AsEmail = %v", err)
 	}
 }
+
+// An email saved as text under an Outlook name is the email it is.
+func TestEmailNamedLikeAnOutlookMessage(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "mail.msg")
+	text := "From: Dana <dana@example.co.il>\r\nTo: Omar <omar@example.org>\r\nSubject: Hello\r\n" +
+		"Date: Tue, 03 Mar 2026 09:15:00 +0200\r\nMessage-ID: <x@example.co.il>\r\n\r\nHello.\r\n"
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	info, err := Inspect(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if IsOutlook(info) || info.MIME != emailType || info.Email == nil || info.Email.Subject != "Hello" {
+		t.Errorf("inspected as %q (Outlook: %v), email %+v", info.MIME, IsOutlook(info), info.Email)
+	}
+}
