@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/internal/sessionbus"
 	"hoist/ui/trayhost"
 	"hoist/ui/widgets"
 )
@@ -74,10 +76,13 @@ func (e *exit) askQuit(closingWindow bool) {
 	// Closing the window may keep uploading: in the tray where its icon is
 	// really shown, else minimised; either way Hoist quits when they are up.
 	background := closingWindow && e.settings().Background
-	inTray := background && e.tray != nil && e.trayShown()
+	notices := canNotify()
+	// Where no notification can be shown, the tray's icon could not be
+	// either (both need the session bus): the window is minimised.
+	inTray := background && notices && e.tray != nil && e.trayShown()
 	words := func(files int) string {
 		if background {
-			return quitQuestion(files) + " " + backgroundHint(inTray)
+			return quitQuestion(files) + " " + backgroundHint(inTray, notices)
 		}
 		return quitQuestion(files)
 	}
@@ -126,9 +131,21 @@ func (e *exit) show(s *snapshot) {
 		e.asking.show(s)
 	}
 	if s.totals.Moving == 0 && e.whenDone.Swap(false) {
-		e.quit()
+		if canNotify() {
+			e.quit() // the notification tells how it ended
+			return
+		}
+		// Nothing would tell the user: the window comes back with the
+		// result rather than vanishing without a word.
+		e.frame.unsay(quitWhenDoneWords())
+		e.comeForward()
+		e.frame.tell(shownInsteadWords())
 	}
 }
+
+// canNotify says whether a notification can be shown: not where the
+// session has no bus (Hoist set its address to none at start).
+func canNotify() bool { return os.Getenv(sessionbus.Variable) != sessionbus.None }
 
 // quit pauses every upload, flushes the list and closes the window.
 func (e *exit) quit() {

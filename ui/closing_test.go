@@ -71,6 +71,38 @@ func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 	}
 }
 
+// TestWithoutNotificationsTheWindowShowsTheEnd: where no notification can
+// be shown (no session bus), "Keep uploading" promised that Hoist tells
+// when the files are up, then Hoist quit in silence and the window
+// vanished. The question now says the window comes back, and when the
+// upload is done it does, saying why, and Hoist stays open.
+func TestWithoutNotificationsTheWindowShowsTheEnd(t *testing.T) {
+	t.Setenv(sessionbus.Variable, sessionbus.None)
+	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
+	h.d.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though nothing could show it") }
+	h.d.exit.trayShown = func() bool { return true }
+	release, _ := stalled(t, h, "movie.dat")
+
+	if q := closingQuestion(t, h); strings.Contains(q, "tells you") || !strings.Contains(q, "comes back") {
+		t.Errorf("with no notifications the question says %q", q)
+	}
+	test.Tap(h.button("Keep uploading"))
+	if !h.d.exit.minimised || h.d.exit.hidden {
+		t.Fatal("Keep uploading did not minimise the window")
+	}
+	close(release)
+	h.waitFor("the upload to end and the window to come back", func() bool {
+		return h.state("movie.dat") == engine.Done && !h.d.exit.minimised
+	})
+	h.refresh()
+	if h.d.exit.quitting {
+		t.Fatal("Hoist quit with nothing to tell the user the files are up")
+	}
+	if got := h.d.frame.message.Text(); !h.d.frame.message.Visible() || !strings.Contains(got, "stayed open") {
+		t.Errorf("the window came back saying %q", got)
+	}
+}
+
 // TestWithATrayHostTheWindowGoesToTheTray, on a real private session bus
 // with a stand-in tray host: the window goes to the tray, the question says
 // so, and a second Hoist (a hand-over, even without files) brings it back

@@ -40,15 +40,16 @@ func (c *readingCheck) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(c.line)
 }
 
-// tappableLabel is a bidi label that answers a tap.
+// tappableLabel is bidi words that answer a tap. They wrap: a setting's
+// words cut short ("Continue unfinished uploads when H…") cannot be read.
 type tappableLabel struct {
 	widget.BaseWidget
-	label *widgets.Label
+	label *widgets.Paragraph
 	tap   func()
 }
 
 func newTappableLabel(text string, tap func()) *tappableLabel {
-	l := &tappableLabel{label: widgets.NewLabel(text), tap: tap}
+	l := &tappableLabel{label: widgets.NewParagraph(text), tap: tap}
 	l.ExtendBaseWidget(l)
 	return l
 }

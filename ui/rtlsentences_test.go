@@ -115,6 +115,43 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 	}
 }
 
+// TestSettingsChecksAreReadWhole: the words of each check box in Settings
+// are shown whole, in every language, at every size the window opens at:
+// "Continue unfinished uploads when H…" and "When the window is closed,
+// keep upl…" could not be read.
+func TestSettingsChecksAreReadWhole(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			for name, size := range smokeSizes() {
+				h.d.frame.closeDialogs()
+				h.d.win.Resize(size)
+				h.d.settings.showSettings()
+				n := 0
+				walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+					rc, ok := o.(*readingCheck)
+					if !ok {
+						return
+					}
+					n++
+					var shown []string
+					for _, p := range drawnPieces(rc.words) {
+						shown = append(shown, p.what)
+					}
+					if all := strings.Join(shown, " "); strings.Contains(all, "…") || len(shown) == 0 {
+						t.Errorf("%s: a setting reads %q", name, all)
+					}
+					checkNothingDrawnOver(t, name, rc)
+				})
+				if n != 2 {
+					t.Fatalf("%s: %d check boxes in Settings, want 2", name, n)
+				}
+			}
+		})
+	}
+}
+
 // TestTheStateWordIsNeverCut: in a narrow window, in Persian and Arabic,
 // an uploading row shows its state word whole ("در حال بارگذاری", not
 // "در حال ..."); the byte count and speed give up their room first.

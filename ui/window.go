@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,7 +20,6 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/engine/proxy"
-	"hoist/internal/sessionbus"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )
@@ -329,7 +327,7 @@ func (d *desk) notify(ev engine.Event) {
 		title = say("ui.notify.needsYou")
 		d.frame.tell(msg)
 	}
-	if os.Getenv(sessionbus.Variable) == sessionbus.None {
+	if !canNotify() {
 		return // no session bus, so nobody to show it: the window says what matters
 	}
 	d.app.SendNotification(fyne.NewNotification(title, msg))

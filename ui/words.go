@@ -261,13 +261,20 @@ func pickFolderTitle() string { return say("ui.pick.folders") }
 func backgroundSetting() string { return say("ui.background.setting") }
 
 // backgroundHint offers to keep uploading with the window closed: in the
-// tray, or minimised where no tray icon would be seen.
-func backgroundHint(inTray bool) string {
-	if inTray {
+// tray, or minimised where no tray icon would be seen; where no
+// notification can be shown, the window comes back at the end instead.
+func backgroundHint(inTray, notices bool) string {
+	switch {
+	case !notices:
+		return say("ui.background.hintNoNotice")
+	case inTray:
 		return say("ui.background.hint")
 	}
 	return say("ui.background.hintMinimised")
 }
+
+// shownInsteadWords say why the window came back when the uploads ended.
+func shownInsteadWords() string { return say("ui.background.shownInstead") }
 
 // quitWhenDoneWords say that Hoist quits once the files are up.
 func quitWhenDoneWords() string { return say("ui.background.quitsWhenDone") }
