@@ -241,13 +241,18 @@ func freeAddr(t *testing.T) string {
 // writeExampleFiles makes the files the README's commands name.
 func writeExampleFiles(t *testing.T, dir string) {
 	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
-	for x := range 64 {
-		img.Set(x, x, color.RGBA{R: 200, B: 90, A: 255})
-	}
-	var pic bytes.Buffer
-	if err := png.Encode(&pic, img); err != nil {
-		t.Fatal(err)
+	// Each picture its own bytes: the same bytes sent twice to one place
+	// would be skipped as already there.
+	picture := func(g uint8) []byte {
+		img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+		for x := range 64 {
+			img.Set(x, x, color.RGBA{R: 200, G: g, B: 90, A: 255})
+		}
+		var pic bytes.Buffer
+		if err := png.Encode(&pic, img); err != nil {
+			t.Fatal(err)
+		}
+		return pic.Bytes()
 	}
 	email := func(subject string) []byte {
 		return []byte("From: Ana <ana@example.com>\r\nTo: office@example.org\r\nSubject: " + subject +
@@ -258,7 +263,7 @@ func writeExampleFiles(t *testing.T, dir string) {
 		iso[i] = byte(i * 7)
 	}
 	files := map[string][]byte{
-		"photo.png": pic.Bytes(), "photo.jpg": pic.Bytes(), "banner.png": pic.Bytes(), "icon.png": pic.Bytes(),
+		"photo.png": picture(1), "photo.jpg": picture(2), "banner.png": picture(3), "icon.png": picture(4),
 		"mail.eml": email("Hello"), "mail/a.eml": email("First"), "mail/b.eml": email("Second"),
 		"big.iso": iso, "launch.mp4": append([]byte("\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"), iso[:1<<20]...),
 	}

@@ -81,6 +81,8 @@ func TestDoubtAndWaitNextSteps(t *testing.T) {
 			[]string{`"hoist send --resume" to ask again`}},
 		{engine.JobView{State: engine.Attention, InDoubt: true, Path: "/tmp/e.bin", NextFact: &fact.Fact{Code: fact.WrongCopy}},
 			[]string{"hoist queue restart /tmp/e.bin"}},
+		{engine.JobView{State: engine.Canceled, Path: "/tmp/f.pdf", NextFact: &fact.Fact{Code: fact.CheckFirst, Dest: "drive"}},
+			[]string{"hoist queue retry /tmp/f.pdf", `"hoist send --resume"`, "Google Drive", "whether it arrived"}},
 		{engine.JobView{State: engine.Waiting, Later: true, NextFact: &fact.Fact{Code: fact.RetryAt, Args: map[string]string{"at": at}}},
 			[]string{"It waits until 3 March 2026, 14:05", "as the server asked", `"hoist send --resume"`}},
 		{engine.JobView{State: engine.Waiting, Later: true, NextFact: &fact.Fact{Code: fact.RetryLater, Args: map[string]string{"at": at}}},
