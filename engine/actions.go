@@ -50,7 +50,15 @@ func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
 	if method == "" {
 		method = upload.Auto
 	}
-	files, ok := q.addMailboxes(&res, files, d, now, method)
+	var sent sentIndex
+	if !again {
+		q.mu.Lock()
+		var shelved map[JobID]bool
+		sent, shelved = q.sentLocked()
+		q.mu.Unlock()
+		q.readShelved(sent, shelved)
+	}
+	files, ok := q.addMailboxes(&res, files, sent, d, now, method)
 	if !ok {
 		return res
 	}
@@ -64,13 +72,7 @@ func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
 			queued[path] = dup
 		}
 	}
-	var sent sentIndex
-	var shelved map[JobID]bool
-	if !again {
-		sent, shelved = q.sentLocked()
-	}
 	q.mu.Unlock()
-	q.readShelved(sent, shelved)
 
 	// Files are read and hashed in batches, without the queue's lock, and
 	// each batch is listed as soon as it is read: the first rows show while

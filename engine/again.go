@@ -47,6 +47,16 @@ type sentKey struct {
 	fingerprint string
 }
 
+// keyOf is what info's bytes are known by; false when nothing is. An email
+// of a mailbox is known by its bytes in the mailbox (their length and
+// CRC-32C), wherever it lies in it: a mailbox read again gives the same.
+func keyOf(info media.Info) (sentKey, bool) {
+	if p := info.Part; p != nil {
+		return sentKey{info.Size, fmt.Sprintf("email %d %08x", p.Length, p.Sum)}, p.Length > 0
+	}
+	return sentKey{info.Size, info.Fingerprint}, info.Fingerprint != ""
+}
+
 // sentBefore is an upload that finished whole.
 type sentBefore struct {
 	dest     dest.Destination
@@ -63,8 +73,7 @@ type sentIndex map[sentKey][]sentBefore
 func (q *Queue) sentLocked() (sentIndex, map[JobID]bool) {
 	idx := sentIndex{}
 	for _, jb := range q.jobs {
-		if jb.state == Done && jb.info.Fingerprint != "" {
-			k := sentKey{jb.info.Size, jb.info.Fingerprint}
+		if k, ok := keyOf(jb.info); ok && jb.state == Done {
 			idx[k] = append(idx[k], sentBefore{jb.dest, jb.id, jb.finished})
 		}
 	}
@@ -89,25 +98,30 @@ func (q *Queue) readShelved(idx sentIndex, shelved map[JobID]bool) {
 		return
 	}
 	for _, rec := range recs {
-		if !shelved[JobID(rec.ID)] || State(rec.State) != Done || rec.Fingerprint == "" {
+		info := media.Info{Size: rec.Size, Fingerprint: rec.Fingerprint}
+		if rec.Part != nil {
+			info.Part = &media.Part{Length: rec.Part.Length, Sum: rec.Part.Sum}
+		}
+		k, ok := keyOf(info)
+		if !shelved[JobID(rec.ID)] || State(rec.State) != Done || !ok {
 			continue
 		}
 		var d dest.Destination
 		if json.Unmarshal(rec.Destination, &d) != nil {
 			continue
 		}
-		k := sentKey{rec.Size, rec.Fingerprint}
 		idx[k] = append(idx[k], sentBefore{d, JobID(rec.ID), rec.Finished})
 	}
 }
 
 // find is the latest finished upload of info's bytes to d; nil when none.
 func (idx sentIndex) find(info media.Info, d dest.Destination) *AlreadySent {
-	if info.Fingerprint == "" {
+	k, ok := keyOf(info)
+	if !ok {
 		return nil
 	}
 	var found *AlreadySent
-	for _, s := range idx[sentKey{info.Size, info.Fingerprint}] {
+	for _, s := range idx[k] {
 		if !samePlace(s.dest, d) || (found != nil && !s.finished.After(found.Finished)) {
 			continue
 		}

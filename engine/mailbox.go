@@ -45,7 +45,7 @@ func mayBeMailbox(path string) bool {
 // addMailboxes takes the mailbox files out of files, when d takes emails
 // one at a time, and lists their emails; the rest of files are returned to
 // be added as they are. false when the queue is closing.
-func (q *Queue) addMailboxes(res *AddResult, files []string, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
+func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
 	if !d.Kind.Info().Emails {
 		return files, true
 	}
@@ -67,7 +67,7 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, d dest.Destination,
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
 			continue
 		}
-		if !q.addMailbox(res, info, d, now, method) {
+		if !q.addMailbox(res, info, sent, d, now, method) {
 			return nil, false
 		}
 	}
@@ -77,8 +77,10 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, d dest.Destination,
 // addMailbox lists the emails of the mailbox file mailbox for d, in
 // batches as Add lists files, each email checked against d's rules (one
 // larger than d takes is refused before a byte of it is read again); false
-// when the queue is closing.
-func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destination, now time.Time, method upload.Method) bool {
+// when the queue is closing. A mailbox whose every email went whole to d
+// before (in sent) is left out and said once, as a file is; one with a new
+// email is listed whole, as before.
+func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	var (
 		paths  []string
 		looks  []*inspection
@@ -86,10 +88,11 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		count  int
 		closed bool
 		most   = cmp.Or(q.opts.MailboxEmails, MaxMailboxEmails)
+		prev   *AlreadySent // the latest upload of its emails, while every one so far went before
 	)
 	flush := func() bool {
-		if len(looks) == 0 {
-			return true
+		if len(looks) == 0 || prev != nil {
+			return true // nothing yet, or held back while every email went before
 		}
 		ok := q.listBatch(res, paths, looks, nil, nil, nil, d, now)
 		paths, looks = paths[:0], looks[:0]
@@ -100,8 +103,18 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 			return errMailboxFull
 		}
 		count++
+		look := &inspection{info: email, read: true, err: checkFile(d, email, method)}
+		if count == 1 || prev != nil {
+			p := sent.find(email, d)
+			switch {
+			case p == nil || look.err != nil || replaces(d, email):
+				prev = nil // a new email: the mailbox is listed whole
+			case prev == nil || p.Finished.After(prev.Finished):
+				prev = p
+			}
+		}
 		paths = append(paths, mailbox.Path)
-		looks = append(looks, &inspection{info: email, read: true, err: checkFile(d, email, method)})
+		looks = append(looks, look)
 		if len(looks) < size {
 			return nil
 		}
@@ -112,6 +125,13 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, d dest.Destinatio
 		}
 		return nil
 	})
+	if prev != nil && err == nil {
+		res.Problems = append(res.Problems, &AlreadySent{Name: mailbox.Name, Path: mailbox.Path, Dest: d, Job: prev.Job, Finished: prev.Finished})
+		return true
+	}
+	if prev != nil {
+		prev = nil // not read whole: listed as far as it was read
+	}
 	if closed || !flush() {
 		return false
 	}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -322,5 +323,43 @@ func TestMailboxOfTooManyEmailsAddsTheFirstAndSaysSo(t *testing.T) {
 	f, ok := res.Problems[0].(interface{ Fact() fact.Fact })
 	if !ok || f.Fact().Code != fact.MailboxTooMany || f.Fact().Count != 3 || f.Fact().File != "All mail.mbox" {
 		t.Errorf("the problem says %v", res.Problems[0])
+	}
+}
+
+// A mailbox added again to the same place, after every email of it went
+// whole, sends nothing and says so once, for the mailbox, also after Hoist
+// starts again; sending it again is the user's choice (AddAgain).
+func TestMailboxAddedAgainIsNotSentTwice(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	box, _ := writeMailbox(t, r.dir, "Takeout.mbox", 3)
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: r.url}
+	first := r.q.Add([]string{box}, d)
+	if len(first.IDs) != 3 || len(first.Problems) != 0 {
+		t.Fatalf("added %d, problems %v", len(first.IDs), first.Problems)
+	}
+	for _, id := range first.IDs {
+		r.state(id, engine.Done)
+	}
+	for _, reopen := range []bool{false, true} {
+		if reopen {
+			r.close()
+			r.open()
+		}
+		res := r.q.Add([]string{box}, d)
+		if len(res.IDs) != 0 || len(res.Problems) != 1 {
+			t.Fatalf("reopened %v: added %d again, problems %v; want none added and one sentence", reopen, len(res.IDs), res.Problems)
+		}
+		var sent *engine.AlreadySent
+		if !errors.As(res.Problems[0], &sent) || sent.Path != box || sent.Name != "Takeout.mbox" || sent.Finished.IsZero() {
+			t.Fatalf("reopened %v: problem %v; want the mailbox already sent", reopen, res.Problems[0])
+		}
+	}
+	r.wait()
+	if n := len(r.emu.Objects()); n != 3 {
+		t.Fatalf("the sandbox holds %d emails, want the 3 sent once", n)
+	}
+	again := r.q.AddAgain([]string{box}, d)
+	if len(again.IDs) != 3 || len(again.Problems) != 0 {
+		t.Fatalf("sent again: %d added, problems %v", len(again.IDs), again.Problems)
 	}
 }
