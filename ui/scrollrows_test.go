@@ -89,3 +89,32 @@ func TestAWheelNotchMovesARow(t *testing.T) {
 		})
 	}
 }
+
+// TestTheScrollBarLeavesThePicturesAlone: the list's scroll bar is at its
+// right in every language; in a right-to-left window, where a row's
+// picture is at its right, the bar was drawn over the thumbnails. Nothing
+// of a row is drawn where the bar is.
+func TestTheScrollBarLeavesThePicturesAlone(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			h.finishedEmails(24)
+			h.d.win.Resize(fyne.NewSize(900, 500))
+			h.refresh()
+			l := h.d.list
+			drv := fyne.CurrentApp().Driver()
+			bar := drv.AbsolutePositionForObject(l).X + l.Size().Width - l.Theme().Size(theme.SizeNameScrollBar)
+			if len(l.rowAt) == 0 {
+				t.Fatal("the list draws no rows")
+			}
+			for _, r := range l.rowAt {
+				for _, p := range drawnPieces(r) {
+					if right := p.pos.X + p.size.Width; right > bar+0.5 {
+						t.Errorf("%q of a row is drawn to x %.1f, under the scroll bar at %.1f", p.what, right, bar)
+					}
+				}
+			}
+		})
+	}
+}
