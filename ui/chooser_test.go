@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,6 +85,44 @@ func TestTheChooserOffersThePlaces(t *testing.T) {
 		if !shown[want] {
 			t.Errorf("the list does not show %q (it shows %v)", want, shown)
 		}
+	}
+}
+
+// TestTheChoosersDatesAreWhole: the "Changed" column shows a file's date
+// and time whole, in every language, for the longest month's name: the
+// time was cut off.
+func TestTheChoosersDatesAreWhole(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			home := chooserHome(t)
+			when := time.Date(2026, 9, 28, 23, 58, 0, 0, time.Local)
+			for _, m := range []time.Month{time.February, time.September, time.November, time.December} {
+				p := filepath.Join(home, "Downloads", fmt.Sprintf("month_%d.eml", m))
+				os.WriteFile(p, []byte("x"), 0o644)
+				at := when.AddDate(0, int(m-when.Month()), 0)
+				os.Chtimes(p, at, at)
+			}
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			c := openChooser(t, h)
+			c.Show(filepath.Join(home, "Downloads"))
+			n := 0
+			walk(c.List, func(o fyne.CanvasObject) {
+				l, ok := o.(*widgets.Label)
+				if !ok || !l.Visible() || !strings.Contains(l.Text(), speaking().Digits("58")) {
+					return
+				}
+				n++
+				for _, p := range drawnPieces(l) {
+					if strings.Contains(p.what, "…") {
+						t.Errorf("the date %q is shown as %q", l.Text(), p.what)
+					}
+				}
+			})
+			if n == 0 {
+				t.Fatal("the list shows no dates")
+			}
+		})
 	}
 }
 

@@ -229,3 +229,30 @@ func checkBelow(t *testing.T, name string, top fyne.CanvasObject, under ...fyne.
 		}
 	}
 }
+
+// TestSetUpKeepsItsButtonsOnScreen: the guided Google sign-in set-up, at
+// every size the window opens at and in every language, shows Sign in and
+// Close inside the window; where its steps do not fit they scroll above
+// them. At 200 % on a small laptop both were below the dialog's edge.
+func TestSetUpKeepsItsButtonsOnScreen(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			for name, size := range smokeSizes() {
+				h.d.frame.closeDialogs()
+				h.d.win.Resize(size)
+				h.d.google.showSetup()
+				p := h.d.google.setup
+				drv := fyne.CurrentApp().Driver()
+				bottom := h.d.win.Canvas().Size().Height
+				for _, b := range []*widgets.Button{p.signIn, p.closeButton} {
+					if y := drv.AbsolutePositionForObject(b).Y + b.Size().Height; y > bottom+0.5 || b.Size().Height == 0 {
+						t.Errorf("%s: %q ends at y %.1f, below the window's %.1f", name, b.Text, y, bottom)
+					}
+				}
+				p.dlg.Hide()
+			}
+		})
+	}
+}

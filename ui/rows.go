@@ -33,6 +33,9 @@ type jobRow struct {
 	tick  int64  // the second a countdown was last drawn for
 	// needPicture: the thumbnail was still being made when the row was drawn.
 	needPicture bool
+	// wheel scrolls the list the row is in, a row a notch; nil: the row is
+	// in no list (the wheel goes on to what holds it).
+	wheel func(*fyne.ScrollEvent)
 
 	icon     *widget.Icon
 	thumb    *canvas.Image
@@ -94,7 +97,16 @@ func newJobRow(d rowController) *jobRow {
 	r.nameLine = container.New(widgets.Mirrored(&nameLine{r: r}), names, r.size, buttons)
 	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
 	lines := container.New(widgets.TightVBox, r.nameLine, r.statusLine)
-	inner := widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
+	// The list's scroll bar is at its right in every language: the room
+	// kept for it is at the row's right, beyond the buttons in English and
+	// beyond the picture in a right-to-left window (the bar was drawn over
+	// the thumbnails there).
+	var inner fyne.CanvasObject
+	if rtl() {
+		inner = container.New(&scrollRoomRight{}, widgets.CompactBorder(container.NewCenter(picture), nil, lines), widgets.ScrollRoom())
+	} else {
+		inner = widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
+	}
 	r.content = container.NewStack(r.selected, inner, r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
@@ -423,4 +435,30 @@ func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(fyne.NewSize(w, size.Height))
 	objs[1].Move(fyne.NewPos(w, 0))
 	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
+}
+
+// Scrolled takes the mouse wheel over the row to its list, which moves a
+// row for each notch: the toolkit's list moved about 20 pixels a notch, a
+// third of a row.
+func (r *jobRow) Scrolled(ev *fyne.ScrollEvent) {
+	if r.wheel != nil {
+		r.wheel(ev)
+	}
+}
+
+// scrollRoomRight lays out a row and, at its right, the room kept for the
+// list's scroll bar, a compact padding apart.
+type scrollRoomRight struct{}
+
+func (scrollRoomRight) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	row, room := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(row.Width+widgets.CompactPadding+room.Width, max(row.Height, room.Height))
+}
+
+func (scrollRoomRight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	room := objs[1].MinSize().Width
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(size.Width-room-widgets.CompactPadding, size.Height))
+	objs[1].Move(fyne.NewPos(size.Width-room, 0))
+	objs[1].Resize(fyne.NewSize(room, size.Height))
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // TestRowsStayTheirOwnWhileScrolling: in Persian and Arabic, light and
@@ -56,5 +58,63 @@ func TestRowsStayTheirOwnWhileScrolling(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestAWheelNotchMovesARow: one notch of the mouse wheel over the list
+// moves it by a row (the toolkit's list moved about 20 units, a third of
+// a row), and back up again, in both directions of writing.
+func TestAWheelNotchMovesARow(t *testing.T) {
+	for _, code := range []string{"en", "fa"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			h.finishedEmails(24)
+			h.d.win.Resize(fyne.NewSize(900, 500))
+			h.refresh()
+			l := h.d.list
+			step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+			if step < 40 {
+				t.Fatalf("rows are %.1f units apart", step)
+			}
+			at := fyne.CurrentApp().Driver().AbsolutePositionForObject(l).Add(fyne.NewPos(l.Size().Width/2, step/2))
+			test.Scroll(h.d.win.Canvas(), at, 0, -wheelNotch)
+			if got := l.GetScrollOffset(); got < step-0.5 {
+				t.Errorf("a notch down moved the list %.1f units, want a row (%.1f)", got, step)
+			}
+			test.Scroll(h.d.win.Canvas(), at, 0, wheelNotch)
+			if got := l.GetScrollOffset(); got > 0.5 {
+				t.Errorf("a notch up left the list at %.1f, want 0", got)
+			}
+		})
+	}
+}
+
+// TestTheScrollBarLeavesThePicturesAlone: the list's scroll bar is at its
+// right in every language; in a right-to-left window, where a row's
+// picture is at its right, the bar was drawn over the thumbnails. Nothing
+// of a row is drawn where the bar is.
+func TestTheScrollBarLeavesThePicturesAlone(t *testing.T) {
+	for _, code := range []string{"en", "fa", "ar", "he"} {
+		t.Run(code, func(t *testing.T) {
+			speakWindow(t, code)
+			h := newHarness(t, harnessOptions{sandboxMode: true})
+			h.finishedEmails(24)
+			h.d.win.Resize(fyne.NewSize(900, 500))
+			h.refresh()
+			l := h.d.list
+			drv := fyne.CurrentApp().Driver()
+			bar := drv.AbsolutePositionForObject(l).X + l.Size().Width - l.Theme().Size(theme.SizeNameScrollBar)
+			if len(l.rowAt) == 0 {
+				t.Fatal("the list draws no rows")
+			}
+			for _, r := range l.rowAt {
+				for _, p := range drawnPieces(r) {
+					if right := p.pos.X + p.size.Width; right > bar+0.5 {
+						t.Errorf("%q of a row is drawn to x %.1f, under the scroll bar at %.1f", p.what, right, bar)
+					}
+				}
+			}
+		})
 	}
 }

@@ -39,13 +39,16 @@ var setupSteps = []setupStep{
 // Cloud Console, the downloaded file by drop or by choosing, its check,
 // and the sign-in that ends it.
 type setupPanel struct {
-	d       setupController
-	dlg     dialog.Dialog
-	content fyne.CanvasObject
-	status  *widgets.Paragraph
-	choose  *widgets.Button
-	signIn  *widgets.Button
-	ready   bool // a good client file was imported
+	d           setupController
+	dlg         dialog.Dialog
+	content     fyne.CanvasObject
+	steps       *fyne.Container // all but the buttons: what scrolls
+	buttons     fyne.CanvasObject
+	status      *widgets.Paragraph
+	choose      *widgets.Button
+	signIn      *widgets.Button
+	closeButton *widgets.Button
+	ready       bool // a good client file was imported
 }
 
 // showSetup opens the guided set-up, or brings it back when it is open.
@@ -56,7 +59,11 @@ func (g *googleSide) showSetup() {
 	}
 	p := newSetupPanel(setupSide{g.frame, g, g.dialogs})
 	g.setup = p
-	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), g.frame.scrolled(p.content), g.frame.win)
+	// Sign in and Close stay under the steps, which scroll where the window
+	// is low (200 % on a small laptop): they were below the dialog's edge,
+	// with nothing to say that it scrolls.
+	body := widgets.Border(nil, p.buttons, nil, nil, g.frame.scrolled(p.steps))
+	p.dlg = dialog.NewCustomWithoutButtons(say("ui.setup.title"), body, g.frame.win)
 	p.dlg.SetOnClosed(func() { g.setup = nil })
 	p.dlg.Resize(g.frame.fit(fyne.NewSize(640, 600)))
 	g.frame.open(p.dlg)
@@ -78,13 +85,14 @@ func newSetupPanel(d setupController) *setupPanel {
 	p.signIn = widgets.NewIconButton(visual(say("ui.signIn")), theme.LoginIcon(), p.finish)
 	p.signIn.Importance = widget.HighImportance
 	p.signIn.Disable()
-	closeButton := widgets.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
+	p.closeButton = widgets.NewButton(visual(say("ui.close")), func() { p.dlg.Hide() })
 	rows = append(rows,
 		widgets.Row(p.choose),
 		p.status,
-		widgets.Row(p.signIn, closeButton),
 	)
-	p.content = container.NewVBox(rows...)
+	p.steps = container.NewVBox(rows...)
+	p.buttons = widgets.Row(p.signIn, p.closeButton)
+	p.content = container.NewVBox(p.steps, p.buttons) // the panel whole, as where it fits
 	return p
 }
 

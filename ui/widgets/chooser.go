@@ -43,10 +43,11 @@ type Chooser struct {
 	buttons *fyne.Container // Cancel and Open, laid out again when Open's words change
 	Name    *Entry          // the file's name, when saving; nil otherwise
 	// Confirm asks whether to write over a file, and runs yes if so.
-	Confirm func(question string, yes func())
-	Dialog  *dialog.CustomDialog
-	add     func(paths []string)
-	words   ChooserWords
+	Confirm   func(question string, yes func())
+	Dialog    *dialog.CustomDialog
+	add       func(paths []string)
+	words     ChooserWords
+	dateWidth float32 // the date column, as wide as the language's widest date
 }
 
 // ChooserItem is one line of the chooser: a folder or a file of the folder shown.
@@ -83,6 +84,7 @@ type ChooserWords struct {
 // the chosen paths when Open (or Save) is pressed.
 func NewChooser(w fyne.Window, o filechooser.Options, words ChooserWords, add func([]string)) *Chooser {
 	c := &Chooser{opts: o, folders: o.Directory && !o.Save, add: add, words: words}
+	c.dateWidth = dateColumnWidth(words.Date)
 	up := NewIconButton("", DirectionalIcon(theme.NavigateBackIcon()), func() {
 		c.Show(filepath.Dir(c.dir))
 	})
@@ -114,7 +116,7 @@ func NewChooser(w fyne.Window, o filechooser.Options, words ChooserWords, add fu
 	}
 	header := Border(nil, nil, Row(widget.NewIcon(nil), widget.NewIcon(nil)), Row(
 		column(chooserSizeWidth, NewLabel(words.Size)),
-		column(chooserDateWidth, NewLabel(words.Changed))),
+		column(c.dateWidth, NewLabel(words.Changed))),
 		NewLabel(words.Name))
 	files := Border(header, nil, nil, nil, c.List)
 	top := container.NewVBox(Border(nil, nil, up, nil, c.Path), c.Note)
@@ -372,7 +374,7 @@ func newChooserList(c *Chooser) *ChooserList {
 	l.CreateItem = func() fyne.CanvasObject {
 		return Border(nil, nil,
 			Row(widget.NewIcon(nil), widget.NewIcon(theme.FileIcon())),
-			Row(column(chooserSizeWidth, NewLabel("")), column(chooserDateWidth, NewLabel(""))),
+			Row(column(chooserSizeWidth, NewLabel("")), column(c.dateWidth, NewLabel(""))),
 			NewLabel(""))
 	}
 	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -429,6 +431,21 @@ func (l *ChooserList) TypedKey(k *fyne.KeyEvent) {
 	default:
 		l.List.TypedKey(k)
 	}
+}
+
+// dateColumnWidth is as wide as the widest date the language writes (the
+// longest month's name, two-digit day and hour), and never narrower than
+// chooserDateWidth: a fixed width cut the time off a date.
+func dateColumnWidth(date func(time.Time) string) float32 {
+	w := float32(chooserDateWidth)
+	if date == nil {
+		return w
+	}
+	for m := time.January; m <= time.December; m++ {
+		l := NewWholeLabel(date(time.Date(2026, m, 28, 23, 58, 0, 0, time.Local)))
+		w = max(w, l.MinSize().Width)
+	}
+	return w
 }
 
 // column holds o at a fixed width, so that a list's columns line up.
