@@ -179,6 +179,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 && emptyFolders && !o.resume {
 		return exitFailed
 	}
+	alreadySent := 0 // files skipped as sent before, each said
 	if len(paths) > 0 {
 		add := q.Add
 		if o.again {
@@ -197,6 +198,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if errors.As(p, new(*engine.AlreadySent)) {
 				// Skipped, as the user would choose by default; said on the
 				// terminal, not as a failure.
+				alreadySent++
 				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say("cli.send.notAgain", words.Args{"Flag": l.Isolate("--again")}))))
 				continue
 			}
@@ -221,7 +223,9 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 	}
 	views := pick(q.Jobs(), ids)
-	show.final(views)
+	if len(views) > 0 || alreadySent == 0 || o.json {
+		show.final(views) // not "0 of 0 files uploaded" after saying why none went
+	}
 	if problem := q.SaveProblem(); problem != nil {
 		fmt.Fprintln(stderr, visible(l.Fact(engine.SaveFact(problem))))
 		return exitFailed
