@@ -199,7 +199,11 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				// Skipped, as the user would choose by default; said on the
 				// terminal, not as a failure.
 				alreadySent++
-				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say("cli.send.notAgain", words.Args{"Flag": l.Isolate("--again")}))))
+				tail := "cli.send.notAgain"
+				if s := (*engine.AlreadySent)(nil); errors.As(p, &s) && s.Emails > 0 {
+					tail = "cli.send.notAgainEmails" // of a mailbox that grew: its new emails go
+				}
+				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say(tail, words.Args{"Flag": l.Isolate("--again")}))))
 				continue
 			}
 			fmt.Fprintln(stderr, problemWords(l, p))
