@@ -42,6 +42,9 @@ func TestSendSkipsWhatWentBefore(t *testing.T) {
 			t.Errorf("it said %q, without %q", out, want)
 		}
 	}
+	if strings.Contains(out, "0 of 0") {
+		t.Errorf("with nothing sent it counts nothing: %q", out)
+	}
 	if code, out, errs := send("--again"); code != exitOK || len(emu.Objects()) != 2 {
 		t.Fatalf("--again: exit %d, %d objects\n%s%s", code, len(emu.Objects()), out, errs)
 	}

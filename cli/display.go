@@ -90,17 +90,24 @@ func (h *humanDisplay) final(views []engine.JobView) {
 	}
 	l := h.l
 	var done, failed int
+	var emailsDone, emailsIn int // of mailboxes: counted as emails, not files
 	var bytes int64
 	for _, r := range rows(views) {
 		emails := r.emails
 		if emails == nil {
 			emails = []engine.JobView{r.v}
+		} else {
+			emailsIn += len(emails)
 		}
 		mailboxDone := 0
 		for _, v := range emails {
 			switch v.State {
 			case engine.Done:
-				done++
+				if r.emails != nil {
+					emailsDone++
+				} else {
+					done++
+				}
 				mailboxDone++
 				bytes += v.Size
 				if hasResult(v) && r.emails == nil {
@@ -118,7 +125,14 @@ func (h *humanDisplay) final(views []engine.JobView) {
 			fmt.Fprintln(h.w, "✓ "+fileLine(l, r.emails[0].Name, l.Say("count.emailsDone", words.Args{"Done": mailboxDone, "N": len(r.emails)})))
 		}
 	}
-	s := l.Say("cli.summary", words.Args{"Files": l.Say("count.filesDone", words.Args{"Done": done, "N": len(views)}), "Size": l.Size(bytes)})
+	var counts []string
+	if files := len(views) - emailsIn; files > 0 || emailsIn == 0 {
+		counts = append(counts, l.Say("count.filesDone", words.Args{"Done": done, "N": files}))
+	}
+	if emailsIn > 0 {
+		counts = append(counts, l.Say("count.emailsDone", words.Args{"Done": emailsDone, "N": emailsIn}))
+	}
+	s := l.Say("cli.summary", words.Args{"Files": strings.Join(counts, l.Say("ui.comma", nil)), "Size": l.Size(bytes)})
 	if failed > 0 {
 		s = l.Join(s, l.Say("cli.summary.failed", words.Args{"N": failed}))
 	}

@@ -65,3 +65,26 @@ func TestKilledInTheMiddleOfAMailboxSendsEachEmailOnce(t *testing.T) {
 		t.Errorf("the last words do not count the mailbox's emails:\n%s", out)
 	}
 }
+
+// The totals line of hoist send counts a mailbox's emails as emails, and
+// other files as files: each is said with its own word.
+func TestSendTotalsCountAMailboxsEmails(t *testing.T) {
+	l := newSendLab(t, emulator.Options{})
+	box := takeoutMailbox(t, t.TempDir(), 3)
+	eml := filepath.Join("..", "testdata", "eml", "plain-ascii.eml")
+	code, stdout, stderr := l.send("--to", "gmail-import", "--base-url", l.url, box)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if want := "\n3 of 3 emails uploaded ("; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	other := takeoutMailbox(t, t.TempDir(), 2)
+	code, stdout, stderr = l.send("--to", "gmail-insert", "--base-url", l.url, other, eml)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if want := "\n1 of 1 file, 2 of 2 emails uploaded ("; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+}

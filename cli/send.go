@@ -179,6 +179,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 && emptyFolders && !o.resume {
 		return exitFailed
 	}
+	alreadySent := 0 // files skipped as sent before, each said
 	if len(paths) > 0 {
 		add := q.Add
 		if o.again {
@@ -197,7 +198,12 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if errors.As(p, new(*engine.AlreadySent)) {
 				// Skipped, as the user would choose by default; said on the
 				// terminal, not as a failure.
-				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say("cli.send.notAgain", words.Args{"Flag": l.Isolate("--again")}))))
+				alreadySent++
+				tail := "cli.send.notAgain"
+				if s := (*engine.AlreadySent)(nil); errors.As(p, &s) && s.Emails > 0 {
+					tail = "cli.send.notAgainEmails" // of a mailbox that grew: its new emails go
+				}
+				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say(tail, words.Args{"Flag": l.Isolate("--again")}))))
 				continue
 			}
 			fmt.Fprintln(stderr, problemWords(l, p))
@@ -221,7 +227,9 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 	}
 	views := pick(q.Jobs(), ids)
-	show.final(views)
+	if len(views) > 0 || alreadySent == 0 || o.json {
+		show.final(views) // not "0 of 0 files uploaded" after saying why none went
+	}
 	if problem := q.SaveProblem(); problem != nil {
 		fmt.Fprintln(stderr, visible(l.Fact(engine.SaveFact(problem))))
 		return exitFailed

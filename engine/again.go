@@ -23,6 +23,9 @@ type AlreadySent struct {
 	Dest     dest.Destination // where it went, and would go again
 	Job      JobID            // the finished upload
 	Finished time.Time        // when it finished
+	// Emails, for a mailbox that grew since it was sent, is how many of
+	// its emails were left out, its new ones listed; 0 when all were.
+	Emails int
 }
 
 func (e *AlreadySent) Error() string { return e.Fact().String() }
@@ -30,6 +33,10 @@ func (e *AlreadySent) Error() string { return e.Fact().String() }
 // Fact says it: the file is in the destination already, since Finished.
 func (e *AlreadySent) Fact() fact.Fact {
 	f := e.Dest.Fact(fact.AlreadySent)
+	if e.Emails > 0 {
+		f = e.Dest.Fact(fact.SomeEmailsSent)
+		f.Count = e.Emails
+	}
 	f.File = e.Name
 	f.Args = map[string]string{"at": e.Finished.Format(time.RFC3339)}
 	return f

@@ -77,22 +77,23 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d d
 // addMailbox lists the emails of the mailbox file mailbox for d, in
 // batches as Add lists files, each email checked against d's rules (one
 // larger than d takes is refused before a byte of it is read again); false
-// when the queue is closing. A mailbox whose every email went whole to d
-// before (in sent) is left out and said once, as a file is; one with a new
-// email is listed whole, as before.
+// when the queue is closing. Its emails that went whole to d before (in
+// sent) are left out and said once, for the mailbox: the whole mailbox, or
+// how many of its emails, when it grew since.
 func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	var (
-		paths  []string
-		looks  []*inspection
-		size   = firstAddBatch
-		count  int
-		closed bool
-		most   = cmp.Or(q.opts.MailboxEmails, MaxMailboxEmails)
-		prev   *AlreadySent // the latest upload of its emails, while every one so far went before
+		paths   []string
+		looks   []*inspection
+		size    = firstAddBatch
+		count   int
+		closed  bool
+		most    = cmp.Or(q.opts.MailboxEmails, MaxMailboxEmails)
+		prev    *AlreadySent // the latest upload of its emails left out
+		skipped int          // its emails left out, as sent before
 	)
 	flush := func() bool {
-		if len(looks) == 0 || prev != nil {
-			return true // nothing yet, or held back while every email went before
+		if len(looks) == 0 {
+			return true
 		}
 		ok := q.listBatch(res, paths, looks, nil, nil, nil, d, now)
 		paths, looks = paths[:0], looks[:0]
@@ -104,14 +105,12 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d
 		}
 		count++
 		look := &inspection{info: email, read: true, err: checkFile(d, email, method)}
-		if count == 1 || prev != nil {
-			p := sent.find(email, d)
-			switch {
-			case p == nil || look.err != nil || replaces(d, email):
-				prev = nil // a new email: the mailbox is listed whole
-			case prev == nil || p.Finished.After(prev.Finished):
+		if p := sent.find(email, d); p != nil && look.err == nil && !replaces(d, email) {
+			skipped++
+			if prev == nil || p.Finished.After(prev.Finished) {
 				prev = p
 			}
+			return nil
 		}
 		paths = append(paths, mailbox.Path)
 		looks = append(looks, look)
@@ -125,15 +124,15 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d
 		}
 		return nil
 	})
-	if prev != nil && err == nil {
-		res.Problems = append(res.Problems, &AlreadySent{Name: mailbox.Name, Path: mailbox.Path, Dest: d, Job: prev.Job, Finished: prev.Finished})
-		return true
-	}
-	if prev != nil {
-		prev = nil // not read whole: listed as far as it was read
-	}
 	if closed || !flush() {
 		return false
+	}
+	if prev != nil {
+		already := &AlreadySent{Name: mailbox.Name, Path: mailbox.Path, Dest: d, Job: prev.Job, Finished: prev.Finished}
+		if skipped < count {
+			already.Emails = skipped // the others are listed
+		}
+		res.Problems = append(res.Problems, already)
 	}
 	var problem *media.Problem
 	switch {

@@ -363,3 +363,32 @@ func TestMailboxAddedAgainIsNotSentTwice(t *testing.T) {
 		t.Fatalf("sent again: %d added, problems %v", len(again.IDs), again.Problems)
 	}
 }
+
+// A mailbox that grew since it was sent (a mail program adds to its
+// mailboxes): added again, only its new emails go; those that went before
+// are left out and said once, with how many.
+func TestMailboxThatGrewSendsOnlyItsNewEmails(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{})
+	box, _ := writeMailbox(t, r.dir, "Takeout.mbox", 3)
+	d := dest.Destination{Kind: dest.GmailSend, BaseURL: r.url}
+	first := r.q.Add([]string{box}, d)
+	for _, id := range first.IDs {
+		r.state(id, engine.Done)
+	}
+	writeMailbox(t, r.dir, "Takeout.mbox", 5) // the same 3, then 2 new
+	res := r.q.Add([]string{box}, d)
+	if len(res.IDs) != 2 || len(res.Problems) != 1 {
+		t.Fatalf("added %d, problems %v; want the 2 new emails and one sentence", len(res.IDs), res.Problems)
+	}
+	var sent *engine.AlreadySent
+	if !errors.As(res.Problems[0], &sent) || sent.Emails != 3 || sent.Fact().Code != fact.SomeEmailsSent || sent.Fact().Count != 3 {
+		t.Fatalf("problem %v; want 3 emails of the mailbox already sent", res.Problems[0])
+	}
+	r.wait()
+	got := received(t, r.emu)
+	for i := range 5 {
+		if n := len(got[fmt.Sprintf("mbox-%d@mail.example.com", i)]); n != 1 {
+			t.Errorf("email %d arrived %d times, want once", i, n)
+		}
+	}
+}

@@ -412,3 +412,7 @@ const (
 // A file not added because the same bytes went, whole, to the same place
 // before: File, Dest, Args["at"] when that upload finished (RFC 3339).
 const AlreadySent Code = "file.sent"
+
+// Some emails of a mailbox not added, as they went whole to the same place
+// before; its new emails are added: File, Dest, Count, Args["at"].
+const SomeEmailsSent Code = "mailbox.someSent"
