@@ -218,7 +218,10 @@ grep -c "sandbox received" "$log" | grep -qx "$expected" || fail "the log does n
 mkdir -p "$work/dragged"
 for parity in even odd; do
 	f="$work/dragged/dragged-$parity.png"
-	convert -size 64x64 xc:orange "$f"
+	# Two different pictures: the same bytes again would be asked about
+	# ("already in the sandbox"), not sent.
+	colour=orange; [ "$parity" = odd ] && colour=teal
+	convert -size 64x64 "xc:$colour" "$f"
 	# The drag tool closes its window as soon as it has its answer, as a
 	# program may; the toolkit's own answer then goes to a window that is gone.
 	answer=$(DISPLAY=$display "$work/xdndsource" -parity "$parity" Hoist "$f" 2>&1) ||
