@@ -253,8 +253,14 @@ func (d *desk) close() {
 // draw puts snapshot s on every panel; it runs on the UI goroutine.
 func (d *desk) draw(s *snapshot) {
 	d.list.show(s)
+	wasEmpty := d.empty.Visible()
 	showIf(d.empty, len(s.rows) == 0)
 	showIf(d.list, len(s.rows) > 0)
+	if d.empty.Visible() != wasEmpty && d.page != nil {
+		// The empty window's words may be taller than the list needs: the
+		// page is laid out again, so the totals are not left below the edge.
+		d.page.Refresh()
+	}
 	d.foot.show(s)
 	if s.selection.len() > 0 || d.selection.snap.selection.len() > 0 {
 		d.selection.show(s)
