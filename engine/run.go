@@ -212,6 +212,10 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	// What was sent beyond what the server confirmed: a pause gives it up,
 	// and the row, showing less than it did, says why.
 	unconfirmed := jb.sent.Load() - jb.committed.Load()
+	var wholeOut time.Time
+	if n := jb.wholeOut.Swap(0); n != 0 && unconfirmed > 0 {
+		wholeOut = time.Unix(0, n)
+	}
 	jb.meters.Load().reset()
 	// Bytes sent but not confirmed are not known to be anywhere: the next run
 	// asks the server and goes on from there.
@@ -269,7 +273,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		jb.sayLocked(nil, nil)
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
-		q.canceledLocked(jb)
+		q.canceledLocked(jb, wholeOut)
 	default:
 		q.failLocked(jb, err)
 		q.batch.failed++
@@ -302,10 +306,18 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 // canceledLocked forgets jb's session, but not its doubt: a one-request
 // upload canceled while its answer was awaited may have arrived, so when
 // it went out is kept (in the list too), the row says so, and Retry asks
-// the destination before it sends the file again. Queue.mu must be held.
-func (q *Queue) canceledLocked(jb *job) {
-	sent := jb.peek().session.Sent
-	jb.live().session = upload.Session{Sent: sent}
+// the destination before it sends the file again. A resumable upload whose
+// last byte went out at wholeOut (zero: it did not) may have arrived too:
+// it keeps its session, which Retry asks before it sends anything.
+// Queue.mu must be held.
+func (q *Queue) canceledLocked(jb *job, wholeOut time.Time) {
+	s := jb.peek().session
+	sent := s.Sent
+	if s.URI != "" && !wholeOut.IsZero() {
+		sent = wholeOut
+	} else {
+		jb.live().session = upload.Session{Sent: sent}
+	}
 	if sent.IsZero() {
 		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
 		return
@@ -549,6 +561,9 @@ func (o *observer) Doubt(sent time.Time) error {
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
 	now := o.q.opts.Clock.Now()
+	if offset >= o.size {
+		o.jb.wholeOut.CompareAndSwap(0, now.UnixNano())
+	}
 	o.jb.meter().begin(now, o.jb.committed.Load())
 	o.jb.meter().add(now, offset)
 	o.q.bump(o.jb)
@@ -602,6 +617,7 @@ func (o *observer) Restarted(reason error) {
 	o.jb.live().session = upload.Session{}
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
+	o.jb.wholeOut.Store(0)
 	o.jb.meters.Load().reset()
 	o.q.moveLocked(o.jb, stepRestarted)
 	o.jb.live().retryAt = time.Time{}

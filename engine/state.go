@@ -59,6 +59,10 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
+	// wholeOut is when the file's last byte went out (Unix nanoseconds) in
+	// the request under way; 0 before then. A resumable upload canceled
+	// after it keeps its session: the file may have arrived.
+	wholeOut atomic.Int64
 	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
