@@ -37,11 +37,7 @@ func newQueueList(d listController) *queueList {
 		return 0
 	}
 	l.Length = func() int { return len(l.snap.rows) }
-	l.CreateItem = func() fyne.CanvasObject {
-		r := newJobRow(d)
-		r.wheel = l.wheel
-		return r
-	}
+	l.CreateItem = func() fyne.CanvasObject { return newJobRow(d) }
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
 		rows := l.snap.rows
 		if id < 0 || id >= len(rows) {
@@ -69,20 +65,6 @@ func newQueueList(d listController) *queueList {
 	}
 	l.ExtendBaseWidget(l)
 	return l
-}
-
-// wheelNotch is how far the toolkit scrolls for one notch of a mouse wheel
-// (its scrollSpeed on Linux and Windows; a touchpad gives fractions of it).
-const wheelNotch = 25
-
-// wheel scrolls the list a row for each notch of the wheel, as lists do on
-// the desktop, rather than the toolkit's 25 units, a third of a row.
-func (l *queueList) wheel(ev *fyne.ScrollEvent) {
-	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
-	if step <= 0 {
-		step = wheelNotch
-	}
-	l.ScrollToOffset(max(l.GetScrollOffset()-ev.Scrolled.DY*step/wheelNotch, 0))
 }
 
 // drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.

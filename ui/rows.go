@@ -33,9 +33,6 @@ type jobRow struct {
 	tick  int64  // the second a countdown was last drawn for
 	// needPicture: the thumbnail was still being made when the row was drawn.
 	needPicture bool
-	// wheel scrolls the list the row is in, a row a notch; nil: the row is
-	// in no list (the wheel goes on to what holds it).
-	wheel func(*fyne.ScrollEvent)
 
 	icon     *widget.Icon
 	thumb    *canvas.Image
@@ -435,15 +432,6 @@ func (nameAndDetail) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(fyne.NewSize(w, size.Height))
 	objs[1].Move(fyne.NewPos(w, 0))
 	objs[1].Resize(fyne.NewSize(size.Width-w, size.Height))
-}
-
-// Scrolled takes the mouse wheel over the row to its list, which moves a
-// row for each notch: the toolkit's list moved about 20 pixels a notch, a
-// third of a row.
-func (r *jobRow) Scrolled(ev *fyne.ScrollEvent) {
-	if r.wheel != nil {
-		r.wheel(ev)
-	}
 }
 
 // scrollRoomRight lays out a row and, at its right, the room kept for the

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -58,35 +57,6 @@ func TestRowsStayTheirOwnWhileScrolling(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-// TestAWheelNotchMovesARow: one notch of the mouse wheel over the list
-// moves it by a row (the toolkit's list moved about 20 units, a third of
-// a row), and back up again, in both directions of writing.
-func TestAWheelNotchMovesARow(t *testing.T) {
-	for _, code := range []string{"en", "fa"} {
-		t.Run(code, func(t *testing.T) {
-			speakWindow(t, code)
-			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.finishedEmails(24)
-			h.d.win.Resize(fyne.NewSize(900, 500))
-			h.refresh()
-			l := h.d.list
-			step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
-			if step < 40 {
-				t.Fatalf("rows are %.1f units apart", step)
-			}
-			at := fyne.CurrentApp().Driver().AbsolutePositionForObject(l).Add(fyne.NewPos(l.Size().Width/2, step/2))
-			test.Scroll(h.d.win.Canvas(), at, 0, -wheelNotch)
-			if got := l.GetScrollOffset(); got < step-0.5 {
-				t.Errorf("a notch down moved the list %.1f units, want a row (%.1f)", got, step)
-			}
-			test.Scroll(h.d.win.Canvas(), at, 0, wheelNotch)
-			if got := l.GetScrollOffset(); got > 0.5 {
-				t.Errorf("a notch up left the list at %.1f, want 0", got)
-			}
-		})
 	}
 }
 

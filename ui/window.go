@@ -55,7 +55,6 @@ type desk struct {
 	bar          *destBar
 	list         *queueList
 	empty        fyne.CanvasObject
-	emptyTakes   *widgets.Paragraph // says what the destination chosen takes, over the empty list
 	foot         *footer
 	selection    *selectionPanel
 	sandboxPanel *sandboxPanel
@@ -162,12 +161,10 @@ func (d *desk) build() {
 	headline.SizeName = theme.SizeNameSubHeadingText
 	hint := widgets.NewParagraph(say("ui.empty.hint"))
 	hint.SetAlignment(fyne.TextAlignCenter)
-	d.emptyTakes = widgets.NewParagraph("") // what the destination chosen takes: destinationChanged
-	d.emptyTakes.SetAlignment(fyne.TextAlignCenter)
 	add := filesAdder{d.files, d.add}
 	addBig := widgets.NewIconButton(visual(say("ui.add.files")), theme.ContentAddIcon(), add.pickFiles)
 	addFolder := widgets.NewIconButton(visual(say("ui.add.folder")), theme.FolderOpenIcon(), add.pickFolder)
-	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, d.emptyTakes, hint, widgets.Flow(fyne.TextAlignCenter, addBig, addFolder)))
+	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, widgets.Flow(fyne.TextAlignCenter, addBig, addFolder)))
 
 	d.foot = newFooter(footerSide{d.acts, d.removals})
 	f.message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
@@ -436,9 +433,6 @@ func (d *desk) askAgain(sent []*engine.AlreadySent, target dest.Destination) {
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {
 	d.frame.unsay("") // it spoke of the last destination
-	if d.emptyTakes != nil {
-		d.emptyTakes.SetText(say("ui.empty.takes", "What", acceptsWords(d.target.destination().Kind)))
-	}
 	if d.sandboxPanel != nil {
 		d.sandboxPanel.refresh()
 	}

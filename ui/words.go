@@ -72,7 +72,7 @@ func stateWords(v engine.JobView, now time.Time) string {
 		// A pause gives up what the server had not confirmed: the row
 		// shows less than it did a moment ago, and says why.
 		var lost string
-		if v.Unconfirmed > 0 {
+		if v.Unconfirmed >= unconfirmedSaid {
 			lost = say("ui.paused.unconfirmed", "Size", l.Size(v.Unconfirmed))
 		}
 		if why := reasonWords(v); why != "" {
@@ -86,6 +86,10 @@ func stateWords(v engine.JobView, now time.Time) string {
 	}
 	return l.State(state)
 }
+
+// unconfirmedSaid is the least a pause gives up that a row says: less is
+// a moment's sending, and the row's count hardly moves.
+const unconfirmedSaid = 1 << 20
 
 // googleWords are the server's own words behind a row's reason, under
 // "Details", e.g. Details — Google said: “The caller does not have

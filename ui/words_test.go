@@ -68,7 +68,8 @@ func TestStateWords(t *testing.T) {
 // TestPauseSaysWhyTheRowShowsLess: a file paused while its bytes were on
 // their way shows only what the server confirmed, less than a moment
 // before, and its row says why, in every language; a pause that gave up
-// nothing says only that the file is paused.
+// only a moment's sending (a 256 KiB request) says only that the file is
+// paused.
 func TestPauseSaysWhyTheRowShowsLess(t *testing.T) {
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	for _, tc := range []struct{ code, want string }{
@@ -84,7 +85,7 @@ func TestPauseSaysWhyTheRowShowsLess(t *testing.T) {
 		if !strings.Contains(got, lost) || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: a pause that gave up 208 MB says %q", tc.code, got)
 		}
-		if got := stateWords(engine.JobView{State: engine.Paused, Size: 1000, Committed: 500}, now); got != speaking().State("paused") {
+		if got := stateWords(engine.JobView{State: engine.Paused, Size: 1 << 30, Committed: 500, Unconfirmed: 256 << 10}, now); got != speaking().State("paused") {
 			t.Errorf("%s: a pause that gave up nothing says %q", tc.code, got)
 		}
 	}
