@@ -227,7 +227,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		q.moveLocked(jb, stepDone)
 		jb.finished = now
 		if jb.run != nil {
-			jb.run.session, jb.run.since = upload.Session{}, ""
+			jb.run.session, jb.run.since, jb.run.wholeOut = upload.Session{}, "", time.Time{}
 		}
 		jb.committed.Store(jb.info.Size)
 		jb.sent.Store(jb.info.Size)
@@ -253,6 +253,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		jb.sayLocked(nil, resumeFact(jb))
 		if unconfirmed > 0 {
 			jb.live().unconfirmed = unconfirmed
+		}
+		if !wholeOut.IsZero() || !jb.peek().wholeOut.IsZero() {
+			jb.live().wholeOut = wholeOut
 		}
 	case errors.As(err, &wait):
 		// The server asked for a longer wait than this run waits: the job
@@ -313,6 +316,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 func (q *Queue) canceledLocked(jb *job, wholeOut time.Time) {
 	s := jb.peek().session
 	sent := s.Sent
+	if jb.run != nil {
+		jb.run.wholeOut = time.Time{}
+	}
 	if s.URI != "" && !wholeOut.IsZero() {
 		sent = wholeOut
 	} else {

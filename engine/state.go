@@ -86,6 +86,10 @@ type underway struct {
 	// paused beyond what the server confirmed: a row shows less than it
 	// did, and says why (JobView.Unconfirmed).
 	unconfirmed int64
+	// wholeOut, while Paused, is when the file's last byte went out to the
+	// session, its answer not heard; zero when it did not: canceled then,
+	// the session is kept, as it is when canceled while it is sent.
+	wholeOut time.Time
 }
 
 // live is the job's running part, made when first written; Queue.mu must
@@ -111,7 +115,7 @@ func (jb *job) peek() underway {
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
-		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil && r.unconfirmed == 0 {
+		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil && r.unconfirmed == 0 && r.wholeOut.IsZero() {
 		jb.run = nil
 	}
 }
