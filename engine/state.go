@@ -59,10 +59,6 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	// wholeOut is when the file's last byte went out (Unix nanoseconds) in
-	// the request under way; 0 before then. A resumable upload canceled
-	// after it keeps its session: the file may have arrived.
-	wholeOut atomic.Int64
 	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
@@ -86,9 +82,10 @@ type underway struct {
 	// paused beyond what the server confirmed: a row shows less than it
 	// did, and says why (JobView.Unconfirmed).
 	unconfirmed int64
-	// wholeOut, while Paused, is when the file's last byte went out to the
-	// session, its answer not heard; zero when it did not: canceled then,
-	// the session is kept, as it is when canceled while it is sent.
+	// wholeOut is when the file's last byte went out in this run (and,
+	// while Paused, its answer was not heard); zero when it did not. A
+	// resumable upload canceled after it keeps its session: the file may
+	// have arrived.
 	wholeOut time.Time
 }
 
