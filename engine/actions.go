@@ -553,7 +553,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	case Restart:
 		jb.verify = false
 	case Cancel:
-		q.canceledLocked(jb, time.Time{}) // an upload that may have arrived stays in doubt
+		q.canceledLocked(jb, jb.peek().wholeOut) // an upload that may have arrived stays in doubt
 	}
 }
 

@@ -213,8 +213,11 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 	// and the row, showing less than it did, says why.
 	unconfirmed := jb.sent.Load() - jb.committed.Load()
 	var wholeOut time.Time
-	if n := jb.wholeOut.Swap(0); n != 0 && unconfirmed > 0 {
-		wholeOut = time.Unix(0, n)
+	if jb.run != nil {
+		if unconfirmed > 0 {
+			wholeOut = jb.run.wholeOut
+		}
+		jb.run.wholeOut = time.Time{} // kept again below while Paused
 	}
 	jb.meters.Load().reset()
 	// Bytes sent but not confirmed are not known to be anywhere: the next run
@@ -227,7 +230,7 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		q.moveLocked(jb, stepDone)
 		jb.finished = now
 		if jb.run != nil {
-			jb.run.session, jb.run.since = upload.Session{}, ""
+			jb.run.session, jb.run.since, jb.run.wholeOut = upload.Session{}, "", time.Time{}
 		}
 		jb.committed.Store(jb.info.Size)
 		jb.sent.Store(jb.info.Size)
@@ -253,6 +256,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 		jb.sayLocked(nil, resumeFact(jb))
 		if unconfirmed > 0 {
 			jb.live().unconfirmed = unconfirmed
+		}
+		if !wholeOut.IsZero() {
+			jb.live().wholeOut = wholeOut
 		}
 	case errors.As(err, &wait):
 		// The server asked for a longer wait than this run waits: the job
@@ -313,6 +319,9 @@ func (q *Queue) finish(jb *job, res *upload.Result, err, cause error) {
 func (q *Queue) canceledLocked(jb *job, wholeOut time.Time) {
 	s := jb.peek().session
 	sent := s.Sent
+	if jb.run != nil {
+		jb.run.wholeOut = time.Time{}
+	}
 	if s.URI != "" && !wholeOut.IsZero() {
 		sent = wholeOut
 	} else {
@@ -503,9 +512,10 @@ func (q *Queue) writeDone(jb *job, method upload.Method, r *Result, now time.Tim
 
 // observer hears one job's upload and keeps its counters.
 type observer struct {
-	q    *Queue
-	jb   *job
-	size int64
+	q     *Queue
+	jb    *job
+	size  int64
+	whole bool // the file's last byte went out (underway.wholeOut is set)
 }
 
 func (o *observer) SessionStarted(s upload.Session) {
@@ -561,8 +571,12 @@ func (o *observer) Doubt(sent time.Time) error {
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
 	now := o.q.opts.Clock.Now()
-	if offset >= o.size {
-		o.jb.wholeOut.CompareAndSwap(0, now.UnixNano())
+	if offset >= o.size && !o.whole {
+		// Once a request: the file's last byte went out, its answer unheard.
+		o.whole = true
+		o.q.mu.Lock()
+		o.jb.live().wholeOut = now
+		o.q.mu.Unlock()
 	}
 	o.jb.meter().begin(now, o.jb.committed.Load())
 	o.jb.meter().add(now, offset)
@@ -617,7 +631,8 @@ func (o *observer) Restarted(reason error) {
 	o.jb.live().session = upload.Session{}
 	o.jb.committed.Store(0)
 	o.jb.sent.Store(0)
-	o.jb.wholeOut.Store(0)
+	o.jb.live().wholeOut = time.Time{}
+	o.whole = false
 	o.jb.meters.Load().reset()
 	o.q.moveLocked(o.jb, stepRestarted)
 	o.jb.live().retryAt = time.Time{}

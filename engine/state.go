@@ -59,10 +59,6 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	// wholeOut is when the file's last byte went out (Unix nanoseconds) in
-	// the request under way; 0 before then. A resumable upload canceled
-	// after it keeps its session: the file may have arrived.
-	wholeOut atomic.Int64
 	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
@@ -86,6 +82,11 @@ type underway struct {
 	// paused beyond what the server confirmed: a row shows less than it
 	// did, and says why (JobView.Unconfirmed).
 	unconfirmed int64
+	// wholeOut is when the file's last byte went out in this run (and,
+	// while Paused, its answer was not heard); zero when it did not. A
+	// resumable upload canceled after it keeps its session: the file may
+	// have arrived.
+	wholeOut time.Time
 }
 
 // live is the job's running part, made when first written; Queue.mu must
@@ -111,7 +112,7 @@ func (jb *job) peek() underway {
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
-		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil && r.unconfirmed == 0 {
+		r.session == (upload.Session{}) && r.since == "" && r.cancel == nil && r.looks == nil && r.unconfirmed == 0 && r.wholeOut.IsZero() {
 		jb.run = nil
 	}
 }
