@@ -211,3 +211,12 @@ func lockedChild(t *testing.T) {
 	}
 	t.Logf("the locked keyring answered in %v", took)
 }
+
+// The office proxy's sign-in is kept in the real keychain (a Secret Service
+// on Linux) as the Google sign-in is.
+func TestProxyLoginsInRealKeychain(t *testing.T) {
+	if !secretServiceAvailable(t) {
+		missing(t, "no unlocked Secret Service on the session bus")
+	}
+	proxyLoginsRoundTrip(t, ProxyLogins{Timeout: 5 * time.Second})
+}

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"testing"
-	"time"
 )
 
 func proxyLoginsRoundTrip(t *testing.T, p ProxyLogins) {
@@ -40,11 +39,4 @@ func TestProxyLoginsKeptApartFromSignIns(t *testing.T) {
 			t.Errorf("kept under %q", key)
 		}
 	}
-}
-
-func TestProxyLoginsInRealKeychain(t *testing.T) {
-	if !secretServiceAvailable(t) {
-		missing(t, "no unlocked Secret Service on the session bus")
-	}
-	proxyLoginsRoundTrip(t, ProxyLogins{Timeout: 5 * time.Second})
 }

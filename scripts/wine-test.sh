@@ -181,6 +181,11 @@ convert -size 800x600 plasma:fractal "$files/report.png"
 convert -size 1200x900 gradient:royalblue-gold "$files/holiday photo.png"
 convert -size 320x240 xc:seagreen "$files/logo.png"
 convert -size 640x480 gradient:white-seagreen "$files/banner.png"
+# Files of their own for the installed program: the same bytes sent again to the
+# same place are asked about ("already in the sandbox"), not sent.
+convert -size 800x600 plasma:fractal "$files/report-msi.png"
+convert -size 640x480 gradient:white-teal "$files/banner-msi.png"
+convert -size 320x240 xc:teal "$files/logo-msi.png"
 printf 'From: Jordan Lee <jordan@example.com>\r\nTo: team@example.com\r\nSubject: Quarterly update\r\nDate: Tue, 03 Feb 2026 09:30:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n\r\nThe numbers are up.\r\n' >"$files/Quarterly update.eml"
 
 # window NAME EXE FILE...: the window in sandbox mode, uploading FILEs; waits
@@ -388,14 +393,14 @@ done
 appsEntry msi-apps
 grep -q "DisplayVersion.*$version" "$logs/msi-apps.txt" && grep -q "Publisher.*Hoist" "$logs/msi-apps.txt" ||
 	fail "the Apps list does not show Hoist $version by its publisher: $(cat "$logs/msi-apps.txt")"
-run msi-send "$limit" "$pf/hoist-cli.exe" send --to sandbox "$(winpath "$files/report.png")" ||
+run msi-send "$limit" "$pf/hoist-cli.exe" send --to sandbox "$(winpath "$files/report-msi.png")" ||
 	fail "hoist send from Program Files failed: $(tail -n 30 "$logs/msi-send.txt")"
 # "Send to -> Hoist" opens Hoist with the chosen files: the link leads to the program.
 run sendto "$limit" start /wait /unix "$sendto/Hoist.lnk" version || fail "the Send to entry did not start Hoist: $(cat "$logs/sendto.txt")"
 
 # 8. An upgrade while the window is open.
 step "a newer MSI, while the window is open, closes it, upgrades and opens it again"
-window msi-window "$pf/Hoist.exe" "banner.png"
+window msi-window "$pf/Hoist.exe" "banner-msi.png"
 address=$(addressStamp)
 run msi-upgrade "$limit" msiexec /i "$(winpath "$msi2")" /qn || fail "the MSI upgrade failed: $(cat "$logs/msi-upgrade.txt")"
 ended "$app_pid" 60 || fail "the window the upgrade replaced is still running"
@@ -409,7 +414,7 @@ reopened "$pf/hoist-cli.exe" msi-quit-after-upgrade "$address"
 
 # 9. Removing it while the window and the command line run.
 step "msiexec /x, while the window and hoist-cli.exe sandbox run, stops both and removes Hoist"
-window msi-window-2 "$pf/Hoist.exe" "logo.png"
+window msi-window-2 "$pf/Hoist.exe" "logo-msi.png"
 start msi-cli-sandbox "$pf/hoist-cli.exe" sandbox --addr "127.0.0.1:$(freePort)"
 cli_pid=$started
 commandListening "$cli_pid" "$logs/msi-cli-sandbox.log"
