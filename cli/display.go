@@ -221,20 +221,26 @@ func saidWords(l *words.Lang, v engine.JobView) string {
 // words it for the window's buttons.
 func nextWords(l *words.Lang, v engine.JobView) string {
 	resume := cmdWords(l, "hoist send --resume")
+	// One email of a mailbox is named by its id: the mailbox's path would
+	// name every email of it.
+	which, byName := argWord(v.Path), argWord(v.Name)
+	if v.InMailbox > 0 {
+		which, byName = string(v.ID), string(v.ID)
+	}
 	if v.NextFact != nil {
 		login := "hoist login --scopes " + strings.Join(auth.ScopeNames(v.Scopes), ",")
 		if v.Account != "" {
 			login += " --account " + argWord(v.Account)
 		}
-		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path)),
-			"Remove": cmdWords(l, "hoist queue remove "+argWord(v.Path)), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send"),
-			"Retry": cmdWords(l, "hoist queue retry "+argWord(v.Path))}); s != "" {
+		if s := l.CommandNext(*v.NextFact, words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+which),
+			"Remove": cmdWords(l, "hoist queue remove "+which), "Login": cmdWords(l, login), "Send": cmdWords(l, "hoist send"),
+			"Retry": cmdWords(l, "hoist queue retry "+which)}); s != "" {
 			return visible(s)
 		}
 	}
 	switch {
 	case v.Allows(engine.Restart):
-		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+argWord(v.Path))})
+		return l.Say("cli.next.changed", words.Args{"Cmd": resume, "Restart": cmdWords(l, "hoist queue restart "+which)})
 	case v.Allows(engine.SignIn):
 		return l.Say("cli.next.signIn", words.Args{"Cmd": resume, "Login": cmdWords(l, "hoist login")})
 	case v.Allows(engine.Resume) && v.Locked:
@@ -242,7 +248,7 @@ func nextWords(l *words.Lang, v engine.JobView) string {
 	case v.Allows(engine.Resume):
 		return l.Say("cli.next.paused", words.Args{"Cmd": resume})
 	case v.State == engine.Failed:
-		return l.Say("cli.next.failed", words.Args{"Cmd": resume, "Remove": cmdWords(l, "hoist queue remove "+argWord(v.Name))})
+		return l.Say("cli.next.failed", words.Args{"Cmd": resume, "Remove": cmdWords(l, "hoist queue remove "+byName)})
 	case v.State == engine.Canceled:
 		return l.Say("cli.next.canceled", words.Args{"Send": cmdWords(l, "hoist send")})
 	case v.State == engine.Retrying && !v.RetryAt.IsZero():

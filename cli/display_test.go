@@ -99,3 +99,21 @@ func TestDoubtAndWaitNextSteps(t *testing.T) {
 		}
 	}
 }
+
+// One email of a mailbox is named in a next step by its id, which hoist
+// queue takes: the mailbox's path or name would act on every email of it.
+func TestNextStepForOneEmailOfAMailboxNamesThatEmail(t *testing.T) {
+	for _, v := range []engine.JobView{
+		{ID: "7f3a", State: engine.Failed, Name: "Takeout.mbox", Path: "/tmp/Takeout.mbox", InMailbox: 3},
+		{ID: "7f3a", State: engine.Attention, FileChanged: true, Name: "Takeout.mbox", Path: "/tmp/Takeout.mbox", InMailbox: 3},
+	} {
+		v.Actions = engine.ActionsFor(v.State, engine.Facts{FileChanged: v.FileChanged})
+		got := nextWords(words.English(), v)
+		if !strings.Contains(got, "hoist queue ") || !strings.Contains(got, " 7f3a") {
+			t.Errorf("%s: %q does not name the email by its id", v.State, got)
+		}
+		if strings.Contains(got, "Takeout.mbox") {
+			t.Errorf("%s: %q names the whole mailbox", v.State, got)
+		}
+	}
+}
