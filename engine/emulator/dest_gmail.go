@@ -441,23 +441,10 @@ func (s *Server) serveGmailList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("The sandbox searches only rfc822msgid:ID."))
 		return
 	}
-	max := 100
-	if v := q.Get("maxResults"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 500 {
-			writeError(w, invalid("Invalid value for maxResults: %q", v))
-			return
-		}
-		max = n
-	}
-	start := 0
-	if v := q.Get("pageToken"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeError(w, invalid("Invalid pageToken"))
-			return
-		}
-		start = n
+	max, start, err := gmailPage(q)
+	if err != nil {
+		writeError(w, err)
+		return
 	}
 	spamTrash := q.Get("includeSpamTrash") == "true"
 	var refs []map[string]string
@@ -676,23 +663,10 @@ func (s *Server) serveGmailHistory(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	max := 100
-	if v := q.Get("maxResults"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 500 {
-			writeError(w, invalid("Invalid value for maxResults: %q", v))
-			return
-		}
-		max = n
-	}
-	skip := 0
-	if v := q.Get("pageToken"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			writeError(w, invalid("Invalid pageToken"))
-			return
-		}
-		skip = n
+	max, skip, perr := gmailPage(q)
+	if perr != nil {
+		writeError(w, perr)
+		return
 	}
 	added := s.gmailAdded()
 	current := gmailHistoryOf(len(added) - 1)
@@ -728,4 +702,25 @@ func (s *Server) serveGmailHistory(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeList(w, body)
+}
+
+// gmailPage reads a Gmail list's page: its maxResults (100 unless given,
+// 1 to 500) and where its pageToken starts.
+func gmailPage(q url.Values) (max, start int, err *apiError) {
+	max = 100
+	if v := q.Get("maxResults"); v != "" {
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 1 || n > 500 {
+			return 0, 0, invalid("Invalid value for maxResults: %q", v)
+		}
+		max = n
+	}
+	if v := q.Get("pageToken"); v != "" {
+		n, perr := strconv.Atoi(v)
+		if perr != nil || n < 0 {
+			return 0, 0, invalid("Invalid pageToken")
+		}
+		start = n
+	}
+	return max, start, nil
 }
