@@ -177,6 +177,12 @@ func (r *payloadReader) Read(b []byte) (int, error) {
 		}
 	}
 	r.advanceLocked(int64(n))
+	if r.pos == total {
+		// Its last byte is handed to the transport: the body went out,
+		// whether or not the transport asks again for the end (with a
+		// known length it may not, and the answer may come first).
+		p.delivered = true
+	}
 	return n, nil
 }
 
