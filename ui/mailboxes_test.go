@@ -109,6 +109,7 @@ func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
 		}
 	}
 	h.waitFor("every email to pause", all(engine.Paused))
+	h.refresh() // the picture drawn after the last email paused
 	row = h.d.list.snap.view(0)
 	if row.State != engine.Paused || !row.Allows(engine.Resume) {
 		t.Errorf("the paused mailbox's row is %s offering %v", row.State, row.Actions)
