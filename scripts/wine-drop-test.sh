@@ -17,27 +17,17 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 limit=${WINE_TIMEOUT:-240}
-cc=${WINDOWS_CC:-x86_64-w64-mingw32-gcc}
 
 fail() {
 	echo "wine-drop-test: FAIL: $*" >&2
 	exit 1
 }
-for tool in wine wineboot wineserver Xvfb "$cc" go; do
-	command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs it)"
-done
+. "$root/scripts/lib/wine.sh"
+wine_need_tools
 
 work=$(mktemp -d)
-xvfb_pid=""
 cleanup() {
-	if [ -n "${WINEPREFIX:-}" ]; then
-		timeout 30 wineserver -k 2>/dev/null || true
-		timeout 30 wineserver -w 2>/dev/null || true
-	fi
-	if [ -n "$xvfb_pid" ]; then
-		kill "$xvfb_pid" 2>/dev/null || true
-		wait "$xvfb_pid" 2>/dev/null || true
-	fi
+	wine_stop
 	if [ -n "${WINE_KEEP:-}" ]; then
 		echo "wine-drop-test: the Wine prefix is kept in $work/prefix"
 	else
@@ -51,23 +41,10 @@ trap cleanup EXIT
 
 # A display of our own: the first Wine process of a prefix needs one, and
 # the drag needs a window under the pointer.
-exec 3>"$work/display"
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
-xvfb_pid=$!
-exec 3>&-
-for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
-[ -s "$work/display" ] || fail "Xvfb did not start: $(cat "$work/xvfb.log")"
-export DISPLAY=:$(head -n1 "$work/display")
-
-export WINEPREFIX=$work/prefix WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+wine_display 1024x768x24 "$work/xvfb.log"
 export HOME=$work/home LANG=C.UTF-8
 mkdir -p "$HOME"
-timeout "$limit" wineboot -i >"$work/wineboot.log" 2>&1 || fail "wineboot did not finish within ${limit}s: $(tail -n 20 "$work/wineboot.log")"
-timeout "$limit" wineserver -w || true
-sys32=$WINEPREFIX/drive_c/windows/system32
-[ -d "$sys32" ] || fail "the Wine prefix has no system32 folder"
-"$cc" -shared -O2 -s -o "$sys32/bcryptprimitives.dll" "$root/scripts/windows/bcryptprimitives.c" -ladvapi32 ||
-	fail "could not build the bcryptprimitives.dll stand-in"
+wine_prefix "$limit" "$work/wineboot.log"
 
 # The tests run in a folder of their own: an item saved where it should not
 # be would be found there.

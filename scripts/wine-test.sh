@@ -58,25 +58,16 @@ fail() {
 }
 step() { echo "wine-test: $*"; }
 
-for tool in wine wineboot wineserver winepath Xvfb import identify "$cc" go makensis wixl; do
-	command -v "$tool" >/dev/null || fail "$tool is missing (make deps installs it)"
-done
+. "$root/scripts/lib/wine.sh"
+wine_need_tools winepath import identify makensis wixl
 for f in "$setup" "$msi" "$stage/Hoist.exe" "$stage/hoist-cli.exe"; do
 	[ -f "$f" ] || fail "$f is missing: run make package-windows first"
 done
 
 work=$(mktemp -d)
-xvfb_pid=""
 cleanup() {
 	# Every Windows process of this prefix, and its wineserver, ends here.
-	if [ -n "${WINEPREFIX:-}" ]; then
-		timeout 30 wineserver -k 2>/dev/null || true
-		timeout 30 wineserver -w 2>/dev/null || true
-	fi
-	if [ -n "$xvfb_pid" ]; then
-		kill "$xvfb_pid" 2>/dev/null || true
-		wait "$xvfb_pid" 2>/dev/null || true
-	fi
+	wine_stop
 	if [ -n "${WINE_KEEP:-}" ]; then
 		echo "wine-test: the Wine prefix is kept in $work/prefix"
 	else
@@ -86,16 +77,8 @@ cleanup() {
 trap cleanup EXIT
 
 # A display of our own first: the first Wine process of a prefix needs one.
-exec 3>"$work/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >"$logs/xvfb.log" 2>&1 &
-xvfb_pid=$!
-exec 3>&-
-for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
-[ -s "$work/display" ] || fail "Xvfb did not start: $(cat "$logs/xvfb.log")"
-export DISPLAY=:$(head -n1 "$work/display")
+wine_display 1280x800x24 "$logs/xvfb.log"
 
-# A fresh 64-bit prefix, without the Mono and Gecko installers' prompts.
-export WINEPREFIX=$work/prefix WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 # Go keeps its caches where it had them before HOME moves.
 export GOCACHE=$(go env GOCACHE) GOMODCACHE=$(go env GOMODCACHE)
 export HOME=$work/home LANG=C.UTF-8
@@ -104,12 +87,7 @@ export HOME=$work/home LANG=C.UTF-8
 export HOIST_SANDBOX_ADDR=127.0.0.1:$((20000 + RANDOM % 30000)) # see freePort
 mkdir -p "$HOME"
 step "making a Wine prefix (display $DISPLAY)"
-timeout "$limit" wineboot -i >"$logs/wineboot.log" 2>&1 || fail "wineboot did not finish within ${limit}s: $(tail -n 20 "$logs/wineboot.log")"
-timeout "$limit" wineserver -w || true
-sys32=$WINEPREFIX/drive_c/windows/system32
-[ -d "$sys32" ] || fail "the Wine prefix has no system32 folder"
-"$cc" -shared -O2 -s -o "$sys32/bcryptprimitives.dll" "$root/scripts/windows/bcryptprimitives.c" -ladvapi32 ||
-	fail "could not build the bcryptprimitives.dll stand-in"
+wine_prefix "$limit" "$logs/wineboot.log"
 "$cc" -municode -O2 -s -o "$work/holdfile.exe" "$root/scripts/windows/holdfile.c" || fail "could not build holdfile.exe"
 (cd "$root" && CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go build -o "$work/keychaincheck.exe" ./scripts/windows/keychaincheck) ||
 	fail "could not build the keychain check"
