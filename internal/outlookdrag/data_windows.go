@@ -9,6 +9,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"hoist/internal/ole"
 )
 
 // Kind is the form in which the program gives an item's contents.
@@ -43,7 +45,7 @@ type Asked struct {
 // Data is the dragging program's IDataObject. Its first word is its table,
 // so that a pointer to it is a COM pointer.
 type Data struct {
-	vtbl *dataObjectVtbl
+	vtbl *ole.DataObjectVtbl
 	refs atomic.Int32
 
 	Items []Item
@@ -82,28 +84,28 @@ func Outlook() *Data {
 	return d
 }
 
-var theDataVtbl = dataObjectVtbl{
-	unknownVtbl: unknownVtbl{
+var theDataVtbl = ole.DataObjectVtbl{
+	UnknownVtbl: ole.UnknownVtbl{
 		QueryInterface: syscall.NewCallback(func(d *Data, iid *windows.GUID, out **Data) uintptr {
-			if *iid != iidIUnknown && *iid != iidIDataObject {
+			if *iid != ole.IIDIUnknown && *iid != iidIDataObject {
 				*out = nil
-				return eNoInterface
+				return ole.ENoInterface
 			}
 			d.refs.Add(1)
 			*out = d
-			return sOK
+			return ole.SOK
 		}),
 		AddRef:  syscall.NewCallback(func(d *Data) uintptr { return uintptr(d.refs.Add(1)) }),
 		Release: syscall.NewCallback(func(d *Data) uintptr { return uintptr(d.refs.Add(-1)) }),
 	},
-	GetData: syscall.NewCallback(func(d *Data, f *formatEtc, m *stgMedium) uintptr {
-		d.Asked = append(d.Asked, Asked{Format: f.format, Index: f.index, Tymed: f.tymed})
+	GetData: syscall.NewCallback(func(d *Data, f *ole.FormatEtc, m *ole.StgMedium) uintptr {
+		d.Asked = append(d.Asked, Asked{Format: f.Format, Index: f.Index, Tymed: f.Tymed})
 		return d.getData(f, m)
 	}),
 	GetDataHere: syscall.NewCallback(func(d *Data, f, m uintptr) uintptr { return eNotImpl }),
-	QueryGetData: syscall.NewCallback(func(d *Data, f *formatEtc) uintptr {
-		if d.has(f.format) && f.tymed&tymedHGlobal != 0 {
-			return sOK
+	QueryGetData: syscall.NewCallback(func(d *Data, f *ole.FormatEtc) uintptr {
+		if d.has(f.Format) && f.Tymed&ole.TymedHGlobal != 0 {
+			return ole.SOK
 		}
 		return dvEFormatEtc
 	}),
@@ -120,7 +122,7 @@ var theDataVtbl = dataObjectVtbl{
 func (d *Data) has(format uint16) bool {
 	descriptor, contents := Formats()
 	switch format {
-	case cfHDrop:
+	case ole.CFHDrop:
 		return d.Files != nil
 	case cfUnicodeText:
 		return d.Text
@@ -130,63 +132,63 @@ func (d *Data) has(format uint16) bool {
 	return false
 }
 
-func (d *Data) getData(f *formatEtc, m *stgMedium) uintptr {
+func (d *Data) getData(f *ole.FormatEtc, m *ole.StgMedium) uintptr {
 	descriptor, contents := Formats()
-	if !d.has(f.format) {
+	if !d.has(f.Format) {
 		return dvEFormatEtc
 	}
-	single := f.tymed == tymedHGlobal || f.tymed == tymedIStream || f.tymed == tymedIStorage
-	switch f.format {
-	case cfHDrop:
-		if f.tymed&tymedHGlobal == 0 {
+	single := f.Tymed == ole.TymedHGlobal || f.Tymed == ole.TymedIStream || f.Tymed == ole.TymedIStorage
+	switch f.Format {
+	case ole.CFHDrop:
+		if f.Tymed&ole.TymedHGlobal == 0 {
 			return dvETymed
 		}
 		return inMemory(m, dropFiles(d.Files))
 	case cfUnicodeText:
 		return inMemory(m, UTF16("https://example.com/"))
 	case descriptor:
-		if f.tymed&tymedHGlobal == 0 {
+		if f.Tymed&ole.TymedHGlobal == 0 {
 			return dvETymed
 		}
 		return inMemory(m, d.descriptor())
 	case contents:
-		if f.index < 0 || int(f.index) >= len(d.Items) {
+		if f.Index < 0 || int(f.Index) >= len(d.Items) {
 			return dvELindex
 		}
 		if d.OneFormAtATime && !single {
 			return dvETymed
 		}
-		it := d.Items[f.index]
+		it := d.Items[f.Index]
 		switch {
-		case it.Kind == Message && f.tymed&tymedIStorage != 0:
+		case it.Kind == Message && f.Tymed&ole.TymedIStorage != 0:
 			stg, hr := messageStorage(it.Body)
-			if hr != sOK {
+			if hr != ole.SOK {
 				return hr
 			}
-			*m = stgMedium{tymed: tymedIStorage, data: unsafe.Pointer(stg)}
-			return sOK
-		case it.Kind == Stream && f.tymed&tymedIStream != 0:
+			*m = ole.StgMedium{Tymed: ole.TymedIStorage, Data: unsafe.Pointer(stg)}
+			return ole.SOK
+		case it.Kind == Stream && f.Tymed&ole.TymedIStream != 0:
 			h, hr := globalWith(it.Body, 0)
-			if hr != sOK {
+			if hr != ole.SOK {
 				return hr
 			}
-			var s *iStream
-			if hr, _, _ := procCreateStreamOnHGlobal.Call(h, 1, uintptr(unsafe.Pointer(&s))); hr != sOK {
+			var s *ole.Stream
+			if hr, _, _ := procCreateStreamOnHGlobal.Call(h, 1, uintptr(unsafe.Pointer(&s))); hr != ole.SOK {
 				return hr
 			}
 			// Left at its end, as a stream just written is: the target
 			// must read it from the start.
 			var pos uint64
-			syscall.SyscallN(s.vtbl.Seek, uintptr(unsafe.Pointer(s)), 0, 2 /* STREAM_SEEK_END */, uintptr(unsafe.Pointer(&pos)))
-			*m = stgMedium{tymed: tymedIStream, data: unsafe.Pointer(s)}
-			return sOK
-		case it.Kind == Memory && f.tymed&tymedHGlobal != 0:
+			syscall.SyscallN(s.Vtbl.Seek, uintptr(unsafe.Pointer(s)), 0, 2 /* STREAM_SEEK_END */, uintptr(unsafe.Pointer(&pos)))
+			*m = ole.StgMedium{Tymed: ole.TymedIStream, Data: unsafe.Pointer(s)}
+			return ole.SOK
+		case it.Kind == Memory && f.Tymed&ole.TymedHGlobal != 0:
 			h, hr := globalWith(it.Body, it.Pad)
-			if hr != sOK {
+			if hr != ole.SOK {
 				return hr
 			}
-			*m = stgMedium{tymed: tymedHGlobal, data: handle(h)}
-			return sOK
+			*m = ole.StgMedium{Tymed: ole.TymedHGlobal, Data: handle(h)}
+			return ole.SOK
 		}
 		return dvETymed
 	}
@@ -196,19 +198,19 @@ func (d *Data) getData(f *formatEtc, m *stgMedium) uintptr {
 // descriptor is FILEGROUPDESCRIPTORW for d's items, as Outlook fills it:
 // names, sizes where known, folders marked by their attributes.
 func (d *Data) descriptor() []byte {
-	one := int(unsafe.Sizeof(fileDescriptor{}))
+	one := int(unsafe.Sizeof(ole.FileDescriptor{}))
 	b := make([]byte, 4+one*len(d.Items))
 	*(*uint32)(unsafe.Pointer(&b[0])) = uint32(len(d.Items))
 	for i, it := range d.Items {
-		fd := (*fileDescriptor)(unsafe.Pointer(&b[4+i*one]))
-		copy(fd.name[:len(fd.name)-1], windows.StringToUTF16(it.Name))
+		fd := (*ole.FileDescriptor)(unsafe.Pointer(&b[4+i*one]))
+		copy(fd.Name[:len(fd.Name)-1], windows.StringToUTF16(it.Name))
 		switch it.Kind {
 		case Folder:
-			fd.flags = fdAttributes
-			fd.attributes = fileAttributeDirectory
+			fd.Flags = ole.FDAttributes
+			fd.Attributes = ole.FileAttributeDirectory
 		case Memory, Stream:
-			fd.flags = fdFileSize
-			fd.sizeLow = uint32(len(it.Body))
+			fd.Flags = ole.FDFileSize
+			fd.SizeLow = uint32(len(it.Body))
 		}
 	}
 	return b
@@ -220,13 +222,13 @@ func handle(h uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer
 
 // inMemory hands b in a block of memory of the system's, which the target
 // frees with ReleaseStgMedium.
-func inMemory(m *stgMedium, b []byte) uintptr {
+func inMemory(m *ole.StgMedium, b []byte) uintptr {
 	h, hr := globalWith(b, 0)
-	if hr != sOK {
+	if hr != ole.SOK {
 		return hr
 	}
-	*m = stgMedium{tymed: tymedHGlobal, data: handle(h)}
-	return sOK
+	*m = ole.StgMedium{Tymed: ole.TymedHGlobal, Data: handle(h)}
+	return ole.SOK
 }
 
 func globalWith(b []byte, pad int) (uintptr, uintptr) {
@@ -245,7 +247,7 @@ func globalWith(b []byte, pad int) (uintptr, uintptr) {
 		mem[i] = 0xEE // what lies past the file's end in the block
 	}
 	procGlobalUnlock.Call(h)
-	return h, sOK
+	return h, ole.SOK
 }
 
 // dropFiles is CF_HDROP's DROPFILES: a header, then the paths in UTF-16,
@@ -278,85 +280,85 @@ const (
 // messageStorage builds a compound file in memory as Outlook holds a
 // message: the subject in its stream, and an attachment in a storage of its
 // own (so that copying must go into nested storages).
-func messageStorage(subject []byte) (*iStorage, uintptr) {
-	var lockBytes *iStorage // an ILockBytes; only its IUnknown part is used
-	if hr, _, _ := procCreateILockBytesOnHGlobal.Call(0, 1, uintptr(unsafe.Pointer(&lockBytes))); hr != sOK {
+func messageStorage(subject []byte) (*ole.Storage, uintptr) {
+	var lockBytes *ole.Storage // an ILockBytes; only its IUnknown part is used
+	if hr, _, _ := procCreateILockBytesOnHGlobal.Call(0, 1, uintptr(unsafe.Pointer(&lockBytes))); hr != ole.SOK {
 		return nil, hr
 	}
-	defer lockBytes.release()
-	var stg *iStorage
-	if hr, _, _ := procStgCreateDocfileOnILockBytes.Call(uintptr(unsafe.Pointer(lockBytes)), stgmCreate|stgmReadWrite|stgmShareExclusive, 0, uintptr(unsafe.Pointer(&stg))); hr != sOK {
+	defer lockBytes.Release()
+	var stg *ole.Storage
+	if hr, _, _ := procStgCreateDocfileOnILockBytes.Call(uintptr(unsafe.Pointer(lockBytes)), ole.STGMCreate|ole.STGMReadWrite|ole.STGMShareExclusive, 0, uintptr(unsafe.Pointer(&stg))); hr != ole.SOK {
 		return nil, hr
 	}
-	if hr := writeStream(stg, SubjectStream, subject); hr != sOK {
-		stg.release()
+	if hr := writeStream(stg, SubjectStream, subject); hr != ole.SOK {
+		stg.Release()
 		return nil, hr
 	}
-	var att *iStorage
+	var att *ole.Storage
 	name := windows.StringToUTF16Ptr(AttachStorage)
-	if hr, _, _ := syscall.SyscallN(stg.vtbl.CreateStorage, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(name)), stgmCreate|stgmReadWrite|stgmShareExclusive, 0, 0, uintptr(unsafe.Pointer(&att))); hr != sOK {
-		stg.release()
+	if hr, _, _ := syscall.SyscallN(stg.Vtbl.CreateStorage, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(name)), ole.STGMCreate|ole.STGMReadWrite|ole.STGMShareExclusive, 0, 0, uintptr(unsafe.Pointer(&att))); hr != ole.SOK {
+		stg.Release()
 		return nil, hr
 	}
 	hr := writeStream(att, AttachDataStream, []byte("%PDF-1.4 an attachment inside the message"))
-	att.commit()
-	att.release()
-	if hr == sOK {
-		hr = stg.commit()
+	att.Commit()
+	att.Release()
+	if hr == ole.SOK {
+		hr = stg.Commit()
 	}
-	if hr != sOK {
-		stg.release()
+	if hr != ole.SOK {
+		stg.Release()
 		return nil, hr
 	}
-	return stg, sOK
+	return stg, ole.SOK
 }
 
-func writeStream(stg *iStorage, name string, b []byte) uintptr {
-	var s *iStream
+func writeStream(stg *ole.Storage, name string, b []byte) uintptr {
+	var s *ole.Stream
 	n := windows.StringToUTF16Ptr(name)
-	if hr, _, _ := syscall.SyscallN(stg.vtbl.CreateStream, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), stgmCreate|stgmReadWrite|stgmShareExclusive, 0, 0, uintptr(unsafe.Pointer(&s))); hr != sOK {
+	if hr, _, _ := syscall.SyscallN(stg.Vtbl.CreateStream, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), ole.STGMCreate|ole.STGMReadWrite|ole.STGMShareExclusive, 0, 0, uintptr(unsafe.Pointer(&s))); hr != ole.SOK {
 		return hr
 	}
-	defer s.release()
+	defer s.Release()
 	var written uint32
 	var p uintptr
 	if len(b) > 0 {
 		p = uintptr(unsafe.Pointer(&b[0]))
 	}
-	hr, _, _ := syscall.SyscallN(s.vtbl.Write, uintptr(unsafe.Pointer(s)), p, uintptr(len(b)), uintptr(unsafe.Pointer(&written)))
+	hr, _, _ := syscall.SyscallN(s.Vtbl.Write, uintptr(unsafe.Pointer(s)), p, uintptr(len(b)), uintptr(unsafe.Pointer(&written)))
 	return hr
 }
 
 // ReadStream reads a stream of the compound file at path (parts: the
 // storages inside it, then the stream): what a reader of .msg files finds.
 func ReadStream(path string, parts ...string) ([]byte, error) {
-	var stg *iStorage
+	var stg *ole.Storage
 	p := windows.StringToUTF16Ptr(path)
-	if hr, _, _ := procStgOpenStorage.Call(uintptr(unsafe.Pointer(p)), 0, stgmRead|stgmShareExclusive, 0, 0, uintptr(unsafe.Pointer(&stg))); hr != sOK {
+	if hr, _, _ := procStgOpenStorage.Call(uintptr(unsafe.Pointer(p)), 0, stgmRead|ole.STGMShareExclusive, 0, 0, uintptr(unsafe.Pointer(&stg))); hr != ole.SOK {
 		return nil, hresult(hr)
 	}
-	defer stg.release()
+	defer stg.Release()
 	for _, part := range parts[:len(parts)-1] {
-		var sub *iStorage
+		var sub *ole.Storage
 		n := windows.StringToUTF16Ptr(part)
-		if hr, _, _ := syscall.SyscallN(stg.vtbl.OpenStorage, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), 0, stgmRead|stgmShareExclusive, 0, 0, uintptr(unsafe.Pointer(&sub))); hr != sOK {
+		if hr, _, _ := syscall.SyscallN(stg.Vtbl.OpenStorage, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), 0, stgmRead|ole.STGMShareExclusive, 0, 0, uintptr(unsafe.Pointer(&sub))); hr != ole.SOK {
 			return nil, hresult(hr)
 		}
-		defer sub.release()
+		defer sub.Release()
 		stg = sub
 	}
-	var s *iStream
+	var s *ole.Stream
 	n := windows.StringToUTF16Ptr(parts[len(parts)-1])
-	if hr, _, _ := syscall.SyscallN(stg.vtbl.OpenStream, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), 0, stgmRead|stgmShareExclusive, 0, uintptr(unsafe.Pointer(&s))); hr != sOK {
+	if hr, _, _ := syscall.SyscallN(stg.Vtbl.OpenStream, uintptr(unsafe.Pointer(stg)), uintptr(unsafe.Pointer(n)), 0, stgmRead|ole.STGMShareExclusive, 0, uintptr(unsafe.Pointer(&s))); hr != ole.SOK {
 		return nil, hresult(hr)
 	}
-	defer s.release()
+	defer s.Release()
 	var out []byte
 	buf := make([]byte, 4096)
 	for {
 		var got uint32
-		hr, _, _ := syscall.SyscallN(s.vtbl.Read, uintptr(unsafe.Pointer(s)), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(unsafe.Pointer(&got)))
-		if hr != sOK && hr != sFalse {
+		hr, _, _ := syscall.SyscallN(s.Vtbl.Read, uintptr(unsafe.Pointer(s)), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(unsafe.Pointer(&got)))
+		if hr != ole.SOK && hr != ole.SFalse {
 			return nil, hresult(hr)
 		}
 		if got == 0 {

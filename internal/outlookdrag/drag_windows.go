@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"hoist/internal/ole"
 )
 
 // dropSource is the dragging program's IDropSource: the button is let go
@@ -18,26 +20,26 @@ type dropSource struct {
 }
 
 type dropSourceVtbl struct {
-	unknownVtbl
+	ole.UnknownVtbl
 	QueryContinueDrag, GiveFeedback uintptr
 }
 
 var theDropSourceVtbl = dropSourceVtbl{
-	unknownVtbl: unknownVtbl{
+	UnknownVtbl: ole.UnknownVtbl{
 		QueryInterface: syscall.NewCallback(func(s *dropSource, iid *windows.GUID, out **dropSource) uintptr {
-			if *iid != iidIUnknown && *iid != iidIDropSource {
+			if *iid != ole.IIDIUnknown && *iid != iidIDropSource {
 				*out = nil
-				return eNoInterface
+				return ole.ENoInterface
 			}
 			*out = s
-			return sOK
+			return ole.SOK
 		}),
 		AddRef:  syscall.NewCallback(func(*dropSource) uintptr { return 2 }),
 		Release: syscall.NewCallback(func(*dropSource) uintptr { return 1 }),
 	},
 	QueryContinueDrag: syscall.NewCallback(func(s *dropSource, esc, keys uintptr) uintptr {
 		if s.turns.Add(1) < 3 {
-			return sOK
+			return ole.SOK
 		}
 		return dragdropSDrop
 	}),
@@ -47,7 +49,7 @@ var theDropSourceVtbl = dropSourceVtbl{
 // Start starts OLE on the calling thread, which must stay the same (see
 // runtime.LockOSThread) for Drag.
 func Start() error {
-	if hr, _, _ := procOleInitialize.Call(0); hr != sOK && hr != sFalse {
+	if hr, _, _ := procOleInitialize.Call(0); hr != ole.SOK && hr != ole.SFalse {
 		return hresult(hr)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/windows"
 
+	"hoist/internal/ole"
 	"hoist/internal/outlookdrag"
 )
 
@@ -28,7 +29,7 @@ func oleThread(t *testing.T) {
 	t.Helper()
 	runtime.LockOSThread()
 	t.Cleanup(runtime.UnlockOSThread)
-	if hr, _, _ := procOleInitialize.Call(0); hr != sOK && hr != sFalse {
+	if hr, _, _ := procOleInitialize.Call(0); hr != ole.SOK && hr != ole.SFalse {
 		t.Fatalf("OleInitialize: 0x%08X", hr)
 	}
 }
@@ -38,7 +39,7 @@ func oleThread(t *testing.T) {
 func drag(t *testing.T, target *Target, data *outlookdrag.Data, allowed uint32) (enter, over, drop uint32) {
 	t.Helper()
 	call := func(fn uintptr, args ...uintptr) {
-		if hr, _, _ := syscall.SyscallN(fn, append([]uintptr{uintptr(unsafe.Pointer(target))}, args...)...); hr != sOK {
+		if hr, _, _ := syscall.SyscallN(fn, append([]uintptr{uintptr(unsafe.Pointer(target))}, args...)...); hr != ole.SOK {
 			t.Fatalf("the drop target answered 0x%08X", hr)
 		}
 	}
@@ -207,13 +208,13 @@ func TestSavingFails(t *testing.T) {
 
 // TestDescriptorSize: FILEDESCRIPTORW is 592 bytes in Windows' headers.
 func TestDescriptorSize(t *testing.T) {
-	if n := unsafe.Sizeof(fileDescriptor{}); n != 592 {
+	if n := unsafe.Sizeof(ole.FileDescriptor{}); n != 592 {
 		t.Fatalf("FILEDESCRIPTORW is %d bytes here, 592 in Windows", n)
 	}
-	if n := unsafe.Sizeof(formatEtc{}); n != 32 {
+	if n := unsafe.Sizeof(ole.FormatEtc{}); n != 32 {
 		t.Fatalf("FORMATETC is %d bytes here, 32 in Windows", n)
 	}
-	if n := unsafe.Sizeof(stgMedium{}); n != 24 {
+	if n := unsafe.Sizeof(ole.StgMedium{}); n != 24 {
 		t.Fatalf("STGMEDIUM is %d bytes here, 24 in Windows", n)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"hoist/internal/ole"
 )
 
 // offer is what a data object offers that Hoist takes.
@@ -24,9 +26,7 @@ const (
 )
 
 // formats are the numbers of the named formats, known once asked.
-var formats = sync.OnceValues(func() (descriptor, contents uint16) {
-	return clipboardFormat("FileGroupDescriptorW"), clipboardFormat("FileContents")
-})
+var formats = sync.OnceValues(ole.Formats)
 
 // offered says which of the forms Hoist takes obj offers; files first,
 // since a program offering both has the files on disk already.
@@ -34,11 +34,11 @@ func offered(obj *iDataObject) offer {
 	if obj == nil {
 		return nothing
 	}
-	if obj.queryGetData(&formatEtc{format: cfHDrop, aspect: dvaspectContent, index: -1, tymed: tymedHGlobal}) {
+	if obj.queryGetData(&ole.FormatEtc{Format: ole.CFHDrop, Aspect: dvaspectContent, Index: -1, Tymed: ole.TymedHGlobal}) {
 		return files
 	}
 	descriptor, _ := formats()
-	if obj.queryGetData(&formatEtc{format: descriptor, aspect: dvaspectContent, index: -1, tymed: tymedHGlobal}) {
+	if obj.queryGetData(&ole.FormatEtc{Format: descriptor, Aspect: dvaspectContent, Index: -1, Tymed: ole.TymedHGlobal}) {
 		return virtualFiles
 	}
 	return nothing
@@ -58,20 +58,20 @@ func (t *Target) read(obj *iDataObject) Drop {
 
 // droppedFiles reads CF_HDROP's list of paths.
 func droppedFiles(obj *iDataObject) []string {
-	var m stgMedium
-	if obj.getData(&formatEtc{format: cfHDrop, aspect: dvaspectContent, index: -1, tymed: tymedHGlobal}, &m) != sOK {
+	var m ole.StgMedium
+	if obj.getData(&ole.FormatEtc{Format: ole.CFHDrop, Aspect: dvaspectContent, Index: -1, Tymed: ole.TymedHGlobal}, &m) != ole.SOK {
 		return nil
 	}
 	defer procReleaseStgMedium.Call(uintptr(unsafe.Pointer(&m)))
-	if m.tymed != tymedHGlobal {
+	if m.Tymed != ole.TymedHGlobal {
 		return nil
 	}
-	n, _, _ := procDragQueryFileW.Call(uintptr(m.data), 0xFFFFFFFF, 0, 0)
+	n, _, _ := procDragQueryFileW.Call(uintptr(m.Data), 0xFFFFFFFF, 0, 0)
 	paths := make([]string, 0, n)
 	for i := range n {
-		size, _, _ := procDragQueryFileW.Call(uintptr(m.data), i, 0, 0)
+		size, _, _ := procDragQueryFileW.Call(uintptr(m.Data), i, 0, 0)
 		buf := make([]uint16, size+1)
-		procDragQueryFileW.Call(uintptr(m.data), i, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+		procDragQueryFileW.Call(uintptr(m.Data), i, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 		if p := windows.UTF16ToString(buf); p != "" {
 			paths = append(paths, p)
 		}
@@ -90,20 +90,20 @@ type item struct {
 // virtual files, in the order FileContents numbers them.
 func descriptors(obj *iDataObject) ([]item, error) {
 	descriptor, _ := formats()
-	var m stgMedium
-	if hr := obj.getData(&formatEtc{format: descriptor, aspect: dvaspectContent, index: -1, tymed: tymedHGlobal}, &m); hr != sOK {
+	var m ole.StgMedium
+	if hr := obj.getData(&ole.FormatEtc{Format: descriptor, Aspect: dvaspectContent, Index: -1, Tymed: ole.TymedHGlobal}, &m); hr != ole.SOK {
 		return nil, hresultError{"FileGroupDescriptorW", hr}
 	}
 	defer procReleaseStgMedium.Call(uintptr(unsafe.Pointer(&m)))
-	if m.tymed != tymedHGlobal {
+	if m.Tymed != ole.TymedHGlobal {
 		return nil, errors.New("FileGroupDescriptorW: not in memory")
 	}
-	mem, unlock, ok := globalMemory(m.data)
+	mem, unlock, ok := globalMemory(m.Data)
 	if !ok {
 		return nil, errors.New("FileGroupDescriptorW: the memory cannot be read")
 	}
 	defer unlock()
-	const one = int(unsafe.Sizeof(fileDescriptor{}))
+	const one = int(unsafe.Sizeof(ole.FileDescriptor{}))
 	if len(mem) < 4 {
 		return nil, errors.New("FileGroupDescriptorW: too short")
 	}
@@ -113,12 +113,12 @@ func descriptors(obj *iDataObject) ([]item, error) {
 	}
 	items := make([]item, count)
 	for i := range items {
-		fd := (*fileDescriptor)(unsafe.Pointer(&mem[4+i*one]))
-		items[i] = item{name: windows.UTF16ToString(fd.name[:]), size: -1}
-		if fd.flags&fdFileSize != 0 {
-			items[i].size = int64(fd.sizeHigh)<<32 | int64(fd.sizeLow)
+		fd := (*ole.FileDescriptor)(unsafe.Pointer(&mem[4+i*one]))
+		items[i] = item{name: windows.UTF16ToString(fd.Name[:]), size: -1}
+		if fd.Flags&ole.FDFileSize != 0 {
+			items[i].size = int64(fd.SizeHigh)<<32 | int64(fd.SizeLow)
 		}
-		items[i].directory = fd.flags&fdAttributes != 0 && fd.attributes&fileAttributeDirectory != 0
+		items[i].directory = fd.Flags&ole.FDAttributes != 0 && fd.Attributes&ole.FileAttributeDirectory != 0
 	}
 	return items, nil
 }
@@ -171,17 +171,17 @@ func (t *Target) saveVirtual(obj *iDataObject) Drop {
 // answer a question naming all three forms is asked for each.
 func saveContents(obj *iDataObject, index int, it item, path string) error {
 	_, contents := formats()
-	var m stgMedium
-	f := formatEtc{format: contents, aspect: dvaspectContent, index: int32(index), tymed: tymedIStorage | tymedIStream | tymedHGlobal}
+	var m ole.StgMedium
+	f := ole.FormatEtc{Format: contents, Aspect: dvaspectContent, Index: int32(index), Tymed: ole.TymedIStorage | ole.TymedIStream | ole.TymedHGlobal}
 	hr := obj.getData(&f, &m)
-	for _, one := range []uint32{tymedIStorage, tymedIStream, tymedHGlobal} {
-		if hr == sOK {
+	for _, one := range []uint32{ole.TymedIStorage, ole.TymedIStream, ole.TymedHGlobal} {
+		if hr == ole.SOK {
 			break
 		}
-		f.tymed = one
+		f.Tymed = one
 		hr = obj.getData(&f, &m)
 	}
-	if hr != sOK {
+	if hr != ole.SOK {
 		return hresultError{"FileContents", hr}
 	}
 	defer procReleaseStgMedium.Call(uintptr(unsafe.Pointer(&m)))
@@ -189,15 +189,15 @@ func saveContents(obj *iDataObject, index int, it item, path string) error {
 	// is never queued, nor left with its real name.
 	tmp := path + ".part"
 	var err error
-	switch m.tymed {
-	case tymedIStorage:
-		err = saveStorage((*iStorage)(m.data), tmp)
-	case tymedIStream:
-		err = saveStream((*iStream)(m.data), tmp)
-	case tymedHGlobal:
-		err = saveMemory(m.data, it.size, tmp)
+	switch m.Tymed {
+	case ole.TymedIStorage:
+		err = saveStorage((*ole.Storage)(m.Data), tmp)
+	case ole.TymedIStream:
+		err = saveStream((*ole.Stream)(m.Data), tmp)
+	case ole.TymedHGlobal:
+		err = saveMemory(m.Data, it.size, tmp)
 	default:
-		err = fmt.Errorf("FileContents: a form Hoist does not read (%d)", m.tymed)
+		err = fmt.Errorf("FileContents: a form Hoist does not read (%d)", m.Tymed)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
@@ -210,34 +210,34 @@ func saveContents(obj *iDataObject, index int, it item, path string) error {
 
 // saveStorage copies a compound file (an Outlook message) into a new one at
 // path: what Outlook's "Save As" writes as a .msg.
-func saveStorage(src *iStorage, path string) error {
+func saveStorage(src *ole.Storage, path string) error {
 	name, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return err
 	}
-	var dst *iStorage
-	hr, _, _ := procStgCreateDocfile.Call(uintptr(unsafe.Pointer(name)), stgmCreate|stgmReadWrite|stgmShareExclusive, 0, uintptr(unsafe.Pointer(&dst)))
-	if hr != sOK {
+	var dst *ole.Storage
+	hr, _, _ := procStgCreateDocfile.Call(uintptr(unsafe.Pointer(name)), ole.STGMCreate|ole.STGMReadWrite|ole.STGMShareExclusive, 0, uintptr(unsafe.Pointer(&dst)))
+	if hr != ole.SOK {
 		return hresultError{"StgCreateDocfile", hr}
 	}
-	defer dst.release()
-	if hr := src.copyTo(dst); hr != sOK {
+	defer dst.Release()
+	if hr := src.CopyTo(dst); hr != ole.SOK {
 		return hresultError{"IStorage::CopyTo", hr}
 	}
-	if hr := dst.commit(); hr != sOK {
+	if hr := dst.Commit(); hr != ole.SOK {
 		return hresultError{"IStorage::Commit", hr}
 	}
 	return nil
 }
 
 // saveStream writes a stream's bytes from its start.
-func saveStream(s *iStream, path string) error {
-	s.rewind()
+func saveStream(s *ole.Stream, path string) error {
+	s.Rewind()
 	return writeFile(path, func(w io.Writer) error {
 		buf := make([]byte, 256<<10)
 		for {
-			n, hr := s.read(buf)
-			if hr != sOK && hr != sFalse {
+			n, hr := s.Read(buf)
+			if hr != ole.SOK && hr != ole.SFalse {
 				return hresultError{"IStream::Read", hr}
 			}
 			if n == 0 {

@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"hoist/internal/ole"
 )
 
 // Target is an OLE drop target (IDropTarget) for one window. OLE calls it on
@@ -34,21 +36,21 @@ func New(folder string, took func(Drop)) *Target {
 }
 
 type targetVtbl struct {
-	unknownVtbl
+	ole.UnknownVtbl
 	DragEnter, DragOver, DragLeave, Drop uintptr
 }
 
 // theTargetVtbl is every Target's table: callbacks are few and never freed.
 var theTargetVtbl = targetVtbl{
-	unknownVtbl: unknownVtbl{
+	UnknownVtbl: ole.UnknownVtbl{
 		QueryInterface: syscall.NewCallback(func(t *Target, iid *windows.GUID, out **Target) uintptr {
-			if *iid != iidIUnknown && *iid != iidIDropTarget {
+			if *iid != ole.IIDIUnknown && *iid != iidIDropTarget {
 				*out = nil
-				return eNoInterface
+				return ole.ENoInterface
 			}
 			t.refs.Add(1)
 			*out = t
-			return sOK
+			return ole.SOK
 		}),
 		AddRef:  syscall.NewCallback(func(t *Target) uintptr { return uintptr(t.refs.Add(1)) }),
 		Release: syscall.NewCallback(func(t *Target) uintptr { return uintptr(t.refs.Add(-1)) }),
@@ -62,21 +64,21 @@ var theTargetVtbl = targetVtbl{
 			t.effect = dropEffectCopy
 		}
 		*effect = t.effect
-		return sOK
+		return ole.SOK
 	}),
 	DragOver: syscall.NewCallback(func(t *Target, _, _ uintptr, effect *uint32) uintptr {
 		*effect &= t.effect
-		return sOK
+		return ole.SOK
 	}),
 	DragLeave: syscall.NewCallback(func(t *Target) uintptr {
 		t.effect = dropEffectNone
-		return sOK
+		return ole.SOK
 	}),
 	Drop: syscall.NewCallback(func(t *Target, obj *iDataObject, _, _ uintptr, effect *uint32) uintptr {
 		t.effect = dropEffectNone
 		if *effect&dropEffectCopy == 0 {
 			*effect = dropEffectNone
-			return sOK
+			return ole.SOK
 		}
 		d := t.read(obj)
 		*effect = dropEffectNone
@@ -86,7 +88,7 @@ var theTargetVtbl = targetVtbl{
 		if len(d.Paths) > 0 || len(d.Failed) > 0 {
 			t.took(d)
 		}
-		return sOK
+		return ole.SOK
 	}),
 }
 
@@ -99,11 +101,11 @@ var ErrNotRegistered = errors.New("the window cannot take drops through OLE")
 // drag and drop needs. Once registered, OLE also hands t the ordinary file
 // drops the window took by itself before.
 func (t *Target) Register(hwnd uintptr) error {
-	if hr, _, _ := procOleInitialize.Call(0); hr != sOK && hr != sFalse {
+	if hr, _, _ := procOleInitialize.Call(0); hr != ole.SOK && hr != ole.SFalse {
 		return errors.Join(ErrNotRegistered, hresultError{"OleInitialize", hr})
 	}
 	t.pin.Pin(t) // OLE keeps the pointer until Revoke
-	if hr, _, _ := procRegisterDragDrop.Call(hwnd, uintptr(unsafe.Pointer(t))); hr != sOK {
+	if hr, _, _ := procRegisterDragDrop.Call(hwnd, uintptr(unsafe.Pointer(t))); hr != ole.SOK {
 		t.pin.Unpin()
 		return errors.Join(ErrNotRegistered, hresultError{"RegisterDragDrop", hr})
 	}

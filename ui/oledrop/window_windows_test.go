@@ -12,6 +12,7 @@ import (
 )
 
 var (
+	user32              = windows.NewLazySystemDLL("user32.dll")
 	procCreateWindowExW = user32.NewProc("CreateWindowExW")
 	procDestroyWindow   = user32.NewProc("DestroyWindow")
 )
