@@ -3,6 +3,7 @@ package journal
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -74,7 +75,7 @@ func TestMigrations(t *testing.T) {
 		{ID: "beta", Name: "beta.png", State: "waiting", Created: day(2)},
 	}
 
-	t.Run("version 1 becomes version 2 and keeps the data", func(t *testing.T) {
+	t.Run("version 1 becomes the current version and keeps the data", func(t *testing.T) {
 		path := tempPath(t)
 		writeV1(t, path, v1, nil)
 		j := openAt(t, path, nil)
@@ -109,8 +110,8 @@ func TestMigrations(t *testing.T) {
 			t.Fatal(err)
 		}
 		withBolt(t, path, func(tx *bbolt.Tx) error {
-			if v := string(tx.Bucket(metaBucket).Get(versionKey)); v != "2" {
-				t.Errorf("version after migration = %q, want 2", v)
+			if v := string(tx.Bucket(metaBucket).Get(versionKey)); v != fmt.Sprint(SchemaVersion) {
+				t.Errorf("version after migration = %q, want %d", v, SchemaVersion)
 			}
 			var fields map[string]any
 			if err := json.Unmarshal(tx.Bucket(jobsBucket).Get([]byte("alpha")), &fields); err != nil {
@@ -118,6 +119,58 @@ func TestMigrations(t *testing.T) {
 			}
 			if fields["future_field"] != "kept" || fields["upload_url"] != nil {
 				t.Errorf("stored record after migration = %v; want unknown fields kept and old names gone", fields)
+			}
+			return nil
+		})
+	})
+
+	t.Run("a version 2 list becomes version 3 with its records as they were", func(t *testing.T) {
+		// A version 2 Hoist reads a record of one email of a mailbox as the
+		// whole mailbox file: once this build has written such records, a
+		// version 2 Hoist must set the list aside, which it does for any
+		// version above its own.
+		path := tempPath(t)
+		stored := map[string]string{
+			"one":  `{"id":"one","name":"a.png","state":"done","order":1,"future_field":"kept"}`,
+			"mail": `{"id":"mail","name":"box.mbox","state":"waiting","order":2,"part":{"index":3,"offset":10,"length":20,"sum":7,"file_size":99}}`,
+		}
+		withBolt(t, path, func(tx *bbolt.Tx) error {
+			meta, err := tx.CreateBucket(metaBucket)
+			if err != nil {
+				return err
+			}
+			if err := meta.Put(versionKey, []byte("2")); err != nil {
+				return err
+			}
+			jobs, err := tx.CreateBucket(jobsBucket)
+			if err != nil {
+				return err
+			}
+			for k, v := range stored {
+				if err := jobs.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		j := openAt(t, path, nil)
+		if b, r := j.Recovered(); b != "" || r != nil {
+			t.Fatalf("migration was treated as damage: %v", r)
+		}
+		if mail, err := j.Get("mail"); err != nil || mail.Part == nil || mail.Part.Index != 3 {
+			t.Errorf("the mailbox's email after migration: %+v, %v", mail, err)
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		withBolt(t, path, func(tx *bbolt.Tx) error {
+			if v := string(tx.Bucket(metaBucket).Get(versionKey)); v != "3" {
+				t.Errorf("version after opening a version 2 list = %q, want 3", v)
+			}
+			for k, v := range stored {
+				if got := string(tx.Bucket(jobsBucket).Get([]byte(k))); got != v {
+					t.Errorf("record %s after migration = %s, want it unchanged: %s", k, got, v)
+				}
 			}
 			return nil
 		})

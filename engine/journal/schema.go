@@ -18,7 +18,13 @@ import (
 // sorted by creation time).
 // Version 2: the session fields are "session_uri" and "session_started", and
 // every record carries "order", a sequence number of the jobs bucket.
-const SchemaVersion = 2
+// Version 3: a record may be one email of a mailbox file ("part": its place
+// in the file) and a Gmail upload may carry the mailbox's history id from
+// just before its send ("since"). The records are read as before, but a
+// Hoist that knows only version 2 would send a mailbox's email as the whole
+// mailbox file and look for a lost answer without the history id, so the
+// version goes up: such a Hoist sets the list aside instead of using it.
+const SchemaVersion = 3
 
 var (
 	metaBucket = []byte("meta")
@@ -30,6 +36,7 @@ var (
 // same write transaction as the others, so a crash leaves the old version.
 var migrations = []func(tx *bbolt.Tx) error{
 	migrate1to2,
+	migrate2to3,
 }
 
 // readVersion returns the schema version, or 0 for a file with no buckets at
@@ -83,6 +90,15 @@ func migrate(tx *bbolt.Tx, from int) error {
 		if err := writeVersion(tx, v+1); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// migrate2to3 changes no record: version 3 only adds fields (see
+// SchemaVersion), and migrate writes the new version.
+func migrate2to3(tx *bbolt.Tx) error {
+	if tx.Bucket(jobsBucket) == nil {
+		return fmt.Errorf("no jobs bucket: %w", ErrCorrupt)
 	}
 	return nil
 }
