@@ -77,15 +77,7 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// unsaved is the sentence of a change the list could not keep.
 	unsaved := func(err error) error { return errors.New(visible(l.Fact(engine.SaveFact(err)))) }
 	if clear {
-		before := len(q.Jobs())
-		q.ClearFinished()
-		n := before - len(q.Jobs())
-		if err := q.Flush(); err != nil {
-			fmt.Fprintf(stderr, "hoist queue: %v\n", unsaved(err))
-			return exitFailed
-		}
-		say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
-		return exitOK
+		return clearFinished(q, unsaved, l, stdout, stderr)
 	}
 	if named {
 		do := func(id engine.JobID) error {
@@ -99,8 +91,27 @@ func Queue(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return eachNamed(q, fs.Args(), do, l, queueActions[action].done, stdout, stderr)
 	}
+	return listQueue(q, *asJSON, l, stdout)
+}
+
+// clearFinished forgets the uploads that finished, saying how many.
+func clearFinished(q *engine.Queue, unsaved func(error) error, l *words.Lang, stdout, stderr io.Writer) int {
+	before := len(q.Jobs())
+	q.ClearFinished()
+	n := before - len(q.Jobs())
+	if err := q.Flush(); err != nil {
+		fmt.Fprintf(stderr, "hoist queue: %v\n", unsaved(err))
+		return exitFailed
+	}
+	say(stdout, l, "cli.queue.forgot", words.Args{"N": n})
+	return exitOK
+}
+
+// listQueue prints every upload of the list, a line each, and the totals; or
+// each as JSON.
+func listQueue(q *engine.Queue, asJSON bool, l *words.Lang, stdout io.Writer) int {
 	views := q.Jobs()
-	if *asJSON {
+	if asJSON {
 		show := newJSONDisplay(stdout)
 		for _, v := range views {
 			_ = show.enc.Encode(toJSON("job", v))

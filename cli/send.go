@@ -42,99 +42,162 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	if len(paths) == 0 && !o.resume {
-		complain(stderr, l, "hoist send", "cli.send.noPaths", words.Args{"Flag": "--resume"})
-		return exitUsage
+	method, chunk, code := checkSend(o, paths, l, stderr)
+	if code >= 0 {
+		return code
 	}
-	method := upload.Method(o.method)
-	switch method {
-	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
-	default:
-		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": quoted(l, o.method)})
-		return exitUsage
-	}
-	chunk, ok := chunkSize(o.chunk, l, stderr)
-	if !ok {
-		return exitUsage
-	}
-	if o.parallel < 1 {
-		complain(stderr, l, "hoist send", "cli.send.parallel", words.Args{"Flag": "--parallel"})
-		return exitUsage
-	}
-
+	r := &sendRun{o: o, l: l, stdout: stdout, stderr: stderr, ids: map[engine.JobID]bool{}}
+	defer r.stopSandbox()
 	var d dest.Destination
-	var err error
-	var sandbox string // the built-in sandbox's address, once started or found
 	if len(paths) > 0 {
-		if o.to == "" {
-			complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": dest.KindNames()})
-			return exitUsage
-		}
-		if o.baseURL == "sandbox" {
-			url, stop, err := sandboxURL(ctx)
-			if err != nil {
-				complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
-				return exitFailed
-			}
-			if stop != nil {
-				defer stop()
-			}
-			o.baseURL, sandbox = url, url
-		}
-		d, err = destination(o, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
-			return exitUsage
-		}
-		if note := l.KindNote(d.Kind); note != "" {
-			// What the window shows where the kind is picked (Google removed the method…).
-			fmt.Fprintf(stderr, "hoist send: %s\n", visible(note))
-		}
-		// The job keeps that it goes to the built-in sandbox, not only where
-		// it listens now: another start may find it on another port.
-		d.BuiltinSandbox = sandbox != ""
-		if err := resolveNames(ctx, &d, o.noAuth); err != nil {
-			fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
-			return exitFailed
-		}
-		if !o.noAuth && d.NeedsAuth() && d.Account == "" {
-			// Asked here, once, rather than by every file as it starts.
-			if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
-				complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
-					"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Flag": l.Isolate("--account")})
-				return exitUsage
-			}
+		if d, code = r.destination(ctx); code >= 0 {
+			return code
 		}
 	}
-
 	j, err := openJournal(o.journalPath, l, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 		return exitFailed
 	}
 	defer j.Close()
-
 	// A sandbox named with --base-url or its own address needs none started here.
-	if sandbox == "" && (d.FindsSandbox() || (o.resume && anyUnfinishedForSandbox(j))) {
-		url, stop, err := sandboxURL(ctx)
-		if err != nil {
-			complain(stderr, l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
-			return exitFailed
+	if r.sandbox == "" && (d.FindsSandbox() || (o.resume && anyUnfinishedForSandbox(j))) {
+		if code := r.startSandbox(ctx); code >= 0 {
+			return code
 		}
-		if stop != nil {
-			defer stop()
-		}
-		sandbox = url
 	}
+	q, code := r.open(ctx, j, chunk, method)
+	if code >= 0 {
+		return code
+	}
+	if o.resume {
+		if done := r.resume(q, len(paths)); done {
+			return exitOK
+		}
+	}
+	paths, emptyFolders := withoutEmptyFolders(paths, l, stderr)
+	if len(paths) == 0 && emptyFolders && !o.resume {
+		return exitFailed
+	}
+	if len(paths) > 0 {
+		r.add(q, paths, d)
+	}
+	return r.finish(ctx, q, emptyFolders)
+}
 
+// checkSend checks what the flags ask before anything starts: the upload
+// method, the chunk size and the number of uploads at once. code is -1
+// when all is well, else the exit status.
+func checkSend(o sendOptions, paths []string, l *words.Lang, stderr io.Writer) (upload.Method, int64, int) {
+	if len(paths) == 0 && !o.resume {
+		complain(stderr, l, "hoist send", "cli.send.noPaths", words.Args{"Flag": "--resume"})
+		return "", 0, exitUsage
+	}
+	method := upload.Method(o.method)
+	switch method {
+	case upload.Auto, upload.Media, upload.Multipart, upload.Resumable:
+	default:
+		complain(stderr, l, "hoist send", "cli.send.badMethod", words.Args{"Flag": "--method", "Choices": either(l, "auto", "media", "multipart", "resumable"), "Value": quoted(l, o.method)})
+		return "", 0, exitUsage
+	}
+	chunk, ok := chunkSize(o.chunk, l, stderr)
+	if !ok {
+		return "", 0, exitUsage
+	}
+	if o.parallel < 1 {
+		complain(stderr, l, "hoist send", "cli.send.parallel", words.Args{"Flag": "--parallel"})
+		return "", 0, exitUsage
+	}
+	return method, chunk, -1
+}
+
+// sendRun is one `hoist send` from its destination to its last line: what
+// it says where, the built-in sandbox it started, and the jobs it watches.
+type sendRun struct {
+	o              sendOptions
+	l              *words.Lang
+	stdout, stderr io.Writer
+	sandbox        string // the built-in sandbox's address, once started or found
+	stops          []func()
+	ids            map[engine.JobID]bool
+	alreadySent    int // files skipped as sent before, each said
+}
+
+func (r *sendRun) stopSandbox() {
+	for _, stop := range r.stops {
+		stop()
+	}
+}
+
+// startSandbox finds the built-in sandbox, or starts one that ends with the
+// run.
+func (r *sendRun) startSandbox(ctx context.Context) int {
+	url, stop, err := sandboxURL(ctx)
+	if err != nil {
+		complain(r.stderr, r.l, "hoist send", "cli.send.noSandbox", words.Args{"Error": err.Error()})
+		return exitFailed
+	}
+	if stop != nil {
+		r.stops = append(r.stops, stop)
+	}
+	r.sandbox = url
+	return -1
+}
+
+// destination is where --to and its flags send the files, with names typed
+// for ids resolved and the account settled.
+func (r *sendRun) destination(ctx context.Context) (dest.Destination, int) {
+	o, l, stderr := &r.o, r.l, r.stderr
+	var d dest.Destination
+	if o.to == "" {
+		complain(stderr, l, "hoist send", "cli.send.noTo", words.Args{"Flag": "--to", "Kinds": dest.KindNames()})
+		return d, exitUsage
+	}
+	if o.baseURL == "sandbox" {
+		if code := r.startSandbox(ctx); code >= 0 {
+			return d, code
+		}
+		o.baseURL = r.sandbox
+	}
+	d, err := destination(*o, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
+		return d, exitUsage
+	}
+	if note := l.KindNote(d.Kind); note != "" {
+		// What the window shows where the kind is picked (Google removed the method…).
+		fmt.Fprintf(stderr, "hoist send: %s\n", visible(note))
+	}
+	// The job keeps that it goes to the built-in sandbox, not only where
+	// it listens now: another start may find it on another port.
+	d.BuiltinSandbox = r.sandbox != ""
+	if err := resolveNames(ctx, &d, o.noAuth); err != nil {
+		fmt.Fprintf(stderr, "hoist send: %s\n", visible(errWords(l, err)))
+		return d, exitFailed
+	}
+	if !o.noAuth && d.NeedsAuth() && d.Account == "" {
+		// Asked here, once, rather than by every file as it starts.
+		if list, err := sharedAuth().Accounts(ctx); err == nil && len(list) > 1 {
+			complain(stderr, l, "hoist send", "cli.send.whichAccount", words.Args{
+				"Accounts": l.Isolate(strings.Join(auth.Emails(list), ", ")), "Flag": l.Isolate("--account")})
+			return d, exitUsage
+		}
+	}
+	return d, -1
+}
+
+// open opens the queue over the list of uploads, through the office's proxy
+// and with the certificates the user and the organisation trust.
+func (r *sendRun) open(ctx context.Context, j *journal.Journal, chunk int64, method upload.Method) (*engine.Queue, int) {
+	o, l, stderr := r.o, r.l, r.stderr
 	tuned, err := engine.TrustingTransport(o.caFile, o.http2)
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: --ca-file: %v\n", err)
-		return exitUsage
+		return nil, exitUsage
 	}
 	if err := engine.AlsoTrust(tuned, proxy.OrganisationCertificates(dirs.System())); err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
-		return exitFailed
+		return nil, exitFailed
 	}
 	// Uploads go through the office's proxy, as the system sets it.
 	transport := office(ctx, l, stderr).Apply(tuned)
@@ -142,7 +205,7 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Transport:  transport,
 		Journal:    j,
 		Accounts:   accountsFor(o.noAuth, transport),
-		SandboxURL: sandbox,
+		SandboxURL: r.sandbox,
 		Parallel:   o.parallel,
 		ChunkSize:  chunk,
 		Method:     method,
@@ -151,83 +214,88 @@ func Send(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
-		return exitFailed
+		return nil, exitFailed
 	}
 	for _, n := range q.Notices() {
 		fmt.Fprintln(stderr, visible(l.Fact(n))) // said once, e.g. uploads moved to a current API version
 	}
+	return q, -1
+}
 
-	ids := map[engine.JobID]bool{}
-	if o.resume {
-		listed := q.Jobs()
-		for _, v := range listed {
-			if resumeJob(q, v) {
-				ids[v.ID] = true
-			}
-		}
-		if len(ids) == 0 && len(paths) == 0 {
-			if len(listed) == 0 {
-				say(stdout, l, "cli.send.empty", nil) // not "every upload has finished": none was listed
-			} else {
-				say(stdout, l, "cli.send.nothing", nil)
-			}
-			return exitOK
+// resume goes on with the unfinished uploads of the list; done is true when
+// there is nothing to do at all (said so).
+func (r *sendRun) resume(q *engine.Queue, newPaths int) (done bool) {
+	listed := q.Jobs()
+	for _, v := range listed {
+		if resumeJob(q, v) {
+			r.ids[v.ID] = true
 		}
 	}
-	emptyFolders := false
-	paths, emptyFolders = withoutEmptyFolders(paths, l, stderr)
-	if len(paths) == 0 && emptyFolders && !o.resume {
-		return exitFailed
+	if len(r.ids) > 0 || newPaths > 0 {
+		return false
 	}
-	alreadySent := 0 // files skipped as sent before, each said
-	if len(paths) > 0 {
-		add := q.Add
-		if o.again {
-			add = q.AddAgain // the user wants a second copy of what went before
-		}
-		res := add(paths, d)
-		for _, s := range res.Skipped {
-			say(stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": skipWords(l, s)})
-		}
-		for _, p := range res.Problems {
-			var dup *engine.AlreadyQueued
-			if errors.As(p, &dup) && o.resume {
-				ids[dup.Job] = true // being resumed already
-				continue
-			}
-			if errors.As(p, new(*engine.AlreadySent)) {
-				// Skipped, as the user would choose by default; said on the
-				// terminal, not as a failure.
-				alreadySent++
-				tail := "cli.send.notAgain"
-				if s := (*engine.AlreadySent)(nil); errors.As(p, &s) && s.Emails > 0 {
-					tail = "cli.send.notAgainEmails" // of a mailbox that grew: its new emails go
-				}
-				fmt.Fprintln(stdout, visible(l.Join(problemWords(l, p), l.Say(tail, words.Args{"Flag": l.Isolate("--again")}))))
-				continue
-			}
-			fmt.Fprintln(stderr, problemWords(l, p))
-		}
-		for _, id := range res.IDs {
-			ids[id] = true
-		}
-	}
-
-	var show display
-	if o.json {
-		show = newJSONDisplay(stdout)
+	if len(listed) == 0 {
+		say(r.stdout, r.l, "cli.send.empty", nil) // not "every upload has finished": none was listed
 	} else {
-		show = newHumanDisplay(stdout, l, isTerminal(stdout))
+		say(r.stdout, r.l, "cli.send.nothing", nil)
 	}
-	interrupted := watch(ctx, q, ids, show)
+	return true
+}
+
+// add queues the files, saying what was skipped and why.
+func (r *sendRun) add(q *engine.Queue, paths []string, d dest.Destination) {
+	l := r.l
+	add := q.Add
+	if r.o.again {
+		add = q.AddAgain // the user wants a second copy of what went before
+	}
+	res := add(paths, d)
+	for _, s := range res.Skipped {
+		say(r.stderr, l, "cli.send.skipped", words.Args{"File": name(l, s.Path), "Why": skipWords(l, s)})
+	}
+	for _, p := range res.Problems {
+		var dup *engine.AlreadyQueued
+		if errors.As(p, &dup) && r.o.resume {
+			r.ids[dup.Job] = true // being resumed already
+			continue
+		}
+		if errors.As(p, new(*engine.AlreadySent)) {
+			// Skipped, as the user would choose by default; said on the
+			// terminal, not as a failure.
+			r.alreadySent++
+			tail := "cli.send.notAgain"
+			if s := (*engine.AlreadySent)(nil); errors.As(p, &s) && s.Emails > 0 {
+				tail = "cli.send.notAgainEmails" // of a mailbox that grew: its new emails go
+			}
+			fmt.Fprintln(r.stdout, visible(l.Join(problemWords(l, p), l.Say(tail, words.Args{"Flag": l.Isolate("--again")}))))
+			continue
+		}
+		fmt.Fprintln(r.stderr, problemWords(l, p))
+	}
+	for _, id := range res.IDs {
+		r.ids[id] = true
+	}
+}
+
+// finish watches the jobs to their end, draws the last picture and says how
+// the run ended, as its exit status.
+func (r *sendRun) finish(ctx context.Context, q *engine.Queue, emptyFolders bool) int {
+	l, stderr := r.l, r.stderr
+	var show display
+	if r.o.json {
+		show = newJSONDisplay(r.stdout)
+	} else {
+		show = newHumanDisplay(r.stdout, l, isTerminal(r.stdout))
+	}
+	interrupted := watch(ctx, q, r.ids, show)
 
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := q.Close(closeCtx); err != nil {
 		fmt.Fprintf(stderr, "hoist send: %v\n", err)
 	}
-	views := pick(q.Jobs(), ids)
-	if len(views) > 0 || alreadySent == 0 || o.json {
+	views := pick(q.Jobs(), r.ids)
+	if len(views) > 0 || r.alreadySent == 0 || r.o.json {
 		show.final(views) // not "0 of 0 files uploaded" after saying why none went
 	}
 	if problem := q.SaveProblem(); problem != nil {
