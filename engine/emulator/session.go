@@ -176,32 +176,8 @@ func (s *Server) serveSession(x *exchange) {
 	}
 	defer unlock()
 
-	rec, persisted, err := s.store.session(id)
-	switch {
-	case errors.Is(err, ErrNotFound) || (err == nil && rec.Path != r.URL.Path):
-		x.fail(sessionNotFound())
-		return
-	case err != nil:
-		x.fail(internal("The upload session could not be read."))
-		s.log.Error("store failed", "err", err)
-		return
-	}
-	if _, ok := x.action.(ExpireSession); ok && !rec.Expired {
-		rec.Expired = true
-		if err := s.store.putSession(rec); err != nil {
-			s.log.Error("store failed", "err", err)
-		}
-	}
-	if rec.Expired || !s.now().Before(rec.Created.Add(s.lifetime)) {
-		x.fail(s.expiredError())
-		return
-	}
-	if rec.ObjectID != "" {
-		s.answerDone(x, rec)
-		return
-	}
-	if rec.Failure != nil {
-		x.fail(rec.Failure)
+	rec, persisted, ok := s.openSession(x, id)
+	if !ok {
 		return
 	}
 	ep, e := resolve(rec.Method, rec.Path)
@@ -209,41 +185,9 @@ func (s *Server) serveSession(x *exchange) {
 		x.fail(e)
 		return
 	}
-
-	cr, e := requestRange(r, persisted)
-	if e != nil {
-		x.fail(e)
+	cr, total, ok := s.sessionRange(x, &rec, persisted, ep)
+	if !ok {
 		return
-	}
-	total := rec.Total
-	if cr.total >= 0 {
-		if total >= 0 && cr.total != total {
-			x.fail(badRequest("Content-Range says the file has %d bytes, but this upload session is for %d bytes.", cr.total, total))
-			return
-		}
-		if cr.total < persisted {
-			x.fail(badRequest("Content-Range says the file has %d bytes, fewer than the %d bytes already persisted.", cr.total, persisted))
-			return
-		}
-		total = cr.total
-	}
-	if cr.query && r.ContentLength != 0 {
-		x.fail(badRequest("A request with Content-Range: bytes */TOTAL asks where the upload stands and must have an empty body."))
-		return
-	}
-	if !cr.query {
-		if e := checkChunk(r, cr, total, persisted, ep.limit()); e != nil {
-			x.fail(e)
-			return
-		}
-	}
-	if total != rec.Total {
-		rec.Total = total
-		if err := s.store.putSession(rec); err != nil {
-			x.fail(internal("The upload session could not be stored."))
-			s.log.Error("store failed", "err", err)
-			return
-		}
 	}
 	if cr.query {
 		if _, early := x.action.(FinishOnQuery); early || (total >= 0 && persisted == total) {
@@ -253,11 +197,93 @@ func (s *Server) serveSession(x *exchange) {
 		s.incomplete(x, persisted)
 		return
 	}
-
 	if f, ok := x.action.(Forget); ok {
 		s.forget(x, rec, persisted, f)
 		return
 	}
+	s.receiveChunk(x, id, rec, ep, cr, total)
+}
+
+// openSession reads the session a request names and answers for it when it
+// cannot take bytes: unknown, expired, already finished or failed. ok is
+// true when the request goes on.
+func (s *Server) openSession(x *exchange, id string) (rec sessionRecord, persisted int64, ok bool) {
+	rec, persisted, err := s.store.session(id)
+	switch {
+	case errors.Is(err, ErrNotFound) || (err == nil && rec.Path != x.r.URL.Path):
+		x.fail(sessionNotFound())
+		return rec, 0, false
+	case err != nil:
+		x.fail(internal("The upload session could not be read."))
+		s.log.Error("store failed", "err", err)
+		return rec, 0, false
+	}
+	if _, ok := x.action.(ExpireSession); ok && !rec.Expired {
+		rec.Expired = true
+		if err := s.store.putSession(rec); err != nil {
+			s.log.Error("store failed", "err", err)
+		}
+	}
+	switch {
+	case rec.Expired || !s.now().Before(rec.Created.Add(s.lifetime)):
+		x.fail(s.expiredError())
+	case rec.ObjectID != "":
+		s.answerDone(x, rec)
+	case rec.Failure != nil:
+		x.fail(rec.Failure)
+	default:
+		return rec, persisted, true
+	}
+	return rec, 0, false
+}
+
+// sessionRange reads the request's Content-Range against the session: the
+// file's size it gives must agree with what the session knows, and a chunk
+// must follow the persisted bytes. A size learnt now is kept in rec and the
+// store. ok is true when the request goes on.
+func (s *Server) sessionRange(x *exchange, rec *sessionRecord, persisted int64, ep endpoint) (cr contentRange, total int64, ok bool) {
+	r := x.r
+	cr, e := requestRange(r, persisted)
+	if e != nil {
+		x.fail(e)
+		return cr, 0, false
+	}
+	total = rec.Total
+	if cr.total >= 0 {
+		if total >= 0 && cr.total != total {
+			x.fail(badRequest("Content-Range says the file has %d bytes, but this upload session is for %d bytes.", cr.total, total))
+			return cr, 0, false
+		}
+		if cr.total < persisted {
+			x.fail(badRequest("Content-Range says the file has %d bytes, fewer than the %d bytes already persisted.", cr.total, persisted))
+			return cr, 0, false
+		}
+		total = cr.total
+	}
+	if cr.query && r.ContentLength != 0 {
+		x.fail(badRequest("A request with Content-Range: bytes */TOTAL asks where the upload stands and must have an empty body."))
+		return cr, 0, false
+	}
+	if !cr.query {
+		if e := checkChunk(r, cr, total, persisted, ep.limit()); e != nil {
+			x.fail(e)
+			return cr, 0, false
+		}
+	}
+	if total != rec.Total {
+		rec.Total = total
+		if err := s.store.putSession(*rec); err != nil {
+			x.fail(internal("The upload session could not be stored."))
+			s.log.Error("store failed", "err", err)
+			return cr, 0, false
+		}
+	}
+	return cr, total, true
+}
+
+// receiveChunk stores a chunk's bytes and answers: the object when the file
+// is complete, else how much is persisted.
+func (s *Server) receiveChunk(x *exchange, id string, rec sessionRecord, ep endpoint, cr contentRange, total int64) {
 	var keep *KeepLess
 	if k, ok := x.action.(KeepLess); ok {
 		keep = &k

@@ -312,6 +312,39 @@ func (s *Server) finish(x *exchange, w http.ResponseWriter) {
 	s.log.LogAttrs(x.r.Context(), slog.LevelInfo, "upload request", attrs...)
 }
 
+// oneShotHead reads what comes before a one-request upload's bytes: for
+// uploadType=media the headers, for multipart the metadata part and the
+// media part's headers. media is the file's bytes, still to be read; mr is
+// the multipart body, whose end is still to be checked. ok is false when the
+// request was answered.
+func (s *Server) oneShotHead(x *exchange, u *uploadInfo) (media io.Reader, mr *multipart.Reader, ok bool) {
+	r := x.r
+	if u.uploadType == "media" {
+		u.contentType = r.Header.Get("Content-Type")
+		u.size = r.ContentLength
+		return x.body, nil, true
+	}
+	mr, metadata, part, e := s.readMultipartHead(x)
+	if e != nil {
+		if !x.body.gone() {
+			x.fail(e)
+		}
+		return nil, nil, false
+	}
+	u.metadata = metadata
+	u.contentType = part.Header.Get("Content-Type")
+	if named := metadataString(u.metadata, "contentType"); named != "" && mediaType(named) != mediaType(u.contentType) {
+		// As Google's Cloud Storage emulator does: the two must agree.
+		x.fail(newError(http.StatusPreconditionFailed, "conditionNotMet", "Content-Type validation failed"))
+		return nil, nil, false
+	}
+	if media, e = decodePart(part); e != nil {
+		x.fail(e)
+		return nil, nil, false
+	}
+	return media, mr, true
+}
+
 // serveOneShot serves uploadType=media and uploadType=multipart.
 func (s *Server) serveOneShot(x *exchange) {
 	r := x.r
@@ -322,31 +355,9 @@ func (s *Server) serveOneShot(x *exchange) {
 	}
 	q := r.URL.Query()
 	u := &uploadInfo{method: r.Method, path: r.URL.Path, query: q, size: -1, uploadType: q.Get("uploadType")}
-	var media io.Reader
-	var mr *multipart.Reader
-	if u.uploadType == "media" {
-		u.contentType = r.Header.Get("Content-Type")
-		u.size = r.ContentLength
-		media = x.body
-	} else {
-		var part *multipart.Part
-		mr, u.metadata, part, e = s.readMultipartHead(x)
-		if e != nil {
-			if !x.body.gone() {
-				x.fail(e)
-			}
-			return
-		}
-		u.contentType = part.Header.Get("Content-Type")
-		if named := metadataString(u.metadata, "contentType"); named != "" && mediaType(named) != mediaType(u.contentType) {
-			// As Google's Cloud Storage emulator does: the two must agree.
-			x.fail(newError(http.StatusPreconditionFailed, "conditionNotMet", "Content-Type validation failed"))
-			return
-		}
-		if media, e = decodePart(part); e != nil {
-			x.fail(e)
-			return
-		}
+	media, mr, ok := s.oneShotHead(x, u)
+	if !ok {
+		return
 	}
 	if e := s.admit(ep, u); e != nil {
 		x.fail(e)

@@ -31,8 +31,6 @@ var known = map[string]int{
 	"func bench/harness/far.go evaluateFar":                135,
 	"func bench/harness/report.go Report.Markdown":         152,
 	"func bench/harness/report.go evaluate":                126,
-	"func engine/emulator/session.go Server.serveSession":  149,
-	"func engine/emulator/upload.go Server.serveOneShot":   101,
 	"func engine/media/outlook/write.go message.writeBody": 105,
 	"func engine/run.go Queue.finish":                      115,
 	"func engine/run.go Queue.upload":                      131,
