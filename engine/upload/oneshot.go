@@ -16,8 +16,30 @@ import (
 // by asking the destination before the file goes out again (lookup.go);
 // where nothing can be asked, the upload stops with an *AnswerLostError.
 func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
+	o, err := newOneRequest(r, m)
+	if err != nil {
+		return nil, err
+	}
+	return o.loop(ctx)
+}
+
+// oneRequest is a run's one-request upload: the request's form, fixed
+// before the first attempt, and why the last attempt's answer was lost.
+type oneRequest struct {
+	*run
+	m           Method
+	target      string
+	contentType string
+	hash        string // X-Goog-Hash
+	mp          multipartBody
+	lastCause   error
+}
+
+// newOneRequest fixes the request's form: its content type, the multipart
+// body's head and tail, and the file's CRC32C where the target asks for it.
+func newOneRequest(r *run, m Method) (*oneRequest, error) {
+	o := &oneRequest{run: r, m: m, contentType: r.mediaType, target: r.withUploadType(string(m))}
 	meta := r.t.Metadata
-	var hash string // X-Goog-Hash
 	if r.t.SendCRC32C {
 		crc, err := r.sum.crc32c(r.src)
 		if err != nil {
@@ -26,23 +48,25 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 		if m == Multipart {
 			meta = withCRC32C(meta, crc)
 		} else {
-			hash = "crc32c=" + crcBase64(crc)
+			o.hash = "crc32c=" + crcBase64(crc)
 		}
 	}
-	var mp multipartBody
-	contentType := r.mediaType
 	if m == Multipart {
 		if meta == nil {
 			meta = []byte("{}") // the protocol's metadata part is not optional
 		}
 		var err error
-		if mp, err = newMultipart(meta, r.mediaType); err != nil {
+		if o.mp, err = newMultipart(meta, r.mediaType); err != nil {
 			return nil, err
 		}
-		contentType = mp.contentType
+		o.contentType = o.mp.contentType
 	}
-	target := r.withUploadType(string(m))
-	var lastCause error // why the last attempt's answer was lost
+	return o, nil
+}
+
+// loop sends the request until an answer ends the upload.
+func (o *oneRequest) loop(ctx context.Context) (*Result, error) {
+	r, m := o.run, o.m
 	for {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx)
@@ -50,54 +74,26 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 		if err := r.check(); err != nil {
 			return nil, err
 		}
-		if !r.unanswered.IsZero() && !r.repeatable() {
-			// An earlier attempt may have arrived: ask before sending again.
-			if r.t.Lookup == nil {
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: lastCause}
-			}
-			f, err := r.findSettled(ctx)
-			var wait *WaitError
-			if err != nil {
-				if ctx.Err() != nil || errors.As(err, &wait) {
-					return nil, err
-				}
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: lastCause, Why: err}
-			}
-			if res, err, settled := r.settle(ctx, f, m); settled {
-				return r.done(res, err)
-			}
-			r.cleared()
+		if res, err, end := o.askFirst(ctx); end {
+			return res, err
 		}
 		r.handed = 0
-		req, err := newRequest(r.t.HTTPMethod, target)
+		req, err := newRequest(r.t.HTTPMethod, o.target)
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set("Content-Type", contentType)
-		if hash != "" {
-			req.Header.Set("X-Goog-Hash", hash)
+		req.Header.Set("Content-Type", o.contentType)
+		if o.hash != "" {
+			req.Header.Set("X-Goog-Hash", o.hash)
 		}
-		pl := &payload{src: r.src, n: r.size, head: mp.head, tail: mp.tail, obs: r.obs, once: true, last: r.lastByte}
+		pl := &payload{src: r.src, n: r.size, head: o.mp.head, tail: o.mp.tail, obs: r.obs, once: true, last: r.lastByte}
 		if err := r.markSending(); err != nil {
 			return r.unsettled(ctx, m, err)
 		}
 		a, err := r.do(ctx, req, pl)
 		if err != nil {
-			if r.delivered {
-				r.lost()
-			} else {
-				r.answered()
-			}
-			var ce *connError
-			if !errors.As(err, &ce) {
-				return r.unsettled(ctx, m, err)
-			}
-			lastCause = ce
-			if r.delivered && !r.repeatable() && r.t.Lookup == nil {
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: ce}
-			}
-			if err := r.wait(ctx, ce); err != nil {
-				return r.unsettled(ctx, m, err)
+			if res, err, end := o.broken(ctx, err); end {
+				return res, err
 			}
 			continue
 		}
@@ -109,46 +105,115 @@ func (r *run) oneShot(ctx context.Context, m Method) (*Result, error) {
 			// Done even if the answer's body broke off: sending again would make a copy.
 			return r.done(r.accept(ctx, &Result{Status: a.status, Body: a.body, Method: m}))
 		}
-		refusal := r.refuse(a)
-		if r.delivered && serverTrouble(a.status) {
-			// The whole body went out and a front end or the server broke
-			// down: the request may have been passed on, and may yet make
-			// the object. The answer is as good as lost.
-			r.lost()
-			lastCause = refusal
-			if !r.repeatable() && r.t.Lookup == nil {
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal}
-			}
-			if err := r.wait(ctx, refusal); err != nil {
-				var wait *WaitError
-				if errors.As(err, &wait) {
-					// Asked about when the wait is over: the doubt goes with
-					// the upload (Observer.Doubt), as a resume's does.
-					return nil, err
-				}
-				return r.unsettled(ctx, m, err)
-			}
-			continue
-		}
-		r.answered()
-		if a.status == http.StatusPreconditionFailed && r.t.Pin != nil && r.t.Lookup != nil && !r.unanswered.IsZero() {
-			// An earlier attempt arrived, or the name changed meanwhile: look.
-			f, err := r.find(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, err
-				}
-				return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal, Why: err}
-			}
-			if res, err, settled := r.settle(ctx, f, m); settled {
-				return r.done(res, err)
-			}
-			r.cleared() // not this upload's: the precondition failed for another reason
-		}
-		if err := r.wait(ctx, refusal); err != nil {
-			return r.unsettled(ctx, m, err)
+		if res, err, end := o.refused(ctx, a); end {
+			return res, err
 		}
 	}
+}
+
+// askFirst settles an earlier attempt that may have arrived before the
+// file goes out again. end is true when that ends the upload: it arrived,
+// or nothing can be asked.
+func (o *oneRequest) askFirst(ctx context.Context) (res *Result, err error, end bool) {
+	r := o.run
+	if r.unanswered.IsZero() || r.repeatable() {
+		return nil, nil, false
+	}
+	if r.t.Lookup == nil {
+		return nil, &AnswerLostError{Sent: r.unanswered, Cause: o.lastCause}, true
+	}
+	f, err := r.findSettled(ctx)
+	if err != nil {
+		var wait *WaitError
+		if ctx.Err() != nil || errors.As(err, &wait) {
+			return nil, err, true
+		}
+		return nil, &AnswerLostError{Sent: r.unanswered, Cause: o.lastCause, Why: err}, true
+	}
+	if res, err, settled := r.settle(ctx, f, o.m); settled {
+		res, err = r.done(res, err)
+		return res, err, true
+	}
+	r.cleared()
+	return nil, nil, false
+}
+
+// broken takes a request whose connection broke: after the whole body
+// went out the answer is lost; either way another attempt follows a wait,
+// unless nothing could be asked about the lost one. end is true when the
+// upload stops here.
+func (o *oneRequest) broken(ctx context.Context, err error) (res *Result, _ error, end bool) {
+	r := o.run
+	if r.delivered {
+		r.lost()
+	} else {
+		r.answered()
+	}
+	var ce *connError
+	if !errors.As(err, &ce) {
+		res, err = r.unsettled(ctx, o.m, err)
+		return res, err, true
+	}
+	o.lastCause = ce
+	if r.delivered && !r.repeatable() && r.t.Lookup == nil {
+		return nil, &AnswerLostError{Sent: r.unanswered, Cause: ce}, true
+	}
+	if err := r.wait(ctx, ce); err != nil {
+		res, err = r.unsettled(ctx, o.m, err)
+		return res, err, true
+	}
+	return nil, nil, false
+}
+
+// refused takes an answer other than success: a server's trouble after the
+// whole body went out is a lost answer; a failed precondition on a pinned
+// upload in doubt is looked into; the rest waits and goes again, or stops,
+// as the refusal says. end is true when the upload stops here.
+func (o *oneRequest) refused(ctx context.Context, a *answer) (res *Result, err error, end bool) {
+	r := o.run
+	refusal := r.refuse(a)
+	if r.delivered && serverTrouble(a.status) {
+		// The whole body went out and a front end or the server broke
+		// down: the request may have been passed on, and may yet make
+		// the object. The answer is as good as lost.
+		r.lost()
+		o.lastCause = refusal
+		if !r.repeatable() && r.t.Lookup == nil {
+			return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal}, true
+		}
+		if err := r.wait(ctx, refusal); err != nil {
+			var wait *WaitError
+			if errors.As(err, &wait) {
+				// Asked about when the wait is over: the doubt goes with
+				// the upload (Observer.Doubt), as a resume's does.
+				return nil, err, true
+			}
+			res, err = r.unsettled(ctx, o.m, err)
+			return res, err, true
+		}
+		return nil, nil, false
+	}
+	r.answered()
+	if a.status == http.StatusPreconditionFailed && r.t.Pin != nil && r.t.Lookup != nil && !r.unanswered.IsZero() {
+		// An earlier attempt arrived, or the name changed meanwhile: look.
+		f, err := r.find(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err, true
+			}
+			return nil, &AnswerLostError{Sent: r.unanswered, Cause: refusal, Why: err}, true
+		}
+		if res, err, settled := r.settle(ctx, f, o.m); settled {
+			res, err = r.done(res, err)
+			return res, err, true
+		}
+		r.cleared() // not this upload's: the precondition failed for another reason
+	}
+	if err := r.wait(ctx, refusal); err != nil {
+		res, err = r.unsettled(ctx, o.m, err)
+		return res, err, true
+	}
+	return nil, nil, false
 }
 
 // serverTrouble reports the answers of a server, or of a front end before

@@ -49,8 +49,18 @@ func doubt(err error) step {
 	return step{kind: stepRetry, err: &unsure{err: err}}
 }
 
+// resumableRun is a run's resumable upload: its session, started or
+// resumed, and the chunks and status queries that take it to its end. The
+// one-request upload and the lookups stay with the run itself.
+type resumableRun struct{ *run }
+
 // resumable runs a resumable upload to its end.
 func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
+	return resumableRun{r}.loop(ctx, resume)
+}
+
+// loop takes the session from its start (or resume) to the end of the file.
+func (r resumableRun) loop(ctx context.Context, resume *Session) (*Result, error) {
 	needStatus := false
 	if resume != nil {
 		if err := r.checkSessionURI(resume.URI); err != nil {
@@ -151,12 +161,12 @@ func (r *run) resumable(ctx context.Context, resume *Session) (*Result, error) {
 
 // incomplete is the error of a session that the server finished with
 // part of the file, its answer res naming what it made.
-func (r *run) incomplete(res *Result) error {
+func (r resumableRun) incomplete(res *Result) error {
 	return &IncompleteError{Received: min(r.received(res.Body), r.size), Size: r.size, Body: res.Body}
 }
 
 // restart forgets the session so that the next step starts a new one.
-func (r *run) restart(reason error) error {
+func (r resumableRun) restart(reason error) error {
 	r.restarts++
 	if r.restarts > MaxRestarts {
 		return fmt.Errorf("%w (%d restarts): %w", ErrTooManyRetries, r.restarts-1, reason)
@@ -168,7 +178,7 @@ func (r *run) restart(reason error) error {
 }
 
 // start asks for a new session.
-func (r *run) start(ctx context.Context) step {
+func (r resumableRun) start(ctx context.Context) step {
 	req, err := newRequest(r.t.HTTPMethod, r.withUploadType(string(Resumable)))
 	if err != nil {
 		return step{kind: stepFail, err: err}
@@ -208,7 +218,7 @@ func (r *run) start(ctx context.Context) step {
 }
 
 // send puts the bytes from next on, up to one chunk.
-func (r *run) send(ctx context.Context, next int64) step {
+func (r resumableRun) send(ctx context.Context, next int64) step {
 	if err := r.check(); err != nil {
 		return step{kind: stepFail, err: err}
 	}
@@ -243,7 +253,7 @@ func (r *run) send(ctx context.Context, next int64) step {
 }
 
 // status asks the server where the session stands.
-func (r *run) status(ctx context.Context) step {
+func (r resumableRun) status(ctx context.Context) step {
 	req, err := newRequest(http.MethodPut, r.session.URI)
 	if err != nil {
 		return step{kind: stepFail, err: err}
@@ -259,7 +269,7 @@ func (r *run) status(ctx context.Context) step {
 }
 
 // sessionAnswer reads an answer to bytes or a status query sent to the session.
-func (r *run) sessionAnswer(a *answer, query bool) step {
+func (r resumableRun) sessionAnswer(a *answer, query bool) step {
 	status := a.status
 	if status == http.StatusOK && a.header.Get("X-Http-Status-Code-Override") == "308" {
 		status = StatusResumeIncomplete // Google's variant for clients that avoid 308
@@ -296,7 +306,7 @@ func (r *run) sessionAnswer(a *answer, query bool) step {
 }
 
 // checkSessionURI accepts only an absolute http(s) URI on the allowed host.
-func (r *run) checkSessionURI(s string) error {
+func (r resumableRun) checkSessionURI(s string) error {
 	if s == "" {
 		return fmt.Errorf("%w: no session address (Location) in the answer", ErrBadResponse)
 	}
@@ -313,7 +323,7 @@ func (r *run) checkSessionURI(s string) error {
 	return nil
 }
 
-func (r *run) hostAllowed(u *url.URL) bool {
+func (r resumableRun) hostAllowed(u *url.URL) bool {
 	if r.allowed != "" {
 		if _, _, err := net.SplitHostPort(r.allowed); err == nil {
 			return hostPort(u) == hostPort(&url.URL{Scheme: u.Scheme, Host: r.allowed})

@@ -185,7 +185,7 @@ func (r *run) sleep(ctx context.Context, attempt int, wait time.Duration, cause 
 // progressed resets the retry allowances once the server confirms bytes past
 // the most it ever confirmed: a server that keeps a chunk and then forgets
 // it does not buy itself new attempts each time it keeps it again.
-func (r *run) progressed(next int64) bool {
+func (r resumableRun) progressed(next int64) bool {
 	if next <= r.best {
 		return false
 	}

@@ -1170,7 +1170,7 @@ func TestHostAllowed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = r.checkSessionURI(tc.location)
+		err = resumableRun{r}.checkSessionURI(tc.location)
 		if (err == nil) != tc.want {
 			t.Errorf("target %s, allowed %q, location %s: %v", tc.target, tc.allowed, tc.location, err)
 		}

@@ -34,7 +34,6 @@ var known = map[string]int{
 	"func engine/media/outlook/write.go message.writeBody": 105,
 	"func engine/run.go Queue.finish":                      115,
 	"func engine/run.go Queue.upload":                      131,
-	"func engine/upload/oneshot.go run.oneShot":            135,
 	"func internal/msgfile/cfb.go Compound":                176,
 	"func internal/msgfile/fixtures.go Fixtures":           205,
 	"func testdata/eml/generate.go golden":                 134,
@@ -45,7 +44,6 @@ var known = map[string]int{
 	"type engine.Queue":                                    78,
 	"type engine/dest.Destination":                         39,
 	"type engine/journal.Journal":                          42,
-	"type engine/upload.run":                               39,
 }
 
 // generated is the line Go's tools put in generated files.
