@@ -23,7 +23,7 @@ func (j *Journal) Compact() error {
 	if err := j.writable(); err != nil {
 		return err
 	}
-	return j.classify(j.compactLocked())
+	return j.classify((listFile{j}).compactLocked())
 }
 
 // compactReplaced, when set (by tests), runs while no bbolt file is open:
@@ -37,7 +37,7 @@ const compactTxBytes = 1 << 20
 // compactLocked does Compact; the caller holds j.wmu and not j.mu, or is
 // Open. It copies holding j.mu shared, so that reads go on, and holds it
 // exclusively only to put the copy in place.
-func (j *Journal) compactLocked() error {
+func (j listFile) compactLocked() error {
 	tmp := j.path + compactSuffix
 	if err := j.copyTo(tmp); err != nil {
 		_ = os.Remove(tmp)
@@ -70,7 +70,7 @@ func (j *Journal) compactLocked() error {
 
 // copyTo writes a copy of the list, marked tidied, into a new file at tmp,
 // synced and private.
-func (j *Journal) copyTo(tmp string) error {
+func (j listFile) copyTo(tmp string) error {
 	j.mu.RLock()
 	defer j.mu.RUnlock()
 	if err := os.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -226,7 +226,7 @@ func tidied(db *bbolt.DB) bool {
 
 // reopen opens the journal file again after compaction and returns cause;
 // if it cannot, the journal stays unusable and says why.
-func (j *Journal) reopen(cause error) error {
+func (j listFile) reopen(cause error) error {
 	db, err := bbolt.Open(j.path, fileMode, j.boltOptions())
 	if err != nil {
 		j.broken = fmt.Errorf("journal: the list of uploads cannot be opened again: %w", err)

@@ -22,10 +22,10 @@ const goodSuffix = ".good"
 // is meant for quiet moments (a batch of uploads ended, Hoist opened a list
 // it checked whole); a list unchanged since the last copy is not copied
 // again. The copy replaces the one before only once it is whole on disk.
-func (j *Journal) KeepCopy() error { return j.write(j.keepCopyLocked) }
+func (j *Journal) KeepCopy() error { return j.write((listFile{j}).keepCopyLocked) }
 
 // keepCopyLocked does KeepCopy; the caller holds j.wmu and j.mu, or is Open.
-func (j *Journal) keepCopyLocked() error {
+func (j listFile) keepCopyLocked() error {
 	good, tmp := j.path+goodSuffix, j.path+goodSuffix+".tmp"
 	var txID int
 	_ = j.db.View(func(tx *bbolt.Tx) error {
@@ -70,7 +70,7 @@ func (j *Journal) keepCopyLocked() error {
 
 // putBackGood puts the last good copy in place of the list (which was set
 // aside) and says how old the copy is; ok is false when there is none.
-func (j *Journal) putBackGood() (age time.Duration, ok bool, err error) {
+func (j listFile) putBackGood() (age time.Duration, ok bool, err error) {
 	good := j.path + goodSuffix
 	info, err := os.Stat(good)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -106,7 +106,7 @@ func (j *Journal) putBackGood() (age time.Duration, ok bool, err error) {
 }
 
 // goodAge is how old the last good copy, whose file is info, is.
-func (j *Journal) goodAge(info fs.FileInfo) time.Duration {
+func (j listFile) goodAge(info fs.FileInfo) time.Duration {
 	return max(j.opts.Now().Sub(info.ModTime()), 0)
 }
 
@@ -116,7 +116,7 @@ func (j *Journal) goodAge(info fs.FileInfo) time.Duration {
 // to it and nothing holds it after, so the next KeepCopy replaces it as
 // usual. A copy that is missing, damaged, or laid out by another version
 // gives nothing.
-func (j *Journal) fromGoodCopy(keys [][]byte) (found map[string][]byte, age time.Duration) {
+func (j listFile) fromGoodCopy(keys [][]byte) (found map[string][]byte, age time.Duration) {
 	good := j.path + goodSuffix
 	info, err := os.Stat(good)
 	if err != nil || !info.Mode().IsRegular() {

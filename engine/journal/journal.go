@@ -736,3 +736,8 @@ func sortRecords(recs []Record) {
 		return 0
 	})
 }
+
+// listFile is the list's file on disk: opened and checked, set aside or put
+// back from its last good copy when damaged, tidied and mapped again. Its
+// methods keep to the file; the Journal's own keep to the records.
+type listFile struct{ *Journal }

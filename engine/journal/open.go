@@ -95,7 +95,7 @@ func Open(path string, opts Options) (*Journal, error) {
 		return nil, fmt.Errorf("journal: locking the list of uploads: %w", err)
 	}
 	j := &Journal{path: abs, opts: opts, lock: lock}
-	if err := j.open(); err != nil {
+	if err := (listFile{j}).open(); err != nil {
 		_ = lock.release()
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func fixMode(path string) (bool, error) {
 	return info.Size() > 0, nil
 }
 
-func (j *Journal) open() error {
+func (j listFile) open() error {
 	// An interrupted tidy-up leaves its half-made copy; the journal itself is whole.
 	if err := os.Remove(j.path + compactSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("journal: removing an old temporary file: %w", err)
@@ -219,11 +219,11 @@ func (j *Journal) Tidy() error {
 	if err := j.writable(); err != nil {
 		return err
 	}
-	return j.tidyLocked()
+	return (listFile{j}).tidyLocked()
 }
 
 // tidyLocked does Tidy; the caller holds j.wmu (not j.mu), or is Open.
-func (j *Journal) tidyLocked() error {
+func (j listFile) tidyLocked() error {
 	if st := j.db.Stats(); st.FreePageN+st.PendingPageN == 0 || tidied(j.db) {
 		return nil
 	}
@@ -233,7 +233,7 @@ func (j *Journal) tidyLocked() error {
 // remap opens the file again, letting go of its pages that the checks
 // read: of a file the last run left full of freed pages these are many
 // megabytes, which would otherwise stay in memory until the tidy-up.
-func (j *Journal) remap() error {
+func (j listFile) remap() error {
 	current := j.openedCurrent()
 	if err := j.db.Close(); err != nil {
 		j.db = nil
@@ -250,7 +250,7 @@ func (j *Journal) remap() error {
 // openedCurrent reports whether the records Open read are still what the
 // file holds: nothing was written since. Nothing may write meanwhile (the
 // caller holds j.wmu, or is Open).
-func (j *Journal) openedCurrent() bool {
+func (j listFile) openedCurrent() bool {
 	current := false
 	_ = j.db.View(func(tx *bbolt.Tx) error {
 		j.openedMu.Lock()
@@ -265,7 +265,7 @@ func (j *Journal) openedCurrent() bool {
 // compacted (a copy of the same records, in a new file) or remapped. They
 // stand for the new file if they were current in the old one (see
 // openedCurrent); else they are dropped.
-func (j *Journal) reopened(current bool) {
+func (j listFile) reopened(current bool) {
 	j.openedMu.Lock()
 	defer j.openedMu.Unlock()
 	if j.opened == nil {
@@ -288,14 +288,14 @@ func (j *Journal) reopened(current bool) {
 // each commit is synced to the disk before it returns (NoSync false), and so
 // is each growth of the file (NoGrowSync false), so that what the journal
 // said it saved outlives a power cut.
-func (j *Journal) boltOptions() *bbolt.Options {
+func (j listFile) boltOptions() *bbolt.Options {
 	return &bbolt.Options{Timeout: j.opts.LockTimeout}
 }
 
 // openChecked opens the bbolt file and checks it whole. problem is non-nil
 // when the file is unusable (damaged, or from a newer Hoist); err is for
 // failures that setting the file aside would not cure.
-func (j *Journal) openChecked() (db *bbolt.DB, problem, err error) {
+func (j listFile) openChecked() (db *bbolt.DB, problem, err error) {
 	var file *os.File
 	bopts := j.boltOptions()
 	bopts.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
@@ -414,7 +414,7 @@ func touch(b *bbolt.Bucket) error {
 // dropUnreadable puts back, as the last good copy has them, the records
 // that cannot be decoded, and removes those the copy cannot give, after
 // keeping a copy of the file as it was.
-func (j *Journal) dropUnreadable() error {
+func (j listFile) dropUnreadable() error {
 	var bad [][]byte
 	var cause error
 	opened := &openedRecords{db: j.db}
@@ -473,7 +473,7 @@ func (j *Journal) dropUnreadable() error {
 }
 
 // setAside renames the unusable journal to a backup name.
-func (j *Journal) setAside() (string, error) {
+func (j listFile) setAside() (string, error) {
 	backup, err := j.backupName()
 	if err != nil {
 		return "", err
@@ -488,7 +488,7 @@ func (j *Journal) setAside() (string, error) {
 }
 
 // backupName is path.bad-<local time>, with a counter if that is taken.
-func (j *Journal) backupName() (string, error) {
+func (j listFile) backupName() (string, error) {
 	base := j.path + backupInfix + j.opts.Now().Format("20060102-150405")
 	name := base
 	for n := 2; ; n++ {
