@@ -99,7 +99,7 @@ func (cm360Kind) factArgs(d Destination) map[string]string {
 
 func (cm360Kind) check(d Destination, file media.Info) error {
 	if file.Size == 0 {
-		return d.refuseEmpty(file)
+		return emptyRefusal(d, file)
 	}
 	return nil
 }
@@ -126,7 +126,7 @@ func (cm360Kind) target(d Destination, file media.Info, t *upload.Target) error 
 	}})
 	t.FallbackToMultipart = true
 	var err error
-	t.URL, err = d.join(CM360Host, route, nil)
+	t.URL, err = joinURL(d, CM360Host, route, nil)
 	return err
 }
 
@@ -160,7 +160,7 @@ func (cm360Kind) upgraded(d Destination) (Destination, bool) {
 	if v == "" || !retiredCM360Version(v) {
 		return d, false
 	}
-	d = d.clone()
+	d = cloned(d)
 	d.Params["apiVersion"] = CM360Version
 	return d, true
 }

@@ -92,9 +92,9 @@ func (customKind) fileType(d Destination, sniffed string) string {
 
 func (customKind) check(d Destination, file media.Info) error {
 	if accept := customOf(d).Accept; len(accept) > 0 && !matchAny(accept, file.MIME) {
-		r := d.refuse(RuleType, wrongType, file)
+		r := refusal(d, RuleType, wrongType, file)
 		if file.MIME == "" {
-			r = d.refuse(RuleType, unknownType, file)
+			r = refusal(d, RuleType, unknownType, file)
 		} else {
 			r.fact.Args["type"] = file.MIME
 		}
@@ -134,7 +134,7 @@ func (customKind) validate(d Destination) FieldErrors {
 func (customKind) target(d Destination, _ media.Info, t *upload.Target) error {
 	s := customOf(d)
 	var err error
-	t.URL, err = d.customURL(s.URL)
+	t.URL, err = customURL(d, s.URL)
 	t.HTTPMethod = s.HTTPMethod
 	if m := s.Metadata; m != "" {
 		var b bytes.Buffer
@@ -146,7 +146,7 @@ func (customKind) target(d Destination, _ media.Info, t *upload.Target) error {
 }
 
 // customURL is the upload URL raw, on BaseURL's server when that is set.
-func (d Destination) customURL(raw string) (string, error) {
+func customURL(d Destination, raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("%w: url", ErrInvalid)
@@ -208,7 +208,7 @@ func (customKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 		return
 	}
 	o, _ := storageTarget(&p.Target)
-	taken := d.refuse(ruleTaken, nameTaken, file)
+	taken := refusal(d, ruleTaken, nameTaken, file)
 	taken.fact.Args["bucket"], taken.fact.Args["object"] = o.bucket, o.name // "name" is the destination's
 	p.Target.Pin = newObjectsOnly{taken: taken}
 }

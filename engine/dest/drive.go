@@ -122,7 +122,7 @@ func (driveKind) target(d Destination, file media.Info, t *upload.Target) error 
 	if id := driveLink(s.FileID); id != "" {
 		t.HTTPMethod = "PATCH" // files.update: the file keeps its name and place
 		var err error
-		t.URL, err = d.join(DriveHost, "/upload/drive/v3/files/"+url.PathEscape(id), q)
+		t.URL, err = joinURL(d, DriveHost, "/upload/drive/v3/files/"+url.PathEscape(id), q)
 		return err
 	}
 	meta := map[string]any{"name": file.Name}
@@ -131,7 +131,7 @@ func (driveKind) target(d Destination, file media.Info, t *upload.Target) error 
 	}
 	t.Metadata = marshal(meta)
 	var err error
-	t.URL, err = d.join(DriveHost, "/upload/drive/v3/files", q)
+	t.URL, err = joinURL(d, DriveHost, "/upload/drive/v3/files", q)
 	return err
 }
 
@@ -170,7 +170,7 @@ func (driveKind) findable(d Destination, _ media.Info, job string, p *Plan) {
 		"includeItemsFromAllDrives": {"true"},
 		"pageSize":                  {"10"},
 	}
-	list, err := d.join(DriveHost, "/drive/v3/files", q)
+	list, err := joinURL(d, DriveHost, "/drive/v3/files", q)
 	if err != nil {
 		return
 	}

@@ -248,15 +248,15 @@ func (gmailKind) fileType(_ Destination, s string) string { return s }
 func (gmailKind) check(d Destination, file media.Info) error {
 	if !matchType("message/*", file.MIME) {
 		if strings.EqualFold(filepath.Ext(file.Name), ".eml") {
-			return d.refuse(RuleEmail, notEmail, file)
+			return refusal(d, RuleEmail, notEmail, file)
 		}
-		return d.refuseType(file)
+		return typeRefusal(d, file)
 	}
 	if file.Size == 0 {
-		return d.refuseEmpty(file)
+		return emptyRefusal(d, file)
 	}
 	if file.Email == nil {
-		return d.refuse(RuleEmail, notEmail, file)
+		return refusal(d, RuleEmail, notEmail, file)
 	}
 	return nil
 }
@@ -294,11 +294,11 @@ func (g gmailKind) target(d Destination, _ media.Info, t *upload.Target) error {
 			Message message `json:"message"`
 		}{s.message()})
 		var err error
-		t.URL, err = d.join(GmailHost, route, nil)
+		t.URL, err = joinURL(d, GmailHost, route, nil)
 		return err
 	}
 	q := url.Values{}
-	if v := s.InternalDateSource; v != "" && d.set("internalDateSource") {
+	if v := s.InternalDateSource; v != "" && isSet(d, "internalDateSource") {
 		q.Set("internalDateSource", v) // only when chosen: each method has its own default
 	}
 	for key, on := range map[string]bool{"deleted": s.Deleted, "neverMarkSpam": s.NeverMarkSpam, "processForCalendar": s.ProcessForCalendar} {
@@ -311,7 +311,7 @@ func (g gmailKind) target(d Destination, _ media.Info, t *upload.Target) error {
 		t.Metadata = marshal(m)
 	}
 	var err error
-	t.URL, err = d.join(GmailHost, user+"/messages"+suffix, q)
+	t.URL, err = joinURL(d, GmailHost, user+"/messages"+suffix, q)
 	return err
 }
 
@@ -419,7 +419,7 @@ func (g gmailKind) mark(ctx context.Context, d Destination, file media.Info, cli
 
 // gmailHistoryID is the mailbox's current historyId (users.getProfile).
 func gmailHistoryID(ctx context.Context, c *http.Client, d Destination, user string) (string, error) {
-	u, err := d.join(GmailHost, user+"/profile", nil)
+	u, err := joinURL(d, GmailHost, user+"/profile", nil)
 	if err != nil {
 		return "", err
 	}
@@ -553,7 +553,7 @@ func gmailHistory(ctx context.Context, c *http.Client, d Destination, user, labe
 	}
 	read := 0
 	for {
-		u, err := d.join(GmailHost, user+"/history", q)
+		u, err := joinURL(d, GmailHost, user+"/history", q)
 		if err != nil {
 			return upload.Found{}, err
 		}
@@ -596,7 +596,7 @@ func gmailHistory(ctx context.Context, c *http.Client, d Destination, user, labe
 // gmailHeaders is a message as format=metadata gives it: its date in
 // Gmail and its Message-ID; ok false when it was deleted meanwhile.
 func gmailHeaders(ctx context.Context, c *http.Client, d Destination, user, msg string) (gmailMeta, bool, error) {
-	u, err := d.join(GmailHost, user+"/messages/"+url.PathEscape(msg), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
+	u, err := joinURL(d, GmailHost, user+"/messages/"+url.PathEscape(msg), url.Values{"format": {"metadata"}, "metadataHeaders": {"Message-ID"}})
 	if err != nil {
 		return gmailMeta{}, false, err
 	}
@@ -642,7 +642,7 @@ func sinceBegan(date, began time.Time) bool {
 // by its arrival, after the upload began; one dated otherwise cannot be
 // told from an older copy (ErrNotThisUpload).
 func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id string, byArrival bool, began time.Time) (upload.Found, error) {
-	u, err := d.join(GmailHost, user+"/messages", url.Values{"q": {"rfc822msgid:" + id}, "includeSpamTrash": {"true"}, "maxResults": {"10"}})
+	u, err := joinURL(d, GmailHost, user+"/messages", url.Values{"q": {"rfc822msgid:" + id}, "includeSpamTrash": {"true"}, "maxResults": {"10"}})
 	if err != nil {
 		return upload.Found{}, err
 	}
@@ -675,7 +675,7 @@ func gmailSearch(ctx context.Context, c *http.Client, d Destination, user, id st
 // gmailFindDraft finds the draft by rfc822msgid:, which the drafts' own
 // permission (gmail.compose) may search.
 func gmailFindDraft(ctx context.Context, c *http.Client, d Destination, user, id string) (upload.Found, error) {
-	u, err := d.join(GmailHost, user+"/drafts", url.Values{"q": {"rfc822msgid:" + id}, "maxResults": {"10"}})
+	u, err := joinURL(d, GmailHost, user+"/drafts", url.Values{"q": {"rfc822msgid:" + id}, "maxResults": {"10"}})
 	if err != nil {
 		return upload.Found{}, err
 	}
@@ -709,7 +709,7 @@ func gmailScanLabel(ctx context.Context, c *http.Client, d Destination, user, la
 	if label != "" {
 		q.Set("labelIds", label)
 	}
-	u, err := d.join(GmailHost, user+"/messages", q)
+	u, err := joinURL(d, GmailHost, user+"/messages", q)
 	if err != nil {
 		return upload.Found{}, err
 	}

@@ -38,7 +38,7 @@ type kind interface {
 	// fileType is the type the file is checked and sent as, given the one
 	// its content shows ("" when unknown).
 	fileType(d Destination, sniffed string) string
-	// check applies the kind's rules on the file (type, empty) before a byte
+	// checkRules applies the kind's rules on the file (type, empty) before a byte
 	// is sent; nil or a *Refusal. The size limit is checked for every kind.
 	check(d Destination, file media.Info) error
 	// target fills in the request: URL, HTTP method, metadata, content type.

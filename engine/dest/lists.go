@@ -67,7 +67,7 @@ func (d Destination) NamesTyped() []Typed {
 
 // WithParam is d with the setting key set to value.
 func (d Destination) WithParam(key, value string) Destination {
-	d = d.clone()
+	d = cloned(d)
 	if d.Params == nil {
 		d.Params = map[string]string{}
 	}

@@ -94,7 +94,7 @@ func LoadManaged(dir string) ([]Destination, []error) {
 			problems = append(problems, managedProblem(fact.ManagedEntryUnreadable, path, why, nil))
 			continue
 		}
-		d = d.tidy()
+		d = tidied(d)
 		d.Account = "" // everyone signs in as themselves
 		which := fact.Fact{Count: i + 1}
 		if d.Name != "" {
@@ -171,7 +171,7 @@ type Library struct {
 func (l *Library) List() []Destination {
 	out := make([]Destination, 0, len(l.Managed))
 	for _, d := range l.Managed {
-		out = append(out, d.clone())
+		out = append(out, cloned(d))
 	}
 	if l.Saved != nil {
 		for _, d := range l.Saved.List() {
@@ -198,7 +198,7 @@ func (l *Library) Notice() *fact.Fact {
 // Get finds a destination by name, ignoring case.
 func (l *Library) Get(name string) (Destination, bool) {
 	if i := indexOf(l.Managed, name); i >= 0 {
-		return l.Managed[i].clone(), true
+		return cloned(l.Managed[i]), true
 	}
 	return l.Saved.get(name)
 }
@@ -242,7 +242,7 @@ func (l *Library) Delete(name string) error {
 // FromFlags is Presets.FromFlags over every destination of the library.
 func (l *Library) FromFlags(kindOrPreset string, params map[string]string) (Destination, error) {
 	if i := indexOf(l.Managed, kindOrPreset); i >= 0 && !Kind(strings.ToLower(strings.TrimSpace(kindOrPreset))).Known() {
-		one := &Presets{list: []Destination{l.Managed[i].clone()}}
+		one := &Presets{list: []Destination{cloned(l.Managed[i])}}
 		return one.FromFlags(kindOrPreset, params)
 	}
 	return l.Saved.FromFlags(kindOrPreset, params)

@@ -94,7 +94,7 @@ func (d Destination) Plan(info media.Info) (Plan, error) {
 // when it is sent (Build).
 func (d Destination) Check(info media.Info) error {
 	info.MIME = d.of().fileType(d, info.MIME)
-	return d.check(info)
+	return checkRules(d, info)
 }
 
 // Build makes the request that sends info, for settings validated and a
@@ -200,8 +200,8 @@ func (d Destination) MaxSize() int64 {
 	return k.info().MaxSize
 }
 
-// refuse is d's refusal of file by the rule, said by the fact of this code.
-func (d Destination) refuse(rule Rule, code fact.Code, file media.Info) *Refusal {
+// refusal is d's refusal of file by the rule, said by the fact of this code.
+func refusal(d Destination, rule Rule, code fact.Code, file media.Info) *Refusal {
 	f := d.Fact(code)
 	f.File = file.Name
 	if f.Args == nil {
@@ -210,9 +210,9 @@ func (d Destination) refuse(rule Rule, code fact.Code, file media.Info) *Refusal
 	return &Refusal{Rule: rule, fact: f}
 }
 
-// check applies the destination's rules to the file: the kind's (type,
+// checkRules applies the destination's rules to the file: the kind's (type,
 // email, empty), then its size limit.
-func (d Destination) check(info media.Info) error {
+func checkRules(d Destination, info media.Info) error {
 	k := d.of()
 	if err := k.check(d, info); err != nil {
 		return err
@@ -221,7 +221,7 @@ func (d Destination) check(info media.Info) error {
 	if limit <= 0 || info.Size <= limit {
 		return nil
 	}
-	r := d.refuse(RuleSize, fact.TooLarge, info)
+	r := refusal(d, RuleSize, fact.TooLarge, info)
 	r.fact.Size, r.fact.Limit = info.Size, limit
 	return r
 }
@@ -234,17 +234,17 @@ func (d Destination) RefuseSimple(file media.Info, p Plan) error {
 	if d.IsSandbox() || !MetadataMatters(p.Target.Metadata) {
 		return nil
 	}
-	return d.refuse(RuleMethod, fact.NeedsDetails, file)
+	return refusal(d, RuleMethod, fact.NeedsDetails, file)
 }
 
-// refuseType is d's refusal of a file of a type its kind does not take.
-func (d Destination) refuseType(file media.Info) *Refusal {
-	return d.refuse(RuleType, d.Kind.Info().TypeFact, file)
+// typeRefusal is d's refusal of a file of a type its kind does not take.
+func typeRefusal(d Destination, file media.Info) *Refusal {
+	return refusal(d, RuleType, d.Kind.Info().TypeFact, file)
 }
 
-// refuseEmpty is d's refusal of an empty file.
-func (d Destination) refuseEmpty(file media.Info) *Refusal {
-	return d.refuse(RuleEmpty, fact.Empty, file)
+// emptyRefusal is d's refusal of an empty file.
+func emptyRefusal(d Destination, file media.Info) *Refusal {
+	return refusal(d, RuleEmpty, fact.Empty, file)
 }
 
 // matchType reports whether a media type falls under a pattern like image/* or */*.
@@ -273,8 +273,8 @@ func matchAny(patterns []string, mime string) bool {
 	return false
 }
 
-// join puts an escaped path (and query) on the destination's base: BaseURL when set, else host.
-func (d Destination) join(host, p string, q url.Values) (string, error) {
+// joinURL puts an escaped path (and query) on the destination's base: BaseURL when set, else host.
+func joinURL(d Destination, host, p string, q url.Values) (string, error) {
 	base := host
 	if d.BaseURL != "" {
 		base = strings.TrimSpace(d.BaseURL)

@@ -70,10 +70,10 @@ func (playGamesKind) factArgs(d Destination) map[string]string {
 
 func (playGamesKind) check(d Destination, file media.Info) error {
 	if !matchType("image/*", file.MIME) {
-		return d.refuseType(file)
+		return typeRefusal(d, file)
 	}
 	if file.Size == 0 {
-		return d.refuseEmpty(file)
+		return emptyRefusal(d, file)
 	}
 	return nil
 }
@@ -83,7 +83,7 @@ func (playGamesKind) target(d Destination, _ media.Info, t *upload.Target) error
 		url.PathEscape(playGamesOf(d).ResourceID), playGamesOf(d).ImageType)
 	t.FallbackToMultipart = true
 	var err error
-	t.URL, err = d.join(PlayGamesHost, route, nil)
+	t.URL, err = joinURL(d, PlayGamesHost, route, nil)
 	return err
 }
 

@@ -103,7 +103,7 @@ func (p *Presets) List() []Destination {
 	defer p.mu.Unlock()
 	out := make([]Destination, len(p.list))
 	for i, d := range p.list {
-		out[i] = d.clone()
+		out[i] = cloned(d)
 	}
 	return out
 }
@@ -113,7 +113,7 @@ func (p *Presets) Get(name string) (Destination, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if i := indexOf(p.list, name); i >= 0 {
-		return p.list[i].clone(), true
+		return cloned(p.list[i]), true
 	}
 	return Destination{}, false
 }
@@ -121,7 +121,7 @@ func (p *Presets) Get(name string) (Destination, bool) {
 // Put saves d under its name, replacing a saved destination of the same
 // name (ignoring case). d must be valid and have a name that is not a kind's.
 func (p *Presets) Put(d Destination) error {
-	d = d.tidy()
+	d = tidied(d)
 	if err := checkPreset(d); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (p *Presets) Put(d Destination) error {
 
 // Add saves d only when no saved destination has its name yet.
 func (p *Presets) Add(d Destination) error {
-	d = d.tidy()
+	d = tidied(d)
 	if err := checkPreset(d); err != nil {
 		return err
 	}
@@ -318,9 +318,9 @@ func sortByName(list []Destination) {
 	sort.SliceStable(list, func(i, j int) bool { return strings.ToLower(list[i].Name) < strings.ToLower(list[j].Name) })
 }
 
-// tidy trims the name and drops empty settings.
-func (d Destination) tidy() Destination {
-	d = d.clone()
+// tidied trims the name and drops empty settings.
+func tidied(d Destination) Destination {
+	d = cloned(d)
 	d.Name = strings.TrimSpace(d.Name)
 	d.Account = strings.TrimSpace(d.Account)
 	d.BaseURL = strings.TrimSpace(d.BaseURL)
@@ -335,7 +335,8 @@ func (d Destination) tidy() Destination {
 	return d
 }
 
-func (d Destination) clone() Destination {
+// cloned is d with maps and lists of its own, so a change to it leaves d as it was.
+func cloned(d Destination) Destination {
 	if d.Params != nil {
 		params := make(map[string]string, len(d.Params))
 		for k, v := range d.Params {
@@ -394,7 +395,7 @@ func (p *Presets) FromFlags(kindOrPreset string, params map[string]string) (Dest
 			d.Params[k] = v
 		}
 	}
-	d = d.tidy()
+	d = tidied(d)
 	if err := d.Validate(); err != nil {
 		return Destination{}, err
 	}

@@ -32,7 +32,7 @@ type sharedFile struct {
 // Export writes d as a small file to give to someone else; the account
 // and the built-in sandbox's address of the moment are left out.
 func Export(d Destination) ([]byte, error) {
-	d = d.tidy()
+	d = tidied(d)
 	if d.Name == "" {
 		return nil, FieldErrors{fieldError(d, "name", fact.NameMissing)}
 	}
@@ -80,7 +80,7 @@ func Import(data []byte) (Destination, error) {
 		why.Code = fact.SharedUnreadable
 		return Destination{}, &Problem{fact: why, err: err}
 	}
-	d = d.tidy()
+	d = tidied(d)
 	d.Account = ""
 	if err := checkPreset(d); err != nil {
 		return Destination{}, &Problem{fact: fact.Fact{Code: fact.SharedIncomplete}, err: err}

@@ -226,7 +226,7 @@ func (storageKind) validate(d Destination) FieldErrors {
 // check: the file's name must make an object name Cloud Storage takes.
 func (storageKind) check(d Destination, file media.Info) error {
 	if name := storageOf(d).objectName(file.Name); objectNameRefused(name) {
-		r := d.refuse(ruleName, badObjectName, file)
+		r := refusal(d, ruleName, badObjectName, file)
 		r.fact.Args["name"] = name
 		return r
 	}
@@ -242,7 +242,7 @@ func (storageKind) target(d Destination, file media.Info, t *upload.Target) erro
 	}
 	t.Metadata = marshal(meta)
 	var err error
-	t.URL, err = d.join(StorageHost, "/upload/storage/v1/b/"+url.PathEscape(bucket)+"/o", nil)
+	t.URL, err = joinURL(d, StorageHost, "/upload/storage/v1/b/"+url.PathEscape(bucket)+"/o", nil)
 	return err
 }
 
@@ -303,7 +303,7 @@ func (storageKind) findable(d Destination, file media.Info, _ string, p *Plan) {
 	if s.Replace {
 		return
 	}
-	taken := d.refuse(ruleTaken, nameTaken, file)
+	taken := refusal(d, ruleTaken, nameTaken, file)
 	bucket, _ := storagePlace(s.Bucket)
 	taken.fact.Args["bucket"], taken.fact.Args["name"] = bucket, s.objectName(file.Name)
 	p.Target.Pin = newObjectsOnly{taken: taken}

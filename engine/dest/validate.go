@@ -223,8 +223,8 @@ func canonicalChoice(f Field, v string) string {
 	return ""
 }
 
-// set reports whether the setting key was given, not left to its default.
-func (d Destination) set(key string) bool { return strings.TrimSpace(d.Params[key]) != "" }
+// isSet reports whether the setting key was given, not left to its default.
+func isSet(d Destination, key string) bool { return strings.TrimSpace(d.Params[key]) != "" }
 
 // splitList splits a comma-separated setting, dropping empty items.
 func splitList(v string) []string {

@@ -84,10 +84,10 @@ func (youTubeKind) validate(d Destination) FieldErrors {
 
 func (youTubeKind) check(d Destination, file media.Info) error {
 	if !matchType("video/*", file.MIME) && file.MIME != "application/octet-stream" {
-		return d.refuseType(file)
+		return typeRefusal(d, file)
 	}
 	if file.Size == 0 {
-		return d.refuseEmpty(file)
+		return emptyRefusal(d, file)
 	}
 	return nil
 }
@@ -114,7 +114,7 @@ func (youTubeKind) target(d Destination, file media.Info, t *upload.Target) erro
 	v.Status.PrivacyStatus = s.Privacy
 	t.Metadata = marshal(v)
 	var err error
-	t.URL, err = d.join(YouTubeHost, "/upload/youtube/v3/videos", url.Values{"part": {"snippet,status"}})
+	t.URL, err = joinURL(d, YouTubeHost, "/upload/youtube/v3/videos", url.Values{"part": {"snippet,status"}})
 	return err
 }
 

@@ -42,7 +42,6 @@ var known = map[string]int{
 	"func ui/widgets/uba.go ubaText.resolveSequence":       189,
 	"type auth.Service":                                    43,
 	"type engine.Queue":                                    78,
-	"type engine/dest.Destination":                         39,
 }
 
 // generated is the line Go's tools put in generated files.
