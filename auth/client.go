@@ -50,7 +50,7 @@ func (s *Service) ImportClientSecret(path string) error {
 	if err := writePrivateFile(filepath.Join(dir, clientFileName), data); err != nil {
 		return plain(fmt.Sprintf("Hoist could not save the client file in its settings folder (%s).", dir), err)
 	}
-	s.forgetSources() // grants of another client cannot be refreshed with this one
+	(tokenSources{s}).forgetSources() // grants of another client cannot be refreshed with this one
 	return nil
 }
 

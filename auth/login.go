@@ -83,7 +83,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 	if err != nil {
 		return Account{}, err
 	}
-	held, err := s.checkStorage(ctx, o.account, o.allowFile, o.session)
+	held, err := (signIn{s}).checkStorage(ctx, o.account, o.allowFile, o.session)
 	if err != nil {
 		return Account{}, err
 	}
@@ -143,7 +143,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		<-served
 	}()
 
-	if err := s.openBrowser(authURL); err != nil {
+	if err := (signIn{s}).openBrowser(authURL); err != nil {
 		if o.showURL == nil {
 			return Account{}, plain("Hoist could not open the web browser for the sign-in. Check that a web browser is installed and try again.", err)
 		}
@@ -159,7 +159,7 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		// The user has answered; finishing gets its own time, not what is left of the wait.
 		fctx, stop := context.WithTimeout(parent, finishTimeout)
 		defer stop()
-		acct, err := s.finishLogin(fctx, cfg, cb.code, verifier, o.allowFile, o.session)
+		acct, err := (signIn{s}).finishLogin(fctx, cfg, cb.code, verifier, o.allowFile, o.session)
 		if err != nil && fctx.Err() != nil {
 			err = failure(ErrSignInCanceled, context.Cause(fctx))
 			if errors.Is(fctx.Err(), context.DeadlineExceeded) {
@@ -169,12 +169,12 @@ func (s *Service) Login(ctx context.Context, scopes []string, opts ...LoginOptio
 		cb.reply <- result{account: acct, err: err}
 		return acct, err
 	case <-ctx.Done():
-		return Account{}, s.stopped(ctx)
+		return Account{}, (signIn{s}).stopped(ctx)
 	}
 }
 
 // stopped explains why the wait for the browser ended early.
-func (s *Service) stopped(ctx context.Context) error {
+func (s signIn) stopped(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	if errors.Is(cause, ErrSignInTimedOut) || errors.Is(cause, context.DeadlineExceeded) {
 		return failure(ErrSignInTimedOut, context.DeadlineExceeded)
@@ -185,7 +185,7 @@ func (s *Service) stopped(ctx context.Context) error {
 // checkStorage makes sure the grant will have a place before the user is
 // sent to Google, and returns the grant already held for account, if any.
 // A sign-in kept for this session only needs no place but memory.
-func (s *Service) checkStorage(ctx context.Context, account string, allowFile, session bool) (Grant, error) {
+func (s signIn) checkStorage(ctx context.Context, account string, allowFile, session bool) (Grant, error) {
 	probe := account
 	if probe == "" {
 		probe = "(availability check)"
@@ -213,7 +213,7 @@ func (s *Service) checkStorage(ctx context.Context, account string, allowFile, s
 }
 
 // finishLogin exchanges the code, learns the account and keeps the grant.
-func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string, allowFile, session bool) (Account, error) {
+func (s signIn) finishLogin(ctx context.Context, cfg *oauth2.Config, code, verifier string, allowFile, session bool) (Account, error) {
 	hctx := context.WithValue(ctx, oauth2.HTTPClient, s.httpClient())
 	tok, err := cfg.Exchange(hctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
@@ -273,13 +273,13 @@ func (s *Service) finishLogin(ctx context.Context, cfg *oauth2.Config, code, ver
 		return Account{}, err
 	}
 	saves.gen++
-	s.replaceSource(email, g, saves.gen)
+	(tokenSources{s.Service}).replaceSource(email, g, saves.gen)
 	return Account{Email: email, Scopes: g.Scopes, LessSafe: lessSafe, ThisSession: s.memory().Has(email)}, nil
 }
 
 // identify learns the account's email from the ID token, which came
 // straight from the token endpoint over TLS, or else from userinfo.
-func (s *Service) identify(ctx context.Context, tok *oauth2.Token, clientID string) (string, error) {
+func (s signIn) identify(ctx context.Context, tok *oauth2.Token, clientID string) (string, error) {
 	if idToken, _ := tok.Extra("id_token").(string); idToken != "" {
 		claims, err := idTokenClaims(idToken)
 		if err != nil {
@@ -317,7 +317,7 @@ func idTokenClaims(jwt string) (idClaims, error) {
 	return c, nil
 }
 
-func (s *Service) userinfoEmail(ctx context.Context, accessToken string) (string, error) {
+func (s signIn) userinfoEmail(ctx context.Context, accessToken string) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.endpoints().UserinfoURL, nil)
 	if err != nil {
 		return "", failure(ErrNoIdentity, err)
@@ -341,7 +341,7 @@ func (s *Service) userinfoEmail(ctx context.Context, accessToken string) (string
 }
 
 // revoke asks Google to withdraw the grant the token belongs to.
-func (s *Service) revoke(ctx context.Context, token string) error {
+func (s signIn) revoke(ctx context.Context, token string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	body := url.Values{"token": {token}}.Encode()
@@ -368,7 +368,7 @@ func (s *Service) revoke(ctx context.Context, token string) error {
 	return fmt.Errorf("revoke endpoint answered %s", resp.Status)
 }
 
-func (s *Service) openBrowser(u string) error {
+func (s signIn) openBrowser(u string) error {
 	if s.OpenBrowser != nil {
 		return s.OpenBrowser(u)
 	}

@@ -32,7 +32,7 @@ func TestRefreshThroughOfficeProxy(t *testing.T) {
 		p := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromKDE, Mode: proxy.Manual, HTTP: px.Addr, HTTPS: px.Addr}}
 		f.svc.HTTPClient = &http.Client{Timeout: time.Minute, Transport: p.Apply(http.DefaultTransport.(*http.Transport).Clone())}
 		f.svc.Endpoints = EndpointsAt("http://" + name + ":" + port)
-		f.svc.forgetSources()
+		(tokenSources{f.svc}).forgetSources()
 		f.clock.Advance(2 * time.Hour) // the access token has expired: the next call refreshes it
 		_, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
 		if err == nil {

@@ -37,6 +37,18 @@ const (
 
 // Service signs accounts in and out and gives authorized HTTP clients.
 // Zero fields take defaults; a Service must not be copied after first use.
+// signIn is the Service's sign-in flow (login.go): the browser, the code's
+// exchange, who signed in, and revoking what is not kept.
+type signIn struct{ *Service }
+
+// indexFile is the Service's account index on disk: which accounts signed
+// in, with which permissions, and where each one's grant is kept.
+type indexFile struct{ *Service }
+
+// tokenSources is the Service's one token source an account, shared by
+// every client of that account and replaced when its grant changes.
+type tokenSources struct{ *Service }
+
 type Service struct {
 	// Store keeps grants; nil means the OS keychain (Keychain{}).
 	Store TokenStore
@@ -179,7 +191,7 @@ func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenSt
 		g, err := mem.Get(ctx, account)
 		return g, mem, err
 	}
-	entry, indexed := s.indexEntry(account)
+	entry, indexed := (indexFile{s}).indexEntry(account)
 	if entry.File {
 		file, err := s.fileStore()
 		if err != nil {
@@ -208,7 +220,7 @@ func (s *Service) loadGrant(ctx context.Context, account string) (Grant, TokenSt
 // saveGrant stores g in the keychain, or in the file when the account is
 // already there or the user allowed it (allowFile) and there is no keychain.
 func (s *Service) saveGrant(ctx context.Context, account string, g Grant, allowFile bool) (lessSafe bool, err error) {
-	entry, _ := s.indexEntry(account)
+	entry, _ := (indexFile{s}).indexEntry(account)
 	var store TokenStore
 	if entry.File {
 		if store, err = s.fileStore(); err != nil {
@@ -229,7 +241,7 @@ func (s *Service) saveGrant(ctx context.Context, account string, g Grant, allowF
 		return false, err
 	}
 	lessSafe = isLessSafe(store)
-	return lessSafe, s.updateIndex(func(idx *accountIndex) {
+	return lessSafe, (indexFile{s}).updateIndex(func(idx *accountIndex) {
 		idx.put(indexEntry{Email: account, Scopes: ScopeNames(normalizeScopes(g.Scopes)), File: lessSafe})
 	})
 }
@@ -239,7 +251,7 @@ func (s *Service) Accounts(ctx context.Context) ([]Account, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	idx, err := s.readIndex()
+	idx, err := (indexFile{s}).readIndex()
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +285,7 @@ func (s *Service) Logout(ctx context.Context, account string) error {
 	defer saves.unlock()
 	g, store, err := s.loadGrant(ctx, account)
 	if err != nil {
-		_, indexed := s.indexEntry(account)
+		_, indexed := (indexFile{s}).indexEntry(account)
 		unreadable := errors.Is(err, ErrSignInAgain)
 		listedOnly := errors.Is(err, ErrNotSignedIn) && indexed
 		if store == nil || !(unreadable || listedOnly) {
@@ -282,14 +294,14 @@ func (s *Service) Logout(ctx context.Context, account string) error {
 	}
 	var revokeErr error
 	if g.RefreshToken != "" {
-		revokeErr = s.revoke(ctx, g.RefreshToken)
+		revokeErr = (signIn{s}).revoke(ctx, g.RefreshToken)
 	}
 	if err := store.Delete(ctx, account); err != nil && !errors.Is(err, ErrNotSignedIn) {
 		return err
 	}
 	saves.gen++ // a source this one does not know of must not save either
-	s.dropSource(account)
-	if err := s.updateIndex(func(idx *accountIndex) { idx.remove(account) }); err != nil {
+	(tokenSources{s}).dropSource(account)
+	if err := (indexFile{s}).updateIndex(func(idx *accountIndex) { idx.remove(account) }); err != nil {
 		return err
 	}
 	if revokeErr != nil {
@@ -311,7 +323,7 @@ func (s *Service) TokenSource(ctx context.Context, account string, scopes []stri
 	ts := s.sources[account]
 	s.mu.Unlock()
 	if ts == nil {
-		if ts, err = s.newSource(ctx, account, cfg); err != nil {
+		if ts, err = (tokenSources{s}).newSource(ctx, account, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -324,7 +336,7 @@ func (s *Service) TokenSource(ctx context.Context, account string, scopes []stri
 // newSource makes and keeps account's token source, unless another caller
 // just did. It holds the account's grantLock, so it neither reads a grant
 // that a sign-out is deleting nor misses a new sign-in's.
-func (s *Service) newSource(ctx context.Context, account string, cfg *oauth2.Config) (*TokenSource, error) {
+func (s tokenSources) newSource(ctx context.Context, account string, cfg *oauth2.Config) (*TokenSource, error) {
 	saves := s.grantLock(account)
 	if err := saves.lock(ctx); err != nil {
 		return nil, err
@@ -402,7 +414,7 @@ func (s *Service) ClientVia(ctx context.Context, account string, scopes []string
 
 // replaceSource gives a live token source the grant a new sign-in made,
 // of generation gen; the caller holds the account's grantLock.
-func (s *Service) replaceSource(account string, g Grant, gen uint64) {
+func (s tokenSources) replaceSource(account string, g Grant, gen uint64) {
 	s.mu.Lock()
 	ts := s.sources[account]
 	s.mu.Unlock()
@@ -413,7 +425,7 @@ func (s *Service) replaceSource(account string, g Grant, gen uint64) {
 
 // dropSource ends a signed-out account's token source; clients still
 // holding it get ErrSignInAgain.
-func (s *Service) dropSource(account string) {
+func (s tokenSources) dropSource(account string) {
 	s.mu.Lock()
 	ts := s.sources[account]
 	delete(s.sources, account)
@@ -424,7 +436,7 @@ func (s *Service) dropSource(account string) {
 }
 
 // forgetSources drops every cached token source (after a client change).
-func (s *Service) forgetSources() {
+func (s tokenSources) forgetSources() {
 	s.mu.Lock()
 	s.sources = nil
 	s.mu.Unlock()
@@ -456,7 +468,7 @@ func (idx *accountIndex) remove(email string) {
 	idx.Accounts = slices.DeleteFunc(idx.Accounts, func(e indexEntry) bool { return e.Email == email })
 }
 
-func (s *Service) indexPath() (string, error) {
+func (s indexFile) indexPath() (string, error) {
 	dir, err := s.configDir()
 	if err != nil {
 		return "", err
@@ -464,7 +476,7 @@ func (s *Service) indexPath() (string, error) {
 	return filepath.Join(dir, accountsFileName), nil
 }
 
-func (s *Service) readIndex() (accountIndex, error) {
+func (s indexFile) readIndex() (accountIndex, error) {
 	var idx accountIndex
 	path, err := s.indexPath()
 	if err != nil {
@@ -483,7 +495,7 @@ func (s *Service) readIndex() (accountIndex, error) {
 	return idx, nil
 }
 
-func (s *Service) indexEntry(email string) (indexEntry, bool) {
+func (s indexFile) indexEntry(email string) (indexEntry, bool) {
 	idx, err := s.readIndex()
 	if err != nil {
 		return indexEntry{}, false
@@ -496,7 +508,7 @@ func (s *Service) indexEntry(email string) (indexEntry, bool) {
 	return indexEntry{}, false
 }
 
-func (s *Service) updateIndex(change func(*accountIndex)) error {
+func (s indexFile) updateIndex(change func(*accountIndex)) error {
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
 	idx, err := s.readIndex()

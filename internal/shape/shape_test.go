@@ -40,7 +40,6 @@ var known = map[string]int{
 	"func ui/run.go Run":                                   101,
 	"func ui/widgets/uba.go ubaText.resolve":               212,
 	"func ui/widgets/uba.go ubaText.resolveSequence":       189,
-	"type auth.Service":                                    43,
 	"type engine.Queue":                                    78,
 }
 
