@@ -133,20 +133,7 @@ func Run(ctx context.Context, cfg Config) int {
 	if claim != nil {
 		d.exit.answerQuitRequests(claim)
 	}
-	serveCtx, stopServing := context.WithCancel(ctx)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		if claim == nil {
-			return
-		}
-		err := claim.Serve(serveCtx, func(paths []string) {
-			d.frame.later(func() { d.exit.handedOver(paths) })
-		})
-		if err != nil && !errors.Is(err, context.Canceled) {
-			log.Warn("other Hoist windows cannot hand files over", "err", err)
-		}
-	}()
+	stopServing := serveHandOvers(ctx, claim, d, log)
 	// An interrupt from the terminal quits as the window's close button would, without asking.
 	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.exit.quit) })
 
@@ -164,9 +151,31 @@ func Run(ctx context.Context, cfg Config) int {
 
 	stopOnSignal()
 	stopServing()
-	<-served
 	d.close()
 	return 0
+}
+
+// serveHandOvers takes the files other Hoist windows hand to this one,
+// until the returned stop is called; stop returns once nothing is served.
+func serveHandOvers(ctx context.Context, claim *handover.Claim, d *desk, log *slog.Logger) (stop func()) {
+	serveCtx, cancel := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if claim == nil {
+			return
+		}
+		err := claim.Serve(serveCtx, func(paths []string) {
+			d.frame.later(func() { d.exit.handedOver(paths) })
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			log.Warn("other Hoist windows cannot hand files over", "err", err)
+		}
+	}()
+	return func() {
+		cancel()
+		<-served
+	}
 }
 
 // windowMemoryLimit is the window's soft limit for the Go runtime's memory.

@@ -37,7 +37,6 @@ var known = map[string]int{
 	"func internal/msgfile/cfb.go Compound":                176,
 	"func internal/msgfile/fixtures.go Fixtures":           205,
 	"func testdata/eml/generate.go golden":                 134,
-	"func ui/run.go Run":                                   101,
 	"func ui/widgets/uba.go ubaText.resolve":               212,
 	"func ui/widgets/uba.go ubaText.resolveSequence":       189,
 	"type engine.Queue":                                    78,
