@@ -244,18 +244,42 @@ func fold(line string) string {
 // bytes, in pieces: each attachment is encoded once and copied once, into
 // the email.
 func (m *message) writeBody(w *writer) ([]header, [][]byte) {
-	type part struct {
-		headers []header
-		body    []byte   // a part's bytes
-		pieces  [][]byte // a multipart's, in order
-	}
 	if entity := m.smimeEntity(); entity != nil {
 		return nil, [][]byte{entity}
 	}
-	textPart := func(ctype string, b []byte) part {
-		return part{headers: []header{{"Content-Type", ctype}, {"Content-Transfer-Encoding", "quoted-printable"}}, body: qp(b)}
+	inline, attached := m.attachmentParts(w)
+	if m.rtf != nil {
+		attached = append(attached, mimePart{
+			headers: []header{{"Content-Type", withName("application/rtf", "message.rtf")}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition("attachment", "message.rtf")}},
+			body:    base64Lines(m.rtf),
+		})
 	}
-	var texts []part
+	body := multipartOf(w, "alternative", m.textParts())
+	if len(inline) > 0 {
+		body = multipartOf(w, "related", append([]mimePart{body}, inline...))
+	}
+	if len(attached) > 0 {
+		body = multipartOf(w, "mixed", append([]mimePart{body}, attached...))
+	}
+	if body.pieces == nil {
+		return body.headers, [][]byte{body.body}
+	}
+	return body.headers, body.pieces
+}
+
+// mimePart is one part of the email's MIME tree as it is written.
+type mimePart struct {
+	headers []header
+	body    []byte   // a part's bytes
+	pieces  [][]byte // a multipart's, in order
+}
+
+// textParts are the message's text as plain text, HTML or both.
+func (m *message) textParts() []mimePart {
+	textPart := func(ctype string, b []byte) mimePart {
+		return mimePart{headers: []header{{"Content-Type", ctype}, {"Content-Transfer-Encoding", "quoted-printable"}}, body: qp(b)}
+	}
+	var texts []mimePart
 	if m.hasBody || m.html == nil {
 		texts = append(texts, textPart("text/plain; charset=utf-8", []byte(strings.ReplaceAll(normalizeNewlines(m.body), "\n", "\r\n"))))
 	}
@@ -266,25 +290,18 @@ func (m *message) writeBody(w *writer) ([]header, [][]byte) {
 		}
 		texts = append(texts, textPart(ct, m.html))
 	}
-	var inline, attached []part
+	return texts
+}
+
+// attachmentParts are the message's attachments: those the HTML shows by
+// their Content-ID (inline), and the rest, attached messages among them.
+func (m *message) attachmentParts(w *writer) (inline, attached []mimePart) {
 	for i, a := range m.attachments {
-		p := part{}
-		name := a.name
 		if a.message != nil {
-			if name == "" {
-				name = a.message.subject
-			}
-			if name == "" {
-				name = fmt.Sprintf("message-%d", i+1)
-			}
-			if !strings.EqualFold(path.Ext(name), ".eml") {
-				name += ".eml"
-			}
-			p.headers = []header{{"Content-Type", "message/rfc822"}, {"Content-Disposition", disposition("attachment", name)}}
-			p.body = a.message.renderWith(w, false)
-			attached = append(attached, p)
+			attached = append(attached, attachedMessage(w, a, i))
 			continue
 		}
+		name := a.name
 		if name == "" {
 			name = fmt.Sprintf("attachment-%d%s", i+1, extensionOf(a.mimeType))
 		}
@@ -297,7 +314,7 @@ func (m *message) writeBody(w *writer) ([]header, [][]byte) {
 		if isInline {
 			disp = "inline"
 		}
-		p.headers = []header{{"Content-Type", withName(ctype, name)}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition(disp, name)}}
+		p := mimePart{headers: []header{{"Content-Type", withName(ctype, name)}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition(disp, name)}}}
 		if a.cid != "" {
 			p.headers = append(p.headers, header{"Content-ID", "<" + a.cid + ">"})
 		}
@@ -308,45 +325,51 @@ func (m *message) writeBody(w *writer) ([]header, [][]byte) {
 			attached = append(attached, p)
 		}
 	}
-	if m.rtf != nil {
-		attached = append(attached, part{
-			headers: []header{{"Content-Type", withName("application/rtf", "message.rtf")}, {"Content-Transfer-Encoding", "base64"}, {"Content-Disposition", disposition("attachment", "message.rtf")}},
-			body:    base64Lines(m.rtf),
-		})
+	return inline, attached
+}
+
+// attachedMessage is an attached message (the i-th attachment) as a
+// message/rfc822 part named after its subject.
+func attachedMessage(w *writer, a attachment, i int) mimePart {
+	name := a.name
+	if name == "" {
+		name = a.message.subject
 	}
-	multipart := func(sub string, parts []part) part {
-		if len(parts) == 1 {
-			return parts[0]
+	if name == "" {
+		name = fmt.Sprintf("message-%d", i+1)
+	}
+	if !strings.EqualFold(path.Ext(name), ".eml") {
+		name += ".eml"
+	}
+	return mimePart{
+		headers: []header{{"Content-Type", "message/rfc822"}, {"Content-Disposition", disposition("attachment", name)}},
+		body:    a.message.renderWith(w, false),
+	}
+}
+
+// multipartOf puts parts into one multipart/sub part, or gives the one part
+// alone.
+func multipartOf(w *writer, sub string, parts []mimePart) mimePart {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	b := w.boundary()
+	var pieces [][]byte
+	for _, p := range parts {
+		head := "--" + b + "\r\n"
+		for _, h := range p.headers {
+			head += fold(h.name+": "+h.value) + "\r\n"
 		}
-		b := w.boundary()
-		var pieces [][]byte
-		for _, p := range parts {
-			head := "--" + b + "\r\n"
-			for _, h := range p.headers {
-				head += fold(h.name+": "+h.value) + "\r\n"
-			}
-			pieces = append(pieces, []byte(head+"\r\n"))
-			if p.pieces != nil {
-				pieces = append(pieces, p.pieces...)
-			} else {
-				pieces = append(pieces, p.body)
-			}
-			pieces = append(pieces, []byte("\r\n")) // the line break before a boundary is the boundary's
+		pieces = append(pieces, []byte(head+"\r\n"))
+		if p.pieces != nil {
+			pieces = append(pieces, p.pieces...)
+		} else {
+			pieces = append(pieces, p.body)
 		}
-		pieces = append(pieces, []byte("--"+b+"--\r\n"))
-		return part{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, pieces: pieces}
+		pieces = append(pieces, []byte("\r\n")) // the line break before a boundary is the boundary's
 	}
-	body := multipart("alternative", texts)
-	if len(inline) > 0 {
-		body = multipart("related", append([]part{body}, inline...))
-	}
-	if len(attached) > 0 {
-		body = multipart("mixed", append([]part{body}, attached...))
-	}
-	if body.pieces == nil {
-		return body.headers, [][]byte{body.body}
-	}
-	return body.headers, body.pieces
+	pieces = append(pieces, []byte("--"+b+"--\r\n"))
+	return mimePart{headers: []header{{"Content-Type", "multipart/" + sub + `; boundary="` + b + `"`}}, pieces: pieces}
 }
 
 func normalizeNewlines(s string) string {
