@@ -45,55 +45,109 @@ type entry struct {
 // Compound writes a compound file whose root holds children: version 3
 // (512-byte sectors), or version 4 (4096-byte sectors) when it is large.
 func Compound(children ...*Node) []byte {
+	c := &compound{sectorSize: 512}
+	if dataSize(children) > 6<<20 {
+		c.sectorSize = 4096
+	}
+	c.add(&Node{Name: "Root Entry", Storage: true, Children: children}, 5)
+	c.fillMiniStream()
+
+	// Regular sectors: large streams, the mini stream, the mini FAT, the directory.
+	for _, e := range c.entries {
+		if e.kind == 2 && len(e.node.Data) >= cutoff {
+			e.start = c.chain(e.node.Data)
+		}
+	}
+	c.entries[0].start = c.chain(c.mini)
+	c.entries[0].size = uint64(len(c.mini))
+	var miniFATBytes []byte
+	for _, v := range c.miniFAT {
+		miniFATBytes = binary.LittleEndian.AppendUint32(miniFATBytes, v)
+	}
+	for len(miniFATBytes)%c.sectorSize != 0 {
+		miniFATBytes = binary.LittleEndian.AppendUint32(miniFATBytes, freeSect)
+	}
+	miniFATStart := c.chain(miniFATBytes)
+	var dir []byte
+	for _, e := range c.entries {
+		dir = append(dir, dirEntry(e, c.sectorSize == 4096)...)
+	}
+	for len(dir)%c.sectorSize != 0 {
+		dir = append(dir, emptyEntry()...)
+	}
+	dirStart := c.chain(dir)
+	nFAT, fatStart := c.endFAT()
+
+	h := c.header(nFAT, fatStart, dirStart, len(dir)/c.sectorSize)
+	le := binary.LittleEndian
+	if len(c.miniFAT) > 0 {
+		le.PutUint32(h[60:], miniFATStart)
+		le.PutUint32(h[64:], uint32(len(miniFATBytes)/c.sectorSize))
+	} else {
+		le.PutUint32(h[60:], endChain)
+	}
+	out := h
+	for _, s := range c.sectors {
+		out = append(out, s...)
+	}
+	for _, v := range c.fat {
+		out = le.AppendUint32(out, v)
+	}
+	return out
+}
+
+// compound is a compound file as it is laid out: its directory, its mini
+// stream and mini FAT, its sectors and FAT.
+type compound struct {
+	sectorSize int
+	entries    []*entry
+	mini       []byte
+	miniFAT    []uint32
+	sectors    [][]byte
+	fat        []uint32
+}
+
+// dataSize is the bytes of every stream under the nodes.
+func dataSize(nodes []*Node) int {
 	total := 0
-	var count func(n *Node)
-	count = func(n *Node) {
-		total += len(n.Data)
-		for _, k := range n.Children {
-			count(k)
-		}
+	for _, n := range nodes {
+		total += len(n.Data) + dataSize(n.Children)
 	}
-	for _, k := range children {
-		count(k)
-	}
-	sectorSize := 512
-	if total > 6<<20 {
-		sectorSize = 4096
-	}
-	root := &Node{Name: "Root Entry", Storage: true, Children: children}
-	var entries []*entry
-	var add func(n *Node, kind byte) uint32
-	add = func(n *Node, kind byte) uint32 {
-		e := &entry{node: n, kind: kind, left: noStream, right: noStream, child: noStream}
-		idx := uint32(len(entries))
-		entries = append(entries, e)
-		if n.Storage {
-			kids := append([]*Node(nil), n.Children...)
-			sort.Slice(kids, func(i, j int) bool { return less(kids[i].Name, kids[j].Name) })
-			// A chain to the right: a valid (if unbalanced) tree.
-			var prev *entry
-			for _, k := range kids {
-				kind := byte(2)
-				if k.Storage {
-					kind = 1
-				}
-				ki := add(k, kind)
-				if prev == nil {
-					e.child = ki
-				} else {
-					prev.right = ki
-				}
-				prev = entries[ki]
-			}
-		}
+	return total
+}
+
+// add puts n and everything under it into the directory, its children as a
+// chain to the right (a valid, if unbalanced, tree), and returns n's index.
+func (c *compound) add(n *Node, kind byte) uint32 {
+	e := &entry{node: n, kind: kind, left: noStream, right: noStream, child: noStream}
+	idx := uint32(len(c.entries))
+	c.entries = append(c.entries, e)
+	if !n.Storage {
 		return idx
 	}
-	add(root, 5)
+	kids := append([]*Node(nil), n.Children...)
+	sort.Slice(kids, func(i, j int) bool { return less(kids[i].Name, kids[j].Name) })
+	var prev *entry
+	for _, k := range kids {
+		kind := byte(2)
+		if k.Storage {
+			kind = 1
+		}
+		ki := c.add(k, kind)
+		if prev == nil {
+			e.child = ki
+		} else {
+			prev.right = ki
+		}
+		prev = c.entries[ki]
+	}
+	return idx
+}
 
-	// The mini stream: small streams in 64-byte blocks.
-	var mini []byte
-	var miniFAT []uint32
-	for _, e := range entries {
+// fillMiniStream puts the small streams in the mini stream, in 64-byte
+// blocks, and gives every stream its size.
+func (c *compound) fillMiniStream() {
+	for _, e := range c.entries {
 		if e.kind != 2 {
 			continue
 		}
@@ -105,104 +159,81 @@ func Compound(children ...*Node) []byte {
 		if len(e.node.Data) >= cutoff {
 			continue
 		}
-		first := uint32(len(miniFAT))
+		first := uint32(len(c.miniFAT))
 		n := (len(e.node.Data) + miniSize - 1) / miniSize
 		for i := 0; i < n; i++ {
 			if i == n-1 {
-				miniFAT = append(miniFAT, endChain)
+				c.miniFAT = append(c.miniFAT, endChain)
 			} else {
-				miniFAT = append(miniFAT, first+uint32(i)+1)
+				c.miniFAT = append(c.miniFAT, first+uint32(i)+1)
 			}
 		}
 		block := make([]byte, n*miniSize)
 		copy(block, e.node.Data)
-		mini = append(mini, block...)
+		c.mini = append(c.mini, block...)
 		e.start = first
 	}
+}
 
-	// Regular sectors: large streams, the mini stream, the mini FAT, the directory.
-	var sectors [][]byte
-	var fat []uint32
-	chain := func(data []byte) uint32 {
-		if len(data) == 0 {
-			return endChain
-		}
-		first := uint32(len(sectors))
-		n := (len(data) + sectorSize - 1) / sectorSize
-		for i := 0; i < n; i++ {
-			s := make([]byte, sectorSize)
-			copy(s, data[i*sectorSize:min(len(data), (i+1)*sectorSize)])
-			sectors = append(sectors, s)
-			if i == n-1 {
-				fat = append(fat, endChain)
-			} else {
-				fat = append(fat, first+uint32(i)+1)
-			}
-		}
-		return first
+// chain puts data in sectors of its own, chained in the FAT, and returns
+// the first.
+func (c *compound) chain(data []byte) uint32 {
+	if len(data) == 0 {
+		return endChain
 	}
-	for _, e := range entries {
-		if e.kind == 2 && len(e.node.Data) >= cutoff {
-			e.start = chain(e.node.Data)
+	size := c.sectorSize
+	first := uint32(len(c.sectors))
+	n := (len(data) + size - 1) / size
+	for i := 0; i < n; i++ {
+		s := make([]byte, size)
+		copy(s, data[i*size:min(len(data), (i+1)*size)])
+		c.sectors = append(c.sectors, s)
+		if i == n-1 {
+			c.fat = append(c.fat, endChain)
+		} else {
+			c.fat = append(c.fat, first+uint32(i)+1)
 		}
 	}
-	entries[0].start = chain(mini)
-	entries[0].size = uint64(len(mini))
-	var miniFATBytes []byte
-	for _, v := range miniFAT {
-		miniFATBytes = binary.LittleEndian.AppendUint32(miniFATBytes, v)
-	}
-	for len(miniFATBytes)%sectorSize != 0 {
-		miniFATBytes = binary.LittleEndian.AppendUint32(miniFATBytes, freeSect)
-	}
-	miniFATStart := chain(miniFATBytes)
-	var dir []byte
-	for _, e := range entries {
-		dir = append(dir, dirEntry(e, sectorSize == 4096)...)
-	}
-	for len(dir)%sectorSize != 0 {
-		dir = append(dir, emptyEntry()...)
-	}
-	dirStart := chain(dir)
+	return first
+}
 
-	// The FAT itself, at the end.
-	nFAT := 1
-	for nFAT*sectorSize/4 < len(sectors)+nFAT {
+// endFAT puts the FAT itself at the end, in as many sectors as it needs.
+func (c *compound) endFAT() (nFAT int, fatStart uint32) {
+	nFAT = 1
+	for nFAT*c.sectorSize/4 < len(c.sectors)+nFAT {
 		nFAT++
 	}
-	fatStart := uint32(len(sectors))
+	fatStart = uint32(len(c.sectors))
 	for i := 0; i < nFAT; i++ {
-		fat = append(fat, fatSect)
+		c.fat = append(c.fat, fatSect)
 	}
-	for len(fat)%(sectorSize/4) != 0 {
-		fat = append(fat, freeSect)
+	for len(c.fat)%(c.sectorSize/4) != 0 {
+		c.fat = append(c.fat, freeSect)
 	}
 	if nFAT > 109 {
 		panic("msgfile: file too large for a header-only DIFAT")
 	}
+	return nFAT, fatStart
+}
 
-	h := make([]byte, sectorSize)
+// header is the file's first sector, but the mini FAT's place.
+func (c *compound) header(nFAT int, fatStart, dirStart uint32, dirSectors int) []byte {
+	h := make([]byte, c.sectorSize)
 	copy(h, []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
 	le := binary.LittleEndian
 	le.PutUint16(h[24:], 0x003E)
 	le.PutUint16(h[26:], 3)
 	le.PutUint16(h[28:], 0xFFFE)
 	le.PutUint16(h[30:], 9)
-	if sectorSize == 4096 {
+	if c.sectorSize == 4096 {
 		le.PutUint16(h[26:], 4)
 		le.PutUint16(h[30:], 12)
-		le.PutUint32(h[40:], uint32(len(dir)/sectorSize))
+		le.PutUint32(h[40:], uint32(dirSectors))
 	}
 	le.PutUint16(h[32:], 6)
 	le.PutUint32(h[44:], uint32(nFAT))
 	le.PutUint32(h[48:], dirStart)
 	le.PutUint32(h[56:], cutoff)
-	if len(miniFAT) > 0 {
-		le.PutUint32(h[60:], miniFATStart)
-		le.PutUint32(h[64:], uint32(len(miniFATBytes)/sectorSize))
-	} else {
-		le.PutUint32(h[60:], endChain)
-	}
 	le.PutUint32(h[68:], endChain)
 	for i := 0; i < 109; i++ {
 		v := uint32(freeSect)
@@ -211,14 +242,7 @@ func Compound(children ...*Node) []byte {
 		}
 		le.PutUint32(h[76+4*i:], v)
 	}
-	out := h
-	for _, s := range sectors {
-		out = append(out, s...)
-	}
-	for _, v := range fat {
-		out = le.AppendUint32(out, v)
-	}
-	return out
+	return h
 }
 
 // less is the compound file's order of names: shorter first, then by upper case.

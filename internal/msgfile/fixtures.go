@@ -103,10 +103,20 @@ func note(props ...Prop) []Prop {
 		Time(PidTagDeliveryTime, Sent.Add(2*time.Second))}, props...)
 }
 
+// rtfHTML is HTML kept inside RTF, as Outlook keeps an HTML email it
+// was given in RTF (Hebrew text, code page 1255).
+const rtfHTML = "{\\rtf1\\ansi\\ansicpg1255\\fromhtml1 \\fbidis \\deff0{\\fonttbl{\\f0\\fswiss\\fcharset177 Arial;}}\r\n" +
+	"{\\*\\htmltag19 <html>}{\\*\\htmltag34 <head>}{\\*\\htmltag41 </head>}{\\*\\htmltag50 <body dir=\"rtl\">}\\htmlrtf {\\htmlrtf0 \r\n" +
+	"{\\*\\htmltag64 <p>}\\htmlrtf {\\htmlrtf0 \\'f9\\'ec\\'e5\\'ed \\u1506?\\u1493?\\u1500?\\u1501? & co\\htmlrtf\\par}\\htmlrtf0\r\n" +
+	"{\\*\\htmltag72 </p>}\r\n{\\*\\htmltag64 <p>}\\htmlrtf {\\htmlrtf0 second {\\*\\htmltag84 <b>}bold{\\*\\htmltag92 </b>}\\htmlrtf\\par}\\htmlrtf0\r\n" +
+	"{\\*\\htmltag72 </p>}\\htmlrtf }\\htmlrtf0 {\\*\\htmltag58 </body>}{\\*\\htmltag27 </html>}}"
+
+// rtfOwn is RTF of its own, with formatting HTML cannot carry.
+const rtfOwn = "{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fswiss Arial;}}{\\colortbl;\\red255\\green0\\blue0;}\r\n" +
+	"\\pard\\plain\\f0\\fs20 Quarterly {\\b results} are {\\cf1 in red}\\par\r\nCaf\\'e9 \\'93quoted\\'94 \\u8364?\\par\r\n}"
+
 // Fixtures are Outlook items covering what Hoist converts, by file name.
 func Fixtures() map[string]*Message {
-	cp1256, cp1255, cp1252 := charmap.Windows1256, charmap.Windows1255, charmap.Windows1252
-	s8 := String8
 	attached := &Message{
 		Props: append(note(
 			Unicode(PidTagSubject, "Minutes of the March meeting"),
@@ -134,14 +144,7 @@ func Fixtures() map[string]*Message {
 		Attachments: []Attachment{{Props: []Prop{Int32(PidTagAttachMethod, 5), Unicode(PidTagDisplayName, "رد: الميزانية")}, Message: innermost}},
 	}
 	html := `<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"></head><body><p>Hello <b>team</b>,</p><p><img src="cid:logo@example.com" alt="logo"></p><p>Report attached.</p></body></html>`
-	rtfHTML := "{\\rtf1\\ansi\\ansicpg1255\\fromhtml1 \\fbidis \\deff0{\\fonttbl{\\f0\\fswiss\\fcharset177 Arial;}}\r\n" +
-		"{\\*\\htmltag19 <html>}{\\*\\htmltag34 <head>}{\\*\\htmltag41 </head>}{\\*\\htmltag50 <body dir=\"rtl\">}\\htmlrtf {\\htmlrtf0 \r\n" +
-		"{\\*\\htmltag64 <p>}\\htmlrtf {\\htmlrtf0 \\'f9\\'ec\\'e5\\'ed \\u1506?\\u1493?\\u1500?\\u1501? & co\\htmlrtf\\par}\\htmlrtf0\r\n" +
-		"{\\*\\htmltag72 </p>}\r\n{\\*\\htmltag64 <p>}\\htmlrtf {\\htmlrtf0 second {\\*\\htmltag84 <b>}bold{\\*\\htmltag92 </b>}\\htmlrtf\\par}\\htmlrtf0\r\n" +
-		"{\\*\\htmltag72 </p>}\\htmlrtf }\\htmlrtf0 {\\*\\htmltag58 </body>}{\\*\\htmltag27 </html>}}"
-	rtfOwn := "{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0\\fswiss Arial;}}{\\colortbl;\\red255\\green0\\blue0;}\r\n" +
-		"\\pard\\plain\\f0\\fs20 Quarterly {\\b results} are {\\cf1 in red}\\par\r\nCaf\\'e9 \\'93quoted\\'94 \\u8364?\\par\r\n}"
-	return map[string]*Message{
+	all := map[string]*Message{
 		"plain-unicode.msg": {
 			Props: append(note(
 				Unicode(PidTagSubject, "Quarterly figures"),
@@ -171,6 +174,48 @@ func Fixtures() map[string]*Message {
 				ByValue("report.pdf", "application/pdf", PDF),
 			},
 		},
+		"rtf-html.msg": {
+			Props: append(note(
+				Unicode(PidTagSubject, "HTML kept in RTF"),
+				Unicode(PidTagMessageID, "<rtf-html@example.co.il>"),
+				Binary(PidTagRtfCompressed, CompressRTF([]byte(rtfHTML))),
+			), Sender("Dana Levi", "dana@example.co.il")...),
+			Recipients: [][]Prop{Recipient(To, "Office", "office@example.com")},
+		},
+		"rtf-only.msg": {
+			Props: append(note(
+				Unicode(PidTagSubject, "Rich text only"),
+				Unicode(PidTagMessageID, "<rtf-only@example.com>"),
+				Binary(PidTagRtfCompressed, CompressRTF([]byte(rtfOwn))),
+			), Sender("Alice Martin", "alice@example.com")...),
+			Recipients: [][]Prop{Recipient(To, "Bob Stone", "bob@example.com")},
+		},
+		"attached-messages.msg": {
+			Props: append(note(
+				Unicode(PidTagSubject, "Two messages attached"),
+				Unicode(PidTagMessageID, "<attached-outer@example.com>"),
+				Unicode(PidTagBody, "Forwarding two messages.\r\n"),
+			), Sender("Alice Martin", "alice@example.com")...),
+			Recipients: [][]Prop{Recipient(To, "Bob Stone", "bob@example.com")},
+			Attachments: []Attachment{
+				{Props: []Prop{Int32(PidTagAttachMethod, 5), Unicode(PidTagDisplayName, "Minutes of the March meeting")}, Message: attached},
+				{Props: []Prop{Int32(PidTagAttachMethod, 5), Unicode(PidTagDisplayName, "Fwd budget")}, Message: forwarded},
+			},
+		},
+	}
+	for _, more := range []map[string]*Message{codePageFixtures(), headerFixtures()} {
+		for name, m := range more {
+			all[name] = m
+		}
+	}
+	return all
+}
+
+// codePageFixtures are items whose text is 8-bit in a Windows code page.
+func codePageFixtures() map[string]*Message {
+	cp1256, cp1255, cp1252 := charmap.Windows1256, charmap.Windows1255, charmap.Windows1252
+	s8 := String8
+	return map[string]*Message{
 		"arabic-1256.msg": {
 			Props: []Prop{
 				s8(PidTagMessageClass, "IPM.Note", cp1256), Time(PidTagClientSubmitTime, Sent),
@@ -224,6 +269,14 @@ func Fixtures() map[string]*Message {
 			Recipients: [][]Prop{{Int32(PidTagRecipientType, To), s8(PidTagDisplayName, "René", cp1252),
 				s8(PidTagAddrType, "SMTP", cp1252), s8(PidTagEmailAddress, "rene@example.fr", cp1252)}},
 		},
+	}
+}
+
+// headerFixtures are items whose addresses and headers matter: Exchange
+// senders, transport headers, a draft with no Message-ID, signed mail, and
+// items that are not emails.
+func headerFixtures() map[string]*Message {
+	return map[string]*Message{
 		"exchange-addresses.msg": {
 			Props: note(
 				Unicode(PidTagSubject, "Exchange senders"),
@@ -244,22 +297,6 @@ func Fixtures() map[string]*Message {
 					Unicode(PidTagEmailAddress, "/O=EXCHANGELABS/OU=EXCHANGE ADMINISTRATIVE GROUP (FYDIBOHF23SPDLT)/CN=RECIPIENTS/CN=OLD")},
 			},
 		},
-		"rtf-html.msg": {
-			Props: append(note(
-				Unicode(PidTagSubject, "HTML kept in RTF"),
-				Unicode(PidTagMessageID, "<rtf-html@example.co.il>"),
-				Binary(PidTagRtfCompressed, CompressRTF([]byte(rtfHTML))),
-			), Sender("Dana Levi", "dana@example.co.il")...),
-			Recipients: [][]Prop{Recipient(To, "Office", "office@example.com")},
-		},
-		"rtf-only.msg": {
-			Props: append(note(
-				Unicode(PidTagSubject, "Rich text only"),
-				Unicode(PidTagMessageID, "<rtf-only@example.com>"),
-				Binary(PidTagRtfCompressed, CompressRTF([]byte(rtfOwn))),
-			), Sender("Alice Martin", "alice@example.com")...),
-			Recipients: [][]Prop{Recipient(To, "Bob Stone", "bob@example.com")},
-		},
 		"transport-headers.msg": {
 			Props: append(note(
 				Unicode(PidTagSubject, "Received with headers"),
@@ -271,18 +308,6 @@ func Fixtures() map[string]*Message {
 				Unicode(PidTagBody, "A message that kept its headers.\r\n"),
 			), Sender("Kept Sender", "kept@example.org")...),
 			Recipients: [][]Prop{Recipient(To, "Alice Martin", "alice@example.com")},
-		},
-		"attached-messages.msg": {
-			Props: append(note(
-				Unicode(PidTagSubject, "Two messages attached"),
-				Unicode(PidTagMessageID, "<attached-outer@example.com>"),
-				Unicode(PidTagBody, "Forwarding two messages.\r\n"),
-			), Sender("Alice Martin", "alice@example.com")...),
-			Recipients: [][]Prop{Recipient(To, "Bob Stone", "bob@example.com")},
-			Attachments: []Attachment{
-				{Props: []Prop{Int32(PidTagAttachMethod, 5), Unicode(PidTagDisplayName, "Minutes of the March meeting")}, Message: attached},
-				{Props: []Prop{Int32(PidTagAttachMethod, 5), Unicode(PidTagDisplayName, "Fwd budget")}, Message: forwarded},
-			},
 		},
 		"draft-no-id.msg": {
 			Props: append([]Prop{

@@ -33,8 +33,6 @@ var known = map[string]int{
 	"func bench/harness/report.go evaluate":          126,
 	"func engine/run.go Queue.finish":                115,
 	"func engine/run.go Queue.upload":                131,
-	"func internal/msgfile/cfb.go Compound":          176,
-	"func internal/msgfile/fixtures.go Fixtures":     205,
 	"func testdata/eml/generate.go golden":           134,
 	"func ui/widgets/uba.go ubaText.resolve":         212,
 	"func ui/widgets/uba.go ubaText.resolveSequence": 189,
