@@ -33,7 +33,6 @@ var known = map[string]int{
 	"func bench/harness/report.go evaluate":          126,
 	"func engine/run.go Queue.finish":                115,
 	"func engine/run.go Queue.upload":                131,
-	"func testdata/eml/generate.go golden":           134,
 	"func ui/widgets/uba.go ubaText.resolve":         212,
 	"func ui/widgets/uba.go ubaText.resolveSequence": 189,
 	"type engine.Queue":                              78,

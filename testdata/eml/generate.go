@@ -57,9 +57,7 @@ func encode8bit(cm *charmap.Charmap, name string, s string) string {
 }
 
 func golden() map[string]string {
-	utf8B := func(s string) string { return mime.BEncoding.Encode("UTF-8", s) }
-	utf8Q := func(s string) string { return mime.QEncoding.Encode("UTF-8", s) }
-	return map[string]string{
+	all := map[string]string{
 		"plain-ascii.eml": crlf(`Return-Path: <alice@example.com>
 Received: from mail.example.com (mail.example.com [192.0.2.10])
 	by mx.example.org with ESMTPS id abc123
@@ -123,6 +121,37 @@ Content-Transfer-Encoding: base64
 ` + smallPNG() + `
 --mixed-7f3a--
 `),
+		// A mailbox separator line on top and raw UTF-8 headers (RFC 6532), as some exporters write.
+		"mbox-raw-utf8.eml": crlf(`From yossi@example.co.il Sat Feb 28 12:00:00 2026
+From: יוסי לוי <yossi@example.co.il>
+To: team@example.org
+Subject: סיכום פגישה
+Date: Sat, 28 Feb 2026 12:00:00 +0200
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+
+סיכום הפגישה של היום.
+`),
+		// Plain text notes that someone saved with an .eml name.
+		"not-an-email.eml": `Meeting notes, 3 March
+
+- send the campaign report
+- upload the new icons
+- ask about the sandbox
+`,
+	}
+	for name, text := range inOtherScripts() {
+		all[name] = text
+	}
+	return all
+}
+
+// inOtherScripts are emails in Arabic, Persian and Hebrew, in the encodings
+// and code pages mail programs write them in.
+func inOtherScripts() map[string]string {
+	utf8B := func(s string) string { return mime.BEncoding.Encode("UTF-8", s) }
+	utf8Q := func(s string) string { return mime.QEncoding.Encode("UTF-8", s) }
+	return map[string]string{
 		// Arabic, UTF-8, base64 words; the file name itself is Arabic with underscores.
 		"تقرير_الحملة_2026.eml": crlf(`From: ` + utf8B("فريق الحملة") + ` <campaign@example.com>
 To: team@example.org
@@ -170,24 +199,6 @@ Content-Type: text/plain; charset=windows-1256
 
 ` + mustEncode(charmap.Windows1256, "مرفق فاتورة شهر مارس.") + `
 `),
-		// A mailbox separator line on top and raw UTF-8 headers (RFC 6532), as some exporters write.
-		"mbox-raw-utf8.eml": crlf(`From yossi@example.co.il Sat Feb 28 12:00:00 2026
-From: יוסי לוי <yossi@example.co.il>
-To: team@example.org
-Subject: סיכום פגישה
-Date: Sat, 28 Feb 2026 12:00:00 +0200
-MIME-Version: 1.0
-Content-Type: text/plain; charset=utf-8
-
-סיכום הפגישה של היום.
-`),
-		// Plain text notes that someone saved with an .eml name.
-		"not-an-email.eml": `Meeting notes, 3 March
-
-- send the campaign report
-- upload the new icons
-- ask about the sandbox
-`,
 	}
 }
 
