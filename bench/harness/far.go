@@ -254,86 +254,16 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 	if err := srv.clear(ctx); err != nil {
 		return FarRun{}, err
 	}
-	var cmds []*exec.Cmd
-	var home string
-	upload := base + "/upload/sandbox/v1/files"
-	switch s.Client {
-	case ClientCurl:
-		// curl starts its own session inside the timed run, as hoist send
-		// does: one request for the session, then one PUT with the file.
-		for _, f := range s.files.Files {
-			proto := "--http2"
-			if s.Proto == "h1.1" {
-				proto = "--http1.1"
-			}
-			cmds = append(cmds, exec.CommandContext(ctx, "sh", curlArgs(f.Size, base, f.Path, proto, "--cacert", e.caFile)...))
-		}
-	case ClientGoogle:
-		cmds = append(cmds, exec.CommandContext(ctx, e.bins["googleupload"], "-endpoint", base, "-ca", e.caFile,
-			"-chunk", fmt.Sprint(s.Chunk), "-parallel", "1", target(s.toSpec())))
-	case ClientHoist:
-		e.runSeq++
-		home = filepath.Join(e.work, fmt.Sprintf("home-far-%d", e.runSeq))
+	cmds, home, err := e.farCommands(ctx, s, base)
+	if home != "" {
 		defer os.RemoveAll(home)
-		chunk := sizeArg(s.Chunk)
-		if s.Chunk == ChunkAuto {
-			chunk = "auto"
-		}
-		cmd := exec.CommandContext(ctx, e.bins["hoist"], "send", "--to", upload, "--method", "resumable", "--chunk-size", chunk,
-			"--parallel", fmt.Sprint(len(s.files.Files)), "--no-auth", "--json", target(s.toSpec()))
-		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
-		if s.Proto != "" {
-			cmd.Env = append(cmd.Env, "HOIST_CA_FILE="+e.caFile)
-		}
-		if s.Proto == "h2" {
-			cmd.Args = append(cmd.Args[:2], append([]string{"--http2"}, cmd.Args[2:]...)...)
-		}
-		cmds = append(cmds, cmd)
-	default:
-		return FarRun{}, fmt.Errorf("unknown client %q", s.Client)
 	}
-
-	var r FarRun
-	eta := make(chan [2]float64, 1) // time since start when 10% was sent, and the time left shown then
-	start := time.Now()
-	errs := make(chan error, len(cmds))
-	for i, cmd := range cmds {
-		var out io.Reader
-		tail := &tailBuffer{max: 2048}
-		cmd.Stderr = tail
-		if i == 0 && s.Client == ClientHoist {
-			pr, err := cmd.StdoutPipe()
-			if err != nil {
-				return r, err
-			}
-			out = pr
-		} else {
-			cmd.Stdout = tail
-		}
-		if err := cmd.Start(); err != nil {
-			return r, err
-		}
-		if out != nil {
-			go watchETA(out, s.files.Bytes, start, eta)
-		}
-		go func() {
-			err := cmd.Wait()
-			if err != nil {
-				err = fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Path), err, tail.String())
-			}
-			errs <- err
-		}()
+	if err != nil {
+		return FarRun{}, err
 	}
-	for range cmds {
-		if err := <-errs; err != nil && r.Error == "" {
-			r.Error = redact(err.Error())
-		}
-	}
-	r.Seconds = time.Since(start).Seconds()
-	select {
-	case v := <-eta:
-		r.ETAAt10, r.RestAt10 = v[1], r.Seconds-v[0]
-	default:
+	r, start, err := runTimed(cmds, s)
+	if err != nil {
+		return r, err
 	}
 	reqs, err := srv.requests(ctx)
 	if err != nil {
@@ -357,6 +287,95 @@ func (e *env) runFar(ctx context.Context, s farSpec) (FarRun, error) {
 		}
 	}
 	return r, srv.forgetBytes()
+}
+
+// farCommands are the processes of one far-link run: curl's (a shell a
+// file), Google's client or hoist send, with the home hoist send keeps its
+// list in.
+func (e *env) farCommands(ctx context.Context, s farSpec, base string) (cmds []*exec.Cmd, home string, err error) {
+	upload := base + "/upload/sandbox/v1/files"
+	switch s.Client {
+	case ClientCurl:
+		// curl starts its own session inside the timed run, as hoist send
+		// does: one request for the session, then one PUT with the file.
+		for _, f := range s.files.Files {
+			proto := "--http2"
+			if s.Proto == "h1.1" {
+				proto = "--http1.1"
+			}
+			cmds = append(cmds, exec.CommandContext(ctx, "sh", curlArgs(f.Size, base, f.Path, proto, "--cacert", e.caFile)...))
+		}
+	case ClientGoogle:
+		cmds = append(cmds, exec.CommandContext(ctx, e.bins["googleupload"], "-endpoint", base, "-ca", e.caFile,
+			"-chunk", fmt.Sprint(s.Chunk), "-parallel", "1", target(s.toSpec())))
+	case ClientHoist:
+		e.runSeq++
+		home = filepath.Join(e.work, fmt.Sprintf("home-far-%d", e.runSeq))
+		chunk := sizeArg(s.Chunk)
+		if s.Chunk == ChunkAuto {
+			chunk = "auto"
+		}
+		cmd := exec.CommandContext(ctx, e.bins["hoist"], "send", "--to", upload, "--method", "resumable", "--chunk-size", chunk,
+			"--parallel", fmt.Sprint(len(s.files.Files)), "--no-auth", "--json", target(s.toSpec()))
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
+		if s.Proto != "" {
+			cmd.Env = append(cmd.Env, "HOIST_CA_FILE="+e.caFile)
+		}
+		if s.Proto == "h2" {
+			cmd.Args = append(cmd.Args[:2], append([]string{"--http2"}, cmd.Args[2:]...)...)
+		}
+		cmds = append(cmds, cmd)
+	default:
+		return nil, "", fmt.Errorf("unknown client %q", s.Client)
+	}
+	return cmds, home, nil
+}
+
+// runTimed runs the commands side by side and times them, with the time
+// left hoist send showed when a tenth of the bytes had gone.
+func runTimed(cmds []*exec.Cmd, s farSpec) (r FarRun, start time.Time, err error) {
+	eta := make(chan [2]float64, 1) // time since start when 10% was sent, and the time left shown then
+	start = time.Now()
+	errs := make(chan error, len(cmds))
+	for i, cmd := range cmds {
+		var out io.Reader
+		tail := &tailBuffer{max: 2048}
+		cmd.Stderr = tail
+		if i == 0 && s.Client == ClientHoist {
+			pr, err := cmd.StdoutPipe()
+			if err != nil {
+				return r, start, err
+			}
+			out = pr
+		} else {
+			cmd.Stdout = tail
+		}
+		if err := cmd.Start(); err != nil {
+			return r, start, err
+		}
+		if out != nil {
+			go watchETA(out, s.files.Bytes, start, eta)
+		}
+		go func() {
+			err := cmd.Wait()
+			if err != nil {
+				err = fmt.Errorf("%s: %w: %s", filepath.Base(cmd.Path), err, tail.String())
+			}
+			errs <- err
+		}()
+	}
+	for range cmds {
+		if err := <-errs; err != nil && r.Error == "" {
+			r.Error = redact(err.Error())
+		}
+	}
+	r.Seconds = time.Since(start).Seconds()
+	select {
+	case v := <-eta:
+		r.ETAAt10, r.RestAt10 = v[1], r.Seconds-v[0]
+	default:
+	}
+	return r, start, nil
 }
 
 func (s farSpec) toSpec() spec { return spec{files: s.files} }
@@ -399,12 +418,24 @@ func (r *Report) farFind(key string) *FarResult {
 
 // evaluateFar checks the far and slow links' targets.
 func evaluateFar(r *Report) []Target {
+	var ts []Target
+	ts = append(ts, farLatencyTargets(r)...)
+	ts = append(ts, farSpeedTargets(r)...)
+	ts = append(ts, farSlowTargets(r)...)
+	return append(ts, farFairTarget(r))
+}
+
+// missingTarget is t not measured.
+func missingTarget(t Target) Target {
+	t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
+	return t
+}
+
+// farLatencyTargets: automatic chunks against one request at the largest
+// latency, and through cuts at that latency.
+func farLatencyTargets(r *Report) []Target {
 	z := r.FarSizes
 	var ts []Target
-	missing := func(t Target) Target {
-		t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
-		return t
-	}
 	if len(z.Latencies) > 0 {
 		lat := z.Latencies[len(z.Latencies)-1]
 		auto := r.farFind(farSpec{Group: FarSweep, Client: ClientHoist, Chunk: ChunkAuto, Latency: lat}.key())
@@ -415,7 +446,7 @@ func evaluateFar(r *Report) []Target {
 			t.Holds = t.Value <= t.Limit
 			t.Measured = fmt.Sprintf("%.2f× (%.2f s vs %.2f s)", t.Value, auto.Seconds.Median, whole.Seconds.Median)
 		} else {
-			t = missing(t)
+			t = missingTarget(t)
 		}
 		ts = append(ts, t)
 	}
@@ -446,10 +477,17 @@ func evaluateFar(r *Report) []Target {
 			t2.Measured = fmt.Sprintf("%.2f s beyond the waits = %.2f× (the fault-free %.2f s + 2 × %s × %d cuts = %.2f s; %d requests against %d)",
 				b.Median, t2.Value, free.Seconds.Median, lat, cut.Runs[0].Cuts, allowed, cut.Runs[0].Requests, free.Runs[0].Requests)
 		} else {
-			t, t2 = missing(t), missing(t2)
+			t, t2 = missingTarget(t), missingTarget(t2)
 		}
 		ts = append(ts, t, t2)
 	}
+	return ts
+}
+
+// farSpeedTargets: hoist send against curl over a far link and over TLS.
+func farSpeedTargets(r *Report) []Target {
+	z := r.FarSizes
+	var ts []Target
 	for _, proto := range []string{"h1.1", "h2"} {
 		curl := r.farFind(farSpec{Group: FarWide, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
 		h := r.farFind(farSpec{Group: FarWide, Client: ClientHoist, Proto: proto, Chunk: ChunkAuto}.key())
@@ -459,7 +497,7 @@ func evaluateFar(r *Report) []Target {
 			t.Holds = t.Value >= t.Limit
 			t.Measured = fmt.Sprintf("%.2f× (%.1f vs %.1f MiB/s)", t.Value, h.MiBps.Median, curl.MiBps.Median)
 		} else {
-			t = missing(t)
+			t = missingTarget(t)
 		}
 		ts = append(ts, t)
 	}
@@ -473,11 +511,18 @@ func evaluateFar(r *Report) []Target {
 				t.Holds = t.Value >= t.Limit
 				t.Measured = fmt.Sprintf("%.2f× (%.0f vs %.0f MiB/s)", t.Value, h.MiBps.Median, curl.MiBps.Median)
 			} else {
-				t = missing(t)
+				t = missingTarget(t)
 			}
 			ts = append(ts, t)
 		}
 	}
+	return ts
+}
+
+// farSlowTargets: a slow link's time, and the time left shown after 10%.
+func farSlowTargets(r *Report) []Target {
+	z := r.FarSizes
+	var ts []Target
 	slow := r.farFind(farSpec{Group: FarSlow, Client: ClientHoist, Chunk: ChunkAuto}.key())
 	ideal := float64(z.Slow) / float64(max(z.SlowBPS, 1))
 	t := Target{Name: fmt.Sprintf("%s over a %s/s link: finishes ≤ 1.05 × %.1f s", size(z.Slow), size(z.SlowBPS), ideal), Limit: 1.05}
@@ -486,7 +531,7 @@ func evaluateFar(r *Report) []Target {
 		t.Holds = t.Value <= t.Limit
 		t.Measured = fmt.Sprintf("%.2f× (%.1f s)", t.Value, slow.Seconds.Median)
 	} else {
-		t = missing(t)
+		t = missingTarget(t)
 	}
 	ts = append(ts, t)
 	t = Target{Name: fmt.Sprintf("%s over a %s/s link: the time left shown after 10%% is within ±15%% of the truth", size(z.Slow), size(z.SlowBPS)), Limit: 0.15}
@@ -502,11 +547,17 @@ func evaluateFar(r *Report) []Target {
 		t.Value, t.Holds = worst, worst <= t.Limit
 		t.Measured = fmt.Sprintf("%+.0f%% at worst (%s)", 100*worst, strings.Join(shown, "; "))
 	} else {
-		t = missing(t)
+		t = missingTarget(t)
 	}
 	ts = append(ts, t)
+	return ts
+}
+
+// farFairTarget: uploads at once share one link fairly.
+func farFairTarget(r *Report) Target {
+	z := r.FarSizes
 	fair := r.farFind(farSpec{Group: FarFair, Client: ClientHoist, Chunk: ChunkAuto}.key())
-	t = Target{Name: fmt.Sprintf("%d uploads at once over one %s/s link: each within ±20%% of a fair share, together ≥ 90%%", z.FairCount, size(z.FairBPS)), Limit: 0.2}
+	t := Target{Name: fmt.Sprintf("%d uploads at once over one %s/s link: each within ±20%% of a fair share, together ≥ 90%%", z.FairCount, size(z.FairBPS)), Limit: 0.2}
 	if fair.ok() {
 		t.Holds = true
 		var parts []string
@@ -528,10 +579,9 @@ func evaluateFar(r *Report) []Target {
 		}
 		t.Measured = strings.Join(parts, "; ")
 	} else {
-		t = missing(t)
+		t = missingTarget(t)
 	}
-	ts = append(ts, t)
-	return ts
+	return t
 }
 
 func abs(v float64) float64 {

@@ -68,30 +68,69 @@ func size(n int64) string {
 
 // evaluate checks the targets on the report's figures.
 func evaluate(r *Report) []Target {
-	z := r.Sizes
-	var ts []Target
-	ratio := func(name string, a, b *CaseResult, get func(*CaseResult) float64, limit float64, atMost bool) {
-		t := Target{Name: name, Limit: limit}
-		if !a.ok() || !b.ok() || get(b) == 0 {
-			t.Missing = true
-			t.Measured = "not measured (not run, or every run failed)"
-			ts = append(ts, t)
-			return
-		}
-		t.Value = get(a) / get(b)
-		if atMost {
-			t.Holds = t.Value <= limit
-		} else {
-			t.Holds = t.Value >= limit
-		}
-		t.Measured = fmt.Sprintf("%.2f× (%s vs %s)", t.Value, num(get(a)), num(get(b)))
-		ts = append(ts, t)
+	ts := &targets{}
+	ts.speed(r)
+	ts.memory(r)
+	ts.smallFiles(r)
+	ts.faults(r)
+	ts.cpu(r)
+	if len(r.Far) > 0 {
+		ts.list = append(ts.list, evaluateFar(r)...)
 	}
-	mibps := func(c *CaseResult) float64 { return c.MiBps.Median }
-	fps := func(c *CaseResult) float64 { return c.FilesPerSec.Median }
-	cpu := func(c *CaseResult) float64 { return c.CPUPerGiB.Median }
-	big, ref := size(z.Big), chunkLabel(z.RefChunk)
+	return ts.list
+}
 
+// targets are the targets evaluated so far, in the order the page lists them.
+type targets struct{ list []Target }
+
+func (ts *targets) add(t Target) { ts.list = append(ts.list, t) }
+
+// ratio is the target "a ≥ limit × b" (or ≤, atMost) of what get reads.
+func (ts *targets) ratio(name string, a, b *CaseResult, get func(*CaseResult) float64, limit float64, atMost bool) {
+	t := Target{Name: name, Limit: limit}
+	if !a.ok() || !b.ok() || get(b) == 0 {
+		t.Missing = true
+		t.Measured = "not measured (not run, or every run failed)"
+		ts.add(t)
+		return
+	}
+	t.Value = get(a) / get(b)
+	if atMost {
+		t.Holds = t.Value <= limit
+	} else {
+		t.Holds = t.Value >= limit
+	}
+	t.Measured = fmt.Sprintf("%.2f× (%s vs %s)", t.Value, num(get(a)), num(get(b)))
+	ts.add(t)
+}
+
+// rssMax is the target "the largest peak over every run of the cases ≤ limit MiB".
+func (ts *targets) rssMax(name string, cases []*CaseResult, limit float64) {
+	t := Target{Name: name, Limit: limit}
+	var worst float64
+	var parts []string
+	for _, c := range cases {
+		if !c.ok() {
+			t.Missing = true
+			continue
+		}
+		worst = max(worst, c.RSSMiB.Max)
+		parts = append(parts, fmt.Sprintf("%s: %.1f", chunkLabel(c.Chunk), c.RSSMiB.Max))
+	}
+	t.Value = worst
+	t.Holds = !t.Missing && worst <= limit
+	t.Measured = fmt.Sprintf("largest %.1f MiB (%s)", worst, strings.Join(parts, ", "))
+	ts.add(t)
+}
+
+func mibps(c *CaseResult) float64     { return c.MiBps.Median }
+func fps(c *CaseResult) float64       { return c.FilesPerSec.Median }
+func cpuPerGiB(c *CaseResult) float64 { return c.CPUPerGiB.Median }
+
+// speed: one big file, against curl and Google's client.
+func (ts *targets) speed(r *Report) {
+	z := r.Sizes
+	big, ref := size(z.Big), chunkLabel(z.RefChunk)
 	curl := r.find(WorkBig, "hash", NetDirect, ClientCurl, -1, 1)
 	for _, client := range []string{ClientHoist, ClientEngine} {
 		who := "hoist send"
@@ -99,31 +138,18 @@ func evaluate(r *Report) []Target {
 			who = "engine in-process"
 		}
 		h := r.find(WorkBig, "hash", NetDirect, client, z.RefChunk, 1)
-		ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 0.9 × curl's single PUT", big, ref, who), h, curl, mibps, 0.9, false)
-		ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 1.0 × Google's client", big, ref, who), h,
+		ts.ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 0.9 × curl's single PUT", big, ref, who), h, curl, mibps, 0.9, false)
+		ts.ratio(fmt.Sprintf("%s, %s chunks: %s throughput ≥ 1.0 × Google's client", big, ref, who), h,
 			r.find(WorkBig, "hash", NetDirect, ClientGoogle, z.RefChunk, 1), mibps, 1.0, false)
-		ratio(fmt.Sprintf("%s, whole file in one request: %s ≥ 0.95 × curl", big, who),
+		ts.ratio(fmt.Sprintf("%s, whole file in one request: %s ≥ 0.95 × curl", big, who),
 			r.find(WorkBig, "hash", NetDirect, client, 0, 1), curl, mibps, 0.95, false)
 	}
+}
 
-	// Memory: the largest peak over every run at every chunk size.
-	rssMax := func(name string, cases []*CaseResult, limit float64) {
-		t := Target{Name: name, Limit: limit}
-		var worst float64
-		var parts []string
-		for _, c := range cases {
-			if !c.ok() {
-				t.Missing = true
-				continue
-			}
-			worst = max(worst, c.RSSMiB.Max)
-			parts = append(parts, fmt.Sprintf("%s: %.1f", chunkLabel(c.Chunk), c.RSSMiB.Max))
-		}
-		t.Value = worst
-		t.Holds = !t.Missing && worst <= limit
-		t.Measured = fmt.Sprintf("largest %.1f MiB (%s)", worst, strings.Join(parts, ", "))
-		ts = append(ts, t)
-	}
+// memory: the largest peak over every run at every chunk size.
+func (ts *targets) memory(r *Report) {
+	z := r.Sizes
+	big := size(z.Big)
 	var bigHoist, parHoist []*CaseResult
 	for _, c := range z.Chunks {
 		bigHoist = append(bigHoist, r.find(WorkBig, "hash", NetDirect, ClientHoist, c, 1))
@@ -131,14 +157,18 @@ func evaluate(r *Report) []Target {
 	for _, c := range []int64{z.RefChunk, 0} {
 		parHoist = append(parHoist, r.find(WorkParallel, "hash", NetDirect, ClientHoist, c, z.ParCount))
 	}
-	rssMax(fmt.Sprintf("Peak RSS of hoist send, %s file, any chunk size ≤ 40 MiB", big), bigHoist, 40)
-	rssMax(fmt.Sprintf("Peak RSS of hoist send, %d × %s at once ≤ 64 MiB", z.ParCount, size(z.Par)), parHoist, 64)
+	ts.rssMax(fmt.Sprintf("Peak RSS of hoist send, %s file, any chunk size ≤ 40 MiB", big), bigHoist, 40)
+	ts.rssMax(fmt.Sprintf("Peak RSS of hoist send, %d × %s at once ≤ 64 MiB", z.ParCount, size(z.Par)), parHoist, 64)
+}
 
+// smallFiles: many small files, against Google's client one after another.
+func (ts *targets) smallFiles(r *Report) {
+	z := r.Sizes
 	small := fmt.Sprintf("%d × %s", z.SmallCount, size(z.Small))
 	gSmall := r.find(WorkSmall, "hash", NetDirect, ClientGoogle, z.RefChunk, 1)
 	hSmall := r.find(WorkSmall, "hash", NetDirect, ClientHoist, z.RefChunk, 4)
-	ratio(fmt.Sprintf("%s files: hoist send files/s ≥ 3 × Google's client one after another", small), hSmall, gSmall, fps, 3, false)
-	ratio(fmt.Sprintf("%s files: engine in-process files/s ≥ 3 × Google's client one after another", small),
+	ts.ratio(fmt.Sprintf("%s files: hoist send files/s ≥ 3 × Google's client one after another", small), hSmall, gSmall, fps, 3, false)
+	ts.ratio(fmt.Sprintf("%s files: engine in-process files/s ≥ 3 × Google's client one after another", small),
 		r.find(WorkSmall, "hash", NetDirect, ClientEngine, z.RefChunk, 4), gSmall, fps, 3, false)
 	{
 		t := Target{Name: fmt.Sprintf("%s files: hoist send makes one request per file", small), Limit: 1}
@@ -149,9 +179,13 @@ func evaluate(r *Report) []Target {
 		} else {
 			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
-		ts = append(ts, t)
+		ts.add(t)
 	}
+}
 
+// faults: one file through cuts, with and without latency.
+func (ts *targets) faults(r *Report) {
+	z := r.Sizes
 	for _, pair := range [][2]string{{NetCut, NetProxy}, {NetCutLatency, NetLatency}} {
 		cut := r.find(WorkFault, "hash", pair[0], ClientHoist, z.RefChunk, 1)
 		free := r.find(WorkFault, "hash", pair[1], ClientHoist, z.RefChunk, 1)
@@ -171,7 +205,7 @@ func evaluate(r *Report) []Target {
 		} else {
 			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
-		ts = append(ts, t)
+		ts.add(t)
 
 		t = Target{Name: what + ": hoist send finishes ≤ 1.2 × fault-free time + backoff waits", Limit: 1.2}
 		if cut.ok() && free.ok() {
@@ -181,17 +215,19 @@ func evaluate(r *Report) []Target {
 		} else {
 			t.Missing, t.Measured = true, "not measured (not run, or every run failed)"
 		}
-		ts = append(ts, t)
+		ts.add(t)
 	}
+}
 
-	ratio(fmt.Sprintf("%s, %s chunks: hoist send CPU per GiB ≤ 1.5 × curl's", big, ref),
-		r.find(WorkBig, "hash", NetDirect, ClientHoist, z.RefChunk, 1), curl, cpu, 1.5, true)
-	ratio(fmt.Sprintf("%s, whole file: hoist send CPU per GiB ≤ 1.5 × curl's", big),
-		r.find(WorkBig, "hash", NetDirect, ClientHoist, 0, 1), curl, cpu, 1.5, true)
-	if len(r.Far) > 0 {
-		ts = append(ts, evaluateFar(r)...)
-	}
-	return ts
+// cpu: CPU per GiB against curl's.
+func (ts *targets) cpu(r *Report) {
+	z := r.Sizes
+	big, ref := size(z.Big), chunkLabel(z.RefChunk)
+	curl := r.find(WorkBig, "hash", NetDirect, ClientCurl, -1, 1)
+	ts.ratio(fmt.Sprintf("%s, %s chunks: hoist send CPU per GiB ≤ 1.5 × curl's", big, ref),
+		r.find(WorkBig, "hash", NetDirect, ClientHoist, z.RefChunk, 1), curl, cpuPerGiB, 1.5, true)
+	ts.ratio(fmt.Sprintf("%s, whole file: hoist send CPU per GiB ≤ 1.5 × curl's", big),
+		r.find(WorkBig, "hash", NetDirect, ClientHoist, 0, 1), curl, cpuPerGiB, 1.5, true)
 }
 
 // resends totals, over the runs that succeeded, the bytes sent again and
@@ -323,7 +359,18 @@ var clientNames = map[string]string{
 
 // Markdown writes the generated part of benchmarks.md: the targets and a table per workload.
 func (r *Report) Markdown(w io.Writer) {
-	z := r.Sizes
+	r.introMarkdown(w)
+	r.targetsMarkdown(w)
+	r.againstPrevious(func(format string, args ...any) { fmt.Fprintf(w, format, args...) })
+	r.bigFileMarkdown(w)
+	r.manyFilesMarkdown(w)
+	r.parallelMarkdown(w)
+	r.faultMarkdown(w)
+	r.farMarkdown(w)
+}
+
+// introMarkdown is the page's head: the machine, and how the cases ran.
+func (r *Report) introMarkdown(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("# Benchmarks\n\n")
 	p("Generated by `make bench` (`cd bench && go run ./cmd/hoistbench`) on %s; the whole run took %.0f s.\n",
@@ -350,7 +397,11 @@ func (r *Report) Markdown(w io.Writer) {
 	o := r.otherWork()
 	p("Other processes on the machine used %.0f%% of the CPUs during a run (median; %.0f–%.0f%%): the more, the more the figures vary.\n\n", 100*o.Median, 100*o.Min, 100*o.Max)
 	p("![Throughput by chunk size](bench-throughput.png)\n![Peak memory by chunk size](bench-memory.png)\n\n")
+}
 
+// targetsMarkdown is the table of targets and whether each holds.
+func (r *Report) targetsMarkdown(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("## Targets\n\n| Target | Measured | Holds |\n|---|---|---|\n")
 	for _, t := range r.Targets {
 		holds := "✅ yes"
@@ -362,9 +413,12 @@ func (r *Report) Markdown(w io.Writer) {
 		}
 		p("| %s | %s | %s |\n", t.Name, t.Measured, holds)
 	}
+}
 
-	r.againstPrevious(p)
-
+// bigFileMarkdown is a table of one big file for each store.
+func (r *Report) bigFileMarkdown(w io.Writer) {
+	z := r.Sizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	for _, store := range []string{"hash", "crc", "disk"} {
 		curl := r.find(WorkBig, store, NetDirect, ClientCurl, -1, 1)
 		if curl == nil {
@@ -396,7 +450,12 @@ func (r *Report) Markdown(w io.Writer) {
 			failed(w, c)
 		}
 	}
+}
 
+// manyFilesMarkdown is a table each of many small and middle-sized files.
+func (r *Report) manyFilesMarkdown(w io.Writer) {
+	z := r.Sizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	for _, work := range []string{WorkSmall, WorkMid} {
 		count, sz := z.SmallCount, z.Small
 		if work == WorkMid {
@@ -420,28 +479,36 @@ func (r *Report) Markdown(w io.Writer) {
 			failed(w, c)
 		}
 	}
+}
 
-	{
-		curl := r.find(WorkParallel, "hash", NetDirect, ClientCurl, -1, z.ParCount)
-		p("\n## %d files of %s at once, hash store\n\n", z.ParCount, size(z.Par))
-		p("curl runs %d processes at once (peak RSS is the largest of them, CPU their sum); the others run one process with %d uploads at once.\n\n", z.ParCount, z.ParCount)
-		p("| Client | Chunk | Time s | MiB/s | × curl | Peak RSS MiB | CPU s/GiB | CPU × curl | Requests | Emulator CPU s |\n")
-		p("|---|---|---|---|---|---|---|---|---|---|\n")
-		for _, c := range r.Cases {
-			if c.Workload != WorkParallel {
-				continue
-			}
-			xc, cc := "—", "—"
-			if curl.ok() && c.ok() && c != curl {
-				xc = ratioText(c.MiBps.Median, curl.MiBps.Median)
-				cc = ratioText(c.CPUPerGiB.Median, curl.CPUPerGiB.Median)
-			}
-			p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], chunkLabel(c.Chunk), st(c.Seconds, 2),
-				st(c.MiBps, 0), xc, rssText(c), st(c.CPUPerGiB, 2), cc, reqText(c), srvText(c))
-			failed(w, c)
+// parallelMarkdown is the table of files uploaded at once.
+func (r *Report) parallelMarkdown(w io.Writer) {
+	z := r.Sizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	curl := r.find(WorkParallel, "hash", NetDirect, ClientCurl, -1, z.ParCount)
+	p("\n## %d files of %s at once, hash store\n\n", z.ParCount, size(z.Par))
+	p("curl runs %d processes at once (peak RSS is the largest of them, CPU their sum); the others run one process with %d uploads at once.\n\n", z.ParCount, z.ParCount)
+	p("| Client | Chunk | Time s | MiB/s | × curl | Peak RSS MiB | CPU s/GiB | CPU × curl | Requests | Emulator CPU s |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range r.Cases {
+		if c.Workload != WorkParallel {
+			continue
 		}
+		xc, cc := "—", "—"
+		if curl.ok() && c.ok() && c != curl {
+			xc = ratioText(c.MiBps.Median, curl.MiBps.Median)
+			cc = ratioText(c.CPUPerGiB.Median, curl.CPUPerGiB.Median)
+		}
+		p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", clientNames[c.Client], chunkLabel(c.Chunk), st(c.Seconds, 2),
+			st(c.MiBps, 0), xc, rssText(c), st(c.CPUPerGiB, 2), cc, reqText(c), srvText(c))
+		failed(w, c)
 	}
+}
 
+// faultMarkdown is the table of one file through the fault proxy.
+func (r *Report) faultMarkdown(w io.Writer) {
+	z := r.Sizes
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("\n## One %s file through the fault proxy\n\n", size(z.Fault))
 	p("A TCP proxy between client and emulator: *proxy* passes everything (the fault-free reference), *cut* closes the client's connection every time another %s has gone through it (request heads included), *latency* holds every request %s before passing it on. ", size(z.CutEvery), z.Latency)
 	p("Re-sent is what the emulator received beyond the file's size (from its request log); not confirmed is, summed over the cuts, what the emulator had received of the cut request but not persisted (it keeps whole 256 KiB units). ")
@@ -472,7 +539,6 @@ func (r *Report) Markdown(w io.Writer) {
 			freeT, st(c.WaitSeconds, 2), beyond, st(c.Cuts, 0), st(c.ResentMiB, 2), st(c.UnconfMiB, 2), reqText(c))
 		failed(w, c)
 	}
-	r.farMarkdown(w)
 }
 
 // againstPrevious compares Hoist's throughput on one big file with the
