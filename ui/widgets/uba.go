@@ -71,10 +71,52 @@ func removedByX9(c bidi.Class) bool {
 func (t ubaText) resolve(direction int) resolved {
 	n := len(t.classes)
 	types := t.classes
+	matchPDI, matchedBy := isolatePairs(types)
+	var para uint8
+	switch direction {
+	case paraRTL:
+		para = 1
+	case paraAuto:
+		if rtl, _ := firstStrong(types, matchPDI, 0, n); rtl {
+			para = 1
+		}
+	}
+	res := resolved{removed: make([]bool, n), para: para}
+	var cur []bidi.Class // the types as the rules change them
+	res.levels, cur = explicitLevels(types, matchPDI, para)
+	levels := res.levels
 
-	// BD9: each isolate initiator's matching PDI, and each PDI's initiator.
-	matchPDI := make([]int, n)
-	matchedBy := make([]int, n)
+	// X9: embeddings, overrides and boundary neutrals take no part.
+	var kept []int
+	for i, c := range types {
+		if removedByX9(c) {
+			res.removed[i] = true
+			continue
+		}
+		kept = append(kept, i)
+	}
+	explicit := slices.Clone(levels) // before the implicit rules raise some
+	for _, seq := range runSequences(types, kept, levels, matchPDI, matchedBy) {
+		t.resolveSequence(seq, cur, levels, explicit, para, kept)
+	}
+	// Removed characters take the level of the character before them.
+	for i := range levels {
+		if res.removed[i] {
+			if i > 0 {
+				levels[i] = levels[i-1]
+			} else {
+				levels[i] = para
+			}
+		}
+	}
+	return res
+}
+
+// isolatePairs (BD9): each isolate initiator's matching PDI, and each PDI's
+// initiator; -1 where there is none.
+func isolatePairs(types []bidi.Class) (matchPDI, matchedBy []int) {
+	n := len(types)
+	matchPDI, matchedBy = make([]int, n), make([]int, n)
 	var open []int
 	for i, c := range types {
 		matchPDI[i], matchedBy[i] = -1, -1
@@ -89,146 +131,160 @@ func (t ubaText) resolve(direction int) resolved {
 			open = open[:0]
 		}
 	}
-	// P2, P3: the first strong letter outside isolates between from and to.
-	firstStrong := func(from, to int) (rtl, found bool) {
-		for i := from; i < to; i++ {
-			switch c := types[i]; {
-			case c == bidi.L:
-				return false, true
-			case c == bidi.R || c == bidi.AL:
-				return true, true
-			case c == bidi.B:
+	return matchPDI, matchedBy
+}
+
+// firstStrong (P2, P3): the direction of the first strong letter outside
+// isolates between from and to.
+func firstStrong(types []bidi.Class, matchPDI []int, from, to int) (rtl, found bool) {
+	for i := from; i < to; i++ {
+		switch c := types[i]; {
+		case c == bidi.L:
+			return false, true
+		case c == bidi.R || c == bidi.AL:
+			return true, true
+		case c == bidi.B:
+			return false, false
+		case isIsolateInitiator(c):
+			if matchPDI[i] < 0 {
 				return false, false
-			case isIsolateInitiator(c):
-				if matchPDI[i] < 0 {
-					return false, false
-				}
-				i = matchPDI[i]
 			}
-		}
-		return false, false
-	}
-	var para uint8
-	switch direction {
-	case paraRTL:
-		para = 1
-	case paraAuto:
-		if rtl, _ := firstStrong(0, n); rtl {
-			para = 1
+			i = matchPDI[i]
 		}
 	}
+	return false, false
+}
 
-	res := resolved{levels: make([]uint8, n), removed: make([]bool, n), para: para}
-	levels := res.levels
-	cur := slices.Clone(types) // the types as the rules change them
+// embeddingStatus is one entry of the directional status stack (X1).
+type embeddingStatus struct {
+	level    uint8
+	override bidi.Class // ON (none), L or R
+	isolate  bool
+}
 
-	// X1–X8: explicit levels and directions.
-	type status struct {
-		level    uint8
-		override bidi.Class // ON (none), L or R
-		isolate  bool
+// embeddings are the rules X1–X8 as they walk a paragraph: the status
+// stack and its overflow counters.
+type embeddings struct {
+	stack                                               []embeddingStatus
+	overflowIsolates, overflowEmbeddings, validIsolates int
+}
+
+func (e *embeddings) top() embeddingStatus { return e.stack[len(e.stack)-1] }
+
+// nextLevel is the least odd (rtl) or even level above level.
+func nextLevel(level uint8, rtl bool) uint8 {
+	if rtl {
+		return (level + 1) | 1
 	}
-	stack := []status{{level: para, override: bidi.ON}}
-	overflowIsolates, overflowEmbeddings, validIsolates := 0, 0, 0
-	next := func(level uint8, rtl bool) uint8 {
-		if rtl {
-			return (level + 1) | 1
+	return (level + 2) &^ 1
+}
+
+// push (X2–X5): an embedding or override, c.
+func (e *embeddings) push(c bidi.Class) {
+	nl := nextLevel(e.top().level, c == bidi.RLE || c == bidi.RLO)
+	if nl <= maxDepth && e.overflowIsolates == 0 && e.overflowEmbeddings == 0 {
+		ov := bidi.ON
+		switch c {
+		case bidi.RLO:
+			ov = bidi.R
+		case bidi.LRO:
+			ov = bidi.L
 		}
-		return (level + 2) &^ 1
+		e.stack = append(e.stack, embeddingStatus{level: nl, override: ov})
+	} else if e.overflowIsolates == 0 {
+		e.overflowEmbeddings++
+	}
+}
+
+// pushIsolate (X5a–X5c): an isolate of the given direction.
+func (e *embeddings) pushIsolate(rtl bool) {
+	nl := nextLevel(e.top().level, rtl)
+	if nl <= maxDepth && e.overflowIsolates == 0 && e.overflowEmbeddings == 0 {
+		e.validIsolates++
+		e.stack = append(e.stack, embeddingStatus{level: nl, override: bidi.ON, isolate: true})
+	} else {
+		e.overflowIsolates++
+	}
+}
+
+// popIsolate (X6a): a PDI ends the isolate it matches, and every embedding
+// inside it.
+func (e *embeddings) popIsolate() {
+	switch {
+	case e.overflowIsolates > 0:
+		e.overflowIsolates--
+	case e.validIsolates == 0:
+	default:
+		e.overflowEmbeddings = 0
+		for !e.top().isolate {
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		e.stack = e.stack[:len(e.stack)-1]
+		e.validIsolates--
+	}
+}
+
+// pop (X7): a PDF ends the embedding or override it matches.
+func (e *embeddings) pop() {
+	switch {
+	case e.overflowIsolates > 0:
+	case e.overflowEmbeddings > 0:
+		e.overflowEmbeddings--
+	case !e.top().isolate && len(e.stack) >= 2:
+		e.stack = e.stack[:len(e.stack)-1]
+	}
+}
+
+// explicitLevels (X1–X8): every character's explicit level, and the types
+// with overrides applied.
+func explicitLevels(types []bidi.Class, matchPDI []int, para uint8) (levels []uint8, cur []bidi.Class) {
+	n := len(types)
+	levels, cur = make([]uint8, n), slices.Clone(types)
+	e := &embeddings{stack: []embeddingStatus{{level: para, override: bidi.ON}}}
+	overridden := func(i int) {
+		if top := e.top(); top.override != bidi.ON {
+			cur[i] = top.override
+		}
 	}
 	for i, c := range types {
-		top := stack[len(stack)-1]
+		levels[i] = e.top().level
 		switch c {
 		case bidi.RLE, bidi.LRE, bidi.RLO, bidi.LRO:
-			levels[i] = top.level
-			nl := next(top.level, c == bidi.RLE || c == bidi.RLO)
-			if nl <= maxDepth && overflowIsolates == 0 && overflowEmbeddings == 0 {
-				ov := bidi.ON
-				switch c {
-				case bidi.RLO:
-					ov = bidi.R
-				case bidi.LRO:
-					ov = bidi.L
-				}
-				stack = append(stack, status{level: nl, override: ov})
-			} else if overflowIsolates == 0 {
-				overflowEmbeddings++
-			}
+			e.push(c)
 		case bidi.RLI, bidi.LRI, bidi.FSI:
-			levels[i] = top.level
-			if top.override != bidi.ON {
-				cur[i] = top.override
-			}
+			overridden(i)
 			rtl := c == bidi.RLI
 			if c == bidi.FSI {
 				end := matchPDI[i]
 				if end < 0 {
 					end = n
 				}
-				rtl, _ = firstStrong(i+1, end)
+				rtl, _ = firstStrong(types, matchPDI, i+1, end)
 			}
-			nl := next(top.level, rtl)
-			if nl <= maxDepth && overflowIsolates == 0 && overflowEmbeddings == 0 {
-				validIsolates++
-				stack = append(stack, status{level: nl, override: bidi.ON, isolate: true})
-			} else {
-				overflowIsolates++
-			}
+			e.pushIsolate(rtl)
 		case bidi.PDI:
-			switch {
-			case overflowIsolates > 0:
-				overflowIsolates--
-			case validIsolates == 0:
-			default:
-				overflowEmbeddings = 0
-				for !stack[len(stack)-1].isolate {
-					stack = stack[:len(stack)-1]
-				}
-				stack = stack[:len(stack)-1]
-				validIsolates--
-			}
-			top = stack[len(stack)-1]
-			levels[i] = top.level
-			if top.override != bidi.ON {
-				cur[i] = top.override
-			}
+			e.popIsolate()
+			levels[i] = e.top().level
+			overridden(i)
 		case bidi.PDF:
-			levels[i] = top.level
-			switch {
-			case overflowIsolates > 0:
-			case overflowEmbeddings > 0:
-				overflowEmbeddings--
-			case !top.isolate && len(stack) >= 2:
-				stack = stack[:len(stack)-1]
-			}
+			e.pop()
 		case bidi.B:
 			levels[i] = para
 		case bidi.BN:
-			levels[i] = top.level
 		default:
-			levels[i] = top.level
-			if top.override != bidi.ON {
-				cur[i] = top.override
-			}
+			overridden(i)
 		}
 	}
+	return levels, cur
+}
 
-	// X9: embeddings, overrides and boundary neutrals take no part.
-	var kept []int
-	for i, c := range types {
-		if removedByX9(c) {
-			res.removed[i] = true
-			continue
-		}
-		kept = append(kept, i)
-	}
-
-	explicit := slices.Clone(levels) // before the implicit rules raise some
-
-	// X10: level runs, chained through isolates into isolating run sequences.
+// runSequences (X10): the level runs of the kept characters, chained
+// through isolates into isolating run sequences, each as its characters'
+// indexes in order.
+func runSequences(types []bidi.Class, kept []int, levels []uint8, matchPDI, matchedBy []int) [][]int {
 	type run struct{ from, to int } // indexes into kept, [from, to)
 	var runs []run
-	runAt := make([]int, n) // a character's index → the run it starts, -1 if none
+	runAt := make([]int, len(types)) // a character's index → the run it starts, -1 if none
 	for i := range runAt {
 		runAt[i] = -1
 	}
@@ -241,10 +297,11 @@ func (t ubaText) resolve(direction int) resolved {
 		runs = append(runs, run{k, j})
 		k = j
 	}
-	endsRun := make([]bool, n) // the last character of each run
+	endsRun := make([]bool, len(types)) // the last character of each run
 	for _, r := range runs {
 		endsRun[kept[r.to-1]] = true
 	}
+	var seqs [][]int
 	for _, r := range runs {
 		// A run that begins with a PDI whose initiator ends a run goes on that run's sequence.
 		if first := kept[r.from]; types[first] == bidi.PDI && matchedBy[first] >= 0 && endsRun[matchedBy[first]] {
@@ -264,21 +321,9 @@ func (t ubaText) resolve(direction int) resolved {
 			}
 			cr = runs[ri]
 		}
-		t.resolveSequence(seq, cur, levels, explicit, para, kept)
+		seqs = append(seqs, seq)
 	}
-
-	// Removed characters take the level of the character before them.
-	for i := range levels {
-		if res.removed[i] {
-			if i > 0 {
-				levels[i] = levels[i-1]
-			} else {
-				levels[i] = para
-			}
-		}
-	}
-
-	return res
+	return seqs
 }
 
 // line is the levels of the characters [from, to) of a resolved paragraph
@@ -329,8 +374,35 @@ func isNI(c bidi.Class) bool {
 // sequence (its characters' indexes in order) and their implicit levels;
 // explicit are the levels rules X1–X8 gave.
 func (t ubaText) resolveSequence(seq []int, cur []bidi.Class, levels, explicit []uint8, para uint8, kept []int) {
+	sos, eos, e := t.sequenceEnds(seq, explicit, para, kept)
+	ts := make([]bidi.Class, len(seq))
+	for k, i := range seq {
+		ts[k] = cur[i]
+	}
+	resolveWeak(ts, sos)
+	if t.runes != nil {
+		t.resolveBrackets(seq, ts, sos, e)
+	}
+	resolveNeutrals(ts, sos, eos, e)
+	// I1, I2: implicit levels.
+	for k, i := range seq {
+		l := levels[i]
+		switch c := ts[k]; {
+		case l%2 == 0 && c == bidi.R:
+			levels[i] = l + 1
+		case l%2 == 0 && (c == bidi.AN || c == bidi.EN):
+			levels[i] = l + 2
+		case l%2 == 1 && (c == bidi.L || c == bidi.EN || c == bidi.AN):
+			levels[i] = l + 1
+		}
+	}
+}
+
+// sequenceEnds are a sequence's sos and eos, each the direction of the
+// higher of the sequence's level and its neighbour's, and e, the direction
+// of its embedding.
+func (t ubaText) sequenceEnds(seq []int, explicit []uint8, para uint8, kept []int) (sos, eos, e bidi.Class) {
 	level := explicit[seq[0]]
-	// sos and eos: the higher of the sequence's level and its neighbour's.
 	first, last := seq[0], seq[len(seq)-1]
 	before, after := para, para
 	if k, _ := slices.BinarySearch(kept, first); k > 0 {
@@ -347,15 +419,12 @@ func (t ubaText) resolveSequence(seq []int, cur []bidi.Class, levels, explicit [
 		}
 		return bidi.L
 	}
-	sos, eos := dirOf(max(level, before)), dirOf(max(level, after))
-	e := dirOf(level)
+	return dirOf(max(level, before)), dirOf(max(level, after)), dirOf(level)
+}
 
-	ts := make([]bidi.Class, len(seq))
-	for k, i := range seq {
-		ts[k] = cur[i]
-	}
+// resolveWeak (W1–W7) resolves the weak types of a sequence's types ts.
+func resolveWeak(ts []bidi.Class, sos bidi.Class) {
 	n := len(ts)
-
 	// W1: a mark takes the type of what precedes it (ON after an isolate mark).
 	for k, c := range ts {
 		if c != bidi.NSM {
@@ -435,49 +504,54 @@ func (t ubaText) resolveSequence(seq []int, cur []bidi.Class, levels, explicit [
 			}
 		}
 	}
+}
 
-	// N0: paired brackets take the direction of what they hold.
-	if t.runes != nil {
-		for _, p := range t.bracketPairs(seq, ts) {
-			var inE, inO bool
-			for k := p[0] + 1; k < p[1]; k++ {
-				switch d := strongDir(ts[k]); {
-				case d == e:
-					inE = true
-				case d != bidi.ON:
-					inO = true
+// resolveBrackets (N0): paired brackets take the direction of what they hold.
+func (t ubaText) resolveBrackets(seq []int, ts []bidi.Class, sos, e bidi.Class) {
+	n := len(ts)
+	for _, p := range t.bracketPairs(seq, ts) {
+		var inE, inO bool
+		for k := p[0] + 1; k < p[1]; k++ {
+			switch d := strongDir(ts[k]); {
+			case d == e:
+				inE = true
+			case d != bidi.ON:
+				inO = true
+			}
+		}
+		to := bidi.ON
+		switch {
+		case inE:
+			to = e
+		case inO:
+			context := sos
+			for k := p[0] - 1; k >= 0; k-- {
+				if d := strongDir(ts[k]); d != bidi.ON {
+					context = d
+					break
 				}
 			}
-			to := bidi.ON
-			switch {
-			case inE:
-				to = e
-			case inO:
-				context := sos
-				for k := p[0] - 1; k >= 0; k-- {
-					if d := strongDir(ts[k]); d != bidi.ON {
-						context = d
-						break
-					}
-				}
-				to = e
-				if context != e {
-					to = context
-				}
+			to = e
+			if context != e {
+				to = context
 			}
-			if to == bidi.ON {
-				continue
-			}
-			for _, b := range p {
-				ts[b] = to
-				for k := b + 1; k < n && t.classes[seq[k]] == bidi.NSM; k++ {
-					ts[k] = to
-				}
+		}
+		if to == bidi.ON {
+			continue
+		}
+		for _, b := range p {
+			ts[b] = to
+			for k := b + 1; k < n && t.classes[seq[k]] == bidi.NSM; k++ {
+				ts[k] = to
 			}
 		}
 	}
+}
 
-	// N1, N2: neutrals between two of a direction take it, others the embedding's.
+// resolveNeutrals (N1, N2): neutrals between two of a direction take it,
+// others the embedding's.
+func resolveNeutrals(ts []bidi.Class, sos, eos, e bidi.Class) {
+	n := len(ts)
 	for k := 0; k < n; {
 		if !isNI(ts[k]) {
 			k++
@@ -502,19 +576,6 @@ func (t ubaText) resolveSequence(seq []int, cur []bidi.Class, levels, explicit [
 			ts[m] = fill
 		}
 		k = j
-	}
-
-	// I1, I2: implicit levels.
-	for k, i := range seq {
-		l := levels[i]
-		switch c := ts[k]; {
-		case l%2 == 0 && c == bidi.R:
-			levels[i] = l + 1
-		case l%2 == 0 && (c == bidi.AN || c == bidi.EN):
-			levels[i] = l + 2
-		case l%2 == 1 && (c == bidi.L || c == bidi.EN || c == bidi.AN):
-			levels[i] = l + 1
-		}
 	}
 }
 
