@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"runtime"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -23,13 +24,19 @@ type queueList struct {
 	rowAt   map[int]*jobRow // the row object last given each index
 	cursor  int             // the row the keyboard is on
 	focused bool            // the list has the keyboard's focus
-	d       listController
+	hover   int             // the row under the pointer, -1 for none
+	// pointerRow is the row object the pointer last came onto: the one the
+	// toolkit tells when the pointer leaves, whatever row it shows by then.
+	pointerRow *jobRow
+	// wheelLayer lies over the list and takes the mouse wheel (wheel).
+	wheelLayer *widgets.Wheel
+	d          listController
 
 	modifiers func() fyne.KeyModifier
 }
 
 func newQueueList(d listController) *queueList {
-	l := &queueList{d: d, rowAt: map[int]*jobRow{}, snap: newSnapshots().last}
+	l := &queueList{d: d, rowAt: map[int]*jobRow{}, snap: newSnapshots().last, hover: -1}
 	l.modifiers = func() fyne.KeyModifier {
 		if dd, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
 			return dd.CurrentKeyModifiers()
@@ -37,7 +44,11 @@ func newQueueList(d listController) *queueList {
 		return 0
 	}
 	l.Length = func() int { return len(l.snap.rows) }
-	l.CreateItem = func() fyne.CanvasObject { return newJobRow(d) }
+	l.CreateItem = func() fyne.CanvasObject {
+		r := newJobRow(d)
+		r.onHover = l.rowHovered
+		return r
+	}
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
 		rows := l.snap.rows
 		if id < 0 || id >= len(rows) {
@@ -55,6 +66,7 @@ func newQueueList(d listController) *queueList {
 			r.showMailbox(g)
 		}
 		r.setSelected(l.snap.selection.has(rows[id].ID))
+		r.setHovered(id == l.hover) // a row taken for another index leaves its hover behind
 		r.setCursor(l.focused && id == l.cursor)
 	}
 	// The list's own selection is one row; the window keeps a set of
@@ -63,8 +75,69 @@ func newQueueList(d listController) *queueList {
 		l.click(id, l.modifiers())
 		l.UnselectAll()
 	}
+	l.wheelLayer = widgets.NewWheel(l.wheel)
 	l.ExtendBaseWidget(l)
 	return l
+}
+
+// wheelRows is how many rows one notch of the mouse wheel moves the list,
+// as a desktop list moves about three lines a notch.
+const wheelRows = 3
+
+// toolkitNotch is how far the toolkit moves a scroll for one notch of the
+// wheel; 0 where its own distance is kept (macOS, whose trackpads send
+// many small steps and whose scrolling the user has set up).
+func toolkitNotch() float32 {
+	if runtime.GOOS == "darwin" {
+		return 0
+	}
+	return 25
+}
+
+// wheel moves the list by the wheel's event: wheelRows rows a notch. The
+// row under the pointer, which the wheel changed without the pointer
+// moving, is the one highlighted.
+func (l *queueList) wheel(ev *fyne.ScrollEvent) {
+	dy := ev.Scrolled.DY
+	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+	if notch := toolkitNotch(); notch > 0 && step > 0 {
+		dy *= wheelRows * step / notch
+	}
+	l.ScrollToOffset(l.GetScrollOffset() - dy)
+	l.hoverAt(ev.Position)
+}
+
+// hoverAt highlights the row at pos (relative to the list), or none.
+func (l *queueList) hoverAt(pos fyne.Position) {
+	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+	i := -1
+	if step > 0 && pos.Y >= 0 && pos.Y < l.Size().Height && pos.X >= 0 && pos.X < l.Size().Width {
+		if k := int((l.GetScrollOffset() + pos.Y) / step); k < len(l.snap.rows) {
+			i = k
+		}
+	}
+	l.setHover(i)
+}
+
+// rowHovered: the pointer came onto row r, or left it.
+func (l *queueList) rowHovered(r *jobRow, in bool) {
+	switch {
+	case in:
+		l.pointerRow = r
+		l.setHover(r.index)
+	case r == l.pointerRow:
+		l.pointerRow = nil
+		l.setHover(-1)
+	}
+}
+
+func (l *queueList) setHover(i int) {
+	l.hover = i
+	for k, r := range l.rowAt {
+		if r.index == k {
+			r.setHovered(k == i)
+		}
+	}
 }
 
 // drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.

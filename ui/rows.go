@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -43,6 +44,9 @@ type jobRow struct {
 	status   *widgets.Label
 	progress *widgets.Label
 	selected *canvas.Rectangle // the selection's background
+	hovered  *canvas.Rectangle // the pointer's background
+	// onHover tells the list the pointer came onto the row, or left it.
+	onHover func(r *jobRow, in bool)
 
 	pause, resume, signIn, cancel, retry, restart, remove, result, details *widgets.CompactButton
 	byAction                                                               map[engine.Action]*widgets.CompactButton
@@ -69,6 +73,8 @@ func newJobRow(d rowController) *jobRow {
 	r.progress = widgets.NewLabel("") // cut before the state word is (statusLine)
 	r.selected = canvas.NewRectangle(color.Transparent)
 	r.selected.CornerRadius = 4
+	r.hovered = canvas.NewRectangle(color.Transparent)
+	r.hovered.CornerRadius = 4
 
 	r.cursor = widgets.NewFocusRing()
 
@@ -104,7 +110,7 @@ func newJobRow(d rowController) *jobRow {
 	} else {
 		inner = widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
 	}
-	r.content = container.NewStack(r.selected, inner, r.cursor)
+	r.content = container.NewStack(r.hovered, r.selected, inner, r.cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -118,6 +124,36 @@ func (r *jobRow) setSelected(on bool) {
 	if r.selected.FillColor != c {
 		r.selected.FillColor = c
 		r.selected.Refresh()
+	}
+}
+
+// setHovered shows whether the pointer is on the row. The list decides,
+// also after the wheel moved the rows under a pointer that stood still.
+func (r *jobRow) setHovered(on bool) {
+	c := color.Color(color.Transparent)
+	if on {
+		c = r.Theme().Color(theme.ColorNameHover, fyne.CurrentApp().Settings().ThemeVariant())
+	}
+	if r.hovered.FillColor != c {
+		r.hovered.FillColor = c
+		r.hovered.Refresh()
+	}
+}
+
+// MouseIn: the pointer came onto the row.
+func (r *jobRow) MouseIn(*desktop.MouseEvent) {
+	if r.onHover != nil {
+		r.onHover(r, true)
+	}
+}
+
+// MouseMoved: the row under the pointer is still this one.
+func (r *jobRow) MouseMoved(*desktop.MouseEvent) {}
+
+// MouseOut: the pointer left the row (or went onto one of its buttons).
+func (r *jobRow) MouseOut() {
+	if r.onHover != nil {
+		r.onHover(r, false)
 	}
 }
 

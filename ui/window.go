@@ -171,7 +171,7 @@ func (d *desk) build() {
 	f.message.Hide()
 
 	top := container.NewVBox(d.bar.content, widget.NewSeparator())
-	center := container.NewStack(d.list, d.empty)
+	center := container.NewStack(d.list, d.list.wheelLayer, d.empty)
 	var side fyne.CanvasObject = d.selection.content
 	if d.sandbox != nil {
 		d.sandboxPanel = newSandboxPanel(sandboxSide{f, d.target})
