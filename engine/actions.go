@@ -18,6 +18,14 @@ import (
 	"hoist/engine/upload"
 )
 
+// actions is what the user asks of the list: to add files, and to pause,
+// resume, cancel, retry, restart or remove an upload. The Queue's methods of
+// these names hand over to it.
+type actions struct {
+	*list
+	run *runner
+}
+
 // Add queues files and folders for d. Folders become their files; hidden and
 // system files are skipped and reported. A file that breaks one of d's rules
 // becomes a Refused row that says which rule; the rest of the batch goes on.
@@ -25,10 +33,265 @@ import (
 // A file whose bytes already went whole to the same place is left out, and
 // said (*AlreadySent): AddAgain sends it again.
 func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
-	return q.add(paths, d, false)
+	return q.actions.add(paths, d, false)
 }
 
-func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
+// Batches of Add: small first, so the first rows show at once, then larger,
+// so a long list costs few journal writes.
+const (
+	firstAddBatch = 16
+	maxAddBatch   = 512
+)
+
+// errClosingAdd is Add's refusal while Hoist closes.
+var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
+
+// factError is an error the queue says by its fact alone.
+type factError struct{ f fact.Fact }
+
+func (e *factError) Error() string   { return e.f.String() }
+func (e *factError) Fact() fact.Fact { return e.f }
+
+// AlreadyQueued says a file was not added again: an unfinished job for the
+// same file and destination exists, and uploading it twice would duplicate it.
+type AlreadyQueued struct {
+	Name string           // the file's
+	Dest dest.Destination // where it goes
+	Job  JobID            // the job that has it already
+}
+
+func (e *AlreadyQueued) Error() string { return e.Fact().String() }
+
+// Fact says it: the file is in the list for that destination already.
+func (e *AlreadyQueued) Fact() fact.Fact {
+	f := e.Dest.Fact(fact.AlreadyListed)
+	f.File = e.Name
+	return f
+}
+
+// The destination's checks, as the queue makes them: each once per file
+// (a batch's settings once), counted by the tests.
+var (
+	validate   = dest.Destination.Validate // the settings
+	checkRules = dest.Destination.Check    // the file against the kind's rules
+	build      = dest.Destination.Build    // the request that sends it
+)
+
+// checkFile applies the destination's rules to the file (its settings were
+// validated with the batch), and refuses a simple upload (media), which
+// carries the file alone, to a destination that has details to send with
+// it: they would be lost without a word. The request itself is built when
+// the file is sent.
+func checkFile(d dest.Destination, info media.Info, method upload.Method) error {
+	if err := checkRules(d, info); err != nil {
+		return err
+	}
+	if method != upload.Media {
+		return nil
+	}
+	plan, err := build(d, info)
+	if err != nil {
+		return err
+	}
+	return d.RefuseSimple(info, plan)
+}
+
+// byFile are the unfinished jobs by their file's path, so that adding a
+// file twice never uploads it twice, found without a walk of the whole list
+// per file.
+type byFile map[string][]*job
+
+// note adds jb when it is unfinished.
+func (m byFile) note(jb *job) {
+	if !jb.state.Finished() {
+		m[jb.info.Path] = append(m[jb.info.Path], jb)
+	}
+}
+
+// duplicate is an unfinished job for the same file and destination, or "".
+func (m byFile) duplicate(path string, d dest.Destination) JobID {
+	for _, jb := range m[path] {
+		if sameDestination(jb.dest, d) {
+			return jb.id
+		}
+	}
+	return ""
+}
+
+// sameDestination reports whether a and b send files to the same place in the same way.
+func sameDestination(a, b dest.Destination) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
+		maps.Equal(setParams(a.Params), setParams(b.Params))
+}
+
+// setParams are the settings that have a value.
+func setParams(p map[string]string) map[string]string {
+	out := make(map[string]string, len(p))
+	for k, v := range p {
+		if v = strings.TrimSpace(v); v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func newID() JobID {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	return JobID(hex.EncodeToString(b[:]))
+}
+
+// Do does a to job id, as the table in lifecycle.go allows: an action the
+// job's state does not allow is refused with a *NotAllowedError and changes
+// nothing. A job that holds an upload slot stops within a second and then
+// takes the state the table gives; the others take it at once. Retry of a
+// refused file and Restart look at the file again, without holding the
+// queue's lock; a file that now breaks a rule stays (or becomes) Refused.
+func (q *Queue) Do(id JobID, a Action) error { return q.actions.do(id, a) }
+
+// do is Do.
+func (q *actions) do(id JobID, a Action) error {
+	q.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
+	q.mu.Lock()
+	jb, ok := q.jobs[id]
+	if !ok {
+		q.mu.Unlock()
+		return ErrNoJob
+	}
+	if _, err := allowLocked(jb, a); err != nil {
+		q.mu.Unlock()
+		return err
+	}
+	var look *inspection
+	if a == Restart || a == Retry && jb.state == Refused {
+		info, d, method := jb.info, jb.dest, jb.method
+		q.mu.Unlock()
+		if err := validate(d); err != nil {
+			look = &inspection{info: info, read: true, err: err}
+		} else if info.Part != nil {
+			look = inspectEmail(info, d, method) // one email of a mailbox: read where it lies
+		} else {
+			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
+		}
+		q.mu.Lock()
+		if jb, ok = q.jobs[id]; !ok {
+			q.mu.Unlock()
+			return ErrNoJob
+		}
+	}
+	defer q.poke()
+	defer q.mu.Unlock()
+	// The job may have moved while its file was read: the table is asked again.
+	to, err := allowLocked(jb, a)
+	if err != nil {
+		return err
+	}
+	if a == Remove {
+		if jb.peek().cancel != nil {
+			jb.peek().cancel(errRemoved)
+		}
+		q.removeLocked(id)
+		q.notifyLocked()
+		return nil
+	}
+	q.doLocked(jb, a, to, look)
+	q.bump(jb)
+	q.persist(jb)
+	q.notifyLocked()
+	return nil
+}
+
+// stopCause tells a running job's worker which action stopped it.
+var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
+
+// inspection is what looking at a file found.
+type inspection struct {
+	info media.Info
+	read bool  // info was read from the file
+	err  error // the file is gone, unreadable or breaks a rule of the destination
+}
+
+// inspect looks at the file at path and checks it against the rules of d,
+// whose settings the caller validated.
+func inspect(path string, d dest.Destination, method upload.Method) *inspection {
+	info, err := media.Inspect(path)
+	if errors.Is(err, media.ErrNotEmail) {
+		err = nil // the destination decides whether it needs an email
+	}
+	if err != nil {
+		return &inspection{err: err}
+	}
+	if media.IsOutlook(info) && d.TakesEmail() {
+		// An Outlook item goes as the email it is; elsewhere, as the file.
+		if info, err = media.AsEmail(info); err != nil {
+			return &inspection{info: info, read: true, err: err}
+		}
+	}
+	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
+}
+
+// Pause stops a job's bytes within a second and keeps its session, so Resume
+// continues from where the server stands.
+func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
+
+// Resume lets a paused job (or one stopped by a locked keychain) go on; it
+// first asks the server where the upload stands.
+func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
+
+// Cancel stops a job for good and forgets its session.
+func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
+
+// Retry queues a failed, canceled or refused job again. A kept session is
+// resumed (the server is asked first); otherwise the upload starts from
+// byte 0. A refused file is checked again first.
+func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
+
+// Restart uploads the file again from byte 0 as it is now, under a new session:
+// the answer to "this file changed since it was added".
+func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
+
+// Remove takes a job off the list (stopping it first) and out of the journal.
+func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
+
+// PauseAll pauses every waiting or running job.
+func (q *Queue) PauseAll() { q.actions.doAll(Pause) }
+
+// ResumeAll resumes every paused job.
+func (q *Queue) ResumeAll() { q.actions.doAll(Resume, Paused) }
+
+// RetryFailed retries every failed job.
+func (q *Queue) RetryFailed() { q.actions.doAll(Retry, Failed) }
+
+// ClearFinished forgets done, canceled and refused jobs (history included).
+func (q *Queue) ClearFinished() { q.actions.clearFinished() }
+
+// clearFinished is ClearFinished.
+func (q *actions) clearFinished() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var ids []JobID
+	for _, id := range q.order {
+		jb, ok := q.jobs[id]
+		if !ok {
+			ids = append(ids, id) // shelved: Done, which Remove always takes
+			continue
+		}
+		switch jb.state {
+		case Done, Canceled, Refused:
+			if _, err := allowLocked(jb, Remove); err == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) > 0 {
+		q.removeLocked(ids...)
+		q.notifyLocked()
+	}
+}
+
+func (q *actions) add(paths []string, d dest.Destination, again bool) AddResult {
 	var res AddResult
 	d = q.sandboxDestination(d)
 	if err := validate(d); err != nil {
@@ -89,17 +352,10 @@ func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
 	return res
 }
 
-// Batches of Add: small first, so the first rows show at once, then larger,
-// so a long list costs few journal writes.
-const (
-	firstAddBatch = 16
-	maxAddBatch   = 512
-)
-
 // addBatch reads files, lists them (with problems, files Add could not
 // take) for d and writes them to the journal in one write, before any byte
 // is sent; false when the queue is closing.
-func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
+func (q *actions) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	looks := make([]*inspection, len(files))
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
@@ -113,7 +369,7 @@ func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Probl
 // a mailbox are listed as files of their own, their mailbox checked for
 // being listed already (see addMailbox). A file whose bytes already went
 // whole to d (in sent) is left out and said.
-func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
+func (q *actions) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
@@ -186,111 +442,9 @@ func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, p
 	return true
 }
 
-// errClosingAdd is Add's refusal while Hoist closes.
-var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
-
-// factError is an error the queue says by its fact alone.
-type factError struct{ f fact.Fact }
-
-func (e *factError) Error() string   { return e.f.String() }
-func (e *factError) Fact() fact.Fact { return e.f }
-
-// AlreadyQueued says a file was not added again: an unfinished job for the
-// same file and destination exists, and uploading it twice would duplicate it.
-type AlreadyQueued struct {
-	Name string           // the file's
-	Dest dest.Destination // where it goes
-	Job  JobID            // the job that has it already
-}
-
-func (e *AlreadyQueued) Error() string { return e.Fact().String() }
-
-// Fact says it: the file is in the list for that destination already.
-func (e *AlreadyQueued) Fact() fact.Fact {
-	f := e.Dest.Fact(fact.AlreadyListed)
-	f.File = e.Name
-	return f
-}
-
-// The destination's checks, as the queue makes them: each once per file
-// (a batch's settings once), counted by the tests.
-var (
-	validate   = dest.Destination.Validate // the settings
-	checkRules = dest.Destination.Check    // the file against the kind's rules
-	build      = dest.Destination.Build    // the request that sends it
-)
-
-// checkFile applies the destination's rules to the file (its settings were
-// validated with the batch), and refuses a simple upload (media), which
-// carries the file alone, to a destination that has details to send with
-// it: they would be lost without a word. The request itself is built when
-// the file is sent.
-func checkFile(d dest.Destination, info media.Info, method upload.Method) error {
-	if err := checkRules(d, info); err != nil {
-		return err
-	}
-	if method != upload.Media {
-		return nil
-	}
-	plan, err := build(d, info)
-	if err != nil {
-		return err
-	}
-	return d.RefuseSimple(info, plan)
-}
-
-// byFile are the unfinished jobs by their file's path, so that adding a
-// file twice never uploads it twice, found without a walk of the whole list
-// per file.
-type byFile map[string][]*job
-
-// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
-// while the index is used.
-func (q *Queue) unfinishedLocked() byFile {
-	m := byFile{}
-	for _, jb := range q.jobs { // a shelved job is finished
-		m.note(jb)
-	}
-	return m
-}
-
-// note adds jb when it is unfinished.
-func (m byFile) note(jb *job) {
-	if !jb.state.Finished() {
-		m[jb.info.Path] = append(m[jb.info.Path], jb)
-	}
-}
-
-// duplicate is an unfinished job for the same file and destination, or "".
-func (m byFile) duplicate(path string, d dest.Destination) JobID {
-	for _, jb := range m[path] {
-		if sameDestination(jb.dest, d) {
-			return jb.id
-		}
-	}
-	return ""
-}
-
-// sameDestination reports whether a and b send files to the same place in the same way.
-func sameDestination(a, b dest.Destination) bool {
-	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
-		maps.Equal(setParams(a.Params), setParams(b.Params))
-}
-
-// setParams are the settings that have a value.
-func setParams(p map[string]string) map[string]string {
-	out := make(map[string]string, len(p))
-	for k, v := range p {
-		if v = strings.TrimSpace(v); v != "" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // newJobLocked puts a new job on the list, waiting (stepAdd) or refused
 // (stepRefuse); Queue.mu must be held.
-func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
+func (q *actions) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
 	q.seq++
 	jb := &job{
 		id:      newID(),
@@ -311,204 +465,9 @@ func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time,
 	return jb
 }
 
-func newID() JobID {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // crypto/rand does not fail on supported systems
-	}
-	return JobID(hex.EncodeToString(b[:]))
-}
-
-// Jobs returns every job in queue order. A job left in the journal (see
-// shelved) is read from it, without the queue's lock; one that cannot be
-// read, or was removed meanwhile, is left out.
-func (q *Queue) Jobs() []JobView {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	out := make([]JobView, 0, len(q.order))
-	var shelf map[int]shelved // by place in out
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
-			out = append(out, jb.viewLocked(now))
-			continue
-		}
-		if shelf == nil {
-			shelf = make(map[int]shelved)
-		}
-		shelf[len(out)] = q.shelf[id]
-		out = append(out, JobView{ID: id})
-	}
-	q.mu.Unlock()
-	if shelf == nil {
-		return out
-	}
-	kept := out[:0]
-	for i, v := range out {
-		if s, ok := shelf[i]; ok {
-			if v, ok = q.shelvedView(v.ID, s, now); !ok {
-				continue
-			}
-		}
-		kept = append(kept, v)
-	}
-	return kept
-}
-
-// Briefs is every job at a glance, in the order of Jobs: for a list that
-// reads each one's whole view (Job) only when it draws it.
-func (q *Queue) Briefs() []Brief {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := make([]Brief, 0, len(q.order))
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
-			out = append(out, jb.viewLocked(now).Brief())
-		} else {
-			out = append(out, q.shelf[id].brief(id))
-		}
-	}
-	return out
-}
-
-// Job returns one job. A job left in the journal (see shelved) is read
-// from it, without the queue's lock.
-func (q *Queue) Job(id JobID) (JobView, bool) {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	if jb, ok := q.jobs[id]; ok {
-		defer q.mu.Unlock()
-		return jb.viewLocked(now), true
-	}
-	s, ok := q.shelf[id]
-	q.mu.Unlock()
-	if !ok {
-		return JobView{}, false
-	}
-	return q.shelvedView(id, s, now)
-}
-
-// Summary sums up the queue.
-func (q *Queue) Summary() Summary {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	changes := q.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
-	if c := &q.summary; c.valid && c.changes == changes && c.version == q.version && c.files == len(q.order) {
-		return c.s
-	}
-	var s Summary
-	var left int64
-	moving := false // a job whose figures change with time, without a bump
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
-		if !ok {
-			sh := q.shelf[id]
-			s.Files++
-			s.Version += sh.ver
-			s.Done++
-			s.Bytes += sh.size
-			s.BytesDone += sh.size
-			continue
-		}
-		s.Files++
-		s.Version += jb.ver.Load()
-		switch {
-		case jb.state == Done:
-			s.Done++
-		case jb.state.NeedsUser():
-			s.Failed++
-		case jb.state == Paused:
-			s.Paused++
-		case jb.state.Active():
-			s.Active++
-			s.Speed += jb.meters.Load().rate(now)
-		}
-		if jb.state.Dropped() {
-			continue
-		}
-		s.Bytes += jb.info.Size
-		c := jb.committed.Load()
-		if jb.state == Done {
-			c = jb.info.Size
-		}
-		s.BytesDone += c
-		if jb.state.Moving() {
-			left += jb.left(now)
-			moving = true
-		}
-	}
-	s.ETA = -1
-	if left == 0 {
-		s.ETA = 0
-	} else if s.Speed > 0 {
-		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
-	}
-	q.summary.valid = !moving
-	q.summary.changes, q.summary.version, q.summary.files, q.summary.s = changes, q.version, len(q.order), s
-	return s
-}
-
-// Do does a to job id, as the table in lifecycle.go allows: an action the
-// job's state does not allow is refused with a *NotAllowedError and changes
-// nothing. A job that holds an upload slot stops within a second and then
-// takes the state the table gives; the others take it at once. Retry of a
-// refused file and Restart look at the file again, without holding the
-// queue's lock; a file that now breaks a rule stays (or becomes) Refused.
-func (q *Queue) Do(id JobID, a Action) error {
-	q.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
-	q.mu.Lock()
-	jb, ok := q.jobs[id]
-	if !ok {
-		q.mu.Unlock()
-		return ErrNoJob
-	}
-	if _, err := allowLocked(jb, a); err != nil {
-		q.mu.Unlock()
-		return err
-	}
-	var look *inspection
-	if a == Restart || a == Retry && jb.state == Refused {
-		info, d, method := jb.info, jb.dest, jb.method
-		q.mu.Unlock()
-		if err := validate(d); err != nil {
-			look = &inspection{info: info, read: true, err: err}
-		} else if info.Part != nil {
-			look = inspectEmail(info, d, method) // one email of a mailbox: read where it lies
-		} else {
-			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
-		}
-		q.mu.Lock()
-		if jb, ok = q.jobs[id]; !ok {
-			q.mu.Unlock()
-			return ErrNoJob
-		}
-	}
-	defer q.poke()
-	defer q.mu.Unlock()
-	// The job may have moved while its file was read: the table is asked again.
-	to, err := allowLocked(jb, a)
-	if err != nil {
-		return err
-	}
-	if a == Remove {
-		if jb.peek().cancel != nil {
-			jb.peek().cancel(errRemoved)
-		}
-		q.removeLocked(id)
-		q.notifyLocked()
-		return nil
-	}
-	q.doLocked(jb, a, to, look)
-	q.bump(jb)
-	q.persist(jb)
-	q.notifyLocked()
-	return nil
-}
-
 // doLocked carries out a, which the table allows and which leads to state
 // to; Queue.mu must be held.
-func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
+func (q *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 	if jb.peek().cancel != nil {
 		// The worker takes the job to its next state when the upload has stopped.
 		jb.peek().cancel(stopCause[a])
@@ -553,13 +512,13 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	case Restart:
 		jb.verify = false
 	case Cancel:
-		q.canceledLocked(jb, jb.peek().wholeOut) // an upload that may have arrived stays in doubt
+		jb.canceledLocked(jb.peek().wholeOut) // an upload that may have arrived stays in doubt
 	}
 }
 
 // wordsLocked puts the reason and next step of the state jb has just taken
 // by the user's action; Queue.mu must be held.
-func (q *Queue) wordsLocked(jb *job) {
+func (q *actions) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
 		jb.next = said(&fact.Fact{Code: fact.PressResume})
@@ -570,85 +529,10 @@ func (q *Queue) wordsLocked(jb *job) {
 	}
 }
 
-// stopCause tells a running job's worker which action stopped it.
-var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
-
-// inspection is what looking at a file found.
-type inspection struct {
-	info media.Info
-	read bool  // info was read from the file
-	err  error // the file is gone, unreadable or breaks a rule of the destination
-}
-
-// inspect looks at the file at path and checks it against the rules of d,
-// whose settings the caller validated.
-func inspect(path string, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.Inspect(path)
-	if errors.Is(err, media.ErrNotEmail) {
-		err = nil // the destination decides whether it needs an email
-	}
-	if err != nil {
-		return &inspection{err: err}
-	}
-	if media.IsOutlook(info) && d.TakesEmail() {
-		// An Outlook item goes as the email it is; elsewhere, as the file.
-		if info, err = media.AsEmail(info); err != nil {
-			return &inspection{info: info, read: true, err: err}
-		}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
-}
-
-// Pause stops a job's bytes within a second and keeps its session, so Resume
-// continues from where the server stands.
-func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
-
-// Resume lets a paused job (or one stopped by a locked keychain) go on; it
-// first asks the server where the upload stands.
-func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
-
-// Cancel stops a job for good and forgets its session.
-func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
-
-// Retry queues a failed, canceled or refused job again. A kept session is
-// resumed (the server is asked first); otherwise the upload starts from
-// byte 0. A refused file is checked again first.
-func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
-
-// Restart uploads the file again from byte 0 as it is now, under a new session:
-// the answer to "this file changed since it was added".
-func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
-
-// Remove takes a job off the list (stopping it first) and out of the journal.
-func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
-
-func (q *Queue) removeLocked(ids ...JobID) {
-	drop := make(map[JobID]bool, len(ids))
-	for _, id := range ids {
-		drop[id] = true
-		delete(q.jobs, id)
-		delete(q.shelf, id)
-	}
-	kept := q.order[:0]
-	for _, id := range q.order {
-		if !drop[id] {
-			kept = append(kept, id)
-		}
-	}
-	q.order = kept
-	if q.writer != nil && !q.writerClosed {
-		keys := make([]string, len(ids))
-		for i, id := range ids {
-			keys[i] = string(id)
-		}
-		q.writer.send(recordOp{deletes: keys}, false)
-	}
-}
-
 // doAll does a to every job in state from that allows it, under one lock,
 // and announces the change once. It is for actions that need no second look
 // at the file.
-func (q *Queue) doAll(a Action, from ...State) {
+func (q *actions) doAll(a Action, from ...State) {
 	q.mu.Lock()
 	defer q.poke()
 	defer q.mu.Unlock()
@@ -671,37 +555,4 @@ func (q *Queue) doAll(a Action, from ...State) {
 	}
 	q.persist(changed...)
 	q.notifyLocked()
-}
-
-// PauseAll pauses every waiting or running job.
-func (q *Queue) PauseAll() { q.doAll(Pause) }
-
-// ResumeAll resumes every paused job.
-func (q *Queue) ResumeAll() { q.doAll(Resume, Paused) }
-
-// RetryFailed retries every failed job.
-func (q *Queue) RetryFailed() { q.doAll(Retry, Failed) }
-
-// ClearFinished forgets done, canceled and refused jobs (history included).
-func (q *Queue) ClearFinished() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	var ids []JobID
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
-		if !ok {
-			ids = append(ids, id) // shelved: Done, which Remove always takes
-			continue
-		}
-		switch jb.state {
-		case Done, Canceled, Refused:
-			if _, err := allowLocked(jb, Remove); err == nil {
-				ids = append(ids, id)
-			}
-		}
-	}
-	if len(ids) > 0 {
-		q.removeLocked(ids...)
-		q.notifyLocked()
-	}
 }

@@ -30,23 +30,6 @@ type labelBook struct {
 	byURL map[string]map[string]string
 }
 
-// withMailboxLabels is d with the ids of the labels the email info is to
-// go under added to its labels; d itself when it asks for none.
-func (q *Queue) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
-	ids, names := d.MailboxLabels(info)
-	if len(ids) == 0 && len(names) == 0 {
-		return d, nil
-	}
-	for _, name := range names {
-		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
-		if err != nil {
-			return d, err
-		}
-		ids = append(ids, id)
-	}
-	return d.WithLabels(ids...), nil
-}
-
 // id is the id of the label name in the mailbox whose labels are at url,
 // made there when it has none by that name. One at a time: two emails
 // asking for a new label make it once.
@@ -142,4 +125,21 @@ func labelCall(ctx context.Context, client *http.Client, method, url string, bod
 		return fmt.Errorf("reading Gmail's labels: %w: %w", upload.ErrBadResponse, err)
 	}
 	return nil
+}
+
+// withMailboxLabels is d with the ids of the labels the email info is to
+// go under added to its labels; d itself when it asks for none.
+func (q *runner) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
+	ids, names := d.MailboxLabels(info)
+	if len(ids) == 0 && len(names) == 0 {
+		return d, nil
+	}
+	for _, name := range names {
+		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
+		if err != nil {
+			return d, err
+		}
+		ids = append(ids, id)
+	}
+	return d.WithLabels(ids...), nil
 }

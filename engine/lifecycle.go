@@ -242,7 +242,7 @@ var strictSteps = false
 var errBadStep = errors.New("a job's state changed outside its table")
 
 // moveLocked takes jb along the table's edge for s; Queue.mu must be held.
-func (q *Queue) moveLocked(jb *job, s step) {
+func (q *list) moveLocked(jb *job, s step) {
 	e, ok := steps[s]
 	from := jb.state
 	if from == "" {
@@ -258,7 +258,7 @@ func (q *Queue) moveLocked(jb *job, s step) {
 }
 
 // setStateLocked is the one place that writes a job's state.
-func (q *Queue) setStateLocked(jb *job, to State) {
+func (q *list) setStateLocked(jb *job, to State) {
 	if to != Paused && jb.run != nil {
 		jb.run.unconfirmed = 0 // said of a pause only
 	}

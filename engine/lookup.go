@@ -15,7 +15,7 @@ import (
 // lookup asks a destination for what an upload made (upload.Lookup), by
 // the first of the destination's ways whose permission the sign-in has.
 type lookup struct {
-	q    *Queue
+	q    *list
 	d    dest.Destination
 	ways []dest.FindWay
 }

@@ -42,10 +42,20 @@ func mayBeMailbox(path string) bool {
 	return false
 }
 
+// inspectEmail looks again at one email of a mailbox and checks it
+// against the rules of d, as inspect does a file.
+func inspectEmail(info media.Info, d dest.Destination, method upload.Method) *inspection {
+	info, err := media.InspectPart(info)
+	if err != nil {
+		return &inspection{err: err}
+	}
+	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
+}
+
 // addMailboxes takes the mailbox files out of files, when d takes emails
 // one at a time, and lists their emails; the rest of files are returned to
 // be added as they are. false when the queue is closing.
-func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
+func (q *actions) addMailboxes(res *AddResult, files []string, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
 	if !d.Kind.Info().Emails {
 		return files, true
 	}
@@ -80,7 +90,7 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d d
 // when the queue is closing. Its emails that went whole to d before (in
 // sent) are left out and said once, for the mailbox: the whole mailbox, or
 // how many of its emails, when it grew since.
-func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
+func (q *actions) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	var (
 		paths   []string
 		looks   []*inspection
@@ -148,14 +158,4 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d
 		return q.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, nil, d, now)
 	}
 	return true
-}
-
-// inspectEmail looks again at one email of a mailbox and checks it
-// against the rules of d, as inspect does a file.
-func inspectEmail(info media.Info, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.InspectPart(info)
-	if err != nil {
-		return &inspection{err: err}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
 }

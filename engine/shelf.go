@@ -22,15 +22,20 @@ type shelved struct {
 	place int32 // Brief.InMailbox
 }
 
+// brief is the shelved job at a glance: Done, every byte confirmed.
+func (s shelved) brief(id JobID) Brief {
+	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver, InMailbox: s.place}
+}
+
 // shelvable reports whether jb, read from the journal or just written to
 // it, can stay there: a finished upload whose record holds everything
 // shown of it.
-func (q *Queue) shelvable(jb *job, emailUnknown bool) bool {
+func (q *list) shelvable(jb *job, emailUnknown bool) bool {
 	return q.opts.LeanResults && q.opts.Journal != nil && jb.state == Done && !emailUnknown
 }
 
 // shelveLocked keeps jb in the list as its brief only; Queue.mu must be held.
-func (q *Queue) shelveLocked(jb *job) {
+func (q *list) shelveLocked(jb *job) {
 	if q.shelf == nil {
 		q.shelf = make(map[JobID]shelved)
 	}
@@ -38,22 +43,17 @@ func (q *Queue) shelveLocked(jb *job) {
 }
 
 // orderLocked is where job id stands in the list; Queue.mu must be held.
-func (q *Queue) orderLocked(id JobID) int64 {
+func (q *list) orderLocked(id JobID) int64 {
 	if jb, ok := q.jobs[id]; ok {
 		return jb.order
 	}
 	return q.shelf[id].order
 }
 
-// brief is the shelved job at a glance: Done, every byte confirmed.
-func (s shelved) brief(id JobID) Brief {
-	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver, InMailbox: s.place}
-}
-
 // unshelved reads the whole job behind a shelved one from the journal; nil
 // when it could not be read. It is called without Queue.mu: the job it
 // returns is the caller's own until it is put in the list.
-func (q *Queue) unshelved(id JobID, s shelved) *job {
+func (q *list) unshelved(id JobID, s shelved) *job {
 	rec, err := q.opts.Journal.Get(string(id))
 	var jb *job
 	if err == nil {
@@ -72,7 +72,7 @@ func (q *Queue) unshelved(id JobID, s shelved) *job {
 
 // shelvedView is the whole view of shelved job id as the journal keeps it,
 // read without Queue.mu; false when it could not be read.
-func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
+func (q *list) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
 	jb := q.unshelved(id, s)
 	if jb == nil {
 		return JobView{}, false
@@ -82,7 +82,7 @@ func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) 
 
 // takeOffShelf makes shelved job id a whole job of the list again, for an
 // action on it; nothing when it is not shelved.
-func (q *Queue) takeOffShelf(id JobID) {
+func (q *list) takeOffShelf(id JobID) {
 	q.mu.Lock()
 	s, ok := q.shelf[id]
 	q.mu.Unlock()

@@ -3,7 +3,10 @@ package engine
 // ResumeSignedIn sends on every job that waits for a sign-in of account
 // (or names no account), once the user has signed in. It returns the jobs
 // it resumed.
-func (q *Queue) ResumeSignedIn(account string) []JobID {
+func (q *Queue) ResumeSignedIn(account string) []JobID { return q.actions.resumeSignedIn(account) }
+
+// resumeSignedIn is ResumeSignedIn.
+func (q *actions) resumeSignedIn(account string) []JobID {
 	var waiting []JobID
 	now := q.opts.Clock.Now()
 	q.mu.Lock()
@@ -19,7 +22,7 @@ func (q *Queue) ResumeSignedIn(account string) []JobID {
 	q.mu.Unlock()
 	var resumed []JobID
 	for _, id := range waiting {
-		if q.Do(id, SignIn) == nil {
+		if q.do(id, SignIn) == nil {
 			resumed = append(resumed, id)
 		}
 	}

@@ -117,12 +117,6 @@ func (jb *job) settle() {
 	}
 }
 
-// bump counts a visible change of jb, in the job and in the queue.
-func (q *Queue) bump(jb *job) {
-	jb.ver.Add(1)
-	q.changes.Add(1)
-}
-
 // explainLocked sets the job's reason to err's fact, with the server's own
 // words as its details; Queue.mu must be held.
 func (jb *job) explainLocked(err error) {
@@ -422,43 +416,6 @@ func savedResult(d dest.Destination, rec journal.Record) *Result {
 // readEmailHeaders reads an email file's headers (tests count its calls).
 var readEmailHeaders = media.ReadEmail
 
-// readEmails reads the headers of the email jobs an older Hoist listed
-// without them, after the list is open, and keeps them in their records, so
-// that the next start reads no file. A file that cannot be read now keeps
-// its row without them, as before.
-func (q *Queue) readEmails(ctx context.Context) {
-	q.mu.Lock()
-	unread := q.unread
-	q.unread = nil
-	q.mu.Unlock()
-	var read []*job
-	for _, jb := range unread {
-		if ctx.Err() != nil {
-			break
-		}
-		q.mu.Lock()
-		path := jb.info.Path
-		q.mu.Unlock()
-		e, err := readEmailHeaders(path)
-		if err != nil {
-			continue
-		}
-		q.mu.Lock()
-		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
-			jb.info.Email = e
-			q.bump(jb)
-			read = append(read, jb)
-		}
-		q.mu.Unlock()
-	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(read) > 0 {
-		q.notifyLocked()
-		q.persist(read...)
-	}
-}
-
 // left is how many bytes of jb have still to go out. The speed is measured on
 // the bytes going out, so the time left counts from them too: with the bar,
 // which shows only what the server confirmed, it would stand still for a whole
@@ -741,4 +698,47 @@ func (m *meter) reset() {
 	m.samples, m.last, m.movedAt, m.held = m.samples[:0], 0, time.Time{}, 0
 	m.start, m.startOff, m.confirmed, m.confAt, m.confOff = time.Time{}, 0, 0, time.Time{}, 0
 	m.mu.Unlock()
+}
+
+// bump counts a visible change of jb, in the job and in the queue.
+func (q *list) bump(jb *job) {
+	jb.ver.Add(1)
+	q.changes.Add(1)
+}
+
+// readEmails reads the headers of the email jobs an older Hoist listed
+// without them, after the list is open, and keeps them in their records, so
+// that the next start reads no file. A file that cannot be read now keeps
+// its row without them, as before.
+func (q *list) readEmails(ctx context.Context) {
+	q.mu.Lock()
+	unread := q.unread
+	q.unread = nil
+	q.mu.Unlock()
+	var read []*job
+	for _, jb := range unread {
+		if ctx.Err() != nil {
+			break
+		}
+		q.mu.Lock()
+		path := jb.info.Path
+		q.mu.Unlock()
+		e, err := readEmailHeaders(path)
+		if err != nil {
+			continue
+		}
+		q.mu.Lock()
+		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
+			jb.info.Email = e
+			q.bump(jb)
+			read = append(read, jb)
+		}
+		q.mu.Unlock()
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(read) > 0 {
+		q.notifyLocked()
+		q.persist(read...)
+	}
 }

@@ -1,0 +1,327 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"hoist/engine/dest"
+	"hoist/engine/fact"
+	"hoist/engine/journal"
+	"hoist/engine/upload"
+)
+
+// list is the list of uploads and its keeping: the jobs, the uploads of
+// earlier runs left on the shelf, and the journal they are written to. Its
+// lock, mu, guards the jobs for every part of the Queue; what changes is
+// told on changed and to the run loop (poke).
+type list struct {
+	opts Options
+	log  *slog.Logger
+
+	mu   sync.Mutex
+	jobs map[JobID]*job
+	// shelf holds the uploads of earlier runs left in the journal (see
+	// shelved); a job is in jobs or in shelf, never in both.
+	shelf   map[JobID]shelved
+	order   []JobID
+	chunk   int64 // the chunk size of uploads that start from now on
+	seq     int64
+	changed chan struct{} // closed and replaced at every change
+	version uint64
+	// changes counts every job's visible changes (list.bump), so that an
+	// unchanged list of finished jobs is summed up once, not at every tick.
+	changes atomic.Uint64
+	summary struct { // the last Summary of a list where nothing moves
+		valid            bool
+		changes, version uint64
+		files            int
+		s                Summary
+	}
+	closed  bool
+	notices []fact.Fact // said once: see Queue.Notices
+	// unread are email jobs an older Hoist listed without their headers:
+	// readEmails reads them after Open, not while the list opens.
+	unread []*job
+
+	writer       *recordWriter // nil without a journal
+	sending      *sendingLog   // notes of one-request uploads in doubt; nil without a journal
+	writerClosed bool          // under mu: the writer takes nothing more
+	// saveErr, under mu, is why the last write to the journal failed, until
+	// one succeeds: while it is set no upload starts (see runner.retrySave).
+	saveErr error
+
+	kick chan struct{} // wakes the run loop
+}
+
+// load brings back the journal's jobs.
+func (q *list) load(ctx context.Context) error {
+	j := q.opts.Journal
+	if j == nil {
+		return nil
+	}
+	if q.opts.HistoryFor > 0 && !j.View() {
+		if err := j.Prune(q.opts.Clock.Now().Add(-q.opts.HistoryFor)); err != nil {
+			q.log.Warn("could not forget old history", "err", err)
+		}
+	}
+	recs, err := j.List()
+	if err != nil {
+		return fmt.Errorf("reading the list of uploads: %w", err)
+	}
+	var back []*job
+	defer func() { q.persist(back...) }()
+	moved := 0
+	defer func() {
+		if moved > 0 {
+			q.notices = append(q.notices, dest.UpgradeFact(fact.UpgradedListed, moved))
+		}
+	}()
+	ds := newDestinations()
+	for i, rec := range recs {
+		// What a job does not keep of its record is let go as the list is
+		// read, not all at its end.
+		recs[i] = journal.Record{}
+		jb, emailUnknown, err := jobFromRecord(rec, ds, q.opts.LeanResults)
+		if err != nil {
+			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
+			continue
+		}
+		q.followSandboxLocked(jb)
+		upgraded := false
+		if jb.state != Done && jb.state != Canceled {
+			jb.dest, upgraded = jb.dest.Upgraded()
+		}
+		if upgraded {
+			moved++
+			if jb.state.Finished() || jb.state == Attention {
+				back = append(back, jb) // the others are saved below
+			}
+		}
+		if !jb.state.Finished() && jb.state != Attention {
+			q.moveLocked(jb, stepReopen)
+			reason := jb.reason
+			jb.sayLocked(nil, resumeFact(jb))
+			if q.opts.AutoResume {
+				q.moveLocked(jb, stepReopenGo)
+				jb.next = fact.Said{}
+			}
+			if jb.peek().retryAt.After(q.opts.Clock.Now()) {
+				// It was told to wait: it still does, and says why and until when.
+				jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
+			}
+			jb.verify = true // the file may have changed while Hoist was closed
+			back = append(back, jb)
+		}
+		if jb.order > q.seq {
+			q.seq = jb.order
+		}
+		if emailUnknown {
+			q.unread = append(q.unread, jb)
+		}
+		if q.shelvable(jb, emailUnknown) { // never one of back: a Done job is neither moved nor upgraded
+			q.shelveLocked(jb)
+		} else {
+			q.jobs[jb.id] = jb
+		}
+		q.order = append(q.order, jb.id)
+	}
+	sort.SliceStable(q.order, func(a, b int) bool { return q.orderLocked(q.order[a]) < q.orderLocked(q.order[b]) })
+	_ = ctx
+	return nil
+}
+
+// noteSent puts the doubts a killed Hoist noted beside the list into the
+// jobs they belong to, and writes them to the list; true when the list
+// holds them (the notes may go).
+func (q *list) noteSent(sent map[JobID]time.Time) bool {
+	if len(sent) == 0 {
+		return true
+	}
+	q.mu.Lock()
+	var jobs []*job
+	for id, at := range sent {
+		jb, ok := q.jobs[id]
+		if !ok || jb.state.Finished() || jb.peek().session.URI != "" || !at.After(jb.peek().session.Sent) {
+			continue
+		}
+		jb.live().session.Sent = at
+		jobs = append(jobs, jb)
+	}
+	var failed error
+	written := q.persistJobsChecked(jobs, &failed)
+	q.mu.Unlock()
+	if written != nil {
+		<-written
+	}
+	return failed == nil
+}
+
+// notifyLocked records a change; q.mu must be held.
+func (q *list) notifyLocked() {
+	q.version++
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+// poke wakes the scheduler.
+func (q *list) poke() {
+	select {
+	case q.kick <- struct{}{}:
+	default:
+	}
+}
+
+// saveFailed hears a write to the journal that failed: no upload starts
+// from now until a write succeeds, and the user hears of it once.
+func (q *list) saveFailed(err error) {
+	q.mu.Lock()
+	first := q.saveErr == nil
+	q.saveErr = err
+	q.notifyLocked()
+	q.mu.Unlock()
+	q.poke()
+	if first {
+		f := SaveFact(err)
+		q.emit([]Event{{Kind: SaveFailed, Fact: &f}})
+	}
+}
+
+// persist hands the jobs' records to the journal writer, which writes them
+// in one transaction, with others that queue up meanwhile; Queue.mu must be
+// held. A failed write is logged, not fatal: the upload itself can still finish.
+func (q *list) persist(jobs ...*job) {
+	q.persistJobs(jobs, false)
+}
+
+// persistJobs hands the records over; with wait set the returned channel is
+// closed once they are on disk (nil when there is nothing to wait for).
+// Queue.mu must be held.
+func (q *list) persistJobs(jobs []*job, wait bool) <-chan struct{} {
+	return q.persistJobsAnd(jobs, wait, nil)
+}
+
+// persistJobsChecked hands the records over and returns a channel closed
+// once they are written, after which *failed holds the error of a record
+// that could not be; a closed channel when there is no journal.
+// Queue.mu must be held.
+func (q *list) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
+	if written := q.persistJobsAnd(jobs, true, failed); written != nil {
+		return written
+	}
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+func (q *list) persistJobsAnd(jobs []*job, wait bool, failed *error) <-chan struct{} {
+	if q.writer == nil || q.writerClosed || len(jobs) == 0 {
+		return nil
+	}
+	recs := make([]journal.Record, 0, len(jobs))
+	for _, jb := range jobs {
+		rec, err := jb.recordLocked()
+		if err != nil {
+			q.log.Error("could not save the upload list", "job", jb.id, "err", err)
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	return q.writer.send(recordOp{recs: recs, failed: failed}, wait)
+}
+
+// writeDone writes jb's finished record and waits until it is on disk, without
+// holding Queue.mu, so that jobs finishing together share one write; false
+// when there is no journal to write to or the write failed (then err says why).
+func (q *list) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
+	q.mu.Lock()
+	if q.writer == nil || q.writerClosed {
+		q.mu.Unlock()
+		return false, nil
+	}
+	rec, err := jb.recordLocked()
+	if err != nil {
+		q.mu.Unlock()
+		return false, err
+	}
+	rec.State = string(Done)
+	rec.Finished = now
+	rec.SessionURI, rec.SessionStarted, rec.SentAt, rec.Since = "", time.Time{}, time.Time{}, ""
+	rec.Committed = jb.info.Size
+	rec.LastError = ""
+	if method != "" {
+		rec.Method = string(method)
+	}
+	putResult(&rec, r)
+	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
+	written := q.writer.send(op, true)
+	q.mu.Unlock()
+	<-written
+	if *op.failed != nil {
+		return false, *op.failed
+	}
+	return true, nil
+}
+
+func (q *list) emit(events []Event) {
+	if q.opts.OnEvent == nil {
+		return
+	}
+	for _, ev := range events {
+		q.opts.OnEvent(ev)
+	}
+}
+
+// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
+// while the index is used.
+func (q *list) unfinishedLocked() byFile {
+	m := byFile{}
+	for _, jb := range q.jobs { // a shelved job is finished
+		m.note(jb)
+	}
+	return m
+}
+
+func (q *list) removeLocked(ids ...JobID) {
+	drop := make(map[JobID]bool, len(ids))
+	for _, id := range ids {
+		drop[id] = true
+		delete(q.jobs, id)
+		delete(q.shelf, id)
+	}
+	kept := q.order[:0]
+	for _, id := range q.order {
+		if !drop[id] {
+			kept = append(kept, id)
+		}
+	}
+	q.order = kept
+	if q.writer != nil && !q.writerClosed {
+		keys := make([]string, len(ids))
+		for i, id := range ids {
+			keys[i] = string(id)
+		}
+		q.writer.send(recordOp{deletes: keys}, false)
+	}
+}
+
+// closeJournal writes what is left to the journal and closes it, once the
+// workers have stopped.
+func (q *list) closeJournal(ctx context.Context) error {
+	if q.writer == nil {
+		return nil
+	}
+	q.mu.Lock()
+	q.writerClosed = true
+	q.mu.Unlock()
+	if err := q.writer.close(ctx); err != nil {
+		q.sending.close(false)
+		return fmt.Errorf("the list of uploads was not saved in time: %w", err)
+	}
+	q.sending.close(true) // every doubt is in the list now
+	return nil
+}
