@@ -450,11 +450,12 @@ func (q *runner) client(ctx context.Context, d dest.Destination) (*http.Client, 
 
 // finish records how a run ended.
 func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
-	var events []Event
 	now := q.opts.Clock.Now()
-	written := false
-	var saveErr error
-	var result *Result
+	var (
+		result  *Result
+		written bool
+		saveErr error
+	)
 	if err == nil && res != nil {
 		result = resultFrom(jb.dest, res.Body)
 		result.Verified = res.Verified
@@ -462,80 +463,29 @@ func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
 		written, saveErr = q.writeDone(jb, res.Method, result, now)
 	}
 	q.mu.Lock()
-	jb.live().cancel = nil
-	q.running--
-	jb.live().retryAt = time.Time{}
-	// What was sent beyond what the server confirmed: a pause gives it up,
-	// and the row, showing less than it did, says why.
-	unconfirmed := jb.sent.Load() - jb.committed.Load()
-	var wholeOut time.Time
-	if jb.run != nil {
-		if unconfirmed > 0 {
-			wholeOut = jb.run.wholeOut
-		}
-		jb.run.wholeOut = time.Time{} // kept again below while Paused
-	}
-	jb.meters.Load().reset()
-	// Bytes sent but not confirmed are not known to be anywhere: the next run
-	// asks the server and goes on from there.
-	jb.sent.Store(jb.committed.Load())
+	end := q.endRunLocked(jb)
+	var events []Event
 	removed := false
 	var wait *upload.WaitError
 	switch {
 	case err == nil && res != nil:
-		q.moveLocked(jb, stepDone)
-		jb.finished = now
-		if jb.run != nil {
-			jb.run.session, jb.run.since, jb.run.wholeOut = upload.Session{}, "", time.Time{}
-		}
-		jb.committed.Store(jb.info.Size)
-		jb.sent.Store(jb.info.Size)
-		jb.sayLocked(nil, nil)
-		if res.Method != "" {
-			jb.method = res.Method
-		}
-		jb.result = result
-		jb.settle() // a finished job keeps nothing of its run
-		if saveErr != nil {
-			// Written again below; the row says so rather than only the log.
-			jb.next = said(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
-		}
-		q.batch.done++
+		q.doneLocked(jb, res, result, saveErr, now)
 	case errors.Is(cause, errRemoved):
 		removed = true
 	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
-		if errors.Is(cause, errPaused) {
-			q.stoppedByLocked(jb, Pause)
-		} else {
-			q.moveLocked(jb, stepClosing)
-		}
-		jb.sayLocked(nil, resumeFact(jb))
-		if unconfirmed > 0 {
-			jb.live().unconfirmed = unconfirmed
-		}
-		if !wholeOut.IsZero() {
-			jb.live().wholeOut = wholeOut
-		}
+		q.pausedLocked(jb, cause, end)
 	case errors.As(err, &wait):
-		// The server asked for a longer wait than this run waits: the job
-		// goes back to the list until then, saying so.
-		q.moveLocked(jb, stepLater)
-		jb.live().retryAt, jb.live().asked, jb.live().counted = wait.Until, wait.Asked, false
-		jb.explainLocked(wait.Cause)
-		jb.next = said(retryAtFact(wait.Until, wait.Asked))
-		if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
-			jb.live().later = true
-		}
+		q.laterLocked(jb, wait)
 	case errors.Is(err, upload.ErrNotNoted) && !doubted(err):
 		// Neither the notes nor the list could keep when it went out, so it
 		// did not go: it waits, unstarted, until the list can be written
-		// (Queue.retrySave), as a file added meanwhile does.
+		// (runner.retrySave), as a file added meanwhile does.
 		q.moveLocked(jb, stepLater)
 		jb.held = true
 		jb.sayLocked(nil, nil)
 	case errors.Is(cause, errCanceled):
 		q.stoppedByLocked(jb, Cancel)
-		jb.canceledLocked(wholeOut)
+		jb.canceledLocked(end.wholeOut)
 	default:
 		q.failLocked(jb, err)
 		q.batch.failed++
@@ -544,15 +494,7 @@ func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
 		}
 	}
 	q.bump(jb)
-	if !removed && !written {
-		q.persist(jb)
-	}
-	if written && jb.state == Done && jb.next == (fact.Said{}) && q.shelvable(jb, false) {
-		// Its finished record is on disk: from now on it is read from there
-		// when shown, so that a long day's uploads do not pile up in memory.
-		q.shelveLocked(jb)
-		delete(q.jobs, jb.id)
-	}
+	q.keepLocked(jb, removed, written)
 	if ev, ok := q.batchEndLocked(); ok {
 		events = append(events, ev)
 		if q.writer != nil && !q.writerClosed && q.saveErr == nil {
@@ -563,6 +505,101 @@ func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
 	q.mu.Unlock()
 	q.poke()
 	q.emit(events)
+}
+
+// runEnd is what a stopped run leaves that a pause keeps: the bytes sent
+// beyond what the server confirmed, and when the last byte went out.
+type runEnd struct {
+	unconfirmed int64
+	wholeOut    time.Time
+}
+
+// endRunLocked frees jb's upload slot and lets go of what its run held;
+// Queue.mu must be held.
+func (q *runner) endRunLocked(jb *job) runEnd {
+	jb.live().cancel = nil
+	q.running--
+	jb.live().retryAt = time.Time{}
+	// What was sent beyond what the server confirmed: a pause gives it up,
+	// and the row, showing less than it did, says why.
+	end := runEnd{unconfirmed: jb.sent.Load() - jb.committed.Load()}
+	if jb.run != nil {
+		if end.unconfirmed > 0 {
+			end.wholeOut = jb.run.wholeOut
+		}
+		jb.run.wholeOut = time.Time{} // kept again below while Paused
+	}
+	jb.meters.Load().reset()
+	// Bytes sent but not confirmed are not known to be anywhere: the next run
+	// asks the server and goes on from there.
+	jb.sent.Store(jb.committed.Load())
+	return end
+}
+
+// doneLocked marks jb done with its result; Queue.mu must be held.
+func (q *runner) doneLocked(jb *job, res *upload.Result, result *Result, saveErr error, now time.Time) {
+	q.moveLocked(jb, stepDone)
+	jb.finished = now
+	if jb.run != nil {
+		jb.run.session, jb.run.since, jb.run.wholeOut = upload.Session{}, "", time.Time{}
+	}
+	jb.committed.Store(jb.info.Size)
+	jb.sent.Store(jb.info.Size)
+	jb.sayLocked(nil, nil)
+	if res.Method != "" {
+		jb.method = res.Method
+	}
+	jb.result = result
+	jb.settle() // a finished job keeps nothing of its run
+	if saveErr != nil {
+		// Written again below; the row says so rather than only the log.
+		jb.next = said(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
+	}
+	q.batch.done++
+}
+
+// pausedLocked takes jb, paused by the user or by Hoist closing, to where
+// Resume goes on from; Queue.mu must be held.
+func (q *runner) pausedLocked(jb *job, cause error, end runEnd) {
+	if errors.Is(cause, errPaused) {
+		q.stoppedByLocked(jb, Pause)
+	} else {
+		q.moveLocked(jb, stepClosing)
+	}
+	jb.sayLocked(nil, resumeFact(jb))
+	if end.unconfirmed > 0 {
+		jb.live().unconfirmed = end.unconfirmed
+	}
+	if !end.wholeOut.IsZero() {
+		jb.live().wholeOut = end.wholeOut
+	}
+}
+
+// laterLocked puts back on the list, saying so, a job the server asked to
+// wait longer than this run waits; Queue.mu must be held.
+func (q *runner) laterLocked(jb *job, wait *upload.WaitError) {
+	q.moveLocked(jb, stepLater)
+	jb.live().retryAt, jb.live().asked, jb.live().counted = wait.Until, wait.Asked, false
+	jb.explainLocked(wait.Cause)
+	jb.next = said(retryAtFact(wait.Until, wait.Asked))
+	if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
+		jb.live().later = true
+	}
+}
+
+// keepLocked writes jb's record unless it is written already (or the job
+// is removed), and shelves a done job whose record is on disk; Queue.mu
+// must be held.
+func (q *runner) keepLocked(jb *job, removed, written bool) {
+	if !removed && !written {
+		q.persist(jb)
+	}
+	if written && jb.state == Done && jb.next == (fact.Said{}) && q.shelvable(jb, false) {
+		// Its finished record is on disk: from now on it is read from there
+		// when shown, so that a long day's uploads do not pile up in memory.
+		q.shelveLocked(jb)
+		delete(q.jobs, jb.id)
+	}
 }
 
 // stoppedByLocked takes a job whose upload the user stopped with a to the
