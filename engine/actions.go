@@ -69,33 +69,6 @@ func (e *AlreadyQueued) Fact() fact.Fact {
 	return f
 }
 
-// The destination's checks, as the queue makes them: each once per file
-// (a batch's settings once), counted by the tests.
-var (
-	validate   = dest.Destination.Validate // the settings
-	checkRules = dest.Destination.Check    // the file against the kind's rules
-	build      = dest.Destination.Build    // the request that sends it
-)
-
-// checkFile applies the destination's rules to the file (its settings were
-// validated with the batch), and refuses a simple upload (media), which
-// carries the file alone, to a destination that has details to send with
-// it: they would be lost without a word. The request itself is built when
-// the file is sent.
-func checkFile(d dest.Destination, info media.Info, method upload.Method) error {
-	if err := checkRules(d, info); err != nil {
-		return err
-	}
-	if method != upload.Media {
-		return nil
-	}
-	plan, err := build(d, info)
-	if err != nil {
-		return err
-	}
-	return d.RefuseSimple(info, plan)
-}
-
 // byFile are the unfinished jobs by their file's path, so that adding a
 // file twice never uploads it twice, found without a walk of the whole list
 // per file.
@@ -205,32 +178,6 @@ func (q *actions) do(id JobID, a Action) error {
 
 // stopCause tells a running job's worker which action stopped it.
 var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
-
-// inspection is what looking at a file found.
-type inspection struct {
-	info media.Info
-	read bool  // info was read from the file
-	err  error // the file is gone, unreadable or breaks a rule of the destination
-}
-
-// inspect looks at the file at path and checks it against the rules of d,
-// whose settings the caller validated.
-func inspect(path string, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.Inspect(path)
-	if errors.Is(err, media.ErrNotEmail) {
-		err = nil // the destination decides whether it needs an email
-	}
-	if err != nil {
-		return &inspection{err: err}
-	}
-	if media.IsOutlook(info) && d.TakesEmail() {
-		// An Outlook item goes as the email it is; elsewhere, as the file.
-		if info, err = media.AsEmail(info); err != nil {
-			return &inspection{info: info, read: true, err: err}
-		}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
-}
 
 // Pause stops a job's bytes within a second and keeps its session, so Resume
 // continues from where the server stands.
@@ -556,3 +503,23 @@ func (q *actions) doAll(a Action, from ...State) {
 	q.persist(changed...)
 	q.notifyLocked()
 }
+
+// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
+// while the index is used.
+func (q *actions) unfinishedLocked() byFile {
+	m := byFile{}
+	for _, jb := range q.jobs { // a shelved job is finished
+		m.note(jb)
+	}
+	return m
+}
+
+// AddResult tells what Add made of the paths it was given.
+type AddResult struct {
+	IDs      []JobID         // a job per file, refused ones included
+	Skipped  []media.Skipped // hidden and system files left out of folders
+	Problems []error         // paths that could not become jobs at all
+}
+
+// ErrNoJob is returned for a job id the queue does not hold.
+var ErrNoJob = errors.New("there is no such upload in the list")

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"hoist/engine/dest"
-	"hoist/engine/media"
 	"hoist/engine/upload"
 )
 
@@ -125,21 +123,4 @@ func labelCall(ctx context.Context, client *http.Client, method, url string, bod
 		return fmt.Errorf("reading Gmail's labels: %w: %w", upload.ErrBadResponse, err)
 	}
 	return nil
-}
-
-// withMailboxLabels is d with the ids of the labels the email info is to
-// go under added to its labels; d itself when it asks for none.
-func (q *runner) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
-	ids, names := d.MailboxLabels(info)
-	if len(ids) == 0 && len(names) == 0 {
-		return d, nil
-	}
-	for _, name := range names {
-		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
-		if err != nil {
-			return d, err
-		}
-		ids = append(ids, id)
-	}
-	return d.WithLabels(ids...), nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -276,16 +278,6 @@ func (q *list) emit(events []Event) {
 	}
 }
 
-// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
-// while the index is used.
-func (q *list) unfinishedLocked() byFile {
-	m := byFile{}
-	for _, jb := range q.jobs { // a shelved job is finished
-		m.note(jb)
-	}
-	return m
-}
-
 func (q *list) removeLocked(ids ...JobID) {
 	drop := make(map[JobID]bool, len(ids))
 	for _, id := range ids {
@@ -324,4 +316,98 @@ func (q *list) closeJournal(ctx context.Context) error {
 	}
 	q.sending.close(true) // every doubt is in the list now
 	return nil
+}
+
+// moveLocked takes jb along the table's edge for s; Queue.mu must be held.
+func (q *list) moveLocked(jb *job, s step) {
+	e, ok := steps[s]
+	from := jb.state
+	if from == "" {
+		from = newJob
+	}
+	if !ok || !slices.Contains(e.from, from) {
+		if strictSteps {
+			panic(fmt.Sprintf("%v: %s from %s", errBadStep, s, from))
+		}
+		q.log.Error("job state", "job", jb.id, "step", s, "from", from, "err", errBadStep)
+	}
+	q.setStateLocked(jb, e.to)
+}
+
+// setStateLocked is the one place that writes a job's state.
+func (q *list) setStateLocked(jb *job, to State) {
+	if to != Paused && jb.run != nil {
+		jb.run.unconfirmed = 0 // said of a pause only
+	}
+	jb.state = to
+	jb.wake.Store(to == Checking || to == Retrying)
+	q.summary.valid = false
+}
+
+// bump counts a visible change of jb, in the job and in the queue.
+func (q *list) bump(jb *job) {
+	jb.ver.Add(1)
+	q.changes.Add(1)
+}
+
+// readEmails reads the headers of the email jobs an older Hoist listed
+// without them, after the list is open, and keeps them in their records, so
+// that the next start reads no file. A file that cannot be read now keeps
+// its row without them, as before.
+func (q *list) readEmails(ctx context.Context) {
+	q.mu.Lock()
+	unread := q.unread
+	q.unread = nil
+	q.mu.Unlock()
+	var read []*job
+	for _, jb := range unread {
+		if ctx.Err() != nil {
+			break
+		}
+		q.mu.Lock()
+		path := jb.info.Path
+		q.mu.Unlock()
+		e, err := readEmailHeaders(path)
+		if err != nil {
+			continue
+		}
+		q.mu.Lock()
+		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
+			jb.info.Email = e
+			q.bump(jb)
+			read = append(read, jb)
+		}
+		q.mu.Unlock()
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(read) > 0 {
+		q.notifyLocked()
+		q.persist(read...)
+	}
+}
+
+// sandboxDestination marks a destination for the built-in sandbox and gives
+// it the running sandbox's address (dest.Destination.ForSandbox).
+func (q *list) sandboxDestination(d dest.Destination) dest.Destination {
+	return d.ForSandbox(q.opts.SandboxURL)
+}
+
+// followSandboxLocked points a job for the built-in sandbox at the sandbox
+// running now, if it listens somewhere else than when the job last ran;
+// Queue.mu must be held. It reports whether anything changed.
+func (q *list) followSandboxLocked(jb *job) bool {
+	now := strings.TrimRight(q.opts.SandboxURL, "/")
+	before := jb.dest.BaseURL
+	if !jb.dest.BuiltinSandbox || now == "" || before == now {
+		return false
+	}
+	jb.dest.BaseURL = now
+	if uri := jb.peek().session.URI; uri != "" {
+		jb.live().session.URI = moveServer(uri, before, now)
+	}
+	if jb.result != nil {
+		jb.result.URL = moveServer(jb.result.URL, before, now)
+	}
+	return true
 }

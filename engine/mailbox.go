@@ -42,16 +42,6 @@ func mayBeMailbox(path string) bool {
 	return false
 }
 
-// inspectEmail looks again at one email of a mailbox and checks it
-// against the rules of d, as inspect does a file.
-func inspectEmail(info media.Info, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.InspectPart(info)
-	if err != nil {
-		return &inspection{err: err}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
-}
-
 // addMailboxes takes the mailbox files out of files, when d takes emails
 // one at a time, and lists their emails; the rest of files are returned to
 // be added as they are. false when the queue is closing.

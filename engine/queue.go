@@ -7,91 +7,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"hoist/engine/fact"
-	"hoist/engine/journal"
-	"hoist/engine/media"
 	"hoist/engine/upload"
 )
-
-// Options configure a Queue. Zero values mean sensible defaults.
-type Options struct {
-	// Journal keeps jobs across quit, crash and restart; nil keeps them in memory only.
-	Journal *journal.Journal
-	// Accounts give the HTTP client (carrying the account's authorization)
-	// for a destination that needs sign-in, and say what its failures mean.
-	// Destinations that need none get a plain client.
-	Accounts Accounts
-	// SandboxURL is the base URL of the built-in sandbox, for sandbox destinations
-	// that name none.
-	SandboxURL string
-
-	Method          upload.Method // the upload type new jobs use; "" or Auto chooses by size
-	Parallel        int           // uploads at once; default 4
-	ChunkSize       int64         // bytes per request of a resumable upload; 0 = whole file; upload.ChunkAuto = sized by the link
-	Threshold       int64         // files under this go in one request; default 5 MiB
-	BandwidthLimit  int64         // bytes per second across all uploads; 0 = no limit
-	AutoResume      bool          // unfinished jobs from the journal start again by themselves
-	Idle            bool          // never start an upload: for listing and editing the list
-	SessionLifetime time.Duration // older sessions are not resumed; default 7 days
-	HistoryFor      time.Duration // finished jobs older than this are forgotten at open; 0 = kept
-	StallTimeout    time.Duration // a request making no progress this long is retried; default 60 s
-	// MaxWait bounds the time each job waits before trying again, in all,
-	// in this run (the command line's --max-wait); 0 = no bound. A job the
-	// server asks to wait longer goes back to the list "waiting until" the
-	// time it may try again (JobView.RetryAt, JobView.Later), for a later
-	// run or the window to carry on then.
-	MaxWait time.Duration
-	// LeanResults leaves the server's whole answer (Result.Raw) of a job
-	// finished in an earlier run in the journal, not in memory, and of an
-	// upload an earlier run finished whole all but what the list needs at
-	// a glance (see shelved): for the window, which never shows the
-	// answers, with a long list of finished uploads.
-	LeanResults bool
-	// MailboxEmails is the most emails one mailbox file adds to the list
-	// (the rest are said, not added); 0 = MaxMailboxEmails.
-	MailboxEmails int
-
-	Clock   upload.Clock   // nil = real time
-	Backoff upload.Backoff // nil = the protocol's exponential backoff
-	Logger  *slog.Logger   // nil = discard
-	OnEvent func(Event)    // batch finished, a job needs the user; called without locks held
-
-	// Transport underlies the plain client of destinations that need no sign-in.
-	Transport http.RoundTripper
-}
-
-// EventKind says what an Event is about.
-type EventKind int
-
-const (
-	BatchDone      EventKind = iota // nothing is waiting or uploading any more
-	NeedsAttention                  // a job stopped and needs the user
-	SaveFailed                      // the list of uploads could not be written to disk
-)
-
-// Event is something worth telling the user outside the window (a notification).
-type Event struct {
-	Kind EventKind
-	Job  JobID // for NeedsAttention
-	// Fact says what happened, in no language: the window words it.
-	Fact *fact.Fact
-}
-
-// AddResult tells what Add made of the paths it was given.
-type AddResult struct {
-	IDs      []JobID         // a job per file, refused ones included
-	Skipped  []media.Skipped // hidden and system files left out of folders
-	Problems []error         // paths that could not become jobs at all
-}
-
-// ErrNoJob is returned for a job id the queue does not hold.
-var ErrNoJob = errors.New("there is no such upload in the list")
-
-// ErrNotNow is returned when an action does not apply to a job in its state.
-var ErrNotNow = errors.New("that cannot be done to this upload right now")
 
 // Queue holds the jobs and runs them. All methods are safe for concurrent use
 // and none of them blocks on the network. It is the public face of four
@@ -104,11 +24,6 @@ type Queue struct {
 	list    *list
 	run     *runner
 	actions *actions
-}
-
-// batch counts what happened since the queue was last idle, for the BatchDone event.
-type batch struct {
-	done, failed int
 }
 
 // Open loads the journal's jobs (unfinished ones come back paused unless

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"hoist/engine/dest"
@@ -334,7 +335,7 @@ func (q *runner) markSince(ctx context.Context, jb *job, w work) {
 func (q *runner) findable(plan dest.Plan, jb *job, d dest.Destination, info media.Info) dest.Plan {
 	plan = d.Findable(plan, info, string(jb.id))
 	if len(plan.Find) > 0 {
-		plan.Target.Lookup = &lookup{q: q.list, d: d, ways: plan.Find}
+		plan.Target.Lookup = &lookup{accounts: q.opts.Accounts, d: d, ways: plan.Find}
 	}
 	return plan
 }
@@ -662,4 +663,44 @@ func (q *runner) batchEndLocked() (Event, bool) {
 		f.Args = map[string]string{"failed": strconv.Itoa(b.failed)}
 	}
 	return Event{Kind: BatchDone, Fact: f}, true
+}
+
+// withMailboxLabels is d with the ids of the labels the email info is to
+// go under added to its labels; d itself when it asks for none.
+func (q *runner) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
+	ids, names := d.MailboxLabels(info)
+	if len(ids) == 0 && len(names) == 0 {
+		return d, nil
+	}
+	for _, name := range names {
+		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
+		if err != nil {
+			return d, err
+		}
+		ids = append(ids, id)
+	}
+	return d.WithLabels(ids...), nil
+}
+
+// runner is the run loop and its workers: the loop starts waiting uploads
+// while there is room (schedule), and each started upload runs in a worker
+// of its own (run) until it finishes, fails or is stopped.
+type runner struct {
+	*list
+	limiter *bandwidth
+	pace    pacer     // Google's per-user quota, spent as uploads start
+	labels  labelBook // the labels of the mailboxes emails went to, by name
+
+	running  int   // under list.mu
+	parallel int   // under list.mu
+	batch    batch // under list.mu
+
+	stop   context.CancelFunc
+	loopWG sync.WaitGroup
+	jobWG  sync.WaitGroup
+}
+
+// batch counts what happened since the queue was last idle, for the BatchDone event.
+type batch struct {
+	done, failed int
 }

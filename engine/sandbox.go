@@ -43,28 +43,3 @@ func moveServer(u, before, now string) string {
 	addr.Scheme, addr.Host = to.Scheme, to.Host
 	return addr.String()
 }
-
-// sandboxDestination marks a destination for the built-in sandbox and gives
-// it the running sandbox's address (dest.Destination.ForSandbox).
-func (q *list) sandboxDestination(d dest.Destination) dest.Destination {
-	return d.ForSandbox(q.opts.SandboxURL)
-}
-
-// followSandboxLocked points a job for the built-in sandbox at the sandbox
-// running now, if it listens somewhere else than when the job last ran;
-// Queue.mu must be held. It reports whether anything changed.
-func (q *list) followSandboxLocked(jb *job) bool {
-	now := strings.TrimRight(q.opts.SandboxURL, "/")
-	before := jb.dest.BaseURL
-	if !jb.dest.BuiltinSandbox || now == "" || before == now {
-		return false
-	}
-	jb.dest.BaseURL = now
-	if uri := jb.peek().session.URI; uri != "" {
-		jb.live().session.URI = moveServer(uri, before, now)
-	}
-	if jb.result != nil {
-		jb.result.URL = moveServer(jb.result.URL, before, now)
-	}
-	return true
-}

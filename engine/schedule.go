@@ -4,27 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 )
-
-// runner is the run loop and its workers: the loop starts waiting uploads
-// while there is room (schedule), and each started upload runs in a worker
-// of its own (run) until it finishes, fails or is stopped.
-type runner struct {
-	*list
-	limiter *bandwidth
-	pace    pacer     // Google's per-user quota, spent as uploads start
-	labels  labelBook // the labels of the mailboxes emails went to, by name
-
-	running  int   // under list.mu
-	parallel int   // under list.mu
-	batch    batch // under list.mu
-
-	stop   context.CancelFunc
-	loopWG sync.WaitGroup
-	jobWG  sync.WaitGroup
-}
 
 // start starts the run loop, and the reading of the emails an older Hoist
 // listed without their headers; stopAll ends them.
