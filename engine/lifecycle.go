@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"hoist/engine/fact"
@@ -242,3 +243,29 @@ var errBadStep = errors.New("a job's state changed outside its table")
 
 // ErrNotNow is returned when an action does not apply to a job in its state.
 var ErrNotNow = errors.New("that cannot be done to this upload right now")
+
+// moveLocked takes jb along the table's edge for s; Queue.mu must be held.
+func (q *list) moveLocked(jb *job, s step) {
+	e, ok := steps[s]
+	from := jb.state
+	if from == "" {
+		from = newJob
+	}
+	if !ok || !slices.Contains(e.from, from) {
+		if strictSteps {
+			panic(fmt.Sprintf("%v: %s from %s", errBadStep, s, from))
+		}
+		q.log.Error("job state", "job", jb.id, "step", s, "from", from, "err", errBadStep)
+	}
+	q.setStateLocked(jb, e.to)
+}
+
+// setStateLocked is the one place that writes a job's state.
+func (q *list) setStateLocked(jb *job, to State) {
+	if to != Paused && jb.run != nil {
+		jb.run.unconfirmed = 0 // said of a pause only
+	}
+	jb.state = to
+	jb.wake.Store(to == Checking || to == Retrying)
+	q.summary.valid = false
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -316,32 +315,6 @@ func (q *list) closeJournal(ctx context.Context) error {
 	}
 	q.sending.close(true) // every doubt is in the list now
 	return nil
-}
-
-// moveLocked takes jb along the table's edge for s; Queue.mu must be held.
-func (q *list) moveLocked(jb *job, s step) {
-	e, ok := steps[s]
-	from := jb.state
-	if from == "" {
-		from = newJob
-	}
-	if !ok || !slices.Contains(e.from, from) {
-		if strictSteps {
-			panic(fmt.Sprintf("%v: %s from %s", errBadStep, s, from))
-		}
-		q.log.Error("job state", "job", jb.id, "step", s, "from", from, "err", errBadStep)
-	}
-	q.setStateLocked(jb, e.to)
-}
-
-// setStateLocked is the one place that writes a job's state.
-func (q *list) setStateLocked(jb *job, to State) {
-	if to != Paused && jb.run != nil {
-		jb.run.unconfirmed = 0 // said of a pause only
-	}
-	jb.state = to
-	jb.wake.Store(to == Checking || to == Retrying)
-	q.summary.valid = false
 }
 
 // bump counts a visible change of jb, in the job and in the queue.
