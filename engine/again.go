@@ -42,12 +42,6 @@ func (e *AlreadySent) Fact() fact.Fact {
 	return f
 }
 
-// AddAgain is Add for files the user chose to send again, though the same
-// bytes went to the same place before (AlreadySent).
-func (q *Queue) AddAgain(paths []string, d dest.Destination) AddResult {
-	return q.actions.add(paths, d, true)
-}
-
 // sentKey is what a file's bytes are known by: its size and fingerprint.
 type sentKey struct {
 	size        int64
@@ -113,7 +107,7 @@ func (s sentBefore) String() string { return fmt.Sprintf("%s at %s", s.id, s.fin
 // sentLocked indexes the finished uploads this queue holds whole, and
 // gives the ids of those left in the journal (shelved), to read without
 // the queue's lock; Queue.mu must be held.
-func (q *actions) sentLocked() (sentIndex, map[JobID]bool) {
+func (q *list) sentLocked() (sentIndex, map[JobID]bool) {
 	idx := sentIndex{}
 	for _, jb := range q.jobs {
 		if k, ok := keyOf(jb.info); ok && jb.state == Done {
@@ -131,7 +125,7 @@ func (q *actions) sentLocked() (sentIndex, map[JobID]bool) {
 }
 
 // readShelved adds the finished uploads left in the journal to idx.
-func (q *actions) readShelved(idx sentIndex, shelved map[JobID]bool) {
+func (q *list) readShelved(idx sentIndex, shelved map[JobID]bool) {
 	if len(shelved) == 0 || q.opts.Journal == nil {
 		return
 	}

@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"hoist/engine/dest"
 	"log/slog"
 	"time"
 
@@ -174,3 +175,67 @@ func (q *Queue) Flush() error {
 	<-written
 	return q.SaveProblem()
 }
+
+// Add queues files and folders for d. Folders become their files; hidden and
+// system files are skipped and reported. A file that breaks one of d's rules
+// becomes a Refused row that says which rule; the rest of the batch goes on.
+// Each job is in the journal before Add returns, so before any byte is sent.
+// A file whose bytes already went whole to the same place is left out, and
+// said (*AlreadySent): AddAgain sends it again.
+func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
+	return q.actions.add(paths, d, false)
+}
+
+// Do does a to job id, as the table in lifecycle.go allows: an action the
+// job's state does not allow is refused with a *NotAllowedError and changes
+// nothing. A job that holds an upload slot stops within a second and then
+// takes the state the table gives; the others take it at once. Retry of a
+// refused file and Restart look at the file again, without holding the
+// queue's lock; a file that now breaks a rule stays (or becomes) Refused.
+func (q *Queue) Do(id JobID, a Action) error { return q.actions.do(id, a) }
+
+// Pause stops a job's bytes within a second and keeps its session, so Resume
+// continues from where the server stands.
+func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
+
+// Resume lets a paused job (or one stopped by a locked keychain) go on; it
+// first asks the server where the upload stands.
+func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
+
+// Cancel stops a job for good and forgets its session.
+func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
+
+// Retry queues a failed, canceled or refused job again. A kept session is
+// resumed (the server is asked first); otherwise the upload starts from
+// byte 0. A refused file is checked again first.
+func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
+
+// Restart uploads the file again from byte 0 as it is now, under a new session:
+// the answer to "this file changed since it was added".
+func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
+
+// Remove takes a job off the list (stopping it first) and out of the journal.
+func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
+
+// PauseAll pauses every waiting or running job.
+func (q *Queue) PauseAll() { q.actions.doAll(Pause) }
+
+// ResumeAll resumes every paused job.
+func (q *Queue) ResumeAll() { q.actions.doAll(Resume, Paused) }
+
+// RetryFailed retries every failed job.
+func (q *Queue) RetryFailed() { q.actions.doAll(Retry, Failed) }
+
+// ClearFinished forgets done, canceled and refused jobs (history included).
+func (q *Queue) ClearFinished() { q.actions.clearFinished() }
+
+// AddAgain is Add for files the user chose to send again, though the same
+// bytes went to the same place before (AlreadySent).
+func (q *Queue) AddAgain(paths []string, d dest.Destination) AddResult {
+	return q.actions.add(paths, d, true)
+}
+
+// ResumeSignedIn sends on every job that waits for a sign-in of account
+// (or names no account), once the user has signed in. It returns the jobs
+// it resumed.
+func (q *Queue) ResumeSignedIn(account string) []JobID { return q.actions.resumeSignedIn(account) }

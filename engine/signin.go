@@ -1,10 +1,5 @@
 package engine
 
-// ResumeSignedIn sends on every job that waits for a sign-in of account
-// (or names no account), once the user has signed in. It returns the jobs
-// it resumed.
-func (q *Queue) ResumeSignedIn(account string) []JobID { return q.actions.resumeSignedIn(account) }
-
 // resumeSignedIn is ResumeSignedIn.
 func (q *actions) resumeSignedIn(account string) []JobID {
 	var waiting []JobID
