@@ -83,9 +83,9 @@ type underway struct {
 	// did, and says why (JobView.Unconfirmed).
 	unconfirmed int64
 	// wholeOut is when the file's last byte went out in this run (and,
-	// while Paused, its answer was not heard); zero when it did not. A
-	// resumable upload canceled after it keeps its session: the file may
-	// have arrived.
+	// while Paused, its answer was not heard, kept in the list too); zero
+	// when it did not. A resumable upload canceled after it keeps its
+	// session: the file may have arrived.
 	wholeOut time.Time
 }
 
@@ -216,6 +216,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionURI:     jb.peek().session.URI,
 		SessionStarted: jb.peek().session.Started,
 		SentAt:         jb.peek().session.Sent,
+		LastByteAt:     jb.peek().wholeOut,
 		Since:          jb.peek().since,
 		RetryAt:        jb.peek().retryAt,
 		RetryAsked:     jb.peek().asked && !jb.peek().retryAt.IsZero(),
@@ -345,6 +346,9 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	}
 	if s := (upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt}); s != (upload.Session{}) {
 		jb.live().session = s
+	}
+	if !rec.LastByteAt.IsZero() && rec.SessionURI != "" && State(rec.State) != Done {
+		jb.live().wholeOut = rec.LastByteAt // its answer unheard: a Cancel keeps the session
 	}
 	if rec.Since != "" && State(rec.State) != Done {
 		jb.live().since = rec.Since
