@@ -107,22 +107,22 @@ func newID() JobID {
 }
 
 // do is Do.
-func (q *actions) do(id JobID, a Action) error {
-	q.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
-	q.mu.Lock()
-	jb, ok := q.jobs[id]
+func (ac *actions) do(id JobID, a Action) error {
+	ac.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
+	ac.mu.Lock()
+	jb, ok := ac.jobs[id]
 	if !ok {
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		return ErrNoJob
 	}
 	if _, err := allowLocked(jb, a); err != nil {
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		return err
 	}
 	var look *inspection
 	if a == Restart || a == Retry && jb.state == Refused {
 		info, d, method := jb.info, jb.dest, jb.method
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		if err := validate(d); err != nil {
 			look = &inspection{info: info, read: true, err: err}
 		} else if info.Part != nil {
@@ -130,14 +130,14 @@ func (q *actions) do(id JobID, a Action) error {
 		} else {
 			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
 		}
-		q.mu.Lock()
-		if jb, ok = q.jobs[id]; !ok {
-			q.mu.Unlock()
+		ac.mu.Lock()
+		if jb, ok = ac.jobs[id]; !ok {
+			ac.mu.Unlock()
 			return ErrNoJob
 		}
 	}
-	defer q.poke()
-	defer q.mu.Unlock()
+	defer ac.poke()
+	defer ac.mu.Unlock()
 	// The job may have moved while its file was read: the table is asked again.
 	to, err := allowLocked(jb, a)
 	if err != nil {
@@ -147,14 +147,14 @@ func (q *actions) do(id JobID, a Action) error {
 		if jb.peek().cancel != nil {
 			jb.peek().cancel(errRemoved)
 		}
-		q.removeLocked(id)
-		q.notifyLocked()
+		ac.removeLocked(id)
+		ac.notifyLocked()
 		return nil
 	}
-	q.doLocked(jb, a, to, look)
-	q.bump(jb)
-	q.persist(jb)
-	q.notifyLocked()
+	ac.doLocked(jb, a, to, look)
+	ac.bump(jb)
+	ac.persist(jb)
+	ac.notifyLocked()
 	return nil
 }
 
@@ -162,12 +162,12 @@ func (q *actions) do(id JobID, a Action) error {
 var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
 
 // clearFinished is ClearFinished.
-func (q *actions) clearFinished() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
+func (ac *actions) clearFinished() {
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
 	var ids []JobID
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id]
 		if !ok {
 			ids = append(ids, id) // shelved: Done, which Remove always takes
 			continue
@@ -180,14 +180,14 @@ func (q *actions) clearFinished() {
 		}
 	}
 	if len(ids) > 0 {
-		q.removeLocked(ids...)
-		q.notifyLocked()
+		ac.removeLocked(ids...)
+		ac.notifyLocked()
 	}
 }
 
-func (q *actions) add(paths []string, d dest.Destination, again bool) AddResult {
+func (ac *actions) add(paths []string, d dest.Destination, again bool) AddResult {
 	var res AddResult
-	d = q.sandboxDestination(d)
+	d = ac.sandboxDestination(d)
 	if err := validate(d); err != nil {
 		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
 		return res
@@ -202,34 +202,34 @@ func (q *actions) add(paths []string, d dest.Destination, again bool) AddResult 
 	}
 	files, skipped, problems := media.Expand(paths)
 	res.Skipped = skipped
-	now := q.opts.Clock.Now()
-	method := q.opts.Method
+	now := ac.opts.Clock.Now()
+	method := ac.opts.Method
 	if method == "" {
 		method = upload.Auto
 	}
 	var sent sentIndex
 	if !again {
-		q.mu.Lock()
+		ac.mu.Lock()
 		var shelved map[JobID]bool
-		sent, shelved = q.sentLocked()
-		q.mu.Unlock()
-		q.readShelved(sent, shelved)
+		sent, shelved = ac.sentLocked()
+		ac.mu.Unlock()
+		ac.readShelved(sent, shelved)
 	}
-	files, ok := q.addMailboxes(&res, files, sent, d, now, method)
+	files, ok := ac.addMailboxes(&res, files, sent, d, now, method)
 	if !ok {
 		return res
 	}
 	// An upload of one of these files that is unfinished now is not doubled,
 	// even if it finishes while the files are read.
 	queued := make(map[string]JobID)
-	q.mu.Lock()
-	unfinished := q.unfinishedLocked()
+	ac.mu.Lock()
+	unfinished := ac.unfinishedLocked()
 	for _, path := range files {
 		if dup := unfinished.duplicate(path, d); dup != "" {
 			queued[path] = dup
 		}
 	}
-	q.mu.Unlock()
+	ac.mu.Unlock()
 
 	// Files are read and hashed in batches, without the queue's lock, and
 	// each batch is listed as soon as it is read: the first rows show while
@@ -238,7 +238,7 @@ func (q *actions) add(paths []string, d dest.Destination, again bool) AddResult 
 	problemsLeft := problems
 	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
 		batch := files[start:min(start+n, len(files))]
-		if !q.addBatch(&res, batch, problemsLeft, queued, sent, d, now, method) {
+		if !ac.addBatch(&res, batch, problemsLeft, queued, sent, d, now, method) {
 			return res
 		}
 		problemsLeft = nil
@@ -249,12 +249,12 @@ func (q *actions) add(paths []string, d dest.Destination, again bool) AddResult 
 // addBatch reads files, lists them (with problems, files Add could not
 // take) for d and writes them to the journal in one write, before any byte
 // is sent; false when the queue is closing.
-func (q *actions) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
+func (ac *actions) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	looks := make([]*inspection, len(files))
 	for i, path := range files {
 		looks[i] = inspect(path, d, method)
 	}
-	return q.listBatch(res, files, looks, problems, queued, sent, d, now)
+	return ac.listBatch(res, files, looks, problems, queued, sent, d, now)
 }
 
 // listBatch lists files as looks found them (with problems, files Add
@@ -263,18 +263,18 @@ func (q *actions) addBatch(res *AddResult, files []string, problems []*media.Pro
 // a mailbox are listed as files of their own, their mailbox checked for
 // being listed already (see addMailbox). A file whose bytes already went
 // whole to d (in sent) is left out and said.
-func (q *actions) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
+func (ac *actions) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
+	ac.mu.Lock()
+	if ac.closed {
+		ac.mu.Unlock()
 		res.Problems = append(res.Problems, errClosingAdd)
 		return false
 	}
 	var added []*job
-	unfinished := q.unfinishedLocked()
+	unfinished := ac.unfinishedLocked()
 	for _, p := range problems {
 		if p.Path != "" {
-			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
+			jb := ac.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
 			f := p.Fact()
 			jb.sayLocked(&f, nil)
 			res.IDs = append(res.IDs, jb.id)
@@ -301,7 +301,7 @@ func (q *actions) listBatch(res *AddResult, files []string, looks []*inspection,
 		if look.err != nil {
 			s = stepRefuse
 		}
-		jb := q.newJobLocked(info, d, now, s)
+		jb := ac.newJobLocked(info, d, now, s)
 		jb.checked = look.err == nil // its settings and the file passed: the run only builds the request
 		if look.err != nil {
 			jb.sayLocked(refusedFact(jb, look), nil)
@@ -311,57 +311,57 @@ func (q *actions) listBatch(res *AddResult, files []string, looks []*inspection,
 		res.IDs = append(res.IDs, jb.id)
 	}
 	failed := new(error)
-	written := q.persistJobsAnd(added, true, failed)
+	written := ac.persistJobsAnd(added, true, failed)
 	for _, jb := range added {
 		jb.held = written != nil
 	}
-	q.notifyLocked()
-	q.mu.Unlock()
+	ac.notifyLocked()
+	ac.mu.Unlock()
 	if written == nil {
-		q.poke()
+		ac.poke()
 		return true
 	}
 	<-written // one write for the whole batch, before any byte is sent, without the lock
 	if *failed != nil {
 		// Not in the list, so not started: they wait, held, until a
-		// write succeeds (see Queue.retrySave).
+		// write succeeds (see runner.retrySave).
 		return true
 	}
-	q.mu.Lock()
+	ac.mu.Lock()
 	for _, jb := range added {
 		jb.held = false
 	}
-	q.mu.Unlock()
-	q.poke()
+	ac.mu.Unlock()
+	ac.poke()
 	return true
 }
 
 // newJobLocked puts a new job on the list, waiting (stepAdd) or refused
-// (stepRefuse); Queue.mu must be held.
-func (q *actions) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
-	q.seq++
+// (stepRefuse); list.mu must be held.
+func (ac *actions) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
+	ac.seq++
 	jb := &job{
 		id:      newID(),
-		order:   q.seq,
+		order:   ac.seq,
 		info:    info,
 		dest:    d,
 		created: now,
-		method:  q.opts.Method,
-		chunk:   q.chunk, chunkSet: true,
+		method:  ac.opts.Method,
+		chunk:   ac.chunk, chunkSet: true,
 	}
 	if jb.method == "" {
 		jb.method = upload.Auto
 	}
-	q.moveLocked(jb, s)
-	q.bump(jb)
-	q.jobs[jb.id] = jb
-	q.order = append(q.order, jb.id)
+	ac.moveLocked(jb, s)
+	ac.bump(jb)
+	ac.jobs[jb.id] = jb
+	ac.order = append(ac.order, jb.id)
 	return jb
 }
 
 // doLocked carries out a, which the table allows and which leads to state
-// to; Queue.mu must be held.
-func (q *actions) doLocked(jb *job, a Action, to State, look *inspection) {
+// to; list.mu must be held.
+func (ac *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 	if jb.peek().cancel != nil {
 		// The worker takes the job to its next state when the upload has stopped.
 		jb.peek().cancel(stopCause[a])
@@ -370,7 +370,7 @@ func (q *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 	if look != nil {
 		if look.err != nil {
 			jb.sayLocked(refusedFact(jb, look), nil)
-			q.moveLocked(jb, stepRefuse)
+			ac.moveLocked(jb, stepRefuse)
 			return
 		}
 		jb.info = look.info
@@ -385,18 +385,18 @@ func (q *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.finished = time.Time{}
 		jb.changed = false
 	}
-	q.setStateLocked(jb, to)
+	ac.setStateLocked(jb, to)
 	jb.doubt, jb.live().looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
 	jb.live().later = false                    // this run waits for it now
 	if a == Cancel || a == Restart {
 		jb.live().retryAt = time.Time{}
 	}
 	if a == Restart || (a == Cancel && jb.peek().session.Sent.IsZero()) {
-		_ = q.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
+		_ = ac.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
 	}
 	reason := jb.reason
-	q.wordsLocked(jb)
-	if jb.state == Waiting && jb.peek().retryAt.After(q.opts.Clock.Now()) {
+	ac.wordsLocked(jb)
+	if jb.state == Waiting && jb.peek().retryAt.After(ac.opts.Clock.Now()) {
 		// It was told to wait: it still does, and says why and until when.
 		jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
 	}
@@ -411,8 +411,8 @@ func (q *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 }
 
 // wordsLocked puts the reason and next step of the state jb has just taken
-// by the user's action; Queue.mu must be held.
-func (q *actions) wordsLocked(jb *job) {
+// by the user's action; list.mu must be held.
+func (ac *actions) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
 		jb.next = said(&fact.Fact{Code: fact.PressResume})
@@ -426,13 +426,13 @@ func (q *actions) wordsLocked(jb *job) {
 // doAll does a to every job in state from that allows it, under one lock,
 // and announces the change once. It is for actions that need no second look
 // at the file.
-func (q *actions) doAll(a Action, from ...State) {
-	q.mu.Lock()
-	defer q.poke()
-	defer q.mu.Unlock()
+func (ac *actions) doAll(a Action, from ...State) {
+	ac.mu.Lock()
+	defer ac.poke()
+	defer ac.mu.Unlock()
 	var changed []*job
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id]
 		if !ok {
 			continue // shelved: Done, which allows none of these
 		}
@@ -443,19 +443,19 @@ func (q *actions) doAll(a Action, from ...State) {
 		if err != nil {
 			continue
 		}
-		q.doLocked(jb, a, to, nil)
-		q.bump(jb)
+		ac.doLocked(jb, a, to, nil)
+		ac.bump(jb)
 		changed = append(changed, jb)
 	}
-	q.persist(changed...)
-	q.notifyLocked()
+	ac.persist(changed...)
+	ac.notifyLocked()
 }
 
-// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
+// unfinishedLocked indexes the unfinished jobs; list.mu must be held
 // while the index is used.
-func (q *actions) unfinishedLocked() byFile {
+func (ac *actions) unfinishedLocked() byFile {
 	m := byFile{}
-	for _, jb := range q.jobs { // a shelved job is finished
+	for _, jb := range ac.jobs { // a shelved job is finished
 		m.note(jb)
 	}
 	return m

@@ -106,18 +106,18 @@ func (s sentBefore) String() string { return fmt.Sprintf("%s at %s", s.id, s.fin
 
 // sentLocked indexes the finished uploads this queue holds whole, and
 // gives the ids of those left in the journal (shelved), to read without
-// the queue's lock; Queue.mu must be held.
-func (q *list) sentLocked() (sentIndex, map[JobID]bool) {
+// the queue's lock; list.mu must be held.
+func (l *list) sentLocked() (sentIndex, map[JobID]bool) {
 	idx := sentIndex{}
-	for _, jb := range q.jobs {
+	for _, jb := range l.jobs {
 		if k, ok := keyOf(jb.info); ok && jb.state == Done {
 			idx[k] = append(idx[k], sentBefore{jb.dest, jb.id, jb.finished})
 		}
 	}
 	var shelved map[JobID]bool
-	if len(q.shelf) > 0 {
-		shelved = make(map[JobID]bool, len(q.shelf))
-		for id := range q.shelf {
+	if len(l.shelf) > 0 {
+		shelved = make(map[JobID]bool, len(l.shelf))
+		for id := range l.shelf {
 			shelved[id] = true
 		}
 	}
@@ -125,13 +125,13 @@ func (q *list) sentLocked() (sentIndex, map[JobID]bool) {
 }
 
 // readShelved adds the finished uploads left in the journal to idx.
-func (q *list) readShelved(idx sentIndex, shelved map[JobID]bool) {
-	if len(shelved) == 0 || q.opts.Journal == nil {
+func (l *list) readShelved(idx sentIndex, shelved map[JobID]bool) {
+	if len(shelved) == 0 || l.opts.Journal == nil {
 		return
 	}
-	recs, err := q.opts.Journal.List()
+	recs, err := l.opts.Journal.List()
 	if err != nil {
-		q.log.Warn("could not read the finished uploads to tell a second copy", "err", err)
+		l.log.Warn("could not read the finished uploads to tell a second copy", "err", err)
 		return
 	}
 	for _, rec := range recs {

@@ -119,7 +119,7 @@ func retryAtFact(at time.Time, asked bool) *fact.Fact {
 // the destination before it sends the file again. A resumable upload whose
 // last byte went out at wholeOut (zero: it did not) may have arrived too:
 // it keeps its session, which Retry asks before it sends anything.
-// Queue.mu must be held.
+// list.mu must be held.
 func (jb *job) canceledLocked(wholeOut time.Time) {
 	s := jb.peek().session
 	sent := s.Sent

@@ -60,14 +60,14 @@ type list struct {
 }
 
 // load brings back the journal's jobs.
-func (q *list) load(ctx context.Context) error {
-	j := q.opts.Journal
+func (l *list) load(ctx context.Context) error {
+	j := l.opts.Journal
 	if j == nil {
 		return nil
 	}
-	if q.opts.HistoryFor > 0 && !j.View() {
-		if err := j.Prune(q.opts.Clock.Now().Add(-q.opts.HistoryFor)); err != nil {
-			q.log.Warn("could not forget old history", "err", err)
+	if l.opts.HistoryFor > 0 && !j.View() {
+		if err := j.Prune(l.opts.Clock.Now().Add(-l.opts.HistoryFor)); err != nil {
+			l.log.Warn("could not forget old history", "err", err)
 		}
 	}
 	recs, err := j.List()
@@ -75,11 +75,11 @@ func (q *list) load(ctx context.Context) error {
 		return fmt.Errorf("reading the list of uploads: %w", err)
 	}
 	var back []*job
-	defer func() { q.persist(back...) }()
+	defer func() { l.persist(back...) }()
 	moved := 0
 	defer func() {
 		if moved > 0 {
-			q.notices = append(q.notices, dest.UpgradeFact(fact.UpgradedListed, moved))
+			l.notices = append(l.notices, dest.UpgradeFact(fact.UpgradedListed, moved))
 		}
 	}()
 	ds := newDestinations()
@@ -87,12 +87,12 @@ func (q *list) load(ctx context.Context) error {
 		// What a job does not keep of its record is let go as the list is
 		// read, not all at its end.
 		recs[i] = journal.Record{}
-		jb, emailUnknown, err := jobFromRecord(rec, ds, q.opts.LeanResults)
+		jb, emailUnknown, err := jobFromRecord(rec, ds, l.opts.LeanResults)
 		if err != nil {
-			q.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
+			l.log.Warn("skipping an unreadable upload record", "job", rec.ID, "err", err)
 			continue
 		}
-		q.followSandboxLocked(jb)
+		l.followSandboxLocked(jb)
 		upgraded := false
 		if jb.state != Done && jb.state != Canceled {
 			jb.dest, upgraded = jb.dest.Upgraded()
@@ -104,34 +104,34 @@ func (q *list) load(ctx context.Context) error {
 			}
 		}
 		if !jb.state.Finished() && jb.state != Attention {
-			q.moveLocked(jb, stepReopen)
+			l.moveLocked(jb, stepReopen)
 			reason := jb.reason
 			jb.sayLocked(nil, resumeFact(jb))
-			if q.opts.AutoResume {
-				q.moveLocked(jb, stepReopenGo)
+			if l.opts.AutoResume {
+				l.moveLocked(jb, stepReopenGo)
 				jb.next = fact.Said{}
 			}
-			if jb.peek().retryAt.After(q.opts.Clock.Now()) {
+			if jb.peek().retryAt.After(l.opts.Clock.Now()) {
 				// It was told to wait: it still does, and says why and until when.
 				jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
 			}
 			jb.verify = true // the file may have changed while Hoist was closed
 			back = append(back, jb)
 		}
-		if jb.order > q.seq {
-			q.seq = jb.order
+		if jb.order > l.seq {
+			l.seq = jb.order
 		}
 		if emailUnknown {
-			q.unread = append(q.unread, jb)
+			l.unread = append(l.unread, jb)
 		}
-		if q.shelvable(jb, emailUnknown) { // never one of back: a Done job is neither moved nor upgraded
-			q.shelveLocked(jb)
+		if l.shelvable(jb, emailUnknown) { // never one of back: a Done job is neither moved nor upgraded
+			l.shelveLocked(jb)
 		} else {
-			q.jobs[jb.id] = jb
+			l.jobs[jb.id] = jb
 		}
-		q.order = append(q.order, jb.id)
+		l.order = append(l.order, jb.id)
 	}
-	sort.SliceStable(q.order, func(a, b int) bool { return q.orderLocked(q.order[a]) < q.orderLocked(q.order[b]) })
+	sort.SliceStable(l.order, func(a, b int) bool { return l.orderLocked(l.order[a]) < l.orderLocked(l.order[b]) })
 	_ = ctx
 	return nil
 }
@@ -139,14 +139,14 @@ func (q *list) load(ctx context.Context) error {
 // noteSent puts the doubts a killed Hoist noted beside the list into the
 // jobs they belong to, and writes them to the list; true when the list
 // holds them (the notes may go).
-func (q *list) noteSent(sent map[JobID]time.Time) bool {
+func (l *list) noteSent(sent map[JobID]time.Time) bool {
 	if len(sent) == 0 {
 		return true
 	}
-	q.mu.Lock()
+	l.mu.Lock()
 	var jobs []*job
 	for id, at := range sent {
-		jb, ok := q.jobs[id]
+		jb, ok := l.jobs[id]
 		if !ok || jb.state.Finished() || jb.peek().session.URI != "" || !at.After(jb.peek().session.Sent) {
 			continue
 		}
@@ -154,64 +154,64 @@ func (q *list) noteSent(sent map[JobID]time.Time) bool {
 		jobs = append(jobs, jb)
 	}
 	var failed error
-	written := q.persistJobsChecked(jobs, &failed)
-	q.mu.Unlock()
+	written := l.persistJobsChecked(jobs, &failed)
+	l.mu.Unlock()
 	if written != nil {
 		<-written
 	}
 	return failed == nil
 }
 
-// notifyLocked records a change; q.mu must be held.
-func (q *list) notifyLocked() {
-	q.version++
-	close(q.changed)
-	q.changed = make(chan struct{})
+// notifyLocked records a change; list.mu must be held.
+func (l *list) notifyLocked() {
+	l.version++
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // poke wakes the scheduler.
-func (q *list) poke() {
+func (l *list) poke() {
 	select {
-	case q.kick <- struct{}{}:
+	case l.kick <- struct{}{}:
 	default:
 	}
 }
 
 // saveFailed hears a write to the journal that failed: no upload starts
 // from now until a write succeeds, and the user hears of it once.
-func (q *list) saveFailed(err error) {
-	q.mu.Lock()
-	first := q.saveErr == nil
-	q.saveErr = err
-	q.notifyLocked()
-	q.mu.Unlock()
-	q.poke()
+func (l *list) saveFailed(err error) {
+	l.mu.Lock()
+	first := l.saveErr == nil
+	l.saveErr = err
+	l.notifyLocked()
+	l.mu.Unlock()
+	l.poke()
 	if first {
 		f := SaveFact(err)
-		q.emit([]Event{{Kind: SaveFailed, Fact: &f}})
+		l.emit([]Event{{Kind: SaveFailed, Fact: &f}})
 	}
 }
 
 // persist hands the jobs' records to the journal writer, which writes them
-// in one transaction, with others that queue up meanwhile; Queue.mu must be
+// in one transaction, with others that queue up meanwhile; list.mu must be
 // held. A failed write is logged, not fatal: the upload itself can still finish.
-func (q *list) persist(jobs ...*job) {
-	q.persistJobs(jobs, false)
+func (l *list) persist(jobs ...*job) {
+	l.persistJobs(jobs, false)
 }
 
 // persistJobs hands the records over; with wait set the returned channel is
 // closed once they are on disk (nil when there is nothing to wait for).
-// Queue.mu must be held.
-func (q *list) persistJobs(jobs []*job, wait bool) <-chan struct{} {
-	return q.persistJobsAnd(jobs, wait, nil)
+// list.mu must be held.
+func (l *list) persistJobs(jobs []*job, wait bool) <-chan struct{} {
+	return l.persistJobsAnd(jobs, wait, nil)
 }
 
 // persistJobsChecked hands the records over and returns a channel closed
 // once they are written, after which *failed holds the error of a record
 // that could not be; a closed channel when there is no journal.
-// Queue.mu must be held.
-func (q *list) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
-	if written := q.persistJobsAnd(jobs, true, failed); written != nil {
+// list.mu must be held.
+func (l *list) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
+	if written := l.persistJobsAnd(jobs, true, failed); written != nil {
 		return written
 	}
 	done := make(chan struct{})
@@ -219,34 +219,34 @@ func (q *list) persistJobsChecked(jobs []*job, failed *error) <-chan struct{} {
 	return done
 }
 
-func (q *list) persistJobsAnd(jobs []*job, wait bool, failed *error) <-chan struct{} {
-	if q.writer == nil || q.writerClosed || len(jobs) == 0 {
+func (l *list) persistJobsAnd(jobs []*job, wait bool, failed *error) <-chan struct{} {
+	if l.writer == nil || l.writerClosed || len(jobs) == 0 {
 		return nil
 	}
 	recs := make([]journal.Record, 0, len(jobs))
 	for _, jb := range jobs {
 		rec, err := jb.recordLocked()
 		if err != nil {
-			q.log.Error("could not save the upload list", "job", jb.id, "err", err)
+			l.log.Error("could not save the upload list", "job", jb.id, "err", err)
 			continue
 		}
 		recs = append(recs, rec)
 	}
-	return q.writer.send(recordOp{recs: recs, failed: failed}, wait)
+	return l.writer.send(recordOp{recs: recs, failed: failed}, wait)
 }
 
 // writeDone writes jb's finished record and waits until it is on disk, without
-// holding Queue.mu, so that jobs finishing together share one write; false
+// holding list.mu, so that jobs finishing together share one write; false
 // when there is no journal to write to or the write failed (then err says why).
-func (q *list) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
-	q.mu.Lock()
-	if q.writer == nil || q.writerClosed {
-		q.mu.Unlock()
+func (l *list) writeDone(jb *job, method upload.Method, r *Result, now time.Time) (bool, error) {
+	l.mu.Lock()
+	if l.writer == nil || l.writerClosed {
+		l.mu.Unlock()
 		return false, nil
 	}
 	rec, err := jb.recordLocked()
 	if err != nil {
-		q.mu.Unlock()
+		l.mu.Unlock()
 		return false, err
 	}
 	rec.State = string(Done)
@@ -259,8 +259,8 @@ func (q *list) writeDone(jb *job, method upload.Method, r *Result, now time.Time
 	}
 	putResult(&rec, r)
 	op := recordOp{recs: []journal.Record{rec}, failed: new(error)}
-	written := q.writer.send(op, true)
-	q.mu.Unlock()
+	written := l.writer.send(op, true)
+	l.mu.Unlock()
 	<-written
 	if *op.failed != nil {
 		return false, *op.failed
@@ -268,109 +268,109 @@ func (q *list) writeDone(jb *job, method upload.Method, r *Result, now time.Time
 	return true, nil
 }
 
-func (q *list) emit(events []Event) {
-	if q.opts.OnEvent == nil {
+func (l *list) emit(events []Event) {
+	if l.opts.OnEvent == nil {
 		return
 	}
 	for _, ev := range events {
-		q.opts.OnEvent(ev)
+		l.opts.OnEvent(ev)
 	}
 }
 
-func (q *list) removeLocked(ids ...JobID) {
+func (l *list) removeLocked(ids ...JobID) {
 	drop := make(map[JobID]bool, len(ids))
 	for _, id := range ids {
 		drop[id] = true
-		delete(q.jobs, id)
-		delete(q.shelf, id)
+		delete(l.jobs, id)
+		delete(l.shelf, id)
 	}
-	kept := q.order[:0]
-	for _, id := range q.order {
+	kept := l.order[:0]
+	for _, id := range l.order {
 		if !drop[id] {
 			kept = append(kept, id)
 		}
 	}
-	q.order = kept
-	if q.writer != nil && !q.writerClosed {
+	l.order = kept
+	if l.writer != nil && !l.writerClosed {
 		keys := make([]string, len(ids))
 		for i, id := range ids {
 			keys[i] = string(id)
 		}
-		q.writer.send(recordOp{deletes: keys}, false)
+		l.writer.send(recordOp{deletes: keys}, false)
 	}
 }
 
 // closeJournal writes what is left to the journal and closes it, once the
 // workers have stopped.
-func (q *list) closeJournal(ctx context.Context) error {
-	if q.writer == nil {
+func (l *list) closeJournal(ctx context.Context) error {
+	if l.writer == nil {
 		return nil
 	}
-	q.mu.Lock()
-	q.writerClosed = true
-	q.mu.Unlock()
-	if err := q.writer.close(ctx); err != nil {
-		q.sending.close(false)
+	l.mu.Lock()
+	l.writerClosed = true
+	l.mu.Unlock()
+	if err := l.writer.close(ctx); err != nil {
+		l.sending.close(false)
 		return fmt.Errorf("the list of uploads was not saved in time: %w", err)
 	}
-	q.sending.close(true) // every doubt is in the list now
+	l.sending.close(true) // every doubt is in the list now
 	return nil
 }
 
 // bump counts a visible change of jb, in the job and in the queue.
-func (q *list) bump(jb *job) {
+func (l *list) bump(jb *job) {
 	jb.ver.Add(1)
-	q.changes.Add(1)
+	l.changes.Add(1)
 }
 
 // readEmails reads the headers of the email jobs an older Hoist listed
 // without them, after the list is open, and keeps them in their records, so
 // that the next start reads no file. A file that cannot be read now keeps
 // its row without them, as before.
-func (q *list) readEmails(ctx context.Context) {
-	q.mu.Lock()
-	unread := q.unread
-	q.unread = nil
-	q.mu.Unlock()
+func (l *list) readEmails(ctx context.Context) {
+	l.mu.Lock()
+	unread := l.unread
+	l.unread = nil
+	l.mu.Unlock()
 	var read []*job
 	for _, jb := range unread {
 		if ctx.Err() != nil {
 			break
 		}
-		q.mu.Lock()
+		l.mu.Lock()
 		path := jb.info.Path
-		q.mu.Unlock()
+		l.mu.Unlock()
 		e, err := readEmailHeaders(path)
 		if err != nil {
 			continue
 		}
-		q.mu.Lock()
-		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
+		l.mu.Lock()
+		if l.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
 			jb.info.Email = e
-			q.bump(jb)
+			l.bump(jb)
 			read = append(read, jb)
 		}
-		q.mu.Unlock()
+		l.mu.Unlock()
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if len(read) > 0 {
-		q.notifyLocked()
-		q.persist(read...)
+		l.notifyLocked()
+		l.persist(read...)
 	}
 }
 
 // sandboxDestination marks a destination for the built-in sandbox and gives
 // it the running sandbox's address (dest.Destination.ForSandbox).
-func (q *list) sandboxDestination(d dest.Destination) dest.Destination {
-	return d.ForSandbox(q.opts.SandboxURL)
+func (l *list) sandboxDestination(d dest.Destination) dest.Destination {
+	return d.ForSandbox(l.opts.SandboxURL)
 }
 
 // followSandboxLocked points a job for the built-in sandbox at the sandbox
 // running now, if it listens somewhere else than when the job last ran;
-// Queue.mu must be held. It reports whether anything changed.
-func (q *list) followSandboxLocked(jb *job) bool {
-	now := strings.TrimRight(q.opts.SandboxURL, "/")
+// list.mu must be held. It reports whether anything changed.
+func (l *list) followSandboxLocked(jb *job) bool {
+	now := strings.TrimRight(l.opts.SandboxURL, "/")
 	before := jb.dest.BaseURL
 	if !jb.dest.BuiltinSandbox || now == "" || before == now {
 		return false

@@ -194,28 +194,28 @@ func (e *signInError) Unwrap() error   { return e.err }
 func (e *signInError) Retryable() bool { return false }
 
 // run uploads jb until it finishes, fails or is stopped.
-func (q *runner) run(ctx context.Context, jb *job) {
-	res, err := q.upload(ctx, jb)
-	q.finish(jb, res, err, context.Cause(ctx))
+func (r *runner) run(ctx context.Context, jb *job) {
+	res, err := r.upload(ctx, jb)
+	r.finish(jb, res, err, context.Cause(ctx))
 }
 
 // upload sends jb's file, in a few steps: what the job is (work), its file
 // checked again when it may have changed, the request planned, the client
 // signed in, the email's labels looked up, then the bytes.
-func (q *runner) upload(ctx context.Context, jb *job) (*upload.Result, error) {
-	w := q.workOf(jb)
-	if err := q.readAgain(jb, &w); err != nil {
+func (r *runner) upload(ctx context.Context, jb *job) (*upload.Result, error) {
+	w := r.workOf(jb)
+	if err := r.readAgain(jb, &w); err != nil {
 		return nil, err
 	}
-	plan, err := q.planOf(ctx, jb, w)
+	plan, err := r.planOf(ctx, jb, w)
 	if err != nil {
 		return nil, err
 	}
-	client, err := q.client(ctx, w.d)
+	client, err := r.client(ctx, w.d)
 	if err != nil {
 		return nil, &signInError{err}
 	}
-	if plan, err = q.labeled(ctx, client, jb, &w, plan); err != nil {
+	if plan, err = r.labeled(ctx, client, jb, &w, plan); err != nil {
 		return nil, err
 	}
 	f, err := media.Open(w.info)
@@ -227,8 +227,8 @@ func (q *runner) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if w.session.URI != "" || !w.session.Sent.IsZero() {
 		resume = &w.session // a session to ask, or a one-request upload in doubt to look for
 	}
-	src := q.limiter.source(ctx, f)
-	return q.uploader(jb, w, client).Upload(ctx, plan.Target, src, w.methodFor(plan), resume, &observer{q: q.list, jb: jb, size: w.info.Size})
+	src := r.limiter.source(ctx, f)
+	return r.uploader(jb, w, client).Upload(ctx, plan.Target, src, w.methodFor(plan), resume, &observer{q: r.list, jb: jb, size: w.info.Size})
 }
 
 // work is what an upload needs of its job, read under the lock as it starts.
@@ -243,13 +243,13 @@ type work struct {
 
 // workOf reads what jb's upload needs, pointing a job for the built-in
 // sandbox at the one running now.
-func (q *runner) workOf(jb *job) work {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.followSandboxLocked(jb) {
-		q.persist(jb)
+func (r *runner) workOf(jb *job) work {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.followSandboxLocked(jb) {
+		r.persist(jb)
 	}
-	w := work{info: jb.info, d: jb.dest, session: jb.peek().session, verify: jb.verify, checked: jb.checked, chunk: q.chunk, method: jb.method}
+	w := work{info: jb.info, d: jb.dest, session: jb.peek().session, verify: jb.verify, checked: jb.checked, chunk: r.chunk, method: jb.method}
 	if jb.chunkSet {
 		w.chunk = jb.chunk // a resumed job goes on as it began
 	}
@@ -258,14 +258,14 @@ func (q *runner) workOf(jb *job) work {
 
 // readAgain checks that a file that may have changed while Hoist was
 // closed has not, and reads an email's Message-ID again.
-func (q *runner) readAgain(jb *job, w *work) error {
+func (r *runner) readAgain(jb *job, w *work) error {
 	if w.verify {
 		if err := media.Verify(w.info); err != nil {
 			return err
 		}
-		q.mu.Lock()
+		r.mu.Lock()
 		jb.verify = false
-		q.mu.Unlock()
+		r.mu.Unlock()
 	}
 	info := w.info
 	if info.Email != nil && info.Email.MessageID == "" && isEmail(w.d, info.MIME) {
@@ -284,7 +284,7 @@ func (q *runner) readAgain(jb *job, w *work) error {
 // planOf checks the file against the destination's rules (once: a file
 // added in this run was checked then, with its settings) and plans its
 // request, with how to look for what it made after a lost answer.
-func (q *runner) planOf(ctx context.Context, jb *job, w work) (dest.Plan, error) {
+func (r *runner) planOf(ctx context.Context, jb *job, w work) (dest.Plan, error) {
 	var err error
 	if !w.checked {
 		err = validate(w.d)
@@ -300,50 +300,50 @@ func (q *runner) planOf(ctx context.Context, jb *job, w work) (dest.Plan, error)
 		return plan, err
 	}
 	if w.session.URI == "" && w.session.Sent.IsZero() {
-		q.markSince(ctx, jb, w)
+		r.markSince(ctx, jb, w)
 	}
-	q.mu.Lock()
+	r.mu.Lock()
 	plan.Since = jb.peek().since
-	q.mu.Unlock()
-	plan = q.findable(plan, jb, w.d, w.info)
-	q.mu.Lock()
+	r.mu.Unlock()
+	plan = r.findable(plan, jb, w.d, w.info)
+	r.mu.Lock()
 	jb.checked = true
 	jb.canAsk = plan.Target.Lookup != nil
 	jb.unmarked = plan.Unmarked
-	q.mu.Unlock()
+	r.mu.Unlock()
 	return plan, nil
 }
 
 // markSince notes where the destination stands before a file is sent
 // afresh, on disk before a byte goes, so that a lookup after a lost answer
 // (in this run or a later one) looks only at what was added since.
-func (q *runner) markSince(ctx context.Context, jb *job, w work) {
-	since, ok := w.d.Mark(ctx, w.info, q.markClients(w.d), q.opts.Clock.Now())
+func (r *runner) markSince(ctx context.Context, jb *job, w work) {
+	since, ok := w.d.Mark(ctx, w.info, r.markClients(w.d), r.opts.Clock.Now())
 	if !ok {
 		return
 	}
-	q.mu.Lock()
+	r.mu.Lock()
 	jb.live().since = since
-	written := q.persistJobs([]*job{jb}, true)
-	q.mu.Unlock()
+	written := r.persistJobs([]*job{jb}, true)
+	r.mu.Unlock()
 	if written != nil {
 		<-written
 	}
 }
 
 // findable is plan with the destination's ways to look for what jb made.
-func (q *runner) findable(plan dest.Plan, jb *job, d dest.Destination, info media.Info) dest.Plan {
+func (r *runner) findable(plan dest.Plan, jb *job, d dest.Destination, info media.Info) dest.Plan {
 	plan = d.Findable(plan, info, string(jb.id))
 	if len(plan.Find) > 0 {
-		plan.Target.Lookup = &lookup{accounts: q.opts.Accounts, d: d, ways: plan.Find}
+		plan.Target.Lookup = &lookup{accounts: r.opts.Accounts, d: d, ways: plan.Find}
 	}
 	return plan
 }
 
 // labeled is the plan of an email that goes under labels of its mailbox
 // by name, built again with their ids.
-func (q *runner) labeled(ctx context.Context, client *http.Client, jb *job, w *work, plan dest.Plan) (dest.Plan, error) {
-	labeled, err := q.withMailboxLabels(ctx, client, w.d, w.info)
+func (r *runner) labeled(ctx context.Context, client *http.Client, jb *job, w *work, plan dest.Plan) (dest.Plan, error) {
+	labeled, err := r.withMailboxLabels(ctx, client, w.d, w.info)
 	if err != nil {
 		return plan, err
 	}
@@ -354,7 +354,7 @@ func (q *runner) labeled(ctx context.Context, client *http.Client, jb *job, w *w
 	if plan, err = build(w.d, w.info); err != nil {
 		return plan, err
 	}
-	return q.findable(plan, jb, w.d, w.info), nil
+	return r.findable(plan, jb, w.d, w.info), nil
 }
 
 // methodFor is the way the bytes go: a method chosen by the user, or
@@ -372,37 +372,37 @@ func (w work) methodFor(plan dest.Plan) upload.Method {
 
 // uploader is the upload's engine, set as the queue's options and the
 // destination say.
-func (q *runner) uploader(jb *job, w work, client *http.Client) *upload.Uploader {
-	lifetime := q.opts.SessionLifetime
+func (r *runner) uploader(jb *job, w work, client *http.Client) *upload.Uploader {
+	lifetime := r.opts.SessionLifetime
 	if w.d.SessionLifetime > 0 {
 		lifetime = w.d.SessionLifetime
 	}
-	q.mu.Lock()
+	r.mu.Lock()
 	var maxWait time.Duration
-	if q.opts.MaxWait > 0 {
-		maxWait = max(q.opts.MaxWait-jb.peek().waited, time.Nanosecond) // what this run still waits for the job
+	if r.opts.MaxWait > 0 {
+		maxWait = max(r.opts.MaxWait-jb.peek().waited, time.Nanosecond) // what this run still waits for the job
 	}
-	q.mu.Unlock()
+	r.mu.Unlock()
 	return &upload.Uploader{
 		MaxWait:         maxWait,
-		Client:          q.pace.client(client, w.d),
+		Client:          r.pace.client(client, w.d),
 		ChunkSize:       w.chunk,
-		Threshold:       q.opts.Threshold,
-		Backoff:         q.opts.Backoff,
-		Clock:           q.opts.Clock,
-		StallTimeout:    q.opts.StallTimeout,
+		Threshold:       r.opts.Threshold,
+		Backoff:         r.opts.Backoff,
+		Clock:           r.opts.Clock,
+		StallTimeout:    r.opts.StallTimeout,
 		SessionLifetime: lifetime,
 	}
 }
 
 // markClients gives d's clients for noting where it stands before an
 // upload: with scopes the sign-in already allows, never asking for more.
-func (q *runner) markClients(d dest.Destination) dest.Clients {
+func (r *runner) markClients(d dest.Destination) dest.Clients {
 	return func(ctx context.Context, scopes []string) (*http.Client, error) {
-		if !d.NeedsAuth() || q.opts.Accounts == nil {
-			return named(&http.Client{Transport: q.opts.Transport}), nil
+		if !d.NeedsAuth() || r.opts.Accounts == nil {
+			return named(&http.Client{Transport: r.opts.Transport}), nil
 		}
-		c, err := q.opts.Accounts.Client(ctx, d.Account, scopes)
+		c, err := r.opts.Accounts.Client(ctx, d.Account, scopes)
 		if err != nil {
 			return nil, err
 		}
@@ -411,20 +411,20 @@ func (q *runner) markClients(d dest.Destination) dest.Clients {
 }
 
 // client is the HTTP client for d: the account's for Google, a plain one otherwise.
-func (q *runner) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	if d.NeedsAuth() && q.opts.Accounts != nil {
-		c, err := q.opts.Accounts.Client(ctx, d.Account, d.Scopes())
+func (r *runner) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	if d.NeedsAuth() && r.opts.Accounts != nil {
+		c, err := r.opts.Accounts.Client(ctx, d.Account, d.Scopes())
 		if err != nil {
 			return nil, err
 		}
 		return named(c), nil
 	}
-	return named(&http.Client{Transport: q.opts.Transport}), nil
+	return named(&http.Client{Transport: r.opts.Transport}), nil
 }
 
 // finish records how a run ended.
-func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
-	now := q.opts.Clock.Now()
+func (r *runner) finish(jb *job, res *upload.Result, err, cause error) {
+	now := r.opts.Clock.Now()
 	var (
 		result  *Result
 		written bool
@@ -434,51 +434,51 @@ func (q *runner) finish(jb *job, res *upload.Result, err, cause error) {
 		result = resultFrom(jb.dest, res.Body)
 		result.Verified = res.Verified
 		// The journal has the finished record before anyone sees the job done.
-		written, saveErr = q.writeDone(jb, res.Method, result, now)
+		written, saveErr = r.writeDone(jb, res.Method, result, now)
 	}
-	q.mu.Lock()
-	end := q.endRunLocked(jb)
+	r.mu.Lock()
+	end := r.endRunLocked(jb)
 	var events []Event
 	removed := false
 	var wait *upload.WaitError
 	switch {
 	case err == nil && res != nil:
-		q.doneLocked(jb, res, result, saveErr, now)
+		r.doneLocked(jb, res, result, saveErr, now)
 	case errors.Is(cause, errRemoved):
 		removed = true
 	case errors.Is(cause, errPaused), errors.Is(cause, errClosing):
-		q.pausedLocked(jb, cause, end)
+		r.pausedLocked(jb, cause, end)
 	case errors.As(err, &wait):
-		q.laterLocked(jb, wait)
+		r.laterLocked(jb, wait)
 	case errors.Is(err, upload.ErrNotNoted) && !doubted(err):
 		// Neither the notes nor the list could keep when it went out, so it
 		// did not go: it waits, unstarted, until the list can be written
 		// (runner.retrySave), as a file added meanwhile does.
-		q.moveLocked(jb, stepLater)
+		r.moveLocked(jb, stepLater)
 		jb.held = true
 		jb.sayLocked(nil, nil)
 	case errors.Is(cause, errCanceled):
-		q.stoppedByLocked(jb, Cancel)
+		r.stoppedByLocked(jb, Cancel)
 		jb.canceledLocked(end.wholeOut)
 	default:
-		q.failLocked(jb, err)
-		q.batch.failed++
+		r.failLocked(jb, err)
+		r.batch.failed++
 		if jb.state == Attention || jb.state == Failed {
 			events = append(events, Event{Kind: NeedsAttention, Job: jb.id, Fact: jb.reason.Fact})
 		}
 	}
-	q.bump(jb)
-	q.keepLocked(jb, removed, written)
-	if ev, ok := q.batchEndLocked(); ok {
+	r.bump(jb)
+	r.keepLocked(jb, removed, written)
+	if ev, ok := r.batchEndLocked(); ok {
 		events = append(events, ev)
-		if q.writer != nil && !q.writerClosed && q.saveErr == nil {
-			q.writer.send(recordOp{keepCopy: true}, false) // the list's last good copy
+		if r.writer != nil && !r.writerClosed && r.saveErr == nil {
+			r.writer.send(recordOp{keepCopy: true}, false) // the list's last good copy
 		}
 	}
-	q.notifyLocked()
-	q.mu.Unlock()
-	q.poke()
-	q.emit(events)
+	r.notifyLocked()
+	r.mu.Unlock()
+	r.poke()
+	r.emit(events)
 }
 
 // runEnd is what a stopped run leaves that a pause keeps: the bytes sent
@@ -489,10 +489,10 @@ type runEnd struct {
 }
 
 // endRunLocked frees jb's upload slot and lets go of what its run held;
-// Queue.mu must be held.
-func (q *runner) endRunLocked(jb *job) runEnd {
+// list.mu must be held.
+func (r *runner) endRunLocked(jb *job) runEnd {
 	jb.live().cancel = nil
-	q.running--
+	r.running--
 	jb.live().retryAt = time.Time{}
 	// What was sent beyond what the server confirmed: a pause gives it up,
 	// and the row, showing less than it did, says why.
@@ -510,9 +510,9 @@ func (q *runner) endRunLocked(jb *job) runEnd {
 	return end
 }
 
-// doneLocked marks jb done with its result; Queue.mu must be held.
-func (q *runner) doneLocked(jb *job, res *upload.Result, result *Result, saveErr error, now time.Time) {
-	q.moveLocked(jb, stepDone)
+// doneLocked marks jb done with its result; list.mu must be held.
+func (r *runner) doneLocked(jb *job, res *upload.Result, result *Result, saveErr error, now time.Time) {
+	r.moveLocked(jb, stepDone)
 	jb.finished = now
 	if jb.run != nil {
 		jb.run.session, jb.run.since, jb.run.wholeOut = upload.Session{}, "", time.Time{}
@@ -529,16 +529,16 @@ func (q *runner) doneLocked(jb *job, res *upload.Result, result *Result, saveErr
 		// Written again below; the row says so rather than only the log.
 		jb.next = said(&fact.Fact{Code: fact.NotNoted, Google: dest.Redact(saveErr.Error())})
 	}
-	q.batch.done++
+	r.batch.done++
 }
 
 // pausedLocked takes jb, paused by the user or by Hoist closing, to where
-// Resume goes on from; Queue.mu must be held.
-func (q *runner) pausedLocked(jb *job, cause error, end runEnd) {
+// Resume goes on from; list.mu must be held.
+func (r *runner) pausedLocked(jb *job, cause error, end runEnd) {
 	if errors.Is(cause, errPaused) {
-		q.stoppedByLocked(jb, Pause)
+		r.stoppedByLocked(jb, Pause)
 	} else {
-		q.moveLocked(jb, stepClosing)
+		r.moveLocked(jb, stepClosing)
 	}
 	jb.sayLocked(nil, resumeFact(jb))
 	if end.unconfirmed > 0 {
@@ -550,48 +550,48 @@ func (q *runner) pausedLocked(jb *job, cause error, end runEnd) {
 }
 
 // laterLocked puts back on the list, saying so, a job the server asked to
-// wait longer than this run waits; Queue.mu must be held.
-func (q *runner) laterLocked(jb *job, wait *upload.WaitError) {
-	q.moveLocked(jb, stepLater)
+// wait longer than this run waits; list.mu must be held.
+func (r *runner) laterLocked(jb *job, wait *upload.WaitError) {
+	r.moveLocked(jb, stepLater)
 	jb.live().retryAt, jb.live().asked, jb.live().counted = wait.Until, wait.Asked, false
 	jb.explainLocked(wait.Cause)
 	jb.next = said(retryAtFact(wait.Until, wait.Asked))
-	if q.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > q.opts.MaxWait {
+	if r.opts.MaxWait > 0 && jb.peek().waited+wait.Wait > r.opts.MaxWait {
 		jb.live().later = true
 	}
 }
 
 // keepLocked writes jb's record unless it is written already (or the job
-// is removed), and shelves a done job whose record is on disk; Queue.mu
+// is removed), and shelves a done job whose record is on disk; list.mu
 // must be held.
-func (q *runner) keepLocked(jb *job, removed, written bool) {
+func (r *runner) keepLocked(jb *job, removed, written bool) {
 	if !removed && !written {
-		q.persist(jb)
+		r.persist(jb)
 	}
-	if written && jb.state == Done && jb.next == (fact.Said{}) && q.shelvable(jb, false) {
+	if written && jb.state == Done && jb.next == (fact.Said{}) && r.shelvable(jb, false) {
 		// Its finished record is on disk: from now on it is read from there
 		// when shown, so that a long day's uploads do not pile up in memory.
-		q.shelveLocked(jb)
-		delete(q.jobs, jb.id)
+		r.shelveLocked(jb)
+		delete(r.jobs, jb.id)
 	}
 }
 
 // stoppedByLocked takes a job whose upload the user stopped with a to the
-// state the table gives; Queue.mu must be held.
-func (q *runner) stoppedByLocked(jb *job, a Action) {
+// state the table gives; list.mu must be held.
+func (r *runner) stoppedByLocked(jb *job, a Action) {
 	to, err := allowLocked(jb, a)
 	if err != nil {
 		if strictSteps {
 			panic(err)
 		}
-		q.log.Error("job state", "job", jb.id, "action", a, "err", err)
+		r.log.Error("job state", "job", jb.id, "action", a, "err", err)
 		to = map[Action]State{Pause: Paused, Cancel: Canceled}[a]
 	}
-	q.setStateLocked(jb, to)
+	r.setStateLocked(jb, to)
 }
 
-// failLocked puts a plain reason and next step on jb for err; Queue.mu must be held.
-func (q *runner) failLocked(jb *job, err error) {
+// failLocked puts a plain reason and next step on jb for err; list.mu must be held.
+func (r *runner) failLocked(jb *job, err error) {
 	jb.locked = false
 	explained := false
 	var refusal *dest.Refusal
@@ -601,9 +601,9 @@ func (q *runner) failLocked(jb *job, err error) {
 	}
 	switch {
 	case errors.Is(err, media.ErrMissing):
-		q.moveLocked(jb, stepFail)
+		r.moveLocked(jb, stepFail)
 	case errors.Is(err, upload.ErrFileChanged):
-		q.moveLocked(jb, stepNeedsUser)
+		r.moveLocked(jb, stepNeedsUser)
 		jb.live().session = upload.Session{}
 		jb.verify = true // resuming checks again; only Restart sends the new file
 		jb.changed = true
@@ -611,22 +611,22 @@ func (q *runner) failLocked(jb *job, err error) {
 		// The destination may hold the file, or holds a copy that is not
 		// it: never sent again on its own. Its session (if any) stays, to
 		// be asked again; only Restart sends a new copy.
-		q.moveLocked(jb, stepNeedsUser)
+		r.moveLocked(jb, stepNeedsUser)
 		jb.doubt, jb.live().looks = doubtOf(err, jb.canAsk || jb.peek().session.URI != "")
 	case errors.As(err, &refusal):
-		q.moveLocked(jb, stepRefuse)
+		r.moveLocked(jb, stepRefuse)
 	case errors.Is(err, proxy.ErrOfficeProxy):
 		// The office proxy stopped it (a sign-in it asks for, or no answer):
 		// its own sentence says so, not Google's sign-in nor the server's refusal.
-		q.moveLocked(jb, stepFail)
-	case q.opts.Accounts != nil && q.opts.Accounts.KeychainLocked(err):
-		q.moveLocked(jb, stepNeedsUser)
+		r.moveLocked(jb, stepFail)
+	case r.opts.Accounts != nil && r.opts.Accounts.KeychainLocked(err):
+		r.moveLocked(jb, stepNeedsUser)
 		jb.locked = true
-	case q.opts.Accounts != nil && q.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable(),
+	case r.opts.Accounts != nil && r.opts.Accounts.NeedsSignIn(err), errors.As(err, &needsUser) && !needsUser.Retryable(),
 		scopesRefused(err): // the sign-in lacks a permission the upload needs: signing in again gives it
-		q.moveLocked(jb, stepNeedsUser) // one fact, whether never signed in, expired or withdrawn
+		r.moveLocked(jb, stepNeedsUser) // one fact, whether never signed in, expired or withdrawn
 	default:
-		q.moveLocked(jb, stepFail)
+		r.moveLocked(jb, stepFail)
 		explained = true
 		var api *upload.APIError
 		if errors.As(err, &api) && dest.RefusalPassesLater(jb.dest, api) {
@@ -643,21 +643,21 @@ func (q *runner) failLocked(jb *job, err error) {
 	if explained || scopesRefused(err) {
 		jb.details = dest.GoogleWords(err) // Google's own words, beside the fact
 	}
-	q.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", reason.Code)
+	r.log.Info("upload stopped", "job", jb.id, "state", jb.state, "reason", reason.Code)
 }
 
 // batchEndLocked reports a finished batch once nothing is waiting or moving.
-func (q *runner) batchEndLocked() (Event, bool) {
-	if q.batch.done+q.batch.failed == 0 {
+func (r *runner) batchEndLocked() (Event, bool) {
+	if r.batch.done+r.batch.failed == 0 {
 		return Event{}, false
 	}
-	for _, jb := range q.jobs {
+	for _, jb := range r.jobs {
 		if jb.state.Moving() {
 			return Event{}, false
 		}
 	}
-	b := q.batch
-	q.batch = batch{}
+	b := r.batch
+	r.batch = batch{}
 	f := &fact.Fact{Code: fact.BatchDone, Count: b.done}
 	if b.failed > 0 {
 		f.Args = map[string]string{"failed": strconv.Itoa(b.failed)}
@@ -667,13 +667,13 @@ func (q *runner) batchEndLocked() (Event, bool) {
 
 // withMailboxLabels is d with the ids of the labels the email info is to
 // go under added to its labels; d itself when it asks for none.
-func (q *runner) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
+func (r *runner) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
 	ids, names := d.MailboxLabels(info)
 	if len(ids) == 0 && len(names) == 0 {
 		return d, nil
 	}
 	for _, name := range names {
-		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
+		id, err := r.labels.id(ctx, client, d.GmailLabelsURL(), name)
 		if err != nil {
 			return d, err
 		}

@@ -9,44 +9,44 @@ import (
 
 // start starts the run loop, and the reading of the emails an older Hoist
 // listed without their headers; stopAll ends them.
-func (q *runner) start(ctx context.Context) {
+func (r *runner) start(ctx context.Context) {
 	loopCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	q.stop = stop
-	q.loopWG.Add(1)
+	r.stop = stop
+	r.loopWG.Add(1)
 	go func() {
-		defer q.loopWG.Done()
-		q.schedule(loopCtx)
+		defer r.loopWG.Done()
+		r.schedule(loopCtx)
 	}()
-	if len(q.unread) > 0 {
-		q.loopWG.Add(1)
+	if len(r.unread) > 0 {
+		r.loopWG.Add(1)
 		go func() {
-			defer q.loopWG.Done()
-			q.readEmails(loopCtx)
+			defer r.loopWG.Done()
+			r.readEmails(loopCtx)
 		}()
 	}
-	q.poke()
+	r.poke()
 }
 
 // stopAll stops every running upload and the run loop, and waits (at most
 // until ctx is done) for the workers to end.
-func (q *runner) stopAll(ctx context.Context) error {
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
+func (r *runner) stopAll(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
 		return errAlreadyClosed
 	}
-	q.closed = true
-	for _, jb := range q.jobs {
+	r.closed = true
+	for _, jb := range r.jobs {
 		if jb.peek().cancel != nil {
 			jb.peek().cancel(errClosing)
 		}
 	}
-	q.mu.Unlock()
-	q.stop()
+	r.mu.Unlock()
+	r.stop()
 	done := make(chan struct{})
 	go func() {
-		q.jobWG.Wait()
-		q.loopWG.Wait()
+		r.jobWG.Wait()
+		r.loopWG.Wait()
 		close(done)
 	}()
 	select {
@@ -58,14 +58,14 @@ func (q *runner) stopAll(ctx context.Context) error {
 }
 
 // setParallel changes how many uploads run at once.
-func (q *runner) setParallel(n int) {
+func (r *runner) setParallel(n int) {
 	if n < 1 {
 		n = 1
 	}
-	q.mu.Lock()
-	q.parallel = n
-	q.mu.Unlock()
-	q.poke()
+	r.mu.Lock()
+	r.parallel = n
+	r.mu.Unlock()
+	r.poke()
 }
 
 // saveRetryEvery spaces the tries to write the list again after a write
@@ -77,32 +77,32 @@ var errAlreadyClosed = errors.New("closed already")
 
 // schedule starts waiting jobs, in queue order, while there is room, and
 // none while the list cannot be written.
-func (q *runner) schedule(ctx context.Context) {
+func (r *runner) schedule(ctx context.Context) {
 	var retry <-chan time.Time
 	for {
-		q.mu.Lock()
-		unsaved := q.saveErr != nil
+		r.mu.Lock()
+		unsaved := r.saveErr != nil
 		if unsaved && retry == nil {
 			retry = time.After(saveRetryEvery)
 		}
-		if !q.closed && !q.opts.Idle && !unsaved {
-			for _, id := range q.order {
-				if q.running >= q.parallel {
+		if !r.closed && !r.opts.Idle && !unsaved {
+			for _, id := range r.order {
+				if r.running >= r.parallel {
 					break
 				}
-				jb, ok := q.jobs[id]
-				if !ok || jb.state != Waiting || jb.peek().cancel != nil || jb.held || !q.dueLocked(jb) {
+				jb, ok := r.jobs[id]
+				if !ok || jb.state != Waiting || jb.peek().cancel != nil || jb.held || !r.dueLocked(jb) {
 					continue
 				}
-				q.startLocked(ctx, jb)
+				r.startLocked(ctx, jb)
 			}
 		}
-		due := q.nextDueLocked()
-		q.mu.Unlock()
+		due := r.nextDueLocked()
+		r.mu.Unlock()
 		var later <-chan time.Time
 		var timer *time.Timer
 		if !due.IsZero() {
-			timer = time.NewTimer(max(due.Sub(q.opts.Clock.Now()), 0))
+			timer = time.NewTimer(max(due.Sub(r.opts.Clock.Now()), 0))
 			later = timer.C
 		}
 		select {
@@ -112,10 +112,10 @@ func (q *runner) schedule(ctx context.Context) {
 			}
 			return
 		case <-later:
-		case <-q.kick:
+		case <-r.kick:
 		case <-retry:
 			retry = nil
-			q.retrySave()
+			r.retrySave()
 		}
 		if timer != nil {
 			timer.Stop()
@@ -125,20 +125,20 @@ func (q *runner) schedule(ctx context.Context) {
 
 // dueLocked reports whether a waiting job may start now: the server asked
 // it to wait until retryAt, and this run waits for it no longer than
-// Options.MaxWait (else it is left for a later run); q.mu must be held.
-func (q *runner) dueLocked(jb *job) bool {
+// Options.MaxWait (else it is left for a later run); list.mu must be held.
+func (r *runner) dueLocked(jb *job) bool {
 	if jb.peek().later {
 		return false
 	}
-	now := q.opts.Clock.Now()
+	now := r.opts.Clock.Now()
 	if jb.peek().retryAt.IsZero() || !jb.peek().retryAt.After(now) {
 		return true
 	}
-	if wait := jb.peek().retryAt.Sub(now); !jb.peek().counted && q.opts.MaxWait > 0 {
-		if jb.peek().waited+wait > q.opts.MaxWait {
+	if wait := jb.peek().retryAt.Sub(now); !jb.peek().counted && r.opts.MaxWait > 0 {
+		if jb.peek().waited+wait > r.opts.MaxWait {
 			jb.live().later = true // past what this run waits: said, and left for later
-			q.bump(jb)
-			q.notifyLocked()
+			r.bump(jb)
+			r.notifyLocked()
 			return false
 		}
 		jb.live().waited += wait
@@ -148,11 +148,11 @@ func (q *runner) dueLocked(jb *job) bool {
 }
 
 // nextDueLocked is when the next waiting job's time comes; zero for none;
-// q.mu must be held.
-func (q *runner) nextDueLocked() time.Time {
+// list.mu must be held.
+func (r *runner) nextDueLocked() time.Time {
 	var next time.Time
-	now := q.opts.Clock.Now()
-	for _, jb := range q.jobs {
+	now := r.opts.Clock.Now()
+	for _, jb := range r.jobs {
 		if jb.state == Waiting && !jb.peek().later && jb.peek().retryAt.After(now) && (next.IsZero() || jb.peek().retryAt.Before(next)) {
 			next = jb.peek().retryAt
 		}
@@ -160,54 +160,54 @@ func (q *runner) nextDueLocked() time.Time {
 	return next
 }
 
-// startLocked launches jb's worker; q.mu must be held.
-func (q *runner) startLocked(ctx context.Context, jb *job) {
+// startLocked launches jb's worker; list.mu must be held.
+func (r *runner) startLocked(ctx context.Context, jb *job) {
 	runCtx, cancel := context.WithCancelCause(ctx)
 	jb.live().cancel = cancel
 	jb.live().retryAt = time.Time{}
-	q.running++
+	r.running++
 	if jb.peek().session.URI != "" {
-		q.moveLocked(jb, stepCheck)
+		r.moveLocked(jb, stepCheck)
 	} else {
-		q.moveLocked(jb, stepStart)
+		r.moveLocked(jb, stepStart)
 	}
 	jb.sayLocked(nil, nil)
-	q.bump(jb)
-	q.notifyLocked()
-	q.jobWG.Add(1)
+	r.bump(jb)
+	r.notifyLocked()
+	r.jobWG.Add(1)
 	go func() {
-		defer q.jobWG.Done()
-		q.run(runCtx, jb)
+		defer r.jobWG.Done()
+		r.run(runCtx, jb)
 	}()
 }
 
 // retrySave writes every job's record again after a write failed; once it
 // is written, the jobs held back start.
-func (q *runner) retrySave() {
-	q.mu.Lock()
-	if q.saveErr == nil || q.writer == nil || q.writerClosed {
-		q.mu.Unlock()
+func (r *runner) retrySave() {
+	r.mu.Lock()
+	if r.saveErr == nil || r.writer == nil || r.writerClosed {
+		r.mu.Unlock()
 		return
 	}
-	jobs := make([]*job, 0, len(q.jobs))
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok { // a shelved one is in the journal already
+	jobs := make([]*job, 0, len(r.jobs))
+	for _, id := range r.order {
+		if jb, ok := r.jobs[id]; ok { // a shelved one is in the journal already
 			jobs = append(jobs, jb)
 		}
 	}
 	failed := new(error)
-	written := q.persistJobsChecked(jobs, failed)
-	q.mu.Unlock()
+	written := r.persistJobsChecked(jobs, failed)
+	r.mu.Unlock()
 	<-written
 	if *failed != nil {
 		return // saveFailed keeps the queue waiting; the next try comes later
 	}
-	q.mu.Lock()
-	q.saveErr = nil
+	r.mu.Lock()
+	r.saveErr = nil
 	for _, jb := range jobs {
 		jb.held = false
 	}
-	q.notifyLocked()
-	q.mu.Unlock()
-	q.poke()
+	r.notifyLocked()
+	r.mu.Unlock()
+	r.poke()
 }

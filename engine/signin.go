@@ -1,12 +1,12 @@
 package engine
 
 // resumeSignedIn is ResumeSignedIn.
-func (q *actions) resumeSignedIn(account string) []JobID {
+func (ac *actions) resumeSignedIn(account string) []JobID {
 	var waiting []JobID
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	for _, id := range q.order {
-		jb, ok := q.jobs[id] // a shelved job is Done: it waits for nothing
+	now := ac.opts.Clock.Now()
+	ac.mu.Lock()
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id] // a shelved job is Done: it waits for nothing
 		if !ok {
 			continue
 		}
@@ -14,10 +14,10 @@ func (q *actions) resumeSignedIn(account string) []JobID {
 			waiting = append(waiting, v.ID)
 		}
 	}
-	q.mu.Unlock()
+	ac.mu.Unlock()
 	var resumed []JobID
 	for _, id := range waiting {
-		if q.do(id, SignIn) == nil {
+		if ac.do(id, SignIn) == nil {
 			resumed = append(resumed, id)
 		}
 	}

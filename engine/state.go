@@ -17,7 +17,7 @@ import (
 	"hoist/engine/upload"
 )
 
-// job is one file's upload. Fields without a comment are guarded by Queue.mu;
+// job is one file's upload. Fields without a comment are guarded by list.mu;
 // the progress counters are atomics so the uploading goroutine never waits for
 // a reader of the list.
 type job struct {
@@ -59,7 +59,7 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
+	ver       atomic.Uint64 // bumped at every visible change (list.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
 	meters atomic.Pointer[meter]
@@ -89,7 +89,7 @@ type underway struct {
 	wholeOut time.Time
 }
 
-// live is the job's running part, made when first written; Queue.mu must
+// live is the job's running part, made when first written; list.mu must
 // be held.
 func (jb *job) live() *underway {
 	if jb.run == nil {
@@ -99,7 +99,7 @@ func (jb *job) live() *underway {
 }
 
 // peek is a copy of the job's running part, all zero when it has none;
-// Queue.mu must be held.
+// list.mu must be held.
 func (jb *job) peek() underway {
 	if jb.run == nil {
 		return underway{}
@@ -108,7 +108,7 @@ func (jb *job) peek() underway {
 }
 
 // settle lets go of the running part of a job once nothing in it is set
-// (a finished job); Queue.mu must be held.
+// (a finished job); list.mu must be held.
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
@@ -118,12 +118,12 @@ func (jb *job) settle() {
 }
 
 // explainLocked sets the job's reason to err's fact, with the server's own
-// words as its details; Queue.mu must be held.
+// words as its details; list.mu must be held.
 func (jb *job) explainLocked(err error) {
 	jb.reason, jb.details = said(errFact(jb, err)), dest.GoogleWords(err)
 }
 
-// viewLocked copies what is shown about jb; Queue.mu must be held.
+// viewLocked copies what is shown about jb; list.mu must be held.
 func (jb *job) viewLocked(now time.Time) JobView {
 	facts := jb.factsLocked()
 	v := JobView{
@@ -194,7 +194,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	return v
 }
 
-// record is what the journal keeps of jb; Queue.mu must be held.
+// record is what the journal keeps of jb; list.mu must be held.
 func (jb *job) recordLocked() (journal.Record, error) {
 	d, err := json.Marshal(jb.dest)
 	if err != nil {
@@ -302,7 +302,7 @@ func (ds *destinations) of(b []byte) (dest.Destination, error) {
 
 // jobFromRecord rebuilds a job from the journal, without reading its file:
 // an email's headers come from the record (emailUnknown says when an older
-// Hoist kept none, for Queue.readEmails to read after Open).
+// Hoist kept none, for list.readEmails to read after Open).
 // With lean, the server's whole answer stays in the journal (see
 // Options.LeanResults).
 func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, emailUnknown bool, err error) {

@@ -12,30 +12,30 @@ type views struct {
 // Jobs returns every job in queue order. A job left in the journal (see
 // shelved) is read from it, without the queue's lock; one that cannot be
 // read, or was removed meanwhile, is left out.
-func (q *views) Jobs() []JobView {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	out := make([]JobView, 0, len(q.order))
+func (vs *views) Jobs() []JobView {
+	now := vs.opts.Clock.Now()
+	vs.mu.Lock()
+	out := make([]JobView, 0, len(vs.order))
 	var shelf map[int]shelved // by place in out
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
+	for _, id := range vs.order {
+		if jb, ok := vs.jobs[id]; ok {
 			out = append(out, jb.viewLocked(now))
 			continue
 		}
 		if shelf == nil {
 			shelf = make(map[int]shelved)
 		}
-		shelf[len(out)] = q.shelf[id]
+		shelf[len(out)] = vs.shelf[id]
 		out = append(out, JobView{ID: id})
 	}
-	q.mu.Unlock()
+	vs.mu.Unlock()
 	if shelf == nil {
 		return out
 	}
 	kept := out[:0]
 	for i, v := range out {
 		if s, ok := shelf[i]; ok {
-			if v, ok = q.shelvedView(v.ID, s, now); !ok {
+			if v, ok = vs.shelvedView(v.ID, s, now); !ok {
 				continue
 			}
 		}
@@ -46,16 +46,16 @@ func (q *views) Jobs() []JobView {
 
 // Briefs is every job at a glance, in the order of Jobs: for a list that
 // reads each one's whole view (Job) only when it draws it.
-func (q *views) Briefs() []Brief {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := make([]Brief, 0, len(q.order))
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
+func (vs *views) Briefs() []Brief {
+	now := vs.opts.Clock.Now()
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	out := make([]Brief, 0, len(vs.order))
+	for _, id := range vs.order {
+		if jb, ok := vs.jobs[id]; ok {
 			out = append(out, jb.viewLocked(now).Brief())
 		} else {
-			out = append(out, q.shelf[id].brief(id))
+			out = append(out, vs.shelf[id].brief(id))
 		}
 	}
 	return out
@@ -63,37 +63,37 @@ func (q *views) Briefs() []Brief {
 
 // Job returns one job. A job left in the journal (see shelved) is read
 // from it, without the queue's lock.
-func (q *views) Job(id JobID) (JobView, bool) {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	if jb, ok := q.jobs[id]; ok {
-		defer q.mu.Unlock()
+func (vs *views) Job(id JobID) (JobView, bool) {
+	now := vs.opts.Clock.Now()
+	vs.mu.Lock()
+	if jb, ok := vs.jobs[id]; ok {
+		defer vs.mu.Unlock()
 		return jb.viewLocked(now), true
 	}
-	s, ok := q.shelf[id]
-	q.mu.Unlock()
+	s, ok := vs.shelf[id]
+	vs.mu.Unlock()
 	if !ok {
 		return JobView{}, false
 	}
-	return q.shelvedView(id, s, now)
+	return vs.shelvedView(id, s, now)
 }
 
 // Summary sums up the queue.
-func (q *views) Summary() Summary {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	changes := q.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
-	if c := &q.summary; c.valid && c.changes == changes && c.version == q.version && c.files == len(q.order) {
+func (vs *views) Summary() Summary {
+	now := vs.opts.Clock.Now()
+	vs.mu.Lock()
+	defer vs.mu.Unlock()
+	changes := vs.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
+	if c := &vs.summary; c.valid && c.changes == changes && c.version == vs.version && c.files == len(vs.order) {
 		return c.s
 	}
 	var s Summary
 	var left int64
 	moving := false // a job whose figures change with time, without a bump
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
+	for _, id := range vs.order {
+		jb, ok := vs.jobs[id]
 		if !ok {
-			sh := q.shelf[id]
+			sh := vs.shelf[id]
 			s.Files++
 			s.Version += sh.ver
 			s.Done++
@@ -134,7 +134,7 @@ func (q *views) Summary() Summary {
 	} else if s.Speed > 0 {
 		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
 	}
-	q.summary.valid = !moving
-	q.summary.changes, q.summary.version, q.summary.files, q.summary.s = changes, q.version, len(q.order), s
+	vs.summary.valid = !moving
+	vs.summary.changes, vs.summary.version, vs.summary.files, vs.summary.s = changes, vs.version, len(vs.order), s
 	return s
 }
