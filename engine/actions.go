@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -79,23 +77,6 @@ func (m byFile) duplicate(path string, d dest.Destination) JobID {
 		}
 	}
 	return ""
-}
-
-// sameDestination reports whether a and b send files to the same place in the same way.
-func sameDestination(a, b dest.Destination) bool {
-	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
-		maps.Equal(setParams(a.Params), setParams(b.Params))
-}
-
-// setParams are the settings that have a value.
-func setParams(p map[string]string) map[string]string {
-	out := make(map[string]string, len(p))
-	for k, v := range p {
-		if v = strings.TrimSpace(v); v != "" {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 func newID() JobID {

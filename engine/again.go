@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -149,4 +151,21 @@ func (l *list) readShelved(idx sentIndex, shelved map[JobID]bool) {
 		}
 		idx[k] = append(idx[k], sentBefore{d, JobID(rec.ID), rec.Finished})
 	}
+}
+
+// sameDestination reports whether a and b send files to the same place in the same way.
+func sameDestination(a, b dest.Destination) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
+		maps.Equal(setParams(a.Params), setParams(b.Params))
+}
+
+// setParams are the settings that have a value.
+func setParams(p map[string]string) map[string]string {
+	out := make(map[string]string, len(p))
+	for k, v := range p {
+		if v = strings.TrimSpace(v); v != "" {
+			out[k] = v
+		}
+	}
+	return out
 }
