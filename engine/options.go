@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"hoist/engine/dest"
 	"log/slog"
 	"net/http"
 	"time"
@@ -72,4 +74,31 @@ type Event struct {
 	Job  JobID // for NeedsAttention
 	// Fact says what happened, in no language: the window words it.
 	Fact *fact.Fact
+}
+
+// markClients gives d's clients for noting where it stands before an
+// upload: with scopes the sign-in already allows, never asking for more.
+func (o *Options) markClients(d dest.Destination) dest.Clients {
+	return func(ctx context.Context, scopes []string) (*http.Client, error) {
+		if !d.NeedsAuth() || o.Accounts == nil {
+			return named(&http.Client{Transport: o.Transport}), nil
+		}
+		c, err := o.Accounts.Client(ctx, d.Account, scopes)
+		if err != nil {
+			return nil, err
+		}
+		return named(c), nil
+	}
+}
+
+// client is the HTTP client for d: the account's for Google, a plain one otherwise.
+func (o *Options) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
+	if d.NeedsAuth() && o.Accounts != nil {
+		c, err := o.Accounts.Client(ctx, d.Account, d.Scopes())
+		if err != nil {
+			return nil, err
+		}
+		return named(c), nil
+	}
+	return named(&http.Client{Transport: o.Transport}), nil
 }

@@ -211,7 +211,7 @@ func (r *runner) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := r.client(ctx, w.d)
+	client, err := r.opts.client(ctx, w.d)
 	if err != nil {
 		return nil, &signInError{err}
 	}
@@ -318,7 +318,7 @@ func (r *runner) planOf(ctx context.Context, jb *job, w work) (dest.Plan, error)
 // afresh, on disk before a byte goes, so that a lookup after a lost answer
 // (in this run or a later one) looks only at what was added since.
 func (r *runner) markSince(ctx context.Context, jb *job, w work) {
-	since, ok := w.d.Mark(ctx, w.info, r.markClients(w.d), r.opts.Clock.Now())
+	since, ok := w.d.Mark(ctx, w.info, r.opts.markClients(w.d), r.opts.Clock.Now())
 	if !ok {
 		return
 	}
@@ -393,33 +393,6 @@ func (r *runner) uploader(jb *job, w work, client *http.Client) *upload.Uploader
 		StallTimeout:    r.opts.StallTimeout,
 		SessionLifetime: lifetime,
 	}
-}
-
-// markClients gives d's clients for noting where it stands before an
-// upload: with scopes the sign-in already allows, never asking for more.
-func (r *runner) markClients(d dest.Destination) dest.Clients {
-	return func(ctx context.Context, scopes []string) (*http.Client, error) {
-		if !d.NeedsAuth() || r.opts.Accounts == nil {
-			return named(&http.Client{Transport: r.opts.Transport}), nil
-		}
-		c, err := r.opts.Accounts.Client(ctx, d.Account, scopes)
-		if err != nil {
-			return nil, err
-		}
-		return named(c), nil
-	}
-}
-
-// client is the HTTP client for d: the account's for Google, a plain one otherwise.
-func (r *runner) client(ctx context.Context, d dest.Destination) (*http.Client, error) {
-	if d.NeedsAuth() && r.opts.Accounts != nil {
-		c, err := r.opts.Accounts.Client(ctx, d.Account, d.Scopes())
-		if err != nil {
-			return nil, err
-		}
-		return named(c), nil
-	}
-	return named(&http.Client{Transport: r.opts.Transport}), nil
 }
 
 // finish records how a run ended.
