@@ -52,7 +52,7 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 	jb.state = Uploading
 	q.run.running++
 	q.list.mu.Unlock()
-	o := &observer{q: q.list, jb: jb, size: size}
+	o := &observer{l: q.list, jb: jb, size: size}
 
 	view := func() JobView {
 		t.Helper()

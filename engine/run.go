@@ -27,20 +27,43 @@ var (
 // resume, is the truth about progress, so a write per chunk is not needed.
 const progressEvery = 250 * time.Millisecond
 
+// runner is the run loop and its workers: the loop starts waiting uploads
+// while there is room (schedule), and each started upload runs in a worker
+// of its own (run) until it finishes, fails or is stopped.
+type runner struct {
+	*list
+	limiter *bandwidth
+	pace    pacer     // Google's per-user quota, spent as uploads start
+	labels  labelBook // the labels of the mailboxes emails went to, by name
+
+	running  int   // under list.mu
+	parallel int   // under list.mu
+	batch    batch // under list.mu
+
+	stop   context.CancelFunc
+	loopWG sync.WaitGroup
+	jobWG  sync.WaitGroup
+}
+
+// batch counts what happened since the queue was last idle, for the BatchDone event.
+type batch struct {
+	done, failed int
+}
+
 // observer hears one job's upload and keeps its counters.
 type observer struct {
-	q     *list
+	l     *list
 	jb    *job
 	size  int64
 	whole bool // the file's last byte went out (underway.wholeOut is set)
 }
 
 func (o *observer) SessionStarted(s upload.Session) {
-	o.q.mu.Lock()
+	o.l.mu.Lock()
 	o.jb.live().session = s
-	o.q.bump(o.jb)
-	written := o.q.persistJobs([]*job{o.jb}, true)
-	o.q.mu.Unlock()
+	o.l.bump(o.jb)
+	written := o.l.persistJobs([]*job{o.jb}, true)
+	o.l.mu.Unlock()
 	if written != nil {
 		<-written // before any byte: a crash from here on resumes this session
 	}
@@ -54,32 +77,32 @@ func (o *observer) SessionStarted(s upload.Session) {
 // A time that neither the note nor the list could keep is an error: the
 // body does not go out, and the job waits until the list can be written.
 func (o *observer) Doubt(sent time.Time) error {
-	o.q.mu.Lock()
+	o.l.mu.Lock()
 	before := o.jb.live().session.Sent
 	o.jb.live().session.Sent = sent
-	o.q.mu.Unlock()
-	noteErr := o.q.sending.note(o.jb.id, sent)
-	if noteErr == nil && o.q.sending.usable() {
+	o.l.mu.Unlock()
+	noteErr := o.l.sending.note(o.jb.id, sent)
+	if noteErr == nil && o.l.sending.usable() {
 		return nil
 	}
 	if noteErr != nil {
-		o.q.log.Warn("noting an upload under way in the list instead", "err", noteErr)
+		o.l.log.Warn("noting an upload under way in the list instead", "err", noteErr)
 	}
 	if sent.IsZero() {
-		o.q.mu.Lock()
-		o.q.persist(o.jb)
-		o.q.mu.Unlock()
+		o.l.mu.Lock()
+		o.l.persist(o.jb)
+		o.l.mu.Unlock()
 		return nil
 	}
 	failed := new(error)
-	o.q.mu.Lock()
-	written := o.q.persistJobsChecked([]*job{o.jb}, failed)
-	o.q.mu.Unlock()
+	o.l.mu.Lock()
+	written := o.l.persistJobsChecked([]*job{o.jb}, failed)
+	o.l.mu.Unlock()
 	<-written
 	if *failed != nil {
-		o.q.mu.Lock()
+		o.l.mu.Lock()
 		o.jb.live().session.Sent = before // this attempt does not go out; an earlier one's doubt stays
-		o.q.mu.Unlock()
+		o.l.mu.Unlock()
 		return errors.Join(noteErr, *failed)
 	}
 	return nil
@@ -87,38 +110,38 @@ func (o *observer) Doubt(sent time.Time) error {
 
 func (o *observer) Sent(offset int64) {
 	o.jb.sent.Store(offset)
-	now := o.q.opts.Clock.Now()
+	now := o.l.opts.Clock.Now()
 	if offset >= o.size && !o.whole {
 		// Once a request: the file's last byte went out, its answer unheard.
 		o.whole = true
-		o.q.mu.Lock()
+		o.l.mu.Lock()
 		o.jb.live().wholeOut = now
-		o.q.mu.Unlock()
+		o.l.mu.Unlock()
 	}
 	o.jb.meter().begin(now, o.jb.committed.Load())
 	o.jb.meter().add(now, offset)
-	o.q.bump(o.jb)
+	o.l.bump(o.jb)
 	o.moving()
 }
 
 func (o *observer) Committed(offset int64) {
 	o.jb.committed.Store(offset)
-	o.jb.meter().confirm(o.q.opts.Clock.Now(), offset)
-	o.q.bump(o.jb)
+	o.jb.meter().confirm(o.l.opts.Clock.Now(), offset)
+	o.l.bump(o.jb)
 	o.moving()
 	if offset >= o.size {
 		return // the finished record follows at once
 	}
-	now := o.q.opts.Clock.Now().UnixNano()
+	now := o.l.opts.Clock.Now().UnixNano()
 	saved := &o.jb.meter().saved
 	last := saved.Load()
-	if o.q.writer != nil && time.Duration(now-last) >= progressEvery && saved.CompareAndSwap(last, now) {
+	if o.l.writer != nil && time.Duration(now-last) >= progressEvery && saved.CompareAndSwap(last, now) {
 		// Off the upload's path: a slow disk must not hold the bytes back.
-		o.q.mu.Lock()
-		if !o.q.writerClosed {
-			o.q.writer.send(recordOp{progress: string(o.jb.id), committed: offset}, false)
+		o.l.mu.Lock()
+		if !o.l.writerClosed {
+			o.l.writer.send(recordOp{progress: string(o.jb.id), committed: offset}, false)
 		}
-		o.q.mu.Unlock()
+		o.l.mu.Unlock()
 	}
 }
 
@@ -127,14 +150,14 @@ func (o *observer) moving() {
 	if !o.jb.wake.Load() {
 		return // every body read comes here: the queue's lock only when the state changes
 	}
-	o.q.mu.Lock()
-	defer o.q.mu.Unlock()
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
 	if o.jb.state == Checking || o.jb.state == Retrying {
-		o.q.moveLocked(o.jb, stepMoving)
+		o.l.moveLocked(o.jb, stepMoving)
 		o.jb.sayLocked(nil, nil)
 		o.jb.live().retryAt = time.Time{}
-		o.q.bump(o.jb)
-		o.q.notifyLocked()
+		o.l.bump(o.jb)
+		o.l.notifyLocked()
 	}
 }
 
@@ -142,8 +165,8 @@ func (o *observer) moving() {
 // upload ends or waits to try again: bytes flowing must not clear the notice
 // as they clear a retry's.
 func (o *observer) Restarted(reason error) {
-	o.q.mu.Lock()
-	defer o.q.mu.Unlock()
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
 	o.jb.restarts++
 	o.jb.live().session = upload.Session{}
 	o.jb.committed.Store(0)
@@ -151,19 +174,19 @@ func (o *observer) Restarted(reason error) {
 	o.jb.live().wholeOut = time.Time{}
 	o.whole = false
 	o.jb.meters.Load().reset()
-	o.q.moveLocked(o.jb, stepRestarted)
+	o.l.moveLocked(o.jb, stepRestarted)
 	o.jb.live().retryAt = time.Time{}
 	o.jb.sayLocked(nil, restartFact(o.jb, reason))
-	o.q.bump(o.jb)
-	o.q.persist(o.jb)
-	o.q.notifyLocked()
+	o.l.bump(o.jb)
+	o.l.persist(o.jb)
+	o.l.notifyLocked()
 }
 
 func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
-	o.q.mu.Lock()
-	defer o.q.mu.Unlock()
-	o.q.moveLocked(o.jb, stepWait)
-	o.jb.live().retryAt = o.q.opts.Clock.Now().Add(wait)
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
+	o.l.moveLocked(o.jb, stepWait)
+	o.jb.live().retryAt = o.l.opts.Clock.Now().Add(wait)
 	o.jb.live().waited += wait
 	o.jb.explainLocked(cause)
 	next := &fact.Fact{Code: fact.RetryIn, Wait: wait}
@@ -172,17 +195,17 @@ func (o *observer) Retrying(attempt int, wait time.Duration, cause error) {
 		next.Wait = wait
 	}
 	o.jb.next = said(next)
-	o.q.bump(o.jb)
-	o.q.notifyLocked()
+	o.l.bump(o.jb)
+	o.l.notifyLocked()
 }
 
 func (o *observer) FellBack(from, to upload.Method, cause error) {
-	o.q.mu.Lock()
-	defer o.q.mu.Unlock()
+	o.l.mu.Lock()
+	defer o.l.mu.Unlock()
 	o.jb.fellBack = true
 	o.jb.method = to
-	o.q.bump(o.jb)
-	o.q.persist(o.jb)
+	o.l.bump(o.jb)
+	o.l.persist(o.jb)
 }
 
 // signInError is a failure to get an account's authorization: only the user
@@ -228,7 +251,7 @@ func (r *runner) upload(ctx context.Context, jb *job) (*upload.Result, error) {
 		resume = &w.session // a session to ask, or a one-request upload in doubt to look for
 	}
 	src := r.limiter.source(ctx, f)
-	return r.uploader(jb, w, client).Upload(ctx, plan.Target, src, w.methodFor(plan), resume, &observer{q: r.list, jb: jb, size: w.info.Size})
+	return r.uploader(jb, w, client).Upload(ctx, plan.Target, src, w.methodFor(plan), resume, &observer{l: r.list, jb: jb, size: w.info.Size})
 }
 
 // work is what an upload needs of its job, read under the lock as it starts.
@@ -653,27 +676,4 @@ func (r *runner) withMailboxLabels(ctx context.Context, client *http.Client, d d
 		ids = append(ids, id)
 	}
 	return d.WithLabels(ids...), nil
-}
-
-// runner is the run loop and its workers: the loop starts waiting uploads
-// while there is room (schedule), and each started upload runs in a worker
-// of its own (run) until it finishes, fails or is stopped.
-type runner struct {
-	*list
-	limiter *bandwidth
-	pace    pacer     // Google's per-user quota, spent as uploads start
-	labels  labelBook // the labels of the mailboxes emails went to, by name
-
-	running  int   // under list.mu
-	parallel int   // under list.mu
-	batch    batch // under list.mu
-
-	stop   context.CancelFunc
-	loopWG sync.WaitGroup
-	jobWG  sync.WaitGroup
-}
-
-// batch counts what happened since the queue was last idle, for the BatchDone event.
-type batch struct {
-	done, failed int
 }
