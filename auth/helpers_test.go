@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"hoist/auth/authtest"
+	"hoist/internal/testclock"
 )
 
 // memStore is a TokenStore in memory; beforeSet, if set, runs inside Set.
@@ -74,24 +75,8 @@ func (m *memStore) grant(account string) (Grant, bool) {
 	return g, ok
 }
 
-// fakeClock is time that moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+func newFakeClock() *testclock.Clock {
+	return testclock.At(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 }
 
 // fixture is a Service wired to a fake OAuth server and a fake browser.
@@ -100,7 +85,7 @@ type fixture struct {
 	svc     *Service
 	store   *memStore
 	browser *authtest.Browser
-	clock   *fakeClock
+	clock   *testclock.Clock
 }
 
 func newFixture(t *testing.T) *fixture {

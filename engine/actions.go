@@ -6,10 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -18,75 +16,12 @@ import (
 	"hoist/engine/upload"
 )
 
-// Add queues files and folders for d. Folders become their files; hidden and
-// system files are skipped and reported. A file that breaks one of d's rules
-// becomes a Refused row that says which rule; the rest of the batch goes on.
-// Each job is in the journal before Add returns, so before any byte is sent.
-// A file whose bytes already went whole to the same place is left out, and
-// said (*AlreadySent): AddAgain sends it again.
-func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
-	return q.add(paths, d, false)
-}
-
-func (q *Queue) add(paths []string, d dest.Destination, again bool) AddResult {
-	var res AddResult
-	d = q.sandboxDestination(d)
-	if err := validate(d); err != nil {
-		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
-		return res
-	}
-	// Paths are kept absolute, also of files that cannot be read, so that
-	// the list names the same file from any folder.
-	paths = slices.Clone(paths)
-	for i, p := range paths {
-		if a, err := filepath.Abs(p); err == nil {
-			paths[i] = a
-		}
-	}
-	files, skipped, problems := media.Expand(paths)
-	res.Skipped = skipped
-	now := q.opts.Clock.Now()
-	method := q.opts.Method
-	if method == "" {
-		method = upload.Auto
-	}
-	var sent sentIndex
-	if !again {
-		q.mu.Lock()
-		var shelved map[JobID]bool
-		sent, shelved = q.sentLocked()
-		q.mu.Unlock()
-		q.readShelved(sent, shelved)
-	}
-	files, ok := q.addMailboxes(&res, files, sent, d, now, method)
-	if !ok {
-		return res
-	}
-	// An upload of one of these files that is unfinished now is not doubled,
-	// even if it finishes while the files are read.
-	queued := make(map[string]JobID)
-	q.mu.Lock()
-	unfinished := q.unfinishedLocked()
-	for _, path := range files {
-		if dup := unfinished.duplicate(path, d); dup != "" {
-			queued[path] = dup
-		}
-	}
-	q.mu.Unlock()
-
-	// Files are read and hashed in batches, without the queue's lock, and
-	// each batch is listed as soon as it is read: the first rows show while
-	// the rest are still being read, and the list and the uploads under way
-	// never wait for the reading.
-	problemsLeft := problems
-	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
-		batch := files[start:min(start+n, len(files))]
-		if !q.addBatch(&res, batch, problemsLeft, queued, sent, d, now, method) {
-			return res
-		}
-		problemsLeft = nil
-	}
-	return res
+// actions is what the user asks of the list: to add files, and to pause,
+// resume, cancel, retry, restart or remove an upload. The Queue's methods of
+// these names hand over to it.
+type actions struct {
+	*list
+	run *runner
 }
 
 // Batches of Add: small first, so the first rows show at once, then larger,
@@ -95,96 +30,6 @@ const (
 	firstAddBatch = 16
 	maxAddBatch   = 512
 )
-
-// addBatch reads files, lists them (with problems, files Add could not
-// take) for d and writes them to the journal in one write, before any byte
-// is sent; false when the queue is closing.
-func (q *Queue) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
-	looks := make([]*inspection, len(files))
-	for i, path := range files {
-		looks[i] = inspect(path, d, method)
-	}
-	return q.listBatch(res, files, looks, problems, queued, sent, d, now)
-}
-
-// listBatch lists files as looks found them (with problems, files Add
-// could not take) for d and writes them to the journal in one write,
-// before any byte is sent; false when the queue is closing. The emails of
-// a mailbox are listed as files of their own, their mailbox checked for
-// being listed already (see addMailbox). A file whose bytes already went
-// whole to d (in sent) is left out and said.
-func (q *Queue) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
-		res.Problems = append(res.Problems, errClosingAdd)
-		return false
-	}
-	var added []*job
-	unfinished := q.unfinishedLocked()
-	for _, p := range problems {
-		if p.Path != "" {
-			jb := q.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
-			f := p.Fact()
-			jb.sayLocked(&f, nil)
-			res.IDs = append(res.IDs, jb.id)
-			added = append(added, jb)
-			continue
-		}
-		res.Problems = append(res.Problems, p)
-	}
-	for i, path := range files {
-		look := looks[i]
-		info := look.info
-		if !look.read {
-			info = media.Info{Path: path, Name: filepath.Base(path)}
-		} else if info.Part != nil {
-			// One of a mailbox's emails, whose mailbox was not listed.
-		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
-			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
-			continue
-		} else if prev := sent.find(info, d); prev != nil && look.err == nil && !replaces(d, info) {
-			res.Problems = append(res.Problems, prev) // the user chooses: skip it, or AddAgain
-			continue
-		}
-		s := stepAdd
-		if look.err != nil {
-			s = stepRefuse
-		}
-		jb := q.newJobLocked(info, d, now, s)
-		jb.checked = look.err == nil // its settings and the file passed: the run only builds the request
-		if look.err != nil {
-			jb.sayLocked(refusedFact(jb, look), nil)
-		}
-		unfinished.note(jb)
-		added = append(added, jb)
-		res.IDs = append(res.IDs, jb.id)
-	}
-	failed := new(error)
-	written := q.persistJobsAnd(added, true, failed)
-	for _, jb := range added {
-		jb.held = written != nil
-	}
-	q.notifyLocked()
-	q.mu.Unlock()
-	if written == nil {
-		q.poke()
-		return true
-	}
-	<-written // one write for the whole batch, before any byte is sent, without the lock
-	if *failed != nil {
-		// Not in the list, so not started: they wait, held, until a
-		// write succeeds (see Queue.retrySave).
-		return true
-	}
-	q.mu.Lock()
-	for _, jb := range added {
-		jb.held = false
-	}
-	q.mu.Unlock()
-	q.poke()
-	return true
-}
 
 // errClosingAdd is Add's refusal while Hoist closes.
 var errClosingAdd = &factError{fact.Fact{Code: fact.Closing}}
@@ -212,47 +57,10 @@ func (e *AlreadyQueued) Fact() fact.Fact {
 	return f
 }
 
-// The destination's checks, as the queue makes them: each once per file
-// (a batch's settings once), counted by the tests.
-var (
-	validate   = dest.Destination.Validate // the settings
-	checkRules = dest.Destination.Check    // the file against the kind's rules
-	build      = dest.Destination.Build    // the request that sends it
-)
-
-// checkFile applies the destination's rules to the file (its settings were
-// validated with the batch), and refuses a simple upload (media), which
-// carries the file alone, to a destination that has details to send with
-// it: they would be lost without a word. The request itself is built when
-// the file is sent.
-func checkFile(d dest.Destination, info media.Info, method upload.Method) error {
-	if err := checkRules(d, info); err != nil {
-		return err
-	}
-	if method != upload.Media {
-		return nil
-	}
-	plan, err := build(d, info)
-	if err != nil {
-		return err
-	}
-	return d.RefuseSimple(info, plan)
-}
-
 // byFile are the unfinished jobs by their file's path, so that adding a
 // file twice never uploads it twice, found without a walk of the whole list
 // per file.
 type byFile map[string][]*job
-
-// unfinishedLocked indexes the unfinished jobs; Queue.mu must be held
-// while the index is used.
-func (q *Queue) unfinishedLocked() byFile {
-	m := byFile{}
-	for _, jb := range q.jobs { // a shelved job is finished
-		m.note(jb)
-	}
-	return m
-}
 
 // note adds jb when it is unfinished.
 func (m byFile) note(jb *job) {
@@ -271,46 +79,6 @@ func (m byFile) duplicate(path string, d dest.Destination) JobID {
 	return ""
 }
 
-// sameDestination reports whether a and b send files to the same place in the same way.
-func sameDestination(a, b dest.Destination) bool {
-	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
-		maps.Equal(setParams(a.Params), setParams(b.Params))
-}
-
-// setParams are the settings that have a value.
-func setParams(p map[string]string) map[string]string {
-	out := make(map[string]string, len(p))
-	for k, v := range p {
-		if v = strings.TrimSpace(v); v != "" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// newJobLocked puts a new job on the list, waiting (stepAdd) or refused
-// (stepRefuse); Queue.mu must be held.
-func (q *Queue) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
-	q.seq++
-	jb := &job{
-		id:      newID(),
-		order:   q.seq,
-		info:    info,
-		dest:    d,
-		created: now,
-		method:  q.opts.Method,
-		chunk:   q.chunk, chunkSet: true,
-	}
-	if jb.method == "" {
-		jb.method = upload.Auto
-	}
-	q.moveLocked(jb, s)
-	q.bump(jb)
-	q.jobs[jb.id] = jb
-	q.order = append(q.order, jb.id)
-	return jb
-}
-
 func newID() JobID {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -319,158 +87,23 @@ func newID() JobID {
 	return JobID(hex.EncodeToString(b[:]))
 }
 
-// Jobs returns every job in queue order. A job left in the journal (see
-// shelved) is read from it, without the queue's lock; one that cannot be
-// read, or was removed meanwhile, is left out.
-func (q *Queue) Jobs() []JobView {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	out := make([]JobView, 0, len(q.order))
-	var shelf map[int]shelved // by place in out
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
-			out = append(out, jb.viewLocked(now))
-			continue
-		}
-		if shelf == nil {
-			shelf = make(map[int]shelved)
-		}
-		shelf[len(out)] = q.shelf[id]
-		out = append(out, JobView{ID: id})
-	}
-	q.mu.Unlock()
-	if shelf == nil {
-		return out
-	}
-	kept := out[:0]
-	for i, v := range out {
-		if s, ok := shelf[i]; ok {
-			if v, ok = q.shelvedView(v.ID, s, now); !ok {
-				continue
-			}
-		}
-		kept = append(kept, v)
-	}
-	return kept
-}
-
-// Briefs is every job at a glance, in the order of Jobs: for a list that
-// reads each one's whole view (Job) only when it draws it.
-func (q *Queue) Briefs() []Brief {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := make([]Brief, 0, len(q.order))
-	for _, id := range q.order {
-		if jb, ok := q.jobs[id]; ok {
-			out = append(out, jb.viewLocked(now).Brief())
-		} else {
-			out = append(out, q.shelf[id].brief(id))
-		}
-	}
-	return out
-}
-
-// Job returns one job. A job left in the journal (see shelved) is read
-// from it, without the queue's lock.
-func (q *Queue) Job(id JobID) (JobView, bool) {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	if jb, ok := q.jobs[id]; ok {
-		defer q.mu.Unlock()
-		return jb.viewLocked(now), true
-	}
-	s, ok := q.shelf[id]
-	q.mu.Unlock()
+// do is Do.
+func (ac *actions) do(id JobID, a Action) error {
+	ac.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
+	ac.mu.Lock()
+	jb, ok := ac.jobs[id]
 	if !ok {
-		return JobView{}, false
-	}
-	return q.shelvedView(id, s, now)
-}
-
-// Summary sums up the queue.
-func (q *Queue) Summary() Summary {
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	changes := q.changes.Load() // before the jobs are read: a change meanwhile makes the next call sum again
-	if c := &q.summary; c.valid && c.changes == changes && c.version == q.version && c.files == len(q.order) {
-		return c.s
-	}
-	var s Summary
-	var left int64
-	moving := false // a job whose figures change with time, without a bump
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
-		if !ok {
-			sh := q.shelf[id]
-			s.Files++
-			s.Version += sh.ver
-			s.Done++
-			s.Bytes += sh.size
-			s.BytesDone += sh.size
-			continue
-		}
-		s.Files++
-		s.Version += jb.ver.Load()
-		switch {
-		case jb.state == Done:
-			s.Done++
-		case jb.state.NeedsUser():
-			s.Failed++
-		case jb.state == Paused:
-			s.Paused++
-		case jb.state.Active():
-			s.Active++
-			s.Speed += jb.meters.Load().rate(now)
-		}
-		if jb.state.Dropped() {
-			continue
-		}
-		s.Bytes += jb.info.Size
-		c := jb.committed.Load()
-		if jb.state == Done {
-			c = jb.info.Size
-		}
-		s.BytesDone += c
-		if jb.state.Moving() {
-			left += jb.left(now)
-			moving = true
-		}
-	}
-	s.ETA = -1
-	if left == 0 {
-		s.ETA = 0
-	} else if s.Speed > 0 {
-		s.ETA = time.Duration(float64(left) / s.Speed * float64(time.Second))
-	}
-	q.summary.valid = !moving
-	q.summary.changes, q.summary.version, q.summary.files, q.summary.s = changes, q.version, len(q.order), s
-	return s
-}
-
-// Do does a to job id, as the table in lifecycle.go allows: an action the
-// job's state does not allow is refused with a *NotAllowedError and changes
-// nothing. A job that holds an upload slot stops within a second and then
-// takes the state the table gives; the others take it at once. Retry of a
-// refused file and Restart look at the file again, without holding the
-// queue's lock; a file that now breaks a rule stays (or becomes) Refused.
-func (q *Queue) Do(id JobID, a Action) error {
-	q.takeOffShelf(id) // an action is asked of it: it becomes a whole job again
-	q.mu.Lock()
-	jb, ok := q.jobs[id]
-	if !ok {
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		return ErrNoJob
 	}
 	if _, err := allowLocked(jb, a); err != nil {
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		return err
 	}
 	var look *inspection
 	if a == Restart || a == Retry && jb.state == Refused {
 		info, d, method := jb.info, jb.dest, jb.method
-		q.mu.Unlock()
+		ac.mu.Unlock()
 		if err := validate(d); err != nil {
 			look = &inspection{info: info, read: true, err: err}
 		} else if info.Part != nil {
@@ -478,14 +111,14 @@ func (q *Queue) Do(id JobID, a Action) error {
 		} else {
 			look = inspect(info.Path, d, method) // reads and hashes the file: never under the lock
 		}
-		q.mu.Lock()
-		if jb, ok = q.jobs[id]; !ok {
-			q.mu.Unlock()
+		ac.mu.Lock()
+		if jb, ok = ac.jobs[id]; !ok {
+			ac.mu.Unlock()
 			return ErrNoJob
 		}
 	}
-	defer q.poke()
-	defer q.mu.Unlock()
+	defer ac.poke()
+	defer ac.mu.Unlock()
 	// The job may have moved while its file was read: the table is asked again.
 	to, err := allowLocked(jb, a)
 	if err != nil {
@@ -495,20 +128,221 @@ func (q *Queue) Do(id JobID, a Action) error {
 		if jb.peek().cancel != nil {
 			jb.peek().cancel(errRemoved)
 		}
-		q.removeLocked(id)
-		q.notifyLocked()
+		ac.removeLocked(id)
+		ac.notifyLocked()
 		return nil
 	}
-	q.doLocked(jb, a, to, look)
-	q.bump(jb)
-	q.persist(jb)
-	q.notifyLocked()
+	ac.doLocked(jb, a, to, look)
+	ac.bump(jb)
+	ac.persist(jb)
+	ac.notifyLocked()
 	return nil
 }
 
+// stopCause tells a running job's worker which action stopped it.
+var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
+
+// clearFinished is ClearFinished.
+func (ac *actions) clearFinished() {
+	ac.mu.Lock()
+	defer ac.mu.Unlock()
+	var ids []JobID
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id]
+		if !ok {
+			ids = append(ids, id) // shelved: Done, which Remove always takes
+			continue
+		}
+		switch jb.state {
+		case Done, Canceled, Refused:
+			if _, err := allowLocked(jb, Remove); err == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) > 0 {
+		ac.removeLocked(ids...)
+		ac.notifyLocked()
+	}
+}
+
+func (ac *actions) add(paths []string, d dest.Destination, again bool) AddResult {
+	var res AddResult
+	d = ac.sandboxDestination(d)
+	if err := validate(d); err != nil {
+		res.Problems = append(res.Problems, fmt.Errorf("the destination is not complete: %w", err))
+		return res
+	}
+	// Paths are kept absolute, also of files that cannot be read, so that
+	// the list names the same file from any folder.
+	paths = slices.Clone(paths)
+	for i, p := range paths {
+		if a, err := filepath.Abs(p); err == nil {
+			paths[i] = a
+		}
+	}
+	files, skipped, problems := media.Expand(paths)
+	res.Skipped = skipped
+	now := ac.opts.Clock.Now()
+	method := ac.opts.Method
+	if method == "" {
+		method = upload.Auto
+	}
+	var sent sentIndex
+	if !again {
+		ac.mu.Lock()
+		var shelved map[JobID]bool
+		sent, shelved = ac.sentLocked()
+		ac.mu.Unlock()
+		ac.readShelved(sent, shelved)
+	}
+	files, ok := ac.addMailboxes(&res, files, sent, d, now, method)
+	if !ok {
+		return res
+	}
+	// An upload of one of these files that is unfinished now is not doubled,
+	// even if it finishes while the files are read.
+	queued := make(map[string]JobID)
+	ac.mu.Lock()
+	unfinished := ac.unfinishedLocked()
+	for _, path := range files {
+		if dup := unfinished.duplicate(path, d); dup != "" {
+			queued[path] = dup
+		}
+	}
+	ac.mu.Unlock()
+
+	// Files are read and hashed in batches, without the queue's lock, and
+	// each batch is listed as soon as it is read: the first rows show while
+	// the rest are still being read, and the list and the uploads under way
+	// never wait for the reading.
+	problemsLeft := problems
+	for start, n := 0, firstAddBatch; start < len(files) || len(problemsLeft) > 0; start, n = start+n, min(2*n, maxAddBatch) {
+		batch := files[start:min(start+n, len(files))]
+		if !ac.addBatch(&res, batch, problemsLeft, queued, sent, d, now, method) {
+			return res
+		}
+		problemsLeft = nil
+	}
+	return res
+}
+
+// addBatch reads files, lists them (with problems, files Add could not
+// take) for d and writes them to the journal in one write, before any byte
+// is sent; false when the queue is closing.
+func (ac *actions) addBatch(res *AddResult, files []string, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
+	looks := make([]*inspection, len(files))
+	for i, path := range files {
+		looks[i] = inspect(path, d, method)
+	}
+	return ac.listBatch(res, files, looks, problems, queued, sent, d, now)
+}
+
+// listBatch lists files as looks found them (with problems, files Add
+// could not take) for d and writes them to the journal in one write,
+// before any byte is sent; false when the queue is closing. The emails of
+// a mailbox are listed as files of their own, their mailbox checked for
+// being listed already (see addMailbox). A file whose bytes already went
+// whole to d (in sent) is left out and said.
+func (ac *actions) listBatch(res *AddResult, files []string, looks []*inspection, problems []*media.Problem, queued map[string]JobID, sent sentIndex, d dest.Destination, now time.Time) bool {
+	ac.mu.Lock()
+	if ac.closed {
+		ac.mu.Unlock()
+		res.Problems = append(res.Problems, errClosingAdd)
+		return false
+	}
+	var added []*job
+	unfinished := ac.unfinishedLocked()
+	for _, p := range problems {
+		if p.Path != "" {
+			jb := ac.newJobLocked(media.Info{Path: p.Path, Name: filepath.Base(p.Path)}, d, now, stepRefuse)
+			f := p.Fact()
+			jb.sayLocked(&f, nil)
+			res.IDs = append(res.IDs, jb.id)
+			added = append(added, jb)
+			continue
+		}
+		res.Problems = append(res.Problems, p)
+	}
+	for i, path := range files {
+		look := looks[i]
+		info := look.info
+		if !look.read {
+			info = media.Info{Path: path, Name: filepath.Base(path)}
+		} else if info.Part != nil {
+			// One of a mailbox's emails, whose mailbox was not listed.
+		} else if dup := cmp.Or(queued[info.Path], unfinished.duplicate(info.Path, d)); dup != "" {
+			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
+			continue
+		} else if prev := sent.find(info, d); prev != nil && look.err == nil && !replaces(d, info) {
+			res.Problems = append(res.Problems, prev) // the user chooses: skip it, or AddAgain
+			continue
+		}
+		s := stepAdd
+		if look.err != nil {
+			s = stepRefuse
+		}
+		jb := ac.newJobLocked(info, d, now, s)
+		jb.checked = look.err == nil // its settings and the file passed: the run only builds the request
+		if look.err != nil {
+			jb.sayLocked(refusedFact(jb, look), nil)
+		}
+		unfinished.note(jb)
+		added = append(added, jb)
+		res.IDs = append(res.IDs, jb.id)
+	}
+	failed := new(error)
+	written := ac.persistJobsAnd(added, true, failed)
+	for _, jb := range added {
+		jb.held = written != nil
+	}
+	ac.notifyLocked()
+	ac.mu.Unlock()
+	if written == nil {
+		ac.poke()
+		return true
+	}
+	<-written // one write for the whole batch, before any byte is sent, without the lock
+	if *failed != nil {
+		// Not in the list, so not started: they wait, held, until a
+		// write succeeds (see runner.retrySave).
+		return true
+	}
+	ac.mu.Lock()
+	for _, jb := range added {
+		jb.held = false
+	}
+	ac.mu.Unlock()
+	ac.poke()
+	return true
+}
+
+// newJobLocked puts a new job on the list, waiting (stepAdd) or refused
+// (stepRefuse); list.mu must be held.
+func (ac *actions) newJobLocked(info media.Info, d dest.Destination, now time.Time, s step) *job {
+	ac.seq++
+	jb := &job{
+		id:      newID(),
+		order:   ac.seq,
+		info:    info,
+		dest:    d,
+		created: now,
+		method:  ac.opts.Method,
+		chunk:   ac.chunk, chunkSet: true,
+	}
+	if jb.method == "" {
+		jb.method = upload.Auto
+	}
+	ac.moveLocked(jb, s)
+	ac.bump(jb)
+	ac.jobs[jb.id] = jb
+	ac.order = append(ac.order, jb.id)
+	return jb
+}
+
 // doLocked carries out a, which the table allows and which leads to state
-// to; Queue.mu must be held.
-func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
+// to; list.mu must be held.
+func (ac *actions) doLocked(jb *job, a Action, to State, look *inspection) {
 	if jb.peek().cancel != nil {
 		// The worker takes the job to its next state when the upload has stopped.
 		jb.peek().cancel(stopCause[a])
@@ -517,7 +351,7 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	if look != nil {
 		if look.err != nil {
 			jb.sayLocked(refusedFact(jb, look), nil)
-			q.moveLocked(jb, stepRefuse)
+			ac.moveLocked(jb, stepRefuse)
 			return
 		}
 		jb.info = look.info
@@ -532,18 +366,18 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 		jb.finished = time.Time{}
 		jb.changed = false
 	}
-	q.setStateLocked(jb, to)
+	ac.setStateLocked(jb, to)
 	jb.doubt, jb.live().looks = doubtNone, nil // Resume and SignIn ask again; Restart sends anew
 	jb.live().later = false                    // this run waits for it now
 	if a == Cancel || a == Restart {
 		jb.live().retryAt = time.Time{}
 	}
 	if a == Restart || (a == Cancel && jb.peek().session.Sent.IsZero()) {
-		_ = q.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
+		_ = ac.sending.note(jb.id, time.Time{}) // a new copy, or none: nothing is in doubt
 	}
 	reason := jb.reason
-	q.wordsLocked(jb)
-	if jb.state == Waiting && jb.peek().retryAt.After(q.opts.Clock.Now()) {
+	ac.wordsLocked(jb)
+	if jb.state == Waiting && jb.peek().retryAt.After(ac.opts.Clock.Now()) {
 		// It was told to wait: it still does, and says why and until when.
 		jb.reason, jb.next = reason, said(retryAtFact(jb.peek().retryAt, jb.peek().asked))
 	}
@@ -553,13 +387,13 @@ func (q *Queue) doLocked(jb *job, a Action, to State, look *inspection) {
 	case Restart:
 		jb.verify = false
 	case Cancel:
-		q.canceledLocked(jb, jb.peek().wholeOut) // an upload that may have arrived stays in doubt
+		jb.canceledLocked(jb.peek().wholeOut) // an upload that may have arrived stays in doubt
 	}
 }
 
 // wordsLocked puts the reason and next step of the state jb has just taken
-// by the user's action; Queue.mu must be held.
-func (q *Queue) wordsLocked(jb *job) {
+// by the user's action; list.mu must be held.
+func (ac *actions) wordsLocked(jb *job) {
 	switch jb.state {
 	case Paused:
 		jb.next = said(&fact.Fact{Code: fact.PressResume})
@@ -570,91 +404,16 @@ func (q *Queue) wordsLocked(jb *job) {
 	}
 }
 
-// stopCause tells a running job's worker which action stopped it.
-var stopCause = map[Action]error{Pause: errPaused, Cancel: errCanceled, Remove: errRemoved}
-
-// inspection is what looking at a file found.
-type inspection struct {
-	info media.Info
-	read bool  // info was read from the file
-	err  error // the file is gone, unreadable or breaks a rule of the destination
-}
-
-// inspect looks at the file at path and checks it against the rules of d,
-// whose settings the caller validated.
-func inspect(path string, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.Inspect(path)
-	if errors.Is(err, media.ErrNotEmail) {
-		err = nil // the destination decides whether it needs an email
-	}
-	if err != nil {
-		return &inspection{err: err}
-	}
-	if media.IsOutlook(info) && d.TakesEmail() {
-		// An Outlook item goes as the email it is; elsewhere, as the file.
-		if info, err = media.AsEmail(info); err != nil {
-			return &inspection{info: info, read: true, err: err}
-		}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
-}
-
-// Pause stops a job's bytes within a second and keeps its session, so Resume
-// continues from where the server stands.
-func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
-
-// Resume lets a paused job (or one stopped by a locked keychain) go on; it
-// first asks the server where the upload stands.
-func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
-
-// Cancel stops a job for good and forgets its session.
-func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
-
-// Retry queues a failed, canceled or refused job again. A kept session is
-// resumed (the server is asked first); otherwise the upload starts from
-// byte 0. A refused file is checked again first.
-func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
-
-// Restart uploads the file again from byte 0 as it is now, under a new session:
-// the answer to "this file changed since it was added".
-func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
-
-// Remove takes a job off the list (stopping it first) and out of the journal.
-func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
-
-func (q *Queue) removeLocked(ids ...JobID) {
-	drop := make(map[JobID]bool, len(ids))
-	for _, id := range ids {
-		drop[id] = true
-		delete(q.jobs, id)
-		delete(q.shelf, id)
-	}
-	kept := q.order[:0]
-	for _, id := range q.order {
-		if !drop[id] {
-			kept = append(kept, id)
-		}
-	}
-	q.order = kept
-	if q.writer != nil && !q.writerClosed {
-		keys := make([]string, len(ids))
-		for i, id := range ids {
-			keys[i] = string(id)
-		}
-		q.writer.send(recordOp{deletes: keys}, false)
-	}
-}
-
 // doAll does a to every job in state from that allows it, under one lock,
 // and announces the change once. It is for actions that need no second look
 // at the file.
-func (q *Queue) doAll(a Action, from ...State) {
-	q.mu.Lock()
-	defer q.poke()
-	defer q.mu.Unlock()
+func (ac *actions) doAll(a Action, from ...State) {
+	ac.mu.Lock()
+	defer ac.poke()
+	defer ac.mu.Unlock()
 	var changed []*job
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id]
 		if !ok {
 			continue // shelved: Done, which allows none of these
 		}
@@ -665,43 +424,30 @@ func (q *Queue) doAll(a Action, from ...State) {
 		if err != nil {
 			continue
 		}
-		q.doLocked(jb, a, to, nil)
-		q.bump(jb)
+		ac.doLocked(jb, a, to, nil)
+		ac.bump(jb)
 		changed = append(changed, jb)
 	}
-	q.persist(changed...)
-	q.notifyLocked()
+	ac.persist(changed...)
+	ac.notifyLocked()
 }
 
-// PauseAll pauses every waiting or running job.
-func (q *Queue) PauseAll() { q.doAll(Pause) }
-
-// ResumeAll resumes every paused job.
-func (q *Queue) ResumeAll() { q.doAll(Resume, Paused) }
-
-// RetryFailed retries every failed job.
-func (q *Queue) RetryFailed() { q.doAll(Retry, Failed) }
-
-// ClearFinished forgets done, canceled and refused jobs (history included).
-func (q *Queue) ClearFinished() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	var ids []JobID
-	for _, id := range q.order {
-		jb, ok := q.jobs[id]
-		if !ok {
-			ids = append(ids, id) // shelved: Done, which Remove always takes
-			continue
-		}
-		switch jb.state {
-		case Done, Canceled, Refused:
-			if _, err := allowLocked(jb, Remove); err == nil {
-				ids = append(ids, id)
-			}
-		}
+// unfinishedLocked indexes the unfinished jobs; list.mu must be held
+// while the index is used.
+func (ac *actions) unfinishedLocked() byFile {
+	m := byFile{}
+	for _, jb := range ac.jobs { // a shelved job is finished
+		m.note(jb)
 	}
-	if len(ids) > 0 {
-		q.removeLocked(ids...)
-		q.notifyLocked()
-	}
+	return m
 }
+
+// AddResult tells what Add made of the paths it was given.
+type AddResult struct {
+	IDs      []JobID         // a job per file, refused ones included
+	Skipped  []media.Skipped // hidden and system files left out of folders
+	Problems []error         // paths that could not become jobs at all
+}
+
+// ErrNoJob is returned for a job id the queue does not hold.
+var ErrNoJob = errors.New("there is no such upload in the list")

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"strings"
 	"time"
 
 	"hoist/engine/dest"
@@ -42,12 +44,6 @@ func (e *AlreadySent) Fact() fact.Fact {
 	return f
 }
 
-// AddAgain is Add for files the user chose to send again, though the same
-// bytes went to the same place before (AlreadySent).
-func (q *Queue) AddAgain(paths []string, d dest.Destination) AddResult {
-	return q.add(paths, d, true)
-}
-
 // sentKey is what a file's bytes are known by: its size and fingerprint.
 type sentKey struct {
 	size        int64
@@ -73,53 +69,6 @@ type sentBefore struct {
 
 // sentIndex are the uploads that finished whole, by what they sent.
 type sentIndex map[sentKey][]sentBefore
-
-// sentLocked indexes the finished uploads this queue holds whole, and
-// gives the ids of those left in the journal (shelved), to read without
-// the queue's lock; Queue.mu must be held.
-func (q *Queue) sentLocked() (sentIndex, map[JobID]bool) {
-	idx := sentIndex{}
-	for _, jb := range q.jobs {
-		if k, ok := keyOf(jb.info); ok && jb.state == Done {
-			idx[k] = append(idx[k], sentBefore{jb.dest, jb.id, jb.finished})
-		}
-	}
-	var shelved map[JobID]bool
-	if len(q.shelf) > 0 {
-		shelved = make(map[JobID]bool, len(q.shelf))
-		for id := range q.shelf {
-			shelved[id] = true
-		}
-	}
-	return idx, shelved
-}
-
-// readShelved adds the finished uploads left in the journal to idx.
-func (q *Queue) readShelved(idx sentIndex, shelved map[JobID]bool) {
-	if len(shelved) == 0 || q.opts.Journal == nil {
-		return
-	}
-	recs, err := q.opts.Journal.List()
-	if err != nil {
-		q.log.Warn("could not read the finished uploads to tell a second copy", "err", err)
-		return
-	}
-	for _, rec := range recs {
-		info := media.Info{Size: rec.Size, Fingerprint: rec.Fingerprint}
-		if rec.Part != nil {
-			info.Part = &media.Part{Length: rec.Part.Length, Sum: rec.Part.Sum}
-		}
-		k, ok := keyOf(info)
-		if !shelved[JobID(rec.ID)] || State(rec.State) != Done || !ok {
-			continue
-		}
-		var d dest.Destination
-		if json.Unmarshal(rec.Destination, &d) != nil {
-			continue
-		}
-		idx[k] = append(idx[k], sentBefore{d, JobID(rec.ID), rec.Finished})
-	}
-}
 
 // find is the latest finished upload of info's bytes to d; nil when none.
 func (idx sentIndex) find(info media.Info, d dest.Destination) *AlreadySent {
@@ -156,3 +105,67 @@ func samePlace(a, b dest.Destination) bool {
 
 // String is for logs.
 func (s sentBefore) String() string { return fmt.Sprintf("%s at %s", s.id, s.finished) }
+
+// sentLocked indexes the finished uploads this queue holds whole, and
+// gives the ids of those left in the journal (shelved), to read without
+// the queue's lock; list.mu must be held.
+func (l *list) sentLocked() (sentIndex, map[JobID]bool) {
+	idx := sentIndex{}
+	for _, jb := range l.jobs {
+		if k, ok := keyOf(jb.info); ok && jb.state == Done {
+			idx[k] = append(idx[k], sentBefore{jb.dest, jb.id, jb.finished})
+		}
+	}
+	var shelved map[JobID]bool
+	if len(l.shelf) > 0 {
+		shelved = make(map[JobID]bool, len(l.shelf))
+		for id := range l.shelf {
+			shelved[id] = true
+		}
+	}
+	return idx, shelved
+}
+
+// readShelved adds the finished uploads left in the journal to idx.
+func (l *list) readShelved(idx sentIndex, shelved map[JobID]bool) {
+	if len(shelved) == 0 || l.opts.Journal == nil {
+		return
+	}
+	recs, err := l.opts.Journal.List()
+	if err != nil {
+		l.log.Warn("could not read the finished uploads to tell a second copy", "err", err)
+		return
+	}
+	for _, rec := range recs {
+		info := media.Info{Size: rec.Size, Fingerprint: rec.Fingerprint}
+		if rec.Part != nil {
+			info.Part = &media.Part{Length: rec.Part.Length, Sum: rec.Part.Sum}
+		}
+		k, ok := keyOf(info)
+		if !shelved[JobID(rec.ID)] || State(rec.State) != Done || !ok {
+			continue
+		}
+		var d dest.Destination
+		if json.Unmarshal(rec.Destination, &d) != nil {
+			continue
+		}
+		idx[k] = append(idx[k], sentBefore{d, JobID(rec.ID), rec.Finished})
+	}
+}
+
+// sameDestination reports whether a and b send files to the same place in the same way.
+func sameDestination(a, b dest.Destination) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.Account == b.Account && a.BaseURL == b.BaseURL &&
+		maps.Equal(setParams(a.Params), setParams(b.Params))
+}
+
+// setParams are the settings that have a value.
+func setParams(p map[string]string) map[string]string {
+	out := make(map[string]string, len(p))
+	for k, v := range p {
+		if v = strings.TrimSpace(v); v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -164,3 +164,51 @@ func TestPauseThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
 		t.Fatalf("%d objects after Retry, want exactly 1", len(objs))
 	}
 }
+
+// Paused while it waits for the answer to a resumable upload's last chunk,
+// which was made, then Hoist closed and started again, then canceled: when
+// the last byte went out is in the list, so the session is still kept, the
+// row says the file may have arrived, and Retry asks the session before it
+// sends anything.
+func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
+	r := newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
+	hold := make(chan struct{})
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.DropAnswer{Hold: hold}})
+	p, _ := r.file("archive.bin", 600<<10)
+	id := r.add(p)[0]
+	r.until(id, "waiting for the last chunk's answer", func(v engine.JobView) bool { return v.Size > 0 && v.Sent >= v.Size })
+	deadline := time.Now().Add(20 * time.Second)
+	for len(r.emu.Objects()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the last chunk never arrived whole")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := r.q.Pause(id); err != nil {
+		t.Fatal(err)
+	}
+	r.state(id, engine.Paused)
+	close(hold)
+	r.close()
+	r.open()
+	r.state(id, engine.Paused)
+	if err := r.q.Cancel(id); err != nil {
+		t.Fatal(err)
+	}
+	v := r.state(id, engine.Canceled)
+	if !isFact(v.Fact, fact.CanceledInDoubt) || v.Fact.Arg("at") == "" || !isFact(v.NextFact, fact.CheckFirst) {
+		t.Fatalf("reason %+v, next %+v: the row forgets that the file may have arrived", v.Fact, v.NextFact)
+	}
+	r.close()
+	if rec := journalRecord(t, r.journal, string(id)); rec.SessionURI == "" {
+		t.Fatalf("the list forgot the session: %+v", rec)
+	}
+	r.open()
+	if err := r.q.Retry(id); err != nil {
+		t.Fatal(err)
+	}
+	r.state(id, engine.Done)
+	if objs := r.emu.Objects(); len(objs) != 1 {
+		t.Fatalf("%d objects after Retry, want exactly 1", len(objs))
+	}
+}

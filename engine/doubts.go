@@ -112,3 +112,30 @@ func retryAtFact(at time.Time, asked bool) *fact.Fact {
 	}
 	return &fact.Fact{Code: code, Args: map[string]string{"at": at.Format(time.RFC3339)}}
 }
+
+// canceledLocked forgets jb's session, but not its doubt: a one-request
+// upload canceled while its answer was awaited may have arrived, so when
+// it went out is kept (in the list too), the row says so, and Retry asks
+// the destination before it sends the file again. A resumable upload whose
+// last byte went out at wholeOut (zero: it did not) may have arrived too:
+// it keeps its session, which Retry asks before it sends anything.
+// list.mu must be held.
+func (jb *job) canceledLocked(wholeOut time.Time) {
+	s := jb.peek().session
+	sent := s.Sent
+	if jb.run != nil {
+		jb.run.wholeOut = time.Time{}
+	}
+	if s.URI != "" && !wholeOut.IsZero() {
+		sent = wholeOut
+	} else {
+		jb.live().session = upload.Session{Sent: sent}
+	}
+	if sent.IsZero() {
+		jb.sayLocked(&fact.Fact{Code: fact.Canceled}, &fact.Fact{Code: fact.PressRetry})
+		return
+	}
+	reason := jb.fact(fact.CanceledInDoubt)
+	reason.Args = mergeArgs(reason.Args, map[string]string{"at": sent.Format(time.RFC3339)})
+	jb.sayLocked(reason, jb.fact(fact.CheckFirst))
+}

@@ -34,9 +34,9 @@ func CountChecks() (c *Checks, restore func()) {
 // KeepsRunPart reports whether job id holds the part of a job that only a
 // job not yet finished needs (see underway).
 func KeepsRunPart(q *Queue, id JobID) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	jb := q.jobs[id]
+	q.list.mu.Lock()
+	defer q.list.mu.Unlock()
+	jb := q.list.jobs[id]
 	return jb != nil && jb.run != nil
 }
 
@@ -47,9 +47,9 @@ const JobBytes = unsafe.Sizeof(job{})
 // NameInPath reports whether job id keeps its file's name as the end of its
 // path, one string for both.
 func NameInPath(q *Queue, id JobID) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	jb := q.jobs[id]
+	q.list.mu.Lock()
+	defer q.list.mu.Unlock()
+	jb := q.list.jobs[id]
 	p, n := jb.info.Path, jb.info.Name
 	return n != "" && len(p) >= len(n) && unsafe.StringData(n) == unsafe.StringData(p[len(p)-len(n):])
 }
@@ -57,8 +57,8 @@ func NameInPath(q *Queue, id JobID) bool {
 // Shelved reports whether job id is held as a brief, its record left in the
 // journal (see shelved).
 func Shelved(q *Queue, id JobID) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	_, ok := q.shelf[id]
+	q.list.mu.Lock()
+	defer q.list.mu.Unlock()
+	_, ok := q.list.shelf[id]
 	return ok
 }

@@ -293,7 +293,7 @@ func refusedFact(jb *job, look *inspection) *fact.Fact {
 }
 
 // sayLocked puts a reason and a next step on jb (nil for none), dropping
-// the server's words of an earlier reason; Queue.mu must be held.
+// the server's words of an earlier reason; list.mu must be held.
 func (jb *job) sayLocked(reason, next *fact.Fact) {
 	jb.reason, jb.next, jb.details = said(reason), said(next), ""
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"hoist/engine/dest"
-	"hoist/engine/media"
 	"hoist/engine/upload"
 )
 
@@ -28,23 +26,6 @@ type labelBook struct {
 	// byURL: the labels' address of a mailbox → its labels, by name in
 	// lower case → id; nil until listed.
 	byURL map[string]map[string]string
-}
-
-// withMailboxLabels is d with the ids of the labels the email info is to
-// go under added to its labels; d itself when it asks for none.
-func (q *Queue) withMailboxLabels(ctx context.Context, client *http.Client, d dest.Destination, info media.Info) (dest.Destination, error) {
-	ids, names := d.MailboxLabels(info)
-	if len(ids) == 0 && len(names) == 0 {
-		return d, nil
-	}
-	for _, name := range names {
-		id, err := q.labels.id(ctx, client, d.GmailLabelsURL(), name)
-		if err != nil {
-			return d, err
-		}
-		ids = append(ids, id)
-	}
-	return d.WithLabels(ids...), nil
 }
 
 // id is the id of the label name in the mailbox whose labels are at url,

@@ -163,7 +163,7 @@ func (e *NotAllowedError) Fact() fact.Fact {
 func (e *NotAllowedError) Is(target error) bool { return target == ErrNotNow }
 
 // allowLocked is where the table leads jb with a, or why it does not;
-// Queue.mu must be held.
+// list.mu must be held.
 func allowLocked(jb *job, a Action) (State, error) {
 	f := jb.factsLocked()
 	to, ok := lifecycle[situation{jb.state, f.stop(jb.state)}][a]
@@ -173,7 +173,7 @@ func allowLocked(jb *job, a Action) (State, error) {
 	return to, nil
 }
 
-// factsLocked are jb's facts; Queue.mu must be held.
+// factsLocked are jb's facts; list.mu must be held.
 func (jb *job) factsLocked() Facts {
 	doubting := jb.state == Attention && !jb.changed && !jb.locked && jb.doubt != doubtNone
 	return Facts{
@@ -241,8 +241,11 @@ var strictSteps = false
 // lacks: a mistake in the engine, never the user's.
 var errBadStep = errors.New("a job's state changed outside its table")
 
-// moveLocked takes jb along the table's edge for s; Queue.mu must be held.
-func (q *Queue) moveLocked(jb *job, s step) {
+// ErrNotNow is returned when an action does not apply to a job in its state.
+var ErrNotNow = errors.New("that cannot be done to this upload right now")
+
+// moveLocked takes jb along the table's edge for s; list.mu must be held.
+func (l *list) moveLocked(jb *job, s step) {
 	e, ok := steps[s]
 	from := jb.state
 	if from == "" {
@@ -252,17 +255,17 @@ func (q *Queue) moveLocked(jb *job, s step) {
 		if strictSteps {
 			panic(fmt.Sprintf("%v: %s from %s", errBadStep, s, from))
 		}
-		q.log.Error("job state", "job", jb.id, "step", s, "from", from, "err", errBadStep)
+		l.log.Error("job state", "job", jb.id, "step", s, "from", from, "err", errBadStep)
 	}
-	q.setStateLocked(jb, e.to)
+	l.setStateLocked(jb, e.to)
 }
 
 // setStateLocked is the one place that writes a job's state.
-func (q *Queue) setStateLocked(jb *job, to State) {
+func (l *list) setStateLocked(jb *job, to State) {
 	if to != Paused && jb.run != nil {
 		jb.run.unconfirmed = 0 // said of a pause only
 	}
 	jb.state = to
 	jb.wake.Store(to == Checking || to == Retrying)
-	q.summary.valid = false
+	l.summary.valid = false
 }

@@ -92,9 +92,9 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 				}
 				t.Cleanup(func() { _ = q.Close(context.Background()) })
 				var cause error
-				q.mu.Lock()
-				jb := q.newJobLocked(info, dest.Destination{Kind: dest.Sandbox, BaseURL: "http://127.0.0.1:9"}, q.opts.Clock.Now(), stepAdd)
-				q.setStateLocked(jb, sit.state)
+				q.list.mu.Lock()
+				jb := q.actions.newJobLocked(info, dest.Destination{Kind: dest.Sandbox, BaseURL: "http://127.0.0.1:9"}, q.list.opts.Clock.Now(), stepAdd)
+				q.list.setStateLocked(jb, sit.state)
 				jb.changed, jb.locked = sit.facts.FileChanged, sit.facts.Locked
 				switch f := sit.facts; {
 				case f.InDoubt && f.NeedsSignIn:
@@ -110,9 +110,9 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 							cause = c
 						}
 					}
-					q.running++
+					q.run.running++
 				}
-				q.mu.Unlock()
+				q.list.mu.Unlock()
 
 				v, _ := q.Job(jb.id)
 				if !slices.Equal(v.Actions, ActionsFor(sit.state, sit.facts)) {
@@ -148,7 +148,7 @@ func TestEveryStateTimesEveryAction(t *testing.T) {
 						t.Errorf("%s before the upload stopped, want %s until it has", v.State, sit.state)
 					}
 					if a != Remove {
-						q.finish(jb, nil, context.Canceled, cause)
+						q.run.finish(jb, nil, context.Canceled, cause)
 					}
 				}
 				after, ok := q.Job(jb.id)
@@ -217,9 +217,9 @@ func TestEngineStepsFollowTheTable(t *testing.T) {
 			}
 			panicked := func() (p bool) {
 				defer func() { p = recover() != nil }()
-				q.mu.Lock()
-				defer q.mu.Unlock()
-				q.moveLocked(jb, s)
+				q.list.mu.Lock()
+				defer q.list.mu.Unlock()
+				q.list.moveLocked(jb, s)
 				return false
 			}()
 			if ok := slices.Contains(e.from, from); ok == panicked {

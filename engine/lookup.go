@@ -15,20 +15,20 @@ import (
 // lookup asks a destination for what an upload made (upload.Lookup), by
 // the first of the destination's ways whose permission the sign-in has.
 type lookup struct {
-	q    *Queue
-	d    dest.Destination
-	ways []dest.FindWay
+	accounts Accounts // nil: no sign-in
+	d        dest.Destination
+	ways     []dest.FindWay
 }
 
 func (l *lookup) Find(ctx context.Context, c *http.Client) (upload.Found, error) {
 	var missing error
 	for _, w := range l.ways {
 		client := c
-		if w.Scopes != nil && l.d.NeedsAuth() && l.q.opts.Accounts != nil {
+		if w.Scopes != nil && l.d.NeedsAuth() && l.accounts != nil {
 			var err error
-			client, err = l.q.opts.Accounts.Client(ctx, l.d.Account, w.Scopes)
+			client, err = l.accounts.Client(ctx, l.d.Account, w.Scopes)
 			if err != nil {
-				if l.q.opts.Accounts.NeedsSignIn(err) {
+				if l.accounts.NeedsSignIn(err) {
 					missing = err
 					continue
 				}

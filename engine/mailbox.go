@@ -45,7 +45,7 @@ func mayBeMailbox(path string) bool {
 // addMailboxes takes the mailbox files out of files, when d takes emails
 // one at a time, and lists their emails; the rest of files are returned to
 // be added as they are. false when the queue is closing.
-func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
+func (ac *actions) addMailboxes(res *AddResult, files []string, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) ([]string, bool) {
 	if !d.Kind.Info().Emails {
 		return files, true
 	}
@@ -60,14 +60,14 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d d
 			rest = append(rest, path) // said as any file is
 			continue
 		}
-		q.mu.Lock()
-		dup := q.unfinishedLocked().duplicate(info.Path, d)
-		q.mu.Unlock()
+		ac.mu.Lock()
+		dup := ac.unfinishedLocked().duplicate(info.Path, d)
+		ac.mu.Unlock()
 		if dup != "" {
 			res.Problems = append(res.Problems, &AlreadyQueued{Name: info.Name, Dest: d, Job: dup})
 			continue
 		}
-		if !q.addMailbox(res, info, sent, d, now, method) {
+		if !ac.addMailbox(res, info, sent, d, now, method) {
 			return nil, false
 		}
 	}
@@ -80,14 +80,14 @@ func (q *Queue) addMailboxes(res *AddResult, files []string, sent sentIndex, d d
 // when the queue is closing. Its emails that went whole to d before (in
 // sent) are left out and said once, for the mailbox: the whole mailbox, or
 // how many of its emails, when it grew since.
-func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
+func (ac *actions) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d dest.Destination, now time.Time, method upload.Method) bool {
 	var (
 		paths   []string
 		looks   []*inspection
 		size    = firstAddBatch
 		count   int
 		closed  bool
-		most    = cmp.Or(q.opts.MailboxEmails, MaxMailboxEmails)
+		most    = cmp.Or(ac.opts.MailboxEmails, MaxMailboxEmails)
 		prev    *AlreadySent // the latest upload of its emails left out
 		skipped int          // its emails left out, as sent before
 	)
@@ -95,7 +95,7 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d
 		if len(looks) == 0 {
 			return true
 		}
-		ok := q.listBatch(res, paths, looks, nil, nil, nil, d, now)
+		ok := ac.listBatch(res, paths, looks, nil, nil, nil, d, now)
 		paths, looks = paths[:0], looks[:0]
 		return ok
 	}
@@ -140,22 +140,12 @@ func (q *Queue) addMailbox(res *AddResult, mailbox media.Info, sent sentIndex, d
 		res.Problems = append(res.Problems, &factError{fact.Fact{Code: fact.MailboxTooMany, File: mailbox.Name, Count: most}})
 	case err != nil && count == 0 && errors.As(err, &problem):
 		// Nothing of it is listed: its row says why.
-		return q.listBatch(res, nil, nil, []*media.Problem{problem}, nil, nil, d, now)
+		return ac.listBatch(res, nil, nil, []*media.Problem{problem}, nil, nil, d, now)
 	case err != nil:
 		res.Problems = append(res.Problems, err)
 	case count == 0:
 		look := &inspection{info: mailbox, read: true, err: &factError{fact.Fact{Code: fact.MailboxEmpty}}}
-		return q.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, nil, d, now)
+		return ac.listBatch(res, []string{mailbox.Path}, []*inspection{look}, nil, nil, nil, d, now)
 	}
 	return true
-}
-
-// inspectEmail looks again at one email of a mailbox and checks it
-// against the rules of d, as inspect does a file.
-func inspectEmail(info media.Info, d dest.Destination, method upload.Method) *inspection {
-	info, err := media.InspectPart(info)
-	if err != nil {
-		return &inspection{err: err}
-	}
-	return &inspection{info: info, read: true, err: checkFile(d, info, method)}
 }

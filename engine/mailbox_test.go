@@ -16,6 +16,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/internal/testclock"
 )
 
 // mailboxEmail is one email of a test mailbox, as Gmail must receive it.
@@ -200,7 +201,7 @@ func TestMailboxQuitMidwayGoesOnAtTheNextEmail(t *testing.T) {
 // answers no 429; one that comes all the same is waited out and sent
 // again.
 func TestMailboxMovesAtGmailsPace(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2026, 3, 3, 9, 0, 0, 0, time.UTC)}
+	clock := testclock.At(time.Date(2026, 3, 3, 9, 0, 0, 0, time.UTC))
 	r := newRig(t, emulator.Options{Now: clock.Now, GmailUnitsPerSecond: 250}, engine.Options{Parallel: 1, Clock: clock})
 	box, _ := writeMailbox(t, r.dir, "Takeout.mbox", 30)
 	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Skip: 12, Action: emulator.Answer{Status: 429, RetryAfter: "1"}})

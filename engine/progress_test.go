@@ -47,12 +47,12 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 
 	const size = 7_000_000
 	const rate = 512 << 10 // the bandwidth limit, bytes per second
-	q.mu.Lock()
-	jb := q.newJobLocked(media.Info{Path: "/p/holiday.jpg", Name: "holiday.jpg", Size: size}, dest.Destination{Kind: dest.Sandbox}, clock.Now(), stepAdd)
+	q.list.mu.Lock()
+	jb := q.actions.newJobLocked(media.Info{Path: "/p/holiday.jpg", Name: "holiday.jpg", Size: size}, dest.Destination{Kind: dest.Sandbox}, clock.Now(), stepAdd)
 	jb.state = Uploading
-	q.running++
-	q.mu.Unlock()
-	o := &observer{q: q, jb: jb, size: size}
+	q.run.running++
+	q.list.mu.Unlock()
+	o := &observer{l: q.list, jb: jb, size: size}
 
 	view := func() JobView {
 		t.Helper()
@@ -122,16 +122,16 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 
 	// A pause forgets what was in flight and the speed; a resume starts
 	// measuring afresh from where the server stands.
-	q.finish(jb, nil, nil, errPaused)
+	q.run.finish(jb, nil, nil, errPaused)
 	v = view()
 	if v.State != Paused || v.Sent != kept || v.Speed != 0 || v.ETA >= 0 {
 		t.Errorf("paused: %s, sent %d, speed %.0f, time left %s; want paused, %d sent, no speed, no time left",
 			v.State, v.Sent, v.Speed, v.ETA, kept)
 	}
-	q.mu.Lock()
+	q.list.mu.Lock()
 	jb.state = Uploading
-	q.running++
-	q.mu.Unlock()
+	q.run.running++
+	q.list.mu.Unlock()
 	clock.step(time.Minute)
 	o.Sent(kept + 256<<10)
 	if v = view(); v.Speed != 0 || v.ETA >= 0 {

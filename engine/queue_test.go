@@ -21,6 +21,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/upload"
+	"hoist/internal/testclock"
 	"hoist/words"
 )
 
@@ -425,34 +426,9 @@ func http404or410(s int) string {
 	return "410"
 }
 
-// fakeClock is a clock whose time moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-	return ctx.Err()
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 func TestSessionOlderThanItsLifetimeIsNotResumed(t *testing.T) {
 	const chunk = upload.ChunkAlign
-	clock := &fakeClock{now: time.Now()}
+	clock := testclock.At(time.Now())
 	r := newRig(t, emulator.Options{}, engine.Options{ChunkSize: chunk, Method: upload.Resumable, Clock: clock, SessionLifetime: time.Hour})
 	p, sum := r.file("old.bin", 6*chunk)
 	release, fault := stallChunk(r, 3)
@@ -460,7 +436,7 @@ func TestSessionOlderThanItsLifetimeIsNotResumed(t *testing.T) {
 	r.until(id, "the stalled chunk", func(engine.JobView) bool { return fault.Count() == 1 })
 	r.close()
 	release()
-	clock.advance(2 * time.Hour)
+	clock.Advance(2 * time.Hour)
 	r.open()
 	r.emu.ClearRequests()
 	if err := r.q.Resume(id); err != nil {

@@ -14,34 +14,9 @@ import (
 // now replaces the one it was added with: in its destination, in its kept
 // session and in its result's link.
 
-// sandboxDestination marks a destination for the built-in sandbox and gives
-// it the running sandbox's address (dest.Destination.ForSandbox).
-func (q *Queue) sandboxDestination(d dest.Destination) dest.Destination {
-	return d.ForSandbox(q.opts.SandboxURL)
-}
-
 // builtinBefore reports whether d, as an earlier Hoist recorded it, goes to
 // the built-in sandbox (dest.Destination.BuiltinBefore).
 func builtinBefore(d dest.Destination) bool { return d.BuiltinBefore() }
-
-// followSandboxLocked points a job for the built-in sandbox at the sandbox
-// running now, if it listens somewhere else than when the job last ran;
-// Queue.mu must be held. It reports whether anything changed.
-func (q *Queue) followSandboxLocked(jb *job) bool {
-	now := strings.TrimRight(q.opts.SandboxURL, "/")
-	before := jb.dest.BaseURL
-	if !jb.dest.BuiltinSandbox || now == "" || before == now {
-		return false
-	}
-	jb.dest.BaseURL = now
-	if uri := jb.peek().session.URI; uri != "" {
-		jb.live().session.URI = moveServer(uri, before, now)
-	}
-	if jb.result != nil {
-		jb.result.URL = moveServer(jb.result.URL, before, now)
-	}
-	return true
-}
 
 // moveServer gives address u, when it is on the server at base before, the
 // scheme and host (with its port) of the server at base now; any other

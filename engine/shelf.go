@@ -22,58 +22,58 @@ type shelved struct {
 	place int32 // Brief.InMailbox
 }
 
-// shelvable reports whether jb, read from the journal or just written to
-// it, can stay there: a finished upload whose record holds everything
-// shown of it.
-func (q *Queue) shelvable(jb *job, emailUnknown bool) bool {
-	return q.opts.LeanResults && q.opts.Journal != nil && jb.state == Done && !emailUnknown
-}
-
-// shelveLocked keeps jb in the list as its brief only; Queue.mu must be held.
-func (q *Queue) shelveLocked(jb *job) {
-	if q.shelf == nil {
-		q.shelf = make(map[JobID]shelved)
-	}
-	q.shelf[jb.id] = shelved{order: jb.order, size: jb.info.Size, ver: jb.ver.Load(), place: int32(inMailbox(jb.info.Part))}
-}
-
-// orderLocked is where job id stands in the list; Queue.mu must be held.
-func (q *Queue) orderLocked(id JobID) int64 {
-	if jb, ok := q.jobs[id]; ok {
-		return jb.order
-	}
-	return q.shelf[id].order
-}
-
 // brief is the shelved job at a glance: Done, every byte confirmed.
 func (s shelved) brief(id JobID) Brief {
 	return Brief{ID: id, State: Done, Size: s.size, Committed: s.size, Delivered: s.size, Version: s.ver, InMailbox: s.place}
 }
 
+// shelvable reports whether jb, read from the journal or just written to
+// it, can stay there: a finished upload whose record holds everything
+// shown of it.
+func (l *list) shelvable(jb *job, emailUnknown bool) bool {
+	return l.opts.LeanResults && l.opts.Journal != nil && jb.state == Done && !emailUnknown
+}
+
+// shelveLocked keeps jb in the list as its brief only; list.mu must be held.
+func (l *list) shelveLocked(jb *job) {
+	if l.shelf == nil {
+		l.shelf = make(map[JobID]shelved)
+	}
+	l.shelf[jb.id] = shelved{order: jb.order, size: jb.info.Size, ver: jb.ver.Load(), place: int32(inMailbox(jb.info.Part))}
+}
+
+// orderLocked is where job id stands in the list; list.mu must be held.
+func (l *list) orderLocked(id JobID) int64 {
+	if jb, ok := l.jobs[id]; ok {
+		return jb.order
+	}
+	return l.shelf[id].order
+}
+
 // unshelved reads the whole job behind a shelved one from the journal; nil
-// when it could not be read. It is called without Queue.mu: the job it
+// when it could not be read. It is called without list.mu: the job it
 // returns is the caller's own until it is put in the list.
-func (q *Queue) unshelved(id JobID, s shelved) *job {
-	rec, err := q.opts.Journal.Get(string(id))
+func (l *list) unshelved(id JobID, s shelved) *job {
+	rec, err := l.opts.Journal.Get(string(id))
 	var jb *job
 	if err == nil {
 		jb, _, err = jobFromRecord(rec, newDestinations(), true)
 	}
 	if err != nil {
 		if !errors.Is(err, journal.ErrClosed) { // closed: Hoist is quitting
-			q.log.Warn("reading a finished upload from the list", "job", id, "err", err)
+			l.log.Warn("reading a finished upload from the list", "job", id, "err", err)
 		}
 		return nil
 	}
-	q.followSandboxLocked(jb) // as at Open: the built-in sandbox may listen elsewhere now
+	l.followSandboxLocked(jb) // as at Open: the built-in sandbox may listen elsewhere now
 	jb.ver.Store(s.ver)
 	return jb
 }
 
 // shelvedView is the whole view of shelved job id as the journal keeps it,
-// read without Queue.mu; false when it could not be read.
-func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
-	jb := q.unshelved(id, s)
+// read without list.mu; false when it could not be read.
+func (l *list) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) {
+	jb := l.unshelved(id, s)
 	if jb == nil {
 		return JobView{}, false
 	}
@@ -82,21 +82,21 @@ func (q *Queue) shelvedView(id JobID, s shelved, now time.Time) (JobView, bool) 
 
 // takeOffShelf makes shelved job id a whole job of the list again, for an
 // action on it; nothing when it is not shelved.
-func (q *Queue) takeOffShelf(id JobID) {
-	q.mu.Lock()
-	s, ok := q.shelf[id]
-	q.mu.Unlock()
+func (l *list) takeOffShelf(id JobID) {
+	l.mu.Lock()
+	s, ok := l.shelf[id]
+	l.mu.Unlock()
 	if !ok {
 		return
 	}
-	jb := q.unshelved(id, s)
+	jb := l.unshelved(id, s)
 	if jb == nil {
 		return
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if now, still := q.shelf[id]; still && now == s {
-		delete(q.shelf, id)
-		q.jobs[id] = jb
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now, still := l.shelf[id]; still && now == s {
+		delete(l.shelf, id)
+		l.jobs[id] = jb
 	}
 }

@@ -1,14 +1,12 @@
 package engine
 
-// ResumeSignedIn sends on every job that waits for a sign-in of account
-// (or names no account), once the user has signed in. It returns the jobs
-// it resumed.
-func (q *Queue) ResumeSignedIn(account string) []JobID {
+// resumeSignedIn is ResumeSignedIn.
+func (ac *actions) resumeSignedIn(account string) []JobID {
 	var waiting []JobID
-	now := q.opts.Clock.Now()
-	q.mu.Lock()
-	for _, id := range q.order {
-		jb, ok := q.jobs[id] // a shelved job is Done: it waits for nothing
+	now := ac.opts.Clock.Now()
+	ac.mu.Lock()
+	for _, id := range ac.order {
+		jb, ok := ac.jobs[id] // a shelved job is Done: it waits for nothing
 		if !ok {
 			continue
 		}
@@ -16,10 +14,10 @@ func (q *Queue) ResumeSignedIn(account string) []JobID {
 			waiting = append(waiting, v.ID)
 		}
 	}
-	q.mu.Unlock()
+	ac.mu.Unlock()
 	var resumed []JobID
 	for _, id := range waiting {
-		if q.Do(id, SignIn) == nil {
+		if ac.do(id, SignIn) == nil {
 			resumed = append(resumed, id)
 		}
 	}

@@ -250,10 +250,10 @@ func TestLeanResultsLeaveTheAnswerInTheJournal(t *testing.T) {
 		if r := v.Result; r == nil || r.ID != "obj-1" || r.Fact() == nil || r.Verified != "size" || (len(r.Raw) == 0) != lean {
 			t.Errorf("lean %v: result %+v", lean, r)
 		}
-		q.takeOffShelf("a") // lean: it was left in the journal; an action brings it back whole
-		q.mu.Lock()
-		q.persist(q.jobs["a"])
-		q.mu.Unlock()
+		q.list.takeOffShelf("a") // lean: it was left in the journal; an action brings it back whole
+		q.list.mu.Lock()
+		q.list.persist(q.list.jobs["a"])
+		q.list.mu.Unlock()
 		closeQueue(t, q)
 		rec, err := j.Get("a")
 		if err != nil || string(rec.Result) != answer {

@@ -17,7 +17,7 @@ import (
 	"hoist/engine/upload"
 )
 
-// job is one file's upload. Fields without a comment are guarded by Queue.mu;
+// job is one file's upload. Fields without a comment are guarded by list.mu;
 // the progress counters are atomics so the uploading goroutine never waits for
 // a reader of the list.
 type job struct {
@@ -59,7 +59,7 @@ type job struct {
 
 	sent      atomic.Int64
 	committed atomic.Int64
-	ver       atomic.Uint64 // bumped at every visible change (Queue.bump)
+	ver       atomic.Uint64 // bumped at every visible change (list.bump)
 	// meters measures the speed while the job is sent; nil until it first
 	// is (a finished job read from the journal never has one): see meter.
 	meters atomic.Pointer[meter]
@@ -83,13 +83,13 @@ type underway struct {
 	// did, and says why (JobView.Unconfirmed).
 	unconfirmed int64
 	// wholeOut is when the file's last byte went out in this run (and,
-	// while Paused, its answer was not heard); zero when it did not. A
-	// resumable upload canceled after it keeps its session: the file may
-	// have arrived.
+	// while Paused, its answer was not heard, kept in the list too); zero
+	// when it did not. A resumable upload canceled after it keeps its
+	// session: the file may have arrived.
 	wholeOut time.Time
 }
 
-// live is the job's running part, made when first written; Queue.mu must
+// live is the job's running part, made when first written; list.mu must
 // be held.
 func (jb *job) live() *underway {
 	if jb.run == nil {
@@ -99,7 +99,7 @@ func (jb *job) live() *underway {
 }
 
 // peek is a copy of the job's running part, all zero when it has none;
-// Queue.mu must be held.
+// list.mu must be held.
 func (jb *job) peek() underway {
 	if jb.run == nil {
 		return underway{}
@@ -108,7 +108,7 @@ func (jb *job) peek() underway {
 }
 
 // settle lets go of the running part of a job once nothing in it is set
-// (a finished job); Queue.mu must be held.
+// (a finished job); list.mu must be held.
 func (jb *job) settle() {
 	r := jb.run
 	if r != nil && r.retryAt.IsZero() && !r.asked && r.waited == 0 && !r.later && !r.counted &&
@@ -117,19 +117,13 @@ func (jb *job) settle() {
 	}
 }
 
-// bump counts a visible change of jb, in the job and in the queue.
-func (q *Queue) bump(jb *job) {
-	jb.ver.Add(1)
-	q.changes.Add(1)
-}
-
 // explainLocked sets the job's reason to err's fact, with the server's own
-// words as its details; Queue.mu must be held.
+// words as its details; list.mu must be held.
 func (jb *job) explainLocked(err error) {
 	jb.reason, jb.details = said(errFact(jb, err)), dest.GoogleWords(err)
 }
 
-// viewLocked copies what is shown about jb; Queue.mu must be held.
+// viewLocked copies what is shown about jb; list.mu must be held.
 func (jb *job) viewLocked(now time.Time) JobView {
 	facts := jb.factsLocked()
 	v := JobView{
@@ -200,7 +194,7 @@ func (jb *job) viewLocked(now time.Time) JobView {
 	return v
 }
 
-// record is what the journal keeps of jb; Queue.mu must be held.
+// record is what the journal keeps of jb; list.mu must be held.
 func (jb *job) recordLocked() (journal.Record, error) {
 	d, err := json.Marshal(jb.dest)
 	if err != nil {
@@ -222,6 +216,7 @@ func (jb *job) recordLocked() (journal.Record, error) {
 		SessionURI:     jb.peek().session.URI,
 		SessionStarted: jb.peek().session.Started,
 		SentAt:         jb.peek().session.Sent,
+		LastByteAt:     jb.peek().wholeOut,
 		Since:          jb.peek().since,
 		RetryAt:        jb.peek().retryAt,
 		RetryAsked:     jb.peek().asked && !jb.peek().retryAt.IsZero(),
@@ -307,7 +302,7 @@ func (ds *destinations) of(b []byte) (dest.Destination, error) {
 
 // jobFromRecord rebuilds a job from the journal, without reading its file:
 // an email's headers come from the record (emailUnknown says when an older
-// Hoist kept none, for Queue.readEmails to read after Open).
+// Hoist kept none, for list.readEmails to read after Open).
 // With lean, the server's whole answer stays in the journal (see
 // Options.LeanResults).
 func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, emailUnknown bool, err error) {
@@ -351,6 +346,9 @@ func jobFromRecord(rec journal.Record, ds *destinations, lean bool) (jb *job, em
 	}
 	if s := (upload.Session{URI: rec.SessionURI, Started: rec.SessionStarted, Sent: rec.SentAt}); s != (upload.Session{}) {
 		jb.live().session = s
+	}
+	if !rec.LastByteAt.IsZero() && rec.SessionURI != "" && State(rec.State) != Done {
+		jb.live().wholeOut = rec.LastByteAt // its answer unheard: a Cancel keeps the session
 	}
 	if rec.Since != "" && State(rec.State) != Done {
 		jb.live().since = rec.Since
@@ -421,43 +419,6 @@ func savedResult(d dest.Destination, rec journal.Record) *Result {
 
 // readEmailHeaders reads an email file's headers (tests count its calls).
 var readEmailHeaders = media.ReadEmail
-
-// readEmails reads the headers of the email jobs an older Hoist listed
-// without them, after the list is open, and keeps them in their records, so
-// that the next start reads no file. A file that cannot be read now keeps
-// its row without them, as before.
-func (q *Queue) readEmails(ctx context.Context) {
-	q.mu.Lock()
-	unread := q.unread
-	q.unread = nil
-	q.mu.Unlock()
-	var read []*job
-	for _, jb := range unread {
-		if ctx.Err() != nil {
-			break
-		}
-		q.mu.Lock()
-		path := jb.info.Path
-		q.mu.Unlock()
-		e, err := readEmailHeaders(path)
-		if err != nil {
-			continue
-		}
-		q.mu.Lock()
-		if q.jobs[jb.id] == jb && jb.info.Path == path && jb.info.Email == nil {
-			jb.info.Email = e
-			q.bump(jb)
-			read = append(read, jb)
-		}
-		q.mu.Unlock()
-	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(read) > 0 {
-		q.notifyLocked()
-		q.persist(read...)
-	}
-}
 
 // left is how many bytes of jb have still to go out. The speed is measured on
 // the bytes going out, so the time left counts from them too: with the bar,

@@ -14,9 +14,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"hoist/internal/testclock"
 )
 
 // harness is an emulator on loopback and a raw HTTP client for it.
@@ -252,26 +253,8 @@ func onlyObject(t *testing.T, srv *Server) Object {
 	return objs[0]
 }
 
-// fakeClock is a clock tests move by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
+func newFakeClock() *testclock.Clock {
+	return testclock.At(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // withQuery adds query parameters to a path.

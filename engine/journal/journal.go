@@ -94,6 +94,10 @@ type Record struct {
 	// or was about to, its answer not heard: the file may have arrived,
 	// and the destination is asked before it is sent again.
 	SentAt time.Time `json:"sent_at,omitzero"`
+	// LastByteAt is when a resumable upload's last byte went out, its
+	// answer not heard, while it is paused: canceled, it keeps its session,
+	// which is asked before anything is sent again.
+	LastByteAt time.Time `json:"last_byte_at,omitzero"`
 	// Since is where the destination stood just before the upload was
 	// first sent (Gmail: the mailbox's historyId), so that a lookup after
 	// a lost answer looks only at what was added since.
@@ -389,6 +393,7 @@ func (j *Journal) putLocked(jobs *bbolt.Bucket, rec Record) error {
 		rec.SessionURI = ""
 		rec.SessionStarted = time.Time{}
 		rec.SentAt = time.Time{}
+		rec.LastByteAt = time.Time{}
 		rec.RetryAt, rec.RetryAsked = time.Time{}, false
 	}
 	return putRecord(jobs, normalize(rec))

@@ -72,6 +72,7 @@ func fullRecord(id string) Record {
 		SessionURI:     "https://www.googleapis.com/upload/gmail/v1/users/me/messages?uploadType=resumable&upload_id=ADPycdu-" + id,
 		SessionStarted: time.Date(2025, 3, 14, 8, 0, 0, 0, time.UTC),
 		SentAt:         time.Date(2025, 3, 14, 8, 1, 0, 0, time.UTC),
+		LastByteAt:     time.Date(2025, 3, 14, 8, 2, 0, 0, time.UTC),
 		Since:          "history:4109",
 		RetryAt:        time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC),
 		RetryAsked:     true,
@@ -125,6 +126,7 @@ func TestRoundTripEveryField(t *testing.T) {
 	wantFinished.SessionURI = ""
 	wantFinished.SessionStarted = time.Time{}
 	wantFinished.SentAt = time.Time{}
+	wantFinished.LastByteAt = time.Time{}
 	wantFinished.RetryAt, wantFinished.RetryAsked = time.Time{}, false
 
 	check := func(t *testing.T, j *Journal) {

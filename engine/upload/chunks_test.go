@@ -14,6 +14,7 @@ import (
 
 	"hoist/engine/emulator"
 	"hoist/engine/upload"
+	"hoist/internal/testclock"
 )
 
 // exchangeLog records, in order, the byte ranges a client sends to a session
@@ -90,7 +91,7 @@ func autoUpload(t *testing.T, seed uint64, f emulator.Action, times int, stall t
 	client := smallBufferClient(t, &hostLog{})
 	log := &exchangeLog{next: client.Transport}
 	client.Transport = log
-	up := &upload.Uploader{Client: client, ChunkSize: upload.ChunkAuto, Clock: &instantClock{now: time.Now()}, StallTimeout: stall}
+	up := &upload.Uploader{Client: client, ChunkSize: upload.ChunkAuto, Clock: testclock.At(time.Now()), StallTimeout: stall}
 	target := upload.Target{URL: ts.URL + "/upload/files/v1/things?name=auto.bin", ContentType: "application/octet-stream"}
 	if _, err := up.Upload(context.Background(), target, memSource(file), upload.Resumable, nil, nil); err != nil {
 		t.Fatalf("upload failed: %v", err)
@@ -279,7 +280,7 @@ func TestAutoChunksLastAFewSeconds(t *testing.T) {
 	client := smallBufferClient(t, &hostLog{})
 	log := &exchangeLog{next: client.Transport}
 	client.Transport = log
-	up := &upload.Uploader{Client: client, ChunkSize: upload.ChunkAuto, Clock: &instantClock{now: time.Now()}}
+	up := &upload.Uploader{Client: client, ChunkSize: upload.ChunkAuto, Clock: testclock.At(time.Now())}
 	target := upload.Target{URL: ts.URL + "/upload/files/v1/things?name=long.bin", ContentType: "application/octet-stream"}
 	if _, err := up.Upload(context.Background(), target, memSource(file), upload.Resumable, nil, nil); err != nil {
 		t.Fatalf("upload failed: %v", err)

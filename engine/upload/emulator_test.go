@@ -19,6 +19,7 @@ import (
 
 	"hoist/engine/emulator"
 	"hoist/engine/upload"
+	"hoist/internal/testclock"
 )
 
 // The fault matrix: every upload type against every fault the emulator can
@@ -270,7 +271,7 @@ func faultMatrix(t *testing.T, flows []flow, serve serveFunc) {
 				up := &upload.Uploader{
 					Client:       client,
 					ChunkSize:    f.chunk,
-					Clock:        &instantClock{now: time.Now()},
+					Clock:        testclock.At(time.Now()),
 					StallTimeout: time.Second, // a stall, yet room for a loaded 2-CPU machine
 				}
 				target := upload.Target{
@@ -355,25 +356,6 @@ func (m memSource) ReadAt(p []byte, off int64) (int, error) {
 		return n, io.EOF
 	}
 	return n, nil
-}
-
-// instantClock passes every wait at once, so retries cost no time.
-type instantClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *instantClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *instantClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-	return ctx.Err()
 }
 
 type hostLog struct {

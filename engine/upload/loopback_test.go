@@ -294,8 +294,8 @@ func TestLoopbackCutConnection(t *testing.T) {
 				if len(s.cutAt) != 0 {
 					t.Errorf("cuts not reached: %v", s.cutAt)
 				}
-				if len(obs.retries) != len(tc.cuts) || len(clock.slept()) != len(tc.cuts) {
-					t.Errorf("retries %d, waits %v, want %d", len(obs.retries), clock.slept(), len(tc.cuts))
+				if len(obs.retries) != len(tc.cuts) || len(clock.Slept()) != len(tc.cuts) {
+					t.Errorf("retries %d, waits %v, want %d", len(obs.retries), clock.Slept(), len(tc.cuts))
 				}
 				for _, r := range obs.retries {
 					if !errors.As(r.cause, new(*connError)) {

@@ -89,9 +89,7 @@ func TestDoubtCountsFromTheLastByte(t *testing.T) {
 	slow := func(h *harness) func(req *http.Request) {
 		return func(req *http.Request) {
 			_, _ = io.CopyN(io.Discard, req.Body, 50_000)
-			h.clock.mu.Lock()
-			h.clock.now = h.clock.now.Add(3 * time.Minute) // the link is slow
-			h.clock.mu.Unlock()
+			h.clock.Advance(3 * time.Minute) // the link is slow
 		}
 	}
 	t.Run("nothing to ask", func(t *testing.T) {

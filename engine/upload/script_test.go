@@ -2,7 +2,6 @@ package upload
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hoist/internal/testclock"
 )
 
 // The scripted server: each request must match the next exchange exactly.
@@ -301,37 +302,8 @@ func testFile(n int) []byte {
 	return b
 }
 
-type fakeClock struct {
-	mu    sync.Mutex
-	now   time.Time
-	waits []time.Duration
-}
-
-func newClock() *fakeClock {
-	return &fakeClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.waits = append(c.waits, d)
-	c.now = c.now.Add(d)
-	return nil
-}
-
-func (c *fakeClock) slept() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.waits...)
+func newClock() *testclock.Clock {
+	return testclock.At(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // draws is a Rand for ExponentialBackoff that plays fixed numbers and
@@ -487,7 +459,7 @@ func (r *recorder) lastCommitted() int64 {
 // harness wires an Uploader to a script, a fake clock and recorded draws.
 type harness struct {
 	up    *Uploader
-	clock *fakeClock
+	clock *testclock.Clock
 	draws *draws
 	s     *script
 }

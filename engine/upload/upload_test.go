@@ -264,8 +264,8 @@ func TestChunksServerKeepsLess(t *testing.T) {
 	if fmt.Sprint(obs.events) != fmt.Sprint(want) {
 		t.Errorf("events %v, want %v", obs.events, want)
 	}
-	if len(h.clock.slept()) != 0 {
-		t.Errorf("waited %v between healthy chunks", h.clock.slept())
+	if len(h.clock.Slept()) != 0 {
+		t.Errorf("waited %v between healthy chunks", h.clock.Slept())
 	}
 }
 
@@ -476,7 +476,7 @@ func Test503ThenSuccess(t *testing.T) {
 	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Resumable, nil, obs); err != nil {
 		t.Fatal(err)
 	}
-	waits := h.clock.slept()
+	waits := h.clock.Slept()
 	// n resets when the server confirms new bytes (Range 0-99).
 	backoffShape(t, waits[:4], h.draws)
 	if len(waits) != 5 || waits[4] != time.Second+time.Duration(h.draws.got[4])*time.Millisecond {
@@ -527,7 +527,7 @@ func TestTooManyRetries(t *testing.T) {
 	if !errors.Is(err, ErrTooManyRetries) || !errors.As(err, &api) || api.Status != http.StatusServiceUnavailable || !Retryable(err) {
 		t.Fatalf("err = %v", err)
 	}
-	waits := h.clock.slept()
+	waits := h.clock.Slept()
 	if len(waits) != 5 {
 		t.Fatalf("%d waits, want 5", len(waits))
 	}
@@ -566,7 +566,7 @@ func TestRetryAfter(t *testing.T) {
 			if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, nil); err != nil {
 				t.Fatal(err)
 			}
-			if w := h.clock.slept(); len(w) != 1 || w[0] != tc.want {
+			if w := h.clock.Slept(); len(w) != 1 || w[0] != tc.want {
 				t.Errorf("waits %v, want [%v]", w, tc.want)
 			}
 		})
@@ -657,7 +657,7 @@ func TestAPIErrorNotRetried(t *testing.T) {
 			if !strings.Contains(err.Error(), "Media type 'image/png' is not supported.") || Retryable(err) || errors.Is(err, ErrBadResponse) {
 				t.Errorf("err = %v", err)
 			}
-			if len(h.clock.slept()) != 0 {
+			if len(h.clock.Slept()) != 0 {
 				t.Error("waited before failing")
 			}
 		})
@@ -680,7 +680,7 @@ func TestTooManyRequestsBounded(t *testing.T) {
 	if len(obs.retries) != DefaultMaxOtherRetries {
 		t.Errorf("%d retries, want %d", len(obs.retries), DefaultMaxOtherRetries)
 	}
-	backoffShape(t, h.clock.slept()[:6], h.draws)
+	backoffShape(t, h.clock.Slept()[:6], h.draws)
 }
 
 func TestRequestTimeoutRetriedWithoutBackoff(t *testing.T) {
@@ -689,7 +689,7 @@ func TestRequestTimeoutRetriedWithoutBackoff(t *testing.T) {
 	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if w := h.clock.slept(); len(w) != 1 || w[0] != 0 {
+	if w := h.clock.Slept(); len(w) != 1 || w[0] != 0 {
 		t.Errorf("waits %v", w)
 	}
 }
@@ -1054,7 +1054,7 @@ func TestNonRetryableTransportError(t *testing.T) {
 	if !errors.As(err, new(signInAgain)) || Retryable(err) {
 		t.Fatalf("err = %v", err)
 	}
-	if len(h.clock.slept()) != 0 {
+	if len(h.clock.Slept()) != 0 {
 		t.Error("waited")
 	}
 }
@@ -1138,7 +1138,7 @@ func TestRateLimit403(t *testing.T) {
 		if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType}, &memFile{data: file}, Media, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		backoffShape(t, h.clock.slept(), h.draws)
+		backoffShape(t, h.clock.Slept(), h.draws)
 	})
 	t.Run("daily quota fails at once", func(t *testing.T) {
 		h := newHarness(t, mediaX(file).answer(http.StatusForbidden).withBody(quota))

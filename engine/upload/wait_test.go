@@ -20,7 +20,7 @@ func TestLongRetryAfterIsItsRealLength(t *testing.T) {
 	if _, err := h.up.Upload(context.Background(), Target{URL: testBase, ContentType: testType, Repeatable: true}, &memFile{data: file}, Media, nil, obs); err != nil {
 		t.Fatal(err)
 	}
-	if w := h.clock.slept(); len(w) != 1 || w[0] != 2*time.Hour || obs.retries[0].wait != 2*time.Hour {
+	if w := h.clock.Slept(); len(w) != 1 || w[0] != 2*time.Hour || obs.retries[0].wait != 2*time.Hour {
 		t.Errorf("slept %v, said %v; want 2h", w, obs.retries)
 	}
 }
@@ -37,7 +37,7 @@ func TestWaitPastTheBoundEndsTheCall(t *testing.T) {
 		if !errors.As(err, &we) || we.Wait != 2*time.Hour || !we.Until.Equal(h.clock.Now().Add(2*time.Hour)) || !Retryable(err) {
 			t.Fatalf("err = %v", err)
 		}
-		if w := h.clock.slept(); len(w) != 0 {
+		if w := h.clock.Slept(); len(w) != 0 {
 			t.Errorf("slept %v", w)
 		}
 		var api *APIError
@@ -58,7 +58,7 @@ func TestWaitPastTheBoundEndsTheCall(t *testing.T) {
 		if !errors.As(err, &we) || we.Wait != 8*time.Second {
 			t.Fatalf("err = %v", err)
 		}
-		if w := h.clock.slept(); len(w) != 3 {
+		if w := h.clock.Slept(); len(w) != 3 {
 			t.Errorf("slept %v", w)
 		}
 	})
