@@ -31,7 +31,7 @@ func TestCancelWhileWaitingForTheAnswerKeepsTheDoubt(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			r.until(id, "waiting for its answer", func(v engine.JobView) bool { return v.Sent >= v.Size })
-			if err := r.q.Cancel(id); err != nil {
+			if err := r.q.Do(id, engine.Cancel); err != nil {
 				t.Fatal(err)
 			}
 			v := r.state(id, engine.Canceled)
@@ -48,7 +48,7 @@ func TestCancelWhileWaitingForTheAnswerKeepsTheDoubt(t *testing.T) {
 				t.Fatalf("the list forgot that the file went out: %+v", rec)
 			}
 			r.open()
-			if err := r.q.Retry(id); err != nil {
+			if err := r.q.Do(id, engine.Retry); err != nil {
 				t.Fatal(err)
 			}
 			v = r.state(id, engine.Done)
@@ -70,11 +70,11 @@ func TestCancelBeforeSendingHasNoDoubt(t *testing.T) {
 	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageUpload}, Action: emulator.Stall{Until: hold}})
 	p, _ := r.file("plan.bin", 4000)
 	id := r.add(p)[0]
-	if err := r.q.Pause(id); err != nil {
+	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Paused)
-	if err := r.q.Cancel(id); err != nil {
+	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Canceled)
@@ -102,7 +102,7 @@ func TestCancelWhileWaitingForTheLastChunkKeepsTheSession(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if err := r.q.Cancel(id); err != nil {
+	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Canceled)
@@ -115,7 +115,7 @@ func TestCancelWhileWaitingForTheLastChunkKeepsTheSession(t *testing.T) {
 		t.Fatalf("the list forgot the session: %+v", rec)
 	}
 	r.open()
-	if err := r.q.Retry(id); err != nil {
+	if err := r.q.Do(id, engine.Retry); err != nil {
 		t.Fatal(err)
 	}
 	v = r.state(id, engine.Done)
@@ -144,11 +144,11 @@ func TestPauseThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if err := r.q.Pause(id); err != nil {
+	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Paused)
-	if err := r.q.Cancel(id); err != nil {
+	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Canceled)
@@ -156,7 +156,7 @@ func TestPauseThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
 	if !isFact(v.Fact, fact.CanceledInDoubt) || !isFact(v.NextFact, fact.CheckFirst) {
 		t.Fatalf("reason %+v, next %+v: the row forgets that the file may have arrived", v.Fact, v.NextFact)
 	}
-	if err := r.q.Retry(id); err != nil {
+	if err := r.q.Do(id, engine.Retry); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)
@@ -184,7 +184,7 @@ func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if err := r.q.Pause(id); err != nil {
+	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Paused)
@@ -192,7 +192,7 @@ func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T
 	r.close()
 	r.open()
 	r.state(id, engine.Paused)
-	if err := r.q.Cancel(id); err != nil {
+	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Canceled)
@@ -204,7 +204,7 @@ func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T
 		t.Fatalf("the list forgot the session: %+v", rec)
 	}
 	r.open()
-	if err := r.q.Retry(id); err != nil {
+	if err := r.q.Do(id, engine.Retry); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)

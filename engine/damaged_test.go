@@ -79,7 +79,7 @@ func damagedThenWhole(t *testing.T, l *lab, c *corrupter, d dest.Destination, fi
 		t.Fatalf("the server kept %d damaged objects", n)
 	}
 	c.on.Store(false)
-	if err := l.q.Retry(v.ID); err != nil {
+	if err := l.q.Do(v.ID, engine.Retry); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.q.Wait(t.Context()); err != nil {

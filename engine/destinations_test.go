@@ -1194,7 +1194,7 @@ func TestMediaKeepsNothingBack(t *testing.T) {
 				t.Errorf("state %s, reason %q, %d requests; want refused before any byte", v.State, reasonOf(v), len(l.srv.Requests()))
 			}
 			// Retry checks the file again, by the same rules.
-			if err := l.q.Retry(v.ID); err != nil {
+			if err := l.q.Do(v.ID, engine.Retry); err != nil {
 				t.Fatal(err)
 			}
 			if err := l.q.Wait(t.Context()); err != nil {

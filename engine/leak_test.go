@@ -163,7 +163,7 @@ func TestLockedKeychainAsksToUnlock(t *testing.T) {
 		t.Errorf("locked: %+v; want a request to unlock the keychain", v)
 	}
 	locked.Store(false)
-	if err := q.Resume(id); err != nil {
+	if err := q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	if v := r.state(id, engine.Done); v.Locked {

@@ -139,7 +139,7 @@ func TestQuitWhileWaitingForTheAnswer(t *testing.T) {
 				t.Fatalf("the list does not say the file went out: %+v", rec)
 			}
 			r.open()
-			if err := r.q.Resume(id); err != nil && !errors.Is(err, engine.ErrNotNow) {
+			if err := r.q.Do(id, engine.Resume); err != nil && !errors.Is(err, engine.ErrNotNow) {
 				t.Fatal(err)
 			}
 			v := r.state(id, engine.Done)
@@ -232,7 +232,7 @@ func TestLostAnswerWithNothingToAsk(t *testing.T) {
 	if v, _ := r.q.Job(id); !v.InDoubt || !v.Allows(engine.Restart) || v.Allows(engine.Resume) {
 		t.Fatalf("reopened: %+v", v)
 	}
-	if err := r.q.Restart(id); err != nil {
+	if err := r.q.Do(id, engine.Restart); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)
@@ -285,14 +285,14 @@ func TestEarlyCompleteIsNeverCopiedOnItsOwn(t *testing.T) {
 	}
 	r.close()
 	r.open()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	v = r.state(id, engine.Attention)
 	if n := len(r.emu.Objects()); n != 1 || !isFact(v.Fact, fact.Incomplete) {
 		t.Fatalf("after Resume: %d objects, reason %+v", n, v.Fact)
 	}
-	if err := r.q.Restart(id); err != nil {
+	if err := r.q.Do(id, engine.Restart); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)

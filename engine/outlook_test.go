@@ -189,7 +189,7 @@ func TestOutlookMessageResumesAfterAQuit(t *testing.T) {
 	release()
 	r.emu.ClearRequests()
 	r.open()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)

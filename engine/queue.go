@@ -192,30 +192,20 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 // takes the state the table gives; the others take it at once. Retry of a
 // refused file and Restart look at the file again, without holding the
 // queue's lock; a file that now breaks a rule stays (or becomes) Refused.
+// Pause stops a job's bytes within a second and keeps its session, so
+// Resume continues from where the server stands; Resume first asks the
+// server where the upload stands. Cancel stops a job for good. Retry queues
+// a failed, canceled or refused job again (a kept session is resumed, a
+// refused file checked again first). Restart uploads the file again from
+// byte 0 as it is now, under a new session. Remove takes a job off the list
+// (stopping it first) and out of the journal.
 func (q *Queue) Do(id JobID, a Action) error { return q.actions.do(id, a) }
 
-// Pause stops a job's bytes within a second and keeps its session, so Resume
-// continues from where the server stands.
-func (q *Queue) Pause(id JobID) error { return q.Do(id, Pause) }
 
-// Resume lets a paused job (or one stopped by a locked keychain) go on; it
-// first asks the server where the upload stands.
-func (q *Queue) Resume(id JobID) error { return q.Do(id, Resume) }
 
-// Cancel stops a job for good and forgets its session.
-func (q *Queue) Cancel(id JobID) error { return q.Do(id, Cancel) }
 
-// Retry queues a failed, canceled or refused job again. A kept session is
-// resumed (the server is asked first); otherwise the upload starts from
-// byte 0. A refused file is checked again first.
-func (q *Queue) Retry(id JobID) error { return q.Do(id, Retry) }
 
-// Restart uploads the file again from byte 0 as it is now, under a new session:
-// the answer to "this file changed since it was added".
-func (q *Queue) Restart(id JobID) error { return q.Do(id, Restart) }
 
-// Remove takes a job off the list (stopping it first) and out of the journal.
-func (q *Queue) Remove(id JobID) error { return q.Do(id, Remove) }
 
 // PauseAll pauses every waiting or running job.
 func (q *Queue) PauseAll() { q.actions.doAll(Pause) }

@@ -265,7 +265,7 @@ func TestPauseKeepsTheSessionAndResumeAsksTheServerFirst(t *testing.T) {
 	id := r.add(p)[0]
 	r.until(id, "the stalled chunk", func(engine.JobView) bool { return fault.Count() == 1 })
 
-	if err := r.q.Pause(id); err != nil {
+	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Paused)
@@ -279,7 +279,7 @@ func TestPauseKeepsTheSessionAndResumeAsksTheServerFirst(t *testing.T) {
 	r.settled()
 	r.emu.ClearRequests()
 
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)
@@ -315,7 +315,7 @@ func TestPauseSaysWhatTheServerDidNotKeep(t *testing.T) {
 	before := r.until(id, "bytes sent past the confirmed ones", func(v engine.JobView) bool {
 		return fault.Count() == 1 && v.Sent > v.Committed
 	})
-	if err := r.q.Pause(id); err != nil {
+	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Paused)
@@ -327,7 +327,7 @@ func TestPauseSaysWhatTheServerDidNotKeep(t *testing.T) {
 	}
 	release()
 	r.settled()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	if v := r.state(id, engine.Done); v.Unconfirmed != 0 {
@@ -355,7 +355,7 @@ func TestQuitAndReopenContinuesWhereTheServerStands(t *testing.T) {
 	if v.State != engine.Paused || v.Committed != 4*chunk {
 		t.Fatalf("after restart: %s with %d confirmed, want paused with %d", v.State, v.Committed, 4*chunk)
 	}
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)
@@ -399,7 +399,7 @@ func TestGoneSessionStartsAgainFromZeroAndSaysSo(t *testing.T) {
 			r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageQuery}, Action: emulator.ExpireSession{}})
 			r.open()
 			again, fault := stallChunk(r, 1)
-			if err := r.q.Resume(id); err != nil {
+			if err := r.q.Do(id, engine.Resume); err != nil {
 				t.Fatal(err)
 			}
 			// The row says plainly why the file starts again while it does.
@@ -439,7 +439,7 @@ func TestSessionOlderThanItsLifetimeIsNotResumed(t *testing.T) {
 	clock.Advance(2 * time.Hour)
 	r.open()
 	r.emu.ClearRequests()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Done)
@@ -471,7 +471,7 @@ func TestFileChangedWhileClosedStopsAndAsks(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.open()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	v := r.state(id, engine.Attention)
@@ -481,7 +481,7 @@ func TestFileChangedWhileClosedStopsAndAsks(t *testing.T) {
 	if len(r.emu.Objects()) != 0 {
 		t.Fatalf("an object was stored from mixed old and new bytes")
 	}
-	if err := r.q.Restart(id); err != nil {
+	if err := r.q.Do(id, engine.Restart); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)
@@ -521,12 +521,12 @@ func TestCancelThenRetry(t *testing.T) {
 	release, fault := stallChunk(r, 1)
 	id := r.add(p)[0]
 	r.until(id, "the stalled chunk", func(engine.JobView) bool { return fault.Count() == 1 })
-	if err := r.q.Cancel(id); err != nil {
+	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Canceled)
 	release()
-	if err := r.q.Retry(id); err != nil {
+	if err := r.q.Do(id, engine.Retry); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)

@@ -42,7 +42,7 @@ func TestDriveAndYouTubeResumeAfterACutAndARestart(t *testing.T) {
 			release()
 			r.emu.ClearRequests()
 			r.open()
-			if err := r.q.Resume(id); err != nil {
+			if err := r.q.Do(id, engine.Resume); err != nil {
 				t.Fatal(err)
 			}
 			v := r.state(id, engine.Done)

@@ -104,7 +104,7 @@ func TestSandboxOnAnotherPortAfterARestart(t *testing.T) {
 			if !ok || v.State != engine.Paused || v.Committed != 4*chunk {
 				t.Fatalf("after the restart: %+v; want paused with %d bytes confirmed", v, 4*chunk)
 			}
-			if err := r.q.Resume(id); err != nil {
+			if err := r.q.Do(id, engine.Resume); err != nil {
 				t.Fatal(err)
 			}
 			v = r.state(id, engine.Done)
@@ -169,7 +169,7 @@ func TestSandboxNamedByItsAddressStaysThere(t *testing.T) {
 	r.settled()
 	r.opts.SandboxURL = "http://127.0.0.1:10"
 	r.open()
-	if err := r.q.Resume(id); err != nil {
+	if err := r.q.Do(id, engine.Resume); err != nil {
 		t.Fatal(err)
 	}
 	r.state(id, engine.Done)

@@ -75,14 +75,14 @@ func TestFinishedUploadsStayInTheList(t *testing.T) {
 	}
 
 	var refused *engine.NotAllowedError
-	if err := r.q.Retry(done[0]); !errors.As(err, &refused) {
+	if err := r.q.Do(done[0], engine.Retry); !errors.As(err, &refused) {
 		t.Errorf("Retry of a finished upload: %v, want it refused", err)
 	}
 	if v, ok := r.q.Job(done[0]); !ok || !reflect.DeepEqual(withoutAnswer(v), withoutAnswer(whole[0])) {
 		t.Errorf("after a refused Retry the job is %+v, want it unchanged", v)
 	}
 
-	if err := r.q.Remove(done[1]); err != nil {
+	if err := r.q.Do(done[1], engine.Remove); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := r.q.Job(done[1]); ok {

@@ -50,7 +50,7 @@ func TestRestoredRowsRedraw(t *testing.T) {
 	if n := len(h.d.list.views()); n != 3 {
 		t.Fatalf("after the restart the window shows %d rows, want 3", n)
 	}
-	if err := h.q.Remove(h.job("a.eml").ID); err != nil {
+	if err := h.q.Do(h.job("a.eml").ID, engine.Remove); err != nil {
 		t.Fatal(err)
 	}
 	h.refresh()
@@ -70,7 +70,7 @@ func TestSummaryAfterCancel(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, _ := stalled(t, h, "report.dat")
 	defer close(release)
-	if err := h.q.Cancel(h.job("report.dat").ID); err != nil {
+	if err := h.q.Do(h.job("report.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the job to be canceled", func() bool {

@@ -359,9 +359,9 @@ func (p *settingsSide) reset() {
 	f.background(func(context.Context) {
 		for _, v := range p.q.Briefs() {
 			if !v.State.Finished() {
-				_ = p.q.Cancel(v.ID)
+				_ = p.q.Do(v.ID, engine.Cancel)
 			}
-			if err := p.q.Remove(v.ID); err != nil && err != engine.ErrNoJob {
+			if err := p.q.Do(v.ID, engine.Remove); err != nil && err != engine.ErrNoJob {
 				f.log.Warn("reset: removing an upload", "job", v.ID, "err", err)
 			}
 		}

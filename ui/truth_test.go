@@ -152,7 +152,7 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	if got := h.dialogText(); !strings.Contains(got, "2 files are still uploading") {
 		t.Fatalf("the question says %q", got)
 	}
-	if err := h.q.Cancel(h.job("first.dat").ID); err != nil {
+	if err := h.q.Do(h.job("first.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the question to count one file", func() bool {

@@ -310,7 +310,7 @@ func (d *desk) openMailbox(id engine.JobID) {
 func (d *desk) forget(ids []engine.JobID, done func()) {
 	d.frame.background(func(context.Context) {
 		for _, id := range ids {
-			if err := d.q.Remove(id); err != nil {
+			if err := d.q.Do(id, engine.Remove); err != nil {
 				d.log.Info("remove refused", "job", id, "err", err)
 			}
 		}
