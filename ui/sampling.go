@@ -35,6 +35,7 @@ type sampling struct {
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
 	changes   sampler
+	lastJobs  []engine.Brief // the jobs at the last reading
 	retrying  bool
 	focusSeen fyne.Focusable // the focused control at the last reading
 }
@@ -60,6 +61,50 @@ func (s *sampling) run(ctx context.Context) {
 			})
 		}
 	}
+}
+
+// readChanged reads the whole views of the jobs that changed since the last
+// reading (new ones too), at most keptViews of them, so that their rows,
+// drawn later on the UI goroutine, show what this reading counts. A view
+// newer than its brief (the job changed again meanwhile) is left out: its
+// row reads it when drawn, and the next reading counts it.
+func (s *sampling) readChanged(jobs []engine.Brief) map[engine.JobID]engine.JobView {
+	before := s.lastJobs
+	s.lastJobs = jobs
+	var was map[engine.JobID]uint64 // only when rows came, went or moved
+	same := len(before) == len(jobs)
+	for i := 0; same && i < len(jobs); i++ {
+		same = jobs[i].ID == before[i].ID
+	}
+	if !same {
+		was = make(map[engine.JobID]uint64, len(before))
+		for _, b := range before {
+			was[b.ID] = b.Version
+		}
+	}
+	var seen map[engine.JobID]engine.JobView
+	for i := range jobs {
+		b := &jobs[i]
+		if same {
+			if b.Version == before[i].Version {
+				continue
+			}
+		} else if v, ok := was[b.ID]; ok && v == b.Version {
+			continue
+		}
+		if len(seen) == keptViews {
+			break
+		}
+		v, ok := s.q.Job(b.ID)
+		if !ok || v.Version != b.Version {
+			continue
+		}
+		if seen == nil {
+			seen = map[engine.JobID]engine.JobView{}
+		}
+		seen[b.ID] = v
+	}
+	return seen
 }
 
 // refreshNow samples and shows at once, on the calling goroutine, which must
@@ -89,6 +134,7 @@ func (s *sampling) collect() func() {
 	r := reading{ready: s.thumbs.takeReady(), now: s.now()}
 	if s.changes.needed(s.q.Summary(), s.retrying) || s.resample.Swap(false) || len(r.ready) > 0 {
 		r.jobs, r.views = s.q.Briefs(), s.q.Job
+		r.seen = s.readChanged(r.jobs)
 		s.retrying = anyRetrying(r.jobs)
 	}
 	if s.watch != nil {

@@ -228,6 +228,10 @@ type receipts struct {
 type reading struct {
 	jobs     []engine.Brief                            // every job of the queue; nil: the queue did not change
 	views    func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
+	// seen are the whole views of the jobs that changed since the reading
+	// before, read with jobs: their rows, drawn later, show the moment the
+	// totals count, not a newer one.
+	seen map[engine.JobID]engine.JobView
 	receipts *receipts                                 // nil: the sandbox received nothing new
 	ready    map[engine.JobID]struct{}                 // thumbnails made since the last reading
 	now      time.Time
@@ -325,6 +329,14 @@ func (b *snapshots) make(r reading) *snapshot {
 				}
 				s.views[v.ID] = v
 			}
+		}
+	}
+	for id, v := range r.seen {
+		if i, ok := s.index[id]; ok && s.rows[i].Version == v.Version {
+			if s.views == nil {
+				s.views = map[engine.JobID]engine.JobView{}
+			}
+			s.views[id] = v
 		}
 	}
 	s.totals = countTotals(all)
