@@ -131,23 +131,7 @@ func TestCancelWhileWaitingForTheLastChunkKeepsTheSession(t *testing.T) {
 // which was made, then canceled: the session is still kept, and Retry asks
 // it before it sends anything.
 func TestPauseThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
-	r := newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
-	hold := make(chan struct{})
-	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.DropAnswer{Hold: hold}})
-	p, _ := r.file("archive.bin", 600<<10)
-	id := r.add(p)[0]
-	r.until(id, "waiting for the last chunk's answer", func(v engine.JobView) bool { return v.Size > 0 && v.Sent >= v.Size })
-	deadline := time.Now().Add(20 * time.Second)
-	for len(r.emu.Objects()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the last chunk never arrived whole")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := r.q.Do(id, engine.Pause); err != nil {
-		t.Fatal(err)
-	}
-	r.state(id, engine.Paused)
+	r, id, hold := pausedAfterTheLastChunk(t)
 	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
@@ -171,23 +155,7 @@ func TestPauseThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
 // row says the file may have arrived, and Retry asks the session before it
 // sends anything.
 func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T) {
-	r := newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
-	hold := make(chan struct{})
-	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.DropAnswer{Hold: hold}})
-	p, _ := r.file("archive.bin", 600<<10)
-	id := r.add(p)[0]
-	r.until(id, "waiting for the last chunk's answer", func(v engine.JobView) bool { return v.Size > 0 && v.Sent >= v.Size })
-	deadline := time.Now().Add(20 * time.Second)
-	for len(r.emu.Objects()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the last chunk never arrived whole")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := r.q.Do(id, engine.Pause); err != nil {
-		t.Fatal(err)
-	}
-	r.state(id, engine.Paused)
+	r, id, hold := pausedAfterTheLastChunk(t)
 	close(hold)
 	r.close()
 	r.open()
@@ -211,4 +179,29 @@ func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T
 	if objs := r.emu.Objects(); len(objs) != 1 {
 		t.Fatalf("%d objects after Retry, want exactly 1", len(objs))
 	}
+}
+
+// pausedAfterTheLastChunk is a resumable upload paused while it waits for
+// the answer to its last chunk, which made the object; the answer is held
+// until hold is closed.
+func pausedAfterTheLastChunk(t *testing.T) (r *rig, id engine.JobID, hold chan struct{}) {
+	t.Helper()
+	r = newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
+	hold = make(chan struct{})
+	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.DropAnswer{Hold: hold}})
+	p, _ := r.file("archive.bin", 600<<10)
+	id = r.add(p)[0]
+	r.until(id, "waiting for the last chunk's answer", func(v engine.JobView) bool { return v.Size > 0 && v.Sent >= v.Size })
+	deadline := time.Now().Add(20 * time.Second)
+	for len(r.emu.Objects()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the last chunk never arrived whole")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := r.q.Do(id, engine.Pause); err != nil {
+		t.Fatal(err)
+	}
+	r.state(id, engine.Paused)
+	return r, id, hold
 }

@@ -201,12 +201,6 @@ func (q *Queue) Add(paths []string, d dest.Destination) AddResult {
 // (stopping it first) and out of the journal.
 func (q *Queue) Do(id JobID, a Action) error { return q.actions.do(id, a) }
 
-
-
-
-
-
-
 // PauseAll pauses every waiting or running job.
 func (q *Queue) PauseAll() { q.actions.doAll(Pause) }
 

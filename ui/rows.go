@@ -116,27 +116,22 @@ func newJobRow(d rowController) *jobRow {
 }
 
 // setSelected shows whether the row is among the selected ones.
-func (r *jobRow) setSelected(on bool) {
-	c := color.Color(color.Transparent)
-	if on {
-		c = r.Theme().Color(theme.ColorNameSelection, fyne.CurrentApp().Settings().ThemeVariant())
-	}
-	if r.selected.FillColor != c {
-		r.selected.FillColor = c
-		r.selected.Refresh()
-	}
-}
+func (r *jobRow) setSelected(on bool) { r.fill(r.selected, on, theme.ColorNameSelection) }
 
 // setHovered shows whether the pointer is on the row. The list decides,
 // also after the wheel moved the rows under a pointer that stood still.
-func (r *jobRow) setHovered(on bool) {
+func (r *jobRow) setHovered(on bool) { r.fill(r.hovered, on, theme.ColorNameHover) }
+
+// fill gives a background of the row the theme's colour name when on, else
+// none, drawing it again only when it changes.
+func (r *jobRow) fill(bg *canvas.Rectangle, on bool, name fyne.ThemeColorName) {
 	c := color.Color(color.Transparent)
 	if on {
-		c = r.Theme().Color(theme.ColorNameHover, fyne.CurrentApp().Settings().ThemeVariant())
+		c = r.Theme().Color(name, fyne.CurrentApp().Settings().ThemeVariant())
 	}
-	if r.hovered.FillColor != c {
-		r.hovered.FillColor = c
-		r.hovered.Refresh()
+	if bg.FillColor != c {
+		bg.FillColor = c
+		bg.Refresh()
 	}
 }
 

@@ -226,14 +226,14 @@ type receipts struct {
 // reading is what the sampling goroutine read for the next snapshot; the
 // UI goroutine owns it from then on.
 type reading struct {
-	jobs     []engine.Brief                            // every job of the queue; nil: the queue did not change
-	views    func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
+	jobs  []engine.Brief                            // every job of the queue; nil: the queue did not change
+	views func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
 	// seen are the whole views of the jobs that changed since the reading
 	// before, read with jobs: their rows, drawn later, show the moment the
 	// totals count, not a newer one.
-	seen map[engine.JobID]engine.JobView
-	receipts *receipts                                 // nil: the sandbox received nothing new
-	ready    map[engine.JobID]struct{}                 // thumbnails made since the last reading
+	seen     map[engine.JobID]engine.JobView
+	receipts *receipts                 // nil: the sandbox received nothing new
+	ready    map[engine.JobID]struct{} // thumbnails made since the last reading
 	now      time.Time
 }
 
