@@ -3,42 +3,19 @@ package engine
 import (
 	"context"
 	"math"
-	"sync"
 	"testing"
 	"time"
 
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/internal/testclock"
 )
-
-// stepClock is a clock that moves only when told.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) Sleep(ctx context.Context, d time.Duration) error {
-	c.step(d)
-	return ctx.Err()
-}
-
-func (c *stepClock) step(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // A picture smaller than one chunk is confirmed only at its end, yet its time
 // left must count down while its bytes go out, and a range sent again or a
 // pause must not make the speed or the time left jump.
 func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
-	clock := &stepClock{now: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	clock := testclock.At(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	q, err := Open(context.Background(), Options{Idle: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +51,7 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 	o.Sent(0)
 	lastETA := time.Duration(math.MaxInt64)
 	for range 6 {
-		clock.step(time.Second)
+		clock.Advance(time.Second)
 		sent += rate
 		o.Sent(sent)
 		v := view()
@@ -99,7 +76,7 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 	// sent again from there.
 	const kept = 1 << 20
 	o.Committed(kept)
-	clock.step(2 * time.Second)
+	clock.Advance(2 * time.Second)
 	sent = kept + 64<<10
 	o.Sent(sent)
 	v := view()
@@ -110,7 +87,7 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 		t.Errorf("time left after sending a range again = %s, want more than %s: more is left to send", v.ETA, lastETA)
 	}
 	for range 3 {
-		clock.step(time.Second)
+		clock.Advance(time.Second)
 		sent += rate
 		o.Sent(sent)
 		v = view()
@@ -132,12 +109,12 @@ func TestTimeLeftFollowsTheBytesGoingOut(t *testing.T) {
 	jb.state = Uploading
 	q.run.running++
 	q.list.mu.Unlock()
-	clock.step(time.Minute)
+	clock.Advance(time.Minute)
 	o.Sent(kept + 256<<10)
 	if v = view(); v.Speed != 0 || v.ETA >= 0 {
 		t.Errorf("just resumed: speed %.0f, time left %s; want both unknown until a measure", v.Speed, v.ETA)
 	}
-	clock.step(time.Second)
+	clock.Advance(time.Second)
 	o.Sent(kept + 256<<10 + rate)
 	v = view()
 	near("speed after resuming", v.Speed, rate, 1)
