@@ -124,3 +124,23 @@ func TestNTLMProxySignInAskedOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestNTLMSchemeChosen: NTLM's messages go to a proxy that offers NTLM, or
+// Negotiate alone; a proxy that takes Basic gets Basic.
+func TestNTLMSchemeChosen(t *testing.T) {
+	for _, c := range []struct {
+		offers []string
+		want   string
+	}{
+		{[]string{"NTLM"}, "NTLM"},
+		{[]string{"Negotiate", "NTLM"}, "NTLM"},
+		{[]string{"negotiate"}, "Negotiate"},
+		{[]string{`Basic realm="office"`, "NTLM"}, ""},
+		{nil, ""},
+		{[]string{"Digest realm=x"}, ""},
+	} {
+		if got := (&SignInError{Schemes: c.offers}).ntlmScheme(); got != c.want {
+			t.Errorf("%q: %q, want %q", c.offers, got, c.want)
+		}
+	}
+}
