@@ -60,6 +60,8 @@ type Proxies struct {
 	logins  map[string]*login    // names and passwords by proxy, read or given once
 	askMu   sync.Mutex           // one question at a time
 	asked   map[string]bool      // proxies the user was asked about
+	ntlm    map[string]string    // proxies that sign in with NTLM: their scheme
+	via     map[string]string    // server host:port → the NTLM proxy its tunnel goes through
 }
 
 type login struct {
@@ -110,6 +112,9 @@ func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 		dial = (&net.Dialer{Timeout: 30 * time.Second}).DialContext
 	}
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, scheme := p.tunnelFor(addr); scheme != "" {
+			return p.tunnelNTLM(ctx, dial, host, scheme, addr)
+		}
 		c, err := dial(ctx, network, addr)
 		if err != nil && p.isProxy(addr) {
 			p.markDown(addr)
@@ -151,10 +156,19 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) er
 		return e
 	}
 	e.Proxy, e.Refused = u.Host, u.User != nil
+	ntlm := e.ntlmScheme()
+	if ntlm != "" && p.learnNTLM(u.Host, ntlm) {
+		// The login was sent as Basic, which this proxy does not take: it
+		// is not refused, and the next attempt signs in with NTLM.
+		e.Refused = false
+		if u.User != nil || p.login(u.Host).ok {
+			return &AskedError{SignInError: e}
+		}
+	}
 	if e.Refused {
 		p.forget(u.Host, u.User)
 	}
-	if p.Ask == nil || !e.OffersBasic() {
+	if p.Ask == nil || (!e.OffersBasic() && ntlm == "") {
 		return e
 	}
 	p.askMu.Lock()
@@ -248,6 +262,15 @@ func (p *Proxies) forget(host string, refused *url.Userinfo) {
 // Proxy is the proxy req goes through, or nil for direct: the signature of
 // http.Transport's Proxy.
 func (p *Proxies) Proxy(req *http.Request) (*url.URL, error) {
+	u, err := p.choose(req)
+	if err != nil || p == nil || p.throughNTLM(req, u) {
+		return nil, err // an NTLM proxy's tunnel is opened by the dial
+	}
+	return u, nil
+}
+
+// choose is the proxy req goes through, or nil for direct.
+func (p *Proxies) choose(req *http.Request) (*url.URL, error) {
 	if p == nil || loopback(req.URL.Hostname()) {
 		return nil, nil
 	}
@@ -479,7 +502,7 @@ func (p *Proxies) InUse(ctx context.Context, address string) (string, Origin) {
 	if err != nil || p == nil {
 		return "", FromNowhere
 	}
-	u, err := p.Proxy(req)
+	u, err := p.choose(req)
 	if err != nil || u == nil {
 		return "", p.Origin()
 	}

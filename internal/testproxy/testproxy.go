@@ -1,6 +1,6 @@
 // Package testproxy is for tests only: an office proxy on loopback that
 // forwards plain HTTP requests and tunnels CONNECT, may ask for a sign-in
-// (Basic), and knows host names no one else resolves, so a request that
+// (Basic or NTLM), and knows host names no one else resolves, so a request that
 // reaches such a name proves it went through the proxy.
 package testproxy
 
@@ -22,6 +22,7 @@ type Proxy struct {
 	Addr string
 
 	user, password string
+	ntlm           *ntlmAccount // set: the proxy asks for NTLM instead of Basic
 	hosts          map[string]string // name → host:port only the proxy knows
 	ln             net.Listener
 	wg             sync.WaitGroup
@@ -133,15 +134,22 @@ func (p *Proxy) allowed(r *http.Request) bool {
 
 func (p *Proxy) handle(c net.Conn) {
 	br := bufio.NewReader(c)
+	var st ntlmState
 	for {
 		req, err := http.ReadRequest(br)
 		if err != nil {
 			return
 		}
-		if !p.allowed(req) {
-			p.refused.Add(1)
+		ok, ask := p.allowed(req), "Proxy-Authenticate: Basic realm=\"office\"\r\n"
+		if p.ntlm != nil {
+			ok, ask = p.ntlm.check(req, &st)
+		}
+		if !ok {
+			if st.challenge == nil {
+				p.refused.Add(1) // a challenge is the handshake going on, not a refusal
+			}
 			_, _ = io.Copy(io.Discard, req.Body)
-			_, _ = io.WriteString(c, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"office\"\r\nContent-Length: 0\r\n\r\n")
+			_, _ = io.WriteString(c, "HTTP/1.1 407 Proxy Authentication Required\r\n"+ask+"Content-Length: 0\r\n\r\n")
 			continue
 		}
 		p.requests.Add(1)

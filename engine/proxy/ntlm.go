@@ -1,0 +1,205 @@
+package proxy
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/Azure/go-ntlmssp"
+)
+
+// A proxy that asks for NTLM (or Negotiate, which takes NTLM's messages)
+// needs its three messages — negotiate, challenge, authenticate — on one
+// connection, which Go's transport cannot do on a CONNECT. For such a
+// proxy Hoist opens the tunnel itself: the transport is told to go direct,
+// and its dial to the server goes through the tunnel instead.
+
+// ntlmScheme is the scheme to answer a proxy with that offers NTLM (or
+// Negotiate) but not Basic, or "".
+func (e *SignInError) ntlmScheme() string {
+	if e.OffersBasic() {
+		return ""
+	}
+	negotiate := false
+	for _, s := range e.Schemes {
+		name, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+		switch {
+		case strings.EqualFold(name, "NTLM"):
+			return "NTLM"
+		case strings.EqualFold(name, "Negotiate"):
+			negotiate = true
+		}
+	}
+	if negotiate {
+		return "Negotiate"
+	}
+	return ""
+}
+
+// learnNTLM remembers that a proxy signs in with scheme; true the first time.
+func (p *Proxies) learnNTLM(host, scheme string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ntlm == nil {
+		p.ntlm = map[string]string{}
+	}
+	if p.ntlm[host] != "" {
+		return false
+	}
+	p.ntlm[host] = scheme
+	return true
+}
+
+// throughNTLM notes that req goes through proxy u, and whether Hoist opens
+// that tunnel itself (the proxy signs in with NTLM).
+func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
+	target := serverAddr(req.URL)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if u == nil || p.ntlm[u.Host] == "" {
+		delete(p.via, target)
+		return false
+	}
+	if p.via == nil {
+		p.via = map[string]string{}
+	}
+	p.via[target] = u.Host
+	return true
+}
+
+// tunnelFor is the NTLM proxy a dial to addr goes through, and its scheme.
+func (p *Proxies) tunnelFor(addr string) (host, scheme string) {
+	if p == nil {
+		return "", ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	host = p.via[addr]
+	return host, p.ntlm[host]
+}
+
+// serverAddr is host:port as the transport dials it.
+func serverAddr(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// tunnelNTLM opens a tunnel to target through the NTLM proxy at host,
+// signing in with the login kept or given for it.
+func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, string, string) (net.Conn, error), host, scheme, target string) (net.Conn, error) {
+	u := &url.URL{Scheme: "http", Host: host}
+	l := p.login(host)
+	if !l.ok {
+		return nil, p.signIn(ctx, u, &http.Response{Header: http.Header{"Proxy-Authenticate": {scheme}}})
+	}
+	c, err := dial(ctx, "tcp", host)
+	if err != nil {
+		p.markDown(host)
+		return nil, &UnreachableError{Proxy: host, Origin: p.Origin(), Err: err}
+	}
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	if d, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(d)
+	}
+	br := bufio.NewReader(c)
+	res, err := p.handshake(c, br, l, scheme, target)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	switch res.StatusCode {
+	case http.StatusOK:
+		if !stop() {
+			c.Close()
+			return nil, ctx.Err()
+		}
+		_ = c.SetDeadline(time.Time{})
+		if br.Buffered() > 0 {
+			return &bufferedConn{Conn: c, r: br}, nil
+		}
+		return c, nil
+	case http.StatusProxyAuthRequired:
+		c.Close()
+		u.User = url.UserPassword(l.user, l.password)
+		return nil, p.signIn(ctx, u, res)
+	}
+	c.Close()
+	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", host, origin(p.Origin()), res.Status)
+}
+
+// handshake sends the negotiate message and, on the proxy's challenge, the
+// authenticate message: the proxy's last answer.
+func (p *Proxies) handshake(c net.Conn, br *bufio.Reader, l *login, scheme, target string) (*http.Response, error) {
+	negotiate, err := ntlmssp.NewNegotiateMessage("", "")
+	if err != nil {
+		return nil, err
+	}
+	res, err := connect(c, br, target, scheme+" "+base64.StdEncoding.EncodeToString(negotiate))
+	if err != nil || res.StatusCode != http.StatusProxyAuthRequired {
+		return res, err
+	}
+	challenge := challengeIn(res, scheme)
+	if challenge == nil {
+		return res, nil // the proxy does not take NTLM's messages: refused
+	}
+	authenticate, err := ntlmssp.NewAuthenticateMessage(challenge, l.user, l.password, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the office proxy's challenge: %w", err)
+	}
+	return connect(c, br, target, scheme+" "+base64.StdEncoding.EncodeToString(authenticate))
+}
+
+// connect sends one CONNECT and reads its answer, leaving the connection
+// ready for the next message.
+func connect(c net.Conn, br *bufio.Reader, target, authorization string) (*http.Response, error) {
+	req := &http.Request{Method: http.MethodConnect, URL: &url.URL{Opaque: target}, Host: target,
+		Header: http.Header{"Proxy-Authorization": {authorization}, "Proxy-Connection": {"Keep-Alive"}}}
+	if err := req.Write(c); err != nil {
+		return nil, err
+	}
+	res, err := http.ReadResponse(br, req)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+		res.Body.Close()
+	}
+	return res, nil
+}
+
+// challengeIn is the proxy's challenge message, or nil.
+func challengeIn(res *http.Response, scheme string) []byte {
+	for _, v := range res.Header.Values("Proxy-Authenticate") {
+		name, token, ok := strings.Cut(strings.TrimSpace(v), " ")
+		if !ok || !strings.EqualFold(name, scheme) {
+			continue
+		}
+		if b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(token)); err == nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// bufferedConn is a tunnel whose first bytes were read with the proxy's answer.
+type bufferedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (b *bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }

@@ -1,0 +1,146 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"hoist/engine/fact"
+	"hoist/internal/testproxy"
+)
+
+// TestNTLMProxySignIn: a proxy that asks for NTLM gets the three messages on
+// one connection, signed with the name (domain\user or user@domain) and
+// password kept for it; the proxy checks NTLMv2's proof for real.
+func TestNTLMProxySignIn(t *testing.T) {
+	plain, secure := servers(t)
+	px := testproxy.Start(t, testproxy.WithNTLM("office.example", "ali", "s3cret"),
+		testproxy.WithHost(onlyThroughProxy, plain.Listener.Addr().String()), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
+	setting := Setting{Origin: FromWindows, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
+	for _, name := range []string{`OFFICE.EXAMPLE\ali`, "ali@office.example"} {
+		for _, address := range []string{"https://secure." + onlyThroughProxy + "/", "http://" + onlyThroughProxy + "/"} {
+			t.Run(name+" "+address, func(t *testing.T) {
+				kept := logins{px.Addr: {name, "s3cret"}}
+				p := &Proxies{Setting: setting, Logins: kept}
+				c := client(p, secure)
+				// The first attempt learns that the proxy asks for NTLM; the next signs in with it.
+				if _, err := get(c, address); err != nil {
+					var retry interface{ Retryable() bool }
+					if !errors.As(err, &retry) || !retry.Retryable() {
+						t.Fatalf("first attempt: %v, want one that may be sent again", err)
+					}
+				}
+				for range 2 {
+					if got, err := get(c, address); err != nil || got != "200 OK hello" {
+						t.Fatalf("signed in with NTLM: %q, %v", got, err)
+					}
+				}
+				if _, ok := kept[px.Addr]; !ok {
+					t.Error("the login that works was forgotten")
+				}
+				if u, _ := p.InUse(context.Background(), address); u != px.Addr {
+					t.Errorf("in use: %q, want %s", u, px.Addr)
+				}
+			})
+		}
+	}
+}
+
+// TestNTLMProxySignInAskedOnce: the name and password are asked once and
+// kept; a wrong password is refused with the sentence naming the proxy,
+// forgotten, and never tried in a loop.
+func TestNTLMProxySignInAskedOnce(t *testing.T) {
+	_, secure := servers(t)
+	px := testproxy.Start(t, testproxy.WithNTLM("OFFICE", "ali", "s3cret"), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
+	setting := Setting{Origin: FromGNOME, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
+	address := "https://secure." + onlyThroughProxy + "/"
+	for _, c := range []struct {
+		name, password string
+		works          bool
+	}{{"right", "s3cret", true}, {"wrong", "guess", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			var asked atomic.Int64
+			kept := logins{}
+			p := &Proxies{Setting: setting, Logins: kept, Ask: func(_ context.Context, proxy string, o Origin) (string, string, bool) {
+				asked.Add(1)
+				if proxy != px.Addr || o != FromGNOME {
+					t.Errorf("asked about %s (%s)", proxy, o)
+				}
+				return `OFFICE\ali`, c.password, true
+			}}
+			cl := client(p, secure)
+			// Several at once meet the question, except with a wrong password:
+			// one that starts after the answer may meet the refusal first.
+			at := 4
+			if !c.works {
+				at = 1
+			}
+			errs := make(chan error, at)
+			for range at {
+				go func() { _, err := get(cl, address); errs <- err }()
+			}
+			for range at {
+				err := <-errs
+				var retry interface{ Retryable() bool }
+				if err != nil && (!errors.As(err, &retry) || !retry.Retryable()) {
+					t.Errorf("first attempt: %v, want one that may be sent again", err)
+				}
+			}
+			before := px.Refused()
+			got, err := get(cl, address)
+			if c.works {
+				if err != nil || got != "200 OK hello" || kept[px.Addr][1] != "s3cret" {
+					t.Errorf("after the sign-in: %q, %v; kept %v", got, err, kept)
+				}
+			} else {
+				var e *SignInError
+				if !errors.As(err, &e) || !e.Refused || e.Proxy != px.Addr || e.Fact().Code != fact.ProxyRefused {
+					t.Fatalf("a wrong password: %v, want the proxy's refusal", err)
+				}
+				var retry interface{ Retryable() bool }
+				if errors.As(err, &retry) && retry.Retryable() {
+					t.Error("a refused password would be sent again")
+				}
+				if strings.Contains(err.Error(), "guess") {
+					t.Errorf("the error shows the password: %v", err)
+				}
+				if _, ok := kept[px.Addr]; ok {
+					t.Error("the refused password is still kept")
+				}
+				for range 3 {
+					if _, err = get(cl, address); !errors.As(err, &e) || e.Refused {
+						t.Errorf("after the refusal: %v, want the proxy's question, not asked again", err)
+					}
+				}
+				if n := px.Refused() - before; n != 1 {
+					t.Errorf("the proxy refused %d times after the question, want once (no loop)", n)
+				}
+			}
+			if asked.Load() != 1 {
+				t.Errorf("asked %d times, want once", asked.Load())
+			}
+		})
+	}
+}
+
+// TestNTLMSchemeChosen: NTLM's messages go to a proxy that offers NTLM, or
+// Negotiate alone; a proxy that takes Basic gets Basic.
+func TestNTLMSchemeChosen(t *testing.T) {
+	for _, c := range []struct {
+		offers []string
+		want   string
+	}{
+		{[]string{"NTLM"}, "NTLM"},
+		{[]string{"Negotiate", "NTLM"}, "NTLM"},
+		{[]string{"negotiate"}, "Negotiate"},
+		{[]string{`Basic realm="office"`, "NTLM"}, ""},
+		{nil, ""},
+		{[]string{"Digest realm=x"}, ""},
+	} {
+		if got := (&SignInError{Schemes: c.offers}).ntlmScheme(); got != c.want {
+			t.Errorf("%q: %q, want %q", c.offers, got, c.want)
+		}
+	}
+}
