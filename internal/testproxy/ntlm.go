@@ -57,7 +57,7 @@ func (a *ntlmAccount) check(req *http.Request, st *ntlmState) (ok bool, ask stri
 func (a *ntlmAccount) challengeMessage(challenge []byte) []byte {
 	name := utf16le(strings.ToUpper(a.domain))
 	var info []byte
-	info = appendAV(info, 2, name)                    // MsvAvNbDomainName
+	info = appendAV(info, 2, name)                   // MsvAvNbDomainName
 	info = appendAV(info, 1, utf16le("OFFICEPROXY")) // MsvAvNbComputerName
 	info = appendAV(info, 0, nil)                    // MsvAvEOL
 	const flags = 0x00000001 | 0x00000004 | 0x00000200 | 0x00008000 | 0x00010000 | 0x00080000 | 0x00800000 | 0x20000000 | 0x80000000

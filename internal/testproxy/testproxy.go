@@ -22,7 +22,7 @@ type Proxy struct {
 	Addr string
 
 	user, password string
-	ntlm           *ntlmAccount // set: the proxy asks for NTLM instead of Basic
+	ntlm           *ntlmAccount      // set: the proxy asks for NTLM instead of Basic
 	hosts          map[string]string // name → host:port only the proxy knows
 	ln             net.Listener
 	wg             sync.WaitGroup
