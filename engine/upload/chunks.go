@@ -61,6 +61,8 @@ type chunker struct {
 	end   int64         // auto: where the last request cut off would have ended
 	keep  int64         // auto: after a first cut, the cut request's size (its rest may be bigger than size)
 	cuts  int           // auto: cuts and stalls since a request was confirmed in full
+	from  int64         // auto: where the last request cut off began
+	stall bool          // auto: the last request cut off stalled
 }
 
 func newChunker(chunk int64) chunker {
@@ -78,6 +80,13 @@ func (c *chunker) next(off, total int64) int64 {
 		return rest
 	case !c.auto:
 		return c.size
+	}
+	if fin := c.end - off; fin > 0 && c.end == total && off > c.from && !c.stall {
+		// The cut request ran to the file's end and the server kept some
+		// of it: finish it whatever its size. A link that cuts after so
+		// many bytes gets the file through as fast this way, with no
+		// request boundary of its own; a cut that kept nothing shrinks.
+		return fin
 	}
 	if fin := c.end - off; fin > 0 && fin <= max(c.size, c.keep) && (fin%ChunkAlign == 0 || fin == rest) {
 		return fin // finish the request that was cut off
@@ -118,7 +127,7 @@ func (c *chunker) broke(off, n int64, stall bool) {
 		return
 	}
 	c.cuts++
-	c.end, c.keep = off+n, 0
+	c.end, c.keep, c.from, c.stall = off+n, 0, off, stall
 	if stall || c.cuts > 1 {
 		c.size = align(min(n, c.size) / 2)
 		return
