@@ -47,7 +47,10 @@ const (
 //     little about the link.
 //   - A stall, or a cut before any request was confirmed in full since the
 //     last cut, halves the size (down to 256 KiB), and the finishing
-//     request is no bigger than that. An error answer (5xx, 429) leaves it
+//     request is no bigger than that; but a cut request that ran to the
+//     file's end, and of which the server kept some bytes, is finished to
+//     the end whatever its size: a link that cuts every so many megabytes
+//     then costs a status query and one request per cut, no more. An error answer (5xx, 429) leaves it
 //     as it is.
 //   - When what would be left after a request is less than half the
 //     request, the request takes the whole rest.
