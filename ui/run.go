@@ -114,39 +114,12 @@ func Run(ctx context.Context, cfg Config) int {
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
 		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
 	})
-	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
-	if backup, why := s.journal.Recovered(); backup != "" {
-		// why is a plain sentence that names the backup: the whole list may
-		// have been set aside, or only some damaged uploads left out.
-		d.frame.tell(errorWords(why))
-	}
-	if alone != nil {
-		d.frame.tell(aloneNote())
-	}
+	tellStartupNews(d, s, alone != nil)
 	place(d.win, a.Preferences(), primaryScreen(os.Getenv))
-	if n := s.notices(); len(n) > 0 {
-		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
-	}
 	d.start()
 	d.add(cfg.Files)
 
-	if claim != nil {
-		d.exit.answerQuitRequests(claim)
-	}
-	serveCtx, stopServing := context.WithCancel(ctx)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		if claim == nil {
-			return
-		}
-		err := claim.Serve(serveCtx, func(paths []string) {
-			d.frame.later(func() { d.exit.handedOver(paths) })
-		})
-		if err != nil && !errors.Is(err, context.Canceled) {
-			log.Warn("other Hoist windows cannot hand files over", "err", err)
-		}
-	}()
+	stopServing := serveHandOvers(ctx, d, claim, log)
 	// An interrupt from the terminal quits as the window's close button would, without asking.
 	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.exit.quit) })
 
@@ -164,9 +137,52 @@ func Run(ctx context.Context, cfg Config) int {
 
 	stopOnSignal()
 	stopServing()
-	<-served
 	d.close()
 	return 0
+}
+
+// tellStartupNews says what the window learned while opening the session:
+// damaged or set-aside uploads, a missing hand-over, moved destinations.
+func tellStartupNews(d *desk, s *session, alone bool) {
+	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
+	if backup, why := s.journal.Recovered(); backup != "" {
+		// why is a plain sentence that names the backup: the whole list may
+		// have been set aside, or only some damaged uploads left out.
+		d.frame.tell(errorWords(why))
+	}
+	if alone {
+		d.frame.tell(aloneNote())
+	}
+	if n := s.notices(); len(n) > 0 {
+		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+	}
+}
+
+// serveHandOvers lets other Hoist windows hand their files and quit
+// requests to this one until the returned stop is called; stop waits for
+// the serving goroutine to end.
+func serveHandOvers(ctx context.Context, d *desk, claim *handover.Claim, log *slog.Logger) (stop func()) {
+	if claim != nil {
+		d.exit.answerQuitRequests(claim)
+	}
+	serveCtx, stopServing := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if claim == nil {
+			return
+		}
+		err := claim.Serve(serveCtx, func(paths []string) {
+			d.frame.later(func() { d.exit.handedOver(paths) })
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			log.Warn("other Hoist windows cannot hand files over", "err", err)
+		}
+	}()
+	return func() {
+		stopServing()
+		<-served
+	}
 }
 
 // windowMemoryLimit is the window's soft limit for the Go runtime's memory.
