@@ -27,6 +27,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/proxy"
+	"hoist/ui/display"
 	"hoist/ui/handover"
 	"hoist/ui/widgets"
 	"hoist/words"
@@ -91,7 +92,7 @@ func Run(ctx context.Context, cfg Config) int {
 	} else {
 		defer claim.Close()
 	}
-	if !desktopFound(os.Getenv) {
+	if !display.Found(os.Getenv) {
 		// Said in the system's language: the Settings' choice lives with the toolkit, which cannot start.
 		fmt.Fprintf(stderr, "hoist: %s\n", words.FromSystem("").Say("ui.noDesktop", words.Args{"Command": "hoist send"}))
 		return 1

@@ -1,7 +1,9 @@
 //go:build !((linux || freebsd || netbsd || openbsd || dragonfly) && !wayland && !android)
 
-package ui
+// Package display says whether a desktop is there for the window to open
+// on, before the toolkit is started (it cannot say so itself).
+package display
 
-// desktopFound reports whether the window can be opened: on Windows and
+// Found reports whether the window can be opened: on Windows and
 // macOS a desktop is always there; a Wayland build leaves it to the toolkit.
-func desktopFound(func(string) string) bool { return true }
+func Found(func(string) string) bool { return true }
