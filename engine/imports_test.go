@@ -72,6 +72,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"hoist/ui/readingcheck":        {"hoist/ui/widgets"}, // a panel's part, readable alone
 		"hoist/ui/xdnd":                {},
 		"hoist/ui/display":             {},
+		"hoist/ui/native":              {},
 		"hoist/words":                  {"hoist/engine/dest", "hoist/engine/fact", "hoist/engine/media", "hoist/digits"},
 		"hoist/auth":                   {"hoist/engine/fact", "hoist/redact", "hoist/dirs"},
 		"hoist/engine/proxy":           {"hoist/engine/fact"},
