@@ -29,6 +29,7 @@ import (
 	"hoist/engine/proxy"
 	"hoist/ui/display"
 	"hoist/ui/handover"
+	"hoist/ui/placement"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -116,7 +117,7 @@ func Run(ctx context.Context, cfg Config) int {
 		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
 	})
 	tellStartupNews(d, s, alone != nil)
-	place(d.win, a.Preferences(), primaryScreen(os.Getenv))
+	placement.Place(d.win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
 	d.start()
 	d.add(cfg.Files)
 
