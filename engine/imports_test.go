@@ -74,6 +74,7 @@ func TestImportsPointOneWay(t *testing.T) {
 		"hoist/ui/display":             {},
 		"hoist/ui/native":              {},
 		"hoist/ui/placement":           {},
+		"hoist/ui/systemchooser":       {"hoist/ui/widgets/filechooser"},
 		"hoist/words":                  {"hoist/engine/dest", "hoist/engine/fact", "hoist/engine/media", "hoist/digits"},
 		"hoist/auth":                   {"hoist/engine/fact", "hoist/redact", "hoist/dirs"},
 		"hoist/engine/proxy":           {"hoist/engine/fact"},

@@ -1,6 +1,8 @@
 //go:build windows
 
-package ui
+// Package systemchooser opens the system's own file dialog: the desktop's
+// portal over the session bus, or Windows' dialog.
+package systemchooser
 
 import (
 	"context"
@@ -8,7 +10,7 @@ import (
 	"hoist/ui/widgets/filechooser"
 )
 
-// systemChooser is the system's open dialog.
-func systemChooser(ctx context.Context, o filechooser.Options) ([]string, error) {
+// Open is the system's open dialog.
+func Open(ctx context.Context, o filechooser.Options) ([]string, error) {
 	return filechooser.OpenWindows(ctx, o)
 }
