@@ -12,6 +12,7 @@ import (
 
 	"hoist/engine"
 	"hoist/internal/sessionbus"
+	"hoist/ui/native"
 	"hoist/ui/trayhost"
 	"hoist/ui/widgets"
 )
@@ -174,7 +175,7 @@ func (e *exit) keepUploading(inTray bool) {
 		return
 	}
 	e.minimised = true
-	iconify(e.frame.win)
+	native.Iconify(e.frame.win)
 }
 
 // comeForward shows the window on top, from the tray or the taskbar, and
@@ -186,7 +187,7 @@ func (e *exit) comeForward() {
 		e.frame.win.Show()
 	}
 	e.minimised = false
-	deiconify(e.frame.win)
+	native.Deiconify(e.frame.win)
 	e.frame.win.RequestFocus()
 }
 

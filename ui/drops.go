@@ -1,6 +1,10 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"fyne.io/fyne/v2"
+
+	"hoist/ui/xdnd"
+)
 
 // takeDrop takes what was dropped on the window: it either adds its files
 // or says why not. Hoist's own file chooser on top takes them as chosen
@@ -8,9 +12,9 @@ import "fyne.io/fyne/v2"
 // says so on top of it, since files added behind it would go in unseen,
 // maybe to a destination being changed there. What is not a file of this
 // computer (a web address) is said to be so. The program the files came
-// from is told whether they were taken (answerDrop).
+// from is told whether they were taken (xdnd.Answer).
 func (d *desk) takeDrop(uris []fyne.URI) {
-	answerDrop(d.win, d.dropTaken(uris))
+	xdnd.Answer(d.win, d.dropTaken(uris))
 }
 
 // dropTaken takes a drop and says whether its files were taken.

@@ -72,7 +72,7 @@ func TestADropThatAddsNothingSaysWhy(t *testing.T) {
 }
 
 // TestTheDropsAnswerIsTheTruth: what a drop tells the program the files
-// came from (answerDrop, on X11) is whether its files were taken.
+// came from (xdnd.Answer, on X11) is whether its files were taken.
 func TestTheDropsAnswerIsTheTruth(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	file := storage.NewFileURI(h.writeFile("a.eml", emailBytes("A <a@example.com>", "a")))

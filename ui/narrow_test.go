@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/ui/placement"
 	"hoist/ui/widgets"
 )
 
@@ -134,12 +135,12 @@ func TestRowsDrawNothingOverAnything(t *testing.T) {
 // and a small laptop's with its task bar, in Fyne units.
 func smokeSizes() map[string]fyne.Size {
 	return map[string]fyne.Size{
-		"1280×800":        windowSize(fyne.Size{}, laptop(1280, 800, 0, 1)),
-		"1024×600":        windowSize(fyne.Size{}, laptop(1024, 600, 0, 1)),
-		"1024×600 panel":  windowSize(fyne.Size{}, laptop(1024, 600, 40, 1)),
-		"1366×768 200 %":  windowSize(fyne.Size{}, laptop(1366, 768, 0, 2)),
-		"1366×768 150 %":  windowSize(fyne.Size{}, laptop(1366, 768, 0, 1.5)),
-		"1920×1080 200 %": windowSize(fyne.Size{}, laptop(1920, 1080, 0, 2)),
+		"1280×800":        placement.WindowSize(fyne.Size{}, laptop(1280, 800, 0, 1)),
+		"1024×600":        placement.WindowSize(fyne.Size{}, laptop(1024, 600, 0, 1)),
+		"1024×600 panel":  placement.WindowSize(fyne.Size{}, laptop(1024, 600, 40, 1)),
+		"1366×768 200 %":  placement.WindowSize(fyne.Size{}, laptop(1366, 768, 0, 2)),
+		"1366×768 150 %":  placement.WindowSize(fyne.Size{}, laptop(1366, 768, 0, 1.5)),
+		"1920×1080 200 %": placement.WindowSize(fyne.Size{}, laptop(1920, 1080, 0, 2)),
 	}
 }
 

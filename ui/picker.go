@@ -9,6 +9,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/media"
+	"hoist/ui/systemchooser"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )
@@ -35,7 +36,7 @@ type fileDialogs struct {
 func (f *fileDialogs) ask(o filechooser.Options, then func(paths []string)) {
 	choose := f.choose
 	if choose == nil {
-		choose = systemChooser
+		choose = systemchooser.Open
 	}
 	f.frame.background(func(ctx context.Context) {
 		paths, err := choose(ctx, o)

@@ -10,6 +10,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/fact"
+	"hoist/ui/readingcheck"
 	"hoist/ui/widgets"
 )
 
@@ -90,9 +91,9 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 			speakWindow(t, c.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			h.d.settings.showSettings()
-			var checks []*readingCheck
+			var checks []*readingcheck.Check
 			walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-				if rc, ok := o.(*readingCheck); ok {
+				if rc, ok := o.(*readingcheck.Check); ok {
 					checks = append(checks, rc)
 				}
 			})
@@ -101,13 +102,15 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 			}
 			d := fyne.CurrentApp().Driver()
 			for _, rc := range checks {
-				box, words := d.AbsolutePositionForObject(rc.box).X, d.AbsolutePositionForObject(rc.words).X
+				rcBox, rcWords := rc.Parts()
+				box, words := d.AbsolutePositionForObject(rcBox).X, d.AbsolutePositionForObject(rcWords).X
 				if (box > words) != c.boxRight {
 					t.Errorf("the box is at x=%v and its words at x=%v", box, words)
 				}
 			}
 			on := checks[0].Checked()
-			test.Tap(checks[0].words)
+			_, firstWords := checks[0].Parts()
+			test.Tap(firstWords.(fyne.Tappable))
 			if checks[0].Checked() == on {
 				t.Error("a tap on the words does not tick the box")
 			}
@@ -130,13 +133,14 @@ func TestSettingsChecksAreReadWhole(t *testing.T) {
 				h.d.settings.showSettings()
 				n := 0
 				walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-					rc, ok := o.(*readingCheck)
+					rc, ok := o.(*readingcheck.Check)
 					if !ok {
 						return
 					}
 					n++
 					var shown []string
-					for _, p := range drawnPieces(rc.words) {
+					_, rcWords := rc.Parts()
+					for _, p := range drawnPieces(rcWords) {
 						shown = append(shown, p.what)
 					}
 					if all := strings.Join(shown, " "); strings.Contains(all, "…") || len(shown) == 0 {

@@ -27,7 +27,9 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/journal"
 	"hoist/engine/proxy"
+	"hoist/ui/display"
 	"hoist/ui/handover"
+	"hoist/ui/placement"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -91,7 +93,7 @@ func Run(ctx context.Context, cfg Config) int {
 	} else {
 		defer claim.Close()
 	}
-	if !desktopFound(os.Getenv) {
+	if !display.Found(os.Getenv) {
 		// Said in the system's language: the Settings' choice lives with the toolkit, which cannot start.
 		fmt.Fprintf(stderr, "hoist: %s\n", words.FromSystem("").Say("ui.noDesktop", words.Args{"Command": "hoist send"}))
 		return 1
@@ -114,26 +116,12 @@ func Run(ctx context.Context, cfg Config) int {
 		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
 		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
 	})
-	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
-	if backup, why := s.journal.Recovered(); backup != "" {
-		// why is a plain sentence that names the backup: the whole list may
-		// have been set aside, or only some damaged uploads left out.
-		d.frame.tell(errorWords(why))
-	}
-	if alone != nil {
-		d.frame.tell(aloneNote())
-	}
-	place(d.win, a.Preferences(), primaryScreen(os.Getenv))
-	if n := s.notices(); len(n) > 0 {
-		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
-	}
+	tellStartupNews(d, s, alone != nil)
+	placement.Place(d.win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
 	d.start()
 	d.add(cfg.Files)
 
-	if claim != nil {
-		d.exit.answerQuitRequests(claim)
-	}
-	stopServing := serveHandOvers(ctx, claim, d, log)
+	stopServing := serveHandOvers(ctx, d, claim, log)
 	// An interrupt from the terminal quits as the window's close button would, without asking.
 	stopOnSignal := context.AfterFunc(ctx, func() { fyne.Do(d.exit.quit) })
 
@@ -155,10 +143,31 @@ func Run(ctx context.Context, cfg Config) int {
 	return 0
 }
 
-// serveHandOvers takes the files other Hoist windows hand to this one,
-// until the returned stop is called; stop returns once nothing is served.
-func serveHandOvers(ctx context.Context, claim *handover.Claim, d *desk, log *slog.Logger) (stop func()) {
-	serveCtx, cancel := context.WithCancel(ctx)
+// tellStartupNews says what the window learned while opening the session:
+// damaged or set-aside uploads, a missing hand-over, moved destinations.
+func tellStartupNews(d *desk, s *session, alone bool) {
+	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
+	if backup, why := s.journal.Recovered(); backup != "" {
+		// why is a plain sentence that names the backup: the whole list may
+		// have been set aside, or only some damaged uploads left out.
+		d.frame.tell(errorWords(why))
+	}
+	if alone {
+		d.frame.tell(aloneNote())
+	}
+	if n := s.notices(); len(n) > 0 {
+		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+	}
+}
+
+// serveHandOvers lets other Hoist windows hand their files and quit
+// requests to this one until the returned stop is called; stop waits for
+// the serving goroutine to end.
+func serveHandOvers(ctx context.Context, d *desk, claim *handover.Claim, log *slog.Logger) (stop func()) {
+	if claim != nil {
+		d.exit.answerQuitRequests(claim)
+	}
+	serveCtx, stopServing := context.WithCancel(ctx)
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
@@ -173,7 +182,7 @@ func serveHandOvers(ctx context.Context, claim *handover.Claim, d *desk, log *sl
 		}
 	}()
 	return func() {
-		cancel()
+		stopServing()
 		<-served
 	}
 }

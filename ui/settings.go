@@ -14,6 +14,7 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/proxy"
 	"hoist/engine/upload"
+	"hoist/ui/readingcheck"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -292,11 +293,11 @@ func (p *settingsPanel) makeForm() *widgets.Form {
 		func(n int) { change(func(s *settings) { s.SignInWait = n }) })
 	language := choice(languageChoices, languageWords, s.Language,
 		func(code string) { change(func(s *settings) { s.Language = code }) })
-	resume := newReadingCheck(say("ui.settings.resume"), func(on bool) {
+	resume := readingcheck.New(say("ui.settings.resume"), func(on bool) {
 		change(func(s *settings) { s.AutoResume = on })
 	})
 	resume.SetChecked(s.AutoResume)
-	background := newReadingCheck(backgroundSetting(), func(on bool) {
+	background := readingcheck.New(backgroundSetting(), func(on bool) {
 		change(func(s *settings) { s.Background = on })
 	})
 	background.SetChecked(s.Background)

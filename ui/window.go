@@ -20,6 +20,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/engine/proxy"
+	"hoist/ui/placement"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )
@@ -122,7 +123,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 		settings: d.settings.currentSettings,
 		foot:     func() *footer { return d.foot },
 		doAll:    d.acts.doAll,
-		saveSize: func() { saveSize(a.Preferences(), d.win.Canvas().Size()) },
+		saveSize: func() { placement.SaveSize(a.Preferences(), d.win.Canvas().Size()) },
 	}
 	d.ring = newFocusRingLayer(f, func() []*container.Scroll { return []*container.Scroll{d.page, d.selection.scroll()} })
 	d.sampling = &sampling{
@@ -143,7 +144,7 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.takeDrop(uris) })
 	d.win.SetCloseIntercept(d.exit.closing)
 	d.exit.useTray()
-	d.win.Resize(windowSize(savedSize(a.Preferences()), screen{}))
+	d.win.Resize(placement.WindowSize(placement.SavedSize(a.Preferences()), placement.Screen{}))
 	d.shortcuts()
 	return d
 }

@@ -19,6 +19,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/ui/readingcheck"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
@@ -321,7 +322,7 @@ func TestSettingsPersist(t *testing.T) {
 	pick("Appearance", "Dark")
 	pick("Wait for the sign-in", "15 minutes")
 	for _, it := range form.Items {
-		if c, ok := it.Widget.(*readingCheck); ok {
+		if c, ok := it.Widget.(*readingcheck.Check); ok {
 			c.SetChecked(false)
 		}
 	}

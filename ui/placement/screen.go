@@ -1,6 +1,6 @@
 //go:build !wasm && !js && !android && !ios
 
-package ui
+package placement
 
 import (
 	"image"
@@ -9,24 +9,24 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 )
 
-// primaryScreen is the primary monitor, its work area and the scale a
+// PrimaryScreen is the primary monitor, its work area and the scale a
 // window on it is drawn at, or an unknown screen. It runs on the main
 // goroutine, after the first window was made (the toolkit is started then).
-func primaryScreen(getenv func(string) string) (s screen) {
+func PrimaryScreen(getenv func(string) string) (s Screen) {
 	defer func() { _ = recover() }() // no display: the screen stays unknown
 	m := glfw.GetPrimaryMonitor()
 	if m == nil {
-		return screen{}
+		return Screen{}
 	}
 	v := m.GetVideoMode()
 	if v == nil {
-		return screen{}
+		return Screen{}
 	}
 	x, y := m.GetPos()
-	s.whole = image.Rect(x, y, x+v.Width, y+v.Height)
+	s.Whole = image.Rect(x, y, x+v.Width, y+v.Height)
 	wx, wy, ww, wh := m.GetWorkarea()
-	s.work = image.Rect(wx, wy, wx+ww, wy+wh)
-	s.scale = windowScale(getenv, monitorScale(m, v.Width))
+	s.Work = image.Rect(wx, wy, wx+ww, wy+wh)
+	s.Scale = WindowScale(getenv, monitorScale(m, v.Width))
 	return s
 }
 

@@ -1,6 +1,8 @@
 //go:build !wasm && !js && !android && !ios
 
-package ui
+// Package native reaches the GLFW window behind a toolkit window, for
+// what the toolkit offers no way to do: minimise it and bring it back.
+package native
 
 import (
 	"reflect"
@@ -31,8 +33,8 @@ func nativeWindow(w fyne.Window) (native *glfw.Window) {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(*glfw.Window)
 }
 
-// iconify minimises w to the taskbar; false when it cannot.
-func iconify(w fyne.Window) bool {
+// Iconify minimises w to the taskbar; false when it cannot.
+func Iconify(w fyne.Window) bool {
 	n := nativeWindow(w)
 	if n == nil {
 		return false
@@ -41,8 +43,8 @@ func iconify(w fyne.Window) bool {
 	return true
 }
 
-// deiconify brings w back from the taskbar when it is minimised there.
-func deiconify(w fyne.Window) {
+// Deiconify brings w back from the taskbar when it is minimised there.
+func Deiconify(w fyne.Window) {
 	if n := nativeWindow(w); n != nil && n.GetAttrib(glfw.Iconified) == glfw.True {
 		n.Restore()
 	}

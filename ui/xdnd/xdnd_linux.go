@@ -1,6 +1,8 @@
 //go:build linux && !wayland
 
-package ui
+// Package xdnd answers the program files were dragged from whether the
+// window took them, where the toolkit's own answer is wrong (X11).
+package xdnd
 
 /*
 #cgo LDFLAGS: -lX11
@@ -60,14 +62,14 @@ import (
 	"fyne.io/fyne/v2/driver"
 )
 
-// answerDrop tells the program the files were dragged from (on X11)
+// Answer tells the program the files were dragged from (on X11)
 // whether Hoist took them, before the toolkit answers on its own: GLFW,
 // which the toolkit draws with, answers XDND's XdndFinished with the
 // number of bytes it read as the "accepted" flag, so a drop whose list of
 // files has an even length is answered "not accepted" though its files
 // were added. Sent first, this answer is the one the file manager heeds.
 // Call it from the window's drop handler, on the main goroutine.
-func answerDrop(w fyne.Window, accepted bool) {
+func Answer(w fyne.Window, accepted bool) {
 	nw, ok := w.(driver.NativeWindow)
 	if !ok {
 		return

@@ -1,6 +1,8 @@
 //go:build (linux || freebsd || netbsd || openbsd || dragonfly) && !wayland && !android
 
-package ui
+// Package display says whether a desktop is there for the window to open
+// on, before the toolkit is started (it cannot say so itself).
+package display
 
 import (
 	"net"
@@ -9,11 +11,11 @@ import (
 	"time"
 )
 
-// desktopFound reports whether an X server answers at $DISPLAY, where the
+// Found reports whether an X server answers at $DISPLAY, where the
 // window toolkit will open its window. Without one the toolkit does not
 // start, and its first call stops the program with a stack trace: over
 // SSH, in a text console, or in a session whose display is gone.
-func desktopFound(getenv func(string) string) bool {
+func Found(getenv func(string) string) bool {
 	display := getenv("DISPLAY")
 	if display == "" {
 		return false

@@ -1,6 +1,8 @@
 //go:build !windows
 
-package ui
+// Package systemchooser opens the system's own file dialog: the desktop's
+// portal over the session bus, or Windows' dialog.
+package systemchooser
 
 import (
 	"context"
@@ -10,9 +12,9 @@ import (
 	"hoist/ui/widgets/filechooser"
 )
 
-// systemChooser asks the desktop's file dialog through the portal on the
+// Open asks the desktop's file dialog through the portal on the
 // session bus.
-func systemChooser(ctx context.Context, o filechooser.Options) ([]string, error) {
+func Open(ctx context.Context, o filechooser.Options) ([]string, error) {
 	conn, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
 	if err != nil {
 		return nil, filechooser.ErrNoPortal // no session bus: no portal either

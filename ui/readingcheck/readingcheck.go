@@ -1,4 +1,6 @@
-package ui
+// Package readingcheck draws a check box with its words in the window's
+// reading order; it knows nothing of Hoist but its widgets.
+package readingcheck
 
 import (
 	"fyne.io/fyne/v2"
@@ -6,20 +8,21 @@ import (
 	"hoist/ui/widgets"
 )
 
-// readingCheck is a check box with its words, in reading order: the box at
+// Check is a check box with its words, in reading order: the box at
 // the start of the line, left in English and right in Arabic, Persian and
 // Hebrew, the words beside it drawn from the reading side. The toolkit's
 // check box puts its box at the left whatever the language. A tap on the
 // words ticks the box, as on the toolkit's.
-type readingCheck struct {
+type Check struct {
 	widget.BaseWidget
 	box   *widget.Check
 	words *tappableLabel
 	line  *fyne.Container
 }
 
-func newReadingCheck(text string, changed func(bool)) *readingCheck {
-	c := &readingCheck{box: widget.NewCheck("", changed)}
+// New makes a check box saying text; changed hears every tick and untick.
+func New(text string, changed func(bool)) *Check {
+	c := &Check{box: widget.NewCheck("", changed)}
 	c.words = newTappableLabel(text, func() {
 		if !c.box.Disabled() {
 			c.box.SetChecked(!c.box.Checked)
@@ -31,12 +34,15 @@ func newReadingCheck(text string, changed func(bool)) *readingCheck {
 }
 
 // SetChecked ticks the box or takes its tick away, as the user would.
-func (c *readingCheck) SetChecked(on bool) { c.box.SetChecked(on) }
+func (c *Check) SetChecked(on bool) { c.box.SetChecked(on) }
 
 // Checked says whether the box is ticked.
-func (c *readingCheck) Checked() bool { return c.box.Checked }
+func (c *Check) Checked() bool { return c.box.Checked }
 
-func (c *readingCheck) CreateRenderer() fyne.WidgetRenderer {
+// Parts are the box and its words as drawn, for checking where each sits.
+func (c *Check) Parts() (box, words fyne.CanvasObject) { return c.box, c.words }
+
+func (c *Check) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(c.line)
 }
 

@@ -1,4 +1,6 @@
-package ui
+// Package placement decides where the window opens and how large: inside
+// the work area of the screen it opens on, at the size it was left at.
+package placement
 
 import (
 	"image"
@@ -31,43 +33,43 @@ const (
 	frameRoomWide, frameRoomHigh = 16, 48
 )
 
-// screen is a monitor as the window meets it, in pixels.
-type screen struct {
-	whole image.Rectangle // the monitor
-	work  image.Rectangle // the work area: the monitor less the desktop's panels
-	scale float32         // pixels per Fyne unit of a window on it
+// Screen is a monitor as the window meets it, in pixels.
+type Screen struct {
+	Whole image.Rectangle // the monitor
+	Work  image.Rectangle // the work area: the monitor less the desktop's panels
+	Scale float32         // pixels per Fyne unit of a window on it
 }
 
 // known reports whether the screen was found at all.
-func (s screen) known() bool { return !s.whole.Empty() && s.scale > 0 }
+func (s Screen) known() bool { return !s.Whole.Empty() && s.Scale > 0 }
 
-// windowSize is the size, in Fyne units, of a window that wants wanted
+// WindowSize is the size, in Fyne units, of a window that wants wanted
 // (zero: a first start) on s: no larger than what, centred on the monitor
 // with its frame, stays inside the work area.
-func windowSize(wanted fyne.Size, s screen) fyne.Size {
+func WindowSize(wanted fyne.Size, s Screen) fyne.Size {
 	if !s.known() {
 		if wanted.IsZero() {
 			return fyne.NewSize(960, 640)
 		}
 		return wanted
 	}
-	work := s.work.Intersect(s.whole)
+	work := s.Work.Intersect(s.Whole)
 	if work.Empty() {
-		work = s.whole
+		work = s.Whole
 	}
 	// Centred on the monitor, the window keeps as far from each edge as the
 	// widest panel on either side of it.
-	left, right := work.Min.X-s.whole.Min.X, s.whole.Max.X-work.Max.X
-	top, bottom := work.Min.Y-s.whole.Min.Y, s.whole.Max.Y-work.Max.Y
-	frameW, frameH := float32(frameRoomWide)*s.scale, float32(frameRoomHigh)*s.scale
+	left, right := work.Min.X-s.Whole.Min.X, s.Whole.Max.X-work.Max.X
+	top, bottom := work.Min.Y-s.Whole.Min.Y, s.Whole.Max.Y-work.Max.Y
+	frameW, frameH := float32(frameRoomWide)*s.Scale, float32(frameRoomHigh)*s.Scale
 	most := fyne.NewSize(
-		(float32(s.whole.Dx()-2*max(left, right))-frameW)/s.scale,
-		(float32(s.whole.Dy()-2*max(top, bottom))-frameH)/s.scale,
+		(float32(s.Whole.Dx()-2*max(left, right))-frameW)/s.Scale,
+		(float32(s.Whole.Dy()-2*max(top, bottom))-frameH)/s.Scale,
 	)
 	if wanted.IsZero() {
 		wanted = fyne.NewSize(
-			min(float32(work.Dx())*screenShareWide/s.scale, largestFirstWidth),
-			min(float32(work.Dy())*screenShareHigh/s.scale, largestFirstHeight),
+			min(float32(work.Dx())*screenShareWide/s.Scale, largestFirstWidth),
+			min(float32(work.Dy())*screenShareHigh/s.Scale, largestFirstHeight),
 		)
 	}
 	return fyne.NewSize(floorUnit(min(wanted.Width, most.Width)), floorUnit(min(wanted.Height, most.Height)))
@@ -75,10 +77,10 @@ func windowSize(wanted fyne.Size, s screen) fyne.Size {
 
 func floorUnit(v float32) float32 { return float32(math.Floor(float64(max(v, 1)))) }
 
-// windowScale is the scale the toolkit draws a window at: the user's
+// WindowScale is the scale the toolkit draws a window at: the user's
 // FYNE_SCALE times the monitor's own scale (the system's, or the one its
 // density calls for).
-func windowScale(getenv func(string) string, monitor float32) float32 {
+func WindowScale(getenv func(string) string, monitor float32) float32 {
 	user := float32(1)
 	if v := getenv("FYNE_SCALE"); v != "" && v != "auto" {
 		if f, err := strconv.ParseFloat(v, 32); err == nil && f > 0 {
@@ -91,9 +93,9 @@ func windowScale(getenv func(string) string, monitor float32) float32 {
 	return float32(math.Round(float64(monitor*user)*10)) / 10
 }
 
-// savedSize is the size the window had when it last closed; zero at a first
+// SavedSize is the size the window had when it last closed; zero at a first
 // start.
-func savedSize(p fyne.Preferences) fyne.Size {
+func SavedSize(p fyne.Preferences) fyne.Size {
 	s := fyne.NewSize(float32(p.Float(prefWidth)), float32(p.Float(prefHeight)))
 	if s.Width < 320 || s.Height < 240 {
 		return fyne.Size{}
@@ -101,17 +103,17 @@ func savedSize(p fyne.Preferences) fyne.Size {
 	return s
 }
 
-// saveSize keeps the window's size s for the next start.
-func saveSize(p fyne.Preferences, s fyne.Size) {
+// SaveSize keeps the window's size s for the next start.
+func SaveSize(p fyne.Preferences, s fyne.Size) {
 	if s.Width > 0 && s.Height > 0 {
 		p.SetFloat(prefWidth, float64(s.Width))
 		p.SetFloat(prefHeight, float64(s.Height))
 	}
 }
 
-// place sizes w for s, as kept in p, and centres it on its monitor.
-func place(w fyne.Window, p fyne.Preferences, s screen) {
-	w.Resize(windowSize(savedSize(p), s))
+// Place sizes w for s, as kept in p, and centres it on its monitor.
+func Place(w fyne.Window, p fyne.Preferences, s Screen) {
+	w.Resize(WindowSize(SavedSize(p), s))
 	if s.known() {
 		w.CenterOnScreen()
 	}
