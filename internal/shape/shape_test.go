@@ -26,7 +26,7 @@ const (
 // being split: a known offender may shrink but not grow, and is taken off
 // this list once it is within the limit (the test says so).
 var known = map[string]int{
-	"files ui": 49,
+	"files ui": 39,
 }
 
 // generated is the line Go's tools put in generated files.
