@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -14,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
-	"hoist/engine/dest"
 	"hoist/ui/widgets"
 )
 
@@ -134,9 +134,6 @@ func (a *actions) showResult(v engine.JobView) {
 	f.open(dlg)
 }
 
-// idLabel is what the result's id is called at the job's destination.
-func idLabel(v engine.JobView) string { return speaking().IDLabel(dest.Kind(v.DestKind)) }
-
 // showDetails shows a row's whole state, which the row may have cut short.
 func (a *actions) showDetails(v engine.JobView) {
 	text := stateWords(v, a.now())
@@ -154,4 +151,32 @@ func (a *actions) showDetails(v engine.JobView) {
 	dlg := widgets.NewInfoDialog(v.Name, visual(say("ui.close")), l, a.frame.win)
 	dlg.Resize(a.frame.fit(fyne.NewSize(520, 0)))
 	a.frame.open(dlg)
+}
+
+// emailsOf is views with each mailbox's row replaced by its emails, as
+// the queue holds them now (an action on the row is taken on each).
+func (a *actions) emailsOf(views []engine.JobView) []engine.JobView {
+	if !slices.ContainsFunc(views, func(v engine.JobView) bool { return isMailboxRow(v.ID) }) {
+		return views
+	}
+	briefs := a.q.Briefs()
+	out := make([]engine.JobView, 0, len(views))
+	for _, v := range views {
+		if !isMailboxRow(v.ID) {
+			out = append(out, v)
+			continue
+		}
+		first := engine.JobID(strings.TrimPrefix(string(v.ID), mailboxRowPrefix))
+		for _, run := range mailboxRuns(briefs) {
+			if briefs[run[0]].ID != first {
+				continue
+			}
+			for _, b := range briefs[run[0]:run[1]] {
+				if e, ok := a.q.Job(b.ID); ok {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
 }

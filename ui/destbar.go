@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -404,4 +405,21 @@ func (b *destBar) importClient() {
 		return
 	}
 	b.d.showSetup()
+}
+
+// barController is what the destination bar, its forms and Google's lists
+// ask of the window.
+type barController interface {
+	pickerController
+	setDestination(d dest.Destination) // files added from now on go to d; kept for the next start
+	savedDestinations() presetStore    // nil without
+	managed(name string) bool          // the destination is the organisation's
+	googleSignIn() signIn              // nil without sign-in
+	signInWait() time.Duration         // how long a sign-in in the browser may take
+	signedIn(account string)           // the account's waiting uploads go on
+	showSetup()
+	formExtras(d dest.Destination) fyne.CanvasObject
+	resolveNames(d dest.Destination, then func(resolved dest.Destination, err error))
+	pickFiles()
+	showSettings()
 }

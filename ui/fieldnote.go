@@ -1,12 +1,13 @@
 package ui
 
 import (
+	"hoist/ui/widgets"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"hoist/ui/widgets"
 )
 
 // hint is a quiet explanation in the grey of the form's hints, readable in
@@ -57,12 +58,4 @@ func (n *fieldNote) show(err error) {
 // withNote puts a field and its note together as one form item.
 func withNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.FormItem {
 	return &widget.FormItem{Text: label, Widget: container.New(layout.NewCustomPaddedVBoxLayout(0), field, note.text)}
-}
-
-// noteField is the field of a form item made by withNote.
-func noteField(it *widget.FormItem) fyne.CanvasObject {
-	if c, ok := it.Widget.(*fyne.Container); ok && len(c.Objects) == 2 {
-		return pickerEntry(c.Objects[0])
-	}
-	return it.Widget
 }

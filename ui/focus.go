@@ -145,9 +145,3 @@ func (r *focusRing) hide() {
 	}
 	r.on.Store(false)
 }
-
-// scroll is the panel's scroll, which the focus keeps on screen.
-func (p *selectionPanel) scroll() *container.Scroll {
-	s, _ := p.content.(*container.Scroll)
-	return s
-}

@@ -1,11 +1,12 @@
 package ui
 
 import (
+	"hoist/ui/widgets"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"hoist/ui/widgets"
 )
 
 // allAction is something done to every file that allows it.

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"sync"
 
+	"hoist/ui/widgets"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"hoist/ui/widgets"
 )
 
 // windowFrame is the window around the panels: its dialogs, the message
@@ -168,3 +169,18 @@ func (f *windowFrame) end() {
 	f.stop()
 	f.work.Wait()
 }
+
+// frame is what every panel may ask of the window around it.
+type frame interface {
+	window() fyne.Window
+	open(dlg hideable)                  // shows a dialog that Escape closes
+	fit(s fyne.Size) fyne.Size          // a dialog's size, no larger than the window
+	tell(msg string)                    // a sentence above the totals
+	copyText(text string)               // puts text on the clipboard
+	background(f func(context.Context)) // work off the UI goroutine, waited for on close
+	later(f func())                     // back on the UI goroutine, at the next sample
+	// scrolled is content in a scroll that keeps the focused control on screen.
+	scrolled(content fyne.CanvasObject) *container.Scroll
+}
+
+var _ frame = (*windowFrame)(nil)

@@ -88,19 +88,6 @@ func say(key string, nameValues ...any) string {
 // direction inside a sentence of the window's language.
 func isolate(s string) string { return speaking().Isolate(s) }
 
-// speak switches the window to l at once: its words, its numbers and its
-// reading direction. The window's content is built again in l; the list,
-// the selection and the destination stay as they were.
-func (d *desk) speak(l *words.Lang) {
-	if l.Tag() == speaking().Tag() {
-		return
-	}
-	if err := UseLanguage(l); err != nil {
-		d.log.Warn("the toolkit's own words are missing", "err", err)
-	}
-	d.rebuild()
-}
-
 // visual is a short text for the toolkit's own widgets, put in the order
 // it is seen (widgets.Visual).
 func visual(s string) string { return widgets.Visual(s) }

@@ -324,3 +324,11 @@ func anyRetrying(views []engine.Brief) bool {
 	}
 	return false
 }
+
+// listController is what the list asks of the window.
+type listController interface {
+	rowController
+	removeRows(views []engine.JobView) // off the list, with an Undo
+	selectRows(sel selection)          // makes sel the selection
+	openMailbox(id engine.JobID)       // lists a mailbox's emails under its row, or no longer
+}

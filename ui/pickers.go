@@ -271,3 +271,19 @@ func pickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 }
 
 func chooseText() string { return say("ui.choose") }
+
+// noteField is the field of a form item made by withNote.
+func noteField(it *widget.FormItem) fyne.CanvasObject {
+	if c, ok := it.Widget.(*fyne.Container); ok && len(c.Objects) == 2 {
+		return pickerEntry(c.Objects[0])
+	}
+	return it.Widget
+}
+
+// pickerController is what a list to choose from asks of the window.
+type pickerController interface {
+	frame
+	destination() dest.Destination // where files added now go
+	listItems(ctx context.Context, list *dest.List, d dest.Destination, scopes []string) ([]pickItem, error)
+	loginWith(account string, scopes []string, then func(auth.Account))
+}

@@ -481,3 +481,12 @@ func (scrollRoomRight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[1].Move(fyne.NewPos(size.Width-room, 0))
 	objs[1].Resize(fyne.NewSize(room, size.Height))
 }
+
+// rowController is what a row of the list asks of the window.
+type rowController interface {
+	do(v engine.JobView, a engine.Action) // one of JobView.Actions
+	showResult(v engine.JobView)
+	showDetails(v engine.JobView)
+	// thumbnail gives a picture's thumbnail; done is false while it is being made.
+	thumbnail(v engine.JobView) (img image.Image, done bool)
+}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/ui/widgets"
 )
@@ -318,4 +319,10 @@ func appendReceipt(path string, o emulator.Object) error {
 	}
 	_, err = fmt.Fprintf(f, "%s\t%d\t%s\n", objectName(o), o.Size, o.SHA256)
 	return errors.Join(err, f.Close())
+}
+
+// sandboxController is what the sandbox's panel asks of the window.
+type sandboxController interface {
+	frame
+	destination() dest.Destination
 }

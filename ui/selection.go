@@ -160,3 +160,17 @@ func showIf(o fyne.CanvasObject, on bool) {
 		o.Hide()
 	}
 }
+
+// scroll is the panel's scroll, which the focus keeps on screen.
+func (p *selectionPanel) scroll() *container.Scroll {
+	s, _ := p.content.(*container.Scroll)
+	return s
+}
+
+// selectionController is what the selection's panel asks of the window.
+type selectionController interface {
+	// doSelected takes a on every job of views that allows it.
+	doSelected(a engine.Action, views []engine.JobView)
+	showResult(v engine.JobView)
+	showDetails(v engine.JobView)
+}

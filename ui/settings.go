@@ -3,13 +3,11 @@ package ui
 import (
 	"context"
 	"slices"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/fact"
 	"hoist/engine/proxy"
@@ -19,115 +17,8 @@ import (
 	"hoist/words"
 )
 
-// Preference keys.
-const (
-	prefParallel   = "parallel"
-	prefChunkSize  = "chunkSize"
-	prefAutoResume = "autoResume"
-	prefBandwidth  = "bandwidthLimit"
-	prefHistory    = "historyDays"
-	prefTheme      = "theme"
-	prefSignInWait = "signInMinutes"
-	prefBackground = "keepUploadingClosed"
-	prefLanguage   = "language"
-)
-
-// settings are the user's choices, kept in Fyne's preferences.
-type settings struct {
-	Parallel    int   // uploads at once
-	ChunkSize   int64 // bytes per request of a resumable upload; upload.ChunkAuto: sized by the link
-	AutoResume  bool  // unfinished uploads continue when Hoist starts
-	Bandwidth   int64 // bytes per second across all uploads; 0 = no limit
-	HistoryDays int   // finished uploads are forgotten after this many days; 0 = kept
-	Theme       string
-	SignInWait  int    // minutes the sign-in waits for the browser to come back
-	Background  bool   // closing the window while files upload keeps them uploading, from the system tray
-	Language    string // words.SystemSetting, or the code of the language chosen
-}
-
-var defaultSettings = settings{
-	Parallel:    6,
-	ChunkSize:   upload.ChunkAuto,
-	AutoResume:  true,
-	HistoryDays: 30,
-	Theme:       themeSystem,
-	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
-	Background:  true,
-	Language:    words.SystemSetting,
-}
-
-// The choices the settings offer.
-var (
-	parallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
-	chunkChoices     = []int64{upload.ChunkAuto, 256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
-	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
-	historyChoices   = []int{1, 7, 30, 90, 365, 0}
-	themeChoices     = []string{themeSystem, themeLight, themeDark}
-	signInChoices    = []int{2, 5, 10, 15, 30}
-	languageChoices  = append([]string{words.SystemSetting}, words.Codes...)
-)
-
-func loadSettings(p fyne.Preferences) settings {
-	s := settings{
-		Parallel:    p.IntWithFallback(prefParallel, defaultSettings.Parallel),
-		ChunkSize:   int64(p.IntWithFallback(prefChunkSize, int(defaultSettings.ChunkSize))),
-		AutoResume:  p.BoolWithFallback(prefAutoResume, defaultSettings.AutoResume),
-		Bandwidth:   int64(p.IntWithFallback(prefBandwidth, int(defaultSettings.Bandwidth))),
-		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
-		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
-		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
-		Background:  p.BoolWithFallback(prefBackground, defaultSettings.Background),
-		Language:    p.StringWithFallback(prefLanguage, defaultSettings.Language),
-	}
-	// A hand-edited or old preferences file must not break uploads.
-	if s.Parallel < 1 || s.Parallel > 64 {
-		s.Parallel = defaultSettings.Parallel
-	}
-	if s.ChunkSize != upload.ChunkAuto && (s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0) {
-		s.ChunkSize = defaultSettings.ChunkSize
-	}
-	if s.Bandwidth < 0 {
-		s.Bandwidth = 0
-	}
-	if s.HistoryDays < 0 {
-		s.HistoryDays = defaultSettings.HistoryDays
-	}
-	if !slices.Contains(themeChoices, s.Theme) {
-		s.Theme = themeSystem
-	}
-	if s.SignInWait < 1 || s.SignInWait > 120 {
-		s.SignInWait = defaultSettings.SignInWait
-	}
-	if !slices.Contains(languageChoices, s.Language) {
-		s.Language = words.SystemSetting
-	}
-	return s
-}
-
-func (s settings) save(p fyne.Preferences) {
-	p.SetInt(prefParallel, s.Parallel)
-	p.SetInt(prefChunkSize, int(s.ChunkSize))
-	p.SetBool(prefAutoResume, s.AutoResume)
-	p.SetInt(prefBandwidth, int(s.Bandwidth))
-	p.SetInt(prefHistory, s.HistoryDays)
-	p.SetString(prefTheme, s.Theme)
-	p.SetInt(prefSignInWait, s.SignInWait)
-	p.SetBool(prefBackground, s.Background)
-	p.SetString(prefLanguage, s.Language)
-}
-
-// signInWait is how long a sign-in waits for the browser, for auth.
-func (s settings) signInWait() time.Duration {
-	return time.Duration(s.SignInWait) * time.Minute
-}
-
 func minutesWords(n int) string {
 	return speaking().Say("time.minutes", words.Args{"N": n})
-}
-
-// historyFor is how long finished uploads are kept, for the queue.
-func (s settings) historyFor() time.Duration {
-	return time.Duration(s.HistoryDays) * 24 * time.Hour
 }
 
 func bandwidthWords(bps int64) string {
@@ -386,3 +277,21 @@ func languageWords(code string) string {
 	}
 	return words.Names[code]
 }
+
+// settingsController is what the settings ask of the window.
+type settingsController interface {
+	frame
+	currentSettings() settings
+	applySettings(s settings)
+	journalPath() string
+	networkWords() string
+	reset()
+}
+
+// settingsPanelSide is what the settings' panel asks of the window.
+type settingsPanelSide struct {
+	*windowFrame
+	*settingsSide
+}
+
+var _ settingsController = settingsPanelSide{}

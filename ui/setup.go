@@ -153,3 +153,22 @@ func (p *setupPanel) finish() {
 	p.dlg.Hide()
 	p.d.login()
 }
+
+// setupController is what the guided set-up asks of the window.
+type setupController interface {
+	frame
+	googleSignIn() signIn
+	clientImported() // Google sign-in was just set up
+	login()          // signs in for the current destination
+	// ask shows a file dialog and gives then the chosen paths.
+	ask(o filechooser.Options, then func(paths []string))
+}
+
+// setupSide is what the guided set-up asks of the window.
+type setupSide struct {
+	*windowFrame
+	*googleSide
+	*fileDialogs
+}
+
+var _ setupController = setupSide{}

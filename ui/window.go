@@ -23,6 +23,7 @@ import (
 	"hoist/ui/placement"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
+	"hoist/words"
 )
 
 // desk is the main window: it builds the panels and routes between them,
@@ -437,4 +438,17 @@ func (d *desk) destinationChanged() {
 	if d.sandboxPanel != nil {
 		d.sandboxPanel.refresh()
 	}
+}
+
+// speak switches the window to l at once: its words, its numbers and its
+// reading direction. The window's content is built again in l; the list,
+// the selection and the destination stay as they were.
+func (d *desk) speak(l *words.Lang) {
+	if l.Tag() == speaking().Tag() {
+		return
+	}
+	if err := UseLanguage(l); err != nil {
+		d.log.Warn("the toolkit's own words are missing", "err", err)
+	}
+	d.rebuild()
 }

@@ -375,3 +375,6 @@ func fieldProblemWords(e dest.FieldError) string {
 	}
 	return speaking().Fact(e.Fact)
 }
+
+// idLabel is what the result's id is called at the job's destination.
+func idLabel(v engine.JobView) string { return speaking().IDLabel(dest.Kind(v.DestKind)) }
