@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,9 +41,9 @@ func chooserHome(t *testing.T) (home string) {
 // openChooser opens Hoist's own dialog to add files, as without a portal.
 func openChooser(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
-	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.files.pick(false, h.d.add)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
+	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.Host.files.Pick(false, h.Host.Add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
 	return chooserOn(t, h)
 }
 
@@ -81,7 +82,7 @@ func TestTheChooserOffersThePlaces(t *testing.T) {
 			shown[l.Text()] = true
 		}
 	})
-	for _, want := range []string{"5.2 MB", "2 KB", speaking().Date(time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local))} {
+	for _, want := range []string{"5.2 MB", "2 KB", view.Speaking().Date(time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local))} {
 		if !shown[want] {
 			t.Errorf("the list does not show %q (it shows %v)", want, shown)
 		}
@@ -109,7 +110,7 @@ func TestTheChoosersDatesAreWhole(t *testing.T) {
 			n := 0
 			walk(c.List, func(o fyne.CanvasObject) {
 				l, ok := o.(*widgets.Label)
-				if !ok || !l.Visible() || !strings.Contains(l.Text(), speaking().Digits("58")) {
+				if !ok || !l.Visible() || !strings.Contains(l.Text(), view.Speaking().Digits("58")) {
 					return
 				}
 				n++
@@ -171,20 +172,20 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 		t.Errorf("with two files ticked Open says %q", c.Open.Text)
 	}
 	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(h.d.frame.dialogs) != 0 {
+	if len(h.Host.Frame.Dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
-	h.waitFor("two rows", func() bool { return len(h.d.list.views()) == 2 })
+	h.waitFor("two rows", func() bool { return len(h.Host.List.Views()) == 2 })
 
 	c = openChooser(t, h)
 	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.frame.dialogs) != 0 {
+	if len(h.Host.Frame.Dialogs) != 0 {
 		t.Fatal("Escape in the list did not close the chooser")
 	}
 	c = openChooser(t, h)
-	h.d.win.Canvas().Focus(c.Path)
+	h.Host.Win.Canvas().Focus(c.Path)
 	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.d.frame.dialogs) != 0 {
+	if len(h.Host.Frame.Dialogs) != 0 {
 		t.Fatal("Escape in the path field did not close the chooser")
 	}
 }

@@ -59,7 +59,7 @@ func TestASecondWindowHandsItsFilesOver(t *testing.T) {
 // A window that holds the claim but does not answer is said in the user's
 // language, not in the list's English error.
 func TestAHandOverThatFailsIsSaidInTheUsersLanguage(t *testing.T) {
-	speak(t, "fa")
+	Speak(t, "fa")
 	var out bytes.Buffer
 	if code := handOver(context.Background(), t.TempDir(), []string{"a.png"}, &out); code != 1 {
 		t.Fatalf("handOver to no window returned %d, want 1", code)

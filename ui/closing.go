@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"os"
 	"sync/atomic"
 	"time"
@@ -29,14 +31,14 @@ const quitWithin = 2 * time.Second
 // the window asked it to. A second Hoist, or the tray's Show, brings the
 // window forward and keeps Hoist open.
 type exit struct {
-	frame    *windowFrame
-	q        *engine.Queue
-	removals *removals
-	last     func() *snapshot  // the snapshot drawn last
-	settings func() settings   // the settings now
-	foot     func() *footer    // the bar under the list, which says "Quitting…"
-	doAll    func(a allAction) // the tray's Pause all
-	add      func(paths []string)
+	Frame    *view.WindowFrame
+	Queue    *engine.Queue
+	Removals *view.Removals
+	Last     func() *view.Snapshot       // the snapshot drawn last
+	Settings func() view.Settings        // the settings now
+	foot     func() *queuelist.Footer    // the bar under the list, which says "Quitting…"
+	DoAll    func(a queuelist.AllAction) // the tray's Pause all
+	Add      func(paths []string)
 	saveSize func()
 
 	tray      func(*fyne.Menu) // sets the system tray's menu; nil without a tray
@@ -51,7 +53,7 @@ type exit struct {
 // useTray gives the window a system tray, where the toolkit has one; the
 // window goes there only while its icon is really shown (trayIsShown).
 func (e *exit) useTray() {
-	if da, ok := e.frame.app.(desktop.App); ok {
+	if da, ok := e.Frame.App.(desktop.App); ok {
 		e.tray = da.SetSystemTrayMenu
 	}
 	e.trayShown = trayIsShown
@@ -69,28 +71,28 @@ func (e *exit) askQuit(closingWindow bool) {
 	if e.quitting || e.asking != nil {
 		return
 	}
-	s := e.last() // at most a tenth of a second old; the question follows the next ones
-	if s.totals.Moving == 0 {
+	s := e.Last() // at most a tenth of a second old; the question follows the next ones
+	if s.Totals.Moving == 0 {
 		e.quit()
 		return
 	}
 	// Closing the window may keep uploading: in the tray where its icon is
 	// really shown, else minimised; either way Hoist quits when they are up.
-	background := closingWindow && e.settings().Background
+	background := closingWindow && e.Settings().Background
 	notices := canNotify()
 	// Where no notification can be shown, the tray's icon could not be
 	// either (both need the session bus): the window is minimised.
 	inTray := background && notices && e.tray != nil && e.trayShown()
 	words := func(files int) string {
 		if background {
-			return quitQuestion(files) + " " + backgroundHint(inTray, notices)
+			return view.QuitQuestion(files) + " " + view.BackgroundHint(inTray, notices)
 		}
-		return quitQuestion(files)
+		return view.QuitQuestion(files)
 	}
-	text := widgets.NewParagraph(words(s.totals.Moving))
+	text := widgets.NewParagraph(words(s.Totals.Moving))
 	text.MinWidth = widgets.DialogTextWidth
 	var ask *widgets.Question
-	ask = widgets.NewQuestion(quitTitle(), text, quitConfirm(), quitDismiss(),
+	ask = widgets.NewQuestion(view.QuitTitle(), text, view.QuitConfirm(), view.QuitDismiss(),
 		func(yes bool) {
 			e.asking = nil
 			switch {
@@ -99,48 +101,48 @@ func (e *exit) askQuit(closingWindow bool) {
 			case background && ask.Dismissed: // not when Escape closed the question
 				e.keepUploading(inTray)
 			}
-		}, e.frame.win)
+		}, e.Frame.Win)
 	if background {
-		ask.SetDismissText(backgroundDismiss())
+		ask.SetDismissText(view.BackgroundDismiss())
 	}
 	ask.Dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
-	e.asking = &quitAsk{ask: ask, text: text, words: words}
-	e.frame.open(ask)
+	e.asking = &quitAsk{AskFiles: ask, text: text, Words: words}
+	e.Frame.Open(ask)
 }
 
 // quitAsk is the question before quitting while files upload. It counts
 // them from each snapshot, and once none is left to stop it goes, and
 // Hoist quits as it was asked to: nothing is lost by quitting now.
 type quitAsk struct {
-	ask   *widgets.Question
-	text  *widgets.Paragraph
-	words func(files int) string
+	AskFiles *widgets.Question
+	text     *widgets.Paragraph
+	Words    func(files int) string
 }
 
-func (q *quitAsk) show(s *snapshot) {
-	if n := s.totals.Moving; n > 0 {
-		q.text.SetText(q.words(n))
+func (q *quitAsk) Draw(s *view.Snapshot) {
+	if n := s.Totals.Moving; n > 0 {
+		q.text.SetText(q.Words(n))
 		return
 	}
-	q.ask.Answer(true)
+	q.AskFiles.Answer(true)
 }
 
 // show follows snapshot s: the question's count, and the quit asked for
 // once nothing moves.
-func (e *exit) show(s *snapshot) {
+func (e *exit) Draw(s *view.Snapshot) {
 	if e.asking != nil {
-		e.asking.show(s)
+		e.asking.Draw(s)
 	}
-	if s.totals.Moving == 0 && e.whenDone.Swap(false) {
+	if s.Totals.Moving == 0 && e.whenDone.Swap(false) {
 		if canNotify() {
 			e.quit() // the notification tells how it ended
 			return
 		}
 		// Nothing would tell the user: the window comes back with the
 		// result rather than vanishing without a word.
-		e.frame.unsay(quitWhenDoneWords())
+		e.Frame.Unsay(view.QuitWhenDoneWords())
 		e.comeForward()
-		e.frame.tell(shownInsteadWords())
+		e.Frame.Tell(view.ShownInsteadWords())
 	}
 }
 
@@ -150,18 +152,18 @@ func canNotify() bool { return os.Getenv(sessionbus.Variable) != sessionbus.None
 
 // quit pauses every upload, flushes the list and closes the window.
 func (e *exit) quit() {
-	e.removals.commit()
+	e.Removals.Commit()
 	e.saveSize()
 	e.quitting = true
-	e.foot().sayQuitting()
-	f := e.frame
-	f.background(func(context.Context) {
+	e.foot().SayQuitting()
+	f := e.Frame
+	f.Background(func(context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 		defer cancel()
-		if err := e.q.Close(ctx); err != nil {
-			f.log.Warn("closing the queue", "err", err)
+		if err := e.Queue.Close(ctx); err != nil {
+			f.Log.Warn("closing the queue", "err", err)
 		}
-		f.later(f.app.Quit)
+		f.Later(f.App.Quit)
 	})
 }
 
@@ -169,13 +171,13 @@ func (e *exit) quit() {
 // uploads go on, and quits when they are done.
 func (e *exit) keepUploading(inTray bool) {
 	e.whenDone.Store(true)
-	e.frame.tell(quitWhenDoneWords())
+	e.Frame.Tell(view.QuitWhenDoneWords())
 	if inTray {
 		e.toTray()
 		return
 	}
 	e.minimised = true
-	native.Iconify(e.frame.win)
+	native.Iconify(e.Frame.Win)
 }
 
 // comeForward shows the window on top, from the tray or the taskbar, and
@@ -184,34 +186,34 @@ func (e *exit) comeForward() {
 	e.stayOpen()
 	if e.hidden {
 		e.hidden = false
-		e.frame.win.Show()
+		e.Frame.Win.Show()
 	}
 	e.minimised = false
-	native.Deiconify(e.frame.win)
-	e.frame.win.RequestFocus()
+	native.Deiconify(e.Frame.Win)
+	e.Frame.Win.RequestFocus()
 }
 
 // stayOpen forgets a quit asked for when the uploads end: the user is back.
 func (e *exit) stayOpen() {
 	if e.whenDone.Swap(false) {
-		e.frame.unsay(quitWhenDoneWords()) // it is no longer true
+		e.Frame.Unsay(view.QuitWhenDoneWords()) // it is no longer true
 	}
 }
 
 // handedOver takes what a second Hoist handed over (maybe no files: it
 // was started only to show the window) and brings the window forward.
 func (e *exit) handedOver(paths []string) {
-	e.add(paths)
+	e.Add(paths)
 	e.comeForward()
 }
 
 // trayMenu is what the tray offers while the window is closed.
 func (e *exit) trayMenu() *fyne.Menu {
-	show := fyne.NewMenuItem(trayShow(), e.comeForward)
-	pause := fyne.NewMenuItem(trayPauseAll(), func() { e.doAll(pauseEvery) })
-	quit := fyne.NewMenuItem(trayQuit(), e.quit)
+	show := fyne.NewMenuItem(view.TrayShow(), e.comeForward)
+	pause := fyne.NewMenuItem(view.TrayPauseAll(), func() { e.DoAll(queuelist.PauseEvery) })
+	quit := fyne.NewMenuItem(view.TrayQuit(), e.quit)
 	quit.IsQuit = true
-	return fyne.NewMenu(visual(say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
+	return fyne.NewMenu(view.Visual(view.Say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
 }
 
 // toTray closes the window and keeps uploading, with the tray to come back.
@@ -221,5 +223,5 @@ func (e *exit) toTray() {
 	}
 	e.tray(e.trayMenu())
 	e.hidden = true
-	e.frame.win.Hide()
+	e.Frame.Win.Hide()
 }

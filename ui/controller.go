@@ -2,6 +2,12 @@ package ui
 
 import (
 	"hoist/engine"
+	"hoist/ui/destination"
+	"hoist/ui/dialogs"
+	"hoist/ui/queuelist"
+	"hoist/ui/received"
+	"hoist/ui/settings"
+	"hoist/ui/view"
 )
 
 // The window is made of panels: the destination bar (destbar.go, with the
@@ -26,8 +32,8 @@ import (
 // listSide is what the list asks of the window.
 type listSide struct {
 	*actions
-	*thumbnails
-	*removals
+	*queuelist.Thumbnails
+	*view.Removals
 	selector
 	opener
 }
@@ -35,38 +41,38 @@ type listSide struct {
 // opener opens and closes a mailbox's row.
 type opener func(id engine.JobID)
 
-func (f opener) openMailbox(id engine.JobID) { f(id) }
+func (f opener) OpenMailbox(id engine.JobID) { f(id) }
 
 // selector makes a selection the window's.
-type selector func(sel selection)
+type selector func(sel view.Selection)
 
-func (f selector) selectRows(sel selection) { f(sel) }
+func (f selector) SelectRows(sel view.Selection) { f(sel) }
 
 // footerSide is what the bar under the list asks of the window.
 type footerSide struct {
 	*actions
-	*removals
+	*view.Removals
 }
 
 // barSide is what the destination bar asks of the window.
 type barSide struct {
-	*windowFrame
-	*target
-	*googleSide
-	*settingsSide
-	filesAdder
+	*view.WindowFrame
+	*destination.Target
+	*destination.GoogleSide
+	*settings.SettingsSide
+	dialogs.FilesAdder
 }
 
 // sandboxSide is what the sandbox's panel asks of the window.
 type sandboxSide struct {
-	*windowFrame
-	*target
+	*view.WindowFrame
+	*destination.Target
 }
 
 var (
-	_ listController      = listSide{}
-	_ footerController    = footerSide{}
-	_ selectionController = (*actions)(nil)
-	_ barController       = barSide{}
-	_ sandboxController   = sandboxSide{}
+	_ queuelist.ListController      = listSide{}
+	_ queuelist.FooterController    = footerSide{}
+	_ queuelist.SelectionController = (*actions)(nil)
+	_ destination.BarController     = barSide{}
+	_ received.SandboxController    = sandboxSide{}
 )

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/destination"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"image"
 	"slices"
 	"testing"
@@ -17,63 +20,63 @@ import (
 // function, when set, hears what the row or list asks.
 type rowActions struct {
 	doAction        func(engine.JobView, engine.Action)
-	result, details func(engine.JobView)
-	removed         func([]engine.JobView)
-	selected        func(selection)
+	Result, Details func(engine.JobView)
+	Removed         func([]engine.JobView)
+	Selected        func(view.Selection)
 }
 
-var _ listController = rowActions{}
+var _ queuelist.ListController = rowActions{}
 
-func (r rowActions) do(v engine.JobView, a engine.Action) {
+func (r rowActions) Do(v engine.JobView, a engine.Action) {
 	if r.doAction != nil {
 		r.doAction(v, a)
 	}
 }
 
-func (r rowActions) showResult(v engine.JobView) {
-	if r.result != nil {
-		r.result(v)
+func (r rowActions) ShowResult(v engine.JobView) {
+	if r.Result != nil {
+		r.Result(v)
 	}
 }
 
-func (r rowActions) showDetails(v engine.JobView) {
-	if r.details != nil {
-		r.details(v)
+func (r rowActions) ShowDetails(v engine.JobView) {
+	if r.Details != nil {
+		r.Details(v)
 	}
 }
 
-func (rowActions) thumbnail(engine.JobView) (image.Image, bool) { return nil, true }
+func (rowActions) Thumbnail(engine.JobView) (image.Image, bool) { return nil, true }
 
-func (r rowActions) removeRows(views []engine.JobView) {
-	if r.removed != nil {
-		r.removed(views)
+func (r rowActions) RemoveRows(views []engine.JobView) {
+	if r.Removed != nil {
+		r.Removed(views)
 	}
 }
 
-func (rowActions) openMailbox(engine.JobID) {}
+func (rowActions) OpenMailbox(engine.JobID) {}
 
-func (r rowActions) selectRows(sel selection) {
-	if r.selected != nil {
-		r.selected(sel)
+func (r rowActions) SelectRows(sel view.Selection) {
+	if r.Selected != nil {
+		r.Selected(sel)
 	}
 }
 
 // selectedSnapshot is a snapshot of views, every one of them selected.
-func selectedSnapshot(views []engine.JobView, now time.Time) *snapshot {
-	b := newSnapshots()
-	b.choose(every(briefsOf(views)))
-	return b.make(readingOf(views, now))
+func selectedSnapshot(views []engine.JobView, now time.Time) *view.Snapshot {
+	b := view.NewSnapshots()
+	b.Choose(view.Every(briefsOf(views)))
+	return b.Make(readingOf(views, now))
 }
 
 // selectionCalls stands in for the window behind the selection's panel.
 type selectionCalls struct {
 	done   []engine.Action
-	result []engine.JobView
+	Result []engine.JobView
 }
 
-func (s *selectionCalls) doSelected(a engine.Action, _ []engine.JobView) { s.done = append(s.done, a) }
-func (s *selectionCalls) showResult(v engine.JobView)                    { s.result = append(s.result, v) }
-func (s *selectionCalls) showDetails(engine.JobView)                     {}
+func (s *selectionCalls) DoSelected(a engine.Action, _ []engine.JobView) { s.done = append(s.done, a) }
+func (s *selectionCalls) ShowResult(v engine.JobView)                    { s.Result = append(s.Result, v) }
+func (s *selectionCalls) ShowDetails(engine.JobView)                     {}
 
 // TestSelectionShowsTheEnginesActions: for every state, and for each reason
 // a job needs the user, the selection's panel offers exactly the actions the
@@ -89,14 +92,14 @@ func TestSelectionShowsTheEnginesActions(t *testing.T) {
 		}
 		for _, f := range facts {
 			calls := &selectionCalls{}
-			p := newSelectionPanel(calls)
+			p := queuelist.NewSelectionPanel(calls)
 			v := engine.JobView{ID: "job1", Name: "report.pdf", Size: 1000, State: s, Version: 1,
 				FileChanged: f.FileChanged, Locked: f.Locked, NeedsSignIn: f.NeedsSignIn,
 				Actions: engine.ActionsFor(s, f)}
-			p.show(selectedSnapshot([]engine.JobView{v}, now))
+			p.Draw(selectedSnapshot([]engine.JobView{v}, now))
 			var shown []engine.Action
 			for _, a := range engine.AllActions() {
-				b := p.buttons[a]
+				b := p.Buttons[a]
 				if b == nil {
 					t.Fatalf("no button for %s", a)
 				}
@@ -108,8 +111,8 @@ func TestSelectionShowsTheEnginesActions(t *testing.T) {
 			if !slices.Equal(shown, v.Actions) || !slices.Equal(calls.done, v.Actions) {
 				t.Errorf("%s %+v: buttons %v did %v, the engine allows %v", s, f, shown, calls.done, v.Actions)
 			}
-			if want := s == engine.Done; p.result.Visible() != want {
-				t.Errorf("%s: the result's button shows: %v, want %v", s, p.result.Visible(), want)
+			if want := s == engine.Done; p.Result.Visible() != want {
+				t.Errorf("%s: the result's button shows: %v, want %v", s, p.Result.Visible(), want)
 			}
 		}
 	}
@@ -123,15 +126,15 @@ func TestSelectionOffersWhatAnySelectedJobAllows(t *testing.T) {
 	paused := engine.JobView{ID: "a", Name: "a.jpg", State: engine.Paused, Actions: engine.ActionsFor(engine.Paused, engine.Facts{})}
 	failed := engine.JobView{ID: "b", Name: "b.jpg", State: engine.Failed, Actions: engine.ActionsFor(engine.Failed, engine.Facts{})}
 	calls := &selectionCalls{}
-	p := newSelectionPanel(calls)
-	p.show(selectedSnapshot([]engine.JobView{paused, failed}, time.Now()))
+	p := queuelist.NewSelectionPanel(calls)
+	p.Draw(selectedSnapshot([]engine.JobView{paused, failed}, time.Now()))
 	for _, a := range engine.AllActions() {
 		want := paused.Allows(a) || failed.Allows(a)
-		if p.buttons[a].Visible() != want {
-			t.Errorf("%s shows: %v, want %v", a, p.buttons[a].Visible(), want)
+		if p.Buttons[a].Visible() != want {
+			t.Errorf("%s shows: %v, want %v", a, p.Buttons[a].Visible(), want)
 		}
 	}
-	if p.result.Visible() {
+	if p.Result.Visible() {
 		t.Error("the result's button shows for two files")
 	}
 
@@ -144,25 +147,25 @@ func TestAnotherAccountIsTheSameDestination(t *testing.T) {
 	other := gmail
 	other.Account = "b@example.com"
 	other.Params = map[string]string{}
-	if !sameButAccount(gmail, other) {
+	if !destination.SameButAccount(gmail, other) {
 		t.Error("another account (and settings left empty) made another destination")
 	}
 	labelled := gmail
 	labelled.Params = map[string]string{"labels": "INBOX"}
 	for _, d := range []dest.Destination{labelled, {Kind: dest.Sandbox}, {Kind: dest.GmailInsert, Name: "Archive"}} {
-		if sameButAccount(gmail, d) {
+		if destination.SameButAccount(gmail, d) {
 			t.Errorf("%+v is taken for %+v", d, gmail)
 		}
 	}
 }
 
 // readingOf is a reading of a queue holding views.
-func readingOf(views []engine.JobView, now time.Time) reading {
+func readingOf(views []engine.JobView, now time.Time) view.Reading {
 	byID := make(map[engine.JobID]engine.JobView, len(views))
 	for _, v := range views {
 		byID[v.ID] = v
 	}
-	return reading{jobs: briefsOf(views), now: now, views: func(id engine.JobID) (engine.JobView, bool) {
+	return view.Reading{Jobs: briefsOf(views), Now: now, Views: func(id engine.JobID) (engine.JobView, bool) {
 		v, ok := byID[id]
 		return v, ok
 	}}
@@ -183,18 +186,18 @@ func briefsOf(views []engine.JobView) []engine.Brief {
 // one of them again at every change of any row.
 func TestSelectedRowsAreReadOnce(t *testing.T) {
 	now := time.Now()
-	views := make([]engine.JobView, keptViews+50)
+	views := make([]engine.JobView, view.KeptViews+50)
 	for i := range views {
 		views[i] = engine.JobView{ID: engine.JobID(fmt.Sprintf("job-%04d", i)), Name: fmt.Sprintf("f%d.jpg", i), State: engine.Done, Size: 10, Version: 1}
 	}
 	r := readingOf(views, now)
 	reads := 0
-	read := r.views
-	r.views = func(id engine.JobID) (engine.JobView, bool) { reads++; return read(id) }
-	b := newSnapshots()
-	b.choose(every(r.jobs))
-	if s := b.make(r); len(s.selected) != len(views) {
-		t.Fatalf("%d selected, want %d", len(s.selected), len(views))
+	read := r.Views
+	r.Views = func(id engine.JobID) (engine.JobView, bool) { reads++; return read(id) }
+	b := view.NewSnapshots()
+	b.Choose(view.Every(r.Jobs))
+	if s := b.Make(r); len(s.Selected) != len(views) {
+		t.Fatalf("%d selected, want %d", len(s.Selected), len(views))
 	}
 	if reads != len(views) {
 		t.Fatalf("the first snapshot read %d views, want %d", reads, len(views))
@@ -202,13 +205,13 @@ func TestSelectedRowsAreReadOnce(t *testing.T) {
 	reads = 0
 	views[7].Version, views[7].Name = 2, "renamed.jpg"
 	next := readingOf(views, now)
-	readNext := next.views
-	next.views = func(id engine.JobID) (engine.JobView, bool) { reads++; return readNext(id) }
-	s := b.make(next)
+	readNext := next.Views
+	next.Views = func(id engine.JobID) (engine.JobView, bool) { reads++; return readNext(id) }
+	s := b.Make(next)
 	if reads != 1 {
 		t.Errorf("a snapshot after one row changed read %d views, want 1", reads)
 	}
-	if len(s.selected) != len(views) || s.selected[7].Name != "renamed.jpg" || s.selected[8].Name != "f8.jpg" {
+	if len(s.Selected) != len(views) || s.Selected[7].Name != "renamed.jpg" || s.Selected[8].Name != "f8.jpg" {
 		t.Errorf("the selection after the change is not the rows now")
 	}
 }

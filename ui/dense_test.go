@@ -2,6 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +51,7 @@ func twentyJobs(now time.Time) []engine.JobView {
 
 // showFixed puts views on the window as a reading of the queue would.
 func (h *harness) showFixed(views []engine.JobView) {
-	h.d.draw(h.d.shots.make(readingOf(views, h.d.now())))
+	h.Host.draw(h.Host.shots.Make(readingOf(views, h.Host.Now())))
 }
 
 // TestDenseList: at least twelve files are visible at once in a window on a
@@ -58,44 +61,44 @@ func (h *harness) showFixed(views []engine.JobView) {
 func TestDenseList(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
-	h.d.now = func() time.Time { return now }
+	h.Host.Now = func() time.Time { return now }
 	h.showFixed(twentyJobs(now))
 
-	h.d.win.Resize(fyne.NewSize(1366, 768-68))
-	row := newJobRow(rowActions{})
-	row.show(h.d.list.views()[0], now)
+	h.Host.Win.Resize(fyne.NewSize(1366, 768-68))
+	row := queuelist.NewJobRow(rowActions{})
+	row.Draw(h.Host.List.Views()[0], now)
 	line := widgets.NewLabel("Mg")
 	if got, max := row.MinSize().Height, 2*line.MinSize().Height; got > max {
 		t.Errorf("a row is %v high, more than two lines of text (%v)", got, max)
 	}
-	visible := int(h.d.list.Size().Height / (row.MinSize().Height + h.d.list.Theme().Size("separator")))
+	visible := int(h.Host.List.Size().Height / (row.MinSize().Height + h.Host.List.Theme().Size("separator")))
 	if visible < 12 {
-		t.Errorf("%d rows visible at 1366×768, want at least 12 (list %v high, rows %v)", visible, h.d.list.Size().Height, row.MinSize().Height)
+		t.Errorf("%d rows visible at 1366×768, want at least 12 (list %v high, rows %v)", visible, h.Host.List.Size().Height, row.MinSize().Height)
 	}
 
-	h.d.win.Resize(fyne.NewSize(900, 600))
-	test.AssertImageMatches(t, "list_dense_light.png", h.d.win.Canvas().Capture())
-	h.app.Settings().SetTheme(newTheme(themeDark))
-	h.d.list.Refresh()
-	test.AssertImageMatches(t, "list_dense_dark.png", h.d.win.Canvas().Capture())
-	h.app.Settings().SetTheme(newTheme(themeLight))
+	h.Host.Win.Resize(fyne.NewSize(900, 600))
+	test.AssertImageMatches(t, "list_dense_light.png", h.Host.Win.Canvas().Capture())
+	h.App.Settings().SetTheme(look.NewTheme(look.ThemeDark))
+	h.Host.List.Refresh()
+	test.AssertImageMatches(t, "list_dense_dark.png", h.Host.Win.Canvas().Capture())
+	h.App.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 
-	h.d.list.click(4, 0) // the failed one: its whole reason shows
-	if got := h.d.selection.body.Text(); got == "" || h.d.selection.title.Text() != h.d.list.views()[4].Name {
-		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.title.Text(), got)
+	h.Host.List.Click(4, 0) // the failed one: its whole reason shows
+	if got := h.Host.Selection.Body.Text(); got == "" || h.Host.Selection.Title.Text() != h.Host.List.Views()[4].Name {
+		t.Fatalf("the selection's panel shows %q / %q", h.Host.Selection.Title.Text(), got)
 	}
-	if !h.d.selection.buttons[engine.Retry].Visible() || h.d.selection.buttons[engine.Pause].Visible() {
+	if !h.Host.Selection.Buttons[engine.Retry].Visible() || h.Host.Selection.Buttons[engine.Pause].Visible() {
 		t.Error("a failed file's details should offer Retry, not Pause")
 	}
-	test.AssertImageMatches(t, "list_selected_details.png", h.d.win.Canvas().Capture())
+	test.AssertImageMatches(t, "list_selected_details.png", h.Host.Win.Canvas().Capture())
 }
 
 // TestDetailsShowGooglesWords: the selection's details carry the server's
 // own words, in full.
 func TestDetailsShowGooglesWords(t *testing.T) {
 	v := engine.JobView{ID: "j", Name: "a.eml", State: engine.Failed, Reason: "Google refused the message", Details: "Invalid To header", Version: 1}
-	got := detailsWords(v, time.Now())
-	if g := googleWords(v); g == "" || !strings.Contains(got, g) {
+	got := queuelist.DetailsWords(v, time.Now())
+	if g := view.GoogleWords(v); g == "" || !strings.Contains(got, g) {
 		t.Errorf("details %q lack Google's words %q", got, g)
 	}
 }

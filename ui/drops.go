@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"hoist/ui/view"
+
 	"fyne.io/fyne/v2"
 
 	"hoist/ui/xdnd"
@@ -14,7 +16,7 @@ import (
 // computer (a web address) is said to be so. The program the files came
 // from is told whether they were taken (xdnd.Answer).
 func (d *desk) takeDrop(uris []fyne.URI) {
-	xdnd.Answer(d.win, d.dropTaken(uris))
+	xdnd.Answer(d.Win, d.dropTaken(uris))
 }
 
 // dropTaken takes a drop and says whether its files were taken.
@@ -27,22 +29,22 @@ func (d *desk) dropTaken(uris []fyne.URI) bool {
 	}
 	if len(paths) == 0 {
 		if len(uris) > 0 {
-			d.frame.sayOnTop(say("ui.drop.notFiles"))
+			d.Frame.SayOnTop(view.Say("ui.drop.notFiles"))
 		}
 		return false
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
-	if paths = d.google.takeSettingsFiles(paths); len(paths) == 0 {
+	if paths = d.Google.TakeSettingsFiles(paths); len(paths) == 0 {
 		return true
 	}
-	if n := len(d.frame.dialogs); n > 0 {
-		if c := d.files.chooser; c != nil && d.frame.dialogs[n-1] == hideable(c.Dialog) && c.TakeDropped(paths) {
+	if n := len(d.Frame.Dialogs); n > 0 {
+		if c := d.files.Chooser; c != nil && d.Frame.Dialogs[n-1] == view.Hideable(c.Dialog) && c.TakeDropped(paths) {
 			return true
 		}
-		d.frame.sayOnTop(say("ui.drop.notNow", "N", len(paths)))
+		d.Frame.SayOnTop(view.Say("ui.drop.notNow", "N", len(paths)))
 		return false
 	}
-	d.add(paths)
+	d.Add(paths)
 	return true
 }

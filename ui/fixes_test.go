@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/destination"
+	"hoist/ui/queuelist"
 	"strings"
 	"testing"
 	"time"
@@ -15,24 +17,24 @@ import (
 // list of uploads, as the next start would; the jobs come back from the journal.
 func (h *harness) reopen() {
 	h.t.Helper()
-	h.d.close()
-	h.d.win.Close() // the harness closes the new window
+	h.Host.Close()
+	h.Host.Win.Close() // the harness closes the new window
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := h.q.Close(ctx); err != nil {
+	if err := h.Queue.Close(ctx); err != nil {
 		h.t.Fatal(err)
 	}
-	h.q = h.openQueue(engineOptionsNoResume())
-	presets, err := openPresets(h.dir)
+	h.Queue = h.openQueue(engineOptionsNoResume())
+	presets, err := destination.OpenPresets(h.dir)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.d = newDesk(context.Background(), h.app, h.q, deskOptions{
-		presets: presets, sandbox: h.sb, sandboxMode: true, journal: h.journal.Path(),
+	h.Host = newDesk(context.Background(), h.App, h.Queue, deskOptions{
+		Presets: presets, Sandbox: h.sb, sandboxMode: true, Journal: h.Journal.Path(),
 	})
-	h.d.win.Resize(fyne.NewSize(960, 640))
-	h.d.thumbs.start(h.d.frame.ctx)
-	h.refresh()
+	h.Host.Win.Resize(fyne.NewSize(960, 640))
+	h.Host.thumbs.Start(h.Host.Frame.Context)
+	h.Refresh()
 }
 
 // TestRestoredRowsRedraw: after a restart, removing rows that came back from
@@ -45,21 +47,21 @@ func TestRestoredRowsRedraw(t *testing.T) {
 		h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")),
 		h.writeFile("c.eml", emailBytes("C <c@example.com>", "C")),
 	)
-	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 })
+	h.waitFor("three finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 3 })
 	h.reopen()
-	if n := len(h.d.list.views()); n != 3 {
+	if n := len(h.Host.List.Views()); n != 3 {
 		t.Fatalf("after the restart the window shows %d rows, want 3", n)
 	}
-	if err := h.q.Do(h.job("a.eml").ID, engine.Remove); err != nil {
+	if err := h.Queue.Do(h.job("a.eml").ID, engine.Remove); err != nil {
 		t.Fatal(err)
 	}
-	h.refresh()
-	if n := len(h.d.list.views()); n != 2 {
+	h.Refresh()
+	if n := len(h.Host.List.Views()); n != 2 {
 		t.Errorf("after removing a restored row the window shows %d rows, want 2", n)
 	}
-	h.q.ClearFinished()
-	h.refresh()
-	if n := len(h.d.list.views()); n != 0 || !h.d.empty.Visible() {
+	h.Queue.ClearFinished()
+	h.Refresh()
+	if n := len(h.Host.List.Views()); n != 0 || !h.Host.empty.Visible() {
 		t.Errorf("after clearing the finished restored rows the window shows %d rows, want the empty state", n)
 	}
 }
@@ -70,20 +72,20 @@ func TestSummaryAfterCancel(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, _ := stalled(t, h, "report.dat")
 	defer close(release)
-	if err := h.q.Do(h.job("report.dat").ID, engine.Cancel); err != nil {
+	if err := h.Queue.Do(h.job("report.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the job to be canceled", func() bool {
-		return h.shown("report.dat") == engine.Canceled && h.d.shots.last.totals.Bytes == 0 // the summary may lag a sample
+		return h.Shown("report.dat") == engine.Canceled && h.Host.shots.Last.Totals.Bytes == 0 // the summary may lag a sample
 	})
-	got := h.d.foot.summary.Text()
+	got := h.Host.foot.Summary.Text()
 	if strings.Contains(got, "0 bytes of 0 bytes") || strings.HasPrefix(got, "0 of 1") {
 		t.Errorf("summary after a cancel = %q", got)
 	}
 	if !strings.Contains(got, "canceled") {
 		t.Errorf("summary after a cancel = %q, want it to say the file was canceled", got)
 	}
-	if h.d.foot.overall.Visible() {
+	if h.Host.foot.Overall.Visible() {
 		t.Error("with nothing to upload, the whole-list bar should not show")
 	}
 }
@@ -91,7 +93,7 @@ func TestSummaryAfterCancel(t *testing.T) {
 // TestEmptyStateHasNoBar: an empty list shows no 0% bar.
 func TestEmptyStateHasNoBar(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if h.d.foot.overall.Visible() {
+	if h.Host.foot.Overall.Visible() {
 		t.Error("the empty window shows a progress bar")
 	}
 }
@@ -100,10 +102,10 @@ func TestEmptyStateHasNoBar(t *testing.T) {
 // does not stay once another is chosen.
 func TestMessageGoesWithTheDestination(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.frame.tell("Left out 1 hidden or system file.")
-	h.d.bar.choose(h.d.bar.choices[len(h.d.bar.choices)-1])
-	if h.d.frame.message.Visible() {
-		t.Errorf("after choosing another destination the window still says %q", h.d.frame.message.Text())
+	h.Host.Frame.Tell("Left out 1 hidden or system file.")
+	h.Host.Bar.Choose(h.Host.Bar.Choices[len(h.Host.Bar.Choices)-1])
+	if h.Host.Frame.Message.Visible() {
+		t.Errorf("after choosing another destination the window still says %q", h.Host.Frame.Message.Text())
 	}
 }
 
@@ -111,15 +113,15 @@ func TestMessageGoesWithTheDestination(t *testing.T) {
 func TestFinishedRowsHaveNoEmptyBar(t *testing.T) {
 	now := time.Now()
 	for _, s := range []engine.State{engine.Refused, engine.Canceled, engine.Done} {
-		r := newJobRow(rowActions{})
-		r.show(engine.JobView{ID: "j", Name: "x.png", Size: 10, State: s, Version: 1}, now)
-		if r.bar.Visible() {
+		r := queuelist.NewJobRow(rowActions{})
+		r.Draw(engine.JobView{ID: "j", Name: "x.png", Size: 10, State: s, Version: 1}, now)
+		if r.Bar.Visible() {
 			t.Errorf("a %s row shows a bar", s)
 		}
 	}
-	r := newJobRow(rowActions{})
-	r.show(engine.JobView{ID: "j", Name: "x.png", Size: 10, Committed: 5, State: engine.Paused, Version: 1}, now)
-	if !r.bar.Visible() || r.bar.Value != 0.5 {
-		t.Errorf("a half-sent paused row shows bar visible=%v value=%v", r.bar.Visible(), r.bar.Value)
+	r := queuelist.NewJobRow(rowActions{})
+	r.Draw(engine.JobView{ID: "j", Name: "x.png", Size: 10, Committed: 5, State: engine.Paused, Version: 1}, now)
+	if !r.Bar.Visible() || r.Bar.Value != 0.5 {
+		t.Errorf("a half-sent paused row shows bar visible=%v value=%v", r.Bar.Visible(), r.Bar.Value)
 	}
 }

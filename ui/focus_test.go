@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
 	"testing"
 	"time"
 
@@ -28,14 +29,14 @@ func manyJobs(n int) []engine.JobView {
 
 // onScreen reports whether obj lies wholly inside the window and inside
 // the visible part of the scroll it is in.
-func (h *harness) onScreen(obj fyne.CanvasObject) bool {
+func (h *harness) OnScreen(obj fyne.CanvasObject) bool {
 	drv := fyne.CurrentApp().Driver()
 	at, size := drv.AbsolutePositionForObject(obj), obj.Size()
-	win := h.d.win.Canvas().Size()
+	win := h.Host.Win.Canvas().Size()
 	if at.X < 0 || at.Y < 0 || at.X+size.Width > win.Width+0.5 || at.Y+size.Height > win.Height+0.5 {
 		return false
 	}
-	if s := h.d.selection.scroll(); s.Visible() {
+	if s := h.Host.Selection.Scroll(); s.Visible() {
 		in := drv.AbsolutePositionForObject(s.Content)
 		inside := at.X >= in.X && at.Y >= in.Y && at.X <= in.X+s.Content.Size().Width && at.Y <= in.Y+s.Content.Size().Height
 		top := drv.AbsolutePositionForObject(s).Y
@@ -53,9 +54,9 @@ func (h *harness) onScreen(obj fyne.CanvasObject) bool {
 // window scrolling to it when needed.
 func TestTabStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(760, 420)) // smaller than the window's controls: the window scrolls
+	h.Host.Win.Resize(fyne.NewSize(760, 420)) // smaller than the window's controls: the window scrolls
 	h.showFixed(manyJobs(60))
-	c := h.d.win.Canvas()
+	c := h.Host.Win.Canvas()
 
 	var first fyne.Focusable
 	stops, lists := 0, 0
@@ -72,14 +73,14 @@ func TestTabStaysOnScreen(t *testing.T) {
 			first = f
 		}
 		stops++
-		h.refresh()
+		h.Refresh()
 		obj := f.(fyne.CanvasObject)
-		if f == fyne.Focusable(h.d.list) {
+		if f == fyne.Focusable(h.Host.List) {
 			lists++
-		} else if inside(obj, h.d.list) {
+		} else if inside(obj, h.Host.List) {
 			t.Fatalf("Tab landed on a %T inside the list's rows", f)
 		}
-		if !h.onScreen(obj) {
+		if !h.OnScreen(obj) {
 			t.Errorf("Tab landed on %T at %v (%v), off the %v window", f, fyne.CurrentApp().Driver().AbsolutePositionForObject(obj), obj.Size(), c.Size())
 		}
 	}
@@ -96,47 +97,47 @@ func TestTabStaysOnScreen(t *testing.T) {
 // scrolled away, Tab coming back puts the cursor on a row on screen.
 func TestListCursorScrollsIntoView(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(1000, 700))
+	h.Host.Win.Resize(fyne.NewSize(1000, 700))
 	h.showFixed(manyJobs(60))
-	l := h.d.list
-	c := h.d.win.Canvas()
+	l := h.Host.List
+	c := h.Host.Win.Canvas()
 	c.Focus(l)
-	if l.cursor != 0 || !l.rowAt[0].cursor.Visible() {
+	if l.Cursor != 0 || !l.RowAt[0].Cursor.Visible() {
 		t.Fatal("the focused list does not outline its first row")
 	}
 	for range 30 {
 		l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	}
-	if l.cursor != 30 {
-		t.Fatalf("cursor on row %d after 30 × Down", l.cursor)
+	if l.Cursor != 30 {
+		t.Fatalf("cursor on row %d after 30 × Down", l.Cursor)
 	}
 	if l.GetScrollOffset() <= 0 {
 		t.Fatal("the list did not scroll to follow the cursor")
 	}
-	row := l.rowAt[30]
-	if row == nil || !row.cursor.Visible() {
+	row := l.RowAt[30]
+	if row == nil || !row.Cursor.Visible() {
 		t.Fatal("row 30 is not drawn with the cursor's outline")
 	}
 	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(row).Y - fyne.CurrentApp().Driver().AbsolutePositionForObject(l).Y
 	if top < 0 || top+row.Size().Height > l.Size().Height+0.5 {
 		t.Errorf("the cursor's row is at %v..%v of a list %v high", top, top+row.Size().Height, l.Size().Height)
 	}
-	if sel := l.snap.selected; len(sel) != 1 || sel[0].ID != l.views()[30].ID {
+	if sel := l.Snap.Selected; len(sel) != 1 || sel[0].ID != l.Views()[30].ID {
 		t.Errorf("selected %v, want the cursor's row", names(sel))
 	}
-	if h.d.selection.title.Text() != l.views()[30].Name {
-		t.Errorf("the selection's panel shows %q", h.d.selection.title.Text())
+	if h.Host.Selection.Title.Text() != l.Views()[30].Name {
+		t.Errorf("the selection's panel shows %q", h.Host.Selection.Title.Text())
 	}
 
 	l.ScrollToTop()
 	c.Unfocus()
-	if row.cursor.Visible() {
+	if row.Cursor.Visible() {
 		t.Error("the cursor's outline stays without the focus")
 	}
 	c.Focus(l)
-	first, last := l.onScreen()
-	if l.cursor < first || l.cursor > last {
-		t.Errorf("back on the list, the cursor is on row %d, off screen (%d–%d on screen)", l.cursor, first, last)
+	first, last := l.OnScreen()
+	if l.Cursor < first || l.Cursor > last {
+		t.Errorf("back on the list, the cursor is on row %d, off screen (%d–%d on screen)", l.Cursor, first, last)
 	}
 }
 
@@ -146,12 +147,12 @@ func TestListCursorScrollsIntoView(t *testing.T) {
 // focused control.
 func TestFocusRingStandsOut(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(1000, 700))
+	h.Host.Win.Resize(fyne.NewSize(1000, 700))
 	h.showFixed(manyJobs(30))
-	c := h.d.win.Canvas()
-	for _, choice := range []string{themeLight, themeDark} {
-		h.app.Settings().SetTheme(newTheme(choice))
-		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
+	c := h.Host.Win.Canvas()
+	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
+		h.App.Settings().SetTheme(look.NewTheme(choice))
+		th, v := h.App.Settings().Theme(), h.App.Settings().ThemeVariant()
 		ring := widgets.FocusColor(th)
 		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameButton, theme.ColorNameSelection, theme.ColorNameInputBackground} {
 			if r := contrast(ring, th.Color(bg, v)); r < 3 {
@@ -159,10 +160,10 @@ func TestFocusRingStandsOut(t *testing.T) {
 			}
 		}
 
-		add := h.d.bar.add
+		add := h.Host.Bar.Add
 		c.Focus(add)
-		h.refresh()
-		r := h.d.ring.ring
+		h.Refresh()
+		r := h.Host.ring.ring
 		if !r.Visible() || r.StrokeColor != ring || r.StrokeWidth < 2 {
 			t.Fatalf("%s: the ring is not drawn around the focused button (shown %v, colour %v)", choice, r.Visible(), r.StrokeColor)
 		}
@@ -172,18 +173,18 @@ func TestFocusRingStandsOut(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, add.Size())
 		}
 
-		c.Focus(h.d.list)
-		h.refresh()
-		if h.d.ring.ring.Visible() {
+		c.Focus(h.Host.List)
+		h.Refresh()
+		if h.Host.ring.ring.Visible() {
 			t.Errorf("%s: the ring goes round the whole list, where its cursor is outlined", choice)
 		}
-		cur := h.d.list.rowAt[h.d.list.cursor].cursor
+		cur := h.Host.List.RowAt[h.Host.List.Cursor].Cursor
 		if !cur.Visible() || cur.StrokeColor != ring {
 			t.Errorf("%s: the list's cursor is not outlined in the ring's colour", choice)
 		}
 		c.Unfocus()
-		h.refresh()
-		if h.d.ring.ring.Visible() {
+		h.Refresh()
+		if h.Host.ring.ring.Visible() {
 			t.Errorf("%s: the ring stays with nothing focused", choice)
 		}
 	}
@@ -200,13 +201,13 @@ func inside(obj, o fyne.CanvasObject) bool {
 // window, each control Tab lands on is scrolled into the dialog's view.
 func TestTabInADialogStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(700, 320))
-	h.d.settings.showSettings()
-	s := h.d.frame.scrolls[len(h.d.frame.scrolls)-1]
+	h.Host.Win.Resize(fyne.NewSize(700, 320))
+	h.Host.Settings.ShowSettings()
+	s := h.Host.Frame.Scrolls[len(h.Host.Frame.Scrolls)-1]
 	if s.Content.MinSize().Height <= s.Size().Height {
 		t.Fatalf("the settings (%v high) fit their dialog (%v): the test needs them to scroll", s.Content.MinSize().Height, s.Size().Height)
 	}
-	c := h.d.win.Canvas()
+	c := h.Host.Win.Canvas()
 	drv := fyne.CurrentApp().Driver()
 	var first fyne.Focusable
 	scrolled := false
@@ -219,7 +220,7 @@ func TestTabInADialogStaysOnScreen(t *testing.T) {
 		if first == nil {
 			first = f
 		}
-		h.refresh()
+		h.Refresh()
 		obj := f.(fyne.CanvasObject)
 		if !inside(obj, s.Content) {
 			continue

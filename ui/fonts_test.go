@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"hoist/ui/look"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,11 +22,11 @@ import (
 // fallback), and what it draws is Hoist's font, which covers Latin, Arabic
 // and Hebrew.
 func TestEachStyleIsOneFont(t *testing.T) {
-	th := newTheme(themeSystem)
+	th := look.NewTheme(look.ThemeSystem)
 	for _, c := range []struct {
 		style    fyne.TextStyle
 		fallback fyne.Resource
-		content  []byte
+		Content  []byte
 	}{
 		{fyne.TextStyle{}, theme.DefaultTextFont(), assets.FontRegular},
 		{fyne.TextStyle{Bold: true}, theme.DefaultTextBoldFont(), assets.FontBold},
@@ -35,7 +36,7 @@ func TestEachStyleIsOneFont(t *testing.T) {
 		if got != c.fallback {
 			t.Errorf("style %+v: the theme's font %s is not the toolkit's own %s: both are parsed", c.style, got.Name(), c.fallback.Name())
 		}
-		if c.content != nil && !bytes.Equal(got.Content(), c.content) {
+		if c.Content != nil && !bytes.Equal(got.Content(), c.Content) {
 			t.Errorf("style %+v: the toolkit's font is %s, not Hoist's", c.style, got.Name())
 		}
 	}
@@ -46,20 +47,20 @@ func TestEachStyleIsOneFont(t *testing.T) {
 // no emoji, whatever the language, and given back once a text holds one
 // that Hoist's font lacks.
 func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
-	if emoji.resource == nil {
+	if look.Emoji.Resource == nil {
 		t.Fatal("the toolkit has no emoji font to hold back")
 	}
 	test.NewTempApp(t)
-	holdEmoji()
-	before := emojiLater
+	look.HoldEmoji()
+	before := look.EmojiLater
 	t.Cleanup(func() {
-		emojiLater = before
-		emoji.resource.StaticName, emoji.resource.StaticContent = emoji.name, emoji.data
-		emoji.wanted.Store(true)
-		emoji.given.Store(true)
+		look.EmojiLater = before
+		look.Emoji.Resource.StaticName, look.Emoji.Resource.StaticContent = look.Emoji.Name, look.Emoji.Data
+		look.Emoji.Wanted.Store(true)
+		look.Emoji.Given.Store(true)
 	})
 	var later func()
-	emojiLater = func(f func()) { later = f }
+	look.EmojiLater = func(f func()) { later = f }
 	held := func() bool { return len(theme.DefaultEmojiFont().Content()) < 100<<10 }
 	if !held() {
 		t.Fatalf("the emoji font is given at start (%d bytes)", len(theme.DefaultEmojiFont().Content()))
@@ -68,7 +69,7 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	// Every sentence of the window, in every language, and names in
 	// Hoist's scripts and with its symbols.
 	var texts []string
-	for _, dir := range []string{"../words/catalogue", "toolkit"} {
+	for _, dir := range []string{"../words/catalogue", "view/toolkit"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no catalogue in %s: %v", dir, err)
@@ -86,7 +87,7 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	for _, s := range texts {
 		widgets.Visual(s)
 		widgets.Seen(s, true)
-		if emoji.wanted.Load() {
+		if look.Emoji.Wanted.Load() {
 			t.Fatalf("%q asks for the emoji font", s)
 		}
 	}
@@ -105,7 +106,7 @@ func TestTheEmojiFontWaitsForAnEmoji(t *testing.T) {
 	if held() {
 		t.Fatal("an emoji was shown, the emoji font was not given back")
 	}
-	if !bytes.Equal(theme.DefaultEmojiFont().Content(), emoji.data) {
+	if !bytes.Equal(theme.DefaultEmojiFont().Content(), look.Emoji.Data) {
 		t.Error("the emoji font given back is not the toolkit's")
 	}
 }

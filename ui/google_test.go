@@ -3,6 +3,11 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"hoist/ui/destination"
+	"hoist/ui/dialogs"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"image/color"
 	"log/slog"
 	"net/http"
@@ -31,10 +36,10 @@ import (
 
 // toSandbox sends requests for Google's API hosts to the sandbox, as if
 // the sandbox were Google; the sign-in service's own requests pass.
-type toSandbox struct{ sandbox atomic.Pointer[url.URL] }
+type toSandbox struct{ Sandbox atomic.Pointer[url.URL] }
 
 func (t *toSandbox) RoundTrip(r *http.Request) (*http.Response, error) {
-	if u := t.sandbox.Load(); u != nil && strings.HasSuffix(r.URL.Hostname(), ".googleapis.com") {
+	if u := t.Sandbox.Load(); u != nil && strings.HasSuffix(r.URL.Hostname(), ".googleapis.com") {
 		r = r.Clone(r.Context())
 		r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
 		r.Host = u.Host
@@ -45,30 +50,30 @@ func (t *toSandbox) RoundTrip(r *http.Request) (*http.Response, error) {
 // organisationLab is an organisation's folder holding the OAuth client of a
 // stand-in for Google's sign-in service, and a sign-in service reading it.
 type organisationLab struct {
-	srv     *authtest.Server
+	Server  *authtest.Server
 	browser *authtest.Browser
 	system  string
 	svc     *auth.Service
-	google  *toSandbox
-	later   atomic.Int64 // how far the sign-in service's clock is ahead, in nanoseconds
+	Google  *toSandbox
+	Later   atomic.Int64 // how far the sign-in service's clock is ahead, in nanoseconds
 }
 
 func newOrganisationLab(t *testing.T) *organisationLab {
 	t.Helper()
-	l := &organisationLab{srv: authtest.NewServer(t), browser: &authtest.Browser{}, system: t.TempDir(), google: &toSandbox{}}
+	l := &organisationLab{Server: authtest.NewServer(t), browser: &authtest.Browser{}, system: t.TempDir(), Google: &toSandbox{}}
 	t.Cleanup(func() { l.browser.Wait() })
-	if err := os.WriteFile(filepath.Join(l.system, "client_secret_1234-abc.apps.googleusercontent.com.json"), l.srv.ClientJSON(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.system, "client_secret_1234-abc.apps.googleusercontent.com.json"), l.Server.ClientJSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	l.svc = &auth.Service{
 		Store:        &grants{m: map[string]auth.Grant{}},
 		ConfigDir:    t.TempDir(),
 		SystemDir:    l.system,
-		Endpoints:    auth.EndpointsAt(l.srv.URL),
+		Endpoints:    auth.EndpointsAt(l.Server.URL),
 		OpenBrowser:  l.browser.Open,
-		AllowedHosts: []string{l.srv.Host()},
-		HTTPClient:   &http.Client{Transport: l.google},
-		Now:          func() time.Time { return time.Now().Add(time.Duration(l.later.Load())) },
+		AllowedHosts: []string{l.Server.Host()},
+		HTTPClient:   &http.Client{Transport: l.Google},
+		Now:          func() time.Time { return time.Now().Add(time.Duration(l.Later.Load())) },
 	}
 	return l
 }
@@ -78,9 +83,9 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
-	sb, _ := url.Parse(h.sb.url)
-	lab.google.sandbox.Store(sb)
+	h := newHarness(t, harnessOptions{Auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
+	sb, _ := url.Parse(h.sb.Url)
+	lab.Google.Sandbox.Store(sb)
 	return lab, h
 }
 
@@ -92,53 +97,53 @@ func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 func TestOrganisationSetUpToUpload(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
-	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
-	if h.d.bar.setup.Visible() || !h.d.bar.signIn.Visible() {
+	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.Host.Bar.Setup.Visible() || !h.Host.Bar.SignIn.Visible() {
 		t.Fatal("with the organisation's client, the window should offer Sign in with Google and no set-up")
 	}
 	h.drop(h.writeFile("invoice.eml", emailBytes("Ada <ada@example.com>", "Invoice 12")))
-	h.waitFor("the email to wait for sign-in", func() bool { return h.shown("invoice.eml") == engine.Attention })
+	h.waitFor("the email to wait for sign-in", func() bool { return h.Shown("invoice.eml") == engine.Attention })
 	row := h.row("invoice.eml")
-	if got := row.status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || strings.Contains(got, "Resume") || strings.Count(got, ".") > 2 {
+	if got := row.Status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || strings.Contains(got, "Resume") || strings.Count(got, ".") > 2 {
 		t.Errorf("row says %q; want one sentence asking to sign in", got)
 	}
-	if !row.signIn.Visible() || row.resume.Visible() || row.restart.Visible() {
+	if !row.SignIn.Visible() || row.Resume.Visible() || row.Restart.Visible() {
 		t.Error("the waiting row should offer Sign in, not Resume or Start over")
 	}
 
-	test.Tap(row.signIn)
-	h.waitFor("the email to reach the sandbox", func() bool { return h.shown("invoice.eml") == engine.Done })
-	objs := h.sb.srv.Objects()
+	test.Tap(row.SignIn)
+	h.waitFor("the email to reach the sandbox", func() bool { return h.Shown("invoice.eml") == engine.Done })
+	objs := h.sb.Server.Objects()
 	if len(objs) != 1 || !strings.HasPrefix(objs[0].Action, "gmail") {
 		t.Fatalf("sandbox holds %+v, want the email as Gmail's", objs)
 	}
-	if h.d.target.dest.Account != lab.srv.Email {
-		t.Errorf("account = %q, want %q", h.d.target.dest.Account, lab.srv.Email)
+	if h.Host.Target.Dest.Account != lab.Server.Email {
+		t.Errorf("account = %q, want %q", h.Host.Target.Dest.Account, lab.Server.Email)
 	}
-	if !strings.Contains(h.d.frame.message.Text(), "goes on now") {
-		t.Errorf("message %q does not say the waiting file goes on", h.d.frame.message.Text())
+	if !strings.Contains(h.Host.Frame.Message.Text(), "goes on now") {
+		t.Errorf("message %q does not say the waiting file goes on", h.Host.Frame.Message.Text())
 	}
 
 	// A grant withdrawn at Google reads the same way, and signing in again sends the file on.
-	lab.later.Store(int64(2 * time.Hour)) // the access token has expired: Hoist must refresh it
-	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = true })
+	lab.Later.Store(int64(2 * time.Hour)) // the access token has expired: Hoist must refresh it
+	lab.Server.Set(func(s *authtest.Server) { s.InvalidGrant = true })
 	h.drop(h.writeFile("second.eml", emailBytes("Ada <ada@example.com>", "Invoice 13")))
-	h.waitFor("the second email to wait for sign-in", func() bool { return h.shown("second.eml") == engine.Attention })
+	h.waitFor("the second email to wait for sign-in", func() bool { return h.Shown("second.eml") == engine.Attention })
 	row = h.row("second.eml")
-	if got := row.status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || !row.signIn.Visible() {
-		t.Errorf("after the grant was withdrawn the row says %q (Sign in offered: %v)", got, row.signIn.Visible())
+	if got := row.Status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || !row.SignIn.Visible() {
+		t.Errorf("after the grant was withdrawn the row says %q (Sign in offered: %v)", got, row.SignIn.Visible())
 	}
-	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = false })
-	test.Tap(row.signIn)
-	h.waitFor("the second email to reach the sandbox", func() bool { return h.shown("second.eml") == engine.Done })
+	lab.Server.Set(func(s *authtest.Server) { s.InvalidGrant = false })
+	test.Tap(row.SignIn)
+	h.waitFor("the second email to reach the sandbox", func() bool { return h.Shown("second.eml") == engine.Done })
 }
 
 // pickerLab opens pickers for destinations pointed at the harness's sandbox.
-func openTestPicker(h *harness, key string, d dest.Destination) (*picker, *string) {
-	d.BaseURL = h.sb.url
+func openTestPicker(h *harness, key string, d dest.Destination) (*destination.Picker, *string) {
+	d.BaseURL = h.sb.Url
 	var got string
-	p := openPicker(h.d.bar.d, d.Kind.ListOf(key), d, "", func(v string) { got = v })
-	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.status.Text(), "Fetching") })
+	p := destination.OpenPicker(h.Host.Bar.Host, d.Kind.ListOf(key), d, "", func(v string) { got = v })
+	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.Status.Text(), "Fetching") })
 	return p, &got
 }
 
@@ -147,57 +152,57 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 	cm := dest.Destination{Kind: dest.CM360, Params: map[string]string{}}
 
 	p, got := openTestPicker(h, "profileId", cm)
-	if len(p.all) != 2 || !strings.Contains(p.all[0].words, "Northwind Media") {
-		t.Fatalf("profiles %+v (%q)", p.all, p.status.Text())
+	if len(p.All) != 2 || !strings.Contains(p.All[0].Words, "Northwind Media") {
+		t.Fatalf("profiles %+v (%q)", p.All, p.Status.Text())
 	}
-	p.search.SetText("labs")
-	if len(p.shown) != 1 {
-		t.Fatalf("search kept %+v", p.shown)
+	p.Search.SetText("labs")
+	if len(p.Shown) != 1 {
+		t.Fatalf("search kept %+v", p.Shown)
 	}
-	p.list.Select(0)
+	p.List.Select(0)
 	if *got != "5519020" {
 		t.Errorf("chose %q, want the profile's id", *got)
 	}
 
 	cm.Params["profileId"] = "4180912"
 	p, got = openTestPicker(h, "advertiserId", cm)
-	p.search.SetText("coffee")
-	if len(p.shown) != 1 {
-		t.Fatalf("advertisers %+v", p.shown)
+	p.Search.SetText("coffee")
+	if len(p.Shown) != 1 {
+		t.Fatalf("advertisers %+v", p.Shown)
 	}
-	p.list.Select(0)
+	p.List.Select(0)
 	if *got != "64032118" {
 		t.Errorf("chose %q, want Blue Harbor Coffee's id", *got)
 	}
 
 	cm.Params["profileId"] = "5519020"
 	p, _ = openTestPicker(h, "advertiserId", cm)
-	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "sees no advertiser") {
-		t.Errorf("a profile without advertisers: %+v %q", p.all, p.status.Text())
+	if len(p.All) != 0 || !strings.Contains(p.Status.Text(), "sees no advertiser") {
+		t.Errorf("a profile without advertisers: %+v %q", p.All, p.Status.Text())
 	}
 
 	cm.Params["profileId"] = "99"
 	p, _ = openTestPicker(h, "advertiserId", cm)
-	if !strings.Contains(unmarked(p.status.Text()), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
-		p.status.ColorName != theme.ColorNameError {
-		t.Errorf("Google's error is not shown in its words: %q", p.status.Text())
+	if !strings.Contains(unmarked(p.Status.Text()), "Google said: \u201cThe current user does not have access to profile 99\u201d") ||
+		p.Status.ColorName != theme.ColorNameError {
+		t.Errorf("Google's error is not shown in its words: %q", p.Status.Text())
 	}
 
 	gm := dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{}}
 	p, got = openTestPicker(h, "labels", gm)
-	for i, it := range p.shown {
-		if strings.HasPrefix(it.words, "Invoices") || it.value == "INBOX" {
-			p.list.Select(i)
+	for i, it := range p.Shown {
+		if strings.HasPrefix(it.Words, "Invoices") || it.Value == "INBOX" {
+			p.List.Select(i)
 		}
 	}
 	if *got != "INBOX, Label_1" {
 		t.Errorf("labels chosen %q", *got)
 	}
 
-	h.sb.srv.SetLists(emulator.Lists{})
+	h.sb.Server.SetLists(emulator.Lists{})
 	p, _ = openTestPicker(h, "profileId", cm)
-	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "no Campaign Manager 360 user profile") {
-		t.Errorf("an account with none: %+v %q", p.all, p.status.Text())
+	if len(p.All) != 0 || !strings.Contains(p.Status.Text(), "no Campaign Manager 360 user profile") {
+		t.Errorf("an account with none: %+v %q", p.All, p.Status.Text())
 	}
 }
 
@@ -205,8 +210,8 @@ func TestPickersListNamesFromTheSandbox(t *testing.T) {
 // before anything is uploaded, or refused in a sentence.
 func TestLabelNamesBecomeIDs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.url, Params: map[string]string{"labels": "invoices, INBOX"}}
-	if !namesToResolve(d) {
+	d := dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.Url, Params: map[string]string{"labels": "invoices, INBOX"}}
+	if !destination.NamesToResolve(d) {
 		t.Fatal("names were not noticed")
 	}
 	type answer struct {
@@ -215,7 +220,7 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 	}
 	resolve := func(d dest.Destination) answer {
 		var a *answer
-		h.d.google.resolveNames(d, func(r dest.Destination, err error) { a = &answer{r.Params["labels"], err} })
+		h.Host.Google.ResolveNames(d, func(r dest.Destination, err error) { a = &answer{r.Params["labels"], err} })
 		h.waitFor("the labels", func() bool { return a != nil })
 		return *a
 	}
@@ -223,10 +228,10 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 		t.Errorf("resolved %q, %v", a.ids, a.err)
 	}
 	d.Params["labels"] = "Receipts"
-	if a := resolve(d); a.err == nil || !strings.Contains(unmarked(errorWords(a.err)), "\u201cReceipts\u201d") {
+	if a := resolve(d); a.err == nil || !strings.Contains(unmarked(view.ErrorWords(a.err)), "\u201cReceipts\u201d") {
 		t.Errorf("an unknown label: %v", a.err)
 	}
-	if namesToResolve(dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX, Label_12"}}) {
+	if destination.NamesToResolve(dest.Destination{Kind: dest.GmailInsert, Params: map[string]string{"labels": "INBOX, Label_12"}}) {
 		t.Error("ids were taken for names")
 	}
 }
@@ -239,25 +244,25 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	os.WriteFile(filepath.Join(system, dest.ManagedFile), []byte(`{"version":1,"destinations":[
 		{"name":"Team archive","kind":"gmail-insert","params":{"labels":"Label_1"}},
 		{"name":"Half done","kind":"cm360","params":{"profileId":"1"}}]}`), 0o644)
-	lib, problems, err := openLibrary(h.dir, system)
+	lib, problems, err := destination.OpenLibrary(h.dir, system)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.google.presets = lib
-	h.d.google.startupProblems(problems)
-	if msg := h.d.frame.message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
+	h.Host.Google.Presets = lib
+	h.Host.Google.StartupProblems(problems)
+	if msg := h.Host.Frame.Message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
 		t.Errorf("the window does not say which managed destination is incomplete: %q", msg)
 	}
-	h.d.bar.refreshChoices()
-	if !containsString(h.d.bar.picker.Options, "Team archive (from your organisation)") {
-		t.Fatalf("choices %v", h.d.bar.picker.Options)
+	h.Host.Bar.RefreshChoices()
+	if !containsString(h.Host.Bar.Picker.Options, "Team archive (from your organisation)") {
+		t.Fatalf("choices %v", h.Host.Bar.Picker.Options)
 	}
 	changed, _ := lib.(*dest.Library).Get("Team archive")
 	changed.Params["labels"] = "SPAM"
-	if err := h.d.google.presets.Put(changed); err == nil || !strings.Contains(errorWords(err), "from your organisation") {
+	if err := h.Host.Google.Presets.Put(changed); err == nil || !strings.Contains(view.ErrorWords(err), "from your organisation") {
 		t.Errorf("changing a managed destination: %v", err)
 	}
-	if err := h.d.google.presets.Delete("Team archive"); err == nil {
+	if err := h.Host.Google.Presets.Delete("Team archive"); err == nil {
 		t.Error("a managed destination was deleted")
 	}
 }
@@ -270,18 +275,18 @@ func TestResetKeepsManagedDestinations(t *testing.T) {
 	system := t.TempDir()
 	os.WriteFile(filepath.Join(system, dest.ManagedFile), []byte(`{"version":1,"destinations":[
 		{"name":"Team archive","kind":"gmail-insert","params":{"labels":"Label_1"}}]}`), 0o644)
-	lib, _, err := openLibrary(h.dir, system)
+	lib, _, err := destination.OpenLibrary(h.dir, system)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.google.presets = lib
+	h.Host.Google.Presets = lib
 	if err := lib.Put(dest.Destination{Name: "Mine", Kind: dest.Sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	h.d.log = slog.New(slog.NewTextHandler(&log, nil))
-	h.d.settings.reset()
-	h.waitFor("the reset", func() bool { return h.d.frame.message.Text() == say("ui.reset.done") })
+	h.Host.Log = slog.New(slog.NewTextHandler(&log, nil))
+	h.Host.Settings.Reset()
+	h.waitFor("the reset", func() bool { return h.Host.Frame.Message.Text() == view.Say("ui.reset.done") })
 	var names []string
 	for _, d := range lib.List() {
 		names = append(names, d.Name)
@@ -303,22 +308,22 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.d.google.exportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
+	h.Host.Google.ExportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
 		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
 	data, err := os.ReadFile(exported)
-	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.d.frame.message.Text()), "Exported Banners") {
-		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.frame.message.Text())
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "Exported Banners") {
+		t.Fatalf("exported (%v) %s; message %q", err, data, h.Host.Frame.Message.Text())
 	}
 	h.drop(exported)
-	if len(h.q.Jobs()) != 0 {
-		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
+	if len(h.Queue.Jobs()) != 0 {
+		t.Errorf("the destination file was queued for upload: %v", jobNames(h.Queue.Jobs()))
 	}
-	if !containsString(h.d.bar.picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.d.frame.message.Text()), "Imported the destination Banners") {
-		t.Errorf("choices %v, message %q", h.d.bar.picker.Options, h.d.frame.message.Text())
+	if !containsString(h.Host.Bar.Picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "Imported the destination Banners") {
+		t.Errorf("choices %v, message %q", h.Host.Bar.Picker.Options, h.Host.Frame.Message.Text())
 	}
 	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
-	if !strings.Contains(unmarked(h.d.frame.message.Text()), "already a destination called Banners") {
-		t.Errorf("a second import says %q", h.d.frame.message.Text())
+	if !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "already a destination called Banners") {
+		t.Errorf("a second import says %q", h.Host.Frame.Message.Text())
 	}
 }
 
@@ -327,30 +332,30 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 func TestSetUpPanel(t *testing.T) {
 	lab := newOrganisationLab(t)
 	lab.svc.SystemDir = "" // nobody set Google up for this computer
-	h := newHarness(t, harnessOptions{auth: lab.svc})
-	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
-	if !h.d.bar.setup.Visible() {
+	h := newHarness(t, harnessOptions{Auth: lab.svc})
+	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if !h.Host.Bar.Setup.Visible() {
 		t.Fatal("without a client, the window should offer the set-up")
 	}
 	test.Tap(h.button("Set up Google sign-in\u2026"))
-	if h.d.google.setup == nil {
+	if h.Host.Google.Setup == nil {
 		t.Fatal("the set-up panel did not open")
 	}
 	web := h.writeFile("client_secret_web.json", []byte(`{"web":{"client_id":"w.apps.googleusercontent.com","client_secret":"GOCSPX-x"}}`))
 	h.drop(web)
-	if got := h.d.google.setup.status.Text(); !strings.Contains(got, "web application") || h.d.google.setup.signIn.Disabled() == false {
-		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.google.setup.signIn.Disabled())
+	if got := h.Host.Google.Setup.Status.Text(); !strings.Contains(got, "web application") || h.Host.Google.Setup.SignIn.Disabled() == false {
+		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.Host.Google.Setup.SignIn.Disabled())
 	}
-	if len(h.q.Jobs()) != 0 {
+	if len(h.Queue.Jobs()) != 0 {
 		t.Error("the client file was queued for upload")
 	}
-	h.drop(h.writeFile("client_secret_desktop.json", lab.srv.ClientJSON()))
-	if got := h.d.google.setup.status.Text(); !strings.Contains(got, "set up") || h.d.google.setup.signIn.Disabled() {
+	h.drop(h.writeFile("client_secret_desktop.json", lab.Server.ClientJSON()))
+	if got := h.Host.Google.Setup.Status.Text(); !strings.Contains(got, "set up") || h.Host.Google.Setup.SignIn.Disabled() {
 		t.Fatalf("a desktop client: %q", got)
 	}
-	test.Tap(h.d.google.setup.signIn)
-	h.waitFor("the sign-in", func() bool { return h.d.target.dest.Account == lab.srv.Email })
-	if h.d.bar.setup.Visible() {
+	test.Tap(h.Host.Google.Setup.SignIn)
+	h.waitFor("the sign-in", func() bool { return h.Host.Target.Dest.Account == lab.Server.Email })
+	if h.Host.Bar.Setup.Visible() {
 		t.Error("the set-up offer stays after the set-up")
 	}
 }
@@ -367,11 +372,11 @@ func containsString(list []string, s string) bool {
 // TestGoogleGolden draws the set-up panel and a row waiting for sign-in.
 func TestGoogleGolden(t *testing.T) {
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	r := newJobRow(rowActions{})
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
+	r := queuelist.NewJobRow(rowActions{})
 	w := test.NewTempWindow(t, r)
 	w.Resize(fyne.NewSize(820, r.MinSize().Height+8))
-	r.show(engine.JobView{
+	r.Draw(engine.JobView{
 		ID: "job1", Name: "Invoice 12.eml", Size: 48_200, MIME: "message/rfc822", Destination: "gmail-insert",
 		DestKind: "gmail-insert", Version: 1, State: engine.Attention, NeedsSignIn: true, Fact: &fact.Fact{Code: fact.SignInToSend},
 		Actions: engine.ActionsFor(engine.Attention, engine.Facts{NeedsSignIn: true}),
@@ -379,10 +384,10 @@ func TestGoogleGolden(t *testing.T) {
 	}, time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
 	test.AssertImageMatches(t, "row_signin.png", w.Canvas().Capture())
 
-	f := &windowFrame{app: a}
-	p := newSetupPanel(setupSide{f, &googleSide{frame: f}, &fileDialogs{frame: f}})
-	pw := test.NewTempWindow(t, p.content)
-	pw.Resize(fyne.NewSize(640, p.content.MinSize().Height+8))
+	f := &view.WindowFrame{App: a}
+	p := destination.NewSetupPanel(destination.SetupSide{WindowFrame: f, GoogleSide: &destination.GoogleSide{Frame: f}, FileDialogs: &dialogs.FileDialogs{Frame: f}})
+	pw := test.NewTempWindow(t, p.Content)
+	pw.Resize(fyne.NewSize(640, p.Content.MinSize().Height+8))
 	test.AssertImageMatches(t, "setup_panel.png", pw.Canvas().Capture())
 }
 
@@ -393,7 +398,7 @@ func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
 	var found T
 	h.waitFor(fmt.Sprintf("a %T on the topmost dialog", found), func() bool {
 		seen := false
-		if top := h.d.win.Canvas().Overlays().Top(); top != nil {
+		if top := h.Host.Win.Canvas().Overlays().Top(); top != nil {
 			walk(top, func(o fyne.CanvasObject) {
 				if x, is := o.(T); is && !seen && ok(x) {
 					found, seen = x, true
@@ -413,10 +418,10 @@ func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
 func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
-	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	form := inTopOverlay(h, func(*widgets.Form) bool { return true })
-	profile := noteField(form.Items[1]).(*widget.Entry)
-	advertiser := noteField(form.Items[2]).(*widget.Entry)
+	profile := destination.NoteField(form.Items[1]).(*widget.Entry)
+	advertiser := destination.NoteField(form.Items[2]).(*widget.Entry)
 	chooseFor := func(e *widget.Entry) *widget.Button { return chooserOf(t, form, e) }
 	pickNamed := func(name string) { pickFromList(h, name) }
 
@@ -434,31 +439,31 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		t.Fatalf("advertiser = %q", advertiser.Text)
 	}
 	test.Tap(h.button("Use it"))
-	if c := h.d.target.dest; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
+	if c := h.Host.Target.Dest; c.Kind != dest.CM360 || c.Account != lab.Server.Email {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
-	h.waitFor("the banner to go up", func() bool { return h.shown("banner.png") == engine.Done })
-	if objs := h.sb.srv.Objects(); len(objs) != 1 || !strings.Contains(objs[0].Path, "/userprofiles/4180912/creativeAssets/64032118/") {
+	h.waitFor("the banner to go up", func() bool { return h.Shown("banner.png") == engine.Done })
+	if objs := h.sb.Server.Objects(); len(objs) != 1 || !strings.Contains(objs[0].Path, "/userprofiles/4180912/creativeAssets/64032118/") {
 		t.Errorf("sandbox holds %+v", objs)
 	}
-	for _, q := range lab.srv.AuthRequests() {
+	for _, q := range lab.Server.AuthRequests() {
 		if strings.Contains(q.Get("scope"), "gmail") {
 			t.Errorf("Gmail access was asked for before any label picker: %s", q.Get("scope"))
 		}
 	}
 
 	// Labels: their own access, asked for now, added to the account's.
-	gmail := dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}
-	openPicker(h.d.bar.d, gmail.Kind.ListOf("labels"), gmail, "", func(string) {})
+	gmail := dest.Destination{Kind: dest.GmailInsert, Account: lab.Server.Email}
+	destination.OpenPicker(h.Host.Bar.Host, gmail.Kind.ListOf("labels"), gmail, "", func(string) {})
 	signIn = inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	list := inTopOverlay(h, func(*widget.List) bool { return true })
 	h.waitFor("the labels", func() bool { return list.Length() == 11 })
-	reqs := lab.srv.AuthRequests()
+	reqs := lab.Server.AuthRequests()
 	last := reqs[len(reqs)-1]
-	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
+	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.Server.Email {
 		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
 	}
 }
@@ -468,7 +473,7 @@ func chooserOf(t *testing.T, form *widgets.Form, e *widget.Entry) *widget.Button
 	t.Helper()
 	for _, it := range form.Items {
 		c, ok := it.Widget.(*fyne.Container)
-		if ok && pickerEntry(c.Objects[0]) == e {
+		if ok && destination.PickerEntry(c.Objects[0]) == e {
 			b, _ := asButton(c.Objects[0].(*fyne.Container).Objects[1])
 			return b
 		}

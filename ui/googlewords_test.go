@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/view"
 	"slices"
 	"testing"
 
@@ -16,11 +17,11 @@ import (
 func TestGoogleWordsUnderDetails(t *testing.T) {
 	v := engine.JobView{State: engine.Failed, Reason: "This account cannot upload to advertiser 2.",
 		Details: "User does not have permission.", DetailsFrom: dest.GoogleServer}
-	if got, want := unmarked(googleWords(v)), "Details — Google said: “User does not have permission.”"; got != want {
+	if got, want := unmarked(view.GoogleWords(v)), "Details — Google said: “User does not have permission.”"; got != want {
 		t.Errorf("googleWords = %q, want %q", got, want)
 	}
 	v.Details = ""
-	if got := googleWords(v); got != "" {
+	if got := view.GoogleWords(v); got != "" {
 		t.Errorf("words where Google said none: %q", got)
 	}
 }
@@ -28,7 +29,7 @@ func TestGoogleWordsUnderDetails(t *testing.T) {
 // formsOpen are the forms of the dialogs open (a destination's settings,
 // then those under Advanced) and the Advanced part itself.
 func formsOpen(h *harness) (forms []*widgets.Form, advanced *widget.Accordion) {
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widgets.Form:
@@ -44,7 +45,7 @@ func formsOpen(h *harness) (forms []*widgets.Form, advanced *widget.Accordion) {
 // The API version is a setting out of the way: under Advanced, folded.
 func TestAPIVersionUnderAdvanced(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	forms, accordion := formsOpen(h)
 	if len(forms) != 2 || accordion == nil || len(accordion.Items) != 1 || accordion.Items[0].Title != "Advanced" || accordion.Items[0].Open {
 		t.Fatalf("%d forms, accordion %+v; want the settings and a folded Advanced part", len(forms), accordion)
@@ -60,11 +61,11 @@ func TestAPIVersionUnderAdvanced(t *testing.T) {
 // Where a user picks Play Games, the form says Google removed the method.
 func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.PlayGames}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.PlayGames}, true)
 	found := false
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
-			if l, ok := o.(*widgets.Paragraph); ok && l.Text() == say("kind.playgames.note") {
+			if l, ok := o.(*widgets.Paragraph); ok && l.Text() == view.Say("kind.playgames.note") {
 				found = true
 			}
 		})

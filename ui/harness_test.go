@@ -4,6 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hoist/ui/destination"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/received"
+	"hoist/ui/view"
 	"image"
 	"image/color"
 	"image/png"
@@ -32,69 +37,69 @@ import (
 // goroutine (refreshNow), which stands for the UI goroutine.
 type harness struct {
 	t       *testing.T
-	app     fyne.App
-	d       *desk
-	q       *engine.Queue
-	sb      *sandbox
-	journal *journal.Journal
+	App     fyne.App
+	Host    *desk
+	Queue   *engine.Queue
+	sb      *received.Sandbox
+	Journal *journal.Journal
 	dir     string
 	files   string
 }
 
 type harnessOptions struct {
 	sandboxMode bool
-	auth        *auth.Service  // nil: no Google client set up
+	Auth        *auth.Service  // nil: no Google client set up
 	queue       engine.Options // Journal, SandboxURL and Logger are filled in
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	h := &harness{t: t, app: a, dir: t.TempDir(), files: t.TempDir()}
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
+	h := &harness{t: t, App: a, dir: t.TempDir(), files: t.TempDir()}
 	log := slog.New(slog.DiscardHandler)
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 
 	var err error
-	h.journal, err = journal.Open(filepath.Join(h.dir, journal.FileName), journal.Options{})
+	h.Journal, err = journal.Open(filepath.Join(h.dir, journal.FileName), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.journal.Close() })
-	h.sb, err = startSandbox(context.Background(), "", "127.0.0.1:0", log)
+	t.Cleanup(func() { h.Journal.Close() })
+	h.sb, err = received.StartSandbox(context.Background(), "", "127.0.0.1:0", log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.sb.close() })
-	presets, err := openPresets(h.dir)
+	t.Cleanup(func() { h.sb.Close() })
+	presets, err := destination.OpenPresets(h.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.q = h.openQueue(o.queue)
-	if o.auth == nil {
-		o.auth = &auth.Service{ConfigDir: h.dir}
+	h.Queue = h.openQueue(o.queue)
+	if o.Auth == nil {
+		o.Auth = &auth.Service{ConfigDir: h.dir}
 	}
-	h.d = newDesk(context.Background(), a, h.q, deskOptions{
-		presets: presets, auth: o.auth, sandbox: h.sb,
-		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
+	h.Host = newDesk(context.Background(), a, h.Queue, deskOptions{
+		Presets: presets, Auth: o.Auth, Sandbox: h.sb,
+		sandboxMode: o.sandboxMode, Log: log, Journal: h.Journal.Path(),
 	})
-	h.d.win.Resize(fyne.NewSize(960, 640))
+	h.Host.Win.Resize(fyne.NewSize(960, 640))
 	h.layOut() // as the window's first frames do: what wraps takes the height it has at this width
-	h.d.thumbs.start(h.d.frame.ctx)
+	h.Host.thumbs.Start(h.Host.Frame.Context)
 	t.Cleanup(func() {
-		h.d.close()
-		h.d.win.Close()
+		h.Host.Close()
+		h.Host.Win.Close()
 	})
-	h.refresh()
+	h.Refresh()
 	return h
 }
 
 func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 	h.t.Helper()
-	opts.Journal = h.journal
-	opts.SandboxURL = h.sb.url
+	opts.Journal = h.Journal
+	opts.SandboxURL = h.sb.Url
 	if opts.Parallel == 0 {
 		opts.Parallel = 6
 	}
@@ -114,7 +119,7 @@ func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 }
 
 // refresh samples the queue and shows it, as a tick of the window would.
-func (h *harness) refresh() { h.d.sampling.refreshNow() }
+func (h *harness) Refresh() { h.Host.sampling.refreshNow() }
 
 // waitFor refreshes the window until ok holds; the deadline only keeps a
 // broken test from hanging.
@@ -122,7 +127,7 @@ func (h *harness) waitFor(what string, ok func() bool) {
 	h.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		h.refresh()
+		h.Refresh()
 		if ok() {
 			return
 		}
@@ -136,12 +141,12 @@ func (h *harness) waitFor(what string, ok func() bool) {
 // job returns the queue's view of the job whose file is name.
 func (h *harness) job(name string) engine.JobView {
 	h.t.Helper()
-	for _, v := range h.q.Jobs() {
+	for _, v := range h.Queue.Jobs() {
 		if v.Name == name {
 			return v
 		}
 	}
-	h.t.Fatalf("no job for %s; jobs: %v", name, jobNames(h.q.Jobs()))
+	h.t.Fatalf("no job for %s; jobs: %v", name, jobNames(h.Queue.Jobs()))
 	return engine.JobView{}
 }
 
@@ -155,7 +160,7 @@ func jobNames(views []engine.JobView) []string {
 
 // state is the state of the job whose file is name, or "" while there is none.
 func (h *harness) state(name string) engine.State {
-	for _, v := range h.q.Jobs() {
+	for _, v := range h.Queue.Jobs() {
 		if v.Name == name {
 			return v.State
 		}
@@ -164,10 +169,10 @@ func (h *harness) state(name string) engine.State {
 }
 
 // shown is the state the window shows for the file name, or "" when it shows no row.
-func (h *harness) shown(name string) engine.State {
-	snap := h.d.list.snap
-	for i, b := range snap.rows {
-		if snap.view(i).Name == name {
+func (h *harness) Shown(name string) engine.State {
+	snap := h.Host.List.Snap
+	for i, b := range snap.Rows {
+		if snap.View(i).Name == name {
 			// The picture's own state, the one its totals and buttons count:
 			// a row's whole view is read when it is drawn, and may be newer.
 			return b.State
@@ -177,16 +182,16 @@ func (h *harness) shown(name string) engine.State {
 }
 
 // row returns the row on screen that shows the file name.
-func (h *harness) row(name string) *jobRow {
+func (h *harness) row(name string) *queuelist.JobRow {
 	h.t.Helper()
-	i, ok := h.d.list.snap.index[h.job(name).ID]
+	i, ok := h.Host.List.Snap.Index[h.job(name).ID]
 	if !ok {
 		h.t.Fatalf("%s has no row", name)
 	}
-	h.d.list.ScrollTo(i)
-	var found *jobRow
-	walk(h.d.list, func(o fyne.CanvasObject) {
-		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.view.Name == name && r.Visible() {
+	h.Host.List.ScrollTo(i)
+	var found *queuelist.JobRow
+	walk(h.Host.List, func(o fyne.CanvasObject) {
+		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.View.Name == name && r.Visible() {
 			found = r
 		}
 	})
@@ -202,7 +207,7 @@ func (h *harness) drop(paths ...string) {
 	for _, p := range paths {
 		uris = append(uris, storage.NewFileURI(p))
 	}
-	h.d.takeDrop(uris)
+	h.Host.takeDrop(uris)
 }
 
 // writeFile makes a file in the harness's folder and returns its path.
@@ -272,8 +277,8 @@ func (h *harness) findButton(text string) *widget.Button {
 			}
 		})
 	}
-	look(h.d.win.Canvas().Content())
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	look(h.Host.Win.Canvas().Content())
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		look(o)
 	}
 	return found
@@ -296,7 +301,7 @@ func asButton(o any) (*widget.Button, bool) {
 // tabTo presses Tab, at most presses times, until the focus is on the
 // button that says text, and returns it; nil if Tab never reaches it.
 func (h *harness) tabTo(text string, presses int) *widget.Button {
-	c := h.d.win.Canvas()
+	c := h.Host.Win.Canvas()
 	for range presses {
 		c.FocusNext()
 		if b, ok := asButton(c.Focused()); ok && b.Text == text {
@@ -307,13 +312,13 @@ func (h *harness) tabTo(text string, presses int) *widget.Button {
 }
 
 // speak makes the window speak code for one test.
-func speak(t *testing.T, code string) {
+func Speak(t *testing.T, code string) {
 	t.Helper()
-	before := speech.Load()
-	speech.Store(words.New(code))
+	before := view.Speech.Load()
+	view.Speech.Store(words.New(code))
 	widgets.SetRightToLeft(words.New(code).RTL())
 	t.Cleanup(func() {
-		speech.Store(before)
-		widgets.SetRightToLeft(speaking().RTL())
+		view.Speech.Store(before)
+		widgets.SetRightToLeft(view.Speaking().RTL())
 	})
 }

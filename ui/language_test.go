@@ -2,6 +2,8 @@ package ui
 
 import (
 	"encoding/json"
+	"hoist/ui/look"
+	"hoist/ui/view"
 	"maps"
 	"os"
 	"os/exec"
@@ -22,7 +24,7 @@ import (
 
 func toolkitFile(t *testing.T, name string) map[string]json.RawMessage {
 	t.Helper()
-	data, err := toolkitWords.ReadFile("toolkit/" + name + ".json")
+	data, err := view.ToolkitWords.ReadFile("toolkit/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,30 +66,30 @@ func TestToolkitSpeaksTheChosenLanguage(t *testing.T) {
 	t.Setenv("LANGUAGE", "en") // as the program's start settles it (ui/locale)
 	test.NewTempApp(t)
 	t.Cleanup(func() {
-		if err := UseLanguage(words.English()); err != nil {
+		if err := view.UseLanguage(words.English()); err != nil {
 			t.Error(err)
 		}
 	})
-	for _, tc := range []struct{ code, cancel, name, yes string }{
+	for _, tc := range []struct{ code, Cancel, Name, yes string }{
 		{"fa", "لغو", "نام", "بله"},
 		{"ar", "إلغاء", "الاسم", "نعم"},
 		{"he", "ביטול", "שם", "כן"},
 		{"en", "Cancel", "Name", "Yes"},
 	} {
-		if err := UseLanguage(words.New(tc.code)); err != nil {
+		if err := view.UseLanguage(words.New(tc.code)); err != nil {
 			t.Fatal(err)
 		}
-		if got := lang.L("Cancel"); got != tc.cancel {
-			t.Errorf("%s: Cancel = %q, want %q", tc.code, got, tc.cancel)
+		if got := lang.L("Cancel"); got != tc.Cancel {
+			t.Errorf("%s: Cancel = %q, want %q", tc.code, got, tc.Cancel)
 		}
-		if got := lang.X("file.name", "Name"); got != tc.name {
-			t.Errorf("%s: file.name = %q, want %q", tc.code, got, tc.name)
+		if got := lang.X("file.name", "Name"); got != tc.Name {
+			t.Errorf("%s: file.name = %q, want %q", tc.code, got, tc.Name)
 		}
 		if got := lang.L("Yes"); got != tc.yes {
 			t.Errorf("%s: Yes = %q, want %q", tc.code, got, tc.yes)
 		}
-		if speaking().Code() != tc.code || rtl() != words.IsRTL(tc.code) {
-			t.Errorf("%s: the window speaks %s (rtl %v)", tc.code, speaking().Code(), rtl())
+		if view.Speaking().Code() != tc.code || view.Rtl() != words.IsRTL(tc.code) {
+			t.Errorf("%s: the window speaks %s (rtl %v)", tc.code, view.Speaking().Code(), view.Rtl())
 		}
 	}
 }
@@ -107,11 +109,11 @@ func dialogWindow(t *testing.T, code string, size fyne.Size) fyne.Window {
 	t.Helper()
 	t.Setenv("LANGUAGE", "en") // as the program's start settles it (ui/locale)
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
-	if err := UseLanguage(words.New(code)); err != nil {
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
+	if err := view.UseLanguage(words.New(code)); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = UseLanguage(words.English()) })
+	t.Cleanup(func() { _ = view.UseLanguage(words.English()) })
 	w := test.NewTempWindow(t, widgets.NewLabel(""))
 	w.Resize(size)
 	return w

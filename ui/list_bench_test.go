@@ -2,6 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"testing"
 	"time"
 
@@ -17,7 +20,7 @@ import (
 // the rows that changed.
 func BenchmarkQueueListRefresh(b *testing.B) {
 	a := test.NewTempApp(b)
-	a.Settings().SetTheme(newTheme(themeLight))
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 	const jobs, moving = 10_000, 1_000
 	views := make([]engine.JobView, jobs)
 	for i := range views {
@@ -31,11 +34,11 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 		}
 	}
 	now := time.Now()
-	l := newQueueList(rowActions{})
+	l := queuelist.NewQueueList(rowActions{})
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
-	shots := newSnapshots()
-	l.show(shots.make(readingOf(views, now)))
+	shots := view.NewSnapshots()
+	l.Draw(shots.Make(readingOf(views, now)))
 
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -51,14 +54,14 @@ func BenchmarkQueueListRefresh(b *testing.B) {
 		}
 		r := readingOf(next, now)
 		b.StartTimer()
-		l.show(shots.make(r))
+		l.Draw(shots.Make(r))
 	}
 }
 
 // BenchmarkQueueListScroll measures scrolling through 10,000 rows, a screen at a time.
 func BenchmarkQueueListScroll(b *testing.B) {
 	a := test.NewTempApp(b)
-	a.Settings().SetTheme(newTheme(themeLight))
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 	views := make([]engine.JobView, 10_000)
 	for i := range views {
 		views[i] = engine.JobView{
@@ -68,11 +71,11 @@ func BenchmarkQueueListScroll(b *testing.B) {
 		}
 	}
 	now := time.Now()
-	l := newQueueList(rowActions{})
+	l := queuelist.NewQueueList(rowActions{})
 	w := test.NewTempWindow(b, l)
 	w.Resize(fyne.NewSize(960, 640))
-	shots := newSnapshots()
-	l.show(shots.make(readingOf(views, now)))
+	shots := view.NewSnapshots()
+	l.Draw(shots.Make(readingOf(views, now)))
 
 	b.ReportAllocs()
 	b.ResetTimer()

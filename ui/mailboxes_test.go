@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,54 +29,54 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: h.sb.url})
+	res := h.Queue.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: h.sb.Url})
 	if len(res.IDs) != 3 {
 		t.Fatalf("%d jobs, problems %v", len(res.IDs), res.Problems)
 	}
 	h.waitFor("the emails to arrive", func() bool {
-		rows := h.d.list.snap.rows
+		rows := h.Host.List.Snap.Rows
 		return len(rows) == 1 && rows[0].State == engine.Done
 	})
-	snap := h.d.list.snap
-	if got := snap.totals.Files; got != 3 {
+	snap := h.Host.List.Snap
+	if got := snap.Totals.Files; got != 3 {
 		t.Errorf("the totals count %d files, want the 3 emails", got)
 	}
-	v := snap.view(0)
-	if v.Name != "Inbox.mbox" || !isMailboxRow(v.ID) {
+	v := snap.View(0)
+	if v.Name != "Inbox.mbox" || !view.IsMailboxRow(v.ID) {
 		t.Fatalf("the row shows %q (%s)", v.Name, v.ID)
 	}
-	var row *jobRow
-	walk(h.d.list, func(o fyne.CanvasObject) {
-		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.view.ID == v.ID && r.Visible() {
+	var row *queuelist.JobRow
+	walk(h.Host.List, func(o fyne.CanvasObject) {
+		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.View.ID == v.ID && r.Visible() {
 			row = r
 		}
 	})
 	if row == nil {
 		t.Fatal("the mailbox's row is not on screen")
 	}
-	if got := row.detail.Text(); got != "3 of 3 emails" {
+	if got := row.Detail.Text(); got != "3 of 3 emails" {
 		t.Errorf("the row says %q, want how many of its emails arrived", got)
 	}
-	h.d.list.click(0, 0)
-	h.refresh()
-	if n := len(h.d.list.snap.rows); n != 4 {
+	h.Host.List.Click(0, 0)
+	h.Refresh()
+	if n := len(h.Host.List.Snap.Rows); n != 4 {
 		t.Fatalf("opened, the list has %d rows, want the mailbox and its 3 emails", n)
 	}
-	if e := h.d.list.snap.view(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
+	if e := h.Host.List.Snap.View(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
 		t.Errorf("the second email's row shows %+v", e)
 	}
 	var names []string
-	walk(h.d.list, func(o fyne.CanvasObject) {
-		if r, ok := o.(*jobRow); ok && r.shown != 0 && r.Visible() {
-			names = append(names, r.name.Text())
+	walk(h.Host.List, func(o fyne.CanvasObject) {
+		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.Visible() {
+			names = append(names, r.Name.Text())
 		}
 	})
 	if !slices.Contains(names, "Inbox.mbox, email 2") {
 		t.Errorf("the rows are named %q, want each email by its place in the mailbox", names)
 	}
-	h.d.list.click(0, 0)
-	h.refresh()
-	if n := len(h.d.list.snap.rows); n != 1 {
+	h.Host.List.Click(0, 0)
+	h.Refresh()
+	if n := len(h.Host.List.Snap.Rows); n != 1 {
 		t.Errorf("closed again, the list has %d rows", n)
 	}
 }
@@ -91,17 +93,17 @@ func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
 	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ids := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.url}).IDs
-	h.waitFor("the mailbox's row", func() bool { return len(h.d.list.snap.rows) == 1 })
-	row := h.d.list.snap.view(0)
+	ids := h.Queue.Add([]string{box}, dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.Url}).IDs
+	h.waitFor("the mailbox's row", func() bool { return len(h.Host.List.Snap.Rows) == 1 })
+	row := h.Host.List.Snap.View(0)
 	if !row.Allows(engine.Pause) || row.Allows(engine.Resume) {
 		t.Fatalf("a waiting mailbox's row offers %v", row.Actions)
 	}
-	h.d.acts.do(row, engine.Pause)
+	h.Host.acts.Do(row, engine.Pause)
 	all := func(s engine.State) func() bool {
 		return func() bool {
 			for _, id := range ids {
-				if v, _ := h.q.Job(id); v.State != s {
+				if v, _ := h.Queue.Job(id); v.State != s {
 					return false
 				}
 			}
@@ -109,11 +111,11 @@ func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
 		}
 	}
 	h.waitFor("every email to pause", all(engine.Paused))
-	h.refresh() // the picture drawn after the last email paused
-	row = h.d.list.snap.view(0)
+	h.Refresh() // the picture drawn after the last email paused
+	row = h.Host.List.Snap.View(0)
 	if row.State != engine.Paused || !row.Allows(engine.Resume) {
 		t.Errorf("the paused mailbox's row is %s offering %v", row.State, row.Actions)
 	}
-	h.d.acts.do(row, engine.Resume)
+	h.Host.acts.Do(row, engine.Resume)
 	h.waitFor("every email to wait again", all(engine.Waiting))
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,9 +26,9 @@ const droppedFolder = "Dropped"
 func (d *desk) takeMailDrop(drop oledrop.Drop) {
 	if n := len(drop.Failed); n > 0 {
 		for _, f := range drop.Failed {
-			d.log.Warn("an item dragged onto the window could not be saved", "name", f.Name, "err", f.Err)
+			d.Log.Warn("an item dragged onto the window could not be saved", "name", f.Name, "err", f.Err)
 		}
-		d.frame.sayOnTop(say("ui.drop.notSaved", "N", n))
+		d.Frame.SayOnTop(view.Say("ui.drop.notSaved", "N", n))
 	}
 	if len(drop.Paths) == 0 {
 		return

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/view"
 	"image/color"
 	"slices"
 	"strings"
@@ -24,7 +25,7 @@ import (
 // many texts it held so.
 func drawnAsTheStandardSays(t *testing.T, where string, o fyne.CanvasObject, name string) int {
 	t.Helper()
-	rtl := speaking().RTL()
+	rtl := view.Speaking().RTL()
 	checked := 0
 	check := func(logical, standard string, drawn testui.Line) {
 		t.Helper()
@@ -99,7 +100,7 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 		t.Run(tc.code, func(t *testing.T) {
 			speakWindow(t, tc.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.d.win.Resize(fyne.NewSize(1366, 768))
+			h.Host.Win.Resize(fyne.NewSize(1366, 768))
 			for _, name := range tc.names {
 				var data []byte
 				if strings.HasSuffix(name, ".eml") {
@@ -111,13 +112,13 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 			}
 			h.waitFor("the files to be up", func() bool {
 				for _, name := range tc.names {
-					if h.shown(name) != engine.Done {
+					if h.Shown(name) != engine.Done {
 						return false
 					}
 				}
 				return true
 			})
-			content := h.d.win.Canvas().Content()
+			content := h.Host.Win.Canvas().Content()
 			for _, name := range tc.names {
 				row := h.row(name)
 				h.layOut()
@@ -126,16 +127,16 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 				}
 
 				// The details, in the selection's panel.
-				h.d.list.click(h.d.list.snap.index[h.job(name).ID], 0)
-				h.refresh()
+				h.Host.List.Click(h.Host.List.Snap.Index[h.job(name).ID], 0)
+				h.Refresh()
 				h.layOut()
-				if drawnAsTheStandardSays(t, name+"'s details", h.d.selection.inner, name) == 0 {
-					t.Errorf("the details of %s do not name it: %q", name, h.d.selection.body.Text())
+				if drawnAsTheStandardSays(t, name+"'s details", h.Host.Selection.Inner, name) == 0 {
+					t.Errorf("the details of %s do not name it: %q", name, h.Host.Selection.Body.Text())
 				}
 
 				// Show result.
-				test.Tap(h.row(name).result)
-				dialog := h.d.win.Canvas().Overlays().Top()
+				test.Tap(h.row(name).Result)
+				dialog := h.Host.Win.Canvas().Overlays().Top()
 				if dialog == nil {
 					t.Fatalf("Show result of %s opened nothing", name)
 				}
@@ -143,17 +144,17 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 				if drawnAsTheStandardSays(t, name+"'s result", dialog, name) == 0 {
 					t.Errorf("the result of %s does not name it", name)
 				}
-				for h.d.frame.closeTopDialog() {
+				for h.Host.Frame.CloseTopDialog() {
 				}
 			}
 
 			// Removed, with an Undo.
 			name := tc.names[0]
-			test.Tap(h.row(name).remove)
-			h.refresh()
+			test.Tap(h.row(name).Remove)
+			h.Refresh()
 			h.layOut()
 			if drawnAsTheStandardSays(t, "the Undo line", content, name) == 0 {
-				t.Errorf("the Undo line does not name %s: %q", name, h.d.foot.undoText.Text())
+				t.Errorf("the Undo line does not name %s: %q", name, h.Host.foot.UndoText.Text())
 			}
 		})
 	}

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -91,12 +94,12 @@ func narrowViews() []engine.JobView {
 	var out []engine.JobView
 	names := []string{"a.png", "گزارش نهایی فصل چهارم برای هیئت مدیره.eml", "تقرير_الحملة_2026.png", "דוח שנתי 2026 לפני הגשה.pdf", "Quarterly update for the whole team.eml"}
 	for i, s := range shownStates() {
-		v := s.view
+		v := s.View
 		v.ID = engine.JobID(fmt.Sprintf("narrow-%d", i))
 		v.Name = names[i%len(names)]
 		out = append(out, v)
 	}
-	failed := shownStates()[2].view
+	failed := shownStates()[2].View
 	failed.ID, failed.Name = "narrow-restart", names[1]
 	failed.Actions = []engine.Action{engine.Retry, engine.Restart, engine.Remove}
 	out = append(out, failed)
@@ -114,12 +117,12 @@ func TestRowsDrawNothingOverAnything(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			speakWindow(t, code)
 			a := test.NewTempApp(t)
-			a.Settings().SetTheme(newTheme(themeLight))
+			a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 			now := time.Unix(1_800_000_000, 0)
 			for _, v := range narrowViews() {
-				r := newJobRow(rowActions{})
+				r := queuelist.NewJobRow(rowActions{})
 				w := test.NewTempWindow(t, r)
-				r.show(v, now)
+				r.Draw(v, now)
 				least := r.MinSize().Width
 				for width := least; width <= least+400; width += 24 {
 					w.Resize(fyne.NewSize(width+2*widgets.CompactPadding, r.MinSize().Height+8))
@@ -155,19 +158,19 @@ func TestTheWindowFitsSideways(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			now := time.Unix(1_800_000_000, 0)
-			h.d.draw(newSnapshots().make(readingOf(narrowViews(), now)))
+			h.Host.draw(view.NewSnapshots().Make(readingOf(narrowViews(), now)))
 			for name, size := range smokeSizes() {
-				h.d.win.Resize(size)
-				if got := h.d.win.Canvas().Size(); got.Width > size.Width+1 {
+				h.Host.Win.Resize(size)
+				if got := h.Host.Win.Canvas().Size(); got.Width > size.Width+1 {
 					t.Errorf("%s: asked for %v, the window is %v", name, size, got)
 				}
-				if need := h.d.page.Content.MinSize().Width; need > h.d.page.Size().Width+0.5 {
-					t.Errorf("%s: the window's content needs %.1f units, %.1f more than the window: it scrolls sideways", name, need, need-h.d.page.Size().Width)
+				if need := h.Host.page.Content.MinSize().Width; need > h.Host.page.Size().Width+0.5 {
+					t.Errorf("%s: the window's content needs %.1f units, %.1f more than the window: it scrolls sideways", name, need, need-h.Host.page.Size().Width)
 				}
-				if len(drawnPieces(h.d.list)) < len(narrowViews()) {
+				if len(drawnPieces(h.Host.List)) < len(narrowViews()) {
 					t.Fatalf("%s: the list draws no rows", name)
 				}
-				checkNothingDrawnOver(t, name, h.d.list)
+				checkNothingDrawnOver(t, name, h.Host.List)
 			}
 		})
 	}
@@ -183,15 +186,15 @@ func TestTheWindowFitsUpright(t *testing.T) {
 			t.Run(fmt.Sprintf("%s sandbox %v", code, sandbox), func(t *testing.T) {
 				speakWindow(t, code)
 				h := newHarness(t, harnessOptions{sandboxMode: sandbox})
-				h.d.draw(newSnapshots().make(readingOf(narrowViews(), time.Unix(1_800_000_000, 0))))
+				h.Host.draw(view.NewSnapshots().Make(readingOf(narrowViews(), time.Unix(1_800_000_000, 0))))
 				for name, size := range smokeSizes() {
-					h.d.win.Resize(size)
-					if need, have := h.d.page.Content.MinSize().Height, h.d.page.Size().Height; need > have+0.5 {
+					h.Host.Win.Resize(size)
+					if need, have := h.Host.page.Content.MinSize().Height, h.Host.page.Size().Height; need > have+0.5 {
 						t.Errorf("%s: the window's content needs %.1f units of height, %.1f more than the window: the totals are below its edge", name, need, need-have)
 					}
-					checkNothingDrawnOver(t, name, h.d.bar.content) // a line that wraps pushes the next one down
-					checkOneLine(t, name, h.d.foot.pauseAll, h.d.foot.resumeAll, h.d.foot.retryFailed, h.d.foot.clearFinished)
-					checkBelow(t, name, h.d.bar.content, h.d.list, h.d.selection.content)
+					checkNothingDrawnOver(t, name, h.Host.Bar.Content) // a line that wraps pushes the next one down
+					checkOneLine(t, name, h.Host.foot.PauseAll, h.Host.foot.ResumeAll, h.Host.foot.RetryFailed, h.Host.foot.ClearFinished)
+					checkBelow(t, name, h.Host.Bar.Content, h.Host.List, h.Host.Selection.Content)
 				}
 			})
 		}
@@ -241,18 +244,18 @@ func TestSetUpKeepsItsButtonsOnScreen(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			for name, size := range smokeSizes() {
-				h.d.frame.closeDialogs()
-				h.d.win.Resize(size)
-				h.d.google.showSetup()
-				p := h.d.google.setup
+				h.Host.Frame.CloseDialogs()
+				h.Host.Win.Resize(size)
+				h.Host.Google.ShowSetup()
+				p := h.Host.Google.Setup
 				drv := fyne.CurrentApp().Driver()
-				bottom := h.d.win.Canvas().Size().Height
-				for _, b := range []*widgets.Button{p.signIn, p.closeButton} {
+				bottom := h.Host.Win.Canvas().Size().Height
+				for _, b := range []*widgets.Button{p.SignIn, p.CloseButton} {
 					if y := drv.AbsolutePositionForObject(b).Y + b.Size().Height; y > bottom+0.5 || b.Size().Height == 0 {
 						t.Errorf("%s: %q ends at y %.1f, below the window's %.1f", name, b.Text, y, bottom)
 					}
 				}
-				p.dlg.Hide()
+				p.Dialog.Hide()
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/settings"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ func TestSettingsShowOfficeProxy(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	shown := func() string {
 		t.Helper()
-		form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
+		form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
 		for _, it := range form.Items {
 			if it.Text == "Office network" {
 				return it.Widget.(*widget.Label).Text
@@ -27,11 +28,11 @@ func TestSettingsShowOfficeProxy(t *testing.T) {
 	if got := shown(); !strings.Contains(got, "connects directly") {
 		t.Errorf("no proxy: %q", got)
 	}
-	h.d.settings.network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: "proxy.corp:8080", HTTPS: "proxy.corp:8080"}}
+	h.Host.Settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: "proxy.corp:8080", HTTPS: "proxy.corp:8080"}}
 	if got, want := shown(), "Hoist connects through the office proxy proxy.corp:8080 (from Windows settings)."; got != want {
 		t.Errorf("fixed proxy: %q, want %q", got, want)
 	}
-	h.d.settings.network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
+	h.Host.Settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
 	if got, want := shown(), "Hoist follows the proxy script http://wpad.corp/proxy.pac (from GNOME settings)."; got != want {
 		t.Errorf("PAC: %q, want %q", got, want)
 	}

@@ -16,48 +16,48 @@ import (
 // Done: a row that changed was read again from the queue when drawn.
 func TestRowsAndTotalsShowOneMoment(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{Idle: true}})
-	h.d.win.Resize(fyne.NewSize(1000, 640))
+	h.Host.Win.Resize(fyne.NewSize(1000, 640))
 	var paths []string
 	for i := range 6 {
 		paths = append(paths, h.writeFile(fmt.Sprintf("f%d.txt", i), []byte("some bytes")))
 	}
 	h.drop(paths...)
-	h.waitFor("six rows", func() bool { h.refresh(); return len(h.d.list.snap.rows) == 6 })
+	h.waitFor("six rows", func() bool { h.Refresh(); return len(h.Host.List.Snap.Rows) == 6 })
 	ids := make([]engine.JobID, 6)
-	for i, row := range h.d.list.snap.rows {
+	for i, row := range h.Host.List.Snap.Rows {
 		ids[i] = row.ID
 	}
 	for _, id := range ids[:3] {
-		if err := h.q.Do(id, engine.Pause); err != nil {
+		if err := h.Queue.Do(id, engine.Pause); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The sampling reads the queue now; the UI goroutine draws it later,
 	// and meanwhile the user's own Resume has reached the queue.
-	show := h.d.sampling.collect()
+	show := h.Host.sampling.collect()
 	if show == nil {
 		t.Fatal("the reading after three pauses found nothing new")
 	}
 	for _, id := range ids[:3] {
-		if err := h.q.Do(id, engine.Resume); err != nil {
+		if err := h.Queue.Do(id, engine.Resume); err != nil {
 			t.Fatal(err)
 		}
 	}
 	show()
-	l := h.d.list
+	l := h.Host.List
 	paused := 0
-	for i, r := range l.rowAt {
-		if r.index != i || i >= len(l.snap.rows) {
+	for i, r := range l.RowAt {
+		if r.Index != i || i >= len(l.Snap.Rows) {
 			continue
 		}
-		if r.view.State == engine.Paused {
+		if r.View.State == engine.Paused {
 			paused++
 		}
-		if got, want := r.view.State, l.snap.rows[i].State; got != want {
+		if got, want := r.View.State, l.Snap.Rows[i].State; got != want {
 			t.Errorf("row %d shows %s while the reading behind the totals says %s", i, got, want)
 		}
 	}
-	if got := l.snap.totals.Paused; got != paused {
+	if got := l.Snap.Totals.Paused; got != paused {
 		t.Errorf("the totals count %d paused while %d rows say paused", got, paused)
 	}
 }

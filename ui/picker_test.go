@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/dialogs"
+	"hoist/ui/view"
 	"slices"
 	"testing"
 
@@ -22,16 +24,16 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 		paths = append(paths, h.writeFile(n, emailBytes("A <a@example.com>", n)))
 	}
 	asked := make(chan filechooser.Options, 1)
-	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return paths, nil
 	}
-	filesAdder{h.d.files, h.d.add}.pickFiles()
-	h.waitFor("three finished rows", func() bool { return h.d.shots.last.totals.Done == 3 && len(h.d.list.views()) == 3 })
+	dialogs.FilesAdder{Dialogs: h.Host.files, Add: h.Host.Add}.PickFiles()
+	h.waitFor("three finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 3 && len(h.Host.List.Views()) == 3 })
 	if o := <-asked; !o.Multiple || o.Directory {
 		t.Errorf("the dialog was asked for %+v, want several files", o)
 	}
-	if h.shown("two.eml") != engine.Done {
+	if h.Shown("two.eml") != engine.Done {
 		t.Error("two.eml was not added")
 	}
 }
@@ -44,10 +46,10 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	for _, n := range []string{"one.eml", "two.eml", "three.eml"} {
 		h.writeFile(n, emailBytes("A <a@example.com>", n))
 	}
-	h.d.files.choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.d.files.pick(false, h.d.add)
-	h.waitFor("a dialog", func() bool { return len(h.d.frame.dialogs) == 1 })
-	c := h.d.win.Canvas()
+	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.Host.files.Pick(false, h.Host.Add)
+	h.waitFor("a dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
+	c := h.Host.Win.Canvas()
 	list := inTopOverlay(h, func(*widgets.ChooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
@@ -65,17 +67,17 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatal("Open stays off with two files ticked")
 	}
 	open.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	h.waitFor("two finished rows", func() bool { return h.d.shots.last.totals.Done == 2 && len(h.d.list.views()) == 2 })
-	if h.shown("one.eml") != engine.Done || h.shown("three.eml") != engine.Done {
-		t.Errorf("added %v", jobNames(h.d.list.views()))
+	h.waitFor("two finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 2 && len(h.Host.List.Views()) == 2 })
+	if h.Shown("one.eml") != engine.Done || h.Shown("three.eml") != engine.Done {
+		t.Errorf("added %v", jobNames(h.Host.List.Views()))
 	}
 }
 
 // chooserOn is the chooser the harness's window shows.
 func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
-	c := h.d.files.chooser
-	if c == nil || len(h.d.frame.dialogs) == 0 || h.d.frame.dialogs[len(h.d.frame.dialogs)-1] != hideable(c.Dialog) {
+	c := h.Host.files.Chooser
+	if c == nil || len(h.Host.Frame.Dialogs) == 0 || h.Host.Frame.Dialogs[len(h.Host.Frame.Dialogs)-1] != view.Hideable(c.Dialog) {
 		t.Fatal("the dialog on top is no chooser")
 	}
 	return c
@@ -87,16 +89,16 @@ func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 func TestAddFilesOffersEmailFilesForGmail(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	asked := make(chan filechooser.Options, 2)
-	h.d.files.choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return nil, nil
 	}
-	h.d.files.pick(false, h.d.add)
+	h.Host.files.Pick(false, h.Host.Add)
 	if o := <-asked; len(o.Filters) != 0 {
 		t.Errorf("for the sandbox the dialog offers %+v, want any file", o.Filters)
 	}
-	h.d.target.dest = dest.Destination{Kind: dest.GmailImport}
-	h.d.files.pick(false, h.d.add)
+	h.Host.Target.Dest = dest.Destination{Kind: dest.GmailImport}
+	h.Host.files.Pick(false, h.Host.Add)
 	o := <-asked
 	if len(o.Filters) != 1 || o.Filters[0].Name != "Email files (.eml, .msg, .mbox)" {
 		t.Fatalf("for Gmail the dialog offers %+v", o.Filters)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/view"
 	"strings"
 	"sync"
 
@@ -18,9 +19,9 @@ import (
 // password: it is set before any request goes out, and answered by the
 // window once it is open (no one, before).
 type proxyAsker struct {
-	mu     sync.Mutex
-	ask    proxy.Ask
-	notice func(error) // says in the window why the PAC script cannot be used
+	mu       sync.Mutex
+	AskFiles proxy.Ask
+	notice   func(error) // says in the window why the PAC script cannot be used
 }
 
 func (a *proxyAsker) setNotice(notice func(error)) {
@@ -42,13 +43,13 @@ func (a *proxyAsker) Notice(err error) {
 func (a *proxyAsker) set(ask proxy.Ask) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.ask = ask
+	a.AskFiles = ask
 }
 
 // Ask asks through the window, or answers no one can be asked.
 func (a *proxyAsker) Ask(ctx context.Context, at string, from proxy.Origin) (string, string, bool) {
 	a.mu.Lock()
-	ask := a.ask
+	ask := a.AskFiles
 	a.mu.Unlock()
 	if ask == nil {
 		return "", "", false
@@ -58,7 +59,7 @@ func (a *proxyAsker) Ask(ctx context.Context, at string, from proxy.Origin) (str
 
 // proxyLoginDialog asks for an office proxy's name and password.
 type proxyLoginDialog struct {
-	q              *widgets.Question
+	Queue          *widgets.Question
 	user, password *widget.Entry
 }
 
@@ -70,21 +71,21 @@ func (d *desk) askProxyLogin(ctx context.Context, at string, from proxy.Origin) 
 		ok             bool
 	}
 	answer := make(chan login, 1)
-	d.frame.later(func() {
-		l := speaking()
+	d.Frame.Later(func() {
+		l := view.Speaking()
 		dlg := &proxyLoginDialog{user: widget.NewEntry(), password: widget.NewPasswordEntry()}
 		form := widgets.NewForm(
-			&widget.FormItem{Text: visual(label("proxy.user")), Widget: dlg.user},
-			&widget.FormItem{Text: visual(label("proxy.password")), Widget: dlg.password},
+			&widget.FormItem{Text: view.Visual(label("proxy.user")), Widget: dlg.user},
+			&widget.FormItem{Text: view.Visual(label("proxy.password")), Widget: dlg.password},
 		)
 		text := l.Say("proxy.ask", words.Args{"Proxy": l.Isolate(at), "From": l.ProxyOrigin(string(from))})
 		content := container.NewVBox(widgets.SentenceBox(text), form)
-		dlg.q = widgets.NewQuestion(say("ui.settings.network"), content, lang.L("OK"), lang.L("Cancel"), func(yes bool) {
+		dlg.Queue = widgets.NewQuestion(view.Say("ui.settings.network"), content, lang.L("OK"), lang.L("Cancel"), func(yes bool) {
 			answer <- login{dlg.user.Text, dlg.password.Text, yes && dlg.user.Text != ""}
-		}, d.win)
+		}, d.Win)
 		d.proxyLogin = dlg
-		d.frame.open(dlg.q)
-		d.win.Canvas().Focus(dlg.user)
+		d.Frame.Open(dlg.Queue)
+		d.Win.Canvas().Focus(dlg.user)
 	})
 	select {
 	case a := <-answer:
@@ -96,4 +97,4 @@ func (d *desk) askProxyLogin(ctx context.Context, at string, from proxy.Origin) 
 
 // label is a prompt's words as a form's label, without the colon the
 // terminal's prompt ends with.
-func label(key string) string { return strings.TrimRight(say(key), ": ") }
+func label(key string) string { return strings.TrimRight(view.Say(key), ": ") }

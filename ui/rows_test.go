@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/queuelist"
 	"slices"
 	"testing"
 	"time"
@@ -26,14 +27,14 @@ func TestRowsShowTheEnginesActions(t *testing.T) {
 		}
 		for _, f := range facts {
 			var done []engine.Action
-			r := newJobRow(rowActions{doAction: func(_ engine.JobView, a engine.Action) { done = append(done, a) }})
+			r := queuelist.NewJobRow(rowActions{doAction: func(_ engine.JobView, a engine.Action) { done = append(done, a) }})
 			v := engine.JobView{ID: "job1", Name: "report.pdf", Size: 1000, State: s, Version: 1,
 				FileChanged: f.FileChanged, Locked: f.Locked, NeedsSignIn: f.NeedsSignIn,
 				Actions: engine.ActionsFor(s, f)}
-			r.show(v, now)
+			r.Draw(v, now)
 			var shown []engine.Action
 			for _, a := range engine.AllActions() {
-				b := r.byAction[a]
+				b := r.ByAction[a]
 				if b == nil {
 					t.Fatalf("no button for %s", a)
 				}

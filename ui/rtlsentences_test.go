@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +31,7 @@ func unmarked(s string) string {
 // name in a Persian sentence, a Persian one in a Hebrew sentence, or either
 // in an English one stays one block in its place; the marks are never drawn.
 func TestEveryValueIsIsolated(t *testing.T) {
-	for _, c := range []struct{ code, file, dest string }{
+	for _, c := range []struct{ code, file, Dest string }{
 		{"en", "דוח 2026.eml", "ארכיון"},
 		{"fa", "דוח 2026.eml", "ארכיון"},
 		{"ar", "דוח 2026.eml", "ארכיון"},
@@ -37,16 +39,16 @@ func TestEveryValueIsIsolated(t *testing.T) {
 	} {
 		t.Run(c.code, func(t *testing.T) {
 			speakWindow(t, c.code)
-			l := speaking()
+			l := view.Speaking()
 			tooLarge := l.Fact(fact.Fact{Code: fact.TooLarge, File: c.file, Dest: "drive", Size: 6 << 40, Limit: 5 << 40})
 			if !strings.Contains(tooLarge, "\u2068"+c.file+"\u2069") {
 				t.Errorf("the file name is not isolated in %q", tooLarge)
 			}
-			used := l.Fact(fact.Fact{Code: fact.NameUsed, Args: map[string]string{"name": c.dest}})
-			if !strings.Contains(used, "\u2068"+c.dest+"\u2069") {
+			used := l.Fact(fact.Fact{Code: fact.NameUsed, Args: map[string]string{"name": c.Dest}})
+			if !strings.Contains(used, "\u2068"+c.Dest+"\u2069") {
 				t.Errorf("the destination's name is not isolated in %q", used)
 			}
-			if got := visual(used); strings.ContainsAny(got, "\u2066\u2067\u2068\u2069") {
+			if got := view.Visual(used); strings.ContainsAny(got, "\u2066\u2067\u2068\u2069") {
 				t.Errorf("the toolkit would be given the marks: %q", got)
 			}
 			// Drawn in the window's direction, the name reads as it would alone, in its place.
@@ -69,13 +71,13 @@ func TestTheSeparatorIsNoZero(t *testing.T) {
 	v := engine.JobView{State: engine.Uploading, Size: 12 << 20, Delivered: 4 << 20, Speed: 1.5e6, ETA: 6 * time.Second}
 	for _, code := range []string{"fa", "ar"} {
 		speakWindow(t, code)
-		got := progressWords(v)
+		got := view.ProgressWords(v)
 		if strings.Contains(got, "·") || strings.Count(got, "،") != 2 {
 			t.Errorf("%s: the progress reads %q", code, got)
 		}
 	}
 	speakWindow(t, "en")
-	if got := progressWords(v); strings.Count(got, " · ") != 2 {
+	if got := view.ProgressWords(v); strings.Count(got, " · ") != 2 {
 		t.Errorf("en: the progress reads %q", got)
 	}
 }
@@ -90,9 +92,9 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 		t.Run(c.code, func(t *testing.T) {
 			speakWindow(t, c.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.d.settings.showSettings()
+			h.Host.Settings.ShowSettings()
 			var checks []*readingcheck.Check
-			walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				if rc, ok := o.(*readingcheck.Check); ok {
 					checks = append(checks, rc)
 				}
@@ -128,11 +130,11 @@ func TestSettingsChecksAreReadWhole(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			for name, size := range smokeSizes() {
-				h.d.frame.closeDialogs()
-				h.d.win.Resize(size)
-				h.d.settings.showSettings()
+				h.Host.Frame.CloseDialogs()
+				h.Host.Win.Resize(size)
+				h.Host.Settings.ShowSettings()
 				n := 0
-				walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+				walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 					rc, ok := o.(*readingcheck.Check)
 					if !ok {
 						return
@@ -164,24 +166,24 @@ func TestTheStateWordIsNeverCut(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.d.win.Resize(fyne.NewSize(640, 480))
+			h.Host.Win.Resize(fyne.NewSize(640, 480))
 			v := engine.JobView{ID: "j1", Name: "گزارش سالانه.png", State: engine.Uploading, Size: 1300 << 20,
 				Delivered: 262 << 10, Committed: 262 << 10, Speed: 294e6, ETA: 4 * time.Second, Version: 1}
 			h.showFixed([]engine.JobView{v})
-			var row *jobRow
-			walk(h.d.list, func(o fyne.CanvasObject) {
-				if r, ok := o.(*jobRow); ok && r.shown != 0 && r.Visible() {
+			var row *queuelist.JobRow
+			walk(h.Host.List, func(o fyne.CanvasObject) {
+				if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.Visible() {
 					row = r
 				}
 			})
 			if row == nil {
 				t.Fatal("no row on screen")
 			}
-			word := speaking().State("uploading")
-			need := natural(row.status, word)
-			if got := row.status.Size().Width; got+0.5 < need {
+			word := view.Speaking().State("uploading")
+			need := queuelist.Natural(row.Status, word)
+			if got := row.Status.Size().Width; got+0.5 < need {
 				t.Errorf("the state %q has %.0f of the %.0f it needs; the progress %q has %.0f",
-					word, got, need, row.progress.Text(), row.progress.Size().Width)
+					word, got, need, row.Progress.Text(), row.Progress.Size().Width)
 			}
 		})
 	}

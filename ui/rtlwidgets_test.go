@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"hoist/ui/dialogs"
+	"hoist/ui/look"
+	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,12 +24,12 @@ import (
 // dialog's background in both themes.
 func TestFocusRingInDialogs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(900, 640))
-	h.d.settings.showSettings()
-	c := h.d.win.Canvas()
-	for _, choice := range []string{themeLight, themeDark} {
-		h.app.Settings().SetTheme(newTheme(choice))
-		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
+	h.Host.Win.Resize(fyne.NewSize(900, 640))
+	h.Host.Settings.ShowSettings()
+	c := h.Host.Win.Canvas()
+	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
+		h.App.Settings().SetTheme(look.NewTheme(choice))
+		th, v := h.App.Settings().Theme(), h.App.Settings().ThemeVariant()
 		if r := contrast(widgets.FocusColor(th), th.Color(theme.ColorNameOverlayBackground, v)); r < 3 {
 			t.Errorf("%s: the ring on a dialog: %.2f:1, want 3:1", choice, r)
 		}
@@ -41,8 +44,8 @@ func TestFocusRingInDialogs(t *testing.T) {
 		if button == nil {
 			t.Fatal("Tab found no button in the settings")
 		}
-		h.refresh()
-		r := h.d.ring.inDialog
+		h.Refresh()
+		r := h.Host.ring.inDialog
 		if r == nil || !r.Visible() || r.StrokeColor != widgets.FocusColor(th) {
 			t.Fatalf("%s: no ring around the focused button in the dialog", choice)
 		}
@@ -52,9 +55,9 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, button.Size())
 		}
 	}
-	h.d.frame.closeTopDialog()
-	h.refresh()
-	if h.d.ring.inDialog.Visible() {
+	h.Host.Frame.CloseTopDialog()
+	h.Refresh()
+	if h.Host.ring.inDialog.Visible() {
 		t.Error("the dialog's ring stays after the dialog closed")
 	}
 }
@@ -83,7 +86,7 @@ func TestChooserNamesInPersian(t *testing.T) {
 		os.Chtimes(filepath.Join(dir, n), when, when)
 	}
 	var added []string
-	c := widgets.NewChooser(w, filechooser.Options{Title: say("ui.pick.files"), Multiple: true, Folder: dir}, chooserWords(), func(p []string) { added = p })
+	c := widgets.NewChooser(w, filechooser.Options{Title: view.Say("ui.pick.files"), Multiple: true, Folder: dir}, dialogs.ChooserWords(), func(p []string) { added = p })
 	c.Dialog.Resize(fyne.NewSize(760, 380))
 	when := time.Date(2026, 3, 14, 9, 30, 0, 0, time.Local)
 	os.Chtimes(filepath.Join(dir, "عکس‌های جلسه"), when, when)

@@ -7,6 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hoist/ui/destination"
+	"hoist/ui/look"
+	"hoist/ui/received"
+	"hoist/ui/view"
 	"io"
 	"log/slog"
 	"net/http"
@@ -99,27 +103,27 @@ func Run(ctx context.Context, cfg Config) int {
 		return 1
 	}
 	a := app.NewWithID(AppID)
-	a.SetIcon(iconResource)
+	a.SetIcon(look.IconResource)
 	// The window speaks the language chosen in Settings, else the system's.
-	if err := UseLanguage(words.FromSystem(loadSettings(a.Preferences()).Language)); err != nil {
+	if err := view.UseLanguage(words.FromSystem(view.LoadSettings(a.Preferences()).Language)); err != nil {
 		log.Warn("the toolkit's own words are missing", "err", err)
 	}
 
 	s, err := openSession(ctx, cfg, where, log)
 	if err != nil {
-		return failWindow(a, say("ui.failed.start"), err)
+		return failWindow(a, view.Say("ui.failed.start"), err)
 	}
-	defer s.close(log)
+	defer s.Close(log)
 
-	a.Settings().SetTheme(newTheme(loadSettings(a.Preferences()).Theme))
+	a.Settings().SetTheme(look.NewTheme(view.LoadSettings(a.Preferences()).Theme))
 	d := newDesk(ctx, a, s.queue, deskOptions{
-		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
-		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
+		Presets: s.Presets, Auth: s.Auth, Sandbox: s.Sandbox, sandboxMode: cfg.Sandbox,
+		Log: log, Journal: s.Journal.Path(), events: s.events, Network: s.Network, asker: &s.asker,
 	})
 	tellStartupNews(d, s, alone != nil)
-	placement.Place(d.win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
-	d.start()
-	d.add(cfg.Files)
+	placement.Place(d.Win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
+	d.Start()
+	d.Add(cfg.Files)
 
 	stopServing := serveHandOvers(ctx, d, claim, log)
 	// An interrupt from the terminal quits as the window's close button would, without asking.
@@ -128,35 +132,35 @@ func Run(ctx context.Context, cfg Config) int {
 	started := time.Now()
 	a.Lifecycle().SetOnStarted(func() {
 		d.takeMailDrags(where.Dropped) // the window is shown: it has its handle
-		d.frame.background(s.tidy(log))
-		d.frame.background(func(context.Context) {
+		d.Frame.Background(s.tidy(log))
+		d.Frame.Background(func(context.Context) {
 			if err := tidyDropped(where.Dropped, started, s.queue.Jobs); err != nil {
 				log.Warn("could not remove the copies of dragged items already uploaded", "err", err)
 			}
 		})
 	})
-	d.win.ShowAndRun()
+	d.Win.ShowAndRun()
 
 	stopOnSignal()
 	stopServing()
-	d.close()
+	d.Close()
 	return 0
 }
 
 // tellStartupNews says what the window learned while opening the session:
 // damaged or set-aside uploads, a missing hand-over, moved destinations.
 func tellStartupNews(d *desk, s *session, alone bool) {
-	d.google.startupProblems(s.problems) // said first: a damaged upload list is the more urgent news
-	if backup, why := s.journal.Recovered(); backup != "" {
+	d.Google.StartupProblems(s.problems) // said first: a damaged upload list is the more urgent news
+	if backup, why := s.Journal.Recovered(); backup != "" {
 		// why is a plain sentence that names the backup: the whole list may
 		// have been set aside, or only some damaged uploads left out.
-		d.frame.tell(errorWords(why))
+		d.Frame.Tell(view.ErrorWords(why))
 	}
 	if alone {
-		d.frame.tell(aloneNote())
+		d.Frame.Tell(aloneNote())
 	}
 	if n := s.notices(); len(n) > 0 {
-		d.frame.tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+		d.Frame.Tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
 }
 
@@ -175,7 +179,7 @@ func serveHandOvers(ctx context.Context, d *desk, claim *handover.Claim, log *sl
 			return
 		}
 		err := claim.Serve(serveCtx, func(paths []string) {
-			d.frame.later(func() { d.exit.handedOver(paths) })
+			d.Frame.Later(func() { d.exit.handedOver(paths) })
 		})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Warn("other Hoist windows cannot hand files over", "err", err)
@@ -215,7 +219,7 @@ func limitMemory(getenv func(string) string) {
 
 // aloneNote tells the user that this window cannot take files from another
 // Hoist (the hand-over failed to start), so it runs on its own.
-func aloneNote() string { return say("ui.alone") }
+func aloneNote() string { return view.Say("ui.alone") }
 
 // folders are where one window's files live.
 type folders struct {
@@ -275,20 +279,20 @@ func handOver(ctx context.Context, dir string, files []string, stderr io.Writer)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := handover.Hand(ctx, dir, files); err != nil {
-		fmt.Fprintln(stderr, say("ui.handOverFailed"))
+		fmt.Fprintln(stderr, view.Say("ui.handOverFailed"))
 		return 1
 	}
 	if len(files) > 0 {
-		fmt.Fprintln(stderr, say("ui.handedOver", "N", len(files)))
+		fmt.Fprintln(stderr, view.Say("ui.handedOver", "N", len(files)))
 	}
 	return 0
 }
 
 // failWindow shows why Hoist could not start, in a small window, and returns 1.
 func failWindow(a fyne.App, what string, err error) int {
-	w := a.NewWindow(say("ui.app"))
-	msg := widgets.NewParagraph(what + "\n\n" + errorWords(err))
-	w.SetContent(container.NewBorder(nil, container.NewCenter(widgets.NewButton(visual(say("ui.close")), a.Quit)), nil, nil, msg))
+	w := a.NewWindow(view.Say("ui.app"))
+	msg := widgets.NewParagraph(what + "\n\n" + view.ErrorWords(err))
+	w.SetContent(container.NewBorder(nil, container.NewCenter(widgets.NewButton(view.Visual(view.Say("ui.close")), a.Quit)), nil, nil, msg))
 	w.Resize(fyne.NewSize(480, 220))
 	w.ShowAndRun()
 	return 1
@@ -298,27 +302,27 @@ func failWindow(a fyne.App, what string, err error) int {
 // say once at start.
 func (s *session) notices() []string {
 	var out []string
-	if p, ok := s.presets.(interface{ Notice() *fact.Fact }); ok && p.Notice() != nil {
-		out = append(out, speaking().Fact(*p.Notice()))
+	if p, ok := s.Presets.(interface{ Notice() *fact.Fact }); ok && p.Notice() != nil {
+		out = append(out, view.Speaking().Fact(*p.Notice()))
 	}
 	for _, f := range s.queue.Notices() {
-		out = append(out, speaking().Fact(f))
+		out = append(out, view.Speaking().Fact(f))
 	}
 	return out
 }
 
 // session is what the window works with, opened before it shows.
 type session struct {
-	journal *journal.Journal
+	Journal *journal.Journal
 	queue   *engine.Queue
-	sandbox *sandbox
-	presets presetStore
-	auth    *auth.Service
+	Sandbox *received.Sandbox
+	Presets destination.PresetStore
+	Auth    *auth.Service
 	events  chan engine.Event
 	// problems with the organisation's folder, said when the window opens
 	problems []error
 	withdraw func()         // takes back the sandbox's announced address
-	network  *proxy.Proxies // the office's proxy, as the system sets it
+	Network  *proxy.Proxies // the office's proxy, as the system sets it
 	asker    proxyAsker     // asks for its name and password, once the window is open
 }
 
@@ -326,61 +330,61 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s := &session{events: make(chan engine.Event, 16)}
 	var err error
 	// What the last run freed in the list is scrubbed once the window is up (see Run).
-	s.journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{TidyLater: true})
+	s.Journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{TidyLater: true})
 	if err != nil {
 		return nil, err
 	}
-	s.sandbox, err = startSandbox(ctx, f.Sandbox, sandboxAddr(os.Getenv, f.OwnSandbox), log.With("part", "sandbox"))
+	s.Sandbox, err = received.StartSandbox(ctx, f.Sandbox, received.SandboxAddr(os.Getenv, f.OwnSandbox), log.With("part", "sandbox"))
 	if err != nil {
-		s.close(log)
+		s.Close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
 	}
 	// The same user's `hoist send --to sandbox` finds it wherever it listens.
-	if s.withdraw, err = emulator.Announce(f.Config, s.sandbox.url); err != nil {
+	if s.withdraw, err = emulator.Announce(f.Config, s.Sandbox.Url); err != nil {
 		log.Warn("the command line will not find the window's sandbox", "err", err)
 	}
 	system := dirs.System()
-	s.presets, s.problems, err = openLibrary(f.Config, system)
+	s.Presets, s.problems, err = destination.OpenLibrary(f.Config, system)
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
 	}
 	// Uploads, the sign-in and the pickers' lists go through the office's
 	// proxy, as the system sets it; the sandbox never does.
-	s.network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
-	s.network.Logins = auth.ProxyLogins{}
-	s.network.Ask = s.asker.Ask
+	s.Network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
+	s.Network.Logins = auth.ProxyLogins{}
+	s.Network.Ask = s.asker.Ask
 	netLog := log.With("part", "network")
-	s.network.Notice = func(err error) {
+	s.Network.Notice = func(err error) {
 		netLog.Warn("the proxy script cannot be used; connecting directly", "err", err)
 		s.asker.Notice(err)
 	}
-	if s.network.Problem != nil {
-		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.network.Problem)
-		s.problems = append(s.problems, s.network.Problem) // said when the window opens
+	if s.Network.Problem != nil {
+		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.Network.Problem)
+		s.problems = append(s.problems, s.Network.Problem) // said when the window opens
 	}
-	netLog.Info("office network", "proxy", s.network.Setting.String())
+	netLog.Info("office network", "proxy", s.Network.Setting.String())
 	signIn := http.DefaultTransport.(*http.Transport).Clone()
 	tuned := engine.DefaultTransport()
 	if err := engine.AlsoTrust(tuned, proxy.OrganisationCertificates(system)); err != nil {
 		netLog.Warn("the organisation's certificates cannot be read", "err", err)
 	}
 	_ = engine.AlsoTrust(signIn, proxy.OrganisationCertificates(system))
-	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth"),
-		HTTPClient: &http.Client{Timeout: time.Minute, Transport: s.network.Apply(signIn)}}
+	s.Auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth"),
+		HTTPClient: &http.Client{Timeout: time.Minute, Transport: s.Network.Apply(signIn)}}
 
-	set := loadSettings(fyne.CurrentApp().Preferences())
+	set := view.LoadSettings(fyne.CurrentApp().Preferences())
 	// Uploads to Google and to the sandbox share one tuned transport.
-	transport := s.network.Apply(tuned)
+	transport := s.Network.Apply(tuned)
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Transport:      transport,
-		Journal:        s.journal,
-		Accounts:       uploadsVia(s.auth, transport),
-		SandboxURL:     s.sandbox.url,
+		Journal:        s.Journal,
+		Accounts:       uploadsVia(s.Auth, transport),
+		SandboxURL:     s.Sandbox.Url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
 		BandwidthLimit: set.Bandwidth,
 		AutoResume:     set.AutoResume,
-		HistoryFor:     set.historyFor(),
+		HistoryFor:     set.HistoryFor(),
 		LeanResults:    true, // the window never shows the servers' whole answers
 		Logger:         log.With("part", "queue"),
 		OnEvent: func(ev engine.Event) {
@@ -391,7 +395,7 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 		},
 	})
 	if err != nil {
-		s.close(log)
+		s.Close(log)
 		return nil, err
 	}
 	return s, nil
@@ -418,7 +422,7 @@ func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
 		if os.Getenv("GOGC") == "" {
 			defer debug.SetGCPercent(debug.SetGCPercent(tidyGCPercent))
 		}
-		if err := s.journal.Tidy(); err != nil {
+		if err := s.Journal.Tidy(); err != nil {
 			log.Warn("could not tidy the list of uploads", "err", err)
 		}
 	}
@@ -430,7 +434,7 @@ func uploadsVia(svc *auth.Service, base http.RoundTripper) engine.Accounts {
 	return auth.Uploads{Service: svc, Base: base}
 }
 
-func (s *session) close(log *slog.Logger) {
+func (s *session) Close(log *slog.Logger) {
 	ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 	defer cancel()
 	if s.queue != nil {
@@ -441,13 +445,13 @@ func (s *session) close(log *slog.Logger) {
 	if s.withdraw != nil {
 		s.withdraw()
 	}
-	if s.sandbox != nil {
-		if err := s.sandbox.close(); err != nil {
+	if s.Sandbox != nil {
+		if err := s.Sandbox.Close(); err != nil {
 			log.Warn("stopping the sandbox", "err", err)
 		}
 	}
-	if s.journal != nil {
-		if err := s.journal.Close(); err != nil {
+	if s.Journal != nil {
+		if err := s.Journal.Close(); err != nil {
 			log.Warn("closing the upload list", "err", err)
 		}
 	}

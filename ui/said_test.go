@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"hoist/ui/destination"
+	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +21,8 @@ import (
 // label in that language, from the fact the destination's check found.
 func TestFieldProblemsInEveryLanguage(t *testing.T) {
 	cases := []struct {
-		name  string
-		d     dest.Destination
+		Name  string
+		Host  dest.Destination
 		field string
 		code  fact.Code
 	}{
@@ -39,43 +41,43 @@ func TestFieldProblemsInEveryLanguage(t *testing.T) {
 	english := map[string]string{}
 	for _, code := range words.Codes {
 		t.Run(code, func(t *testing.T) {
-			speak(t, code)
+			Speak(t, code)
 			seen := map[string]string{}
 			for _, c := range cases {
 				var fe dest.FieldErrors
-				if err := c.d.Validate(); err == nil || !asFieldErrors(err, &fe) {
-					t.Fatalf("%s: %v is no field problem", c.name, err)
+				if err := c.Host.Validate(); err == nil || !asFieldErrors(err, &fe) {
+					t.Fatalf("%s: %v is no field problem", c.Name, err)
 				}
 				e, ok := fe.FactFor(c.field)
 				if !ok || e.Fact.Code != c.code {
-					t.Fatalf("%s: %s's problem is %+v, want %s", c.name, c.field, e, c.code)
+					t.Fatalf("%s: %s's problem is %+v, want %s", c.Name, c.field, e, c.code)
 				}
-				got := fieldProblemWords(e)
+				got := view.FieldProblemWords(e)
 				label := c.field
-				for _, f := range c.d.Kind.Info().Fields {
+				for _, f := range c.Host.Kind.Info().Fields {
 					if f.Key == c.field {
-						label, _ = fieldWords(c.d.Kind, f)
+						label, _ = view.FieldWords(c.Host.Kind, f)
 					}
 				}
 				if c.code != fact.BadURL && c.code != fact.Code("field.folderOrFile") && !strings.Contains(got, label) {
-					t.Errorf("%s: %q does not name the field %q", c.name, got, label)
+					t.Errorf("%s: %q does not name the field %q", c.Name, got, label)
 				}
 				if other, dup := seen[got]; dup {
-					t.Errorf("%s and %s say the same: %q", c.name, other, got)
+					t.Errorf("%s and %s say the same: %q", c.Name, other, got)
 				}
-				seen[got] = c.name
+				seen[got] = c.Name
 				if code == "en" {
-					english[c.name] = got
-				} else if got == english[c.name] || strings.Contains(got, " must ") || strings.Contains(got, " is ") {
-					t.Errorf("%s in %s: %q is English", c.name, code, got)
+					english[c.Name] = got
+				} else if got == english[c.Name] || strings.Contains(got, " must ") || strings.Contains(got, " is ") {
+					t.Errorf("%s in %s: %q is English", c.Name, code, got)
 				}
 			}
 		})
 	}
-	speak(t, "fa")
+	Speak(t, "fa")
 	e, _ := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "۱۲x", "advertiserId": "1"}}.Validate().(dest.FieldErrors).FactFor("profileId")
-	label := say("kind.cm360.field.profileId.label")
-	if got, want := fieldProblemWords(e), "«\u2068"+label+"\u2069» باید عدد باشد، مانند ۱۲۳۴۵۶۷."; got != want {
+	label := view.Say("kind.cm360.field.profileId.label")
+	if got, want := view.FieldProblemWords(e), "«\u2068"+label+"\u2069» باید عدد باشد، مانند ۱۲۳۴۵۶۷."; got != want {
 		t.Errorf("Persian: %q, want %q", got, want)
 	}
 }
@@ -105,7 +107,7 @@ func TestStartNoticesInEveryLanguage(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, dest.PresetsFile), []byte(saved), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lib, problems, err := openLibrary(dir, t.TempDir())
+	lib, problems, err := destination.OpenLibrary(dir, t.TempDir())
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
@@ -116,10 +118,10 @@ func TestStartNoticesInEveryLanguage(t *testing.T) {
 
 	three := map[string]string{"en": "3", "fa": "۳", "ar": "٣", "he": "3"}
 	for _, code := range words.Codes {
-		speak(t, code)
+		Speak(t, code)
 		for name, text := range map[string]string{
-			"dropped": errorWords(dropped), "newer": errorWords(newer), "damaged": errorWords(damaged),
-			"moved": speaking().Fact(*moved.Notice()),
+			"dropped": view.ErrorWords(dropped), "newer": view.ErrorWords(newer), "damaged": view.ErrorWords(damaged),
+			"moved": view.Speaking().Fact(*moved.Notice()),
 		} {
 			if code != "en" && (strings.Contains(text, "list") || strings.Contains(text, "switched")) {
 				t.Errorf("%s, %s: %q is English", code, name, text)
@@ -155,10 +157,10 @@ func TestOrganisationProblemsInEveryLanguage(t *testing.T) {
 		t.Fatalf("%d problems: %v", len(problems), problems)
 	}
 	for _, code := range words.Codes {
-		speak(t, code)
+		Speak(t, code)
 		seen := map[string]bool{}
 		for _, p := range problems {
-			text := errorWords(p)
+			text := view.ErrorWords(p)
 			if seen[text] {
 				t.Errorf("%s: %q said twice", code, text)
 			}
@@ -197,8 +199,8 @@ func TestJSONProblemsInEveryLanguage(t *testing.T) {
 		"he": {"טקסט בין מירכאות", "שורה 3:"},
 	}
 	for _, code := range words.Codes {
-		speak(t, code)
-		kind, line := unmarked(errorWords(wrongKind[0])), unmarked(errorWords(syntax[0]))
+		Speak(t, code)
+		kind, line := unmarked(view.ErrorWords(wrongKind[0])), unmarked(view.ErrorWords(syntax[0]))
 		if !strings.Contains(kind, want[code][0]) || !strings.Contains(kind, "name") {
 			t.Errorf("%s: %q does not say that name should be text, in its words", code, kind)
 		}
@@ -215,11 +217,11 @@ func TestJSONProblemsInEveryLanguage(t *testing.T) {
 // whether an earlier send arrived says that it will ask, not that it will
 // try (send) again.
 func TestAWaitToAskAgainSaysSo(t *testing.T) {
-	speak(t, "en")
+	Speak(t, "en")
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	v := engine.JobView{Name: "plan.pdf", State: engine.Retrying, RetryAt: now.Add(40 * time.Second),
 		NextFact: &fact.Fact{Code: fact.AskIn, Dest: "drive"}}
-	got := stateWords(v, now)
+	got := view.StateWords(v, now)
 	if !strings.Contains(got, "Hoist will ask Google Drive again in 40 seconds") || strings.Contains(got, "try again") {
 		t.Errorf("the row says %q", got)
 	}

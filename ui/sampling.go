@@ -2,6 +2,9 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/queuelist"
+	"hoist/ui/received"
+	"hoist/ui/view"
 	"sync/atomic"
 	"time"
 
@@ -20,21 +23,21 @@ const sampleEvery = 100 * time.Millisecond
 // becomes the next snapshot. It never waits for the UI: while a reading is
 // on its way, the next tick is skipped.
 type sampling struct {
-	q      *engine.Queue
-	frame  *windowFrame
-	thumbs *thumbnails
-	events chan engine.Event // from the queue
-	watch  *receiptsWatch    // nil without a sandbox
+	Queue  *engine.Queue
+	Frame  *view.WindowFrame
+	thumbs *queuelist.Thumbnails
+	events chan engine.Event       // from the queue
+	watch  *received.ReceiptsWatch // nil without a sandbox
 	ring   *focusRing
-	now    func() time.Time
-	draw   func(r reading)       // on the UI goroutine
+	Now    func() time.Time
+	draw   func(r view.Reading)  // on the UI goroutine
 	notify func(ev engine.Event) // on the UI goroutine, after the reading that shows it
 
 	pending  atomic.Bool // a reading is on its way to the UI goroutine
 	resample atomic.Bool // the jobs must be read again though the queue did not change
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
-	changes   sampler
+	changes   queuelist.Sampler
 	lastJobs  []engine.Brief // the jobs at the last reading
 	retrying  bool
 	focusSeen fyne.Focusable // the focused control at the last reading
@@ -92,10 +95,10 @@ func (s *sampling) readChanged(jobs []engine.Brief) map[engine.JobID]engine.JobV
 		} else if v, ok := was[b.ID]; ok && v == b.Version {
 			continue
 		}
-		if len(seen) == keptViews {
+		if len(seen) == view.KeptViews {
 			break
 		}
-		v, ok := s.q.Job(b.ID)
+		v, ok := s.Queue.Job(b.ID)
 		if !ok || v.Version != b.Version {
 			continue
 		}
@@ -119,7 +122,7 @@ func (s *sampling) refreshNow() {
 // run on the UI goroutine, or nil when nothing changed. One goroutine at a
 // time.
 func (s *sampling) collect() func() {
-	shows := s.frame.takeLater()
+	shows := s.Frame.TakeLater()
 
 	var events []engine.Event
 	for drained := false; !drained; {
@@ -131,16 +134,16 @@ func (s *sampling) collect() func() {
 		}
 	}
 	// The jobs are read after the events, so the snapshot shows what they tell.
-	r := reading{ready: s.thumbs.takeReady(), now: s.now()}
-	if s.changes.needed(s.q.Summary(), s.retrying) || s.resample.Swap(false) || len(r.ready) > 0 {
-		r.jobs, r.views = s.q.Briefs(), s.q.Job
-		r.seen = s.readChanged(r.jobs)
-		s.retrying = anyRetrying(r.jobs)
+	r := view.Reading{Ready: s.thumbs.TakeReady(), Now: s.Now()}
+	if s.changes.Needed(s.Queue.Summary(), s.retrying) || s.resample.Swap(false) || len(r.Ready) > 0 {
+		r.Jobs, r.Views = s.Queue.Briefs(), s.Queue.Job
+		r.Seen = s.readChanged(r.Jobs)
+		s.retrying = queuelist.AnyRetrying(r.Jobs)
 	}
 	if s.watch != nil {
-		r.receipts = s.watch.read()
+		r.Receipts = s.watch.Read()
 	}
-	if r.jobs != nil || r.receipts != nil {
+	if r.Jobs != nil || r.Receipts != nil {
 		shows = append(shows, func() { s.draw(r) })
 	}
 	if len(events) > 0 { // told after the snapshot that shows them
@@ -151,9 +154,9 @@ func (s *sampling) collect() func() {
 		})
 	}
 
-	if f := s.frame.win.Canvas().Focused(); f != s.focusSeen || s.ring.on.Load() {
+	if f := s.Frame.Win.Canvas().Focused(); f != s.focusSeen || s.ring.on.Load() {
 		s.focusSeen = f
-		shows = append(shows, s.ring.show) // the focus moved, or the ringed control may have
+		shows = append(shows, s.ring.Draw) // the focus moved, or the ringed control may have
 	}
 
 	if len(shows) == 0 {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"hoist/ui/received"
 	"log/slog"
 	"net"
 	"strings"
@@ -29,7 +30,7 @@ func openTestSessionAt(t *testing.T, own string) (*session, folders) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.close(log) })
+	t.Cleanup(func() { s.Close(log) })
 	return s, f
 }
 
@@ -53,14 +54,14 @@ func TestTheWindowsSandboxHonoursTheVariable(t *testing.T) {
 	addr := freeLoopback(t)
 	t.Setenv(emulator.AddrEnv, addr)
 	s, f := openTestSession(t)
-	if s.sandbox.url != "http://"+addr {
-		t.Fatalf("with %s=%s the window's sandbox is at %s", emulator.AddrEnv, addr, s.sandbox.url)
+	if s.Sandbox.Url != "http://"+addr {
+		t.Fatalf("with %s=%s the window's sandbox is at %s", emulator.AddrEnv, addr, s.Sandbox.Url)
 	}
-	if got := emulator.Announced(f.Config); got != s.sandbox.url {
-		t.Errorf("the window announced %q, want %q", got, s.sandbox.url)
+	if got := emulator.Announced(f.Config); got != s.Sandbox.Url {
+		t.Errorf("the window announced %q, want %q", got, s.Sandbox.Url)
 	}
-	s.close(slog.New(slog.DiscardHandler))
-	s.withdraw, s.sandbox, s.queue, s.journal = nil, nil, nil, nil
+	s.Close(slog.New(slog.DiscardHandler))
+	s.withdraw, s.Sandbox, s.queue, s.Journal = nil, nil, nil, nil
 	if got := emulator.Announced(f.Config); got != "" {
 		t.Errorf("after the window closed its sandbox is still announced at %q", got)
 	}
@@ -77,7 +78,7 @@ func TestTheWindowsSandboxIsTheUsersOwn(t *testing.T) {
 	if l, err := net.Listen("tcp", emulator.UserAddr()); err == nil {
 		t.Cleanup(func() { l.Close() }) // the user's open window
 	}
-	if got := sandboxAddr(func(string) string { return "" }, ""); got != emulator.UserAddr() {
+	if got := received.SandboxAddr(func(string) string { return "" }, ""); got != emulator.UserAddr() {
 		t.Errorf("the window's sandbox would listen at %s, want this user's own %s", got, emulator.UserAddr())
 	}
 	if strings.HasSuffix(emulator.UserAddr(), ":8765") {
@@ -85,10 +86,10 @@ func TestTheWindowsSandboxIsTheUsersOwn(t *testing.T) {
 	}
 	own := freeLoopback(t)
 	s, f := openTestSessionAt(t, own)
-	if want := "http://" + own; s.sandbox.url != want {
-		t.Errorf("the window's sandbox is at %s, want this user's own %s", s.sandbox.url, want)
+	if want := "http://" + own; s.Sandbox.Url != want {
+		t.Errorf("the window's sandbox is at %s, want this user's own %s", s.Sandbox.Url, want)
 	}
-	if got := emulator.Announced(f.Config); got != s.sandbox.url {
-		t.Errorf("the window announced %q, want %q", got, s.sandbox.url)
+	if got := emulator.Announced(f.Config); got != s.Sandbox.Url {
+		t.Errorf("the window announced %q, want %q", got, s.Sandbox.Url)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
 	"strings"
 	"testing"
 
@@ -16,32 +17,32 @@ import (
 // first row and stayed there while scrolling).
 func TestRowsStayTheirOwnWhileScrolling(t *testing.T) {
 	for _, code := range []string{"fa", "ar"} {
-		for _, shade := range []string{themeLight, themeDark} {
+		for _, shade := range []string{look.ThemeLight, look.ThemeDark} {
 			t.Run(fmt.Sprintf("%s %s", code, shade), func(t *testing.T) {
 				speakWindow(t, code)
 				h := newHarness(t, harnessOptions{sandboxMode: true})
-				h.app.Settings().SetTheme(newTheme(shade))
-				h.d.win.Resize(fyne.NewSize(1000, 640))
+				h.App.Settings().SetTheme(look.NewTheme(shade))
+				h.Host.Win.Resize(fyne.NewSize(1000, 640))
 				views := manyJobs(80)
 				for i := range views {
 					views[i].Name = fmt.Sprintf("گزارش فصل %03d.pdf", i) // a right-to-left name
 				}
 				h.showFixed(views)
-				l := h.d.list
-				step := l.rowHeight() * 3.5 // not a whole number of rows
+				l := h.Host.List
+				step := l.RowHeight() * 3.5 // not a whole number of rows
 				check := func(at string) {
 					t.Helper()
-					first, last := l.onScreen()
+					first, last := l.OnScreen()
 					if last < first {
 						t.Fatalf("%s: no row on screen", at)
 					}
 					for i := first; i <= last; i++ {
-						r := l.rowAt[i]
+						r := l.RowAt[i]
 						if r == nil || !r.Visible() {
 							continue
 						}
-						if want := l.snap.view(i).Name; !strings.Contains(unmarked(r.name.Text()), want) {
-							t.Errorf("%s: row %d shows %q, want %q", at, i, r.name.Text(), want)
+						if want := l.Snap.View(i).Name; !strings.Contains(unmarked(r.Name.Text()), want) {
+							t.Errorf("%s: row %d shows %q, want %q", at, i, r.Name.Text(), want)
 						}
 					}
 					checkNothingDrawnOver(t, at, l)
@@ -70,15 +71,15 @@ func TestTheScrollBarLeavesThePicturesAlone(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			h.finishedEmails(24)
-			h.d.win.Resize(fyne.NewSize(900, 500))
-			h.refresh()
-			l := h.d.list
+			h.Host.Win.Resize(fyne.NewSize(900, 500))
+			h.Refresh()
+			l := h.Host.List
 			drv := fyne.CurrentApp().Driver()
 			bar := drv.AbsolutePositionForObject(l).X + l.Size().Width - l.Theme().Size(theme.SizeNameScrollBar)
-			if len(l.rowAt) == 0 {
+			if len(l.RowAt) == 0 {
 				t.Fatal("the list draws no rows")
 			}
-			for _, r := range l.rowAt {
+			for _, r := range l.RowAt {
 				for _, p := range drawnPieces(r) {
 					if right := p.pos.X + p.size.Width; right > bar+0.5 {
 						t.Errorf("%q of a row is drawn to x %.1f, under the scroll bar at %.1f", p.what, right, bar)

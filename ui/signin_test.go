@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hoist/ui/destination"
 	"io"
 	"log/slog"
 	"slices"
@@ -66,29 +67,29 @@ func TestSignInAndOut(t *testing.T) {
 		OpenBrowser:  browser.Open,
 		AllowedHosts: []string{srv.Host()},
 	}
-	h := newHarness(t, harnessOptions{auth: svc})
-	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
-	if h.d.bar.setup.Visible() {
+	h := newHarness(t, harnessOptions{Auth: svc})
+	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.Host.Bar.Setup.Visible() {
 		t.Error("with a Google client set up, the sandbox offer should not show")
 	}
-	if !h.d.bar.signIn.Visible() || h.d.bar.signOut.Visible() {
+	if !h.Host.Bar.SignIn.Visible() || h.Host.Bar.SignOut.Visible() {
 		t.Fatal("before signing in, the bar should offer Sign in and no Sign out")
 	}
 
-	test.Tap(h.d.bar.signIn)
-	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
-	if h.d.target.dest.Account != srv.Email {
-		t.Errorf("destination account = %q, want %q", h.d.target.dest.Account, srv.Email)
+	test.Tap(h.Host.Bar.SignIn)
+	h.waitFor("the account to appear", func() bool { return h.Host.Bar.Accounts.Selected == srv.Email })
+	if h.Host.Target.Dest.Account != srv.Email {
+		t.Errorf("destination account = %q, want %q", h.Host.Target.Dest.Account, srv.Email)
 	}
-	if !h.d.bar.signOut.Visible() {
+	if !h.Host.Bar.SignOut.Visible() {
 		t.Error("once signed in, the bar should offer Sign out")
 	}
 
-	test.Tap(h.d.bar.signOut)
+	test.Tap(h.Host.Bar.SignOut)
 	test.Tap(h.button("Yes"))
-	h.waitFor("the account to go", func() bool { return len(h.d.bar.accounts.Options) == 0 })
-	if h.d.target.dest.Account != "" {
-		t.Errorf("after signing out, the destination still uses %q", h.d.target.dest.Account)
+	h.waitFor("the account to go", func() bool { return len(h.Host.Bar.Accounts.Options) == 0 })
+	if h.Host.Target.Dest.Account != "" {
+		t.Errorf("after signing out, the destination still uses %q", h.Host.Target.Dest.Account)
 	}
 }
 
@@ -116,15 +117,15 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 		OpenBrowser:  func(string) error { return errors.New("xdg-open: no method available") },
 		AllowedHosts: []string{srv.Host()},
 	}
-	h := newHarness(t, harnessOptions{auth: svc})
-	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert})
-	test.Tap(h.d.bar.signIn)
+	h := newHarness(t, harnessOptions{Auth: svc})
+	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	test.Tap(h.Host.Bar.SignIn)
 	h.waitFor("the question about a file", func() bool { return h.findButton("Keep it in a file") != nil })
 	test.Tap(h.button("Keep it in a file"))
 
 	var address string
 	h.waitFor("the sign-in address", func() bool {
-		for _, o := range h.d.win.Canvas().Overlays().List() {
+		for _, o := range h.Host.Win.Canvas().Overlays().List() {
 			walk(o, func(o fyne.CanvasObject) {
 				if e, ok := o.(*widget.Entry); ok && strings.HasPrefix(e.Text, srv.URL+"/authorize?") {
 					address = e.Text
@@ -137,12 +138,12 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 		t.Errorf("with no browser opened, the sign-in says %q", said)
 	}
 	test.Tap(h.button("Copy the address"))
-	if got := h.app.Clipboard().Content(); got != address {
+	if got := h.App.Clipboard().Content(); got != address {
 		t.Errorf("copied %q, want the address", got)
 	}
 	browser.Open(address) // the user opens it by hand
-	h.waitFor("the account to appear", func() bool { return h.d.bar.accounts.Selected == srv.Email })
-	if !h.d.bar.inFile.Visible() {
+	h.waitFor("the account to appear", func() bool { return h.Host.Bar.Accounts.Selected == srv.Email })
+	if !h.Host.Bar.InFile.Visible() {
 		t.Error("an account whose sign-in is kept in a file does not say so")
 	}
 	accts, err := svc.Accounts(t.Context())
@@ -156,9 +157,9 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 // current once it is right.
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.CM360}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	var main *widgets.Form
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if f, ok := o.(*widgets.Form); ok && main == nil { // the main form; Advanced has its own
 				main = f
@@ -187,8 +188,8 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	failing := func(r *widgets.Paragraph) bool {
 		return r.ColorName == theme.ColorNameError
 	}
-	profile := noteField(item("User profile ID *")).(*widget.Entry)
-	advertiser := noteField(item("Advertiser ID *")).(*widget.Entry)
+	profile := destination.NoteField(item("User profile ID *")).(*widget.Entry)
+	advertiser := destination.NoteField(item("Advertiser ID *")).(*widget.Entry)
 	help := "The number of your Campaign Manager 360 user profile."
 	if got := note("User profile ID *").Text(); got != help {
 		t.Errorf("before typing, the note says %q, want the help %q", got, help)
@@ -208,13 +209,13 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 		t.Errorf("once the profile is right, the note says %q, want the help again", r.Text())
 	}
 	test.Type(advertiser, "678")
-	assetType := noteField(item("Asset type")).(*widgets.Select)
+	assetType := destination.NoteField(item("Asset type")).(*widgets.Select)
 	if !slices.Contains(assetType.Options, "Video (VIDEO)") || slices.Contains(assetType.Options, "VIDEO") {
 		t.Errorf("asset types offered as %q, want them in words", assetType.Options)
 	}
 	assetType.SetSelected("Video (VIDEO)")
 	test.Tap(h.button("Use it"))
-	got := h.d.target.dest
+	got := h.Host.Target.Dest
 	if got.Params["assetType"] != "VIDEO" {
 		t.Errorf("choosing %q set the asset type to %q, want VIDEO", "Video (VIDEO)", got.Params["assetType"])
 	}

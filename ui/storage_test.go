@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"hoist/ui/destination"
+	"hoist/ui/view"
 	"image/color"
 	"slices"
 	"strings"
@@ -21,16 +23,16 @@ import (
 // an object of the same name, and the storage class under Advanced.
 func TestStorageFormFromItsKind(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if !slices.ContainsFunc(h.d.bar.choices, func(d dest.Destination) bool { return d.Kind == dest.Storage }) {
+	if !slices.ContainsFunc(h.Host.Bar.Choices, func(d dest.Destination) bool { return d.Kind == dest.Storage }) {
 		t.Fatal("Google Cloud Storage is not among the destinations offered")
 	}
-	if got := kindWords(dest.Storage); got != "Google Cloud Storage — files into a bucket" {
+	if got := view.KindWords(dest.Storage); got != "Google Cloud Storage — files into a bucket" {
 		t.Errorf("offered as %q", got)
 	}
-	h.d.bar.showForm(dest.Destination{Kind: dest.Storage}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
 	forms, accordion := formsOpen(h)
 	takes := false
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if p, ok := o.(*widgets.Paragraph); ok && strings.Contains(p.Text(), "any file") {
 				takes = true
@@ -47,11 +49,11 @@ func TestStorageFormFromItsKind(t *testing.T) {
 		t.Errorf("Advanced holds %q", adv)
 	}
 	for i, it := range forms[0].Items {
-		_, isCheck := noteField(it).(*widget.Check)
+		_, isCheck := destination.NoteField(it).(*widget.Check)
 		chooses := false
 		if c, ok := it.Widget.(*fyne.Container); ok {
 			walk(c, func(o fyne.CanvasObject) {
-				if b, ok := asButton(o); ok && b.Text == chooseText() {
+				if b, ok := asButton(o); ok && b.Text == destination.ChooseText() {
 					chooses = true
 				}
 			})
@@ -72,28 +74,28 @@ func TestPickersListProjectsAndBuckets(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	d := dest.Destination{Kind: dest.Storage, Params: map[string]string{}}
 	p, got := openTestPicker(h, "project", d)
-	if len(p.all) != 2 || p.all[0].words != "Northwind Web (northwind-web)" {
-		t.Fatalf("projects %+v (%q)", p.all, p.status.Text())
+	if len(p.All) != 2 || p.All[0].Words != "Northwind Web (northwind-web)" {
+		t.Fatalf("projects %+v (%q)", p.All, p.Status.Text())
 	}
-	p.search.SetText("archive")
-	p.list.Select(0)
+	p.Search.SetText("archive")
+	p.List.Select(0)
 	if *got != "northwind-archive" {
 		t.Errorf("chose %q", *got)
 	}
 	p, _ = openTestPicker(h, "bucket", d)
-	if len(p.all) != 0 || unmarked(p.status.Text()) != "Choose Project first: the list is made for it." {
-		t.Errorf("no project yet: %+v %q", p.all, p.status.Text())
+	if len(p.All) != 0 || unmarked(p.Status.Text()) != "Choose Project first: the list is made for it." {
+		t.Errorf("no project yet: %+v %q", p.All, p.Status.Text())
 	}
 	p, _ = openTestPicker(h, "bucket", d.WithParam("project", "northwind-archive"))
-	if len(p.all) != 0 || !strings.Contains(p.status.Text(), "This project has no bucket") {
-		t.Errorf("a project without buckets: %+v %q", p.all, p.status.Text())
+	if len(p.All) != 0 || !strings.Contains(p.Status.Text(), "This project has no bucket") {
+		t.Errorf("a project without buckets: %+v %q", p.All, p.Status.Text())
 	}
 	p, got = openTestPicker(h, "bucket", d.WithParam("project", "northwind-web"))
-	p.search.SetText("press")
-	if len(p.shown) != 1 {
-		t.Fatalf("buckets %+v", p.shown)
+	p.Search.SetText("press")
+	if len(p.Shown) != 1 {
+		t.Fatalf("buckets %+v", p.Shown)
 	}
-	p.list.Select(0)
+	p.List.Select(0)
 	if *got != "northwind-press-kit" {
 		t.Errorf("chose %q", *got)
 	}
@@ -105,11 +107,11 @@ func TestPickersListProjectsAndBuckets(t *testing.T) {
 // the folder typed.
 func TestStaffPickABucketByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
-	h.d.bar.showForm(dest.Destination{Kind: dest.Storage}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
 	form := inTopOverlay(h, func(*widgets.Form) bool { return true })
-	project := noteField(form.Items[1]).(*widget.Entry)
-	bucket := noteField(form.Items[2]).(*widget.Entry)
-	folder := noteField(form.Items[3]).(*widget.Entry)
+	project := destination.NoteField(form.Items[1]).(*widget.Entry)
+	bucket := destination.NoteField(form.Items[2]).(*widget.Entry)
+	folder := destination.NoteField(form.Items[3]).(*widget.Entry)
 	chooseFor := func(e *widget.Entry) *widget.Button { return chooserOf(t, form, e) }
 	pickNamed := func(name string) {
 		t.Helper()
@@ -124,7 +126,7 @@ func TestStaffPickABucketByName(t *testing.T) {
 	if project.Text != "northwind-web" {
 		t.Fatalf("project = %q", project.Text)
 	}
-	reqs := lab.srv.AuthRequests()
+	reqs := lab.Server.AuthRequests()
 	if scope := reqs[len(reqs)-1].Get("scope"); !strings.Contains(scope, "cloud-platform.read-only") {
 		t.Errorf("the projects' sign-in asked for %q", scope)
 	}
@@ -133,18 +135,18 @@ func TestStaffPickABucketByName(t *testing.T) {
 	if bucket.Text != "northwind-banners" {
 		t.Fatalf("bucket = %q", bucket.Text)
 	}
-	reqs = lab.srv.AuthRequests()
+	reqs = lab.Server.AuthRequests()
 	if scope := reqs[len(reqs)-1].Get("scope"); !strings.Contains(scope, "devstorage.read_write") {
 		t.Errorf("the buckets' sign-in asked for %q", scope)
 	}
 	test.Type(folder, "spring")
 	test.Tap(h.button("Use it"))
-	if c := h.d.target.dest; c.Kind != dest.Storage || c.Account != lab.srv.Email || c.Params["bucket"] != "northwind-banners" {
+	if c := h.Host.Target.Dest; c.Kind != dest.Storage || c.Account != lab.Server.Email || c.Params["bucket"] != "northwind-banners" {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
-	h.waitFor("the banner to go up", func() bool { return h.shown("banner.png") == engine.Done })
-	if objs := h.sb.srv.Objects(); len(objs) != 1 || objs[0].Path != "/upload/storage/v1/b/northwind-banners/o" || objs[0].Name != "spring/banner.png" {
+	h.waitFor("the banner to go up", func() bool { return h.Shown("banner.png") == engine.Done })
+	if objs := h.sb.Server.Objects(); len(objs) != 1 || objs[0].Path != "/upload/storage/v1/b/northwind-banners/o" || objs[0].Name != "spring/banner.png" {
 		t.Errorf("sandbox holds %+v", objs)
 	}
 }

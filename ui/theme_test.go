@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"hoist/ui/look"
 	"image/color"
 	"math"
 	"testing"
@@ -68,8 +69,8 @@ func TestTextContrast(t *testing.T) {
 		pair{theme.ColorNameForegroundOnWarning, theme.ColorNameWarning},
 		pair{theme.ColorNameForeground, theme.ColorNameButton},
 	)
-	for _, choice := range []string{themeLight, themeDark} {
-		th := newTheme(choice)
+	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
+		th := look.NewTheme(choice)
 		for _, p := range pairs {
 			bg := th.Color(p.bg, theme.VariantLight)
 			if p.bg != theme.ColorNameBackground {
@@ -99,8 +100,8 @@ func TestTextContrast(t *testing.T) {
 // 3:1 in both variants (Fyne's own colours give 1.2:1). A disabled control
 // still looks disabled: its words are clearly fainter than enabled ones.
 func TestDisabledControlsStayReadable(t *testing.T) {
-	for _, choice := range []string{themeLight, themeDark} {
-		th := newTheme(choice)
+	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
+		th := look.NewTheme(choice)
 		c := func(n fyne.ThemeColorName) color.Color { return th.Color(n, theme.VariantLight) }
 		window := over(c(theme.ColorNameBackground), color.White)
 		for _, bg := range []fyne.ThemeColorName{

@@ -31,12 +31,12 @@ func (h *harness) finishedEmails(n int) {
 		// The picture's own rows: a row's whole view is read when it is
 		// drawn, and may be newer than the picture the totals count.
 		done := 0
-		for _, b := range h.d.list.snap.rows {
+		for _, b := range h.Host.List.Snap.Rows {
 			if b.State == engine.Done {
 				done++
 			}
 		}
-		return len(h.d.list.snap.rows) == n && done == n
+		return len(h.Host.List.Snap.Rows) == n && done == n
 	})
 }
 
@@ -54,15 +54,15 @@ func countDone(views []engine.JobView) int {
 // after something was shown or hidden (the test driver lays out only when
 // the window's size changes).
 func (h *harness) layOut() {
-	size := h.d.win.Canvas().Size()
-	h.d.win.Resize(size.AddWidthHeight(1, 1))
-	h.d.win.Resize(size)
+	size := h.Host.Win.Canvas().Size()
+	h.Host.Win.Resize(size.AddWidthHeight(1, 1))
+	h.Host.Win.Resize(size)
 }
 
 // dialogText is every paragraph of the dialogs on screen.
 func (h *harness) dialogText() string {
 	var out []string
-	for _, o := range h.d.win.Canvas().Overlays().List() {
+	for _, o := range h.Host.Win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if p, ok := o.(*widgets.Paragraph); ok && p.Visible() {
 				out = append(out, p.Text())
@@ -78,17 +78,17 @@ func (h *harness) dialogText() string {
 func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(5)
-	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
 		t.Fatalf("totals before = %q", got)
 	}
-	test.Tap(h.row("note 3.eml").remove)
-	h.refresh()
-	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
+	test.Tap(h.row("note 3.eml").Remove)
+	h.Refresh()
+	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
 		t.Errorf("after Remove the totals say %q, want 4 of 4 files", got)
 	}
 	test.Tap(h.button("Undo"))
-	h.refresh()
-	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+	h.Refresh()
+	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
 		t.Errorf("after Undo the totals say %q, want 5 of 5 files", got)
 	}
 }
@@ -99,28 +99,28 @@ func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
 func TestSelectAllAndDeleteEmptiesEverything(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(6)
-	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
+	h.Host.Win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
 	h.key(fyne.KeyDelete)
-	h.refresh()
-	if n := len(h.d.list.views()); n != 0 || !h.d.empty.Visible() {
+	h.Refresh()
+	if n := len(h.Host.List.Views()); n != 0 || !h.Host.empty.Visible() {
 		t.Fatalf("after Ctrl+A and Delete the list shows %d rows", n)
 	}
 	// Files were there a moment ago: "No files yet." was not true.
-	if got := h.d.foot.summary.Text(); got != "The list is empty." {
+	if got := h.Host.foot.Summary.Text(); got != "The list is empty." {
 		t.Errorf("the totals say %q over an empty list", got)
 	}
-	if !h.d.foot.clearFinished.Disabled() {
+	if !h.Host.foot.ClearFinished.Disabled() {
 		t.Error("Clear finished is offered with no row to clear")
 	}
-	if got := h.d.win.Title(); got != "Hoist" {
+	if got := h.Host.Win.Title(); got != "Hoist" {
 		t.Errorf("the title says %q", got)
 	}
-	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
-	h.refresh()
-	if n := len(h.d.list.views()); n != 6 {
+	h.Host.Win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+	h.Refresh()
+	if n := len(h.Host.List.Views()); n != 6 {
 		t.Fatalf("Ctrl+Z brought back %d rows, want 6", n)
 	}
-	if got := h.d.foot.summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
+	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
 		t.Errorf("after Ctrl+Z the totals say %q", got)
 	}
 }
@@ -136,11 +136,11 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	defer free()
 	// Each file's first chunk goes; every later one waits for release.
 	later := func(r *http.Request) bool { return !strings.HasPrefix(r.Header.Get("Content-Range"), "bytes 0-") }
-	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: later}, Times: -1, Action: emulator.Stall{Until: release}})
+	h.sb.Server.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk, Func: later}, Times: -1, Action: emulator.Stall{Until: release}})
 	h.drop(h.writeFile("first.dat", pattern(2<<20)), h.writeFile("second.dat", pattern(2<<20)))
 	h.waitFor("both files to be under way", func() bool {
 		n := 0
-		for _, v := range h.d.list.views() {
+		for _, v := range h.Host.List.Views() {
 			if v.State == engine.Uploading && v.Committed == 256<<10 {
 				n++
 			}
@@ -152,17 +152,17 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	if got := h.dialogText(); !strings.Contains(got, "2 files are still uploading") {
 		t.Fatalf("the question says %q", got)
 	}
-	if err := h.q.Do(h.job("first.dat").ID, engine.Cancel); err != nil {
+	if err := h.Queue.Do(h.job("first.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the question to count one file", func() bool {
 		return strings.Contains(h.dialogText(), "1 file is still uploading")
 	})
-	if h.d.exit.quitting {
+	if h.Host.exit.quitting {
 		t.Fatal("Hoist quit while a file was still uploading")
 	}
 	free()
-	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.exit.quitting })
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.Host.exit.quitting })
 	if got := h.dialogText(); got != "" {
 		t.Errorf("the question is still on screen: %q", got)
 	}
@@ -179,13 +179,13 @@ func TestSandboxPanelCountsWithTheList(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		h.drop(h.writeFile(fmt.Sprintf("photo %d.eml", n), emailBytes("Sam <sam@example.com>", fmt.Sprint(n))))
 		waitUntil(t, fmt.Sprintf("the sandbox to receive file %d", n), func() bool {
-			return h.sb.srv.Received() == n && countDone(h.q.Jobs()) == n
+			return h.sb.Server.Received() == n && countDone(h.Queue.Jobs()) == n
 		})
-		h.refresh()
-		if got, want := h.d.foot.summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
+		h.Refresh()
+		if got, want := h.Host.foot.Summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
 			t.Fatalf("the totals say %q, want %q", got, want)
 		}
-		if got, want := h.d.sandboxPanel.heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
+		if got, want := h.Host.SandboxPanel.Heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
 			t.Errorf("beside %d of %d files the sandbox panel says %q", n, n, got)
 		}
 	}
@@ -198,16 +198,16 @@ func TestUndoMovesNothing(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(4)
 	drv := fyne.CurrentApp().Driver()
-	at, size := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size()
+	at, size := drv.AbsolutePositionForObject(h.Host.List), h.Host.List.Size()
 	still := func(when string) {
 		t.Helper()
 		h.layOut()
-		if p, s := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size(); p != at || s != size {
+		if p, s := drv.AbsolutePositionForObject(h.Host.List), h.Host.List.Size(); p != at || s != size {
 			t.Errorf("%s the list moved from %v (%v) to %v (%v)", when, at, size, p, s)
 		}
 	}
-	test.Tap(h.row("note 2.eml").remove)
-	h.refresh()
+	test.Tap(h.row("note 2.eml").Remove)
+	h.Refresh()
 	if h.findButton("Undo") == nil {
 		t.Fatal("no Undo after Remove")
 	}
@@ -218,16 +218,16 @@ func TestUndoMovesNothing(t *testing.T) {
 		t.Fatal("Tab never reaches Undo")
 	}
 	undo.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	h.refresh()
-	if n := len(h.d.list.views()); n != 4 {
+	h.Refresh()
+	if n := len(h.Host.List.Views()); n != 4 {
 		t.Fatalf("Space on Undo left %d rows, want 4", n)
 	}
 	still("after Undo")
 
-	test.Tap(h.row("note 1.eml").remove)
-	h.refresh()
-	h.d.removals.commit() // as when the Undo's time is up
-	h.waitFor("the queue to forget the row", func() bool { return len(h.q.Jobs()) == 3 && len(h.d.list.views()) == 3 })
+	test.Tap(h.row("note 1.eml").Remove)
+	h.Refresh()
+	h.Host.Removals.Commit() // as when the Undo's time is up
+	h.waitFor("the queue to forget the row", func() bool { return len(h.Queue.Jobs()) == 3 && len(h.Host.List.Views()) == 3 })
 	still("once the Undo went")
 }
 
@@ -250,12 +250,12 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 // said beneath, in the details.
 func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true}) // chunk size 0: the whole file in one request
-	h.sb.srv.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.SlowRead{BytesPerSecond: 4 << 20}})
+	h.sb.Server.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Times: -1, Action: emulator.SlowRead{BytesPerSecond: 4 << 20}})
 	const size = 16 << 20
 	h.drop(h.writeFile("film.mov", pattern(size)))
 	var shown engine.JobView
 	h.waitFor("bytes to move before any is confirmed", func() bool {
-		for _, v := range h.d.list.views() {
+		for _, v := range h.Host.List.Views() {
 			if v.Name == "film.mov" && v.State == engine.Uploading && v.Committed == 0 && v.Delivered > 1<<20 && v.Delivered < size/2 {
 				shown = v
 				return true
@@ -264,25 +264,25 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 		return false
 	})
 	r := h.row("film.mov")
-	if want := float64(shown.Delivered) / size; r.bar.Value != want {
-		t.Errorf("with %d bytes sent and none confirmed the bar is at %v, want %v", shown.Delivered, r.bar.Value, want)
+	if want := float64(shown.Delivered) / size; r.Bar.Value != want {
+		t.Errorf("with %d bytes sent and none confirmed the bar is at %v, want %v", shown.Delivered, r.Bar.Value, want)
 	}
-	if got := r.progress.Text(); strings.HasPrefix(got, "0 bytes") {
+	if got := r.Progress.Text(); strings.HasPrefix(got, "0 bytes") {
 		t.Errorf("the row says %q while bytes move", got)
 	}
 	// Whenever bytes went on between two frames, so did the bar.
 	moved := 0
 	for range 10 {
-		before, was := r.bar.Value, h.d.list.views()[0]
+		before, was := r.Bar.Value, h.Host.List.Views()[0]
 		time.Sleep(250 * time.Millisecond)
-		h.refresh()
-		now := h.d.list.views()[0]
+		h.Refresh()
+		now := h.Host.List.Views()[0]
 		if now.Committed != 0 || now.State != engine.Uploading {
 			break
 		}
 		if now.Delivered > was.Delivered {
 			moved++
-			if r.bar.Value <= before {
+			if r.Bar.Value <= before {
 				t.Errorf("the bar stood at %v while %d more bytes went", before, now.Delivered-was.Delivered)
 			}
 		}
@@ -290,9 +290,9 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	if moved == 0 {
 		t.Error("no bytes went on while nothing was confirmed")
 	}
-	h.d.list.click(0, 0)
-	if v := h.d.list.views()[0]; v.Committed < v.Delivered && !strings.Contains(h.d.selection.body.Text(), "Confirmed by the server so far: ") {
-		t.Errorf("the details do not say what the server confirmed: %q", h.d.selection.body.Text())
+	h.Host.List.Click(0, 0)
+	if v := h.Host.List.Views()[0]; v.Committed < v.Delivered && !strings.Contains(h.Host.Selection.Body.Text(), "Confirmed by the server so far: ") {
+		t.Errorf("the details do not say what the server confirmed: %q", h.Host.Selection.Body.Text())
 	}
 }
 
@@ -301,10 +301,10 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 // and End move the cursor, and Enter copies its file's SHA-256.
 func TestReceiptsAreOneTabStop(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(1000, 700))
+	h.Host.Win.Resize(fyne.NewSize(1000, 700))
 	h.finishedEmails(16)
-	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects()) == 16 })
-	c := h.d.win.Canvas()
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.Host.SandboxPanel.Objects()) == 16 })
+	c := h.Host.Win.Canvas()
 	var first fyne.Focusable
 	inReceipts := 0
 	for range 200 {
@@ -316,25 +316,25 @@ func TestReceiptsAreOneTabStop(t *testing.T) {
 		if first == nil {
 			first = f
 		}
-		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.d.sandboxPanel.content) {
+		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.Host.SandboxPanel.Content) {
 			inReceipts++
 		}
 	}
 	if inReceipts != 1 {
 		t.Fatalf("Tab stops %d times in what the sandbox received, want once", inReceipts)
 	}
-	c.Focus(h.d.sandboxPanel.list)
-	l := h.d.sandboxPanel.list
+	c.Focus(h.Host.SandboxPanel.List)
+	l := h.Host.SandboxPanel.List
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	h.app.Clipboard().SetContent("")
+	h.App.Clipboard().SetContent("")
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[2].SHA256; got != want || want == "" {
+	if got, want := h.App.Clipboard().Content(), h.Host.SandboxPanel.Objects()[2].SHA256; got != want || want == "" {
 		t.Errorf("Enter on the third file copied %q, want its SHA-256 %q", got, want)
 	}
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
 	l.TypedShortcut(&fyne.ShortcutCopy{})
-	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.objects()[15].SHA256; got != want {
+	if got, want := h.App.Clipboard().Content(), h.Host.SandboxPanel.Objects()[15].SHA256; got != want {
 		t.Errorf("Ctrl+C on the last file copied %q, want %q", got, want)
 	}
 }
@@ -351,14 +351,14 @@ func TestEnterPressesTheButton(t *testing.T) {
 	if h.tabTo("Keep uploading", 10) == nil {
 		t.Fatal("Tab does not reach Keep uploading")
 	}
-	h.d.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if h.findButton("Keep uploading") != nil || h.d.exit.quitting {
+	h.Host.Win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.findButton("Keep uploading") != nil || h.Host.exit.quitting {
 		t.Fatal("Enter on Keep uploading did not keep uploading")
 	}
 
 	h.shortcut(fyne.KeyQ)
 	h.key(fyne.KeyReturn) // nothing focused in the question: its default
-	if !h.d.exit.quitting {
+	if !h.Host.exit.quitting {
 		t.Fatal("Enter did not press the question's default, Pause uploads and quit")
 	}
 }
@@ -367,12 +367,12 @@ func TestEnterPressesTheButton(t *testing.T) {
 func TestEnterClosesTheResult(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(1)
-	h.d.acts.showResult(h.d.list.views()[0])
-	if len(h.d.frame.dialogs) != 1 {
+	h.Host.acts.ShowResult(h.Host.List.Views()[0])
+	if len(h.Host.Frame.Dialogs) != 1 {
 		t.Fatal("no result's dialog")
 	}
 	h.key(fyne.KeyReturn)
-	if len(h.d.frame.dialogs) != 0 {
+	if len(h.Host.Frame.Dialogs) != 0 {
 		t.Error("Enter left the result's dialog open")
 	}
 }
@@ -386,19 +386,19 @@ func TestAMessageDoesNotMoveTheList(t *testing.T) {
 	h.showFixed(manyJobs(30))
 	h.layOut()
 	drv := fyne.CurrentApp().Driver()
-	first := h.d.list.rowAt[0]
+	first := h.Host.List.RowAt[0]
 	before := drv.AbsolutePositionForObject(first)
-	h.d.frame.tell("The address of “spring.png” was copied.")
+	h.Host.Frame.Tell("The address of “spring.png” was copied.")
 	h.layOut()
-	if !h.d.frame.message.Visible() || !h.onScreen(h.d.frame.message) {
+	if !h.Host.Frame.Message.Visible() || !h.OnScreen(h.Host.Frame.Message) {
 		t.Fatal("the message is not on screen")
 	}
-	if after := drv.AbsolutePositionForObject(h.d.list.rowAt[0]); after != before || h.d.list.rowAt[0] != first {
+	if after := drv.AbsolutePositionForObject(h.Host.List.RowAt[0]); after != before || h.Host.List.RowAt[0] != first {
 		t.Errorf("the first row moved from %v to %v when a message appeared", before, after)
 	}
-	h.d.frame.unsay("")
+	h.Host.Frame.Unsay("")
 	h.layOut()
-	if after := drv.AbsolutePositionForObject(h.d.list.rowAt[0]); after != before {
+	if after := drv.AbsolutePositionForObject(h.Host.List.RowAt[0]); after != before {
 		t.Errorf("the first row moved from %v to %v when the message went", before, after)
 	}
 }

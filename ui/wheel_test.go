@@ -23,20 +23,20 @@ func TestOneWheelNotchMovesThreeRows(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.d.win.Resize(fyne.NewSize(1000, 640))
+			h.Host.Win.Resize(fyne.NewSize(1000, 640))
 			h.showFixed(manyJobs(60))
-			l := h.d.list
-			step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+			l := h.Host.List
+			step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
 			if step <= 0 {
 				t.Fatal("the list draws no rows")
 			}
-			c := h.d.win.Canvas()
+			c := h.Host.Win.Canvas()
 			over := fyne.CurrentApp().Driver().AbsolutePositionForObject(l).Add(fyne.NewPos(l.Size().Width/2, step/2))
 			test.Scroll(c, over, 0, -25) // one notch down, as the toolkit gives it
 			if got, want := l.GetScrollOffset(), 3*step; got < want-1 || got > want+1 {
 				t.Errorf("one notch moved the list %.0f units, want three rows' %.0f", got, want)
 			}
-			first, _ := l.onScreen()
+			first, _ := l.OnScreen()
 			if first != 3 {
 				t.Errorf("after one notch the first row on screen is %d, want 3", first)
 			}
@@ -54,19 +54,19 @@ func TestOneWheelNotchMovesThreeRows(t *testing.T) {
 // row's highlight stayed while the wheel scrolled), and only that one.
 func TestTheHighlightFollowsTheWheel(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.win.Resize(fyne.NewSize(1000, 640))
+	h.Host.Win.Resize(fyne.NewSize(1000, 640))
 	h.showFixed(manyJobs(60))
-	l := h.d.list
-	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
-	c := h.d.win.Canvas()
+	l := h.Host.List
+	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
+	c := h.Host.Win.Canvas()
 	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(l)
 	// On the second row, away from its buttons.
 	pointer := at.Add(fyne.NewPos(l.Size().Width/3, step*1.5))
 	test.MoveMouse(c, pointer)
 	hovered := func() []int {
 		var out []int
-		for i, r := range l.rowAt {
-			if r.index == i && r.hovered.FillColor != color.Transparent {
+		for i, r := range l.RowAt {
+			if r.Index == i && r.Hovered.FillColor != color.Transparent {
 				out = append(out, i)
 			}
 		}
@@ -77,7 +77,7 @@ func TestTheHighlightFollowsTheWheel(t *testing.T) {
 	}
 	// As the toolkit's driver gives it: the position relative to the layer
 	// that takes the wheel, which lies over the list.
-	wheel := l.wheelLayer
+	wheel := l.WheelLayer
 	rel := pointer.Subtract(fyne.CurrentApp().Driver().AbsolutePositionForObject(wheel))
 	wheel.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: rel, AbsolutePosition: pointer}, Scrolled: fyne.NewDelta(0, -25)})
 	if got := hovered(); fmt.Sprint(got) != "[4]" {

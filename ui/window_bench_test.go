@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"hoist/ui/destination"
+	"hoist/ui/look"
+	"hoist/ui/received"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -23,10 +26,10 @@ import (
 // queue, desk) on the test driver, sampled by the benchmark's goroutine,
 // which stands for both the window's ticker and its UI goroutine.
 type benchWindow struct {
-	d  *desk
-	q  *engine.Queue
-	j  *journal.Journal
-	sb *sandbox
+	Host  *desk
+	Queue *engine.Queue
+	j     *journal.Journal
+	sb    *received.Sandbox
 }
 
 func openBenchWindow(b *testing.B, dir string) *benchWindow {
@@ -37,38 +40,38 @@ func openBenchWindow(b *testing.B, dir string) *benchWindow {
 	if w.j, err = journal.Open(filepath.Join(dir, journal.FileName), journal.Options{TidyLater: true}); err != nil {
 		b.Fatal(err)
 	}
-	if w.sb, err = startSandbox(context.Background(), "", "127.0.0.1:0", log); err != nil {
+	if w.sb, err = received.StartSandbox(context.Background(), "", "127.0.0.1:0", log); err != nil {
 		b.Fatal(err)
 	}
-	presets, err := openPresets(dir)
+	presets, err := destination.OpenPresets(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if w.q, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.url, LeanResults: true}); err != nil {
+	if w.Queue, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.Url, LeanResults: true}); err != nil {
 		b.Fatal(err)
 	}
-	w.d = newDesk(context.Background(), fyne.CurrentApp(), w.q, deskOptions{
-		presets: presets, auth: &auth.Service{ConfigDir: dir}, sandbox: w.sb, log: log, journal: w.j.Path(),
+	w.Host = newDesk(context.Background(), fyne.CurrentApp(), w.Queue, deskOptions{
+		Presets: presets, Auth: &auth.Service{ConfigDir: dir}, Sandbox: w.sb, Log: log, Journal: w.j.Path(),
 	})
-	w.d.win.Resize(fyne.NewSize(1366, 768))
-	w.d.thumbs.start(w.d.frame.ctx)
+	w.Host.Win.Resize(fyne.NewSize(1366, 768))
+	w.Host.thumbs.Start(w.Host.Frame.Context)
 	return w
 }
 
-func (w *benchWindow) close() {
+func (w *benchWindow) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	w.d.close()
-	w.d.win.Close()
-	w.q.Close(ctx)
-	w.sb.close()
+	w.Host.Close()
+	w.Host.Win.Close()
+	w.Queue.Close(ctx)
+	w.sb.Close()
 	w.j.Close()
 }
 
 // frame samples the queue and draws what changed, as one tick of the
 // window does; it returns how long the UI goroutine's part took.
-func (w *benchWindow) frame() time.Duration {
-	show := w.d.sampling.collect()
+func (w *benchWindow) Frame() time.Duration {
+	show := w.Host.sampling.collect()
 	if show == nil {
 		return 0
 	}
@@ -104,7 +107,7 @@ func BenchmarkWindowStart(b *testing.B) {
 
 func benchWindowStart(b *testing.B, finished bool) {
 	const jobs = 10_000
-	test.NewTempApp(b).Settings().SetTheme(newTheme(themeLight))
+	test.NewTempApp(b).Settings().SetTheme(look.NewTheme(look.ThemeLight))
 	dir, files := b.TempDir(), b.TempDir()
 	paths := benchFiles(b, files, jobs, 1024)
 	{ // the earlier run: files queued, or all sent
@@ -112,11 +115,11 @@ func benchWindowStart(b *testing.B, finished bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sb, err := startSandbox(context.Background(), "", "127.0.0.1:0", slog.New(slog.DiscardHandler))
+		sb, err := received.StartSandbox(context.Background(), "", "127.0.0.1:0", slog.New(slog.DiscardHandler))
 		if err != nil {
 			b.Fatal(err)
 		}
-		q, err := engine.Open(context.Background(), engine.Options{Journal: j, SandboxURL: sb.url, Idle: !finished})
+		q, err := engine.Open(context.Background(), engine.Options{Journal: j, SandboxURL: sb.Url, Idle: !finished})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -127,7 +130,7 @@ func benchWindowStart(b *testing.B, finished bool) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		q.Close(context.Background())
-		sb.close()
+		sb.Close()
 		j.Close()
 	}
 
@@ -137,7 +140,7 @@ func benchWindowStart(b *testing.B, finished bool) {
 	for range b.N {
 		t0 := time.Now()
 		w := openBenchWindow(b, dir)
-		for w.frame(); len(w.d.list.snap.rows) < jobs; w.frame() {
+		for w.Frame(); len(w.Host.List.Snap.Rows) < jobs; w.Frame() {
 			time.Sleep(time.Millisecond)
 		}
 		total += time.Since(t0)
@@ -148,7 +151,7 @@ func benchWindowStart(b *testing.B, finished bool) {
 			runtime.ReadMemStats(&m)
 			heap = m.HeapInuse
 		}
-		w.close()
+		w.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "start-ms")
@@ -162,28 +165,28 @@ func benchWindowStart(b *testing.B, finished bool) {
 // first rows within 200 ms, no frame over 100 ms.
 func BenchmarkAddThousands(b *testing.B) {
 	const files = 3_000
-	test.NewTempApp(b).Settings().SetTheme(newTheme(themeLight))
+	test.NewTempApp(b).Settings().SetTheme(look.NewTheme(look.ThemeLight))
 	paths := benchFiles(b, b.TempDir(), files, 64<<10)
 	var first, all, frameMax time.Duration
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
 		w := openBenchWindow(b, b.TempDir())
-		w.frame()
+		w.Frame()
 		b.StartTimer()
 		t0 := time.Now()
-		w.d.add(paths)
+		w.Host.Add(paths)
 		var seen bool
-		for len(w.d.list.snap.rows) < files {
-			frameMax = max(frameMax, w.frame())
-			if !seen && len(w.d.list.snap.rows) > 0 {
+		for len(w.Host.List.Snap.Rows) < files {
+			frameMax = max(frameMax, w.Frame())
+			if !seen && len(w.Host.List.Snap.Rows) > 0 {
 				first, seen = max(first, time.Since(t0)), true
 			}
 			time.Sleep(sampleEvery)
 		}
 		all = max(all, time.Since(t0))
 		b.StopTimer()
-		w.close()
+		w.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(first.Microseconds())/1000, "first-rows-ms")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"hoist/ui/view"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,10 +24,10 @@ import (
 func speakWindow(t *testing.T, code string) {
 	t.Helper()
 	t.Setenv("LANGUAGE", "en") // as the program's start settles it (ui/locale)
-	if err := UseLanguage(words.New(code)); err != nil {
+	if err := view.UseLanguage(words.New(code)); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = UseLanguage(words.English()) })
+	t.Cleanup(func() { _ = view.UseLanguage(words.English()) })
 }
 
 // The file the state pictures show, named as its owner named it.
@@ -40,9 +41,9 @@ const (
 // show them, with the summary of a queue holding only it. The numbers are
 // fixed, so the pictures are the same from one run to the next.
 func shownStates() []struct {
-	name    string
-	view    engine.JobView
-	summary engine.Summary
+	Name    string
+	View    engine.JobView
+	Summary engine.Summary
 } {
 	base := engine.JobView{
 		ID: "shown-1", Name: shownName, Path: shownPath, Size: shownSize, MIME: "image/png",
@@ -71,9 +72,9 @@ func shownStates() []struct {
 	done.Result = &engine.Result{ID: "obj-7", Verified: "size"}
 	done.Actions = []engine.Action{engine.Remove}
 	return []struct {
-		name    string
-		view    engine.JobView
-		summary engine.Summary
+		Name    string
+		View    engine.JobView
+		Summary engine.Summary
 	}{
 		{"uploading", uploading, engine.Summary{Files: 1, Active: 1, Bytes: shownSize, BytesDone: 4_200_000, Speed: 1_500_000, ETA: 6 * time.Second, Version: 1}},
 		{"paused", paused, engine.Summary{Files: 1, Paused: 1, Bytes: shownSize, BytesDone: 4_200_000, ETA: -1, Version: 2}},
@@ -170,38 +171,38 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 			check := func(state string, names ...string) {
 				t.Helper()
-				test.AssertImageMatches(t, "rtl_"+code+"_"+state+".png", h.d.win.Canvas().Capture())
+				test.AssertImageMatches(t, "rtl_"+code+"_"+state+".png", h.Host.Win.Canvas().Capture())
 				if code != "fa" {
 					return
 				}
-				names = append(names, h.sb.url, h.journal.Path())
-				if left := latinLeft(windowTexts(h.d.win), names...); len(left) > 0 {
+				names = append(names, h.sb.Url, h.Journal.Path())
+				if left := latinLeft(windowTexts(h.Host.Win), names...); len(left) > 0 {
 					t.Errorf("the Persian window %s shows Latin words: %q", state, left)
 				}
 			}
 			check("empty")
 
 			for _, s := range shownStates() {
-				h.showFixed([]engine.JobView{s.view})
-				check(s.name, shownPath, "obj-7")
-				if !strings.ContainsAny(h.d.foot.summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
-					t.Errorf("%s: the summary %q has no number", s.name, h.d.foot.summary.Text())
+				h.showFixed([]engine.JobView{s.View})
+				check(s.Name, shownPath, "obj-7")
+				if !strings.ContainsAny(h.Host.foot.Summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
+					t.Errorf("%s: the summary %q has no number", s.Name, h.Host.foot.Summary.Text())
 				}
 			}
 
-			h.d.bar.showForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
+			h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 			// The asset types are the values Google's API takes, written as it writes them.
 			check("form", append(dest.Kind(dest.CM360).Info().Fields[2].Choices, shownPath, "obj-7", "HTML5")...)
-			for h.d.frame.closeTopDialog() {
+			for h.Host.Frame.CloseTopDialog() {
 			}
 
 			release, _ := stalled(t, h, "فیلم.dat")
 			defer close(release)
 			s := shownStates()[0] // the row as it stood, not as the moving upload draws it
-			h.showFixed([]engine.JobView{s.view})
-			h.d.exit.askQuit(false)
+			h.showFixed([]engine.JobView{s.View})
+			h.Host.exit.askQuit(false)
 			check("quit", shownPath)
-			for h.d.frame.closeTopDialog() {
+			for h.Host.Frame.CloseTopDialog() {
 			}
 		})
 	}
@@ -212,10 +213,10 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 func TestPersianNumbers(t *testing.T) {
 	speakWindow(t, "fa")
 	s := shownStates()[0]
-	if got, want := summaryWords(s.summary, 0), "۰ از ۱ فایل، ۴٫۲ مگابایت از ۱۲ مگابایت، حدود ۶ ثانیه مانده"; got != want {
+	if got, want := view.SummaryWords(s.Summary, 0), "۰ از ۱ فایل، ۴٫۲ مگابایت از ۱۲ مگابایت، حدود ۶ ثانیه مانده"; got != want {
 		t.Errorf("summary = %q, want %q", got, want)
 	}
-	if got := progressWords(s.view); !strings.Contains(got, "۱٫۵ مگابایت در ثانیه") {
+	if got := view.ProgressWords(s.View); !strings.Contains(got, "۱٫۵ مگابایت در ثانیه") {
 		t.Errorf("progress = %q, want the speed in Persian digits", got)
 	}
 	d := dest.Destination{Kind: dest.CM360, Params: map[string]string{"profileId": "۱۲", "advertiserId": "٣٤"}}
@@ -229,9 +230,9 @@ func TestPersianNumbers(t *testing.T) {
 func TestFormTakesPersianDigits(t *testing.T) {
 	speakWindow(t, "fa")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.bar.showForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
+	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 	var entries []*widget.Entry
-	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		switch e := o.(type) {
 		case *widget.Entry:
 			entries = append(entries, e)
@@ -262,28 +263,28 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 	speakWindow(t, "en")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	s := shownStates()[1]
-	h.showFixed([]engine.JobView{s.view})
-	if h.d.foot.pauseAll.Text != "Pause all" {
-		t.Fatalf("the window starts in %q", h.d.foot.pauseAll.Text)
+	h.showFixed([]engine.JobView{s.View})
+	if h.Host.foot.PauseAll.Text != "Pause all" {
+		t.Fatalf("the window starts in %q", h.Host.foot.PauseAll.Text)
 	}
-	next := h.d.settings.current
+	next := h.Host.Settings.Current
 	next.Language = "he"
-	h.d.settings.applySettings(next)
-	if !rtl() || h.d.foot.pauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
-		t.Errorf("after choosing Hebrew the window says %q", h.d.foot.pauseAll.Text)
+	h.Host.Settings.ApplySettings(next)
+	if !view.Rtl() || h.Host.foot.PauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
+		t.Errorf("after choosing Hebrew the window says %q", h.Host.foot.PauseAll.Text)
 	}
-	if got := h.d.app.Preferences().String(prefLanguage); got != "he" {
+	if got := h.Host.App.Preferences().String(view.PrefLanguage); got != "he" {
 		t.Errorf("the choice is saved as %q", got)
 	}
-	if len(h.d.list.views()) != 1 || h.d.list.views()[0].Name != shownName {
-		t.Errorf("the list after the change holds %v", jobNames(h.d.list.views()))
+	if len(h.Host.List.Views()) != 1 || h.Host.List.Views()[0].Name != shownName {
+		t.Errorf("the list after the change holds %v", jobNames(h.Host.List.Views()))
 	}
-	if loadSettings(h.d.app.Preferences()).Language != "he" {
+	if view.LoadSettings(h.Host.App.Preferences()).Language != "he" {
 		t.Error("the language is not read back")
 	}
 	next.Language = words.SystemSetting
-	h.d.settings.applySettings(next)
-	if rtl() {
+	h.Host.Settings.ApplySettings(next)
+	if view.Rtl() {
 		t.Error("back to the system's language (English here), the window still reads right to left")
 	}
 }

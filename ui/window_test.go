@@ -3,6 +3,12 @@ package ui
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hoist/ui/destination"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/received"
+	"hoist/ui/settings"
+	"hoist/ui/view"
 	"image/color"
 	"os"
 	"path/filepath"
@@ -37,18 +43,18 @@ func hasLabel(o fyne.CanvasObject, text string) bool {
 
 func TestEmptyWindow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if !h.d.empty.Visible() || h.d.list.Visible() {
+	if !h.Host.empty.Visible() || h.Host.List.Visible() {
 		t.Fatal("an empty queue should show the empty state, not the list")
 	}
 	// The sandbox takes any file: the empty window does not ask for
 	// images or email files only.
-	if !hasLabel(h.d.empty, "Drop files here") {
+	if !hasLabel(h.Host.empty, "Drop files here") {
 		t.Error("the empty state does not say what to do")
 	}
-	if got := h.d.foot.summary.Text(); got != "The list is empty." {
+	if got := h.Host.foot.Summary.Text(); got != "The list is empty." {
 		t.Errorf("summary = %q", got)
 	}
-	test.AssertImageMatches(t, "window_empty.png", h.d.win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_empty.png", h.Host.Win.Canvas().Capture())
 }
 
 // TestDropUploadsEveryFile drops four pictures, two email files and a folder
@@ -57,7 +63,7 @@ func TestEmptyWindow(t *testing.T) {
 // a sentence saying so.
 func TestDropUploadsEveryFile(t *testing.T) {
 	receipts := filepath.Join(t.TempDir(), "receipts.tsv")
-	t.Setenv(ReceiptsEnv, receipts)
+	t.Setenv(received.ReceiptsEnv, receipts)
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	colours := []color.Color{color.RGBA{200, 30, 30, 255}, color.RGBA{30, 160, 60, 255}, color.RGBA{30, 60, 200, 255}, color.RGBA{220, 180, 20, 255}}
 	var paths []string
@@ -73,24 +79,24 @@ func TestDropUploadsEveryFile(t *testing.T) {
 
 	h.drop(append(paths, filepath.Join(h.files, "folder"))...)
 	h.waitFor("seven finished rows", func() bool {
-		s := h.d.shots.last.totals
-		return s.Files == 7 && s.Done == 7 && len(h.d.list.views()) == 7
+		s := h.Host.shots.Last.Totals
+		return s.Files == 7 && s.Done == 7 && len(h.Host.List.Views()) == 7
 	})
-	if h.d.empty.Visible() {
+	if h.Host.empty.Visible() {
 		t.Error("the empty state is still shown")
 	}
-	if !strings.Contains(h.d.frame.message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.frame.message.Text(), ".hidden.png") {
-		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.frame.message.Text())
+	if !strings.Contains(h.Host.Frame.Message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.Host.Frame.Message.Text(), ".hidden.png") {
+		t.Errorf("message = %q, want it to say the hidden file was left out", h.Host.Frame.Message.Text())
 	}
-	if got, want := h.d.foot.summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
+	if got, want := h.Host.foot.Summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
 		t.Errorf("summary = %q, want it to start with %q", got, want)
 	}
-	if h.d.foot.overall.Value != 1 {
-		t.Errorf("overall progress = %v, want 1", h.d.foot.overall.Value)
+	if h.Host.foot.Overall.Value != 1 {
+		t.Errorf("overall progress = %v, want 1", h.Host.foot.Overall.Value)
 	}
 
 	received := map[string]emulator.Object{}
-	for _, o := range h.sb.srv.Objects() {
+	for _, o := range h.sb.Server.Objects() {
 		received[o.Name] = o
 	}
 	for _, p := range append(paths, filepath.Join(h.files, "folder", "inside.png")) {
@@ -106,16 +112,16 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	}
 
 	email := h.row("Quarterly update.eml")
-	if got := unmarked(email.detail.Text()); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
+	if got := unmarked(email.Detail.Text()); got != "Quarterly update — from Jordan Lee <jordan@example.com>" {
 		t.Errorf("email row detail = %q", got)
 	}
-	if got := email.status.Text(); !strings.HasPrefix(got, "Done") {
+	if got := email.Status.Text(); !strings.HasPrefix(got, "Done") {
 		t.Errorf("email row status = %q", got)
 	}
-	if !email.result.Visible() || email.pause.Visible() {
+	if !email.Result.Visible() || email.Pause.Visible() {
 		t.Error("a finished row should offer Show result and no Pause")
 	}
-	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.objects()) == 7 })
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.Host.SandboxPanel.Objects()) == 7 })
 	data, err := os.ReadFile(receipts)
 	if err != nil {
 		t.Fatal(err)
@@ -137,14 +143,14 @@ func TestDropUploadsEveryFile(t *testing.T) {
 func stalled(t *testing.T, h *harness, name string) (release chan struct{}, path string) {
 	t.Helper()
 	release = make(chan struct{})
-	h.sb.srv.Inject(emulator.Fault{
+	h.sb.Server.Inject(emulator.Fault{
 		Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 1, Times: -1,
 		Action: emulator.Stall{Until: release},
 	})
 	path = h.writeFile(name, pattern(2<<20))
 	h.drop(path)
 	h.waitFor("the first chunk to be confirmed", func() bool {
-		for _, v := range h.d.list.views() {
+		for _, v := range h.Host.List.Views() {
 			if v.Name == name {
 				return v.State == engine.Uploading && v.Committed == 256<<10
 			}
@@ -161,27 +167,27 @@ func TestPauseAndResumeFromTheRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, path := stalled(t, h, "big file.dat")
 
-	test.Tap(h.row("big file.dat").pause)
-	h.waitFor("the job to pause", func() bool { return h.shown("big file.dat") == engine.Paused })
+	test.Tap(h.row("big file.dat").Pause)
+	h.waitFor("the job to pause", func() bool { return h.Shown("big file.dat") == engine.Paused })
 	r := h.row("big file.dat")
-	if r.bar.Value != 0.125 {
-		t.Errorf("paused bar = %v, want 0.125 (256 KiB of 2 MiB confirmed)", r.bar.Value)
+	if r.Bar.Value != 0.125 {
+		t.Errorf("paused bar = %v, want 0.125 (256 KiB of 2 MiB confirmed)", r.Bar.Value)
 	}
-	if got := r.status.Text(); got != "Paused" {
+	if got := r.Status.Text(); got != "Paused" {
 		t.Errorf("paused status = %q", got)
 	}
-	if !r.resume.Visible() || r.pause.Visible() {
+	if !r.Resume.Visible() || r.Pause.Visible() {
 		t.Error("a paused row should offer Resume, not Pause")
 	}
-	test.AssertImageMatches(t, "window_paused.png", h.d.win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_paused.png", h.Host.Win.Canvas().Capture())
 
-	h.sb.srv.ClearRequests()
+	h.sb.Server.ClearRequests()
 	close(release)
-	test.Tap(r.resume)
-	h.waitFor("the upload to finish", func() bool { return h.shown("big file.dat") == engine.Done })
+	test.Tap(r.Resume)
+	h.waitFor("the upload to finish", func() bool { return h.Shown("big file.dat") == engine.Done })
 
 	var first string
-	for _, req := range h.sb.srv.Requests() {
+	for _, req := range h.sb.Server.Requests() {
 		if req.Stage == emulator.StageChunk {
 			first = req.ContentRange
 			break
@@ -190,11 +196,11 @@ func TestPauseAndResumeFromTheRow(t *testing.T) {
 	if !strings.HasPrefix(first, "bytes 262144-") {
 		t.Errorf("after resuming, the first chunk was %q; want it to start at byte 262144, where the server stood", first)
 	}
-	objs := h.sb.srv.Objects()
+	objs := h.sb.Server.Objects()
 	if len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
 		t.Errorf("the sandbox holds %+v, want the file whole", objs)
 	}
-	if got := h.row("big file.dat").bar.Value; got != 1 {
+	if got := h.row("big file.dat").Bar.Value; got != 1 {
 		t.Errorf("finished bar = %v", got)
 	}
 }
@@ -205,23 +211,23 @@ func TestCancelAndRetryFromTheRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, path := stalled(t, h, "report.dat")
 
-	test.Tap(h.row("report.dat").cancel)
-	h.waitFor("the job to be canceled", func() bool { return h.shown("report.dat") == engine.Canceled })
+	test.Tap(h.row("report.dat").Cancel)
+	h.waitFor("the job to be canceled", func() bool { return h.Shown("report.dat") == engine.Canceled })
 	r := h.row("report.dat")
-	if got := r.status.Text(); got != "Canceled" {
+	if got := r.Status.Text(); got != "Canceled" {
 		t.Errorf("canceled status = %q", got)
 	}
 	close(release)
-	test.Tap(r.retry)
-	h.waitFor("the retried upload to finish", func() bool { return h.shown("report.dat") == engine.Done })
-	if objs := h.sb.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
+	test.Tap(r.Retry)
+	h.waitFor("the retried upload to finish", func() bool { return h.Shown("report.dat") == engine.Done })
+	if objs := h.sb.Server.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
 		t.Errorf("the sandbox holds %+v, want the file whole", objs)
 	}
-	test.Tap(h.row("report.dat").remove)
-	h.waitFor("the row to go", func() bool { return len(h.d.list.views()) == 0 })
-	h.d.removals.commit() // as when the Undo goes away
-	h.waitFor("the job to go", func() bool { return len(h.q.Jobs()) == 0 })
-	if !h.d.empty.Visible() {
+	test.Tap(h.row("report.dat").Remove)
+	h.waitFor("the row to go", func() bool { return len(h.Host.List.Views()) == 0 })
+	h.Host.Removals.Commit() // as when the Undo goes away
+	h.waitFor("the job to go", func() bool { return len(h.Queue.Jobs()) == 0 })
+	if !h.Host.empty.Visible() {
 		t.Error("with the last row removed, the empty state should show again")
 	}
 }
@@ -231,43 +237,43 @@ func TestCancelAndRetryFromTheRow(t *testing.T) {
 // sends it once the sandbox takes it.
 func TestFailedUploadSaysWhatToDo(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	fault := h.sb.srv.Inject(emulator.Fault{
+	fault := h.sb.Server.Inject(emulator.Fault{
 		Match:  emulator.Match{Stage: emulator.StageUpload},
 		Times:  -1,
 		Action: emulator.Answer{Status: 403, Message: "The caller does not have permission"},
 	})
 	h.drop(h.writeFile("note.eml", emailBytes("Sam <sam@example.com>", "Hello")))
-	h.waitFor("the upload to fail", func() bool { return h.shown("note.eml") == engine.Failed })
+	h.waitFor("the upload to fail", func() bool { return h.Shown("note.eml") == engine.Failed })
 	r := h.row("note.eml")
-	status := r.status.Text()
+	status := r.Status.Text()
 	if !strings.HasPrefix(status, "Failed: ") || !strings.Contains(status, "Retry") {
 		t.Errorf("failed status = %q, want a reason and the next step", status)
 	}
-	if !r.retry.Visible() || !r.details.Visible() {
+	if !r.Retry.Visible() || !r.Details.Visible() {
 		t.Error("a failed row should offer Retry and Details")
 	}
-	if h.d.foot.retryFailed.Disabled() {
+	if h.Host.foot.RetryFailed.Disabled() {
 		t.Error("Retry failed should be enabled")
 	}
-	test.AssertImageMatches(t, "window_failed.png", h.d.win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_failed.png", h.Host.Win.Canvas().Capture())
 
 	fault.Remove()
-	test.Tap(h.d.foot.retryFailed)
-	h.waitFor("the retried upload to finish", func() bool { return h.shown("note.eml") == engine.Done })
+	test.Tap(h.Host.foot.RetryFailed)
+	h.waitFor("the retried upload to finish", func() bool { return h.Shown("note.eml") == engine.Done })
 }
 
 // TestRefusedFilesSayWhy adds files a Gmail destination cannot take: each
 // becomes a row that says why, in plain words, and nothing is sent.
 func TestRefusedFilesSayWhy(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	h.d.bar.choose(dest.Destination{Kind: dest.GmailInsert, Account: "office@example.com"})
+	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert, Account: "office@example.com"})
 	h.drop(
 		h.writeFile("photo.png", pngBytes(t, 10, 10, color.White)),
 		h.writeFile("fake.eml", []byte("this is not an email at all")),
 		filepath.Join(h.files, "missing.eml"),
 	)
 	h.waitFor("three refused rows", func() bool {
-		return h.shown("photo.png") == engine.Refused && h.shown("fake.eml") == engine.Refused && h.shown("missing.eml") == engine.Refused
+		return h.Shown("photo.png") == engine.Refused && h.Shown("fake.eml") == engine.Refused && h.Shown("missing.eml") == engine.Refused
 	})
 	for name, why := range map[string]string{
 		"photo.png":   "is not an email file",
@@ -275,15 +281,15 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 		"missing.eml": "is no longer there",
 	} {
 		r := h.row(name)
-		got := r.status.Text()
+		got := r.Status.Text()
 		if !strings.HasPrefix(got, "Refused: ") || !strings.Contains(got, why) {
 			t.Errorf("%s status = %q, want it to say it %s", name, got, why)
 		}
-		if !r.remove.Visible() || !r.details.Visible() || !r.retry.Visible() || r.resume.Visible() {
+		if !r.Remove.Visible() || !r.Details.Visible() || !r.Retry.Visible() || r.Resume.Visible() {
 			t.Errorf("%s: a refused row should offer Details, Retry (a second look at the file) and Remove", name)
 		}
 	}
-	if n := len(h.sb.srv.Requests()); n != 0 {
+	if n := len(h.sb.Server.Requests()); n != 0 {
 		t.Errorf("%d requests reached the server for refused files", n)
 	}
 }
@@ -291,12 +297,12 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")), h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")))
-	h.waitFor("two finished rows", func() bool { return h.d.shots.last.totals.Done == 2 && len(h.d.list.views()) == 2 })
-	h.d.list.click(h.d.list.snap.index[h.job("a.eml").ID], 0)
-	h.d.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	h.waitFor("a.eml to go", func() bool { return len(h.d.list.views()) == 1 })
-	if h.d.list.views()[0].Name != "b.eml" {
-		t.Errorf("left %s, want b.eml", h.d.list.views()[0].Name)
+	h.waitFor("two finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 2 && len(h.Host.List.Views()) == 2 })
+	h.Host.List.Click(h.Host.List.Snap.Index[h.job("a.eml").ID], 0)
+	h.Host.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	h.waitFor("a.eml to go", func() bool { return len(h.Host.List.Views()) == 1 })
+	if h.Host.List.Views()[0].Name != "b.eml" {
+		t.Errorf("left %s, want b.eml", h.Host.List.Views()[0].Name)
 	}
 }
 
@@ -304,12 +310,12 @@ func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 // from the app's preferences, as the next start would.
 func TestSettingsPersist(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
+	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
 	pick := func(label, choice string) {
 		t.Helper()
 		for _, it := range form.Items {
 			if it.Text == label {
-				noteField(it).(*widgets.Select).SetSelected(choice)
+				destination.NoteField(it).(*widgets.Select).SetSelected(choice)
 				return
 			}
 		}
@@ -326,16 +332,16 @@ func TestSettingsPersist(t *testing.T) {
 			c.SetChecked(false)
 		}
 	}
-	want := settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: themeDark, AutoResume: false, SignInWait: 15, Background: false, Language: words.SystemSetting}
-	if got := loadSettings(h.app.Preferences()); got != want {
+	want := view.Settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: look.ThemeDark, AutoResume: false, SignInWait: 15, Background: false, Language: words.SystemSetting}
+	if got := view.LoadSettings(h.App.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}
-	if th, ok := h.app.Settings().Theme().(*hoistTheme); !ok || th.choice != themeDark {
-		t.Errorf("theme = %#v, want the dark Hoist theme", h.app.Settings().Theme())
+	if th, ok := h.App.Settings().Theme().(*look.HoistTheme); !ok || th.Choice != look.ThemeDark {
+		t.Errorf("theme = %#v, want the dark Hoist theme", h.App.Settings().Theme())
 	}
-	h.d.settings.reset()
-	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.frame.message.Text(), "reset") })
-	if got := loadSettings(h.app.Preferences()); got != defaultSettings {
+	h.Host.Settings.Reset()
+	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.Host.Frame.Message.Text(), "reset") })
+	if got := view.LoadSettings(h.App.Preferences()); got != view.DefaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
 	}
 }
@@ -345,13 +351,13 @@ func TestSettingsPersist(t *testing.T) {
 func TestShowResult(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
-	h.waitFor("a finished row", func() bool { return h.shown("a.eml") == engine.Done })
+	h.waitFor("a finished row", func() bool { return h.Shown("a.eml") == engine.Done })
 	v := h.job("a.eml")
 	if v.Result == nil || v.Result.ID == "" {
 		t.Fatalf("the sandbox gave no ID: %+v", v.Result)
 	}
-	test.Tap(h.row("a.eml").result)
-	overlays := h.d.win.Canvas().Overlays().List()
+	test.Tap(h.row("a.eml").Result)
+	overlays := h.Host.Win.Canvas().Overlays().List()
 	if len(overlays) == 0 {
 		t.Fatal("Show result opened nothing")
 	}
@@ -364,7 +370,7 @@ func TestShowResult(t *testing.T) {
 		t.Errorf("the result does not show the ID %q", v.Result.ID)
 	}
 	test.Tap(h.button("Copy"))
-	if got := h.app.Clipboard().Content(); got == "" || !strings.Contains(v.Result.ID+v.Result.URL+v.Result.Name, got) {
+	if got := h.App.Clipboard().Content(); got == "" || !strings.Contains(v.Result.ID+v.Result.URL+v.Result.Name, got) {
 		t.Errorf("Copy put %q on the clipboard", got)
 	}
 }
@@ -374,17 +380,17 @@ func TestShowResult(t *testing.T) {
 // window's usual size and narrower.
 func TestSummaryShowsInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.d.foot.show(&snapshot{totals: totals{Summary: engine.Summary{
+	h.Host.foot.Draw(&view.Snapshot{Totals: view.Totals{Summary: engine.Summary{
 		Files: 12, Done: 8, Failed: 1, Active: 2, Bytes: 23_000_000, BytesDone: 6_300_000,
 		Speed: 100_000, ETA: 3 * time.Minute, Version: 1,
 	}}})
-	text := h.d.foot.summary.Text()
+	text := h.Host.foot.Summary.Text()
 	if !strings.HasSuffix(text, "— 1 needs attention") {
 		t.Fatalf("summary = %q", text)
 	}
 	for _, width := range []float32{960, 640} {
-		h.d.win.Resize(fyne.NewSize(width, 640))
-		l := h.d.foot.summary
+		h.Host.Win.Resize(fyne.NewSize(width, 640))
+		l := h.Host.foot.Summary
 		th := l.Theme()
 		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
 		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.Style).Width <= room
@@ -399,7 +405,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 // the dialog's width instead of being cut off at its edge.
 func TestSettingsExplainInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := newSettingsPanel(settingsPanelSide{h.d.frame, h.d.settings}).form
+	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
 	var notes []string
 	for _, it := range form.Items {
 		if it.HintText != "" {
@@ -424,9 +430,9 @@ func TestQuitWhileUploading(t *testing.T) {
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 
-	h.d.exit.closing()
+	h.Host.exit.closing()
 	test.Tap(h.button("Pause uploads and quit"))
-	h.waitFor("the queue to pause for quitting", func() bool { return h.d.exit.quitting && h.state("movie.dat") == engine.Paused })
+	h.waitFor("the queue to pause for quitting", func() bool { return h.Host.exit.quitting && h.state("movie.dat") == engine.Paused })
 
 	again := h.openQueue(engineOptionsNoResume())
 	views := again.Jobs()
@@ -451,7 +457,7 @@ func sha256Hex(t *testing.T, path string) string {
 // so the pictures do not depend on timing.
 func TestRowGolden(t *testing.T) {
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(newTheme(themeLight))
+	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	base := engine.JobView{
 		ID: "job1", Path: "/home/sam/Invoice فاتورة 2026.pdf", Name: "Invoice فاتورة 2026.pdf",
@@ -461,8 +467,8 @@ func TestRowGolden(t *testing.T) {
 	email.ID, email.Name, email.MIME, email.Size = "job2", "گزارش نهایی.eml", "message/rfc822", 48_200
 	email.Email = &engine.Email{From: "Maryam Ahmadi <maryam@example.com>", Subject: "گزارش نهایی"}
 	tests := []struct {
-		name string
-		view engine.JobView
+		Name string
+		View engine.JobView
 		edit func(*engine.JobView)
 	}{
 		{"uploading", base, func(v *engine.JobView) {
@@ -481,15 +487,15 @@ func TestRowGolden(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			v := tt.view
+		t.Run(tt.Name, func(t *testing.T) {
+			v := tt.View
 			tt.edit(&v)
 			v.Actions = engine.ActionsFor(v.State, engine.Facts{})
-			r := newJobRow(rowActions{})
+			r := queuelist.NewJobRow(rowActions{})
 			w := test.NewTempWindow(t, r)
 			w.Resize(fyne.NewSize(820, r.MinSize().Height+8))
-			r.show(v, now)
-			test.AssertImageMatches(t, "row_"+tt.name+".png", w.Canvas().Capture())
+			r.Draw(v, now)
+			test.AssertImageMatches(t, "row_"+tt.Name+".png", w.Canvas().Capture())
 		})
 	}
 }
@@ -498,18 +504,18 @@ func TestRowGolden(t *testing.T) {
 // first start offers the sandbox, and taking the offer makes it the destination.
 func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	if !h.d.bar.setup.Visible() {
+	if !h.Host.Bar.Setup.Visible() {
 		t.Fatal("with no Google client, the window should offer the sandbox")
 	}
 	test.Tap(h.button("Try Hoist with the built-in sandbox"))
-	if h.d.target.dest.Kind != dest.Sandbox {
-		t.Errorf("destination = %s, want the sandbox", h.d.target.dest.Kind)
+	if h.Host.Target.Dest.Kind != dest.Sandbox {
+		t.Errorf("destination = %s, want the sandbox", h.Host.Target.Dest.Kind)
 	}
-	if h.d.bar.setup.Visible() {
+	if h.Host.Bar.Setup.Visible() {
 		t.Error("the offer should go once the sandbox is chosen")
 	}
 	h.drop(h.writeFile("first.eml", emailBytes("A <a@example.com>", "First")))
-	h.waitFor("the file to reach the sandbox", func() bool { return h.shown("first.eml") == engine.Done })
+	h.waitFor("the file to reach the sandbox", func() bool { return h.Shown("first.eml") == engine.Done })
 }
 
 // TestTabReachesTheControls walks the focus through the window with Tab;
@@ -518,8 +524,8 @@ func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 func TestTabReachesTheControls(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
-	h.waitFor("a finished row", func() bool { return h.shown("a.eml") == engine.Done })
-	c := h.d.win.Canvas()
+	h.waitFor("a finished row", func() bool { return h.Shown("a.eml") == engine.Done })
+	c := h.Host.Win.Canvas()
 	reached := map[string]bool{}
 	for range 40 {
 		test.FocusNext(c)
@@ -528,7 +534,7 @@ func TestTabReachesTheControls(t *testing.T) {
 			reached[f.Text] = true
 		case *widgets.Select:
 			reached["destination picker"] = true
-		case *queueList:
+		case *queuelist.QueueList:
 			reached["list"] = true
 			f.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 		}
@@ -547,27 +553,27 @@ func TestChangedFileOffersStartOver(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, path := stalled(t, h, "budget.dat")
 
-	test.Tap(h.row("budget.dat").pause)
-	h.waitFor("the job to pause", func() bool { return h.shown("budget.dat") == engine.Paused })
+	test.Tap(h.row("budget.dat").Pause)
+	h.waitFor("the job to pause", func() bool { return h.Shown("budget.dat") == engine.Paused })
 	close(release)
 	if err := os.WriteFile(path, pattern(3<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	test.Tap(h.row("budget.dat").resume)
-	h.waitFor("the job to stop for the change", func() bool { return h.shown("budget.dat") == engine.Attention })
+	test.Tap(h.row("budget.dat").Resume)
+	h.waitFor("the job to stop for the change", func() bool { return h.Shown("budget.dat") == engine.Attention })
 	r := h.row("budget.dat")
-	if !strings.Contains(r.status.Text(), "changed since it was added") {
-		t.Errorf("row status %q does not say the file changed", r.status.Text())
+	if !strings.Contains(r.Status.Text(), "changed since it was added") {
+		t.Errorf("row status %q does not say the file changed", r.Status.Text())
 	}
-	if !r.restart.Visible() || r.resume.Visible() {
+	if !r.Restart.Visible() || r.Resume.Visible() {
 		t.Error("a changed file should offer Start over, not Resume")
 	}
-	if n := len(h.sb.srv.Objects()); n != 0 {
+	if n := len(h.sb.Server.Objects()); n != 0 {
 		t.Fatalf("the sandbox stored %d objects from a file that changed mid-upload", n)
 	}
-	test.Tap(r.restart)
-	h.waitFor("the new upload to finish", func() bool { return h.shown("budget.dat") == engine.Done })
-	if objs := h.sb.srv.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
+	test.Tap(r.Restart)
+	h.waitFor("the new upload to finish", func() bool { return h.Shown("budget.dat") == engine.Done })
+	if objs := h.sb.Server.Objects(); len(objs) != 1 || objs[0].SHA256 != sha256Hex(t, path) {
 		t.Errorf("the sandbox holds %+v, want the file as it is now", objs)
 	}
 }

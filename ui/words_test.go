@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +13,7 @@ import (
 
 func TestSummaryWords(t *testing.T) {
 	tests := []struct {
-		name     string
+		Name     string
 		s        engine.Summary
 		canceled int
 		want     string
@@ -27,8 +29,8 @@ func TestSummaryWords(t *testing.T) {
 		{"only refused", engine.Summary{Files: 1, Failed: 1, ETA: -1}, 0, "0 of 1 file — 1 needs attention"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := summaryWords(tt.s, tt.canceled); got != tt.want {
+		t.Run(tt.Name, func(t *testing.T) {
+			if got := view.SummaryWords(tt.s, tt.canceled); got != tt.want {
 				t.Errorf("summaryWords = %q, want %q", got, tt.want)
 			}
 		})
@@ -38,7 +40,7 @@ func TestSummaryWords(t *testing.T) {
 func TestStateWords(t *testing.T) {
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
-		name string
+		Name string
 		v    engine.JobView
 		want string
 	}{
@@ -57,8 +59,8 @@ func TestStateWords(t *testing.T) {
 		{"done, size only", engine.JobView{State: engine.Done, Result: &engine.Result{Verified: "size"}}, "Done, size matched"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := stateWords(tt.v, now); got != tt.want {
+		t.Run(tt.Name, func(t *testing.T) {
+			if got := view.StateWords(tt.v, now); got != tt.want {
 				t.Errorf("stateWords = %q, want %q", got, tt.want)
 			}
 		})
@@ -78,14 +80,14 @@ func TestPauseSaysWhyTheRowShowsLess(t *testing.T) {
 		{"ar", "٢٠٨"},
 		{"he", "208"},
 	} {
-		speak(t, tc.code)
+		Speak(t, tc.code)
 		v := engine.JobView{State: engine.Paused, Size: 1_600_000_000, Committed: 262_144, Unconfirmed: 208_000_000}
-		got := stateWords(v, now)
-		lost := say("ui.paused.unconfirmed", "Size", speaking().Size(v.Unconfirmed))
+		got := view.StateWords(v, now)
+		lost := view.Say("ui.paused.unconfirmed", "Size", view.Speaking().Size(v.Unconfirmed))
 		if !strings.Contains(got, lost) || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: a pause that gave up 208 MB says %q", tc.code, got)
 		}
-		if got := stateWords(engine.JobView{State: engine.Paused, Size: 1 << 30, Committed: 500, Unconfirmed: 256 << 10}, now); got != speaking().State("paused") {
+		if got := view.StateWords(engine.JobView{State: engine.Paused, Size: 1 << 30, Committed: 500, Unconfirmed: 256 << 10}, now); got != view.Speaking().State("paused") {
 			t.Errorf("%s: a pause that gave up nothing says %q", tc.code, got)
 		}
 	}
@@ -96,7 +98,7 @@ func TestTypeWords(t *testing.T) {
 		"image/png": "PNG picture", "image/svg+xml": "SVG picture", "video/mp4": "MP4 video",
 		"message/rfc822": "Email", "application/pdf": "PDF document", "application/octet-stream": "File",
 	} {
-		if got := typeWords(mime); got != want {
+		if got := queuelist.TypeWords(mime); got != want {
 			t.Errorf("typeWords(%q) = %q, want %q", mime, got, want)
 		}
 	}

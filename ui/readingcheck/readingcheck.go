@@ -3,9 +3,10 @@
 package readingcheck
 
 import (
+	"hoist/ui/widgets"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
-	"hoist/ui/widgets"
 )
 
 // Check is a check box with its words, in reading order: the box at

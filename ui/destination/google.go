@@ -1,8 +1,11 @@
-package ui
+package destination
 
 import (
 	"context"
 	"errors"
+	"hoist/ui/dialogs"
+	"hoist/ui/received"
+	"hoist/ui/view"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,36 +27,36 @@ import (
 // accounts, the saved and the organisation's destinations (shared ones
 // dropped or exported, client files taken by the guided set-up), Google's
 // lists behind the pickers, and the set-up itself.
-type googleSide struct {
-	frame    *windowFrame
-	q        *engine.Queue // safe from any goroutine
-	auth     signIn        // nil without sign-in
-	presets  presetStore   // nil without
-	sandbox  *sandbox      // the built-in sandbox, whose lists stand in for Google's
-	target   *target
-	dialogs  *fileDialogs
-	settings func() settings
-	bar      func() *destBar
-	setup    *setupPanel // the guided set-up, while open
+type GoogleSide struct {
+	Frame    *view.WindowFrame
+	Queue    *engine.Queue     // safe from any goroutine
+	Auth     SignIn            // nil without sign-in
+	Presets  PresetStore       // nil without
+	Sandbox  *received.Sandbox // the built-in sandbox, whose lists stand in for Google's
+	Target   *Target
+	Dialogs  *dialogs.FileDialogs
+	Settings func() view.Settings
+	Bar      func() *DestBar
+	Setup    *setupPanel // the guided set-up, while open
 }
 
-func (g *googleSide) savedDestinations() presetStore { return g.presets }
-func (g *googleSide) googleSignIn() signIn           { return g.auth }
-func (g *googleSide) signInWait() time.Duration      { return g.settings().signInWait() }
+func (g *GoogleSide) SavedDestinations() PresetStore { return g.Presets }
+func (g *GoogleSide) GoogleSignIn() SignIn           { return g.Auth }
+func (g *GoogleSide) WaitForSignIn() time.Duration   { return g.Settings().WaitForSignIn() }
 
 // login signs in for the current destination, through the destination bar.
-func (g *googleSide) login() { g.bar().login() }
+func (g *GoogleSide) Login() { g.Bar().Login() }
 
 // loginWith signs account in for scopes, leaving the destination's account
 // as it is unless it has none; then runs after the sign-in.
-func (g *googleSide) loginWith(account string, scopes []string, then func(auth.Account)) {
-	g.bar().loginWith(account, scopes, false, then)
+func (g *GoogleSide) LoginWith(account string, scopes []string, then func(auth.Account)) {
+	g.Bar().LoginWith(account, scopes, false, then)
 }
 
 // clientImported shows the sign-in controls now that Google sign-in is set up.
-func (g *googleSide) clientImported() {
-	g.bar().showCurrent()
-	g.bar().refreshAccounts()
+func (g *GoogleSide) ClientImported() {
+	g.Bar().showCurrent()
+	g.Bar().refreshAccounts()
 }
 
 // managedStore is a preset store that also holds the organisation's
@@ -68,38 +71,38 @@ type clientProblems interface {
 }
 
 // managed reports whether name is a destination from the organisation.
-func (g *googleSide) managed(name string) bool {
-	m, ok := g.presets.(managedStore)
+func (g *GoogleSide) Managed(name string) bool {
+	m, ok := g.Presets.(managedStore)
 	return ok && strings.TrimSpace(name) != "" && m.IsManaged(name)
 }
 
 // startupProblems are sentences about the organisation's folder and the
 // user's own client file, said once when the window opens.
-func (g *googleSide) startupProblems(more []error) {
+func (g *GoogleSide) StartupProblems(more []error) {
 	var msgs []string
-	if cp, ok := g.auth.(clientProblems); ok {
+	if cp, ok := g.Auth.(clientProblems); ok {
 		for _, p := range cp.ClientProblems() {
-			msgs = append(msgs, sentence(errorWords(p)))
+			msgs = append(msgs, view.Sentence(view.ErrorWords(p)))
 		}
 	}
 	for _, p := range more {
-		msgs = append(msgs, sentence(errorWords(p)))
+		msgs = append(msgs, view.Sentence(view.ErrorWords(p)))
 	}
 	if len(msgs) > 0 {
-		g.frame.tell(strings.Join(msgs, " "))
+		g.Frame.Tell(strings.Join(msgs, " "))
 	}
 }
 
 // signedIn sends on every row that was waiting for account's sign-in.
-func (g *googleSide) signedIn(account string) {
-	g.frame.background(func(context.Context) {
-		n := len(g.q.ResumeSignedIn(account))
-		g.frame.later(func() {
-			msg := say("ui.signedIn", "Account", isolate(account))
+func (g *GoogleSide) SignedIn(account string) {
+	g.Frame.Background(func(context.Context) {
+		n := len(g.Queue.ResumeSignedIn(account))
+		g.Frame.Later(func() {
+			msg := view.Say("ui.signedIn", "Account", view.Isolate(account))
 			if n > 0 {
-				msg += " " + say("ui.signedIn.goOn", "N", n)
+				msg += " " + view.Say("ui.signedIn.goOn", "N", n)
 			}
-			g.frame.tell(msg)
+			g.Frame.Tell(msg)
 		})
 	})
 }
@@ -111,16 +114,16 @@ const maxSettingsFile = 64 << 10
 // takeSettingsFiles imports the shared destinations among dropped paths
 // and gives a client file to the set-up, when it is open or Google is not
 // set up yet. It returns the paths that are files to upload.
-func (g *googleSide) takeSettingsFiles(paths []string) []string {
+func (g *GoogleSide) TakeSettingsFiles(paths []string) []string {
 	var rest []string
 	for _, p := range paths {
 		switch settingsFileKind(p) {
 		case sharedDestination:
 			g.importDestination(p)
 		case clientFile:
-			if g.setup != nil || (g.auth != nil && !g.auth.HasClient()) {
-				g.showSetup()
-				g.setup.take(p)
+			if g.Setup != nil || (g.Auth != nil && !g.Auth.HasClient()) {
+				g.ShowSetup()
+				g.Setup.take(p)
 				continue
 			}
 			rest = append(rest, p)
@@ -173,53 +176,53 @@ type adder interface {
 }
 
 // importDestination saves a destination someone shared, under its name.
-func (g *googleSide) importDestination(path string) {
+func (g *GoogleSide) importDestination(path string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		g.frame.tell(say("ui.import.unreadable", "File", isolate(filepath.Base(path))))
+		g.Frame.Tell(view.Say("ui.import.unreadable", "File", view.Isolate(filepath.Base(path))))
 		return
 	}
 	shared, err := dest.Import(data)
 	if err != nil {
-		g.frame.tell(say("ui.import.bad", "File", isolate(filepath.Base(path)), "Why", errorWords(err)))
+		g.Frame.Tell(view.Say("ui.import.bad", "File", view.Isolate(filepath.Base(path)), "Why", view.ErrorWords(err)))
 		return
 	}
-	a, ok := g.presets.(adder)
-	if !ok || g.presets == nil {
-		g.frame.tell(say("ui.import.noStore", "Name", isolate(shared.Name)))
+	a, ok := g.Presets.(adder)
+	if !ok || g.Presets == nil {
+		g.Frame.Tell(view.Say("ui.import.noStore", "Name", view.Isolate(shared.Name)))
 		return
 	}
 	if err := a.Add(shared); err != nil {
-		g.frame.tell(errorWords(err))
+		g.Frame.Tell(view.ErrorWords(err))
 		return
 	}
-	g.bar().refreshChoices()
-	g.frame.tell(say("ui.import.done", "Name", isolate(shared.Name)))
+	g.Bar().RefreshChoices()
+	g.Frame.Tell(view.Say("ui.import.done", "Name", view.Isolate(shared.Name)))
 }
 
 // formExtras is what a destination's form shows below its settings: that
 // a destination from the organisation cannot be changed, and Export… for
 // one that has a name.
-func (g *googleSide) formExtras(target dest.Destination) fyne.CanvasObject {
+func (g *GoogleSide) FormExtras(target dest.Destination) fyne.CanvasObject {
 	box := container.NewVBox()
-	if g.managed(target.Name) {
-		box.Add(widgets.NewParagraph(say("ui.dest.managedNote")))
+	if g.Managed(target.Name) {
+		box.Add(widgets.NewParagraph(view.Say("ui.dest.managedNote")))
 	}
 	if strings.TrimSpace(target.Name) != "" {
-		box.Add(widgets.Row(widgets.NewIconButton(visual(say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
-			g.dialogs.ask(filechooser.Options{
-				Title:   say("ui.pick.export"),
+		box.Add(widgets.Row(widgets.NewIconButton(view.Visual(view.Say("ui.dest.export")), theme.DocumentSaveIcon(), func() {
+			g.Dialogs.AskFiles(filechooser.Options{
+				Title:   view.Say("ui.pick.export"),
 				Save:    true,
 				Name:    target.Name + dest.ShareExtension,
 				Folder:  filechooser.PlaceOf(filechooser.Documents),
-				Filters: []filechooser.Filter{{Name: say("ui.pick.exportKind"), Patterns: []string{"*" + dest.ShareExtension}}},
+				Filters: []filechooser.Filter{{Name: view.Say("ui.pick.exportKind"), Patterns: []string{"*" + dest.ShareExtension}}},
 			}, func(paths []string) {
 				w, err := os.Create(paths[0])
 				if err != nil {
-					g.frame.tell(say("ui.export.failed", "Why", errorWords(err)))
+					g.Frame.Tell(view.Say("ui.export.failed", "Why", view.ErrorWords(err)))
 					return
 				}
-				g.exportDestination(target, w)
+				g.ExportDestination(target, w)
 			})
 		})))
 	}
@@ -228,7 +231,7 @@ func (g *googleSide) formExtras(target dest.Destination) fyne.CanvasObject {
 
 // exportDestination writes target to w, to give to someone else: no
 // account, token or secret goes into it.
-func (g *googleSide) exportDestination(target dest.Destination, w io.WriteCloser) {
+func (g *GoogleSide) ExportDestination(target dest.Destination, w io.WriteCloser) {
 	data, err := dest.Export(target)
 	if err == nil {
 		_, err = w.Write(data)
@@ -237,8 +240,8 @@ func (g *googleSide) exportDestination(target dest.Destination, w io.WriteCloser
 		err = cerr
 	}
 	if err != nil {
-		g.frame.tell(say("ui.export.failed", "Why", errorWords(err)))
+		g.Frame.Tell(view.Say("ui.export.failed", "Why", view.ErrorWords(err)))
 		return
 	}
-	g.frame.tell(say("ui.export.done", "Name", isolate(target.Name)))
+	g.Frame.Tell(view.Say("ui.export.done", "Name", view.Isolate(target.Name)))
 }

@@ -1,4 +1,4 @@
-package ui
+package queuelist
 
 import (
 	"context"
@@ -25,30 +25,30 @@ const (
 
 // thumbnails decodes pictures into small images off the UI goroutine and
 // keeps the most recent ones.
-type thumbnails struct {
+type Thumbnails struct {
 	mu      sync.Mutex
-	ready   map[engine.JobID]struct{} // made since the last takeReady
+	Ready   map[engine.JobID]struct{} // made since the last takeReady
 	images  map[engine.JobID]image.Image
 	failed  map[engine.JobID]bool
 	pending map[engine.JobID]bool
 	order   []engine.JobID // oldest first, for forgetting
 
-	work chan engine.JobView
+	Work chan engine.JobView
 	wg   sync.WaitGroup
 }
 
-func newThumbnails() *thumbnails {
-	return &thumbnails{
-		ready:   map[engine.JobID]struct{}{},
+func NewThumbnails() *Thumbnails {
+	return &Thumbnails{
+		Ready:   map[engine.JobID]struct{}{},
 		images:  map[engine.JobID]image.Image{},
 		failed:  map[engine.JobID]bool{},
 		pending: map[engine.JobID]bool{},
-		work:    make(chan engine.JobView, 256),
+		Work:    make(chan engine.JobView, 256),
 	}
 }
 
 // start runs the workers until ctx is done; wait waits for them.
-func (t *thumbnails) start(ctx context.Context) {
+func (t *Thumbnails) Start(ctx context.Context) {
 	for range thumbWorkers {
 		t.wg.Add(1)
 		go func() {
@@ -57,22 +57,22 @@ func (t *thumbnails) start(ctx context.Context) {
 				select {
 				case <-ctx.Done():
 					return
-				case v := <-t.work:
-					t.make(v)
+				case v := <-t.Work:
+					t.Make(v)
 				}
 			}
 		}()
 	}
 }
 
-func (t *thumbnails) wait() { t.wg.Wait() }
+func (t *Thumbnails) Wait() { t.wg.Wait() }
 
 // thumbnail gives a picture's thumbnail; done is false while it is being made.
-func (t *thumbnails) thumbnail(v engine.JobView) (image.Image, bool) { return t.get(v) }
+func (t *Thumbnails) Thumbnail(v engine.JobView) (image.Image, bool) { return t.get(v) }
 
 // get returns the thumbnail of v's picture, or nil while it is being made
 // (ready is called then) or when there is none (done is true).
-func (t *thumbnails) get(v engine.JobView) (img image.Image, done bool) {
+func (t *Thumbnails) get(v engine.JobView) (img image.Image, done bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if img, ok := t.images[v.ID]; ok {
@@ -85,14 +85,14 @@ func (t *thumbnails) get(v engine.JobView) (img image.Image, done bool) {
 		return nil, false
 	}
 	select {
-	case t.work <- v:
+	case t.Work <- v:
 		t.pending[v.ID] = true
 	default: // busy: the row asks again when it is next drawn
 	}
 	return nil, false
 }
 
-func (t *thumbnails) make(v engine.JobView) {
+func (t *Thumbnails) Make(v engine.JobView) {
 	img, err := decodeThumbnail(v.Path)
 	t.mu.Lock()
 	delete(t.pending, v.ID)
@@ -100,7 +100,7 @@ func (t *thumbnails) make(v engine.JobView) {
 		t.failed[v.ID] = true
 	} else {
 		t.images[v.ID] = img
-		t.ready[v.ID] = struct{}{}
+		t.Ready[v.ID] = struct{}{}
 		t.order = append(t.order, v.ID)
 		if len(t.order) > thumbKeep {
 			delete(t.images, t.order[0])
@@ -111,14 +111,14 @@ func (t *thumbnails) make(v engine.JobView) {
 }
 
 // takeReady returns the jobs whose thumbnails were made since the last call.
-func (t *thumbnails) takeReady() map[engine.JobID]struct{} {
+func (t *Thumbnails) TakeReady() map[engine.JobID]struct{} {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.ready) == 0 {
+	if len(t.Ready) == 0 {
 		return nil
 	}
-	r := t.ready
-	t.ready = map[engine.JobID]struct{}{}
+	r := t.Ready
+	t.Ready = map[engine.JobID]struct{}{}
 	return r
 }
 

@@ -1,4 +1,4 @@
-package ui
+package destination
 
 import (
 	"path/filepath"
@@ -7,7 +7,7 @@ import (
 )
 
 // openPresets opens the saved destinations kept in dir, Hoist's settings folder.
-func openPresets(dir string) (presetStore, error) {
+func OpenPresets(dir string) (PresetStore, error) {
 	p, err := dest.OpenPresets(filepath.Join(dir, dest.PresetsFile))
 	if err != nil {
 		return nil, err
@@ -18,7 +18,7 @@ func openPresets(dir string) (presetStore, error) {
 // openLibrary opens the saved destinations kept in dir with the
 // organisation's, from the system-wide folder. Problems with the
 // organisation's file are returned as sentences; the rest is used.
-func openLibrary(dir, systemDir string) (presetStore, []error, error) {
+func OpenLibrary(dir, systemDir string) (PresetStore, []error, error) {
 	managed, problems := dest.LoadManaged(systemDir)
 	p, err := dest.OpenPresets(filepath.Join(dir, dest.PresetsFile))
 	if err != nil {

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ import (
 // language, or the sentence an older list of uploads holds.
 func reasonWords(v engine.JobView) string {
 	if v.Fact != nil {
-		return speaking().Fact(*v.Fact)
+		return Speaking().Fact(*v.Fact)
 	}
 	return v.Reason
 }
@@ -27,53 +27,53 @@ func reasonWords(v engine.JobView) string {
 // nextWords is the next step after reasonWords, worded the same way.
 func nextWords(v engine.JobView) string {
 	if v.NextFact != nil {
-		return speaking().Fact(*v.NextFact)
+		return Speaking().Fact(*v.NextFact)
 	}
 	return v.Next
 }
 
 // serverWords names who holds a job's uploads, inside a sentence: Google,
 // the sandbox or the server.
-func serverWords(v engine.JobView) string { return speaking().Who(v.Server) }
+func serverWords(v engine.JobView) string { return Speaking().Who(v.Server) }
 
 // stateWords is the state of a job in plain words, with its reason and the
 // next step where there is one.
-func stateWords(v engine.JobView, now time.Time) string {
-	l := speaking()
+func StateWords(v engine.JobView, now time.Time) string {
+	l := Speaking()
 	state := string(v.State)
 	switch v.State {
 	case engine.Checking:
 		return l.StateCheckingWith(state, serverWords(v))
 	case engine.Uploading:
-		return l.StateThen(state, sentence(nextWords(v))) // e.g. the upload honestly started again from the beginning
+		return l.StateThen(state, Sentence(nextWords(v))) // e.g. the upload honestly started again from the beginning
 	case engine.Retrying:
-		msg := sentence(reasonWords(v))
+		msg := Sentence(reasonWords(v))
 		if !v.RetryAt.IsZero() && v.NextFact != nil && v.NextFact.Code == fact.AskIn {
 			ask := *v.NextFact // it will ask the destination, not send again
 			ask.Wait = max(v.RetryAt.Sub(now), 0)
 			return joinSentences(msg, l.Fact(ask))
 		}
 		if !v.RetryAt.IsZero() {
-			return joinSentences(msg, say("ui.retryIn", "When", inWords(v.RetryAt.Sub(now))))
+			return joinSentences(msg, Say("ui.retryIn", "When", inWords(v.RetryAt.Sub(now))))
 		}
 		return joinSentences(msg, nextWords(v))
 	case engine.Done:
 		done := l.StateAnd(state, checkedWords(v.Result))
 		if v.FellBack {
-			done += " " + say("ui.oneGo")
+			done += " " + Say("ui.oneGo")
 		}
-		if r := resultWords(v.Result); r != "" {
+		if r := ResultWords(v.Result); r != "" {
 			return joinSentences(done, r)
 		}
 		return done
 	case engine.Refused:
-		return l.StateWith(state, sentence(reasonWords(v)))
+		return l.StateWith(state, Sentence(reasonWords(v)))
 	case engine.Paused:
 		// A pause gives up what the server had not confirmed: the row
 		// shows less than it did a moment ago, and says why.
 		var lost string
 		if v.Unconfirmed >= unconfirmedSaid {
-			lost = say("ui.paused.unconfirmed", "Size", l.Size(v.Unconfirmed))
+			lost = Say("ui.paused.unconfirmed", "Size", l.Size(v.Unconfirmed))
 		}
 		if why := reasonWords(v); why != "" {
 			return l.StateWith(state, joinSentences(lost, why, nextWords(v)))
@@ -94,26 +94,26 @@ const unconfirmedSaid = 1 << 20
 // googleWords are the server's own words behind a row's reason, under
 // "Details", e.g. Details — Google said: “The caller does not have
 // permission”; "" when it said none.
-func googleWords(v engine.JobView) string {
+func GoogleWords(v engine.JobView) string {
 	if v.Details == "" {
 		return ""
 	}
-	who := speaking().Who(v.DetailsFrom)
-	return say("ui.details.said", "Who", words.CapitalFirst(who), "Said", isolate(v.Details))
+	who := Speaking().Who(v.DetailsFrom)
+	return Say("ui.details.said", "Who", words.CapitalFirst(who), "Said", Isolate(v.Details))
 }
 
 // confirmedWords says what the server confirmed of a file whose bytes went
 // further than that; "" when it confirmed all that was sent.
-func confirmedWords(v engine.JobView) string {
+func ConfirmedWords(v engine.JobView) string {
 	if v.Delivered <= v.Committed || v.State == engine.Done {
 		return ""
 	}
-	return say("ui.field.confirmed", "Size", speaking().Size(v.Committed))
+	return Say("ui.field.confirmed", "Size", Speaking().Size(v.Committed))
 }
 
 // progressWords is the byte count, speed and time left of a job, or "" when
 // there is nothing to say.
-func progressWords(v engine.JobView) string {
+func ProgressWords(v engine.JobView) string {
 	if !v.State.ShowsProgress() {
 		return ""
 	}
@@ -121,8 +121,8 @@ func progressWords(v engine.JobView) string {
 	if v.Size <= 0 || (done == 0 && v.State != engine.Uploading) {
 		return ""
 	}
-	l := speaking()
-	parts := []string{say("ui.progress.of", "Done", l.Size(done), "Total", l.Size(v.Size))}
+	l := Speaking()
+	parts := []string{Say("ui.progress.of", "Done", l.Size(done), "Total", l.Size(v.Size))}
 	if v.State == engine.Uploading {
 		if v.Speed > 0 {
 			parts = append(parts, l.Speed(v.Speed))
@@ -133,39 +133,39 @@ func progressWords(v engine.JobView) string {
 	}
 	// Between the parts: "·" in English and Hebrew; in Persian and Arabic,
 	// where a raised dot reads as the digit zero (۰, ٠), their comma.
-	return strings.Join(parts, say("ui.progress.sep"))
+	return strings.Join(parts, Say("ui.progress.sep"))
 }
 
 // summaryWords is the whole queue in a line, e.g.
 // "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left". Canceled files
 // are not counted among those to upload; they are said apart.
-func summaryWords(s engine.Summary, canceled int) string {
+func SummaryWords(s engine.Summary, canceled int) string {
 	if s.Files == 0 {
-		return say("ui.summary.none")
+		return Say("ui.summary.none")
 	}
 	files := s.Files - canceled
 	if files <= 0 {
-		return say("ui.summary.allCanceled", "N", canceled)
+		return Say("ui.summary.allCanceled", "N", canceled)
 	}
-	l := speaking()
-	parts := []string{say("count.filesDone", "Done", s.Done, "N", files)}
+	l := Speaking()
+	parts := []string{Say("count.filesDone", "Done", s.Done, "N", files)}
 	if s.Bytes > 0 {
-		parts = append(parts, say("ui.progress.of", "Done", l.Size(s.BytesDone), "Total", l.Size(s.Bytes)))
+		parts = append(parts, Say("ui.progress.of", "Done", l.Size(s.BytesDone), "Total", l.Size(s.Bytes)))
 	}
 	switch {
 	case s.Active > 0 && s.ETA >= 0 && s.Speed > 0:
 		parts = append(parts, l.TimeLeft(s.ETA))
 	case s.Active > 0:
-		parts = append(parts, say("ui.summary.working"))
+		parts = append(parts, Say("ui.summary.working"))
 	case s.Paused > 0 && s.Done+s.Failed < s.Files:
-		parts = append(parts, say("ui.summary.paused"))
+		parts = append(parts, Say("ui.summary.paused"))
 	}
-	line := strings.Join(parts, say("ui.comma"))
+	line := strings.Join(parts, Say("ui.comma"))
 	if canceled > 0 {
-		line += " " + say("ui.summary.canceled", "N", canceled)
+		line += " " + Say("ui.summary.canceled", "N", canceled)
 	}
 	if s.Failed > 0 {
-		line += " " + say("ui.summary.attention", "N", s.Failed)
+		line += " " + Say("ui.summary.attention", "N", s.Failed)
 	}
 	return line
 }
@@ -173,18 +173,18 @@ func summaryWords(s engine.Summary, canceled int) string {
 // inWords is a wait that counts down: "in 8 seconds", "in a moment".
 func inWords(d time.Duration) string {
 	s := int((d + time.Second/2) / time.Second)
-	l := speaking()
+	l := Speaking()
 	switch {
 	case s <= 0:
-		return say("ui.in.moment")
+		return Say("ui.in.moment")
 	case s < 60:
-		return say("ui.in.time", "Time", l.Say("time.seconds", map[string]any{"N": s}))
+		return Say("ui.in.time", "Time", l.Say("time.seconds", map[string]any{"N": s}))
 	}
-	return say("ui.in.time", "Time", l.Duration(d))
+	return Say("ui.in.time", "Time", l.Duration(d))
 }
 
 // sentence ends s with a full stop unless it ends with one already.
-func sentence(s string) string {
+func Sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
@@ -200,7 +200,7 @@ func sentence(s string) string {
 func joinSentences(parts ...string) string {
 	var out []string
 	for _, p := range parts {
-		if p = sentence(p); p != "" {
+		if p = Sentence(p); p != "" {
 			out = append(out, p)
 		}
 	}
@@ -208,173 +208,173 @@ func joinSentences(parts ...string) string {
 }
 
 // resultWords is what the server made of a finished file, in a line.
-func resultWords(r *engine.Result) string {
+func ResultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
 	}
 	if f := r.Fact(); f != nil {
-		return speaking().Fact(*f)
+		return Speaking().Fact(*f)
 	}
-	if r.Summary != "" && !rtl() {
+	if r.Summary != "" && !Rtl() {
 		return r.Summary
 	}
 	switch {
 	case r.URL != "":
-		return isolate(r.URL)
+		return Isolate(r.URL)
 	case r.ID != "":
-		return say("ui.result.savedAs", "ID", isolate(r.ID))
+		return Say("ui.result.savedAs", "ID", Isolate(r.ID))
 	}
 	return ""
 }
 
 // The question asked before quitting while files upload; its buttons say what they do.
-func quitTitle() string   { return say("ui.quit.title") }
-func quitConfirm() string { return say("ui.quit.confirm") }
-func quitDismiss() string { return say("ui.quit.dismiss") }
+func QuitTitle() string   { return Say("ui.quit.title") }
+func QuitConfirm() string { return Say("ui.quit.confirm") }
+func QuitDismiss() string { return Say("ui.quit.dismiss") }
 
-func quitQuestion(files int) string { return say("ui.quit.question", "N", files) }
+func QuitQuestion(files int) string { return Say("ui.quit.question", "N", files) }
 
 // buttonWords names what can be done to a job, on buttons.
-func buttonWords(a engine.Action) string { return speaking().Action(string(a)) }
+func ButtonWords(a engine.Action) string { return Speaking().Action(string(a)) }
 
 // showResultWords and detailsWords name the buttons that show a finished
 // job's result and the whole state of one that did not go.
-func showResultWords() string    { return say("ui.button.result") }
-func detailsButtonWords() string { return say("ui.button.details") }
+func ShowResultWords() string    { return Say("ui.button.result") }
+func DetailsButtonWords() string { return Say("ui.button.details") }
 
 // The selection's panel, with nothing or several files selected.
-func noSelectionTitle() string { return say("ui.selection.none") }
-func noSelectionHint() string  { return say("ui.selection.hint") }
-func undoWord() string         { return say("ui.undo") }
+func NoSelectionTitle() string { return Say("ui.selection.none") }
+func NoSelectionHint() string  { return Say("ui.selection.hint") }
+func UndoWord() string         { return Say("ui.undo") }
 
-func selectedWords(n int) string { return say("ui.selection.many", "N", n) }
+func SelectedWords(n int) string { return Say("ui.selection.many", "N", n) }
 
 // removedWords says what Delete or Remove took off the list.
-func removedWords(n int, first string) string {
+func RemovedWords(n int, first string) string {
 	if n == 1 {
-		return say("ui.removed.one", "File", isolate(first))
+		return Say("ui.removed.one", "File", Isolate(first))
 	}
-	return say("ui.removed.many", "N", n)
+	return Say("ui.removed.many", "N", n)
 }
 
 // The titles of the system's file dialog.
-func pickFilesTitle() string  { return say("ui.pick.files") }
-func pickFolderTitle() string { return say("ui.pick.folders") }
+func PickFilesTitle() string  { return Say("ui.pick.files") }
+func PickFolderTitle() string { return Say("ui.pick.folders") }
 
 // Keeping on uploading with the window closed, from the system tray.
-func backgroundSetting() string { return say("ui.background.setting") }
+func BackgroundSetting() string { return Say("ui.background.setting") }
 
 // backgroundHint offers to keep uploading with the window closed: in the
 // tray, or minimised where no tray icon would be seen; where no
 // notification can be shown, the window comes back at the end instead.
-func backgroundHint(inTray, notices bool) string {
+func BackgroundHint(inTray, notices bool) string {
 	switch {
 	case !notices:
-		return say("ui.background.hintNoNotice")
+		return Say("ui.background.hintNoNotice")
 	case inTray:
-		return say("ui.background.hint")
+		return Say("ui.background.hint")
 	}
-	return say("ui.background.hintMinimised")
+	return Say("ui.background.hintMinimised")
 }
 
 // shownInsteadWords say why the window came back when the uploads ended.
-func shownInsteadWords() string { return say("ui.background.shownInstead") }
+func ShownInsteadWords() string { return Say("ui.background.shownInstead") }
 
 // quitWhenDoneWords say that Hoist quits once the files are up.
-func quitWhenDoneWords() string { return say("ui.background.quitsWhenDone") }
+func QuitWhenDoneWords() string { return Say("ui.background.quitsWhenDone") }
 
-func backgroundDismiss() string { return say("ui.background.dismiss") }
-func trayShow() string          { return say("ui.tray.show") }
-func trayPauseAll() string      { return say("ui.tray.pauseAll") }
-func trayQuit() string          { return say("ui.tray.quit") }
+func BackgroundDismiss() string { return Say("ui.background.dismiss") }
+func TrayShow() string          { return Say("ui.tray.show") }
+func TrayPauseAll() string      { return Say("ui.tray.pauseAll") }
+func TrayQuit() string          { return Say("ui.tray.quit") }
 
 // checkedWords says whether the server's own account of the stored file
 // (its size or checksum) was compared with the file and matched.
 func checkedWords(r *engine.Result) string {
 	switch {
 	case r == nil || r.Verified == "":
-		return say("ui.checked.none")
+		return Say("ui.checked.none")
 	case r.Verified == "size":
-		return say("ui.checked.size")
+		return Say("ui.checked.size")
 	}
-	return say("ui.checked.sum", "Algo", strings.ToUpper(r.Verified))
+	return Say("ui.checked.sum", "Algo", strings.ToUpper(r.Verified))
 }
 
 // errorWords says an error in the window's language: by the facts it
 // carries (a file's problem, a destination's settings or file, the
 // queue's refusal, the list of uploads set aside, a sign-in), else in its
 // own words, with no secret in them.
-func errorWords(err error) string {
-	if said, ok := speaking().Error(err); ok {
+func ErrorWords(err error) string {
+	if said, ok := Speaking().Error(err); ok {
 		return said
 	}
 	if f, ok := auth.Fact(err); ok {
-		return speaking().Fact(f)
+		return Speaking().Fact(f)
 	}
 	return auth.Redact(err.Error())
 }
 
 // skipWords says why a file inside a folder was left out.
-func skipWords(s media.Skipped) string {
-	return speaking().Fact(s.Fact)
+func SkipWords(s media.Skipped) string {
+	return Speaking().Fact(s.Fact)
 }
 
 // eventWords is what the window and the notification say about an event,
 // with what snapshot s shows.
-func eventWords(ev engine.Event, s *snapshot) string {
+func EventWords(ev engine.Event, s *Snapshot) string {
 	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
-		return speaking().Fact(*ev.Fact) // the batch's end, the list not saved
+		return Speaking().Fact(*ev.Fact) // the batch's end, the list not saved
 	}
 	switch ev.Kind {
 	case engine.BatchDone:
-		if n := s.totals.Failed; n > 0 {
-			return say("ui.notify.doneAttention", "N", n)
+		if n := s.Totals.Failed; n > 0 {
+			return Say("ui.notify.doneAttention", "N", n)
 		}
-		return say("ui.notify.done")
+		return Say("ui.notify.done")
 	case engine.NeedsAttention:
-		if i, ok := s.index[ev.Job]; ok {
-			v := s.view(i)
+		if i, ok := s.Index[ev.Job]; ok {
+			v := s.View(i)
 			v.Fact = ev.Fact // the reason as it was when the job stopped
-			return say("ui.notify.file", "File", isolate(v.Name), "Why", reasonWords(v))
+			return Say("ui.notify.file", "File", Isolate(v.Name), "Why", reasonWords(v))
 		}
 	case engine.SaveFailed:
-		return say("ui.notify.saveFailed")
+		return Say("ui.notify.saveFailed")
 	}
 	return ""
 }
 
 // kindWords names a kind of destination in the picker and the form's title.
-func kindWords(k dest.Kind) string { return speaking().KindName(k) }
+func KindWords(k dest.Kind) string { return Speaking().KindName(k) }
 
 // destTitle is a destination's name as the picker shows it: the name the
 // user gave it, or its kind.
-func destTitle(d dest.Destination) string {
+func DestTitle(d dest.Destination) string {
 	if n := strings.TrimSpace(d.Name); n != "" {
 		return n
 	}
-	return kindWords(d.Kind)
+	return KindWords(d.Kind)
 }
 
 // acceptsWords says what files a kind of destination takes.
-func acceptsWords(k dest.Kind) string { return speaking().Accepts(k) }
+func AcceptsWords(k dest.Kind) string { return Speaking().Accepts(k) }
 
 // fieldWords are a form field's label and help in the window's language.
-func fieldWords(k dest.Kind, f dest.Field) (label, help string) {
-	return speaking().Field(k, f)
+func FieldWords(k dest.Kind, f dest.Field) (label, help string) {
+	return Speaking().Field(k, f)
 }
 
 // choiceWords is how a choice of a kind's setting is shown.
-func choiceWords(k dest.Kind, value string) string { return speaking().Choice(k, value) }
+func ChoiceWords(k dest.Kind, value string) string { return Speaking().Choice(k, value) }
 
 // fieldProblemWords says what is wrong with a form field of a destination,
 // from the fact the engine's check found, with the field's label in the
 // window's language.
-func fieldProblemWords(e dest.FieldError) string {
+func FieldProblemWords(e dest.FieldError) string {
 	if e.Fact.Code == "" {
-		return say("ui.form.invalid")
+		return Say("ui.form.invalid")
 	}
-	return speaking().Fact(e.Fact)
+	return Speaking().Fact(e.Fact)
 }
 
 // idLabel is what the result's id is called at the job's destination.
-func idLabel(v engine.JobView) string { return speaking().IDLabel(dest.Kind(v.DestKind)) }
+func IdLabel(v engine.JobView) string { return Speaking().IDLabel(dest.Kind(v.DestKind)) }

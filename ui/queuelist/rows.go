@@ -1,6 +1,7 @@
-package ui
+package queuelist
 
 import (
+	"hoist/ui/view"
 	"image"
 	"image/color"
 	"slices"
@@ -24,107 +25,107 @@ import (
 // size, with the buttons its state allows, then its state in words with
 // speed and time left, and a slim bar of the bytes that crossed the link.
 // What does not fit is in the selection's details.
-type jobRow struct {
+type JobRow struct {
 	widget.BaseWidget
 
-	d     rowController
-	index int // the list position the row shows
-	view  engine.JobView
-	shown uint64 // Version on screen; 0 before the first show
+	Host  rowController
+	Index int // the list position the row shows
+	View  engine.JobView
+	Shown uint64 // Version on screen; 0 before the first show
 	tick  int64  // the second a countdown was last drawn for
 	// needPicture: the thumbnail was still being made when the row was drawn.
 	needPicture bool
 
 	icon     *widget.Icon
 	thumb    *canvas.Image
-	name     *widgets.Label
-	detail   *widgets.Label
+	Name     *widgets.Label
+	Detail   *widgets.Label
 	size     *widgets.Label
-	bar      *widgets.SlimBar
-	status   *widgets.Label
-	progress *widgets.Label
-	selected *canvas.Rectangle // the selection's background
-	hovered  *canvas.Rectangle // the pointer's background
+	Bar      *widgets.SlimBar
+	Status   *widgets.Label
+	Progress *widgets.Label
+	Selected *canvas.Rectangle // the selection's background
+	Hovered  *canvas.Rectangle // the pointer's background
 	// onHover tells the list the pointer came onto the row, or left it.
-	onHover func(r *jobRow, in bool)
+	onHover func(r *JobRow, in bool)
 
-	pause, resume, signIn, cancel, retry, restart, remove, result, details *widgets.CompactButton
-	byAction                                                               map[engine.Action]*widgets.CompactButton
-	cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
+	Pause, Resume, SignIn, Cancel, Retry, Restart, Remove, Result, Details *widgets.CompactButton
+	ByAction                                                               map[engine.Action]*widgets.CompactButton
+	Cursor                                                                 *canvas.Rectangle // the keyboard's place in the list
 
 	nameLine, statusLine *fyne.Container // laid out again when what is on their right changes
 	statusLayout         *statusLine     // keeps the state word whole
-	content              fyne.CanvasObject
+	Content              fyne.CanvasObject
 }
 
-func newJobRow(d rowController) *jobRow {
-	r := &jobRow{d: d}
+func NewJobRow(d rowController) *JobRow {
+	r := &JobRow{Host: d}
 	r.icon = widget.NewIcon(theme.FileIcon())
 	r.thumb = &canvas.Image{FillMode: canvas.ImageFillContain, ScaleMode: canvas.ImageScaleSmooth}
 	r.thumb.Hide()
-	r.name = widgets.NewLabel("")
-	r.name.Style = fyne.TextStyle{Bold: true}
-	r.detail = widgets.NewLabel("")
-	r.detail.ColorName = theme.ColorNamePlaceHolder
+	r.Name = widgets.NewLabel("")
+	r.Name.Style = fyne.TextStyle{Bold: true}
+	r.Detail = widgets.NewLabel("")
+	r.Detail.ColorName = theme.ColorNamePlaceHolder
 	r.size = widgets.NewWholeLabel("")
 	r.size.SetAlignment(fyne.TextAlignTrailing)
-	r.bar = widgets.NewSlimBar()
-	r.status = widgets.NewLabel("")
-	r.progress = widgets.NewLabel("") // cut before the state word is (statusLine)
-	r.selected = canvas.NewRectangle(color.Transparent)
-	r.selected.CornerRadius = 4
-	r.hovered = canvas.NewRectangle(color.Transparent)
-	r.hovered.CornerRadius = 4
+	r.Bar = widgets.NewSlimBar()
+	r.Status = widgets.NewLabel("")
+	r.Progress = widgets.NewLabel("") // cut before the state word is (statusLine)
+	r.Selected = canvas.NewRectangle(color.Transparent)
+	r.Selected.CornerRadius = 4
+	r.Hovered = canvas.NewRectangle(color.Transparent)
+	r.Hovered.CornerRadius = 4
 
-	r.cursor = widgets.NewFocusRing()
+	r.Cursor = widgets.NewFocusRing()
 
-	r.byAction = map[engine.Action]*widgets.CompactButton{}
+	r.ByAction = map[engine.Action]*widgets.CompactButton{}
 	for _, a := range engine.AllActions() {
-		r.byAction[a] = widgets.NewCompactButton(visual(buttonWords(a)), actionIcon(a), func() { d.do(r.view, a) })
+		r.ByAction[a] = widgets.NewCompactButton(view.Visual(view.ButtonWords(a)), actionIcon(a), func() { d.Do(r.View, a) })
 	}
-	r.pause, r.resume, r.signIn, r.cancel = r.byAction[engine.Pause], r.byAction[engine.Resume], r.byAction[engine.SignIn], r.byAction[engine.Cancel]
-	r.retry, r.restart, r.remove = r.byAction[engine.Retry], r.byAction[engine.Restart], r.byAction[engine.Remove]
-	r.result = widgets.NewCompactButton(visual(showResultWords()), theme.InfoIcon(), func() { d.showResult(r.view) })
-	r.details = widgets.NewCompactButton(visual(detailsButtonWords()), theme.InfoIcon(), func() { d.showDetails(r.view) })
-	for _, b := range r.buttons() {
+	r.Pause, r.Resume, r.SignIn, r.Cancel = r.ByAction[engine.Pause], r.ByAction[engine.Resume], r.ByAction[engine.SignIn], r.ByAction[engine.Cancel]
+	r.Retry, r.Restart, r.Remove = r.ByAction[engine.Retry], r.ByAction[engine.Restart], r.ByAction[engine.Remove]
+	r.Result = widgets.NewCompactButton(view.Visual(view.ShowResultWords()), theme.InfoIcon(), func() { d.ShowResult(r.View) })
+	r.Details = widgets.NewCompactButton(view.Visual(view.DetailsButtonWords()), theme.InfoIcon(), func() { d.ShowDetails(r.View) })
+	for _, b := range r.Buttons() {
 		b.Hide()
 	}
-	for _, l := range []*widgets.Label{r.name, r.detail, r.size, r.status, r.progress} {
+	for _, l := range []*widgets.Label{r.Name, r.Detail, r.size, r.Status, r.Progress} {
 		l.Inner = widgets.CompactInnerPadding
 	}
-	r.signIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
+	r.SignIn.Importance = widget.HighImportance // the one way on for a row waiting for sign-in
 
 	picture := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(thumbSize)), container.NewStack(r.icon, r.thumb))
-	buttons := widgets.CompactRow(r.pause, r.resume, r.signIn, r.retry, r.restart, r.result, r.details, r.cancel, r.remove)
-	names := container.New(widgets.Mirrored(nameAndDetail{}), r.name, r.detail)
+	buttons := widgets.CompactRow(r.Pause, r.Resume, r.SignIn, r.Retry, r.Restart, r.Result, r.Details, r.Cancel, r.Remove)
+	names := container.New(widgets.Mirrored(nameAndDetail{}), r.Name, r.Detail)
 	r.nameLine = container.New(widgets.Mirrored(&nameLine{r: r}), names, r.size, buttons)
-	r.statusLine, r.statusLayout = newStatusLine(r.status, r.progress, r.bar)
+	r.statusLine, r.statusLayout = newStatusLine(r.Status, r.Progress, r.Bar)
 	lines := container.New(widgets.TightVBox, r.nameLine, r.statusLine)
 	// The list's scroll bar is at its right in every language: the room
 	// kept for it is at the row's right, beyond the buttons in English and
 	// beyond the picture in a right-to-left window (the bar was drawn over
 	// the thumbnails there).
 	var inner fyne.CanvasObject
-	if rtl() {
+	if view.Rtl() {
 		inner = container.New(&scrollRoomRight{}, widgets.CompactBorder(container.NewCenter(picture), nil, lines), widgets.ScrollRoom())
 	} else {
 		inner = widgets.CompactBorder(container.NewCenter(picture), widgets.ScrollRoom(), lines)
 	}
-	r.content = container.NewStack(r.hovered, r.selected, inner, r.cursor)
+	r.Content = container.NewStack(r.Hovered, r.Selected, inner, r.Cursor)
 	r.ExtendBaseWidget(r)
 	return r
 }
 
 // setSelected shows whether the row is among the selected ones.
-func (r *jobRow) setSelected(on bool) { r.fill(r.selected, on, theme.ColorNameSelection) }
+func (r *JobRow) setSelected(on bool) { r.fill(r.Selected, on, theme.ColorNameSelection) }
 
 // setHovered shows whether the pointer is on the row. The list decides,
 // also after the wheel moved the rows under a pointer that stood still.
-func (r *jobRow) setHovered(on bool) { r.fill(r.hovered, on, theme.ColorNameHover) }
+func (r *JobRow) setHovered(on bool) { r.fill(r.Hovered, on, theme.ColorNameHover) }
 
 // fill gives a background of the row the theme's colour name when on, else
 // none, drawing it again only when it changes.
-func (r *jobRow) fill(bg *canvas.Rectangle, on bool, name fyne.ThemeColorName) {
+func (r *JobRow) fill(bg *canvas.Rectangle, on bool, name fyne.ThemeColorName) {
 	c := color.Color(color.Transparent)
 	if on {
 		c = r.Theme().Color(name, fyne.CurrentApp().Settings().ThemeVariant())
@@ -136,17 +137,17 @@ func (r *jobRow) fill(bg *canvas.Rectangle, on bool, name fyne.ThemeColorName) {
 }
 
 // MouseIn: the pointer came onto the row.
-func (r *jobRow) MouseIn(*desktop.MouseEvent) {
+func (r *JobRow) MouseIn(*desktop.MouseEvent) {
 	if r.onHover != nil {
 		r.onHover(r, true)
 	}
 }
 
 // MouseMoved: the row under the pointer is still this one.
-func (r *jobRow) MouseMoved(*desktop.MouseEvent) {}
+func (r *JobRow) MouseMoved(*desktop.MouseEvent) {}
 
 // MouseOut: the pointer left the row (or went onto one of its buttons).
-func (r *jobRow) MouseOut() {
+func (r *JobRow) MouseOut() {
 	if r.onHover != nil {
 		r.onHover(r, false)
 	}
@@ -156,66 +157,66 @@ func (r *jobRow) MouseOut() {
 const thumbSize = 36
 
 // setCursor shows whether the keyboard's cursor is on the row.
-func (r *jobRow) setCursor(on bool) {
+func (r *JobRow) setCursor(on bool) {
 	if on {
-		r.cursor.StrokeColor = widgets.FocusColor(r.Theme())
-		r.cursor.Show()
+		r.Cursor.StrokeColor = widgets.FocusColor(r.Theme())
+		r.Cursor.Show()
 	} else {
-		r.cursor.Hide()
+		r.Cursor.Hide()
 	}
-	r.cursor.Refresh()
+	r.Cursor.Refresh()
 }
 
-func (r *jobRow) buttons() []*widgets.CompactButton {
-	return []*widgets.CompactButton{r.pause, r.resume, r.signIn, r.cancel, r.retry, r.restart, r.remove, r.result, r.details}
+func (r *JobRow) Buttons() []*widgets.CompactButton {
+	return []*widgets.CompactButton{r.Pause, r.Resume, r.SignIn, r.Cancel, r.Retry, r.Restart, r.Remove, r.Result, r.Details}
 }
 
-func (r *jobRow) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.content)
+func (r *JobRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.Content)
 }
 
 // show puts v on the row; it does nothing when the row already shows this
 // version of v, except to move a countdown on.
-func (r *jobRow) show(v engine.JobView, now time.Time) {
+func (r *JobRow) Draw(v engine.JobView, now time.Time) {
 	second := now.Unix()
-	sameJob := v.ID == r.view.ID && r.shown != 0
-	if sameJob && v.Version == r.shown && (v.State != engine.Retrying || second == r.tick) {
+	sameJob := v.ID == r.View.ID && r.Shown != 0
+	if sameJob && v.Version == r.Shown && (v.State != engine.Retrying || second == r.tick) {
 		if r.needPicture {
 			r.showPicture(v)
 		}
 		return
 	}
-	r.view, r.shown, r.tick = v, v.Version, second
+	r.View, r.Shown, r.tick = v, v.Version, second
 
 	relayoutName := !sameJob // the name's width and the size's changed
 	if !sameJob {
-		r.name.SetText(rowName(v))
-		r.size.SetText(speaking().Size(v.Size))
-		r.detail.SetText(detailWords(v))
+		r.Name.SetText(rowName(v))
+		r.size.SetText(view.Speaking().Size(v.Size))
+		r.Detail.SetText(detailWords(v))
 		r.showPicture(v)
 	} else if r.needPicture {
 		r.showPicture(v)
 	}
-	status := stateWords(v, now)
-	statusChanged := status != r.status.Text()
-	r.status.SetText(status)
+	status := view.StateWords(v, now)
+	statusChanged := status != r.Status.Text()
+	r.Status.SetText(status)
 	if head := stateHead(v); head != r.statusLayout.least {
 		r.statusLayout.least = head
 		r.statusLine.Refresh()
 	}
-	r.status.SetColor(stateColor(v.State))
-	progress := progressWords(v)
-	relayout := progress != r.progress.Text() || statusChanged
-	r.progress.SetText(progress)
+	r.Status.SetColor(stateColor(v.State))
+	progress := view.ProgressWords(v)
+	relayout := progress != r.Progress.Text() || statusChanged
+	r.Progress.SetText(progress)
 	value := barValue(v)
-	if r.bar.Value != value {
-		r.bar.SetValue(value)
+	if r.Bar.Value != value {
+		r.Bar.SetValue(value)
 	}
-	if on := showsBar(v); on != r.bar.Visible() {
+	if on := showsBar(v); on != r.Bar.Visible() {
 		if on {
-			r.bar.Show()
+			r.Bar.Show()
 		} else {
-			r.bar.Hide()
+			r.Bar.Hide()
 		}
 		relayout = true // the status has the bar's room, or gives it back
 	}
@@ -227,12 +228,12 @@ func (r *jobRow) show(v engine.JobView, now time.Time) {
 	}
 }
 
-func (r *jobRow) showPicture(v engine.JobView) {
+func (r *JobRow) showPicture(v engine.JobView) {
 	r.needPicture = false
 	var img image.Image
 	if strings.HasPrefix(v.MIME, "image/") {
 		var done bool
-		img, done = r.d.thumbnail(v)
+		img, done = r.Host.Thumbnail(v)
 		r.needPicture = !done
 	}
 	if img != nil {
@@ -270,51 +271,51 @@ func detailWords(v engine.JobView) string {
 	if e := v.Email; e != nil {
 		subject := strings.TrimSpace(e.Subject)
 		if subject == "" {
-			subject = say("ui.email.noSubject")
+			subject = view.Say("ui.email.noSubject")
 		}
 		if from := strings.TrimSpace(e.From); from != "" {
-			return say("ui.email.from", "Subject", isolate(subject), "From", isolate(from))
+			return view.Say("ui.email.from", "Subject", view.Isolate(subject), "From", view.Isolate(from))
 		}
 		return subject
 	}
-	return typeWords(v.MIME)
+	return TypeWords(v.MIME)
 }
 
 // typeWords says what kind of file a media type is: "PNG picture", "video".
-func typeWords(mime string) string {
+func TypeWords(mime string) string {
 	kind, sub, _ := strings.Cut(mime, "/")
 	sub, _, _ = strings.Cut(sub, "+")
 	sub = strings.TrimPrefix(sub, "x-")
 	switch kind {
 	case "image":
-		return say("ui.type.picture", "Type", strings.ToUpper(sub))
+		return view.Say("ui.type.picture", "Type", strings.ToUpper(sub))
 	case "video":
-		return say("ui.type.video", "Type", strings.ToUpper(sub))
+		return view.Say("ui.type.video", "Type", strings.ToUpper(sub))
 	case "audio":
-		return say("ui.type.audio", "Type", strings.ToUpper(sub))
+		return view.Say("ui.type.audio", "Type", strings.ToUpper(sub))
 	case "message":
-		return say("ui.type.email")
+		return view.Say("ui.type.email")
 	}
 	switch sub {
 	case "pdf":
-		return say("ui.type.pdf")
+		return view.Say("ui.type.pdf")
 	case "zip":
-		return say("ui.type.zip")
+		return view.Say("ui.type.zip")
 	case "html":
-		return say("ui.type.html")
+		return view.Say("ui.type.html")
 	}
-	return say("ui.type.file")
+	return view.Say("ui.type.file")
 }
 
 // destWords names a job's destination briefly.
-func destWords(v engine.JobView) string {
+func DestWords(v engine.JobView) string {
 	if v.Destination != "" && v.Destination != v.DestKind {
-		return isolate(v.Destination) // a name the user gave
+		return view.Isolate(v.Destination) // a name the user gave
 	}
-	if s := kindWords(dest.Kind(v.DestKind)); s != "" {
+	if s := view.KindWords(dest.Kind(v.DestKind)); s != "" {
 		return s
 	}
-	return isolate(v.Destination)
+	return view.Isolate(v.Destination)
 }
 
 // barValue is how far a file's bar is filled: with the bytes that crossed
@@ -349,20 +350,20 @@ func stateColor(s engine.State) fyne.ThemeColorName {
 // showButtons shows the actions the engine says v's job allows, with the
 // result of a finished job and the details of one that did not go, and
 // reports whether any button came or went.
-func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
+func (r *JobRow) showButtons(v engine.JobView) (changed bool) {
 	want := make([]*widgets.CompactButton, 0, len(v.Actions)+1)
 	for _, a := range v.Actions {
-		if b := r.byAction[a]; b != nil {
+		if b := r.ByAction[a]; b != nil {
 			want = append(want, b)
 		}
 	}
 	switch {
 	case v.State == engine.Done:
-		want = append(want, r.result)
+		want = append(want, r.Result)
 	case v.State.Trouble():
-		want = append(want, r.details)
+		want = append(want, r.Details)
 	}
-	for _, b := range r.buttons() {
+	for _, b := range r.Buttons() {
 		on := slices.Contains(want, b)
 		if on && !b.Visible() {
 			b.Show()
@@ -383,7 +384,7 @@ func (r *jobRow) showButtons(v engine.JobView) (changed bool) {
 // least, the size and the icons of leastButtons buttons, so that a list
 // gets the room its rows need.
 type nameLine struct {
-	r *jobRow
+	r *JobRow
 }
 
 const (
@@ -394,7 +395,7 @@ const (
 // buttonWidths are the widths of the row's buttons shown now, with their
 // words and with their icons alone, CompactPadding apart, and how many.
 func (l *nameLine) buttonWidths() (words, icons float32, n int) {
-	for _, b := range l.r.buttons() {
+	for _, b := range l.r.Buttons() {
 		if !b.Visible() {
 			continue
 		}
@@ -414,9 +415,9 @@ func (l *nameLine) buttonWidths() (words, icons float32, n int) {
 func (l *nameLine) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	names, size, buttons := objs[0], objs[1], objs[2]
 	_, icons, _ := l.buttonWidths()
-	_, one := l.r.remove.Widths()
+	_, one := l.r.Remove.Widths()
 	icons = max(icons, leastButtons*one+(leastButtons-1)*widgets.CompactPadding)
-	sw := max(size.MinSize().Width, l.r.size.WidthOf(speaking().Size(888_800_000))) // a size as wide as most
+	sw := max(size.MinSize().Width, l.r.size.WidthOf(view.Speaking().Size(888_800_000))) // a size as wide as most
 	w := nameLeast + widgets.CompactPadding + sw + widgets.CompactPadding + icons
 	return fyne.NewSize(w, max(names.MinSize().Height, size.MinSize().Height, buttons.MinSize().Height))
 }
@@ -428,7 +429,7 @@ func (l *nameLine) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 	bw := float32(0)
 	if n > 0 {
 		wordless := s.Width-(sw+widgets.CompactPadding+words+widgets.CompactPadding) < nameLeast
-		for _, b := range l.r.buttons() {
+		for _, b := range l.r.Buttons() {
 			b.SetWordless(wordless)
 		}
 		bw = words
@@ -484,9 +485,9 @@ func (scrollRoomRight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 // rowController is what a row of the list asks of the window.
 type rowController interface {
-	do(v engine.JobView, a engine.Action) // one of JobView.Actions
-	showResult(v engine.JobView)
-	showDetails(v engine.JobView)
+	Do(v engine.JobView, a engine.Action) // one of JobView.Actions
+	ShowResult(v engine.JobView)
+	ShowDetails(v engine.JobView)
 	// thumbnail gives a picture's thumbnail; done is false while it is being made.
-	thumbnail(v engine.JobView) (img image.Image, done bool)
+	Thumbnail(v engine.JobView) (img image.Image, done bool)
 }

@@ -1,8 +1,9 @@
-package ui
+package destination
 
 import (
 	"errors"
 	"fmt"
+	"hoist/ui/view"
 	"maps"
 	"slices"
 	"strings"
@@ -21,20 +22,20 @@ import (
 // field for each of its kind's settings, each saying what is wrong with it
 // as the user types, and a whole-destination line for the rest.
 type destForm struct {
-	b      *destBar
-	d      dest.Destination // as it was
+	b      *DestBar
+	Host   dest.Destination // as it was
 	edited dest.Destination // as the form has it now
 
 	items, advanced []*widget.FormItem   // advanced: rarely changed, folded away
 	checks          []func()             // says again what is wrong with each field, after any change
 	codes           []*widgets.CodeEntry // JSON fields, told the form's scroll once it is made
 	submitted       bool                 // after a try to save, every field says what is wrong with it
-	overall         *widgets.Paragraph   // a problem of the whole destination (e.g. the account)
-	form            *widgets.Form
-	dlg             dialog.Dialog
+	Overall         *widgets.Paragraph   // a problem of the whole destination (e.g. the account)
+	Form            *widgets.Form
+	Dialog          dialog.Dialog
 }
 
-func newDestForm(b *destBar, d dest.Destination) *destForm {
+func newDestForm(b *DestBar, d dest.Destination) *destForm {
 	edited := d
 	edited.Params = maps.Clone(d.Params)
 	if edited.Params == nil {
@@ -42,7 +43,7 @@ func newDestForm(b *destBar, d dest.Destination) *destForm {
 	}
 	overall := widgets.NewParagraph("")
 	overall.ColorName = theme.ColorNameError
-	return &destForm{b: b, d: d, edited: edited, overall: overall}
+	return &destForm{b: b, Host: d, edited: edited, Overall: overall}
 }
 
 func (f *destForm) revalidate() {
@@ -56,7 +57,7 @@ func (f *destForm) problem(key string) error {
 	var fe dest.FieldErrors
 	if errors.As(f.edited.Validate(), &fe) {
 		if e, ok := fe.FactFor(key); ok {
-			return errors.New(fieldProblemWords(e))
+			return errors.New(view.FieldProblemWords(e))
 		}
 	}
 	return nil
@@ -66,16 +67,16 @@ func (f *destForm) problem(key string) error {
 func (f *destForm) addName() {
 	name := widgets.NewEntry() // a name in any script reads right while it is typed
 	name.SetText(f.edited.Name)
-	name.SetPlaceHolder(say("ui.form.name.example")) // drawn in reading order by the entry
+	name.SetPlaceHolder(view.Say("ui.form.name.example")) // drawn in reading order by the entry
 	name.OnChanged = func(s string) { f.edited.Name = strings.TrimSpace(s) }
-	f.items = append(f.items, withNote(visual(say("ui.form.name")), name, newFieldNote(say("ui.form.name.help"))))
+	f.items = append(f.items, view.WithNote(view.Visual(view.Say("ui.form.name")), name, view.NewFieldNote(view.Say("ui.form.name.help"))))
 }
 
 // addField adds the widget of one of the kind's settings, with its label,
 // its help and the note that says what is wrong with it.
 func (f *destForm) addField(field dest.Field) {
-	fieldLabel, fieldHelp := fieldWords(f.d.Kind, field)
-	note := newFieldNote(fieldHelp)
+	fieldLabel, fieldHelp := view.FieldWords(f.Host.Kind, field)
+	note := view.NewFieldNote(fieldHelp)
 	touched := false
 	set := func(s string) {
 		touched = true
@@ -87,7 +88,7 @@ func (f *destForm) addField(field dest.Field) {
 	}
 	check := func() {
 		if touched || f.submitted {
-			note.show(f.problem(field.Key))
+			note.Draw(f.problem(field.Key))
 		}
 	}
 	var w fyne.CanvasObject
@@ -95,14 +96,14 @@ func (f *destForm) addField(field dest.Field) {
 	case dest.BoolField:
 		w = f.check(field, set)
 	case dest.ChoiceField:
-		w = f.choice(field, set)
+		w = f.Choice(field, set)
 	default:
 		var e *widget.Entry
 		w, e = f.entry(field, set)
 		check = func() {
 			err := e.Validate() // marks the entry itself
 			if touched || f.submitted {
-				note.show(err)
+				note.Draw(err)
 			}
 		}
 	}
@@ -112,10 +113,10 @@ func (f *destForm) addField(field dest.Field) {
 		label += " *"
 	}
 	if field.Advanced {
-		f.advanced = append(f.advanced, withNote(visual(label), w, note))
+		f.advanced = append(f.advanced, view.WithNote(view.Visual(label), w, note))
 		return
 	}
-	f.items = append(f.items, withNote(visual(label), w, note))
+	f.items = append(f.items, view.WithNote(view.Visual(label), w, note))
 }
 
 func (f *destForm) check(field dest.Field, set func(string)) fyne.CanvasObject {
@@ -125,11 +126,11 @@ func (f *destForm) check(field dest.Field, set func(string)) fyne.CanvasObject {
 	return c
 }
 
-func (f *destForm) choice(field dest.Field, set func(string)) fyne.CanvasObject {
-	kind, value := f.d.Kind, f.edited.Params[field.Key]
+func (f *destForm) Choice(field dest.Field, set func(string)) fyne.CanvasObject {
+	kind, value := f.Host.Kind, f.edited.Params[field.Key]
 	words := make([]string, len(field.Choices))
 	for i, c := range field.Choices {
-		words[i] = visual(choiceWords(kind, c))
+		words[i] = view.Visual(view.ChoiceWords(kind, c))
 	}
 	s := widgets.NewSelect(words, func(w string) {
 		if i := slices.Index(words, w); i >= 0 {
@@ -138,12 +139,12 @@ func (f *destForm) choice(field dest.Field, set func(string)) fyne.CanvasObject 
 		f.revalidate()
 	})
 	if field.Default != "" {
-		s.PlaceHolder = visual(choiceWords(kind, field.Default))
+		s.PlaceHolder = view.Visual(view.ChoiceWords(kind, field.Default))
 	} else {
-		s.PlaceHolder = visual(say("ui.choose"))
+		s.PlaceHolder = view.Visual(view.Say("ui.choose"))
 	}
 	if value != "" {
-		s.SetSelected(visual(choiceWords(kind, value)))
+		s.SetSelected(view.Visual(view.ChoiceWords(kind, value)))
 	}
 	return s
 }
@@ -174,10 +175,10 @@ func (f *destForm) entry(field dest.Field, set func(string)) (fyne.CanvasObject,
 // and, when it is valid, closes the form and makes it the current one.
 func (f *destForm) submit() {
 	b := f.b
-	if namesToResolve(f.edited) { // names typed by hand become ids, or are refused, before any upload
-		b.d.resolveNames(f.edited, func(resolved dest.Destination, err error) {
+	if NamesToResolve(f.edited) { // names typed by hand become ids, or are refused, before any upload
+		b.Host.ResolveNames(f.edited, func(resolved dest.Destination, err error) {
 			if err != nil {
-				f.overall.SetText(sentence(errorWords(err)))
+				f.Overall.SetText(view.Sentence(view.ErrorWords(err)))
 				return
 			}
 			f.edited.Params = resolved.Params
@@ -188,52 +189,52 @@ func (f *destForm) submit() {
 	if err := f.edited.Validate(); err != nil {
 		f.submitted = true
 		f.revalidate()
-		f.overall.SetText(sentence(errorWords(err)))
+		f.Overall.SetText(view.Sentence(view.ErrorWords(err)))
 		return
 	}
-	if ps := b.d.savedDestinations(); f.edited.Name != "" && ps != nil {
+	if ps := b.Host.SavedDestinations(); f.edited.Name != "" && ps != nil {
 		if err := ps.Put(f.edited); err != nil {
-			f.overall.SetText(say("ui.form.notSaved", "Why", errorWords(err)))
+			f.Overall.SetText(view.Say("ui.form.notSaved", "Why", view.ErrorWords(err)))
 			return
 		}
 	}
-	f.dlg.Hide()
-	b.choose(f.edited)
-	b.refreshChoices()
+	f.Dialog.Hide()
+	b.Choose(f.edited)
+	b.RefreshChoices()
 }
 
 // open shows the form in a dialog of its own. With choosing set its button
 // says Use, else Save.
-func (f *destForm) open(choosing bool) {
-	b, kind := f.b, f.d.Kind
-	f.form = widgets.NewForm(f.items...)
-	f.form.SubmitText = visual(say("ui.form.use"))
+func (f *destForm) Open(choosing bool) {
+	b, kind := f.b, f.Host.Kind
+	f.Form = widgets.NewForm(f.items...)
+	f.Form.SubmitText = view.Visual(view.Say("ui.form.use"))
 	if !choosing {
-		f.form.SubmitText = visual(say("ui.form.save"))
+		f.Form.SubmitText = view.Visual(view.Say("ui.form.save"))
 	}
-	f.form.CancelText = speaking().Action("cancel")
-	f.form.OnCancel = func() { f.dlg.Hide() }
-	f.form.OnSubmit = f.submit
+	f.Form.CancelText = view.Speaking().Action("cancel")
+	f.Form.OnCancel = func() { f.Dialog.Hide() }
+	f.Form.OnSubmit = f.submit
 
-	content := container.NewVBox(widgets.NewParagraph(say("ui.form.takes", "What", acceptsWords(kind))))
-	if words := speaking().KindNote(kind); words != "" {
+	content := container.NewVBox(widgets.NewParagraph(view.Say("ui.form.takes", "What", view.AcceptsWords(kind))))
+	if words := view.Speaking().KindNote(kind); words != "" {
 		note := widgets.NewParagraph(words) // e.g. Google removed the method
 		note.ColorName = theme.ColorNameWarning
 		content.Add(note)
 	}
-	content.Add(f.form)
+	content.Add(f.Form)
 	if len(f.advanced) > 0 {
-		content.Add(widget.NewAccordion(widget.NewAccordionItem(visual(say("ui.form.advanced")), widgets.NewForm(f.advanced...))))
+		content.Add(widget.NewAccordion(widget.NewAccordionItem(view.Visual(view.Say("ui.form.advanced")), widgets.NewForm(f.advanced...))))
 	}
-	content.Add(f.overall)
-	content.Add(b.d.formExtras(f.d))
-	scroll := b.d.scrolled(content)
+	content.Add(f.Overall)
+	content.Add(b.Host.FormExtras(f.Host))
+	scroll := b.Host.Scrolled(content)
 	for _, c := range f.codes {
 		c.ScrollsIn(scroll) // the wheel over a JSON field that fits moves the form
 	}
 	// the dialog draws its title in reading order
-	f.dlg = dialog.NewCustomWithoutButtons(kindWords(kind), scroll, b.d.window())
-	f.dlg.Resize(b.d.fit(fyne.NewSize(560, 520)))
-	b.d.open(f.dlg)
+	f.Dialog = dialog.NewCustomWithoutButtons(view.KindWords(kind), scroll, b.Host.Window())
+	f.Dialog.Resize(b.Host.Fit(fyne.NewSize(560, 520)))
+	b.Host.Open(f.Dialog)
 	f.revalidate()
 }

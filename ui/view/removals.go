@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"time"
@@ -13,14 +13,14 @@ const undoFor = 8 * time.Second
 // is final the jobs stay in the queue, left out of every snapshot. It is
 // final when another removal starts, when its time is up and when Hoist
 // quits; then the queue forgets the jobs. Used on the UI goroutine only.
-type removals struct {
+type Removals struct {
 	// forget makes the queue forget the jobs, off the UI goroutine, and
 	// calls done back on the UI goroutine when it has.
-	forget func(ids []engine.JobID, done func())
+	Forget func(ids []engine.JobID, done func())
 	// after runs f on the UI goroutine once d has passed.
-	after func(d time.Duration, f func())
+	After func(d time.Duration, f func())
 	// changed is told that the rows or the offer changed.
-	changed func()
+	Changed func()
 
 	hidden  map[engine.JobID]bool // left out of the list, until the queue forgot them
 	pending []engine.JobID        // the last removal, while Undo can bring it back
@@ -29,17 +29,17 @@ type removals struct {
 }
 
 // hides reports whether job id is off the list.
-func (r *removals) hides(id engine.JobID) bool { return r.hidden[id] }
+func (r *Removals) hides(id engine.JobID) bool { return r.hidden[id] }
 
 // offer is the removal Undo can bring back; N is 0 when there is none.
-func (r *removals) offer() undoOffer { return r.offered }
+func (r *Removals) offer() undoOffer { return r.offered }
 
 // removeRows takes views off the list, with an Undo.
-func (r *removals) removeRows(views []engine.JobView) {
+func (r *Removals) RemoveRows(views []engine.JobView) {
 	if len(views) == 0 {
 		return
 	}
-	r.commit() // an earlier removal is final once another starts
+	r.Commit() // an earlier removal is final once another starts
 	if r.hidden == nil {
 		r.hidden = map[engine.JobID]bool{}
 	}
@@ -52,16 +52,16 @@ func (r *removals) removeRows(views []engine.JobView) {
 	r.offered = undoOffer{N: len(views), First: views[0].Name}
 	r.gen++
 	gen := r.gen
-	r.after(undoFor, func() {
+	r.After(undoFor, func() {
 		if r.gen == gen {
-			r.commit()
+			r.Commit()
 		}
 	})
-	r.changed()
+	r.Changed()
 }
 
 // undoRemoval brings the last removed rows back.
-func (r *removals) undoRemoval() {
+func (r *Removals) UndoRemoval() {
 	if len(r.pending) == 0 {
 		return
 	}
@@ -70,21 +70,21 @@ func (r *removals) undoRemoval() {
 	}
 	r.pending, r.offered = nil, undoOffer{}
 	r.gen++
-	r.changed()
+	r.Changed()
 }
 
 // commit makes the last removal final: the queue forgets the jobs.
-func (r *removals) commit() {
+func (r *Removals) Commit() {
 	ids := r.pending
 	if len(ids) == 0 {
 		return
 	}
 	r.pending, r.offered = nil, undoOffer{}
 	r.gen++
-	r.forget(ids, func() {
+	r.Forget(ids, func() {
 		for _, id := range ids {
 			delete(r.hidden, id)
 		}
 	})
-	r.changed()
+	r.Changed()
 }

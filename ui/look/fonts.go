@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"sync"
@@ -36,18 +36,18 @@ func init() {
 	share(theme.DefaultTextFont(), "DejaVuSans.ttf", assets.FontRegular)
 	share(theme.DefaultTextBoldFont(), "DejaVuSans-Bold.ttf", assets.FontBold)
 	if r, ok := theme.DefaultEmojiFont().(*fyne.StaticResource); ok && r != nil {
-		emoji.resource, emoji.name, emoji.data = r, r.StaticName, r.StaticContent
-		holdEmoji()
+		Emoji.Resource, Emoji.Name, Emoji.Data = r, r.StaticName, r.StaticContent
+		HoldEmoji()
 		widgets.WatchText(noteEmoji)
 	}
 }
 
 // holdEmoji gives the toolkit a small font of a few symbols (its own) in
 // place of its emoji font, until a text needs it.
-func holdEmoji() {
-	emoji.resource.StaticName, emoji.resource.StaticContent = "InterSymbols-Regular.ttf", theme.DefaultSymbolFont().Content()
-	emoji.wanted.Store(false)
-	emoji.given.Store(false)
+func HoldEmoji() {
+	Emoji.Resource.StaticName, Emoji.Resource.StaticContent = "InterSymbols-Regular.ttf", theme.DefaultSymbolFont().Content()
+	Emoji.Wanted.Store(false)
+	Emoji.Given.Store(false)
 }
 
 // share makes the toolkit's font resource r hold Hoist's font.
@@ -58,13 +58,13 @@ func share(r fyne.Resource, name string, content []byte) {
 }
 
 // emoji is the toolkit's colour emoji font, held back until a text needs it.
-var emoji struct {
-	resource *fyne.StaticResource // the toolkit's; nil when it was built without one
-	name     string
-	data     []byte // its content
+var Emoji struct {
+	Resource *fyne.StaticResource // the toolkit's; nil when it was built without one
+	Name     string
+	Data     []byte // its content
 
-	wanted atomic.Bool // a text needs it: it is given back (or about to be)
-	given  atomic.Bool // the toolkit has it again
+	Wanted atomic.Bool // a text needs it: it is given back (or about to be)
+	Given  atomic.Bool // the toolkit has it again
 
 	once        sync.Once
 	mu          sync.Mutex
@@ -83,14 +83,14 @@ const firstEmoji = 0x2000
 // (widgets.WatchText), and so does the text of the toolkit's own widgets
 // (widgets.Visual).
 func noteEmoji(s string) {
-	if emoji.resource == nil || emoji.wanted.Load() {
+	if Emoji.Resource == nil || Emoji.Wanted.Load() {
 		return
 	}
 	for _, r := range s {
 		if r >= firstEmoji && needsEmoji(r) {
-			if emoji.wanted.CompareAndSwap(false, true) {
+			if Emoji.Wanted.CompareAndSwap(false, true) {
 				if a := fyne.CurrentApp(); a != nil {
-					emojiLater(func() { emojiShown(a) })
+					EmojiLater(func() { emojiShown(a) })
 				}
 			}
 			return
@@ -101,24 +101,24 @@ func noteEmoji(s string) {
 // emojiLater runs f on the UI goroutine after the frame being laid out,
 // whatever goroutine a text was seen on: changing the theme in the middle
 // of a layout would drop the fonts it is measuring with.
-var emojiLater = func(f func()) { go fyne.Do(f) }
+var EmojiLater = func(f func()) { go fyne.Do(f) }
 
 // needsEmoji reports whether r is drawn by the emoji font and not by Hoist's.
 func needsEmoji(r rune) bool {
-	emoji.mu.Lock()
-	defer emoji.mu.Unlock()
-	emoji.once.Do(func() {
+	Emoji.mu.Lock()
+	defer Emoji.mu.Unlock()
+	Emoji.once.Do(func() {
 		// Only the character maps are read, from the fonts' bytes in place.
-		emoji.own, _ = sfnt.Parse(assets.FontRegular)
-		emoji.colour, _ = sfnt.Parse(emoji.data)
+		Emoji.own, _ = sfnt.Parse(assets.FontRegular)
+		Emoji.colour, _ = sfnt.Parse(Emoji.Data)
 	})
-	if emoji.own == nil || emoji.colour == nil {
+	if Emoji.own == nil || Emoji.colour == nil {
 		return r >= 0x1f000 // a guess: most pictographs are there
 	}
-	if g, err := emoji.own.GlyphIndex(&emoji.buf, r); err == nil && g != 0 {
+	if g, err := Emoji.own.GlyphIndex(&Emoji.buf, r); err == nil && g != 0 {
 		return false
 	}
-	g, err := emoji.colour.GlyphIndex(&emoji.buf, r)
+	g, err := Emoji.colour.GlyphIndex(&Emoji.buf, r)
 	return err == nil && g != 0
 }
 
@@ -126,9 +126,9 @@ func needsEmoji(r rune) bool {
 // text again with it: a change of theme is what makes it drop the fonts it
 // parsed. It runs on the UI goroutine, once.
 func emojiShown(a fyne.App) {
-	if emoji.given.Swap(true) {
+	if Emoji.Given.Swap(true) {
 		return
 	}
-	emoji.resource.StaticName, emoji.resource.StaticContent = emoji.name, emoji.data
+	Emoji.Resource.StaticName, Emoji.Resource.StaticContent = Emoji.Name, Emoji.Data
 	a.Settings().SetTheme(a.Settings().Theme())
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"embed"
@@ -15,11 +15,11 @@ import (
 // choice applies at once or after a restart); every screen reads it through
 // speaking() and rtl().
 
-var speech atomic.Pointer[words.Lang]
+var Speech atomic.Pointer[words.Lang]
 
 // speaking is the window's language (English until UseLanguage is called).
-func speaking() *words.Lang {
-	if l := speech.Load(); l != nil {
+func Speaking() *words.Lang {
+	if l := Speech.Load(); l != nil {
 		return l
 	}
 	return englishMarking
@@ -29,12 +29,12 @@ func speaking() *words.Lang {
 var englishMarking = words.English().Marking()
 
 // rtl reports whether the window reads right to left (Arabic, Persian, Hebrew).
-func rtl() bool { return speaking().RTL() }
+func Rtl() bool { return Speaking().RTL() }
 
 // UseLanguage makes l the window's language, for Hoist's words and for the
 // toolkit's own (the file dialog, OK and Cancel, Yes and No, the calendar).
 func UseLanguage(l *words.Lang) error {
-	speech.Store(l.Marking()) // every value isolated in its sentence, in every language
+	Speech.Store(l.Marking()) // every value isolated in its sentence, in every language
 	widgets.SetRightToLeft(l.RTL())
 	return useToolkitWords(l)
 }
@@ -44,21 +44,21 @@ func UseLanguage(l *words.Lang) error {
 // that differs from the system's language).
 //
 //go:embed toolkit/*.json
-var toolkitWords embed.FS
+var ToolkitWords embed.FS
 
 // useToolkitWords adds the toolkit's words in the four languages. The
 // toolkit picks its language from the system; when l differs from it, l's
 // words are also registered under the system's language, so the dialogs
 // follow the choice made in Settings.
 func useToolkitWords(l *words.Lang) error {
-	if err := lang.AddTranslationsFS(toolkitWords, "toolkit"); err != nil {
+	if err := lang.AddTranslationsFS(ToolkitWords, "toolkit"); err != nil {
 		return err
 	}
 	system := lang.SystemLocale()
 	if words.New(string(system)).Code() == l.Code() {
 		return nil
 	}
-	data, err := toolkitWords.ReadFile("toolkit/" + l.Code() + ".json")
+	data, err := ToolkitWords.ReadFile("toolkit/" + l.Code() + ".json")
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func useToolkitWords(l *words.Lang) error {
 //	say("ui.removed.one", "File", isolate(name))
 //
 // Numbers are written in the window's digits.
-func say(key string, nameValues ...any) string {
+func Say(key string, nameValues ...any) string {
 	var args words.Args
 	if len(nameValues) > 1 {
 		args = make(words.Args, len(nameValues)/2)
@@ -81,13 +81,13 @@ func say(key string, nameValues ...any) string {
 			}
 		}
 	}
-	return speaking().Say(key, args)
+	return Speaking().Say(key, args)
 }
 
 // isolate keeps a file name, an address or Google's own words in their own
 // direction inside a sentence of the window's language.
-func isolate(s string) string { return speaking().Isolate(s) }
+func Isolate(s string) string { return Speaking().Isolate(s) }
 
 // visual is a short text for the toolkit's own widgets, put in the order
 // it is seen (widgets.Visual).
-func visual(s string) string { return widgets.Visual(s) }
+func Visual(s string) string { return widgets.Visual(s) }

@@ -1,4 +1,4 @@
-package ui
+package destination
 
 import (
 	"encoding/json"
@@ -12,33 +12,33 @@ import (
 
 // target is where files added now go, kept in the preferences for the next
 // start. Another destination (not only another account) is told to changed.
-type target struct {
-	dest    dest.Destination
-	prefs   fyne.Preferences
-	changed func()
+type Target struct {
+	Dest    dest.Destination
+	Prefs   fyne.Preferences
+	Changed func()
 }
 
-func (t *target) destination() dest.Destination { return t.dest }
+func (t *Target) Destination() dest.Destination { return t.Dest }
 
 // setDestination makes to the destination of files added from now on, and
 // keeps it for the next start.
-func (t *target) setDestination(to dest.Destination) {
+func (t *Target) SetDestination(to dest.Destination) {
 	if to.Params == nil {
 		to.Params = map[string]string{}
 	}
-	was := t.dest
-	t.dest = to
+	was := t.Dest
+	t.Dest = to
 	if raw, err := json.Marshal(to); err == nil {
-		t.prefs.SetString(prefDestination, string(raw))
+		t.Prefs.SetString(PrefDestination, string(raw))
 	}
-	if !sameButAccount(was, to) && t.changed != nil {
-		t.changed()
+	if !SameButAccount(was, to) && t.Changed != nil {
+		t.Changed()
 	}
 }
 
 // sameButAccount reports whether a and b differ at most in their account
 // (settings left empty and settings not given are the same).
-func sameButAccount(a, b dest.Destination) bool {
+func SameButAccount(a, b dest.Destination) bool {
 	if !maps.Equal(a.Params, b.Params) {
 		return false
 	}
@@ -48,18 +48,18 @@ func sameButAccount(a, b dest.Destination) bool {
 }
 
 // load restores the last destination, or, in sandbox mode, the sandbox.
-func (t *target) load(sandbox bool) {
-	t.dest = dest.SandboxDestination()
+func (t *Target) Load(sandbox bool) {
+	t.Dest = dest.SandboxDestination()
 	if sandbox {
 		return
 	}
-	if raw := t.prefs.String(prefDestination); raw != "" {
+	if raw := t.Prefs.String(PrefDestination); raw != "" {
 		var saved dest.Destination
 		if json.Unmarshal([]byte(raw), &saved) == nil && saved.Kind.Known() {
-			t.dest = saved
+			t.Dest = saved
 		}
 		return
 	}
 	// A first start: Gmail, or, with Google not set up yet, the offer to try the sandbox.
-	t.dest = dest.Destination{Kind: dest.FirstGoogle()}
+	t.Dest = dest.Destination{Kind: dest.FirstGoogle()}
 }

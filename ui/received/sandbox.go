@@ -1,9 +1,10 @@
-package ui
+package received
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"hoist/ui/view"
 	"log/slog"
 	"os"
 	"strings"
@@ -27,7 +28,7 @@ import (
 // next, so the addresses of unfinished uploads stay valid. When it is
 // taken, any free port is used; the same user's command line still finds
 // it (emulator.Announce).
-func sandboxAddr(getenv func(string) string, own string) string {
+func SandboxAddr(getenv func(string) string, own string) string {
 	if a := strings.TrimSpace(getenv(emulator.AddrEnv)); a != "" {
 		return a
 	}
@@ -43,15 +44,15 @@ func sandboxAddr(getenv func(string) string, own string) string {
 const ReceiptsEnv = "HOIST_SANDBOX_RECEIPTS"
 
 // sandbox is the built-in emulator the window runs in-process.
-type sandbox struct {
-	srv  *emulator.Server
-	url  string
-	stop func() error
+type Sandbox struct {
+	Server *emulator.Server
+	Url    string
+	stop   func() error
 }
 
 // startSandbox serves an emulator keeping its files in dir (in memory when
 // dir is empty) on addr, or on a free port when addr is taken.
-func startSandbox(ctx context.Context, dir, addr string, log *slog.Logger) (*sandbox, error) {
+func StartSandbox(ctx context.Context, dir, addr string, log *slog.Logger) (*Sandbox, error) {
 	store := emulator.NewMemoryStore()
 	if dir != "" {
 		st, err := emulator.NewDiskStore(dir)
@@ -73,36 +74,36 @@ func startSandbox(ctx context.Context, dir, addr string, log *slog.Logger) (*san
 		srv.Close()
 		return nil, err
 	}
-	return &sandbox{srv: srv, url: url, stop: stop}, nil
+	return &Sandbox{Server: srv, Url: url, stop: stop}, nil
 }
 
-func (s *sandbox) close() error {
-	return errors.Join(s.stop(), s.srv.Close())
+func (s *Sandbox) Close() error {
+	return errors.Join(s.stop(), s.Server.Close())
 }
 
 // sandboxPanel shows what the sandbox received, as the latest snapshot
 // says: name, size and SHA-256, newest first.
-type sandboxPanel struct {
-	d       sandboxController
-	shown   *receipts // the snapshot's, as last drawn; nil before the first
-	list    *receiptList
-	heading *widget.Label
-	content fyne.CanvasObject
+type SandboxPanel struct {
+	Host    SandboxController
+	Shown   *view.Receipts // the snapshot's, as last drawn; nil before the first
+	List    *receiptList
+	Heading *widget.Label
+	Content fyne.CanvasObject
 }
 
-func newSandboxPanel(d sandboxController) *sandboxPanel {
-	p := &sandboxPanel{d: d}
-	p.heading = widget.NewLabelWithStyle(visual(say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	explain := hint(say("ui.sandbox.explain"))
-	p.list = newReceiptList(p.objects, p.copy)
-	p.content = container.New(widgets.RoomyHint{Keep: func() bool { return len(p.objects()) == 0 }}, p.heading, explain, p.list)
+func NewSandboxPanel(d SandboxController) *SandboxPanel {
+	p := &SandboxPanel{Host: d}
+	p.Heading = widget.NewLabelWithStyle(view.Visual(view.Say("ui.sandbox.received")), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	explain := view.Hint(view.Say("ui.sandbox.explain"))
+	p.List = newReceiptList(p.Objects, p.copy)
+	p.Content = container.New(widgets.RoomyHint{Keep: func() bool { return len(p.Objects()) == 0 }}, p.Heading, explain, p.List)
 	return p
 }
 
 // copy puts the SHA-256 of what the sandbox received on the clipboard.
-func (p *sandboxPanel) copy(obj emulator.Object) {
-	p.d.copyText(obj.SHA256)
-	p.d.tell(say("ui.sandbox.copied", "File", isolate(objectName(obj))))
+func (p *SandboxPanel) copy(obj emulator.Object) {
+	p.Host.CopyText(obj.SHA256)
+	p.Host.Tell(view.Say("ui.sandbox.copied", "File", view.Isolate(objectName(obj))))
 }
 
 // receiptList lists what the sandbox received. It is one stop of Tab: Up,
@@ -111,16 +112,16 @@ func (p *sandboxPanel) copy(obj emulator.Object) {
 // row; the copy button in each row is for the mouse.
 type receiptList struct {
 	widget.List
-	objects func() []emulator.Object
+	Objects func() []emulator.Object
 	copy    func(emulator.Object)
-	cursor  int
+	Cursor  int
 	focused bool
 	rings   map[widget.ListItemID]*canvas.Rectangle // each row's outline, by the row it shows
 }
 
 func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)) *receiptList {
-	l := &receiptList{objects: objects, copy: copy, rings: map[widget.ListItemID]*canvas.Rectangle{}}
-	l.Length = func() int { return len(l.objects()) }
+	l := &receiptList{Objects: objects, copy: copy, rings: map[widget.ListItemID]*canvas.Rectangle{}}
+	l.Length = func() int { return len(l.Objects()) }
 	l.CreateItem = func() fyne.CanvasObject {
 		name := widgets.NewLabel("")
 		size := widgets.NewWholeLabel("")
@@ -135,7 +136,7 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 		return container.NewStack(lines, widgets.NewFocusRing())
 	}
 	l.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
-		objs := l.objects()
+		objs := l.Objects()
 		if i < 0 || i >= len(objs) {
 			return
 		}
@@ -145,7 +146,7 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 		top := box.Objects[0].(*fyne.Container)
 		bottom := box.Objects[1].(*fyne.Container)
 		top.Objects[0].(*widgets.Label).SetText(objectName(obj))
-		top.Objects[1].(*widgets.Label).SetText(speaking().Size(obj.Size))
+		top.Objects[1].(*widgets.Label).SetText(view.Speaking().Size(obj.Size))
 		bottom.Objects[0].(*widget.Label).SetText(obj.SHA256)
 		bottom.Objects[1].(*widgets.RowButton).OnTapped = func() { l.copy(obj) }
 		ring := stack.Objects[1].(*canvas.Rectangle)
@@ -163,7 +164,7 @@ func newReceiptList(objects func() []emulator.Object, copy func(emulator.Object)
 
 // outline shows the ring of row i while it has the cursor and the list the focus.
 func (l *receiptList) outline(i widget.ListItemID, r *canvas.Rectangle) {
-	if l.focused && i == l.cursor {
+	if l.focused && i == l.Cursor {
 		r.StrokeColor = widgets.FocusColor(l.Theme())
 		r.Show()
 	} else {
@@ -183,7 +184,7 @@ func (l *receiptList) drawsOwnFocus() {}
 
 func (l *receiptList) FocusGained() {
 	l.focused = true
-	l.moveCursor(l.cursor)
+	l.moveCursor(l.Cursor)
 }
 
 func (l *receiptList) FocusLost() {
@@ -192,10 +193,10 @@ func (l *receiptList) FocusLost() {
 }
 
 func (l *receiptList) moveCursor(i int) {
-	n := len(l.objects())
-	l.cursor = max(0, min(i, n-1))
+	n := len(l.Objects())
+	l.Cursor = max(0, min(i, n-1))
 	if n > 0 {
-		l.ScrollTo(l.cursor)
+		l.ScrollTo(l.Cursor)
 	}
 	l.showCursor()
 }
@@ -203,14 +204,14 @@ func (l *receiptList) moveCursor(i int) {
 // TypedKey moves the cursor, or copies its row's SHA-256.
 func (l *receiptList) TypedKey(e *fyne.KeyEvent) {
 	page := 1
-	if h := l.rowHeight(); h > 0 {
+	if h := l.RowHeight(); h > 0 {
 		page = int(l.Size().Height/h) - 1
 	}
 	switch e.Name {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		l.copyCursor()
 	default:
-		if to, ok := widgets.CursorMove(e.Name, l.cursor, page, len(l.objects())); ok {
+		if to, ok := widgets.CursorMove(e.Name, l.Cursor, page, len(l.Objects())); ok {
 			l.moveCursor(to)
 		}
 	}
@@ -224,12 +225,12 @@ func (l *receiptList) TypedShortcut(s fyne.Shortcut) {
 }
 
 func (l *receiptList) copyCursor() {
-	if objs := l.objects(); l.cursor >= 0 && l.cursor < len(objs) {
-		l.copy(objs[l.cursor])
+	if objs := l.Objects(); l.Cursor >= 0 && l.Cursor < len(objs) {
+		l.copy(objs[l.Cursor])
 	}
 }
 
-func (l *receiptList) rowHeight() float32 {
+func (l *receiptList) RowHeight() float32 {
 	for _, r := range l.rings {
 		return r.Size().Height + l.Theme().Size(theme.SizeNamePadding)
 	}
@@ -237,11 +238,11 @@ func (l *receiptList) rowHeight() float32 {
 }
 
 // objects are what the panel shows, newest first.
-func (p *sandboxPanel) objects() []emulator.Object {
-	if p.shown == nil {
+func (p *SandboxPanel) Objects() []emulator.Object {
+	if p.Shown == nil {
 		return nil
 	}
-	return p.shown.objects
+	return p.Shown.Objects
 }
 
 func objectName(o emulator.Object) string {
@@ -252,64 +253,64 @@ func objectName(o emulator.Object) string {
 }
 
 // refresh is called when the destination changes: the panel is for the sandbox.
-func (p *sandboxPanel) refresh() {
-	if p.d.destination().IsSandbox() {
-		p.content.Show()
+func (p *SandboxPanel) Refresh() {
+	if p.Host.Destination().IsSandbox() {
+		p.Content.Show()
 	} else {
-		p.content.Hide()
+		p.Content.Hide()
 	}
 }
 
 // show draws what snapshot s says the sandbox received; it runs on the UI
 // goroutine.
-func (p *sandboxPanel) show(s *snapshot) {
-	if p.shown != nil && s.receipts.count == p.shown.count && len(s.receipts.objects) == len(p.shown.objects) {
+func (p *SandboxPanel) Draw(s *view.Snapshot) {
+	if p.Shown != nil && s.Receipts.Count == p.Shown.Count && len(s.Receipts.Objects) == len(p.Shown.Objects) {
 		return
 	}
-	r := s.receipts
-	p.shown = &r
-	p.heading.SetText(visual(say("ui.sandbox.receivedN", "N", s.receipts.count)))
-	p.list.Refresh()
+	r := s.Receipts
+	p.Shown = &r
+	p.Heading.SetText(view.Visual(view.Say("ui.sandbox.receivedN", "N", s.Receipts.Count)))
+	p.List.Refresh()
 }
 
 // receiptsWatch reads what the sandbox received for each snapshot, off the
 // UI goroutine: it logs each new object and appends it to the receipts
 // file, if one is named. It is owned by the sampling goroutine.
-type receiptsWatch struct {
-	sandbox  *sandbox
-	log      *slog.Logger
-	receipts string // ReceiptsEnv's file, if any
-	seen     int
+type ReceiptsWatch struct {
+	Sandbox  *Sandbox
+	Log      *slog.Logger
+	Receipts string // ReceiptsEnv's file, if any
+	Seen     int
 	started  bool
 }
 
-func newReceiptsWatch(sb *sandbox, log *slog.Logger) *receiptsWatch {
+func NewReceiptsWatch(sb *Sandbox, log *slog.Logger) *ReceiptsWatch {
 	// Objects from earlier sessions are shown, not announced.
-	return &receiptsWatch{sandbox: sb, log: log, receipts: os.Getenv(ReceiptsEnv), seen: len(sb.srv.Objects())}
+	return &ReceiptsWatch{Sandbox: sb, Log: log, Receipts: os.Getenv(ReceiptsEnv), Seen: len(sb.Server.Objects())}
 }
 
 // read returns what the sandbox holds when it received anything since the
 // last call, else nil.
-func (w *receiptsWatch) read() *receipts {
-	if w.started && w.sandbox.srv.Received() == w.seen {
+func (w *ReceiptsWatch) Read() *view.Receipts {
+	if w.started && w.Sandbox.Server.Received() == w.Seen {
 		return nil // nothing new: the list of what was received is not copied at every tick
 	}
-	objs := w.sandbox.srv.Objects()
+	objs := w.Sandbox.Server.Objects()
 	w.started = true
-	for _, o := range objs[min(w.seen, len(objs)):] {
-		w.log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
-		if w.receipts != "" {
-			if err := appendReceipt(w.receipts, o); err != nil {
-				w.log.Warn("could not write the sandbox receipt", "err", err)
+	for _, o := range objs[min(w.Seen, len(objs)):] {
+		w.Log.Info("sandbox received", "name", objectName(o), "size", o.Size, "sha256", o.SHA256)
+		if w.Receipts != "" {
+			if err := appendReceipt(w.Receipts, o); err != nil {
+				w.Log.Warn("could not write the sandbox receipt", "err", err)
 			}
 		}
 	}
-	w.seen = len(objs)
+	w.Seen = len(objs)
 	newest := make([]emulator.Object, len(objs))
 	for i, o := range objs {
 		newest[len(objs)-1-i] = o
 	}
-	return &receipts{count: len(newest), objects: newest}
+	return &view.Receipts{Count: len(newest), Objects: newest}
 }
 
 func appendReceipt(path string, o emulator.Object) error {
@@ -322,7 +323,7 @@ func appendReceipt(path string, o emulator.Object) error {
 }
 
 // sandboxController is what the sandbox's panel asks of the window.
-type sandboxController interface {
-	frame
-	destination() dest.Destination
+type SandboxController interface {
+	view.Frame
+	Destination() dest.Destination
 }

@@ -1,4 +1,4 @@
-package ui
+package look
 
 import (
 	"image/color"
@@ -10,32 +10,32 @@ import (
 )
 
 var (
-	iconResource               = fyne.NewStaticResource("hoist.png", assets.IconPNG)
+	IconResource               = fyne.NewStaticResource("hoist.png", assets.IconPNG)
 	defaultAppTheme            = theme.DefaultTheme()
-	_               fyne.Theme = (*hoistTheme)(nil)
+	_               fyne.Theme = (*HoistTheme)(nil)
 )
 
 // Theme choices in the settings.
 const (
-	themeSystem = "system"
-	themeLight  = "light"
-	themeDark   = "dark"
+	ThemeSystem = "system"
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
 )
 
 // hoistTheme is Fyne's own theme with a font that covers Latin, Arabic and
 // Hebrew (the toolkit's own regular and bold fonts are made Hoist's:
 // fonts.go), and optionally a forced light or dark variant.
-type hoistTheme struct {
-	choice string // themeSystem, themeLight or themeDark
+type HoistTheme struct {
+	Choice string // themeSystem, themeLight or themeDark
 }
 
-func newTheme(choice string) *hoistTheme { return &hoistTheme{choice: choice} }
+func NewTheme(choice string) *HoistTheme { return &HoistTheme{Choice: choice} }
 
-func (t *hoistTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	switch t.choice {
-	case themeLight:
+func (t *HoistTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch t.Choice {
+	case ThemeLight:
 		v = theme.VariantLight
-	case themeDark:
+	case ThemeDark:
 		v = theme.VariantDark
 	}
 	if c, ok := readable[v][n]; ok {
@@ -88,7 +88,7 @@ func rgb(r, g, b uint8) color.Color { return color.NRGBA{R: r, G: g, B: b, A: 0x
 // Font is the toolkit's own font resource for each style, which fonts.go
 // makes Hoist's: a style whose theme font is the toolkit's fallback for it is
 // parsed once, not twice.
-func (t *hoistTheme) Font(s fyne.TextStyle) fyne.Resource {
+func (t *HoistTheme) Font(s fyne.TextStyle) fyne.Resource {
 	switch {
 	case s.Monospace:
 		return theme.DefaultTextMonospaceFont()
@@ -98,6 +98,6 @@ func (t *hoistTheme) Font(s fyne.TextStyle) fyne.Resource {
 	return theme.DefaultTextFont()
 }
 
-func (t *hoistTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return defaultAppTheme.Icon(n) }
+func (t *HoistTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return defaultAppTheme.Icon(n) }
 
-func (t *hoistTheme) Size(n fyne.ThemeSizeName) float32 { return defaultAppTheme.Size(n) }
+func (t *HoistTheme) Size(n fyne.ThemeSizeName) float32 { return defaultAppTheme.Size(n) }

@@ -1,8 +1,9 @@
-package ui
+package dialogs
 
 import (
 	"context"
 	"errors"
+	"hoist/ui/view"
 	"log/slog"
 
 	"fyne.io/fyne/v2"
@@ -21,31 +22,31 @@ type chooseFunc func(ctx context.Context, o filechooser.Options) ([]string, erro
 // fileDialogs shows the file dialogs: the system's (the desktop's portal,
 // Windows' open and save dialogs) and, where the desktop has none, Hoist's
 // own (chooser.go).
-type fileDialogs struct {
-	frame   *windowFrame
-	log     *slog.Logger
-	choose  chooseFunc       // the system's file dialog; nil: the desktop's portal
-	chooser *widgets.Chooser // Hoist's own, last opened
+type FileDialogs struct {
+	Frame   *view.WindowFrame
+	Log     *slog.Logger
+	Choose  chooseFunc       // the system's file dialog; nil: the desktop's portal
+	Chooser *widgets.Chooser // Hoist's own, last opened
 	// kinds are the kinds of file the dialog for files to upload offers,
 	// by where they go now (email files for Gmail); nil or none: any file.
-	kinds func() []filechooser.Filter
+	Kinds func() []filechooser.Filter
 }
 
 // ask shows the system's file dialog for o, or Hoist's own where the
 // desktop has none, and gives then what was chosen (nothing when canceled).
-func (f *fileDialogs) ask(o filechooser.Options, then func(paths []string)) {
-	choose := f.choose
+func (f *FileDialogs) AskFiles(o filechooser.Options, then func(paths []string)) {
+	choose := f.Choose
 	if choose == nil {
 		choose = systemchooser.Open
 	}
-	f.frame.background(func(ctx context.Context) {
+	f.Frame.Background(func(ctx context.Context) {
 		paths, err := choose(ctx, o)
-		f.frame.later(func() {
+		f.Frame.Later(func() {
 			switch {
 			case errors.Is(err, filechooser.ErrNoPortal):
 				f.inWindow(o, then)
 			case err != nil:
-				f.log.Info("the system's file dialog failed", "err", err)
+				f.Log.Info("the system's file dialog failed", "err", err)
 				f.inWindow(o, then)
 			case len(paths) > 0:
 				then(paths)
@@ -56,14 +57,14 @@ func (f *fileDialogs) ask(o filechooser.Options, then func(paths []string)) {
 
 // pick asks for files to upload, several at once, or folders whose files
 // are uploaded, and gives then what was chosen.
-func (f *fileDialogs) pick(folders bool, then func(paths []string)) {
-	o := filechooser.Options{Title: pickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
+func (f *FileDialogs) Pick(folders bool, then func(paths []string)) {
+	o := filechooser.Options{Title: view.PickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
 	if folders {
-		o.Title = pickFolderTitle()
-	} else if f.kinds != nil {
-		o.Filters = f.kinds()
+		o.Title = view.PickFolderTitle()
+	} else if f.Kinds != nil {
+		o.Filters = f.Kinds()
 	}
-	f.ask(o, then)
+	f.AskFiles(o, then)
 }
 
 // startFolder is where a file dialog opens: Pictures for files, else
@@ -77,41 +78,41 @@ func startFolder(folders bool) string {
 
 // inWindow is Hoist's own file dialog, where the desktop has none. It
 // opens where o says, and takes several files at once when o asks so.
-func (f *fileDialogs) inWindow(o filechooser.Options, then func([]string)) {
-	c := widgets.NewChooser(f.frame.win, o, chooserWords(), then)
+func (f *FileDialogs) inWindow(o filechooser.Options, then func([]string)) {
+	c := widgets.NewChooser(f.Frame.Win, o, ChooserWords(), then)
 	c.Confirm = func(question string, yes func()) {
-		f.frame.open(widgets.NewQuestion(o.Title, widgets.SentenceBox(question), say("ui.pick.replaceYes"), say("ui.pick.replaceNo"), func(ok bool) {
+		f.Frame.Open(widgets.NewQuestion(o.Title, widgets.SentenceBox(question), view.Say("ui.pick.replaceYes"), view.Say("ui.pick.replaceNo"), func(ok bool) {
 			if ok {
 				yes()
 			}
-		}, f.frame.win))
+		}, f.Frame.Win))
 	}
-	f.chooser = c
-	c.Dialog.Resize(f.frame.fit(fyne.NewSize(800, 560)))
-	f.frame.open(c.Dialog)
+	f.Chooser = c
+	c.Dialog.Resize(f.Frame.Fit(fyne.NewSize(800, 560)))
+	f.Frame.Open(c.Dialog)
 	if c.Name != nil {
-		f.frame.win.Canvas().Focus(c.Name)
+		f.Frame.Win.Canvas().Focus(c.Name)
 		return
 	}
-	f.frame.win.Canvas().Focus(c.List)
+	f.Frame.Win.Canvas().Focus(c.List)
 }
 
 // chooserWords are what Hoist's own file dialog says, in the window's language.
-func chooserWords() widgets.ChooserWords {
-	l := speaking()
+func ChooserWords() widgets.ChooserWords {
+	l := view.Speaking()
 	places := map[string]string{
-		filechooser.Home: say("ui.place.home"), filechooser.Desktop: say("ui.place.desktop"),
-		filechooser.Documents: say("ui.place.documents"), filechooser.Downloads: say("ui.place.downloads"),
-		filechooser.Pictures: say("ui.place.pictures"),
+		filechooser.Home: view.Say("ui.place.home"), filechooser.Desktop: view.Say("ui.place.desktop"),
+		filechooser.Documents: view.Say("ui.place.documents"), filechooser.Downloads: view.Say("ui.place.downloads"),
+		filechooser.Pictures: view.Say("ui.place.pictures"),
 	}
 	return widgets.ChooserWords{
-		TypePath: say("ui.pick.typePath"), Size: say("ui.pick.size"), Changed: say("ui.pick.changed"), Name: say("ui.pick.name"),
+		TypePath: view.Say("ui.pick.typePath"), Size: view.Say("ui.pick.size"), Changed: view.Say("ui.pick.changed"), Name: view.Say("ui.pick.name"),
 		Place:      func(kind string) string { return places[kind] },
-		Replace:    func(name string) string { return say("ui.pick.replace", "Name", isolate(name)) },
-		Unreadable: func(path string) string { return say("ui.pick.unreadable", "Path", isolate(path)) },
-		NoSuchPath: func(path string) string { return say("ui.pick.noSuchPath", "Path", isolate(path)) },
-		NotOffered: func(path string) string { return say("ui.pick.notOffered", "Path", isolate(path)) },
-		OpenFiles:  func(n int) string { return say("ui.pick.openFiles", "N", n) },
+		Replace:    func(name string) string { return view.Say("ui.pick.replace", "Name", view.Isolate(name)) },
+		Unreadable: func(path string) string { return view.Say("ui.pick.unreadable", "Path", view.Isolate(path)) },
+		NoSuchPath: func(path string) string { return view.Say("ui.pick.noSuchPath", "Path", view.Isolate(path)) },
+		NotOffered: func(path string) string { return view.Say("ui.pick.notOffered", "Path", view.Isolate(path)) },
+		OpenFiles:  func(n int) string { return view.Say("ui.pick.openFiles", "N", n) },
 		FileSize:   l.Size,
 		Date:       l.Date,
 		Compare:    media.CompareNames,
@@ -119,16 +120,16 @@ func chooserWords() widgets.ChooserWords {
 }
 
 // filesAdder adds the files chosen in a file dialog.
-type filesAdder struct {
-	dialogs *fileDialogs
-	add     func(paths []string)
+type FilesAdder struct {
+	Dialogs *FileDialogs
+	Add     func(paths []string)
 }
 
 // pickFiles adds files chosen in a file dialog, several at once.
-func (a filesAdder) pickFiles() { a.dialogs.pick(false, a.add) }
+func (a FilesAdder) PickFiles() { a.Dialogs.Pick(false, a.Add) }
 
 // pickFolder adds the files of folders chosen in a file dialog.
-func (a filesAdder) pickFolder() { a.dialogs.pick(true, a.add) }
+func (a FilesAdder) PickFolder() { a.Dialogs.Pick(true, a.Add) }
 
 // emailPatterns are the names of the email files Gmail's destinations
 // take, in both cases (the desktop's dialogs match names as written).
@@ -136,9 +137,9 @@ var emailPatterns = []string{"*.eml", "*.msg", "*.mbox", "*.EML", "*.MSG", "*.MB
 
 // kindsFor are the kinds of file the dialog offers for files going to d:
 // email files for a destination that takes only those, else any file.
-func kindsFor(d dest.Destination) []filechooser.Filter {
+func KindsFor(d dest.Destination) []filechooser.Filter {
 	if !d.TakesEmail() {
 		return nil
 	}
-	return []filechooser.Filter{{Name: say("ui.pick.emailKind"), Patterns: emailPatterns}}
+	return []filechooser.Filter{{Name: view.Say("ui.pick.emailKind"), Patterns: emailPatterns}}
 }

@@ -1,7 +1,8 @@
-package ui
+package destination
 
 import (
 	"errors"
+	"hoist/ui/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -19,13 +20,13 @@ import (
 // sign-in until Hoist quits (in memory only, never on disk), a file only
 // the user can read (without a keychain), or trying again (a locked one).
 // Closing the question (Escape) or Cancel signs nobody in.
-func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt bool, then func(auth.Account)) {
+func (b *DestBar) offerPlaces(why error, account string, scopes []string, adopt bool, then func(auth.Account)) {
 	locked := errors.Is(why, auth.ErrKeychainLocked)
-	title, text := say("ui.keychain.title"), say("ui.keychain.question")
+	title, text := view.Say("ui.keychain.title"), view.Say("ui.keychain.question")
 	if locked {
-		title, text = say("ui.keychain.lockedTitle"), say("ui.keychain.lockedQuestion")
+		title, text = view.Say("ui.keychain.lockedTitle"), view.Say("ui.keychain.lockedQuestion")
 	}
-	dlg := dialog.NewCustomWithoutButtons(title, widgets.SentenceBox(text), b.d.window())
+	dlg := dialog.NewCustomWithoutButtons(title, widgets.SentenceBox(text), b.Host.Window())
 	var choice func()
 	choose := func(f func()) func() {
 		return func() {
@@ -34,21 +35,21 @@ func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt 
 		}
 	}
 	again := func(opts ...auth.LoginOption) func() {
-		return func() { b.loginWith(account, scopes, adopt, then, opts...) }
+		return func() { b.LoginWith(account, scopes, adopt, then, opts...) }
 	}
-	session := widgets.NewIconButton(visual(say("ui.keychain.session")), theme.ConfirmIcon(),
+	session := widgets.NewIconButton(view.Visual(view.Say("ui.keychain.session")), theme.ConfirmIcon(),
 		choose(again(auth.KeepingForThisSession())))
 	session.Importance = widget.HighImportance
-	other := widgets.NewIconButton(visual(say("ui.keychain.file")), theme.DocumentSaveIcon(),
+	other := widgets.NewIconButton(view.Visual(view.Say("ui.keychain.file")), theme.DocumentSaveIcon(),
 		choose(again(auth.AllowingFileStore())))
 	if locked {
 		// After unlocking, the keychain is asked again as the first time.
-		other = widgets.NewIconButton(visual(say("ui.keychain.again")), theme.ViewRefreshIcon(),
-			choose(func() { b.loginWith(account, scopes, adopt, then) }))
+		other = widgets.NewIconButton(view.Visual(view.Say("ui.keychain.again")), theme.ViewRefreshIcon(),
+			choose(func() { b.LoginWith(account, scopes, adopt, then) }))
 	}
 	cancel := widgets.NewButton(lang.L("Cancel"), dlg.Hide)
 	buttons := []fyne.CanvasObject{cancel, other, session}
-	if rtl() {
+	if view.Rtl() {
 		slices.Reverse(buttons)
 	}
 	dlg.SetButtons(buttons)
@@ -57,5 +58,5 @@ func (b *destBar) offerPlaces(why error, account string, scopes []string, adopt 
 			choice()
 		}
 	})
-	b.d.open(dlg)
+	b.Host.Open(dlg)
 }

@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"hoist/engine"
@@ -15,22 +15,22 @@ import (
 
 // mailboxRowPrefix begins the id of a mailbox's row; the rest is the id of
 // its first email.
-const mailboxRowPrefix = "mailbox:"
+const MailboxRowPrefix = "mailbox:"
 
 // mailboxRow is what a mailbox's row stands for.
-type mailboxRow struct {
+type MailboxRow struct {
 	emails []engine.JobID
 	states map[engine.State]int
 	done   int
 }
 
 // isMailboxRow reports whether id is a mailbox's row.
-func isMailboxRow(id engine.JobID) bool { return strings.HasPrefix(string(id), mailboxRowPrefix) }
+func IsMailboxRow(id engine.JobID) bool { return strings.HasPrefix(string(id), MailboxRowPrefix) }
 
 // mailboxes are rows whose emails of a mailbox are runs of places going
 // up (1, 2, 3…): each run is a row of its own; a new run starts where the
 // place does not go up.
-func mailboxRuns(rows []engine.Brief) [][2]int {
+func MailboxRuns(rows []engine.Brief) [][2]int {
 	var runs [][2]int
 	for i := 0; i < len(rows); {
 		if rows[i].InMailbox <= 0 {
@@ -49,19 +49,19 @@ func mailboxRuns(rows []engine.Brief) [][2]int {
 
 // foldMailboxes is rows with each mailbox's emails as one row, followed by
 // its emails when open says it is opened; nil groups when there is none.
-func foldMailboxes(rows []engine.Brief, open map[engine.JobID]bool) ([]engine.Brief, map[engine.JobID]*mailboxRow) {
-	runs := mailboxRuns(rows)
+func foldMailboxes(rows []engine.Brief, open map[engine.JobID]bool) ([]engine.Brief, map[engine.JobID]*MailboxRow) {
+	runs := MailboxRuns(rows)
 	if len(runs) == 0 {
 		return rows, nil
 	}
-	groups := make(map[engine.JobID]*mailboxRow, len(runs))
+	groups := make(map[engine.JobID]*MailboxRow, len(runs))
 	out := make([]engine.Brief, 0, len(rows)-len(runs))
 	at := 0
 	for _, run := range runs {
 		out = append(out, rows[at:run[0]]...)
 		emails := rows[run[0]:run[1]]
-		id := engine.JobID(mailboxRowPrefix + string(emails[0].ID))
-		g := &mailboxRow{states: map[engine.State]int{}}
+		id := engine.JobID(MailboxRowPrefix + string(emails[0].ID))
+		g := &MailboxRow{states: map[engine.State]int{}}
 		b := engine.Brief{ID: id}
 		for _, e := range emails {
 			g.emails = append(g.emails, e.ID)
@@ -96,7 +96,7 @@ func foldMailboxes(rows []engine.Brief, open map[engine.JobID]bool) ([]engine.Br
 
 // state is the mailbox's state as its row says it: the liveliest of its
 // emails' (one being sent makes it "uploading"), then what needs the user.
-func (g *mailboxRow) state() engine.State {
+func (g *MailboxRow) state() engine.State {
 	for _, s := range []engine.State{engine.Uploading, engine.Checking, engine.Retrying, engine.Waiting, engine.Attention, engine.Failed, engine.Paused, engine.Refused, engine.Done} {
 		if g.states[s] > 0 {
 			return s
@@ -107,7 +107,7 @@ func (g *mailboxRow) state() engine.State {
 
 // actions are what the mailbox's row offers: what any of its emails allows,
 // done to each that allows it.
-func (g *mailboxRow) actions() []engine.Action {
+func (g *MailboxRow) actions() []engine.Action {
 	moving := g.states[engine.Waiting] + g.states[engine.Uploading] + g.states[engine.Checking] + g.states[engine.Retrying]
 	var out []engine.Action
 	if moving > 0 {
@@ -127,7 +127,7 @@ func (g *mailboxRow) actions() []engine.Action {
 
 // view is the mailbox's row as a view: its first email's file and
 // destination, the sums of its emails, and no email's own words.
-func (g *mailboxRow) view(row engine.Brief, first engine.JobView) engine.JobView {
+func (g *MailboxRow) View(row engine.Brief, first engine.JobView) engine.JobView {
 	return engine.JobView{
 		ID: row.ID, Path: first.Path, Name: first.Name, MIME: media.MailboxType,
 		Destination: first.Destination, DestKind: first.DestKind, Server: first.Server, Account: first.Account,
@@ -137,6 +137,6 @@ func (g *mailboxRow) view(row engine.Brief, first engine.JobView) engine.JobView
 }
 
 // countWords says how many of its emails arrived: "812 of 2,000 emails".
-func (g *mailboxRow) countWords() string {
-	return say("count.emailsDone", "Done", g.done, "N", len(g.emails))
+func (g *MailboxRow) CountWords() string {
+	return Say("count.emailsDone", "Done", g.done, "N", len(g.emails))
 }

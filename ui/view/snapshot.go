@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"maps"
@@ -32,65 +32,65 @@ import (
 
 // snapshot is what the window shows at one moment. It is never changed once
 // made: panels may keep it and read it later.
-type snapshot struct {
-	rows     []engine.Brief       // the list, in the queue's order, without the rows removed pending Undo
-	index    map[engine.JobID]int // the row of each job
-	changed  []int                // rows whose job changed since the last snapshot (or whose countdown moves on)
-	reshaped bool                 // rows came, went or moved since the last snapshot
-	totals   totals
+type Snapshot struct {
+	Rows     []engine.Brief       // the list, in the queue's order, without the rows removed pending Undo
+	Index    map[engine.JobID]int // the row of each job
+	Changed  []int                // rows whose job changed since the last snapshot (or whose countdown moves on)
+	Reshaped bool                 // rows came, went or moved since the last snapshot
+	Totals   Totals
 	// selection is which rows are selected; selected are those rows, in
 	// the list's order.
-	selection selection
-	selected  []engine.JobView
-	undo      undoOffer // the rows Undo can bring back; none when N is 0
-	receipts  receipts  // what the built-in sandbox received
-	now       time.Time // the moment the countdowns and times are drawn for
+	Selection Selection
+	Selected  []engine.JobView
+	Undo      undoOffer // the rows Undo can bring back; none when N is 0
+	Receipts  Receipts  // what the built-in sandbox received
+	Now       time.Time // the moment the countdowns and times are drawn for
 
 	// read gives a job's whole view, from the queue; views are those read
 	// for this snapshot's rows so far. On the UI goroutine only.
-	read  func(engine.JobID) (engine.JobView, bool)
-	views map[engine.JobID]engine.JobView
+	Read  func(engine.JobID) (engine.JobView, bool)
+	Views map[engine.JobID]engine.JobView
 	// mailboxes are the rows that stand for a mailbox's emails (see
 	// foldMailboxes); nil when the list holds none.
-	mailboxes map[engine.JobID]*mailboxRow
+	Mailboxes map[engine.JobID]*MailboxRow
 }
 
 // keptViews bounds the views a snapshot takes over from the one before
 // (those of its rows that did not change): the rows on screen, not every
 // row scrolled past; the selected ones are kept however many.
-const keptViews = 256
+const KeptViews = 256
 
 // view is the whole view of row i: the one read for this snapshot, else
 // the queue's now, which may be newer than the row (the next snapshot then
 // marks the row changed). A job the queue no longer holds shows as much as
 // its row says.
-func (s *snapshot) view(i int) engine.JobView {
-	row := s.rows[i]
-	if v, ok := s.views[row.ID]; ok {
+func (s *Snapshot) View(i int) engine.JobView {
+	row := s.Rows[i]
+	if v, ok := s.Views[row.ID]; ok {
 		return v
 	}
 	v, ok := engine.JobView{}, false
-	if g := s.mailboxes[row.ID]; g != nil {
+	if g := s.Mailboxes[row.ID]; g != nil {
 		first := engine.JobView{}
-		if s.read != nil {
-			first, _ = s.read(g.emails[0])
+		if s.Read != nil {
+			first, _ = s.Read(g.emails[0])
 		}
-		v, ok = g.view(row, first), true
-	} else if s.read != nil {
-		v, ok = s.read(row.ID)
+		v, ok = g.View(row, first), true
+	} else if s.Read != nil {
+		v, ok = s.Read(row.ID)
 	}
 	if !ok {
 		v = engine.JobView{ID: row.ID, State: row.State, Size: row.Size, Committed: row.Committed, Delivered: row.Delivered, Speed: row.Speed, Version: row.Version}
 	}
-	if s.views == nil {
-		s.views = map[engine.JobID]engine.JobView{}
+	if s.Views == nil {
+		s.Views = map[engine.JobID]engine.JobView{}
 	}
-	s.views[row.ID] = v
+	s.Views[row.ID] = v
 	return v
 }
 
 // totals are the whole list at a glance, counted from the snapshot's rows.
-type totals struct {
+type Totals struct {
 	engine.Summary     // Files counts every row; BytesDone what crossed the link
 	Canceled       int // rows canceled, said apart from the files to upload
 	Moving         int // rows waiting or uploading: what pausing or quitting stops
@@ -98,8 +98,8 @@ type totals struct {
 
 // countTotals sums rows as the queue's Summary does, with the bytes that
 // crossed the link as done, so the overall bar moves with them.
-func countTotals(rows []engine.Brief) totals {
-	var t totals
+func countTotals(rows []engine.Brief) Totals {
+	var t Totals
 	var left int64
 	for i := range rows {
 		v := &rows[i]
@@ -142,24 +142,24 @@ func countTotals(rows []engine.Brief) totals {
 
 // selection is a set of selected jobs and where a Shift+click range starts.
 // It is a value: each change makes a new one.
-type selection struct {
+type Selection struct {
 	ids    map[engine.JobID]bool
 	anchor engine.JobID
 }
 
-func (s selection) has(id engine.JobID) bool { return s.ids[id] }
+func (s Selection) Has(id engine.JobID) bool { return s.ids[id] }
 
-func (s selection) len() int { return len(s.ids) }
+func (s Selection) Len() int { return len(s.ids) }
 
 // click is the selection after a click on row i of rows with these
 // modifiers: that row alone, added or taken away (Ctrl), or the range from
 // the last click (Shift).
-func (s selection) click(rows []engine.Brief, index map[engine.JobID]int, i int, mods fyne.KeyModifier) selection {
+func (s Selection) Click(rows []engine.Brief, index map[engine.JobID]int, i int, mods fyne.KeyModifier) Selection {
 	if i < 0 || i >= len(rows) {
 		return s
 	}
 	id := rows[i].ID
-	out := selection{ids: map[engine.JobID]bool{}, anchor: s.anchor}
+	out := Selection{ids: map[engine.JobID]bool{}, anchor: s.anchor}
 	switch {
 	case mods&fyne.KeyModifierShift != 0 && s.anchor != "":
 		from, ok := index[s.anchor]
@@ -188,8 +188,8 @@ func (s selection) click(rows []engine.Brief, index map[engine.JobID]int, i int,
 }
 
 // every is a selection of all rows.
-func every(rows []engine.Brief) selection {
-	out := selection{ids: make(map[engine.JobID]bool, len(rows))}
+func Every(rows []engine.Brief) Selection {
+	out := Selection{ids: make(map[engine.JobID]bool, len(rows))}
 	for _, v := range rows {
 		out.ids[v.ID] = true
 	}
@@ -197,10 +197,10 @@ func every(rows []engine.Brief) selection {
 }
 
 // within is s without the jobs that are no longer rows.
-func (s selection) within(index map[engine.JobID]int) selection {
+func (s Selection) within(index map[engine.JobID]int) Selection {
 	for id := range s.ids {
 		if _, ok := index[id]; !ok {
-			out := selection{ids: maps.Clone(s.ids), anchor: s.anchor}
+			out := Selection{ids: maps.Clone(s.ids), anchor: s.anchor}
 			maps.DeleteFunc(out.ids, func(id engine.JobID, _ bool) bool { _, ok := index[id]; return !ok })
 			return out
 		}
@@ -209,7 +209,7 @@ func (s selection) within(index map[engine.JobID]int) selection {
 }
 
 // same reports whether s and o select the same jobs.
-func (s selection) same(o selection) bool { return maps.Equal(s.ids, o.ids) }
+func (s Selection) Same(o Selection) bool { return maps.Equal(s.ids, o.ids) }
 
 // undoOffer is the last removal, which Undo brings back until it is final.
 type undoOffer struct {
@@ -218,41 +218,41 @@ type undoOffer struct {
 }
 
 // receipts are what the built-in sandbox received, newest first.
-type receipts struct {
-	count   int
-	objects []emulator.Object
+type Receipts struct {
+	Count   int
+	Objects []emulator.Object
 }
 
 // reading is what the sampling goroutine read for the next snapshot; the
 // UI goroutine owns it from then on.
-type reading struct {
-	jobs  []engine.Brief                            // every job of the queue; nil: the queue did not change
-	views func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
+type Reading struct {
+	Jobs  []engine.Brief                            // every job of the queue; nil: the queue did not change
+	Views func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
 	// seen are the whole views of the jobs that changed since the reading
 	// before, read with jobs: their rows, drawn later, show the moment the
 	// totals count, not a newer one.
-	seen     map[engine.JobID]engine.JobView
-	receipts *receipts                 // nil: the sandbox received nothing new
-	ready    map[engine.JobID]struct{} // thumbnails made since the last reading
-	now      time.Time
+	Seen     map[engine.JobID]engine.JobView
+	Receipts *Receipts                 // nil: the sandbox received nothing new
+	Ready    map[engine.JobID]struct{} // thumbnails made since the last reading
+	Now      time.Time
 }
 
 // snapshots makes every snapshot: the one place where what the queue holds
 // and what the user chose (the selection, a removal not yet final) become
 // what the window shows. It is used on the UI goroutine only.
-type snapshots struct {
-	last      *snapshot
-	jobs      []engine.Brief // the queue at the last reading, removed rows included
-	read      func(engine.JobID) (engine.JobView, bool)
-	receipts  receipts
-	selection selection
-	removed   *removals // rows removed pending Undo; nil: none
+type Snapshots struct {
+	Last      *Snapshot
+	Jobs      []engine.Brief // the queue at the last reading, removed rows included
+	Read      func(engine.JobID) (engine.JobView, bool)
+	Receipts  Receipts
+	Selection Selection
+	Removed   *Removals // rows removed pending Undo; nil: none
 	// opened are the mailboxes whose emails are listed under their row.
 	opened map[engine.JobID]bool
 }
 
 // toggle opens the mailbox of row id, or closes it when it is open.
-func (b *snapshots) toggle(id engine.JobID) {
+func (b *Snapshots) Toggle(id engine.JobID) {
 	if b.opened == nil {
 		b.opened = map[engine.JobID]bool{}
 	}
@@ -263,98 +263,98 @@ func (b *snapshots) toggle(id engine.JobID) {
 	}
 }
 
-func newSnapshots() *snapshots {
-	return &snapshots{last: &snapshot{index: map[engine.JobID]int{}, totals: totals{Summary: engine.Summary{ETA: -1}}}}
+func NewSnapshots() *Snapshots {
+	return &Snapshots{Last: &Snapshot{Index: map[engine.JobID]int{}, Totals: Totals{Summary: engine.Summary{ETA: -1}}}}
 }
 
 // make is the next snapshot: of r when it brought anything, else of the
 // last reading with the user's latest choices.
-func (b *snapshots) make(r reading) *snapshot {
-	if r.jobs != nil {
-		b.jobs = r.jobs
+func (b *Snapshots) Make(r Reading) *Snapshot {
+	if r.Jobs != nil {
+		b.Jobs = r.Jobs
 	}
-	if r.views != nil {
-		b.read = r.views
+	if r.Views != nil {
+		b.Read = r.Views
 	}
-	if r.receipts != nil {
-		b.receipts = *r.receipts
+	if r.Receipts != nil {
+		b.Receipts = *r.Receipts
 	}
-	prev := b.last
-	s := &snapshot{receipts: b.receipts, now: r.now, read: b.read}
-	s.rows = b.jobs
-	if b.removed != nil {
-		s.undo = b.removed.offer()
-		if len(b.removed.hidden) > 0 {
-			s.rows = slices.DeleteFunc(slices.Clone(b.jobs), func(v engine.Brief) bool { return b.removed.hides(v.ID) })
+	prev := b.Last
+	s := &Snapshot{Receipts: b.Receipts, Now: r.Now, Read: b.Read}
+	s.Rows = b.Jobs
+	if b.Removed != nil {
+		s.Undo = b.Removed.offer()
+		if len(b.Removed.hidden) > 0 {
+			s.Rows = slices.DeleteFunc(slices.Clone(b.Jobs), func(v engine.Brief) bool { return b.Removed.hides(v.ID) })
 		}
 	}
 	// The totals count every email of a mailbox; the list shows a row for it.
-	all := s.rows
-	s.rows, s.mailboxes = foldMailboxes(s.rows, b.opened)
-	s.reshaped = len(s.rows) != len(prev.rows)
-	if !s.reshaped {
-		for i := range s.rows {
-			if s.rows[i].ID != prev.rows[i].ID {
-				s.reshaped = true
+	all := s.Rows
+	s.Rows, s.Mailboxes = foldMailboxes(s.Rows, b.opened)
+	s.Reshaped = len(s.Rows) != len(prev.Rows)
+	if !s.Reshaped {
+		for i := range s.Rows {
+			if s.Rows[i].ID != prev.Rows[i].ID {
+				s.Reshaped = true
 				break
 			}
 		}
 	}
-	if s.reshaped {
-		s.index = make(map[engine.JobID]int, len(s.rows))
-		for i, v := range s.rows {
-			s.index[v.ID] = i
+	if s.Reshaped {
+		s.Index = make(map[engine.JobID]int, len(s.Rows))
+		for i, v := range s.Rows {
+			s.Index[v.ID] = i
 		}
 	} else {
-		s.index = prev.index
-		for i := range s.rows {
-			v := &s.rows[i]
-			_, pictured := r.ready[v.ID]
-			if v.Version != prev.rows[i].Version || v.State == engine.Retrying || pictured {
-				s.changed = append(s.changed, i)
+		s.Index = prev.Index
+		for i := range s.Rows {
+			v := &s.Rows[i]
+			_, pictured := r.Ready[v.ID]
+			if v.Version != prev.Rows[i].Version || v.State == engine.Retrying || pictured {
+				s.Changed = append(s.Changed, i)
 			}
 		}
 	}
 	// A selected row's view is kept however many are selected: the
 	// selection needs them at every snapshot, and a finished upload's is
 	// read from the list's file.
-	if many := len(prev.views) > keptViews; !many || b.selection.len() > 0 {
-		for i := range s.rows {
-			if many && !b.selection.has(s.rows[i].ID) {
+	if many := len(prev.Views) > KeptViews; !many || b.Selection.Len() > 0 {
+		for i := range s.Rows {
+			if many && !b.Selection.Has(s.Rows[i].ID) {
 				continue
 			}
-			if v, ok := prev.views[s.rows[i].ID]; ok && v.Version == s.rows[i].Version {
-				if s.views == nil {
-					s.views = map[engine.JobID]engine.JobView{}
+			if v, ok := prev.Views[s.Rows[i].ID]; ok && v.Version == s.Rows[i].Version {
+				if s.Views == nil {
+					s.Views = map[engine.JobID]engine.JobView{}
 				}
-				s.views[v.ID] = v
+				s.Views[v.ID] = v
 			}
 		}
 	}
-	for id, v := range r.seen {
-		if i, ok := s.index[id]; ok && s.rows[i].Version == v.Version {
-			if s.views == nil {
-				s.views = map[engine.JobID]engine.JobView{}
+	for id, v := range r.Seen {
+		if i, ok := s.Index[id]; ok && s.Rows[i].Version == v.Version {
+			if s.Views == nil {
+				s.Views = map[engine.JobID]engine.JobView{}
 			}
-			s.views[id] = v
+			s.Views[id] = v
 		}
 	}
-	s.totals = countTotals(all)
-	b.selection = b.selection.within(s.index)
-	s.selection = b.selection
-	if s.selection.len() > 0 {
-		for i, v := range s.rows {
-			if s.selection.has(v.ID) {
-				s.selected = append(s.selected, s.view(i))
+	s.Totals = countTotals(all)
+	b.Selection = b.Selection.within(s.Index)
+	s.Selection = b.Selection
+	if s.Selection.Len() > 0 {
+		for i, v := range s.Rows {
+			if s.Selection.Has(v.ID) {
+				s.Selected = append(s.Selected, s.View(i))
 			}
 		}
 	}
-	b.last = s
+	b.Last = s
 	return s
 }
 
 // again is a snapshot of the last reading with the user's latest choices.
-func (b *snapshots) again(now time.Time) *snapshot { return b.make(reading{now: now}) }
+func (b *Snapshots) Again(now time.Time) *Snapshot { return b.Make(Reading{Now: now}) }
 
 // choose makes sel the selection of the next snapshot.
-func (b *snapshots) choose(sel selection) { b.selection = sel }
+func (b *Snapshots) Choose(sel Selection) { b.Selection = sel }

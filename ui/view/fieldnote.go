@@ -1,4 +1,4 @@
-package ui
+package view
 
 import (
 	"hoist/ui/widgets"
@@ -13,7 +13,7 @@ import (
 // hint is a quiet explanation in the grey of the form's hints, readable in
 // both themes (a low-importance label is as faint as a disabled one),
 // wrapped and in the window's reading direction.
-func hint(text string) *widgets.Paragraph {
+func Hint(text string) *widgets.Paragraph {
 	t := widgets.NewParagraph(text)
 	t.ColorName = theme.ColorNamePlaceHolder
 	return t
@@ -27,7 +27,7 @@ type fieldNote struct {
 	text *widgets.Paragraph
 }
 
-func newFieldNote(help string) *fieldNote {
+func NewFieldNote(help string) *fieldNote {
 	t := widgets.NewParagraph(help)
 	t.ColorName = theme.ColorNamePlaceHolder // as the form's own hints
 	t.SizeName = theme.SizeNameCaptionText
@@ -38,10 +38,10 @@ func newFieldNote(help string) *fieldNote {
 }
 
 // show says what is wrong, or the help when err is nil.
-func (n *fieldNote) show(err error) {
+func (n *fieldNote) Draw(err error) {
 	text, colour := n.help, theme.ColorNamePlaceHolder
 	if err != nil {
-		text, colour = sentence(err.Error()), theme.ColorNameError
+		text, colour = Sentence(err.Error()), theme.ColorNameError
 	}
 	if text == n.text.Text() && colour == n.text.ColorName {
 		return
@@ -56,6 +56,6 @@ func (n *fieldNote) show(err error) {
 }
 
 // withNote puts a field and its note together as one form item.
-func withNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.FormItem {
+func WithNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.FormItem {
 	return &widget.FormItem{Text: label, Widget: container.New(layout.NewCustomPaddedVBoxLayout(0), field, note.text)}
 }

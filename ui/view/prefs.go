@@ -1,8 +1,9 @@
-package ui
+package view
 
 import (
 	"hoist/auth"
 	"hoist/engine/upload"
+	"hoist/ui/look"
 	"hoist/words"
 	"slices"
 	"time"
@@ -20,11 +21,11 @@ const (
 	prefTheme      = "theme"
 	prefSignInWait = "signInMinutes"
 	prefBackground = "keepUploadingClosed"
-	prefLanguage   = "language"
+	PrefLanguage   = "language"
 )
 
 // settings are the user's choices, kept in Fyne's preferences.
-type settings struct {
+type Settings struct {
 	Parallel    int   // uploads at once
 	ChunkSize   int64 // bytes per request of a resumable upload; upload.ChunkAuto: sized by the link
 	AutoResume  bool  // unfinished uploads continue when Hoist starts
@@ -36,55 +37,55 @@ type settings struct {
 	Language    string // words.SystemSetting, or the code of the language chosen
 }
 
-var defaultSettings = settings{
+var DefaultSettings = Settings{
 	Parallel:    6,
 	ChunkSize:   upload.ChunkAuto,
 	AutoResume:  true,
 	HistoryDays: 30,
-	Theme:       themeSystem,
+	Theme:       look.ThemeSystem,
 	SignInWait:  int(auth.DefaultConsentTimeout / time.Minute),
 	Background:  true,
 	Language:    words.SystemSetting,
 }
 
-func loadSettings(p fyne.Preferences) settings {
-	s := settings{
-		Parallel:    p.IntWithFallback(prefParallel, defaultSettings.Parallel),
-		ChunkSize:   int64(p.IntWithFallback(prefChunkSize, int(defaultSettings.ChunkSize))),
-		AutoResume:  p.BoolWithFallback(prefAutoResume, defaultSettings.AutoResume),
-		Bandwidth:   int64(p.IntWithFallback(prefBandwidth, int(defaultSettings.Bandwidth))),
-		HistoryDays: p.IntWithFallback(prefHistory, defaultSettings.HistoryDays),
-		Theme:       p.StringWithFallback(prefTheme, defaultSettings.Theme),
-		SignInWait:  p.IntWithFallback(prefSignInWait, defaultSettings.SignInWait),
-		Background:  p.BoolWithFallback(prefBackground, defaultSettings.Background),
-		Language:    p.StringWithFallback(prefLanguage, defaultSettings.Language),
+func LoadSettings(p fyne.Preferences) Settings {
+	s := Settings{
+		Parallel:    p.IntWithFallback(prefParallel, DefaultSettings.Parallel),
+		ChunkSize:   int64(p.IntWithFallback(prefChunkSize, int(DefaultSettings.ChunkSize))),
+		AutoResume:  p.BoolWithFallback(prefAutoResume, DefaultSettings.AutoResume),
+		Bandwidth:   int64(p.IntWithFallback(prefBandwidth, int(DefaultSettings.Bandwidth))),
+		HistoryDays: p.IntWithFallback(prefHistory, DefaultSettings.HistoryDays),
+		Theme:       p.StringWithFallback(prefTheme, DefaultSettings.Theme),
+		SignInWait:  p.IntWithFallback(prefSignInWait, DefaultSettings.SignInWait),
+		Background:  p.BoolWithFallback(prefBackground, DefaultSettings.Background),
+		Language:    p.StringWithFallback(PrefLanguage, DefaultSettings.Language),
 	}
 	// A hand-edited or old preferences file must not break uploads.
 	if s.Parallel < 1 || s.Parallel > 64 {
-		s.Parallel = defaultSettings.Parallel
+		s.Parallel = DefaultSettings.Parallel
 	}
 	if s.ChunkSize != upload.ChunkAuto && (s.ChunkSize < 256<<10 || s.ChunkSize%(256<<10) != 0) {
-		s.ChunkSize = defaultSettings.ChunkSize
+		s.ChunkSize = DefaultSettings.ChunkSize
 	}
 	if s.Bandwidth < 0 {
 		s.Bandwidth = 0
 	}
 	if s.HistoryDays < 0 {
-		s.HistoryDays = defaultSettings.HistoryDays
+		s.HistoryDays = DefaultSettings.HistoryDays
 	}
-	if !slices.Contains(themeChoices, s.Theme) {
-		s.Theme = themeSystem
+	if !slices.Contains(ThemeChoices, s.Theme) {
+		s.Theme = look.ThemeSystem
 	}
 	if s.SignInWait < 1 || s.SignInWait > 120 {
-		s.SignInWait = defaultSettings.SignInWait
+		s.SignInWait = DefaultSettings.SignInWait
 	}
-	if !slices.Contains(languageChoices, s.Language) {
+	if !slices.Contains(LanguageChoices, s.Language) {
 		s.Language = words.SystemSetting
 	}
 	return s
 }
 
-func (s settings) save(p fyne.Preferences) {
+func (s Settings) Save(p fyne.Preferences) {
 	p.SetInt(prefParallel, s.Parallel)
 	p.SetInt(prefChunkSize, int(s.ChunkSize))
 	p.SetBool(prefAutoResume, s.AutoResume)
@@ -93,26 +94,26 @@ func (s settings) save(p fyne.Preferences) {
 	p.SetString(prefTheme, s.Theme)
 	p.SetInt(prefSignInWait, s.SignInWait)
 	p.SetBool(prefBackground, s.Background)
-	p.SetString(prefLanguage, s.Language)
+	p.SetString(PrefLanguage, s.Language)
 }
 
 // signInWait is how long a sign-in waits for the browser, for auth.
-func (s settings) signInWait() time.Duration {
+func (s Settings) WaitForSignIn() time.Duration {
 	return time.Duration(s.SignInWait) * time.Minute
 }
 
 // historyFor is how long finished uploads are kept, for the queue.
-func (s settings) historyFor() time.Duration {
+func (s Settings) HistoryFor() time.Duration {
 	return time.Duration(s.HistoryDays) * 24 * time.Hour
 }
 
 // The choices the settings offer.
 var (
-	parallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
-	chunkChoices     = []int64{upload.ChunkAuto, 256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
-	bandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
-	historyChoices   = []int{1, 7, 30, 90, 365, 0}
-	themeChoices     = []string{themeSystem, themeLight, themeDark}
-	signInChoices    = []int{2, 5, 10, 15, 30}
-	languageChoices  = append([]string{words.SystemSetting}, words.Codes...)
+	ParallelChoices  = []int{1, 2, 3, 4, 6, 8, 12, 16}
+	ChunkChoices     = []int64{upload.ChunkAuto, 256 << 10, 1 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20}
+	BandwidthChoices = []int64{0, 128_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 25_000_000}
+	HistoryChoices   = []int{1, 7, 30, 90, 365, 0}
+	ThemeChoices     = []string{look.ThemeSystem, look.ThemeLight, look.ThemeDark}
+	SignInChoices    = []int{2, 5, 10, 15, 30}
+	LanguageChoices  = append([]string{words.SystemSetting}, words.Codes...)
 )

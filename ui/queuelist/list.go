@@ -1,6 +1,7 @@
-package ui
+package queuelist
 
 import (
+	"hoist/ui/view"
 	"math"
 	"runtime"
 
@@ -17,65 +18,65 @@ import (
 // and only the rows whose job changed are drawn again. It draws the rows and
 // the selection of the latest snapshot; a click or a key asks the window for
 // another selection, which comes back in the next snapshot.
-type queueList struct {
+type QueueList struct {
 	widget.List
 
-	snap    *snapshot
-	rowAt   map[int]*jobRow // the row object last given each index
-	cursor  int             // the row the keyboard is on
+	Snap    *view.Snapshot
+	RowAt   map[int]*JobRow // the row object last given each index
+	Cursor  int             // the row the keyboard is on
 	focused bool            // the list has the keyboard's focus
 	hover   int             // the row under the pointer, -1 for none
 	// pointerRow is the row object the pointer last came onto: the one the
 	// toolkit tells when the pointer leaves, whatever row it shows by then.
-	pointerRow *jobRow
+	pointerRow *JobRow
 	// wheelLayer lies over the list and takes the mouse wheel (wheel).
-	wheelLayer *widgets.Wheel
-	d          listController
+	WheelLayer *widgets.Wheel
+	Host       ListController
 
 	modifiers func() fyne.KeyModifier
 }
 
-func newQueueList(d listController) *queueList {
-	l := &queueList{d: d, rowAt: map[int]*jobRow{}, snap: newSnapshots().last, hover: -1}
+func NewQueueList(d ListController) *QueueList {
+	l := &QueueList{Host: d, RowAt: map[int]*JobRow{}, Snap: view.NewSnapshots().Last, hover: -1}
 	l.modifiers = func() fyne.KeyModifier {
 		if dd, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
 			return dd.CurrentKeyModifiers()
 		}
 		return 0
 	}
-	l.Length = func() int { return len(l.snap.rows) }
+	l.Length = func() int { return len(l.Snap.Rows) }
 	l.CreateItem = func() fyne.CanvasObject {
-		r := newJobRow(d)
+		r := NewJobRow(d)
 		r.onHover = l.rowHovered
 		return r
 	}
 	l.UpdateItem = func(id widget.ListItemID, o fyne.CanvasObject) {
-		rows := l.snap.rows
+		rows := l.Snap.Rows
 		if id < 0 || id >= len(rows) {
 			return
 		}
-		v := l.snap.view(id)
-		r := o.(*jobRow)
-		if l.rowAt[r.index] == r {
-			delete(l.rowAt, r.index)
+		v := l.Snap.View(id)
+		r := o.(*JobRow)
+		if l.RowAt[r.Index] == r {
+			delete(l.RowAt, r.Index)
 		}
-		r.index = id
-		l.rowAt[id] = r
-		r.show(v, l.snap.now)
-		if g := l.snap.mailboxes[rows[id].ID]; g != nil {
+		r.Index = id
+		l.RowAt[id] = r
+		r.Draw(v, l.Snap.Now)
+		if g := l.Snap.Mailboxes[rows[id].ID]; g != nil {
 			r.showMailbox(g)
 		}
-		r.setSelected(l.snap.selection.has(rows[id].ID))
+		r.setSelected(l.Snap.Selection.Has(rows[id].ID))
 		r.setHovered(id == l.hover) // a row taken for another index leaves its hover behind
-		r.setCursor(l.focused && id == l.cursor)
+		r.setCursor(l.focused && id == l.Cursor)
 	}
 	// The list's own selection is one row; the window keeps a set of
 	// selected jobs, so that Shift+click and Ctrl+click select several.
 	l.OnSelected = func(id widget.ListItemID) {
-		l.click(id, l.modifiers())
+		l.Click(id, l.modifiers())
 		l.UnselectAll()
 	}
-	l.wheelLayer = widgets.NewWheel(l.wheel)
+	l.WheelLayer = widgets.NewWheel(l.wheel)
 	l.ExtendBaseWidget(l)
 	return l
 }
@@ -97,9 +98,9 @@ func toolkitNotch() float32 {
 // wheel moves the list by the wheel's event: wheelRows rows a notch. The
 // row under the pointer, which the wheel changed without the pointer
 // moving, is the one highlighted.
-func (l *queueList) wheel(ev *fyne.ScrollEvent) {
+func (l *QueueList) wheel(ev *fyne.ScrollEvent) {
 	dy := ev.Scrolled.DY
-	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
 	if notch := toolkitNotch(); notch > 0 && step > 0 {
 		dy *= wheelRows * step / notch
 	}
@@ -108,11 +109,11 @@ func (l *queueList) wheel(ev *fyne.ScrollEvent) {
 }
 
 // hoverAt highlights the row at pos (relative to the list), or none.
-func (l *queueList) hoverAt(pos fyne.Position) {
-	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding)
+func (l *QueueList) hoverAt(pos fyne.Position) {
+	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
 	i := -1
 	if step > 0 && pos.Y >= 0 && pos.Y < l.Size().Height && pos.X >= 0 && pos.X < l.Size().Width {
-		if k := int((l.GetScrollOffset() + pos.Y) / step); k < len(l.snap.rows) {
+		if k := int((l.GetScrollOffset() + pos.Y) / step); k < len(l.Snap.Rows) {
 			i = k
 		}
 	}
@@ -120,68 +121,68 @@ func (l *queueList) hoverAt(pos fyne.Position) {
 }
 
 // rowHovered: the pointer came onto row r, or left it.
-func (l *queueList) rowHovered(r *jobRow, in bool) {
+func (l *QueueList) rowHovered(r *JobRow, in bool) {
 	switch {
 	case in:
 		l.pointerRow = r
-		l.setHover(r.index)
+		l.setHover(r.Index)
 	case r == l.pointerRow:
 		l.pointerRow = nil
 		l.setHover(-1)
 	}
 }
 
-func (l *queueList) setHover(i int) {
+func (l *QueueList) setHover(i int) {
 	l.hover = i
-	for k, r := range l.rowAt {
-		if r.index == k {
+	for k, r := range l.RowAt {
+		if r.Index == k {
 			r.setHovered(k == i)
 		}
 	}
 }
 
 // drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
-func (l *queueList) drawsOwnFocus() {}
+func (l *QueueList) drawsOwnFocus() {}
 
 // views are the rows of the snapshot drawn, each one's whole view (for
 // tests: a long list reads only the rows it draws).
-func (l *queueList) views() []engine.JobView {
-	out := make([]engine.JobView, len(l.snap.rows))
+func (l *QueueList) Views() []engine.JobView {
+	out := make([]engine.JobView, len(l.Snap.Rows))
 	for i := range out {
-		out[i] = l.snap.view(i)
+		out[i] = l.Snap.View(i)
 	}
 	return out
 }
 
 // click asks for the selection a click on row i with these modifiers makes.
-func (l *queueList) click(i int, mods fyne.KeyModifier) {
-	if i < 0 || i >= len(l.snap.rows) {
+func (l *QueueList) Click(i int, mods fyne.KeyModifier) {
+	if i < 0 || i >= len(l.Snap.Rows) {
 		return
 	}
-	l.cursor = i
-	if id := l.snap.rows[i].ID; isMailboxRow(id) && mods == 0 {
-		l.d.openMailbox(id) // its emails are listed under it, or no longer
+	l.Cursor = i
+	if id := l.Snap.Rows[i].ID; view.IsMailboxRow(id) && mods == 0 {
+		l.Host.OpenMailbox(id) // its emails are listed under it, or no longer
 	}
-	l.d.selectRows(l.snap.selection.click(l.snap.rows, l.snap.index, i, mods))
+	l.Host.SelectRows(l.Snap.Selection.Click(l.Snap.Rows, l.Snap.Index, i, mods))
 }
 
 // selectAll asks for every row to be selected.
-func (l *queueList) selectAll() { l.d.selectRows(every(l.snap.rows)) }
+func (l *QueueList) SelectAll() { l.Host.SelectRows(view.Every(l.Snap.Rows)) }
 
 // FocusGained: Tab reached the list. Its cursor goes to a row on screen,
 // and is outlined.
-func (l *queueList) FocusGained() {
+func (l *QueueList) FocusGained() {
 	l.focused = true
-	if first, last := l.onScreen(); l.cursor < first || l.cursor > last {
-		l.cursor = first
+	if first, last := l.OnScreen(); l.Cursor < first || l.Cursor > last {
+		l.Cursor = first
 	}
-	l.moveCursor(l.cursor)
+	l.moveCursor(l.Cursor)
 }
 
 // onScreen are the first and last rows wholly on screen.
-func (l *queueList) onScreen() (first, last int) {
-	n := len(l.snap.rows)
-	step := l.rowHeight() + l.Theme().Size(theme.SizeNamePadding) // as the toolkit's list lays rows out
+func (l *QueueList) OnScreen() (first, last int) {
+	n := len(l.Snap.Rows)
+	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding) // as the toolkit's list lays rows out
 	if step <= 0 {
 		return 0, n - 1
 	}
@@ -192,15 +193,15 @@ func (l *queueList) onScreen() (first, last int) {
 }
 
 // rowHeight is the height of a row, or 0 before any is drawn.
-func (l *queueList) rowHeight() float32 {
-	for _, r := range l.rowAt {
+func (l *QueueList) RowHeight() float32 {
+	for _, r := range l.RowAt {
 		return r.Size().Height
 	}
 	return 0
 }
 
 // FocusLost: the cursor's outline goes.
-func (l *queueList) FocusLost() {
+func (l *QueueList) FocusLost() {
 	l.focused = false
 	l.showCursor()
 }
@@ -209,78 +210,78 @@ func (l *queueList) FocusLost() {
 // select its row (with Shift, from the last one clicked; with Ctrl, the
 // cursor moves alone); Space selects the cursor's row (with Ctrl, adds or
 // takes it away); Delete removes the selected rows.
-func (l *queueList) TypedKey(e *fyne.KeyEvent) {
-	first, last := l.onScreen()
+func (l *QueueList) TypedKey(e *fyne.KeyEvent) {
+	first, last := l.OnScreen()
 	switch e.Name {
 	case fyne.KeyDelete, fyne.KeyBackspace:
-		l.deleteSelected()
+		l.DeleteSelected()
 	case fyne.KeySpace:
-		l.click(l.cursor, l.modifiers())
+		l.Click(l.Cursor, l.modifiers())
 		l.showCursor()
 	default:
-		if to, ok := widgets.CursorMove(e.Name, l.cursor, last-first, len(l.snap.rows)); ok {
+		if to, ok := widgets.CursorMove(e.Name, l.Cursor, last-first, len(l.Snap.Rows)); ok {
 			l.step(to)
 		}
 	}
 }
 
 // step moves the cursor to row i and, unless Ctrl is held, selects it.
-func (l *queueList) step(i int) {
-	if len(l.snap.rows) == 0 {
+func (l *QueueList) step(i int) {
+	if len(l.Snap.Rows) == 0 {
 		return
 	}
-	i = max(0, min(i, len(l.snap.rows)-1))
+	i = max(0, min(i, len(l.Snap.Rows)-1))
 	mods := l.modifiers()
 	l.moveCursor(i)
 	if mods&fyne.KeyModifierShortcutDefault == 0 {
-		l.click(i, mods)
+		l.Click(i, mods)
 	}
 }
 
 // moveCursor puts the cursor on row i and scrolls it into view.
-func (l *queueList) moveCursor(i int) {
-	l.cursor = max(0, min(i, len(l.snap.rows)-1))
-	if len(l.snap.rows) > 0 {
-		l.ScrollTo(l.cursor)
+func (l *QueueList) moveCursor(i int) {
+	l.Cursor = max(0, min(i, len(l.Snap.Rows)-1))
+	if len(l.Snap.Rows) > 0 {
+		l.ScrollTo(l.Cursor)
 	}
 	l.showCursor()
 }
 
 // showCursor outlines the cursor's row while the list has the focus.
-func (l *queueList) showCursor() {
-	for i, r := range l.rowAt {
-		r.setCursor(l.focused && i == l.cursor)
+func (l *QueueList) showCursor() {
+	for i, r := range l.RowAt {
+		r.setCursor(l.focused && i == l.Cursor)
 	}
 }
 
-func (l *queueList) deleteSelected() {
-	if len(l.snap.selected) > 0 {
-		l.d.removeRows(l.snap.selected)
+func (l *QueueList) DeleteSelected() {
+	if len(l.Snap.Selected) > 0 {
+		l.Host.RemoveRows(l.Snap.Selected)
 	}
 }
 
 // show draws snapshot s; it runs on the UI goroutine.
-func (l *queueList) show(s *snapshot) {
-	was := l.snap
-	l.snap = s
-	if s.reshaped {
-		l.cursor = max(0, min(l.cursor, len(s.rows)-1))
+func (l *QueueList) Draw(s *view.Snapshot) {
+	was := l.Snap
+	l.Snap = s
+	if s.Reshaped {
+		l.Cursor = max(0, min(l.Cursor, len(s.Rows)-1))
 		l.Refresh()
 		return
 	}
 	// List.RefreshItem redraws the whole list; a changed row is drawn alone.
-	for _, i := range s.changed {
-		if r := l.rowAt[i]; r != nil {
-			r.show(s.view(i), s.now)
-			if g := s.mailboxes[s.rows[i].ID]; g != nil {
+	for _, i := range s.Changed {
+		if r := l.RowAt[i]; r != nil {
+			r.Draw(s.View(i), s.Now)
+			if g := s.Mailboxes[s.Rows[i].ID]; g != nil {
 				r.showMailbox(g)
 			}
 		}
 	}
-	if !s.selection.same(was.selection) {
-		for i, r := range l.rowAt {
-			if i < len(s.rows) {
-				r.setSelected(s.selection.has(s.rows[i].ID))
+	if !s.Selection.Same(was.Selection) {
+		for i, r := range l.RowAt {
+			if i < len(s.Rows) {
+				r.setSelected(s.Selection.Has(s.Rows[i].ID))
 			}
 		}
 	}
@@ -288,8 +289,8 @@ func (l *queueList) show(s *snapshot) {
 
 // sampler tells the sampling goroutine whether the queue may have changed
 // since its last reading. It is owned by that goroutine.
-type sampler struct {
-	summary summaryMark
+type Sampler struct {
+	Summary summaryMark
 	started bool
 }
 
@@ -309,14 +310,14 @@ func markOf(s engine.Summary) summaryMark {
 // needed tells whether the queue may have changed since the last reading,
 // and takes sum as the latest. Rows waiting to retry count down, so they
 // are looked at every time.
-func (s *sampler) needed(sum engine.Summary, retrying bool) bool {
-	changed := !s.started || markOf(sum) != s.summary || retrying
-	s.started, s.summary = true, markOf(sum)
+func (s *Sampler) Needed(sum engine.Summary, retrying bool) bool {
+	changed := !s.started || markOf(sum) != s.Summary || retrying
+	s.started, s.Summary = true, markOf(sum)
 	return changed
 }
 
 // anyRetrying reports whether a countdown is on screen.
-func anyRetrying(views []engine.Brief) bool {
+func AnyRetrying(views []engine.Brief) bool {
 	for i := range views {
 		if views[i].State == engine.Retrying {
 			return true
@@ -326,9 +327,9 @@ func anyRetrying(views []engine.Brief) bool {
 }
 
 // listController is what the list asks of the window.
-type listController interface {
+type ListController interface {
 	rowController
-	removeRows(views []engine.JobView) // off the list, with an Undo
-	selectRows(sel selection)          // makes sel the selection
-	openMailbox(id engine.JobID)       // lists a mailbox's emails under its row, or no longer
+	RemoveRows(views []engine.JobView) // off the list, with an Undo
+	SelectRows(sel view.Selection)     // makes sel the selection
+	OpenMailbox(id engine.JobID)       // lists a mailbox's emails under its row, or no longer
 }

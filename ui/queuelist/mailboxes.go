@@ -1,14 +1,15 @@
-package ui
+package queuelist
 
 import (
 	"hoist/engine"
+	"hoist/ui/view"
 )
 
 // showMailbox puts on the row what only a mailbox's row says: how many of
 // its emails arrived, where a file's row says what it is.
-func (r *jobRow) showMailbox(g *mailboxRow) {
-	if w := g.countWords(); r.detail.Text() != w {
-		r.detail.SetText(w)
+func (r *JobRow) showMailbox(g *view.MailboxRow) {
+	if w := g.CountWords(); r.Detail.Text() != w {
+		r.Detail.SetText(w)
 		r.nameLine.Refresh()
 	}
 }
@@ -17,7 +18,7 @@ func (r *jobRow) showMailbox(g *mailboxRow) {
 // mailbox listed under its row, the mailbox's and its place in it.
 func rowName(v engine.JobView) string {
 	if v.InMailbox > 0 {
-		return say("mailbox.email", "File", v.Name, "N", v.InMailbox)
+		return view.Say("mailbox.email", "File", v.Name, "N", v.InMailbox)
 	}
 	return v.Name
 }
