@@ -88,6 +88,36 @@ func TestImportsPointOneWay(t *testing.T) {
 	}
 }
 
+// TestWindowRoomsPointDown keeps the window's own packages on their floors
+// (docs/architecture.md): the look at the bottom, the view of the queue every
+// panel shares above it, then the dialogs and the received list, then the
+// panels, the settings, and the window's top level, which builds them all.
+// A package imports only the window's packages of a lower floor, so no
+// arrow runs back up and no panel reads another on its own floor.
+func TestWindowRoomsPointDown(t *testing.T) {
+	graph := importGraph(t, "..")
+	floor := map[string]int{
+		"hoist/ui/look":        1,
+		"hoist/ui/view":        2,
+		"hoist/ui/dialogs":     3,
+		"hoist/ui/received":    3,
+		"hoist/ui/queuelist":   4,
+		"hoist/ui/destination": 4,
+		"hoist/ui/settings":    5,
+		"hoist/ui":             9,
+	}
+	for pkg, f := range floor {
+		if _, ok := graph[pkg]; !ok {
+			t.Errorf("%s was not read", pkg)
+		}
+		for _, dep := range graph[pkg] {
+			if g, ok := floor[dep]; ok && g >= f {
+				t.Errorf("%s (floor %d) imports %s (floor %d)", pkg, f, dep, g)
+			}
+		}
+	}
+}
+
 // importGraph reads the imports of every package of the module at root
 // (test files and the separate bench module left out).
 func importGraph(t *testing.T, root string) map[string][]string {

@@ -26,15 +26,15 @@ import (
 // whole state. Removing goes through the removals, with an Undo; signing
 // in through the browser first.
 type actions struct {
-	Frame    *view.WindowFrame
-	Queue    *engine.Queue // safe from any goroutine
-	Log      *slog.Logger
-	Removals *view.Removals
-	SignIn   func(v engine.JobView) // the browser's part of a sign-in; the engine's follows
-	Now      func() time.Time
+	frame    *view.WindowFrame
+	q        *engine.Queue // safe from any goroutine
+	log      *slog.Logger
+	removals *view.Removals
+	signIn   func(v engine.JobView) // the browser's part of a sign-in; the engine's follows
+	now      func() time.Time
 }
 
-// do takes one of the actions the engine allows a job.
+// Do takes one of the actions the engine allows a job.
 func (a *actions) Do(v engine.JobView, act engine.Action) {
 	if view.IsMailboxRow(v.ID) {
 		a.DoSelected(act, []engine.JobView{v}) // to each of its emails
@@ -42,15 +42,15 @@ func (a *actions) Do(v engine.JobView, act engine.Action) {
 	}
 	switch act {
 	case engine.SignIn:
-		a.SignIn(v)
+		a.signIn(v)
 	case engine.Remove:
-		a.Removals.RemoveRows([]engine.JobView{v})
+		a.removals.RemoveRows([]engine.JobView{v})
 	default:
 		a.act(act, v)
 	}
 }
 
-// doSelected takes act on every selected job that allows it, as the engine
+// DoSelected takes act on every selected job that allows it, as the engine
 // says.
 func (a *actions) DoSelected(act engine.Action, views []engine.JobView) {
 	views = a.emailsOf(views)
@@ -60,7 +60,7 @@ func (a *actions) DoSelected(act engine.Action, views []engine.JobView) {
 	}
 	switch act {
 	case engine.Remove:
-		a.Removals.RemoveRows(views)
+		a.removals.RemoveRows(views)
 		return
 	case engine.SignIn:
 		views = views[:1] // one sign-in in the browser sends on every upload of the account
@@ -70,30 +70,30 @@ func (a *actions) DoSelected(act engine.Action, views []engine.JobView) {
 	}
 }
 
-// doAll does act to every file that allows it, off the UI goroutine.
+// DoAll does act to every file that allows it, off the UI goroutine.
 func (a *actions) DoAll(act queuelist.AllAction) {
-	f := map[queuelist.AllAction]func(){queuelist.PauseEvery: a.Queue.PauseAll, queuelist.ResumeEvery: a.Queue.ResumeAll, queuelist.RetryFailed: a.Queue.RetryFailed, queuelist.ClearFinished: a.Queue.ClearFinished}[act]
-	a.Frame.Background(func(context.Context) { f() })
+	f := map[queuelist.AllAction]func(){queuelist.PauseEvery: a.q.PauseAll, queuelist.ResumeEvery: a.q.ResumeAll, queuelist.RetryFailed: a.q.RetryFailed, queuelist.ClearFinished: a.q.ClearFinished}[act]
+	a.frame.Background(func(context.Context) { f() })
 }
 
 // act does a job action off the UI goroutine; a refusal is said in words.
 func (a *actions) act(act engine.Action, v engine.JobView) {
-	a.Frame.Background(func(context.Context) {
-		err := a.Queue.Do(v.ID, act)
+	a.frame.Background(func(context.Context) {
+		err := a.q.Do(v.ID, act)
 		if err == nil || errors.Is(err, engine.ErrNoJob) {
 			return
 		}
-		a.Log.Info("action refused", "action", act, "job", v.ID, "err", err)
-		a.Frame.Later(func() {
-			a.Frame.Tell(view.Say("ui.action.refused", "Action", view.Speaking().Action(string(act)), "File", view.Isolate(v.Name), "Why", view.ErrorWords(err)))
+		a.log.Info("action refused", "action", act, "job", v.ID, "err", err)
+		a.frame.Later(func() {
+			a.frame.Tell(view.Say("ui.action.refused", "Action", view.Speaking().Action(string(act)), "File", view.Isolate(v.Name), "Why", view.ErrorWords(err)))
 		})
 	})
 }
 
-// showResult shows what the server made of a finished file, with a copy button
+// ShowResult shows what the server made of a finished file, with a copy button
 // and, where there is a link, a way to open it.
 func (a *actions) ShowResult(v engine.JobView) {
-	f := a.Frame
+	f := a.frame
 	r := v.Result
 	if r == nil {
 		f.Open(widgets.NewSentenceDialog(v.Name, view.Say("ui.result.none"), f.Win))
@@ -136,9 +136,9 @@ func (a *actions) ShowResult(v engine.JobView) {
 	f.Open(dlg)
 }
 
-// showDetails shows a row's whole state, which the row may have cut short.
+// ShowDetails shows a row's whole state, which the row may have cut short.
 func (a *actions) ShowDetails(v engine.JobView) {
-	text := view.StateWords(v, a.Now())
+	text := view.StateWords(v, a.now())
 	if g := view.GoogleWords(v); g != "" {
 		text += "\n\n" + g
 	}
@@ -150,9 +150,9 @@ func (a *actions) ShowDetails(v engine.JobView) {
 	}
 	text += "\n\n" + view.Say("ui.field.file", "File", view.Isolate(v.Path)) + "\n" + view.Say("ui.field.size", "Size", view.Speaking().Size(v.Size)) + "\n" + view.Say("ui.field.to", "To", queuelist.DestWords(v))
 	l := widgets.NewParagraph(text)
-	dlg := widgets.NewInfoDialog(v.Name, view.Visual(view.Say("ui.close")), l, a.Frame.Win)
-	dlg.Resize(a.Frame.Fit(fyne.NewSize(520, 0)))
-	a.Frame.Open(dlg)
+	dlg := widgets.NewInfoDialog(v.Name, view.Visual(view.Say("ui.close")), l, a.frame.Win)
+	dlg.Resize(a.frame.Fit(fyne.NewSize(520, 0)))
+	a.frame.Open(dlg)
 }
 
 // emailsOf is views with each mailbox's row replaced by its emails, as
@@ -161,7 +161,7 @@ func (a *actions) emailsOf(views []engine.JobView) []engine.JobView {
 	if !slices.ContainsFunc(views, func(v engine.JobView) bool { return view.IsMailboxRow(v.ID) }) {
 		return views
 	}
-	briefs := a.Queue.Briefs()
+	briefs := a.q.Briefs()
 	out := make([]engine.JobView, 0, len(views))
 	for _, v := range views {
 		if !view.IsMailboxRow(v.ID) {
@@ -174,7 +174,7 @@ func (a *actions) emailsOf(views []engine.JobView) []engine.JobView {
 				continue
 			}
 			for _, b := range briefs[run[0]:run[1]] {
-				if e, ok := a.Queue.Job(b.ID); ok {
+				if e, ok := a.q.Job(b.ID); ok {
 					out = append(out, e)
 				}
 			}

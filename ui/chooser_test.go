@@ -41,9 +41,9 @@ func chooserHome(t *testing.T) (home string) {
 // openChooser opens Hoist's own dialog to add files, as without a portal.
 func openChooser(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
-	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.Host.files.Pick(false, h.Host.Add)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
+	h.d.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.Pick(false, h.d.Add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.Dialogs) == 1 })
 	return chooserOn(t, h)
 }
 
@@ -172,20 +172,20 @@ func TestTheChoosersOpenSaysHowMany(t *testing.T) {
 		t.Errorf("with two files ticked Open says %q", c.Open.Text)
 	}
 	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Fatal("Enter did not press Open")
 	}
-	h.waitFor("two rows", func() bool { return len(h.Host.List.Views()) == 2 })
+	h.waitFor("two rows", func() bool { return len(h.d.list.Views()) == 2 })
 
 	c = openChooser(t, h)
 	c.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Fatal("Escape in the list did not close the chooser")
 	}
 	c = openChooser(t, h)
-	h.Host.Win.Canvas().Focus(c.Path)
+	h.d.win.Canvas().Focus(c.Path)
 	c.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Fatal("Escape in the path field did not close the chooser")
 	}
 }

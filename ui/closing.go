@@ -31,14 +31,14 @@ const quitWithin = 2 * time.Second
 // the window asked it to. A second Hoist, or the tray's Show, brings the
 // window forward and keeps Hoist open.
 type exit struct {
-	Frame    *view.WindowFrame
-	Queue    *engine.Queue
-	Removals *view.Removals
-	Last     func() *view.Snapshot       // the snapshot drawn last
-	Settings func() view.Settings        // the settings now
+	frame    *view.WindowFrame
+	q        *engine.Queue
+	removals *view.Removals
+	last     func() *view.Snapshot       // the snapshot drawn last
+	settings func() view.Settings        // the settings now
 	foot     func() *queuelist.Footer    // the bar under the list, which says "Quitting…"
-	DoAll    func(a queuelist.AllAction) // the tray's Pause all
-	Add      func(paths []string)
+	doAll    func(a queuelist.AllAction) // the tray's Pause all
+	add      func(paths []string)
 	saveSize func()
 
 	tray      func(*fyne.Menu) // sets the system tray's menu; nil without a tray
@@ -53,7 +53,7 @@ type exit struct {
 // useTray gives the window a system tray, where the toolkit has one; the
 // window goes there only while its icon is really shown (trayIsShown).
 func (e *exit) useTray() {
-	if da, ok := e.Frame.App.(desktop.App); ok {
+	if da, ok := e.frame.App.(desktop.App); ok {
 		e.tray = da.SetSystemTrayMenu
 	}
 	e.trayShown = trayIsShown
@@ -71,14 +71,14 @@ func (e *exit) askQuit(closingWindow bool) {
 	if e.quitting || e.asking != nil {
 		return
 	}
-	s := e.Last() // at most a tenth of a second old; the question follows the next ones
+	s := e.last() // at most a tenth of a second old; the question follows the next ones
 	if s.Totals.Moving == 0 {
 		e.quit()
 		return
 	}
 	// Closing the window may keep uploading: in the tray where its icon is
 	// really shown, else minimised; either way Hoist quits when they are up.
-	background := closingWindow && e.Settings().Background
+	background := closingWindow && e.settings().Background
 	notices := canNotify()
 	// Where no notification can be shown, the tray's icon could not be
 	// either (both need the session bus): the window is minimised.
@@ -101,33 +101,33 @@ func (e *exit) askQuit(closingWindow bool) {
 			case background && ask.Dismissed: // not when Escape closed the question
 				e.keepUploading(inTray)
 			}
-		}, e.Frame.Win)
+		}, e.frame.Win)
 	if background {
 		ask.SetDismissText(view.BackgroundDismiss())
 	}
 	ask.Dismiss.SetIcon(theme.UploadIcon()) // it goes on uploading: no ✕
-	e.asking = &quitAsk{AskFiles: ask, text: text, Words: words}
-	e.Frame.Open(ask)
+	e.asking = &quitAsk{ask: ask, text: text, words: words}
+	e.frame.Open(ask)
 }
 
 // quitAsk is the question before quitting while files upload. It counts
 // them from each snapshot, and once none is left to stop it goes, and
 // Hoist quits as it was asked to: nothing is lost by quitting now.
 type quitAsk struct {
-	AskFiles *widgets.Question
-	text     *widgets.Paragraph
-	Words    func(files int) string
+	ask   *widgets.Question
+	text  *widgets.Paragraph
+	words func(files int) string
 }
 
 func (q *quitAsk) Draw(s *view.Snapshot) {
 	if n := s.Totals.Moving; n > 0 {
-		q.text.SetText(q.Words(n))
+		q.text.SetText(q.words(n))
 		return
 	}
-	q.AskFiles.Answer(true)
+	q.ask.Answer(true)
 }
 
-// show follows snapshot s: the question's count, and the quit asked for
+// Draw follows snapshot s: the question's count, and the quit asked for
 // once nothing moves.
 func (e *exit) Draw(s *view.Snapshot) {
 	if e.asking != nil {
@@ -140,9 +140,9 @@ func (e *exit) Draw(s *view.Snapshot) {
 		}
 		// Nothing would tell the user: the window comes back with the
 		// result rather than vanishing without a word.
-		e.Frame.Unsay(view.QuitWhenDoneWords())
+		e.frame.Unsay(view.QuitWhenDoneWords())
 		e.comeForward()
-		e.Frame.Tell(view.ShownInsteadWords())
+		e.frame.Tell(view.ShownInsteadWords())
 	}
 }
 
@@ -152,15 +152,15 @@ func canNotify() bool { return os.Getenv(sessionbus.Variable) != sessionbus.None
 
 // quit pauses every upload, flushes the list and closes the window.
 func (e *exit) quit() {
-	e.Removals.Commit()
+	e.removals.Commit()
 	e.saveSize()
 	e.quitting = true
 	e.foot().SayQuitting()
-	f := e.Frame
+	f := e.frame
 	f.Background(func(context.Context) {
 		ctx, cancel := context.WithTimeout(context.Background(), quitWithin)
 		defer cancel()
-		if err := e.Queue.Close(ctx); err != nil {
+		if err := e.q.Close(ctx); err != nil {
 			f.Log.Warn("closing the queue", "err", err)
 		}
 		f.Later(f.App.Quit)
@@ -171,13 +171,13 @@ func (e *exit) quit() {
 // uploads go on, and quits when they are done.
 func (e *exit) keepUploading(inTray bool) {
 	e.whenDone.Store(true)
-	e.Frame.Tell(view.QuitWhenDoneWords())
+	e.frame.Tell(view.QuitWhenDoneWords())
 	if inTray {
 		e.toTray()
 		return
 	}
 	e.minimised = true
-	native.Iconify(e.Frame.Win)
+	native.Iconify(e.frame.Win)
 }
 
 // comeForward shows the window on top, from the tray or the taskbar, and
@@ -186,31 +186,31 @@ func (e *exit) comeForward() {
 	e.stayOpen()
 	if e.hidden {
 		e.hidden = false
-		e.Frame.Win.Show()
+		e.frame.Win.Show()
 	}
 	e.minimised = false
-	native.Deiconify(e.Frame.Win)
-	e.Frame.Win.RequestFocus()
+	native.Deiconify(e.frame.Win)
+	e.frame.Win.RequestFocus()
 }
 
 // stayOpen forgets a quit asked for when the uploads end: the user is back.
 func (e *exit) stayOpen() {
 	if e.whenDone.Swap(false) {
-		e.Frame.Unsay(view.QuitWhenDoneWords()) // it is no longer true
+		e.frame.Unsay(view.QuitWhenDoneWords()) // it is no longer true
 	}
 }
 
 // handedOver takes what a second Hoist handed over (maybe no files: it
 // was started only to show the window) and brings the window forward.
 func (e *exit) handedOver(paths []string) {
-	e.Add(paths)
+	e.add(paths)
 	e.comeForward()
 }
 
 // trayMenu is what the tray offers while the window is closed.
 func (e *exit) trayMenu() *fyne.Menu {
 	show := fyne.NewMenuItem(view.TrayShow(), e.comeForward)
-	pause := fyne.NewMenuItem(view.TrayPauseAll(), func() { e.DoAll(queuelist.PauseEvery) })
+	pause := fyne.NewMenuItem(view.TrayPauseAll(), func() { e.doAll(queuelist.PauseEvery) })
 	quit := fyne.NewMenuItem(view.TrayQuit(), e.quit)
 	quit.IsQuit = true
 	return fyne.NewMenu(view.Visual(view.Say("ui.app")), show, pause, fyne.NewMenuItemSeparator(), quit)
@@ -223,5 +223,5 @@ func (e *exit) toTray() {
 	}
 	e.tray(e.trayMenu())
 	e.hidden = true
-	e.Frame.Win.Hide()
+	e.frame.Win.Hide()
 }

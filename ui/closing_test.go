@@ -19,13 +19,13 @@ import (
 // keep uploading on, and returns the question's text.
 func closingQuestion(t *testing.T, h *harness) string {
 	t.Helper()
-	h.Host.Settings.Current.Background = true
-	h.Host.exit.closing()
-	if len(h.Host.Frame.Dialogs) == 0 {
+	h.d.settings.Current.Background = true
+	h.d.exit.closing()
+	if len(h.d.frame.Dialogs) == 0 {
 		t.Fatal("closing during an upload asked nothing")
 	}
 	var text []string
-	walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if p, ok := o.(*widgets.Paragraph); ok {
 			text = append(text, p.Text())
 		}
@@ -41,7 +41,7 @@ func closingQuestion(t *testing.T, h *harness) string {
 func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", testbus.Start(t))
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.Host.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though no tray icon would be seen") }
+	h.d.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though no tray icon would be seen") }
 	release, _ := stalled(t, h, "movie.dat")
 
 	if q := closingQuestion(t, h); !strings.Contains(q, "minimised") || strings.Contains(q, "tray") {
@@ -52,21 +52,21 @@ func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 		t.Error("Keep uploading carries a ✕ icon")
 	}
 	test.Tap(keep)
-	if h.Host.exit.hidden {
+	if h.d.exit.hidden {
 		t.Fatal("the window was hidden with no tray to bring it back")
 	}
-	if !h.Host.exit.minimised || !h.Host.exit.whenDone.Load() {
+	if !h.d.exit.minimised || !h.d.exit.whenDone.Load() {
 		t.Fatal("Keep uploading neither minimised the window nor planned to quit afterwards")
 	}
-	if h.Host.exit.quitting || h.state("movie.dat") != engine.Uploading {
+	if h.d.exit.quitting || h.state("movie.dat") != engine.Uploading {
 		t.Fatal("the upload stopped when the window closed")
 	}
 	h.Refresh()
-	if h.Host.exit.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit while the file was still uploading")
 	}
 	close(release)
-	h.waitFor("Hoist to quit once the upload is done", func() bool { return h.Host.exit.quitting })
+	h.waitFor("Hoist to quit once the upload is done", func() bool { return h.d.exit.quitting })
 	if h.state("movie.dat") != engine.Done {
 		t.Errorf("Hoist quit with the file %s", h.state("movie.dat"))
 	}
@@ -80,26 +80,26 @@ func TestWithoutATrayHostTheWindowStays(t *testing.T) {
 func TestWithoutNotificationsTheWindowShowsTheEnd(t *testing.T) {
 	t.Setenv(sessionbus.Variable, sessionbus.None)
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.Host.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though nothing could show it") }
-	h.Host.exit.trayShown = func() bool { return true }
+	h.d.exit.tray = func(*fyne.Menu) { t.Error("the tray was used though nothing could show it") }
+	h.d.exit.trayShown = func() bool { return true }
 	release, _ := stalled(t, h, "movie.dat")
 
 	if q := closingQuestion(t, h); strings.Contains(q, "tells you") || !strings.Contains(q, "comes back") {
 		t.Errorf("with no notifications the question says %q", q)
 	}
 	test.Tap(h.button("Keep uploading"))
-	if !h.Host.exit.minimised || h.Host.exit.hidden {
+	if !h.d.exit.minimised || h.d.exit.hidden {
 		t.Fatal("Keep uploading did not minimise the window")
 	}
 	close(release)
 	h.waitFor("the upload to end and the window to come back", func() bool {
-		return h.state("movie.dat") == engine.Done && !h.Host.exit.minimised
+		return h.state("movie.dat") == engine.Done && !h.d.exit.minimised
 	})
 	h.Refresh()
-	if h.Host.exit.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit with nothing to tell the user the files are up")
 	}
-	if got := h.Host.Frame.Message.Text(); !h.Host.Frame.Message.Visible() || !strings.Contains(got, "stayed open") {
+	if got := h.d.frame.Message.Text(); !h.d.frame.Message.Visible() || !strings.Contains(got, "stayed open") {
 		t.Errorf("the window came back saying %q", got)
 	}
 }
@@ -114,27 +114,27 @@ func TestWithATrayHostTheWindowGoesToTheTray(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", bus)
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	var menu *fyne.Menu
-	h.Host.exit.tray = func(m *fyne.Menu) { menu = m }
+	h.d.exit.tray = func(m *fyne.Menu) { menu = m }
 	release, _ := stalled(t, h, "movie.dat")
 
 	if q := closingQuestion(t, h); !strings.Contains(q, "system tray") {
 		t.Errorf("with a tray the question says %q", q)
 	}
 	test.Tap(h.button("Keep uploading"))
-	if menu == nil || !h.Host.exit.hidden || !h.Host.exit.whenDone.Load() {
+	if menu == nil || !h.d.exit.hidden || !h.d.exit.whenDone.Load() {
 		t.Fatal("Keep uploading did not move Hoist to the tray")
 	}
-	h.Host.exit.handedOver(nil) // `hoist` started again
-	if h.Host.exit.hidden || h.Host.exit.whenDone.Load() {
+	h.d.exit.handedOver(nil) // `hoist` started again
+	if h.d.exit.hidden || h.d.exit.whenDone.Load() {
 		t.Fatal("a second Hoist did not bring the window back, or Hoist still means to quit")
 	}
-	if strings.Contains(h.Host.Frame.Message.Text(), "quit") {
-		t.Errorf("the window still says %q", h.Host.Frame.Message.Text())
+	if strings.Contains(h.d.frame.Message.Text(), "quit") {
+		t.Errorf("the window still says %q", h.d.frame.Message.Text())
 	}
 	close(release)
 	h.waitFor("the upload to finish", func() bool { return h.state("movie.dat") == engine.Done })
 	h.Refresh()
-	if h.Host.exit.quitting {
+	if h.d.exit.quitting {
 		t.Error("Hoist quit though the user came back")
 	}
 }
@@ -143,16 +143,16 @@ func TestWithATrayHostTheWindowGoesToTheTray(t *testing.T) {
 // hides, minimises nor plans to quit: it is not "Keep uploading".
 func TestEscapeLeavesTheWindowAsItWas(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.Host.exit.tray = func(*fyne.Menu) {}
-	h.Host.exit.trayShown = func() bool { return true }
+	h.d.exit.tray = func(*fyne.Menu) {}
+	h.d.exit.trayShown = func() bool { return true }
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 	closingQuestion(t, h)
 	h.key(fyne.KeyEscape)
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Fatal("Escape did not close the question")
 	}
-	if h.Host.exit.hidden || h.Host.exit.minimised || h.Host.exit.whenDone.Load() || h.Host.exit.quitting {
+	if h.d.exit.hidden || h.d.exit.minimised || h.d.exit.whenDone.Load() || h.d.exit.quitting {
 		t.Error("Escape did more than close the question")
 	}
 }
@@ -165,13 +165,13 @@ func TestEscapeLeavesTheWindowAsItWas(t *testing.T) {
 func TestNoNotificationWithoutASessionBus(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	t.Setenv(sessionbus.Variable, sessionbus.None)
-	test.AssertNotificationSent(t, nil, func() { h.Host.notify(engine.Event{Kind: engine.BatchDone}) })
-	test.AssertNotificationSent(t, nil, func() { h.Host.notify(engine.Event{Kind: engine.SaveFailed}) })
-	if !h.Host.Frame.Message.Visible() {
+	test.AssertNotificationSent(t, nil, func() { h.d.notify(engine.Event{Kind: engine.BatchDone}) })
+	test.AssertNotificationSent(t, nil, func() { h.d.notify(engine.Event{Kind: engine.SaveFailed}) })
+	if !h.d.frame.Message.Visible() {
 		t.Error("without a notification the window does not say that the list could not be saved")
 	}
 	t.Setenv(sessionbus.Variable, "unix:path=/run/user/1000/bus")
 	test.AssertNotificationSent(t, fyne.NewNotification(view.Say("ui.app"), view.Say("ui.notify.done")), func() {
-		h.Host.notify(engine.Event{Kind: engine.BatchDone})
+		h.d.notify(engine.Event{Kind: engine.BatchDone})
 	})
 }

@@ -10,20 +10,21 @@ import (
 	"hoist/ui/view"
 )
 
-// The window is made of panels: the destination bar (destbar.go, with the
-// lists to choose from in pickers.go), the list and its rows (list.go,
-// rows.go), the bar under it (footer.go), the selection's panel
-// (selection.go), the sandbox's panel (sandbox.go), the settings
-// (settings.go) and the guided set-up of Google sign-in (setup.go). Each
-// panel owns its widgets and draws what the latest snapshot says
-// (snapshot.go); it asks the window for the rest through the small
-// interface below that it needs, and reads no other panel's fields. The
-// desk (window.go) builds the panels and routes between them; what they ask
-// for is done by small parts: the frame around the panels (frame.go), the
-// destination (target.go), the Google side (google.go), the settings
-// (settings.go), the file dialogs (picker.go), the actions on files
-// (actions.go), the removals (removals.go) and the way out (closing.go).
-// Every method runs on the UI goroutine, except background's work.
+// The window is made of panels, each in a package of its own: the
+// destination bar with Google's side, its lists to choose from and the guided
+// set-up (ui/destination), the list, its rows, the selection's panel and the
+// bar under it (ui/queuelist), the sandbox's received list (ui/received) and
+// the settings (ui/settings). Each panel owns its widgets and draws what the
+// latest snapshot says (ui/view); it asks the window for the rest through
+// the small interface of its own package that it needs (its intents), and
+// reads no other panel's fields. The desk (window.go) builds the panels and
+// routes between them; what they ask for is done by small parts: the frame
+// around the panels (view.WindowFrame), the destination (destination.Target),
+// the Google side (destination.GoogleSide), the settings
+// (settings.SettingsSide), the file dialogs (ui/dialogs), the actions on
+// files (actions.go), the removals (view.Removals) and the way out
+// (closing.go). Every method runs on the UI goroutine, except background's
+// work.
 
 // The panels' controllers are made of the window's small parts: the frame
 // around the panels, the destination files go to, the Google side, the

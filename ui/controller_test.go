@@ -20,9 +20,9 @@ import (
 // function, when set, hears what the row or list asks.
 type rowActions struct {
 	doAction        func(engine.JobView, engine.Action)
-	Result, Details func(engine.JobView)
-	Removed         func([]engine.JobView)
-	Selected        func(view.Selection)
+	result, details func(engine.JobView)
+	removed         func([]engine.JobView)
+	selected        func(view.Selection)
 }
 
 var _ queuelist.ListController = rowActions{}
@@ -34,30 +34,30 @@ func (r rowActions) Do(v engine.JobView, a engine.Action) {
 }
 
 func (r rowActions) ShowResult(v engine.JobView) {
-	if r.Result != nil {
-		r.Result(v)
+	if r.result != nil {
+		r.result(v)
 	}
 }
 
 func (r rowActions) ShowDetails(v engine.JobView) {
-	if r.Details != nil {
-		r.Details(v)
+	if r.details != nil {
+		r.details(v)
 	}
 }
 
 func (rowActions) Thumbnail(engine.JobView) (image.Image, bool) { return nil, true }
 
 func (r rowActions) RemoveRows(views []engine.JobView) {
-	if r.Removed != nil {
-		r.Removed(views)
+	if r.removed != nil {
+		r.removed(views)
 	}
 }
 
 func (rowActions) OpenMailbox(engine.JobID) {}
 
 func (r rowActions) SelectRows(sel view.Selection) {
-	if r.Selected != nil {
-		r.Selected(sel)
+	if r.selected != nil {
+		r.selected(sel)
 	}
 }
 
@@ -71,11 +71,11 @@ func selectedSnapshot(views []engine.JobView, now time.Time) *view.Snapshot {
 // selectionCalls stands in for the window behind the selection's panel.
 type selectionCalls struct {
 	done   []engine.Action
-	Result []engine.JobView
+	result []engine.JobView
 }
 
 func (s *selectionCalls) DoSelected(a engine.Action, _ []engine.JobView) { s.done = append(s.done, a) }
-func (s *selectionCalls) ShowResult(v engine.JobView)                    { s.Result = append(s.Result, v) }
+func (s *selectionCalls) ShowResult(v engine.JobView)                    { s.result = append(s.result, v) }
 func (s *selectionCalls) ShowDetails(engine.JobView)                     {}
 
 // TestSelectionShowsTheEnginesActions: for every state, and for each reason

@@ -51,7 +51,7 @@ func twentyJobs(now time.Time) []engine.JobView {
 
 // showFixed puts views on the window as a reading of the queue would.
 func (h *harness) showFixed(views []engine.JobView) {
-	h.Host.draw(h.Host.shots.Make(readingOf(views, h.Host.Now())))
+	h.d.draw(h.d.shots.Make(readingOf(views, h.d.now())))
 }
 
 // TestDenseList: at least twelve files are visible at once in a window on a
@@ -61,36 +61,36 @@ func (h *harness) showFixed(views []engine.JobView) {
 func TestDenseList(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	now := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
-	h.Host.Now = func() time.Time { return now }
+	h.d.now = func() time.Time { return now }
 	h.showFixed(twentyJobs(now))
 
-	h.Host.Win.Resize(fyne.NewSize(1366, 768-68))
+	h.d.win.Resize(fyne.NewSize(1366, 768-68))
 	row := queuelist.NewJobRow(rowActions{})
-	row.Draw(h.Host.List.Views()[0], now)
+	row.Draw(h.d.list.Views()[0], now)
 	line := widgets.NewLabel("Mg")
 	if got, max := row.MinSize().Height, 2*line.MinSize().Height; got > max {
 		t.Errorf("a row is %v high, more than two lines of text (%v)", got, max)
 	}
-	visible := int(h.Host.List.Size().Height / (row.MinSize().Height + h.Host.List.Theme().Size("separator")))
+	visible := int(h.d.list.Size().Height / (row.MinSize().Height + h.d.list.Theme().Size("separator")))
 	if visible < 12 {
-		t.Errorf("%d rows visible at 1366×768, want at least 12 (list %v high, rows %v)", visible, h.Host.List.Size().Height, row.MinSize().Height)
+		t.Errorf("%d rows visible at 1366×768, want at least 12 (list %v high, rows %v)", visible, h.d.list.Size().Height, row.MinSize().Height)
 	}
 
-	h.Host.Win.Resize(fyne.NewSize(900, 600))
-	test.AssertImageMatches(t, "list_dense_light.png", h.Host.Win.Canvas().Capture())
-	h.App.Settings().SetTheme(look.NewTheme(look.ThemeDark))
-	h.Host.List.Refresh()
-	test.AssertImageMatches(t, "list_dense_dark.png", h.Host.Win.Canvas().Capture())
-	h.App.Settings().SetTheme(look.NewTheme(look.ThemeLight))
+	h.d.win.Resize(fyne.NewSize(900, 600))
+	test.AssertImageMatches(t, "list_dense_light.png", h.d.win.Canvas().Capture())
+	h.app.Settings().SetTheme(look.NewTheme(look.ThemeDark))
+	h.d.list.Refresh()
+	test.AssertImageMatches(t, "list_dense_dark.png", h.d.win.Canvas().Capture())
+	h.app.Settings().SetTheme(look.NewTheme(look.ThemeLight))
 
-	h.Host.List.Click(4, 0) // the failed one: its whole reason shows
-	if got := h.Host.Selection.Body.Text(); got == "" || h.Host.Selection.Title.Text() != h.Host.List.Views()[4].Name {
-		t.Fatalf("the selection's panel shows %q / %q", h.Host.Selection.Title.Text(), got)
+	h.d.list.Click(4, 0) // the failed one: its whole reason shows
+	if got := h.d.selection.Body.Text(); got == "" || h.d.selection.Title.Text() != h.d.list.Views()[4].Name {
+		t.Fatalf("the selection's panel shows %q / %q", h.d.selection.Title.Text(), got)
 	}
-	if !h.Host.Selection.Buttons[engine.Retry].Visible() || h.Host.Selection.Buttons[engine.Pause].Visible() {
+	if !h.d.selection.Buttons[engine.Retry].Visible() || h.d.selection.Buttons[engine.Pause].Visible() {
 		t.Error("a failed file's details should offer Retry, not Pause")
 	}
-	test.AssertImageMatches(t, "list_selected_details.png", h.Host.Win.Canvas().Capture())
+	test.AssertImageMatches(t, "list_selected_details.png", h.d.win.Canvas().Capture())
 }
 
 // TestDetailsShowGooglesWords: the selection's details carry the server's

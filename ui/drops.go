@@ -16,7 +16,7 @@ import (
 // computer (a web address) is said to be so. The program the files came
 // from is told whether they were taken (xdnd.Answer).
 func (d *desk) takeDrop(uris []fyne.URI) {
-	xdnd.Answer(d.Win, d.dropTaken(uris))
+	xdnd.Answer(d.win, d.dropTaken(uris))
 }
 
 // dropTaken takes a drop and says whether its files were taken.
@@ -29,20 +29,20 @@ func (d *desk) dropTaken(uris []fyne.URI) bool {
 	}
 	if len(paths) == 0 {
 		if len(uris) > 0 {
-			d.Frame.SayOnTop(view.Say("ui.drop.notFiles"))
+			d.frame.SayOnTop(view.Say("ui.drop.notFiles"))
 		}
 		return false
 	}
 	// Shared destinations and client files are not uploads: they are taken
 	// as what they are (the set-up panel, open or not, takes a client).
-	if paths = d.Google.TakeSettingsFiles(paths); len(paths) == 0 {
+	if paths = d.google.TakeSettingsFiles(paths); len(paths) == 0 {
 		return true
 	}
-	if n := len(d.Frame.Dialogs); n > 0 {
-		if c := d.files.Chooser; c != nil && d.Frame.Dialogs[n-1] == view.Hideable(c.Dialog) && c.TakeDropped(paths) {
+	if n := len(d.frame.Dialogs); n > 0 {
+		if c := d.files.Chooser; c != nil && d.frame.Dialogs[n-1] == view.Hideable(c.Dialog) && c.TakeDropped(paths) {
 			return true
 		}
-		d.Frame.SayOnTop(view.Say("ui.drop.notNow", "N", len(paths)))
+		d.frame.SayOnTop(view.Say("ui.drop.notNow", "N", len(paths)))
 		return false
 	}
 	d.Add(paths)

@@ -20,14 +20,14 @@ import (
 // sentence on top of the dialog says why.
 func TestADropBehindADialogIsRefusedAndSaid(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Settings.ShowSettings()
+	h.d.settings.ShowSettings()
 	h.drop(h.writeFile("report.eml", emailBytes("A <a@example.com>", "report")))
-	h.Host.Frame.Work.Wait() // whatever the drop started in the background is done
+	h.d.frame.Work.Wait() // whatever the drop started in the background is done
 	h.Refresh()
-	if n := len(h.Queue.Jobs()); n != 0 {
+	if n := len(h.q.Jobs()); n != 0 {
 		t.Fatalf("%d files were added behind the open dialog", n)
 	}
-	if n := len(h.Host.Frame.Dialogs); n != 2 || !strings.Contains(overlayTexts(h), "was not added") {
+	if n := len(h.d.frame.Dialogs); n != 2 || !strings.Contains(overlayTexts(h), "was not added") {
 		t.Errorf("%d dialogs; on top: %q", n, overlayTexts(h))
 	}
 }
@@ -37,16 +37,16 @@ func TestADropBehindADialogIsRefusedAndSaid(t *testing.T) {
 // the files are added.
 func TestADropOnHoistsChooserIsChosen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.Host.files.Pick(false, h.Host.Add)
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
+	h.d.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.Pick(false, h.d.Add)
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.Dialogs) == 1 })
 	a := h.writeFile("a.eml", emailBytes("A <a@example.com>", "a"))
 	b := h.writeFile("b.eml", emailBytes("A <a@example.com>", "b"))
 	h.drop(a, b)
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Fatal("the chooser stayed open over the dropped files")
 	}
-	h.waitFor("both files listed", func() bool { return len(h.Host.List.Views()) == 2 })
+	h.waitFor("both files listed", func() bool { return len(h.d.list.Views()) == 2 })
 }
 
 // TestADropThatAddsNothingSaysWhy, on Gmail in the light theme: a web
@@ -54,19 +54,19 @@ func TestADropOnHoistsChooserIsChosen(t *testing.T) {
 // the window says why.
 func TestADropThatAddsNothingSaysWhy(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert, Account: "a@example.com"})
-	h.Host.Frame.Message.SetText("")
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert, Account: "a@example.com"})
+	h.d.frame.Message.SetText("")
 	web, _ := storage.ParseURI("https://mail.example.com/attachment?id=7")
-	h.Host.takeDrop([]fyne.URI{web})
-	if got := h.Host.Frame.Message.Text(); !strings.Contains(got, "not one") || !h.Host.Frame.Message.Visible() {
+	h.d.takeDrop([]fyne.URI{web})
+	if got := h.d.frame.Message.Text(); !strings.Contains(got, "not one") || !h.d.frame.Message.Visible() {
 		t.Errorf("a dropped web address: the window says %q", got)
 	}
-	h.Host.Frame.Message.SetText("")
+	h.d.frame.Message.SetText("")
 	empty := filepath.Join(h.files, "empty folder")
 	os.MkdirAll(empty, 0o755)
 	h.drop(empty)
-	h.waitFor("a sentence about the empty folder", func() bool { return strings.Contains(h.Host.Frame.Message.Text(), "no files") })
-	if n := len(h.Queue.Jobs()); n != 0 {
+	h.waitFor("a sentence about the empty folder", func() bool { return strings.Contains(h.d.frame.Message.Text(), "no files") })
+	if n := len(h.q.Jobs()); n != 0 {
 		t.Errorf("%d jobs from an empty folder", n)
 	}
 }
@@ -77,14 +77,14 @@ func TestTheDropsAnswerIsTheTruth(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	file := storage.NewFileURI(h.writeFile("a.eml", emailBytes("A <a@example.com>", "a")))
 	web, _ := storage.ParseURI("https://example.com/a.eml")
-	if !h.Host.dropTaken([]fyne.URI{file}) {
+	if !h.d.dropTaken([]fyne.URI{file}) {
 		t.Error("a file added is answered as not taken")
 	}
-	if h.Host.dropTaken([]fyne.URI{web}) {
+	if h.d.dropTaken([]fyne.URI{web}) {
 		t.Error("a web address, not added, is answered as taken")
 	}
-	h.Host.Settings.ShowSettings()
-	if h.Host.dropTaken([]fyne.URI{file}) {
+	h.d.settings.ShowSettings()
+	if h.d.dropTaken([]fyne.URI{file}) {
 		t.Error("a file refused behind a dialog is answered as taken")
 	}
 }
@@ -95,16 +95,16 @@ func TestTheDropsAnswerIsTheTruth(t *testing.T) {
 // once, and the window takes its answer.
 func TestFilesForAnIncompleteDestinationOpenItsForm(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.CM360}) // no profile, no advertiser
-	h.Host.Frame.Message.SetText("")
-	overlays := len(h.Host.Win.Canvas().Overlays().List())
+	h.d.bar.Choose(dest.Destination{Kind: dest.CM360}) // no profile, no advertiser
+	h.d.frame.Message.SetText("")
+	overlays := len(h.d.win.Canvas().Overlays().List())
 	h.drop(h.writeFile("banner.png", pngBytes(t, 4, 4, color.White)))
-	h.waitFor("the form", func() bool { return len(h.Host.Win.Canvas().Overlays().List()) > overlays })
-	got := strings.NewReplacer("\u2068", "", "\u2069", "").Replace(h.Host.Frame.Message.Text()) // the marks that keep names whole
+	h.waitFor("the form", func() bool { return len(h.d.win.Canvas().Overlays().List()) > overlays })
+	got := strings.NewReplacer("\u2068", "", "\u2069", "").Replace(h.d.frame.Message.Text()) // the marks that keep names whole
 	if !strings.Contains(got, "finish the destination's settings") || !strings.Contains(got, "User profile ID is required.") {
 		t.Errorf("the window says %q", got)
 	}
-	if n := len(h.Queue.Jobs()); n != 0 {
+	if n := len(h.q.Jobs()); n != 0 {
 		t.Errorf("%d jobs for an incomplete destination", n)
 	}
 }

@@ -23,17 +23,17 @@ import (
 func TestSetUpChoosesTheClientInTheSystemDialog(t *testing.T) {
 	lab := newOrganisationLab(t)
 	lab.svc.SystemDir = ""
-	h := newHarness(t, harnessOptions{Auth: lab.svc})
-	client := h.writeFile("کلاینت گوگل.json", lab.Server.ClientJSON())
+	h := newHarness(t, harnessOptions{auth: lab.svc})
+	client := h.writeFile("کلاینت گوگل.json", lab.srv.ClientJSON())
 	asked := make(chan filechooser.Options, 1)
-	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return []string{client}, nil
 	}
-	h.Host.Google.ShowSetup()
-	test.Tap(h.Host.Google.Setup.Choose)
-	h.waitFor("the client taken", func() bool { return !h.Host.Google.Setup.SignIn.Disabled() })
-	if got := h.Host.Google.Setup.Status.Text(); !strings.Contains(got, "کلاینت گوگل.json") {
+	h.d.google.ShowSetup()
+	test.Tap(h.d.google.Setup.Choose)
+	h.waitFor("the client taken", func() bool { return !h.d.google.Setup.SignIn.Disabled() })
+	if got := h.d.google.Setup.Status.Text(); !strings.Contains(got, "کلاینت گوگل.json") {
 		t.Errorf("the panel says %q, without the file's name whole", got)
 	}
 	o := <-asked
@@ -47,13 +47,13 @@ func TestSetUpChoosesTheClientInTheSystemDialog(t *testing.T) {
 func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 	lab := newOrganisationLab(t)
 	lab.svc.SystemDir = ""
-	h := newHarness(t, harnessOptions{Auth: lab.svc})
+	h := newHarness(t, harnessOptions{auth: lab.svc})
 	h.writeFile("یادداشت.txt", []byte("not a client"))
-	h.writeFile("کلاینت گوگل.json", lab.Server.ClientJSON())
-	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.Host.Google.ShowSetup()
-	test.Tap(h.Host.Google.Setup.Choose)
-	h.waitFor("Hoist's own dialog", func() bool { return h.Host.files.Chooser != nil && len(h.Host.Frame.Dialogs) == 2 })
+	h.writeFile("کلاینت گوگل.json", lab.srv.ClientJSON())
+	h.d.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.google.ShowSetup()
+	test.Tap(h.d.google.Setup.Choose)
+	h.waitFor("Hoist's own dialog", func() bool { return h.d.files.Chooser != nil && len(h.d.frame.Dialogs) == 2 })
 	ch := chooserOn(t, h)
 	ch.Show(h.files)
 	var names []string
@@ -65,8 +65,8 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 	}
 	ch.List.Select(0)
 	test.Tap(ch.Open)
-	if h.Host.Google.Setup.SignIn.Disabled() || !strings.Contains(h.Host.Google.Setup.Status.Text(), "کلاینت گوگل.json") {
-		t.Errorf("the client was not taken: %q", h.Host.Google.Setup.Status.Text())
+	if h.d.google.Setup.SignIn.Disabled() || !strings.Contains(h.d.google.Setup.Status.Text(), "کلاینت گوگل.json") {
+		t.Errorf("the client was not taken: %q", h.d.google.Setup.Status.Text())
 	}
 }
 
@@ -74,7 +74,7 @@ func TestSetUpChoosesTheClientInHoistsOwnDialog(t *testing.T) {
 func exportButton(t *testing.T, h *harness, target dest.Destination) *widget.Button {
 	t.Helper()
 	var found *widget.Button
-	walk(h.Host.Google.FormExtras(target), func(o fyne.CanvasObject) {
+	walk(h.d.google.FormExtras(target), func(o fyne.CanvasObject) {
 		if b, ok := asButton(o); ok && strings.Contains(b.Text, "Export") {
 			found = b
 		}
@@ -93,7 +93,7 @@ func TestExportSavesWhereTheSystemDialogSays(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	to := filepath.Join(t.TempDir(), "مقصد نهایی"+dest.ShareExtension)
 	asked := make(chan filechooser.Options, 1)
-	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return []string{to}, nil
 	}
@@ -113,11 +113,11 @@ func TestExportSavesWhereTheSystemDialogSays(t *testing.T) {
 // under the name typed in its field, and asks before writing over a file.
 func TestExportInHoistsOwnDialog(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
 	test.Tap(exportButton(t, h, banners))
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.Dialogs) == 1 })
 	ch := chooserOn(t, h)
-	if ch.Name == nil || ch.Name.Text != "بنرها"+dest.ShareExtension || h.Host.Win.Canvas().Focused() != fyne.Focusable(ch.Name) {
+	if ch.Name == nil || ch.Name.Text != "بنرها"+dest.ShareExtension || h.d.win.Canvas().Focused() != fyne.Focusable(ch.Name) {
 		t.Fatal("the save dialog does not offer the destination's name, focused")
 	}
 	if ch.Open.Text != "Save" {
@@ -132,14 +132,14 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 	test.Type(ch.Name, name)
 	test.Tap(ch.Open)
 	to := filepath.Join(h.files, name)
-	if _, err := os.Stat(to); err != nil || len(h.Host.Frame.Dialogs) != 0 {
-		t.Fatalf("nothing written to %s (%v), %d dialogs open", to, err, len(h.Host.Frame.Dialogs))
+	if _, err := os.Stat(to); err != nil || len(h.d.frame.Dialogs) != 0 {
+		t.Fatalf("nothing written to %s (%v), %d dialogs open", to, err, len(h.d.frame.Dialogs))
 	}
 	if err := os.WriteFile(to, []byte("older"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	test.Tap(exportButton(t, h, banners))
-	h.waitFor("Hoist's own dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
+	h.waitFor("Hoist's own dialog", func() bool { return len(h.d.frame.Dialogs) == 1 })
 	ch = chooserOn(t, h)
 	ch.Show(h.files)
 	ch.List.Select(slices.IndexFunc(ch.Items(), func(it widgets.ChooserItem) bool { return it.Name == name }))
@@ -147,15 +147,15 @@ func TestExportInHoistsOwnDialog(t *testing.T) {
 		t.Fatalf("clicking a file puts %q in the name field", ch.Name.Text)
 	}
 	test.Tap(ch.Open)
-	if len(h.Host.Frame.Dialogs) != 2 {
-		t.Fatalf("no question before writing over %s (%d dialogs)", name, len(h.Host.Frame.Dialogs))
+	if len(h.d.frame.Dialogs) != 2 {
+		t.Fatalf("no question before writing over %s (%d dialogs)", name, len(h.d.frame.Dialogs))
 	}
 	if got, _ := os.ReadFile(to); string(got) != "older" {
 		t.Error("the file was written over before the answer")
 	}
-	q, ok := h.Host.Frame.Dialogs[1].(*widgets.Question)
+	q, ok := h.d.frame.Dialogs[1].(*widgets.Question)
 	if !ok {
-		t.Fatalf("the question is a %T", h.Host.Frame.Dialogs[1])
+		t.Fatalf("the question is a %T", h.d.frame.Dialogs[1])
 	}
 	if q.Confirm.Text != "Replace it" || q.Dismiss.Text != "Choose another name" {
 		t.Errorf("the question's answers are %q and %q, not named for what they do", q.Confirm.Text, q.Dismiss.Text)

@@ -17,23 +17,23 @@ import (
 // list of uploads, as the next start would; the jobs come back from the journal.
 func (h *harness) reopen() {
 	h.t.Helper()
-	h.Host.Close()
-	h.Host.Win.Close() // the harness closes the new window
+	h.d.Close()
+	h.d.win.Close() // the harness closes the new window
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := h.Queue.Close(ctx); err != nil {
+	if err := h.q.Close(ctx); err != nil {
 		h.t.Fatal(err)
 	}
-	h.Queue = h.openQueue(engineOptionsNoResume())
+	h.q = h.openQueue(engineOptionsNoResume())
 	presets, err := destination.OpenPresets(h.dir)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.Host = newDesk(context.Background(), h.App, h.Queue, deskOptions{
-		Presets: presets, Sandbox: h.sb, sandboxMode: true, Journal: h.Journal.Path(),
+	h.d = newDesk(context.Background(), h.app, h.q, deskOptions{
+		presets: presets, sandbox: h.sb, sandboxMode: true, journal: h.journal.Path(),
 	})
-	h.Host.Win.Resize(fyne.NewSize(960, 640))
-	h.Host.thumbs.Start(h.Host.Frame.Context)
+	h.d.win.Resize(fyne.NewSize(960, 640))
+	h.d.thumbs.Start(h.d.frame.Context)
 	h.Refresh()
 }
 
@@ -47,21 +47,21 @@ func TestRestoredRowsRedraw(t *testing.T) {
 		h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")),
 		h.writeFile("c.eml", emailBytes("C <c@example.com>", "C")),
 	)
-	h.waitFor("three finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 3 })
+	h.waitFor("three finished rows", func() bool { return h.d.shots.Last.Totals.Done == 3 })
 	h.reopen()
-	if n := len(h.Host.List.Views()); n != 3 {
+	if n := len(h.d.list.Views()); n != 3 {
 		t.Fatalf("after the restart the window shows %d rows, want 3", n)
 	}
-	if err := h.Queue.Do(h.job("a.eml").ID, engine.Remove); err != nil {
+	if err := h.q.Do(h.job("a.eml").ID, engine.Remove); err != nil {
 		t.Fatal(err)
 	}
 	h.Refresh()
-	if n := len(h.Host.List.Views()); n != 2 {
+	if n := len(h.d.list.Views()); n != 2 {
 		t.Errorf("after removing a restored row the window shows %d rows, want 2", n)
 	}
-	h.Queue.ClearFinished()
+	h.q.ClearFinished()
 	h.Refresh()
-	if n := len(h.Host.List.Views()); n != 0 || !h.Host.empty.Visible() {
+	if n := len(h.d.list.Views()); n != 0 || !h.d.empty.Visible() {
 		t.Errorf("after clearing the finished restored rows the window shows %d rows, want the empty state", n)
 	}
 }
@@ -72,20 +72,20 @@ func TestSummaryAfterCancel(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, _ := stalled(t, h, "report.dat")
 	defer close(release)
-	if err := h.Queue.Do(h.job("report.dat").ID, engine.Cancel); err != nil {
+	if err := h.q.Do(h.job("report.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the job to be canceled", func() bool {
-		return h.Shown("report.dat") == engine.Canceled && h.Host.shots.Last.Totals.Bytes == 0 // the summary may lag a sample
+		return h.Shown("report.dat") == engine.Canceled && h.d.shots.Last.Totals.Bytes == 0 // the summary may lag a sample
 	})
-	got := h.Host.foot.Summary.Text()
+	got := h.d.foot.Summary.Text()
 	if strings.Contains(got, "0 bytes of 0 bytes") || strings.HasPrefix(got, "0 of 1") {
 		t.Errorf("summary after a cancel = %q", got)
 	}
 	if !strings.Contains(got, "canceled") {
 		t.Errorf("summary after a cancel = %q, want it to say the file was canceled", got)
 	}
-	if h.Host.foot.Overall.Visible() {
+	if h.d.foot.Overall.Visible() {
 		t.Error("with nothing to upload, the whole-list bar should not show")
 	}
 }
@@ -93,7 +93,7 @@ func TestSummaryAfterCancel(t *testing.T) {
 // TestEmptyStateHasNoBar: an empty list shows no 0% bar.
 func TestEmptyStateHasNoBar(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if h.Host.foot.Overall.Visible() {
+	if h.d.foot.Overall.Visible() {
 		t.Error("the empty window shows a progress bar")
 	}
 }
@@ -102,10 +102,10 @@ func TestEmptyStateHasNoBar(t *testing.T) {
 // does not stay once another is chosen.
 func TestMessageGoesWithTheDestination(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Frame.Tell("Left out 1 hidden or system file.")
-	h.Host.Bar.Choose(h.Host.Bar.Choices[len(h.Host.Bar.Choices)-1])
-	if h.Host.Frame.Message.Visible() {
-		t.Errorf("after choosing another destination the window still says %q", h.Host.Frame.Message.Text())
+	h.d.frame.Tell("Left out 1 hidden or system file.")
+	h.d.bar.Choose(h.d.bar.Choices[len(h.d.bar.Choices)-1])
+	if h.d.frame.Message.Visible() {
+		t.Errorf("after choosing another destination the window still says %q", h.d.frame.Message.Text())
 	}
 }
 

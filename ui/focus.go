@@ -37,32 +37,32 @@ import (
 // scrolls the window, a panel or the dialog so that the control is on
 // screen. It runs on the UI goroutine, but for on.
 type focusRing struct {
-	Frame    *view.WindowFrame
+	frame    *view.WindowFrame
 	ring     *canvas.Rectangle // around the focused control of the window
 	layer    *fyne.Container   // the layer the ring is drawn on, over everything
 	inDialog *canvas.Rectangle // the ring in the dialog on top, once one was focused
 	box      *fyne.Container   // the dialog it is drawn in
 	around   fyne.Focusable    // what a ring was last put around
-	Scrolls  func() []*container.Scroll
+	scrolls  func() []*container.Scroll
 	on       atomic.Bool // a ring is on screen: the sampler has it follow its control
 }
 
 // newFocusRingLayer is the window's ring on a layer to lay over its
 // content; scrolls are the scrolls of the window that follow the focus.
 func newFocusRingLayer(f *view.WindowFrame, scrolls func() []*container.Scroll) *focusRing {
-	r := &focusRing{Frame: f, ring: widgets.NewFocusRing(), Scrolls: scrolls}
+	r := &focusRing{frame: f, ring: widgets.NewFocusRing(), scrolls: scrolls}
 	r.layer = container.NewWithoutLayout(r.ring)
 	return r
 }
 
-// show puts the ring where the focus is now.
+// Draw puts the ring where the focus is now.
 func (r *focusRing) Draw() {
-	c := r.Frame.Win.Canvas()
+	c := r.frame.Win.Canvas()
 	f := c.Focused()
 	obj, _ := f.(fyne.CanvasObject)
 	if top := c.Overlays().Top(); top != nil {
 		if obj != nil && f != r.around {
-			for _, s := range r.Frame.Scrolls {
+			for _, s := range r.frame.Scrolls {
 				widgets.ScrollIntoView(s, obj)
 			}
 		}
@@ -72,14 +72,14 @@ func (r *focusRing) Draw() {
 		return
 	}
 	r.hideInDialog()
-	if _, own := obj.(interface{ drawsOwnFocus() }); obj == nil || own || !obj.Visible() {
+	if _, own := obj.(interface{ DrawsOwnFocus() }); obj == nil || own || !obj.Visible() {
 		r.around = f
 		r.hide()
 		return
 	}
 	if f != r.around {
 		r.around = f
-		for _, s := range r.Scrolls() {
+		for _, s := range r.scrolls() {
 			widgets.ScrollIntoView(s, obj)
 		}
 	}
@@ -87,7 +87,7 @@ func (r *focusRing) Draw() {
 	const gap = widgets.FocusWidth * 2 // the ring stands clear of a coloured button's edge
 	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(r.layer)).SubtractXY(gap, gap)
 	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
-	col := widgets.FocusColor(r.Frame.App.Settings().Theme())
+	col := widgets.FocusColor(r.frame.App.Settings().Theme())
 	if r.ring.Visible() && r.ring.Position() == pos && r.ring.Size() == size && r.ring.StrokeColor == col {
 		return
 	}
@@ -122,7 +122,7 @@ func (r *focusRing) showInDialog(top fyne.CanvasObject, obj fyne.CanvasObject) {
 	const gap = widgets.FocusWidth * 2
 	pos := drv.AbsolutePositionForObject(obj).Subtract(drv.AbsolutePositionForObject(box)).SubtractXY(gap, gap)
 	size := obj.Size().AddWidthHeight(2*gap, 2*gap)
-	col := widgets.FocusColor(r.Frame.App.Settings().Theme())
+	col := widgets.FocusColor(r.frame.App.Settings().Theme())
 	r.on.Store(true) // followed as the dialog scrolls
 	if in.Visible() && in.Position() == pos && in.Size() == size && in.StrokeColor == col {
 		return

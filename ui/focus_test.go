@@ -27,16 +27,16 @@ func manyJobs(n int) []engine.JobView {
 	return views[:n]
 }
 
-// onScreen reports whether obj lies wholly inside the window and inside
+// OnScreen reports whether obj lies wholly inside the window and inside
 // the visible part of the scroll it is in.
 func (h *harness) OnScreen(obj fyne.CanvasObject) bool {
 	drv := fyne.CurrentApp().Driver()
 	at, size := drv.AbsolutePositionForObject(obj), obj.Size()
-	win := h.Host.Win.Canvas().Size()
+	win := h.d.win.Canvas().Size()
 	if at.X < 0 || at.Y < 0 || at.X+size.Width > win.Width+0.5 || at.Y+size.Height > win.Height+0.5 {
 		return false
 	}
-	if s := h.Host.Selection.Scroll(); s.Visible() {
+	if s := h.d.selection.Scroll(); s.Visible() {
 		in := drv.AbsolutePositionForObject(s.Content)
 		inside := at.X >= in.X && at.Y >= in.Y && at.X <= in.X+s.Content.Size().Width && at.Y <= in.Y+s.Content.Size().Height
 		top := drv.AbsolutePositionForObject(s).Y
@@ -54,9 +54,9 @@ func (h *harness) OnScreen(obj fyne.CanvasObject) bool {
 // window scrolling to it when needed.
 func TestTabStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(760, 420)) // smaller than the window's controls: the window scrolls
+	h.d.win.Resize(fyne.NewSize(760, 420)) // smaller than the window's controls: the window scrolls
 	h.showFixed(manyJobs(60))
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 
 	var first fyne.Focusable
 	stops, lists := 0, 0
@@ -75,9 +75,9 @@ func TestTabStaysOnScreen(t *testing.T) {
 		stops++
 		h.Refresh()
 		obj := f.(fyne.CanvasObject)
-		if f == fyne.Focusable(h.Host.List) {
+		if f == fyne.Focusable(h.d.list) {
 			lists++
-		} else if inside(obj, h.Host.List) {
+		} else if inside(obj, h.d.list) {
 			t.Fatalf("Tab landed on a %T inside the list's rows", f)
 		}
 		if !h.OnScreen(obj) {
@@ -97,10 +97,10 @@ func TestTabStaysOnScreen(t *testing.T) {
 // scrolled away, Tab coming back puts the cursor on a row on screen.
 func TestListCursorScrollsIntoView(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(1000, 700))
+	h.d.win.Resize(fyne.NewSize(1000, 700))
 	h.showFixed(manyJobs(60))
-	l := h.Host.List
-	c := h.Host.Win.Canvas()
+	l := h.d.list
+	c := h.d.win.Canvas()
 	c.Focus(l)
 	if l.Cursor != 0 || !l.RowAt[0].Cursor.Visible() {
 		t.Fatal("the focused list does not outline its first row")
@@ -125,8 +125,8 @@ func TestListCursorScrollsIntoView(t *testing.T) {
 	if sel := l.Snap.Selected; len(sel) != 1 || sel[0].ID != l.Views()[30].ID {
 		t.Errorf("selected %v, want the cursor's row", names(sel))
 	}
-	if h.Host.Selection.Title.Text() != l.Views()[30].Name {
-		t.Errorf("the selection's panel shows %q", h.Host.Selection.Title.Text())
+	if h.d.selection.Title.Text() != l.Views()[30].Name {
+		t.Errorf("the selection's panel shows %q", h.d.selection.Title.Text())
 	}
 
 	l.ScrollToTop()
@@ -147,12 +147,12 @@ func TestListCursorScrollsIntoView(t *testing.T) {
 // focused control.
 func TestFocusRingStandsOut(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(1000, 700))
+	h.d.win.Resize(fyne.NewSize(1000, 700))
 	h.showFixed(manyJobs(30))
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
-		h.App.Settings().SetTheme(look.NewTheme(choice))
-		th, v := h.App.Settings().Theme(), h.App.Settings().ThemeVariant()
+		h.app.Settings().SetTheme(look.NewTheme(choice))
+		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
 		ring := widgets.FocusColor(th)
 		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameButton, theme.ColorNameSelection, theme.ColorNameInputBackground} {
 			if r := contrast(ring, th.Color(bg, v)); r < 3 {
@@ -160,10 +160,10 @@ func TestFocusRingStandsOut(t *testing.T) {
 			}
 		}
 
-		add := h.Host.Bar.Add
+		add := h.d.bar.Add
 		c.Focus(add)
 		h.Refresh()
-		r := h.Host.ring.ring
+		r := h.d.ring.ring
 		if !r.Visible() || r.StrokeColor != ring || r.StrokeWidth < 2 {
 			t.Fatalf("%s: the ring is not drawn around the focused button (shown %v, colour %v)", choice, r.Visible(), r.StrokeColor)
 		}
@@ -173,18 +173,18 @@ func TestFocusRingStandsOut(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, add.Size())
 		}
 
-		c.Focus(h.Host.List)
+		c.Focus(h.d.list)
 		h.Refresh()
-		if h.Host.ring.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring goes round the whole list, where its cursor is outlined", choice)
 		}
-		cur := h.Host.List.RowAt[h.Host.List.Cursor].Cursor
+		cur := h.d.list.RowAt[h.d.list.Cursor].Cursor
 		if !cur.Visible() || cur.StrokeColor != ring {
 			t.Errorf("%s: the list's cursor is not outlined in the ring's colour", choice)
 		}
 		c.Unfocus()
 		h.Refresh()
-		if h.Host.ring.ring.Visible() {
+		if h.d.ring.ring.Visible() {
 			t.Errorf("%s: the ring stays with nothing focused", choice)
 		}
 	}
@@ -201,13 +201,13 @@ func inside(obj, o fyne.CanvasObject) bool {
 // window, each control Tab lands on is scrolled into the dialog's view.
 func TestTabInADialogStaysOnScreen(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(700, 320))
-	h.Host.Settings.ShowSettings()
-	s := h.Host.Frame.Scrolls[len(h.Host.Frame.Scrolls)-1]
+	h.d.win.Resize(fyne.NewSize(700, 320))
+	h.d.settings.ShowSettings()
+	s := h.d.frame.Scrolls[len(h.d.frame.Scrolls)-1]
 	if s.Content.MinSize().Height <= s.Size().Height {
 		t.Fatalf("the settings (%v high) fit their dialog (%v): the test needs them to scroll", s.Content.MinSize().Height, s.Size().Height)
 	}
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 	drv := fyne.CurrentApp().Driver()
 	var first fyne.Focusable
 	scrolled := false

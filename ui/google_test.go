@@ -36,10 +36,10 @@ import (
 
 // toSandbox sends requests for Google's API hosts to the sandbox, as if
 // the sandbox were Google; the sign-in service's own requests pass.
-type toSandbox struct{ Sandbox atomic.Pointer[url.URL] }
+type toSandbox struct{ sandbox atomic.Pointer[url.URL] }
 
 func (t *toSandbox) RoundTrip(r *http.Request) (*http.Response, error) {
-	if u := t.Sandbox.Load(); u != nil && strings.HasSuffix(r.URL.Hostname(), ".googleapis.com") {
+	if u := t.sandbox.Load(); u != nil && strings.HasSuffix(r.URL.Hostname(), ".googleapis.com") {
 		r = r.Clone(r.Context())
 		r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
 		r.Host = u.Host
@@ -50,30 +50,30 @@ func (t *toSandbox) RoundTrip(r *http.Request) (*http.Response, error) {
 // organisationLab is an organisation's folder holding the OAuth client of a
 // stand-in for Google's sign-in service, and a sign-in service reading it.
 type organisationLab struct {
-	Server  *authtest.Server
+	srv     *authtest.Server
 	browser *authtest.Browser
 	system  string
 	svc     *auth.Service
-	Google  *toSandbox
-	Later   atomic.Int64 // how far the sign-in service's clock is ahead, in nanoseconds
+	google  *toSandbox
+	later   atomic.Int64 // how far the sign-in service's clock is ahead, in nanoseconds
 }
 
 func newOrganisationLab(t *testing.T) *organisationLab {
 	t.Helper()
-	l := &organisationLab{Server: authtest.NewServer(t), browser: &authtest.Browser{}, system: t.TempDir(), Google: &toSandbox{}}
+	l := &organisationLab{srv: authtest.NewServer(t), browser: &authtest.Browser{}, system: t.TempDir(), google: &toSandbox{}}
 	t.Cleanup(func() { l.browser.Wait() })
-	if err := os.WriteFile(filepath.Join(l.system, "client_secret_1234-abc.apps.googleusercontent.com.json"), l.Server.ClientJSON(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.system, "client_secret_1234-abc.apps.googleusercontent.com.json"), l.srv.ClientJSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	l.svc = &auth.Service{
 		Store:        &grants{m: map[string]auth.Grant{}},
 		ConfigDir:    t.TempDir(),
 		SystemDir:    l.system,
-		Endpoints:    auth.EndpointsAt(l.Server.URL),
+		Endpoints:    auth.EndpointsAt(l.srv.URL),
 		OpenBrowser:  l.browser.Open,
-		AllowedHosts: []string{l.Server.Host()},
-		HTTPClient:   &http.Client{Transport: l.Google},
-		Now:          func() time.Time { return time.Now().Add(time.Duration(l.Later.Load())) },
+		AllowedHosts: []string{l.srv.Host()},
+		HTTPClient:   &http.Client{Transport: l.google},
+		Now:          func() time.Time { return time.Now().Add(time.Duration(l.later.Load())) },
 	}
 	return l
 }
@@ -83,9 +83,9 @@ func newOrganisationLab(t *testing.T) *organisationLab {
 func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 	t.Helper()
 	lab := newOrganisationLab(t)
-	h := newHarness(t, harnessOptions{Auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
+	h := newHarness(t, harnessOptions{auth: lab.svc, queue: engine.Options{Accounts: auth.Uploads{Service: lab.svc}}})
 	sb, _ := url.Parse(h.sb.Url)
-	lab.Google.Sandbox.Store(sb)
+	lab.google.sandbox.Store(sb)
 	return lab, h
 }
 
@@ -97,8 +97,8 @@ func newOrganisationWindow(t *testing.T) (*organisationLab, *harness) {
 func TestOrganisationSetUpToUpload(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
-	if h.Host.Bar.Setup.Visible() || !h.Host.Bar.SignIn.Visible() {
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.d.bar.Setup.Visible() || !h.d.bar.SignIn.Visible() {
 		t.Fatal("with the organisation's client, the window should offer Sign in with Google and no set-up")
 	}
 	h.drop(h.writeFile("invoice.eml", emailBytes("Ada <ada@example.com>", "Invoice 12")))
@@ -117,23 +117,23 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 	if len(objs) != 1 || !strings.HasPrefix(objs[0].Action, "gmail") {
 		t.Fatalf("sandbox holds %+v, want the email as Gmail's", objs)
 	}
-	if h.Host.Target.Dest.Account != lab.Server.Email {
-		t.Errorf("account = %q, want %q", h.Host.Target.Dest.Account, lab.Server.Email)
+	if h.d.target.Dest.Account != lab.srv.Email {
+		t.Errorf("account = %q, want %q", h.d.target.Dest.Account, lab.srv.Email)
 	}
-	if !strings.Contains(h.Host.Frame.Message.Text(), "goes on now") {
-		t.Errorf("message %q does not say the waiting file goes on", h.Host.Frame.Message.Text())
+	if !strings.Contains(h.d.frame.Message.Text(), "goes on now") {
+		t.Errorf("message %q does not say the waiting file goes on", h.d.frame.Message.Text())
 	}
 
 	// A grant withdrawn at Google reads the same way, and signing in again sends the file on.
-	lab.Later.Store(int64(2 * time.Hour)) // the access token has expired: Hoist must refresh it
-	lab.Server.Set(func(s *authtest.Server) { s.InvalidGrant = true })
+	lab.later.Store(int64(2 * time.Hour)) // the access token has expired: Hoist must refresh it
+	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = true })
 	h.drop(h.writeFile("second.eml", emailBytes("Ada <ada@example.com>", "Invoice 13")))
 	h.waitFor("the second email to wait for sign-in", func() bool { return h.Shown("second.eml") == engine.Attention })
 	row = h.row("second.eml")
 	if got := row.Status.Text(); !strings.Contains(got, "Sign in with Google to send this file.") || !row.SignIn.Visible() {
 		t.Errorf("after the grant was withdrawn the row says %q (Sign in offered: %v)", got, row.SignIn.Visible())
 	}
-	lab.Server.Set(func(s *authtest.Server) { s.InvalidGrant = false })
+	lab.srv.Set(func(s *authtest.Server) { s.InvalidGrant = false })
 	test.Tap(row.SignIn)
 	h.waitFor("the second email to reach the sandbox", func() bool { return h.Shown("second.eml") == engine.Done })
 }
@@ -142,7 +142,7 @@ func TestOrganisationSetUpToUpload(t *testing.T) {
 func openTestPicker(h *harness, key string, d dest.Destination) (*destination.Picker, *string) {
 	d.BaseURL = h.sb.Url
 	var got string
-	p := destination.OpenPicker(h.Host.Bar.Host, d.Kind.ListOf(key), d, "", func(v string) { got = v })
+	p := destination.OpenPicker(h.d.bar.Host, d.Kind.ListOf(key), d, "", func(v string) { got = v })
 	h.waitFor("the list", func() bool { return !strings.HasPrefix(p.Status.Text(), "Fetching") })
 	return p, &got
 }
@@ -220,7 +220,7 @@ func TestLabelNamesBecomeIDs(t *testing.T) {
 	}
 	resolve := func(d dest.Destination) answer {
 		var a *answer
-		h.Host.Google.ResolveNames(d, func(r dest.Destination, err error) { a = &answer{r.Params["labels"], err} })
+		h.d.google.ResolveNames(d, func(r dest.Destination, err error) { a = &answer{r.Params["labels"], err} })
 		h.waitFor("the labels", func() bool { return a != nil })
 		return *a
 	}
@@ -248,21 +248,21 @@ func TestManagedDestinationsAreReadOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Host.Google.Presets = lib
-	h.Host.Google.StartupProblems(problems)
-	if msg := h.Host.Frame.Message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
+	h.d.google.Presets = lib
+	h.d.google.StartupProblems(problems)
+	if msg := h.d.frame.Message.Text(); !strings.Contains(msg, "Half done") || !strings.Contains(msg, "Advertiser") {
 		t.Errorf("the window does not say which managed destination is incomplete: %q", msg)
 	}
-	h.Host.Bar.RefreshChoices()
-	if !containsString(h.Host.Bar.Picker.Options, "Team archive (from your organisation)") {
-		t.Fatalf("choices %v", h.Host.Bar.Picker.Options)
+	h.d.bar.RefreshChoices()
+	if !containsString(h.d.bar.Picker.Options, "Team archive (from your organisation)") {
+		t.Fatalf("choices %v", h.d.bar.Picker.Options)
 	}
 	changed, _ := lib.(*dest.Library).Get("Team archive")
 	changed.Params["labels"] = "SPAM"
-	if err := h.Host.Google.Presets.Put(changed); err == nil || !strings.Contains(view.ErrorWords(err), "from your organisation") {
+	if err := h.d.google.Presets.Put(changed); err == nil || !strings.Contains(view.ErrorWords(err), "from your organisation") {
 		t.Errorf("changing a managed destination: %v", err)
 	}
-	if err := h.Host.Google.Presets.Delete("Team archive"); err == nil {
+	if err := h.d.google.Presets.Delete("Team archive"); err == nil {
 		t.Error("a managed destination was deleted")
 	}
 }
@@ -279,14 +279,14 @@ func TestResetKeepsManagedDestinations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Host.Google.Presets = lib
+	h.d.google.Presets = lib
 	if err := lib.Put(dest.Destination{Name: "Mine", Kind: dest.Sandbox}); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	h.Host.Log = slog.New(slog.NewTextHandler(&log, nil))
-	h.Host.Settings.Reset()
-	h.waitFor("the reset", func() bool { return h.Host.Frame.Message.Text() == view.Say("ui.reset.done") })
+	h.d.log = slog.New(slog.NewTextHandler(&log, nil))
+	h.d.settings.Reset()
+	h.waitFor("the reset", func() bool { return h.d.frame.Message.Text() == view.Say("ui.reset.done") })
 	var names []string
 	for _, d := range lib.List() {
 		names = append(names, d.Name)
@@ -308,22 +308,22 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Host.Google.ExportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
+	h.d.google.ExportDestination(dest.Destination{Name: "Banners", Kind: dest.CM360, Account: "ada@example.com",
 		Params: map[string]string{"profileId": "4180912", "advertiserId": "64032117"}}, f)
 	data, err := os.ReadFile(exported)
-	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "Exported Banners") {
-		t.Fatalf("exported (%v) %s; message %q", err, data, h.Host.Frame.Message.Text())
+	if err != nil || strings.Contains(string(data), "ada@example.com") || !strings.Contains(unmarked(h.d.frame.Message.Text()), "Exported Banners") {
+		t.Fatalf("exported (%v) %s; message %q", err, data, h.d.frame.Message.Text())
 	}
 	h.drop(exported)
-	if len(h.Queue.Jobs()) != 0 {
-		t.Errorf("the destination file was queued for upload: %v", jobNames(h.Queue.Jobs()))
+	if len(h.q.Jobs()) != 0 {
+		t.Errorf("the destination file was queued for upload: %v", jobNames(h.q.Jobs()))
 	}
-	if !containsString(h.Host.Bar.Picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "Imported the destination Banners") {
-		t.Errorf("choices %v, message %q", h.Host.Bar.Picker.Options, h.Host.Frame.Message.Text())
+	if !containsString(h.d.bar.Picker.Options, "Banners (saved)") || !strings.Contains(unmarked(h.d.frame.Message.Text()), "Imported the destination Banners") {
+		t.Errorf("choices %v, message %q", h.d.bar.Picker.Options, h.d.frame.Message.Text())
 	}
 	h.drop(h.writeFile("Banners-again"+dest.ShareExtension, data))
-	if !strings.Contains(unmarked(h.Host.Frame.Message.Text()), "already a destination called Banners") {
-		t.Errorf("a second import says %q", h.Host.Frame.Message.Text())
+	if !strings.Contains(unmarked(h.d.frame.Message.Text()), "already a destination called Banners") {
+		t.Errorf("a second import says %q", h.d.frame.Message.Text())
 	}
 }
 
@@ -332,30 +332,30 @@ func TestDroppedDestinationIsImported(t *testing.T) {
 func TestSetUpPanel(t *testing.T) {
 	lab := newOrganisationLab(t)
 	lab.svc.SystemDir = "" // nobody set Google up for this computer
-	h := newHarness(t, harnessOptions{Auth: lab.svc})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
-	if !h.Host.Bar.Setup.Visible() {
+	h := newHarness(t, harnessOptions{auth: lab.svc})
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if !h.d.bar.Setup.Visible() {
 		t.Fatal("without a client, the window should offer the set-up")
 	}
 	test.Tap(h.button("Set up Google sign-in\u2026"))
-	if h.Host.Google.Setup == nil {
+	if h.d.google.Setup == nil {
 		t.Fatal("the set-up panel did not open")
 	}
 	web := h.writeFile("client_secret_web.json", []byte(`{"web":{"client_id":"w.apps.googleusercontent.com","client_secret":"GOCSPX-x"}}`))
 	h.drop(web)
-	if got := h.Host.Google.Setup.Status.Text(); !strings.Contains(got, "web application") || h.Host.Google.Setup.SignIn.Disabled() == false {
-		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.Host.Google.Setup.SignIn.Disabled())
+	if got := h.d.google.Setup.Status.Text(); !strings.Contains(got, "web application") || h.d.google.Setup.SignIn.Disabled() == false {
+		t.Errorf("a web client: %q, sign-in enabled %v", got, !h.d.google.Setup.SignIn.Disabled())
 	}
-	if len(h.Queue.Jobs()) != 0 {
+	if len(h.q.Jobs()) != 0 {
 		t.Error("the client file was queued for upload")
 	}
-	h.drop(h.writeFile("client_secret_desktop.json", lab.Server.ClientJSON()))
-	if got := h.Host.Google.Setup.Status.Text(); !strings.Contains(got, "set up") || h.Host.Google.Setup.SignIn.Disabled() {
+	h.drop(h.writeFile("client_secret_desktop.json", lab.srv.ClientJSON()))
+	if got := h.d.google.Setup.Status.Text(); !strings.Contains(got, "set up") || h.d.google.Setup.SignIn.Disabled() {
 		t.Fatalf("a desktop client: %q", got)
 	}
-	test.Tap(h.Host.Google.Setup.SignIn)
-	h.waitFor("the sign-in", func() bool { return h.Host.Target.Dest.Account == lab.Server.Email })
-	if h.Host.Bar.Setup.Visible() {
+	test.Tap(h.d.google.Setup.SignIn)
+	h.waitFor("the sign-in", func() bool { return h.d.target.Dest.Account == lab.srv.Email })
+	if h.d.bar.Setup.Visible() {
 		t.Error("the set-up offer stays after the set-up")
 	}
 }
@@ -398,7 +398,7 @@ func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
 	var found T
 	h.waitFor(fmt.Sprintf("a %T on the topmost dialog", found), func() bool {
 		seen := false
-		if top := h.Host.Win.Canvas().Overlays().Top(); top != nil {
+		if top := h.d.win.Canvas().Overlays().Top(); top != nil {
 			walk(top, func(o fyne.CanvasObject) {
 				if x, is := o.(T); is && !seen && ok(x) {
 					found, seen = x, true
@@ -418,7 +418,7 @@ func inTopOverlay[T fyne.CanvasObject](h *harness, ok func(T) bool) T {
 func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
 
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	form := inTopOverlay(h, func(*widgets.Form) bool { return true })
 	profile := destination.NoteField(form.Items[1]).(*widget.Entry)
 	advertiser := destination.NoteField(form.Items[2]).(*widget.Entry)
@@ -439,7 +439,7 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 		t.Fatalf("advertiser = %q", advertiser.Text)
 	}
 	test.Tap(h.button("Use it"))
-	if c := h.Host.Target.Dest; c.Kind != dest.CM360 || c.Account != lab.Server.Email {
+	if c := h.d.target.Dest; c.Kind != dest.CM360 || c.Account != lab.srv.Email {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))
@@ -447,23 +447,23 @@ func TestStaffPickTheAdvertiserByName(t *testing.T) {
 	if objs := h.sb.Server.Objects(); len(objs) != 1 || !strings.Contains(objs[0].Path, "/userprofiles/4180912/creativeAssets/64032118/") {
 		t.Errorf("sandbox holds %+v", objs)
 	}
-	for _, q := range lab.Server.AuthRequests() {
+	for _, q := range lab.srv.AuthRequests() {
 		if strings.Contains(q.Get("scope"), "gmail") {
 			t.Errorf("Gmail access was asked for before any label picker: %s", q.Get("scope"))
 		}
 	}
 
 	// Labels: their own access, asked for now, added to the account's.
-	gmail := dest.Destination{Kind: dest.GmailInsert, Account: lab.Server.Email}
-	destination.OpenPicker(h.Host.Bar.Host, gmail.Kind.ListOf("labels"), gmail, "", func(string) {})
+	gmail := dest.Destination{Kind: dest.GmailInsert, Account: lab.srv.Email}
+	destination.OpenPicker(h.d.bar.Host, gmail.Kind.ListOf("labels"), gmail, "", func(string) {})
 	signIn = inTopOverlay(h, func(b *widgets.Button) bool { return b.Text == "Sign in with Google" })
 	h.waitFor("the offer to allow labels", func() bool { return signIn.Visible() })
 	test.Tap(signIn)
 	list := inTopOverlay(h, func(*widget.List) bool { return true })
 	h.waitFor("the labels", func() bool { return list.Length() == 11 })
-	reqs := lab.Server.AuthRequests()
+	reqs := lab.srv.AuthRequests()
 	last := reqs[len(reqs)-1]
-	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.Server.Email {
+	if !strings.Contains(last.Get("scope"), "gmail.labels") || strings.Contains(last.Get("scope"), "gmail.insert") || last.Get("login_hint") != lab.srv.Email {
 		t.Errorf("the labels' sign-in asked for %q as %q", last.Get("scope"), last.Get("login_hint"))
 	}
 }

@@ -29,7 +29,7 @@ func TestGoogleWordsUnderDetails(t *testing.T) {
 // formsOpen are the forms of the dialogs open (a destination's settings,
 // then those under Advanced) and the Advanced part itself.
 func formsOpen(h *harness) (forms []*widgets.Form, advanced *widget.Accordion) {
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widgets.Form:
@@ -45,7 +45,7 @@ func formsOpen(h *harness) (forms []*widgets.Form, advanced *widget.Accordion) {
 // The API version is a setting out of the way: under Advanced, folded.
 func TestAPIVersionUnderAdvanced(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	forms, accordion := formsOpen(h)
 	if len(forms) != 2 || accordion == nil || len(accordion.Items) != 1 || accordion.Items[0].Title != "Advanced" || accordion.Items[0].Open {
 		t.Fatalf("%d forms, accordion %+v; want the settings and a folded Advanced part", len(forms), accordion)
@@ -61,9 +61,9 @@ func TestAPIVersionUnderAdvanced(t *testing.T) {
 // Where a user picks Play Games, the form says Google removed the method.
 func TestPlayGamesFormSaysGoogleRemovedIt(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.PlayGames}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.PlayGames}, true)
 	found := false
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if l, ok := o.(*widgets.Paragraph); ok && l.Text() == view.Say("kind.playgames.note") {
 				found = true

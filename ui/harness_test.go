@@ -37,18 +37,18 @@ import (
 // goroutine (refreshNow), which stands for the UI goroutine.
 type harness struct {
 	t       *testing.T
-	App     fyne.App
-	Host    *desk
-	Queue   *engine.Queue
+	app     fyne.App
+	d       *desk
+	q       *engine.Queue
 	sb      *received.Sandbox
-	Journal *journal.Journal
+	journal *journal.Journal
 	dir     string
 	files   string
 }
 
 type harnessOptions struct {
 	sandboxMode bool
-	Auth        *auth.Service  // nil: no Google client set up
+	auth        *auth.Service  // nil: no Google client set up
 	queue       engine.Options // Journal, SandboxURL and Logger are filled in
 }
 
@@ -56,18 +56,18 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(look.NewTheme(look.ThemeLight))
-	h := &harness{t: t, App: a, dir: t.TempDir(), files: t.TempDir()}
+	h := &harness{t: t, app: a, dir: t.TempDir(), files: t.TempDir()}
 	log := slog.New(slog.DiscardHandler)
 	if testing.Verbose() {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 
 	var err error
-	h.Journal, err = journal.Open(filepath.Join(h.dir, journal.FileName), journal.Options{})
+	h.journal, err = journal.Open(filepath.Join(h.dir, journal.FileName), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.Journal.Close() })
+	t.Cleanup(func() { h.journal.Close() })
 	h.sb, err = received.StartSandbox(context.Background(), "", "127.0.0.1:0", log)
 	if err != nil {
 		t.Fatal(err)
@@ -77,20 +77,20 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.Queue = h.openQueue(o.queue)
-	if o.Auth == nil {
-		o.Auth = &auth.Service{ConfigDir: h.dir}
+	h.q = h.openQueue(o.queue)
+	if o.auth == nil {
+		o.auth = &auth.Service{ConfigDir: h.dir}
 	}
-	h.Host = newDesk(context.Background(), a, h.Queue, deskOptions{
-		Presets: presets, Auth: o.Auth, Sandbox: h.sb,
-		sandboxMode: o.sandboxMode, Log: log, Journal: h.Journal.Path(),
+	h.d = newDesk(context.Background(), a, h.q, deskOptions{
+		presets: presets, auth: o.auth, sandbox: h.sb,
+		sandboxMode: o.sandboxMode, log: log, journal: h.journal.Path(),
 	})
-	h.Host.Win.Resize(fyne.NewSize(960, 640))
+	h.d.win.Resize(fyne.NewSize(960, 640))
 	h.layOut() // as the window's first frames do: what wraps takes the height it has at this width
-	h.Host.thumbs.Start(h.Host.Frame.Context)
+	h.d.thumbs.Start(h.d.frame.Context)
 	t.Cleanup(func() {
-		h.Host.Close()
-		h.Host.Win.Close()
+		h.d.Close()
+		h.d.win.Close()
 	})
 	h.Refresh()
 	return h
@@ -98,7 +98,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 
 func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 	h.t.Helper()
-	opts.Journal = h.Journal
+	opts.Journal = h.journal
 	opts.SandboxURL = h.sb.Url
 	if opts.Parallel == 0 {
 		opts.Parallel = 6
@@ -118,8 +118,8 @@ func (h *harness) openQueue(opts engine.Options) *engine.Queue {
 	return q
 }
 
-// refresh samples the queue and shows it, as a tick of the window would.
-func (h *harness) Refresh() { h.Host.sampling.refreshNow() }
+// Refresh samples the queue and shows it, as a tick of the window would.
+func (h *harness) Refresh() { h.d.sampling.refreshNow() }
 
 // waitFor refreshes the window until ok holds; the deadline only keeps a
 // broken test from hanging.
@@ -141,12 +141,12 @@ func (h *harness) waitFor(what string, ok func() bool) {
 // job returns the queue's view of the job whose file is name.
 func (h *harness) job(name string) engine.JobView {
 	h.t.Helper()
-	for _, v := range h.Queue.Jobs() {
+	for _, v := range h.q.Jobs() {
 		if v.Name == name {
 			return v
 		}
 	}
-	h.t.Fatalf("no job for %s; jobs: %v", name, jobNames(h.Queue.Jobs()))
+	h.t.Fatalf("no job for %s; jobs: %v", name, jobNames(h.q.Jobs()))
 	return engine.JobView{}
 }
 
@@ -160,7 +160,7 @@ func jobNames(views []engine.JobView) []string {
 
 // state is the state of the job whose file is name, or "" while there is none.
 func (h *harness) state(name string) engine.State {
-	for _, v := range h.Queue.Jobs() {
+	for _, v := range h.q.Jobs() {
 		if v.Name == name {
 			return v.State
 		}
@@ -168,9 +168,9 @@ func (h *harness) state(name string) engine.State {
 	return ""
 }
 
-// shown is the state the window shows for the file name, or "" when it shows no row.
+// Shown is the state the window shows for the file name, or "" when it shows no row.
 func (h *harness) Shown(name string) engine.State {
-	snap := h.Host.List.Snap
+	snap := h.d.list.Snap
 	for i, b := range snap.Rows {
 		if snap.View(i).Name == name {
 			// The picture's own state, the one its totals and buttons count:
@@ -184,13 +184,13 @@ func (h *harness) Shown(name string) engine.State {
 // row returns the row on screen that shows the file name.
 func (h *harness) row(name string) *queuelist.JobRow {
 	h.t.Helper()
-	i, ok := h.Host.List.Snap.Index[h.job(name).ID]
+	i, ok := h.d.list.Snap.Index[h.job(name).ID]
 	if !ok {
 		h.t.Fatalf("%s has no row", name)
 	}
-	h.Host.List.ScrollTo(i)
+	h.d.list.ScrollTo(i)
 	var found *queuelist.JobRow
-	walk(h.Host.List, func(o fyne.CanvasObject) {
+	walk(h.d.list, func(o fyne.CanvasObject) {
 		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.View.Name == name && r.Visible() {
 			found = r
 		}
@@ -207,7 +207,7 @@ func (h *harness) drop(paths ...string) {
 	for _, p := range paths {
 		uris = append(uris, storage.NewFileURI(p))
 	}
-	h.Host.takeDrop(uris)
+	h.d.takeDrop(uris)
 }
 
 // writeFile makes a file in the harness's folder and returns its path.
@@ -277,8 +277,8 @@ func (h *harness) findButton(text string) *widget.Button {
 			}
 		})
 	}
-	look(h.Host.Win.Canvas().Content())
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	look(h.d.win.Canvas().Content())
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		look(o)
 	}
 	return found
@@ -301,7 +301,7 @@ func asButton(o any) (*widget.Button, bool) {
 // tabTo presses Tab, at most presses times, until the focus is on the
 // button that says text, and returns it; nil if Tab never reaches it.
 func (h *harness) tabTo(text string, presses int) *widget.Button {
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 	for range presses {
 		c.FocusNext()
 		if b, ok := asButton(c.Focused()); ok && b.Text == text {
@@ -311,7 +311,7 @@ func (h *harness) tabTo(text string, presses int) *widget.Button {
 	return nil
 }
 
-// speak makes the window speak code for one test.
+// Speak makes the window speak code for one test.
 func Speak(t *testing.T, code string) {
 	t.Helper()
 	before := view.Speech.Load()

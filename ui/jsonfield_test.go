@@ -18,9 +18,9 @@ import (
 func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 	speakWindow(t, "fa")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.Custom, Params: map[string]string{}}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.Custom, Params: map[string]string{}}, true)
 	var code *widgets.CodeEntry
-	walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if c, ok := o.(*widgets.CodeEntry); ok {
 			code = c
 		}
@@ -28,7 +28,7 @@ func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 	if code == nil {
 		t.Fatal("the form has no JSON field")
 	}
-	h.Host.Win.Canvas().Focus(code)
+	h.d.win.Canvas().Focus(code)
 	test.Type(code, `{"name": "گزارش ۱۴۰۵"`)
 	if err := code.Validate(); err == nil {
 		t.Error("an object without its closing brace is taken")
@@ -40,12 +40,12 @@ func TestJSONFieldInFormSaysWrongJSON(t *testing.T) {
 
 	// Long JSON scrolls inside the field's box, which the focus ring marks.
 	code.SetText(strings.Repeat("{\"نام\": 1}\n", 30))
-	h.Host.ring.Draw()
+	h.d.ring.Draw()
 	line := fyne.MeasureText("M", code.Theme().Size(theme.SizeNameText), code.TextStyle).Height
 	if code.Size().Height > 10*line {
 		t.Errorf("the field grew to %v for 30 lines", code.Size())
 	}
-	if r := h.Host.ring.inDialog; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*widgets.FocusWidth, 4*widgets.FocusWidth) {
+	if r := h.d.ring.inDialog; r == nil || !r.Visible() || r.Size() != code.Size().AddWidthHeight(4*widgets.FocusWidth, 4*widgets.FocusWidth) {
 		t.Errorf("the focus ring is not around the field's box %v", code.Size())
 	}
 }

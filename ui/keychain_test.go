@@ -28,7 +28,7 @@ func (lockedKeychain) Delete(context.Context, string) error          { return au
 // overlayTexts is every sentence the dialogs on top of the window say.
 func overlayTexts(h *harness) string {
 	var out []string
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			switch t := o.(type) {
 			case *widgets.Paragraph:
@@ -65,9 +65,9 @@ func TestSignInForThisSessionOnly(t *testing.T) {
 				Endpoints: auth.EndpointsAt(srv.URL), OpenBrowser: browser.Open,
 				AllowedHosts: []string{srv.Host()},
 			}
-			h := newHarness(t, harnessOptions{Auth: svc})
-			h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
-			test.Tap(h.Host.Bar.SignIn)
+			h := newHarness(t, harnessOptions{auth: svc})
+			h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+			test.Tap(h.d.bar.SignIn)
 			h.waitFor("the question", func() bool { return h.findButton("Keep it until Hoist quits") != nil })
 			said := overlayTexts(h)
 			if !strings.Contains(said, c.says) || strings.Contains(said, c.never) {
@@ -76,13 +76,13 @@ func TestSignInForThisSessionOnly(t *testing.T) {
 			if h.findButton(c.other) == nil {
 				t.Errorf("the question does not offer %q", c.other)
 			}
-			if !h.Host.Bar.SignIn.Visible() || h.Host.Bar.SignIn.Disabled() {
+			if !h.d.bar.SignIn.Visible() || h.d.bar.SignIn.Disabled() {
 				t.Error("the Sign in button is greyed out or gone")
 			}
 			test.Tap(h.button("Keep it until Hoist quits"))
-			h.waitFor("the account to appear", func() bool { return h.Host.Bar.Accounts.Selected == srv.Email })
-			if !h.Host.Bar.InFile.Visible() || !strings.Contains(h.Host.Bar.InFile.Text, "until Hoist quits") {
-				t.Errorf("the account's note is %q (shown: %v)", h.Host.Bar.InFile.Text, h.Host.Bar.InFile.Visible())
+			h.waitFor("the account to appear", func() bool { return h.d.bar.Accounts.Selected == srv.Email })
+			if !h.d.bar.InFile.Visible() || !strings.Contains(h.d.bar.InFile.Text, "until Hoist quits") {
+				t.Errorf("the account's note is %q (shown: %v)", h.d.bar.InFile.Text, h.d.bar.InFile.Visible())
 			}
 			filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
 				if err == nil && !e.IsDir() {

@@ -29,15 +29,15 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := h.Queue.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: h.sb.Url})
+	res := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailImport, BaseURL: h.sb.Url})
 	if len(res.IDs) != 3 {
 		t.Fatalf("%d jobs, problems %v", len(res.IDs), res.Problems)
 	}
 	h.waitFor("the emails to arrive", func() bool {
-		rows := h.Host.List.Snap.Rows
+		rows := h.d.list.Snap.Rows
 		return len(rows) == 1 && rows[0].State == engine.Done
 	})
-	snap := h.Host.List.Snap
+	snap := h.d.list.Snap
 	if got := snap.Totals.Files; got != 3 {
 		t.Errorf("the totals count %d files, want the 3 emails", got)
 	}
@@ -46,7 +46,7 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 		t.Fatalf("the row shows %q (%s)", v.Name, v.ID)
 	}
 	var row *queuelist.JobRow
-	walk(h.Host.List, func(o fyne.CanvasObject) {
+	walk(h.d.list, func(o fyne.CanvasObject) {
 		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.View.ID == v.ID && r.Visible() {
 			row = r
 		}
@@ -57,16 +57,16 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 	if got := row.Detail.Text(); got != "3 of 3 emails" {
 		t.Errorf("the row says %q, want how many of its emails arrived", got)
 	}
-	h.Host.List.Click(0, 0)
+	h.d.list.Click(0, 0)
 	h.Refresh()
-	if n := len(h.Host.List.Snap.Rows); n != 4 {
+	if n := len(h.d.list.Snap.Rows); n != 4 {
 		t.Fatalf("opened, the list has %d rows, want the mailbox and its 3 emails", n)
 	}
-	if e := h.Host.List.Snap.View(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
+	if e := h.d.list.Snap.View(2); e.InMailbox != 2 || e.Email == nil || e.Email.Subject != "Week 1" {
 		t.Errorf("the second email's row shows %+v", e)
 	}
 	var names []string
-	walk(h.Host.List, func(o fyne.CanvasObject) {
+	walk(h.d.list, func(o fyne.CanvasObject) {
 		if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.Visible() {
 			names = append(names, r.Name.Text())
 		}
@@ -74,9 +74,9 @@ func TestMailboxIsOneRowWithItsEmailsInside(t *testing.T) {
 	if !slices.Contains(names, "Inbox.mbox, email 2") {
 		t.Errorf("the rows are named %q, want each email by its place in the mailbox", names)
 	}
-	h.Host.List.Click(0, 0)
+	h.d.list.Click(0, 0)
 	h.Refresh()
-	if n := len(h.Host.List.Snap.Rows); n != 1 {
+	if n := len(h.d.list.Snap.Rows); n != 1 {
 		t.Errorf("closed again, the list has %d rows", n)
 	}
 }
@@ -93,17 +93,17 @@ func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
 	if err := os.WriteFile(box, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ids := h.Queue.Add([]string{box}, dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.Url}).IDs
-	h.waitFor("the mailbox's row", func() bool { return len(h.Host.List.Snap.Rows) == 1 })
-	row := h.Host.List.Snap.View(0)
+	ids := h.q.Add([]string{box}, dest.Destination{Kind: dest.GmailInsert, BaseURL: h.sb.Url}).IDs
+	h.waitFor("the mailbox's row", func() bool { return len(h.d.list.Snap.Rows) == 1 })
+	row := h.d.list.Snap.View(0)
 	if !row.Allows(engine.Pause) || row.Allows(engine.Resume) {
 		t.Fatalf("a waiting mailbox's row offers %v", row.Actions)
 	}
-	h.Host.acts.Do(row, engine.Pause)
+	h.d.acts.Do(row, engine.Pause)
 	all := func(s engine.State) func() bool {
 		return func() bool {
 			for _, id := range ids {
-				if v, _ := h.Queue.Job(id); v.State != s {
+				if v, _ := h.q.Job(id); v.State != s {
 					return false
 				}
 			}
@@ -112,10 +112,10 @@ func TestMailboxRowPausesAndResumesItsEmails(t *testing.T) {
 	}
 	h.waitFor("every email to pause", all(engine.Paused))
 	h.Refresh() // the picture drawn after the last email paused
-	row = h.Host.List.Snap.View(0)
+	row = h.d.list.Snap.View(0)
 	if row.State != engine.Paused || !row.Allows(engine.Resume) {
 		t.Errorf("the paused mailbox's row is %s offering %v", row.State, row.Actions)
 	}
-	h.Host.acts.Do(row, engine.Resume)
+	h.d.acts.Do(row, engine.Resume)
 	h.waitFor("every email to wait again", all(engine.Waiting))
 }

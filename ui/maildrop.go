@@ -26,9 +26,9 @@ const droppedFolder = "Dropped"
 func (d *desk) takeMailDrop(drop oledrop.Drop) {
 	if n := len(drop.Failed); n > 0 {
 		for _, f := range drop.Failed {
-			d.Log.Warn("an item dragged onto the window could not be saved", "name", f.Name, "err", f.Err)
+			d.log.Warn("an item dragged onto the window could not be saved", "name", f.Name, "err", f.Err)
 		}
-		d.Frame.SayOnTop(view.Say("ui.drop.notSaved", "N", n))
+		d.frame.SayOnTop(view.Say("ui.drop.notSaved", "N", n))
 	}
 	if len(drop.Paths) == 0 {
 		return

@@ -17,9 +17,9 @@ import (
 func TestAMailDropIsQueued(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	saved := h.writeFile(filepath.Join(droppedFolder, oledrop.FolderPrefix+"1", "RE Budget.eml"), emailBytes("A <a@example.com>", "RE: Budget"))
-	h.Host.takeMailDrop(oledrop.Drop{Paths: []string{saved}})
-	h.waitFor("the dragged email listed", func() bool { return len(h.Host.List.Views()) == 1 })
-	if got := h.Queue.Jobs()[0].Path; got != saved {
+	h.d.takeMailDrop(oledrop.Drop{Paths: []string{saved}})
+	h.waitFor("the dragged email listed", func() bool { return len(h.d.list.Views()) == 1 })
+	if got := h.q.Jobs()[0].Path; got != saved {
 		t.Errorf("queued %s, want the saved copy %s", got, saved)
 	}
 }
@@ -29,15 +29,15 @@ func TestAMailDropIsQueued(t *testing.T) {
 // still queued.
 func TestAMailDropNotSavedSaysWhy(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Frame.Message.SetText("")
+	h.d.frame.Message.SetText("")
 	saved := h.writeFile("a.eml", emailBytes("A <a@example.com>", "a"))
-	h.Host.takeMailDrop(oledrop.Drop{Paths: []string{saved}, Failed: []oledrop.Failure{
+	h.d.takeMailDrop(oledrop.Drop{Paths: []string{saved}, Failed: []oledrop.Failure{
 		{Name: "b.msg", Err: os.ErrPermission}, {Name: "c.msg", Err: os.ErrPermission},
 	}})
-	if got := h.Host.Frame.Message.Text(); !strings.Contains(got, "The 2 items dragged from the mail program were not added") || !strings.Contains(got, "Save As") {
+	if got := h.d.frame.Message.Text(); !strings.Contains(got, "The 2 items dragged from the mail program were not added") || !strings.Contains(got, "Save As") {
 		t.Errorf("the window says %q", got)
 	}
-	h.waitFor("the saved email listed", func() bool { return len(h.Host.List.Views()) == 1 })
+	h.waitFor("the saved email listed", func() bool { return len(h.d.list.Views()) == 1 })
 }
 
 // TestTidyDropped: at the start, the copies of dragged items are removed

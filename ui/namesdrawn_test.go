@@ -100,7 +100,7 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 		t.Run(tc.code, func(t *testing.T) {
 			speakWindow(t, tc.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.Host.Win.Resize(fyne.NewSize(1366, 768))
+			h.d.win.Resize(fyne.NewSize(1366, 768))
 			for _, name := range tc.names {
 				var data []byte
 				if strings.HasSuffix(name, ".eml") {
@@ -118,7 +118,7 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 				}
 				return true
 			})
-			content := h.Host.Win.Canvas().Content()
+			content := h.d.win.Canvas().Content()
 			for _, name := range tc.names {
 				row := h.row(name)
 				h.layOut()
@@ -127,16 +127,16 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 				}
 
 				// The details, in the selection's panel.
-				h.Host.List.Click(h.Host.List.Snap.Index[h.job(name).ID], 0)
+				h.d.list.Click(h.d.list.Snap.Index[h.job(name).ID], 0)
 				h.Refresh()
 				h.layOut()
-				if drawnAsTheStandardSays(t, name+"'s details", h.Host.Selection.Inner, name) == 0 {
-					t.Errorf("the details of %s do not name it: %q", name, h.Host.Selection.Body.Text())
+				if drawnAsTheStandardSays(t, name+"'s details", h.d.selection.Inner, name) == 0 {
+					t.Errorf("the details of %s do not name it: %q", name, h.d.selection.Body.Text())
 				}
 
 				// Show result.
 				test.Tap(h.row(name).Result)
-				dialog := h.Host.Win.Canvas().Overlays().Top()
+				dialog := h.d.win.Canvas().Overlays().Top()
 				if dialog == nil {
 					t.Fatalf("Show result of %s opened nothing", name)
 				}
@@ -144,7 +144,7 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 				if drawnAsTheStandardSays(t, name+"'s result", dialog, name) == 0 {
 					t.Errorf("the result of %s does not name it", name)
 				}
-				for h.Host.Frame.CloseTopDialog() {
+				for h.d.frame.CloseTopDialog() {
 				}
 			}
 
@@ -154,7 +154,7 @@ func TestNamesInAnotherScriptStayWhole(t *testing.T) {
 			h.Refresh()
 			h.layOut()
 			if drawnAsTheStandardSays(t, "the Undo line", content, name) == 0 {
-				t.Errorf("the Undo line does not name %s: %q", name, h.Host.foot.UndoText.Text())
+				t.Errorf("the Undo line does not name %s: %q", name, h.d.foot.UndoText.Text())
 			}
 		})
 	}

@@ -158,19 +158,19 @@ func TestTheWindowFitsSideways(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			now := time.Unix(1_800_000_000, 0)
-			h.Host.draw(view.NewSnapshots().Make(readingOf(narrowViews(), now)))
+			h.d.draw(view.NewSnapshots().Make(readingOf(narrowViews(), now)))
 			for name, size := range smokeSizes() {
-				h.Host.Win.Resize(size)
-				if got := h.Host.Win.Canvas().Size(); got.Width > size.Width+1 {
+				h.d.win.Resize(size)
+				if got := h.d.win.Canvas().Size(); got.Width > size.Width+1 {
 					t.Errorf("%s: asked for %v, the window is %v", name, size, got)
 				}
-				if need := h.Host.page.Content.MinSize().Width; need > h.Host.page.Size().Width+0.5 {
-					t.Errorf("%s: the window's content needs %.1f units, %.1f more than the window: it scrolls sideways", name, need, need-h.Host.page.Size().Width)
+				if need := h.d.page.Content.MinSize().Width; need > h.d.page.Size().Width+0.5 {
+					t.Errorf("%s: the window's content needs %.1f units, %.1f more than the window: it scrolls sideways", name, need, need-h.d.page.Size().Width)
 				}
-				if len(drawnPieces(h.Host.List)) < len(narrowViews()) {
+				if len(drawnPieces(h.d.list)) < len(narrowViews()) {
 					t.Fatalf("%s: the list draws no rows", name)
 				}
-				checkNothingDrawnOver(t, name, h.Host.List)
+				checkNothingDrawnOver(t, name, h.d.list)
 			}
 		})
 	}
@@ -186,15 +186,15 @@ func TestTheWindowFitsUpright(t *testing.T) {
 			t.Run(fmt.Sprintf("%s sandbox %v", code, sandbox), func(t *testing.T) {
 				speakWindow(t, code)
 				h := newHarness(t, harnessOptions{sandboxMode: sandbox})
-				h.Host.draw(view.NewSnapshots().Make(readingOf(narrowViews(), time.Unix(1_800_000_000, 0))))
+				h.d.draw(view.NewSnapshots().Make(readingOf(narrowViews(), time.Unix(1_800_000_000, 0))))
 				for name, size := range smokeSizes() {
-					h.Host.Win.Resize(size)
-					if need, have := h.Host.page.Content.MinSize().Height, h.Host.page.Size().Height; need > have+0.5 {
+					h.d.win.Resize(size)
+					if need, have := h.d.page.Content.MinSize().Height, h.d.page.Size().Height; need > have+0.5 {
 						t.Errorf("%s: the window's content needs %.1f units of height, %.1f more than the window: the totals are below its edge", name, need, need-have)
 					}
-					checkNothingDrawnOver(t, name, h.Host.Bar.Content) // a line that wraps pushes the next one down
-					checkOneLine(t, name, h.Host.foot.PauseAll, h.Host.foot.ResumeAll, h.Host.foot.RetryFailed, h.Host.foot.ClearFinished)
-					checkBelow(t, name, h.Host.Bar.Content, h.Host.List, h.Host.Selection.Content)
+					checkNothingDrawnOver(t, name, h.d.bar.Content) // a line that wraps pushes the next one down
+					checkOneLine(t, name, h.d.foot.PauseAll, h.d.foot.ResumeAll, h.d.foot.RetryFailed, h.d.foot.ClearFinished)
+					checkBelow(t, name, h.d.bar.Content, h.d.list, h.d.selection.Content)
 				}
 			})
 		}
@@ -244,12 +244,12 @@ func TestSetUpKeepsItsButtonsOnScreen(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			for name, size := range smokeSizes() {
-				h.Host.Frame.CloseDialogs()
-				h.Host.Win.Resize(size)
-				h.Host.Google.ShowSetup()
-				p := h.Host.Google.Setup
+				h.d.frame.CloseDialogs()
+				h.d.win.Resize(size)
+				h.d.google.ShowSetup()
+				p := h.d.google.Setup
 				drv := fyne.CurrentApp().Driver()
-				bottom := h.Host.Win.Canvas().Size().Height
+				bottom := h.d.win.Canvas().Size().Height
 				for _, b := range []*widgets.Button{p.SignIn, p.CloseButton} {
 					if y := drv.AbsolutePositionForObject(b).Y + b.Size().Height; y > bottom+0.5 || b.Size().Height == 0 {
 						t.Errorf("%s: %q ends at y %.1f, below the window's %.1f", name, b.Text, y, bottom)

@@ -16,7 +16,7 @@ func TestSettingsShowOfficeProxy(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	shown := func() string {
 		t.Helper()
-		form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
+		form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.d.frame, SettingsSide: h.d.settings}).Form
 		for _, it := range form.Items {
 			if it.Text == "Office network" {
 				return it.Widget.(*widget.Label).Text
@@ -28,11 +28,11 @@ func TestSettingsShowOfficeProxy(t *testing.T) {
 	if got := shown(); !strings.Contains(got, "connects directly") {
 		t.Errorf("no proxy: %q", got)
 	}
-	h.Host.Settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: "proxy.corp:8080", HTTPS: "proxy.corp:8080"}}
+	h.d.settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: "proxy.corp:8080", HTTPS: "proxy.corp:8080"}}
 	if got, want := shown(), "Hoist connects through the office proxy proxy.corp:8080 (from Windows settings)."; got != want {
 		t.Errorf("fixed proxy: %q, want %q", got, want)
 	}
-	h.Host.Settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
+	h.d.settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
 	if got, want := shown(), "Hoist follows the proxy script http://wpad.corp/proxy.pac (from GNOME settings)."; got != want {
 		t.Errorf("PAC: %q, want %q", got, want)
 	}

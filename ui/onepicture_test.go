@@ -16,35 +16,35 @@ import (
 // Done: a row that changed was read again from the queue when drawn.
 func TestRowsAndTotalsShowOneMoment(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{Idle: true}})
-	h.Host.Win.Resize(fyne.NewSize(1000, 640))
+	h.d.win.Resize(fyne.NewSize(1000, 640))
 	var paths []string
 	for i := range 6 {
 		paths = append(paths, h.writeFile(fmt.Sprintf("f%d.txt", i), []byte("some bytes")))
 	}
 	h.drop(paths...)
-	h.waitFor("six rows", func() bool { h.Refresh(); return len(h.Host.List.Snap.Rows) == 6 })
+	h.waitFor("six rows", func() bool { h.Refresh(); return len(h.d.list.Snap.Rows) == 6 })
 	ids := make([]engine.JobID, 6)
-	for i, row := range h.Host.List.Snap.Rows {
+	for i, row := range h.d.list.Snap.Rows {
 		ids[i] = row.ID
 	}
 	for _, id := range ids[:3] {
-		if err := h.Queue.Do(id, engine.Pause); err != nil {
+		if err := h.q.Do(id, engine.Pause); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The sampling reads the queue now; the UI goroutine draws it later,
 	// and meanwhile the user's own Resume has reached the queue.
-	show := h.Host.sampling.collect()
+	show := h.d.sampling.collect()
 	if show == nil {
 		t.Fatal("the reading after three pauses found nothing new")
 	}
 	for _, id := range ids[:3] {
-		if err := h.Queue.Do(id, engine.Resume); err != nil {
+		if err := h.q.Do(id, engine.Resume); err != nil {
 			t.Fatal(err)
 		}
 	}
 	show()
-	l := h.Host.List
+	l := h.d.list
 	paused := 0
 	for i, r := range l.RowAt {
 		if r.Index != i || i >= len(l.Snap.Rows) {

@@ -14,9 +14,9 @@ func TestTheListCountsAsPeopleDo(t *testing.T) {
 		paths = append(paths, h.writeFile(n, []byte("x")))
 	}
 	h.drop(paths...)
-	h.waitFor("four rows", func() bool { return len(h.Host.List.Views()) == 4 })
+	h.waitFor("four rows", func() bool { return len(h.d.list.Views()) == 4 })
 	var got []string
-	for _, v := range h.Host.List.Views() {
+	for _, v := range h.d.list.Views() {
 		got = append(got, v.Name)
 	}
 	if want := []string{"doc_1.txt", "doc_2.txt", "doc_10.txt", "doc_100.txt"}; !slices.Equal(got, want) {

@@ -24,12 +24,12 @@ func TestAddFilesUsesTheSystemDialog(t *testing.T) {
 		paths = append(paths, h.writeFile(n, emailBytes("A <a@example.com>", n)))
 	}
 	asked := make(chan filechooser.Options, 1)
-	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return paths, nil
 	}
-	dialogs.FilesAdder{Dialogs: h.Host.files, Add: h.Host.Add}.PickFiles()
-	h.waitFor("three finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 3 && len(h.Host.List.Views()) == 3 })
+	dialogs.FilesAdder{Dialogs: h.d.files, Add: h.d.Add}.PickFiles()
+	h.waitFor("three finished rows", func() bool { return h.d.shots.Last.Totals.Done == 3 && len(h.d.list.Views()) == 3 })
 	if o := <-asked; !o.Multiple || o.Directory {
 		t.Errorf("the dialog was asked for %+v, want several files", o)
 	}
@@ -46,10 +46,10 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 	for _, n := range []string{"one.eml", "two.eml", "three.eml"} {
 		h.writeFile(n, emailBytes("A <a@example.com>", n))
 	}
-	h.Host.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
-	h.Host.files.Pick(false, h.Host.Add)
-	h.waitFor("a dialog", func() bool { return len(h.Host.Frame.Dialogs) == 1 })
-	c := h.Host.Win.Canvas()
+	h.d.files.Choose = func(context.Context, filechooser.Options) ([]string, error) { return nil, filechooser.ErrNoPortal }
+	h.d.files.Pick(false, h.d.Add)
+	h.waitFor("a dialog", func() bool { return len(h.d.frame.Dialogs) == 1 })
+	c := h.d.win.Canvas()
 	list := inTopOverlay(h, func(*widgets.ChooserList) bool { return true })
 	if c.Focused() != fyne.Focusable(list) {
 		t.Fatalf("the dialog opens with %T focused, not its list", c.Focused())
@@ -67,17 +67,17 @@ func TestWithoutPortalTheWindowHasItsOwnDialog(t *testing.T) {
 		t.Fatal("Open stays off with two files ticked")
 	}
 	open.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	h.waitFor("two finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 2 && len(h.Host.List.Views()) == 2 })
+	h.waitFor("two finished rows", func() bool { return h.d.shots.Last.Totals.Done == 2 && len(h.d.list.Views()) == 2 })
 	if h.Shown("one.eml") != engine.Done || h.Shown("three.eml") != engine.Done {
-		t.Errorf("added %v", jobNames(h.Host.List.Views()))
+		t.Errorf("added %v", jobNames(h.d.list.Views()))
 	}
 }
 
 // chooserOn is the chooser the harness's window shows.
 func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 	t.Helper()
-	c := h.Host.files.Chooser
-	if c == nil || len(h.Host.Frame.Dialogs) == 0 || h.Host.Frame.Dialogs[len(h.Host.Frame.Dialogs)-1] != view.Hideable(c.Dialog) {
+	c := h.d.files.Chooser
+	if c == nil || len(h.d.frame.Dialogs) == 0 || h.d.frame.Dialogs[len(h.d.frame.Dialogs)-1] != view.Hideable(c.Dialog) {
 		t.Fatal("the dialog on top is no chooser")
 	}
 	return c
@@ -89,16 +89,16 @@ func chooserOn(t *testing.T, h *harness) *widgets.Chooser {
 func TestAddFilesOffersEmailFilesForGmail(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	asked := make(chan filechooser.Options, 2)
-	h.Host.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
+	h.d.files.Choose = func(_ context.Context, o filechooser.Options) ([]string, error) {
 		asked <- o
 		return nil, nil
 	}
-	h.Host.files.Pick(false, h.Host.Add)
+	h.d.files.Pick(false, h.d.Add)
 	if o := <-asked; len(o.Filters) != 0 {
 		t.Errorf("for the sandbox the dialog offers %+v, want any file", o.Filters)
 	}
-	h.Host.Target.Dest = dest.Destination{Kind: dest.GmailImport}
-	h.Host.files.Pick(false, h.Host.Add)
+	h.d.target.Dest = dest.Destination{Kind: dest.GmailImport}
+	h.d.files.Pick(false, h.d.Add)
 	o := <-asked
 	if len(o.Filters) != 1 || o.Filters[0].Name != "Email files (.eml, .msg, .mbox)" {
 		t.Fatalf("for Gmail the dialog offers %+v", o.Filters)

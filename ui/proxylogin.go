@@ -19,9 +19,9 @@ import (
 // password: it is set before any request goes out, and answered by the
 // window once it is open (no one, before).
 type proxyAsker struct {
-	mu       sync.Mutex
-	AskFiles proxy.Ask
-	notice   func(error) // says in the window why the PAC script cannot be used
+	mu     sync.Mutex
+	ask    proxy.Ask
+	notice func(error) // says in the window why the PAC script cannot be used
 }
 
 func (a *proxyAsker) setNotice(notice func(error)) {
@@ -43,13 +43,13 @@ func (a *proxyAsker) Notice(err error) {
 func (a *proxyAsker) set(ask proxy.Ask) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.AskFiles = ask
+	a.ask = ask
 }
 
 // Ask asks through the window, or answers no one can be asked.
 func (a *proxyAsker) Ask(ctx context.Context, at string, from proxy.Origin) (string, string, bool) {
 	a.mu.Lock()
-	ask := a.AskFiles
+	ask := a.ask
 	a.mu.Unlock()
 	if ask == nil {
 		return "", "", false
@@ -59,7 +59,7 @@ func (a *proxyAsker) Ask(ctx context.Context, at string, from proxy.Origin) (str
 
 // proxyLoginDialog asks for an office proxy's name and password.
 type proxyLoginDialog struct {
-	Queue          *widgets.Question
+	q              *widgets.Question
 	user, password *widget.Entry
 }
 
@@ -71,7 +71,7 @@ func (d *desk) askProxyLogin(ctx context.Context, at string, from proxy.Origin) 
 		ok             bool
 	}
 	answer := make(chan login, 1)
-	d.Frame.Later(func() {
+	d.frame.Later(func() {
 		l := view.Speaking()
 		dlg := &proxyLoginDialog{user: widget.NewEntry(), password: widget.NewPasswordEntry()}
 		form := widgets.NewForm(
@@ -80,12 +80,12 @@ func (d *desk) askProxyLogin(ctx context.Context, at string, from proxy.Origin) 
 		)
 		text := l.Say("proxy.ask", words.Args{"Proxy": l.Isolate(at), "From": l.ProxyOrigin(string(from))})
 		content := container.NewVBox(widgets.SentenceBox(text), form)
-		dlg.Queue = widgets.NewQuestion(view.Say("ui.settings.network"), content, lang.L("OK"), lang.L("Cancel"), func(yes bool) {
+		dlg.q = widgets.NewQuestion(view.Say("ui.settings.network"), content, lang.L("OK"), lang.L("Cancel"), func(yes bool) {
 			answer <- login{dlg.user.Text, dlg.password.Text, yes && dlg.user.Text != ""}
-		}, d.Win)
+		}, d.win)
 		d.proxyLogin = dlg
-		d.Frame.Open(dlg.Queue)
-		d.Win.Canvas().Focus(dlg.user)
+		d.frame.Open(dlg.q)
+		d.win.Canvas().Focus(dlg.user)
 	})
 	select {
 	case a := <-answer:

@@ -14,7 +14,7 @@ import (
 func TestWindowAsksForProxyLogin(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	var asker proxyAsker
-	asker.set(h.Host.askProxyLogin)
+	asker.set(h.d.askProxyLogin)
 	type login struct {
 		user, password string
 		ok             bool
@@ -25,21 +25,21 @@ func TestWindowAsksForProxyLogin(t *testing.T) {
 		want login
 	}{{"OK", true, login{"ali", "s3cret", true}}, {"Cancel", false, login{}}} {
 		t.Run(c.Name, func(t *testing.T) {
-			h.Host.proxyLogin = nil
+			h.d.proxyLogin = nil
 			got := make(chan login, 1)
 			go func() {
 				u, p, ok := asker.Ask(context.Background(), "proxy.corp:8080", proxy.FromWindows)
 				got <- login{u, p, ok}
 			}()
-			h.waitFor("the question", func() bool { return h.Host.proxyLogin != nil })
-			dlg := h.Host.proxyLogin
+			h.waitFor("the question", func() bool { return h.d.proxyLogin != nil })
+			dlg := h.d.proxyLogin
 			text := h.dialogText()
 			if !strings.Contains(text, "proxy.corp:8080") || !strings.Contains(text, "from Windows settings") {
 				t.Errorf("the question says %q", text)
 			}
 			dlg.user.SetText("ali")
 			dlg.password.SetText("s3cret")
-			dlg.Queue.Answer(c.yes)
+			dlg.q.Answer(c.yes)
 			if a := <-got; a.ok != c.want.ok || (c.yes && a != c.want) {
 				t.Errorf("answer %+v, want %+v", a, c.want)
 			}

@@ -8,7 +8,7 @@ import "hoist/ui/handover"
 // question closing the window asks, so none is asked; the list keeps every
 // upload, paused where the server stands, for the next start.
 func (e *exit) answerQuitRequests(c *handover.Claim) {
-	c.OnQuit(func() { e.Frame.Later(e.quitOnRequest) })
+	c.OnQuit(func() { e.frame.Later(e.quitOnRequest) })
 }
 
 // quitOnRequest quits as "Pause uploads and quit" does, whatever is open.
@@ -16,6 +16,6 @@ func (e *exit) quitOnRequest() {
 	if e.quitting {
 		return
 	}
-	e.Frame.Log.Info("asked to pause every upload and quit")
+	e.frame.Log.Info("asked to pause every upload and quit")
 	e.quit()
 }

@@ -18,7 +18,7 @@ func TestAQuitRequestPausesAndQuits(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
-	h.Host.exit.askQuit(true)
+	h.d.exit.askQuit(true)
 	if h.findButton("Pause uploads and quit") == nil {
 		t.Fatal("closing the window did not ask first")
 	}
@@ -33,7 +33,7 @@ func TestAQuitRequestPausesAndQuits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer claim.Close()
-	h.Host.exit.answerQuitRequests(claim)
+	h.d.exit.answerQuitRequests(claim)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = claim.Serve(ctx, func([]string) {}) }()
@@ -46,7 +46,7 @@ func TestAQuitRequestPausesAndQuits(t *testing.T) {
 		asked <- err
 	}()
 	h.waitFor("the window to pause the upload and quit", func() bool {
-		return h.Host.exit.quitting && h.state("movie.dat") == engine.Paused
+		return h.d.exit.quitting && h.state("movie.dat") == engine.Paused
 	})
 	cancel()
 	select {

@@ -92,9 +92,9 @@ func TestSettingsChecksAreMirrored(t *testing.T) {
 		t.Run(c.code, func(t *testing.T) {
 			speakWindow(t, c.code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.Host.Settings.ShowSettings()
+			h.d.settings.ShowSettings()
 			var checks []*readingcheck.Check
-			walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				if rc, ok := o.(*readingcheck.Check); ok {
 					checks = append(checks, rc)
 				}
@@ -130,11 +130,11 @@ func TestSettingsChecksAreReadWhole(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			for name, size := range smokeSizes() {
-				h.Host.Frame.CloseDialogs()
-				h.Host.Win.Resize(size)
-				h.Host.Settings.ShowSettings()
+				h.d.frame.CloseDialogs()
+				h.d.win.Resize(size)
+				h.d.settings.ShowSettings()
 				n := 0
-				walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+				walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 					rc, ok := o.(*readingcheck.Check)
 					if !ok {
 						return
@@ -166,12 +166,12 @@ func TestTheStateWordIsNeverCut(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.Host.Win.Resize(fyne.NewSize(640, 480))
+			h.d.win.Resize(fyne.NewSize(640, 480))
 			v := engine.JobView{ID: "j1", Name: "گزارش سالانه.png", State: engine.Uploading, Size: 1300 << 20,
 				Delivered: 262 << 10, Committed: 262 << 10, Speed: 294e6, ETA: 4 * time.Second, Version: 1}
 			h.showFixed([]engine.JobView{v})
 			var row *queuelist.JobRow
-			walk(h.Host.List, func(o fyne.CanvasObject) {
+			walk(h.d.list, func(o fyne.CanvasObject) {
 				if r, ok := o.(*queuelist.JobRow); ok && r.Shown != 0 && r.Visible() {
 					row = r
 				}

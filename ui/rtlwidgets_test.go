@@ -24,12 +24,12 @@ import (
 // dialog's background in both themes.
 func TestFocusRingInDialogs(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(900, 640))
-	h.Host.Settings.ShowSettings()
-	c := h.Host.Win.Canvas()
+	h.d.win.Resize(fyne.NewSize(900, 640))
+	h.d.settings.ShowSettings()
+	c := h.d.win.Canvas()
 	for _, choice := range []string{look.ThemeLight, look.ThemeDark} {
-		h.App.Settings().SetTheme(look.NewTheme(choice))
-		th, v := h.App.Settings().Theme(), h.App.Settings().ThemeVariant()
+		h.app.Settings().SetTheme(look.NewTheme(choice))
+		th, v := h.app.Settings().Theme(), h.app.Settings().ThemeVariant()
 		if r := contrast(widgets.FocusColor(th), th.Color(theme.ColorNameOverlayBackground, v)); r < 3 {
 			t.Errorf("%s: the ring on a dialog: %.2f:1, want 3:1", choice, r)
 		}
@@ -45,7 +45,7 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Fatal("Tab found no button in the settings")
 		}
 		h.Refresh()
-		r := h.Host.ring.inDialog
+		r := h.d.ring.inDialog
 		if r == nil || !r.Visible() || r.StrokeColor != widgets.FocusColor(th) {
 			t.Fatalf("%s: no ring around the focused button in the dialog", choice)
 		}
@@ -55,9 +55,9 @@ func TestFocusRingInDialogs(t *testing.T) {
 			t.Errorf("%s: the ring %v %v does not go round the button %v %v", choice, ringAt, r.Size(), at, button.Size())
 		}
 	}
-	h.Host.Frame.CloseTopDialog()
+	h.d.frame.CloseTopDialog()
 	h.Refresh()
-	if h.Host.ring.inDialog.Visible() {
+	if h.d.ring.inDialog.Visible() {
 		t.Error("the dialog's ring stays after the dialog closed")
 	}
 }

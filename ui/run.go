@@ -117,11 +117,11 @@ func Run(ctx context.Context, cfg Config) int {
 
 	a.Settings().SetTheme(look.NewTheme(view.LoadSettings(a.Preferences()).Theme))
 	d := newDesk(ctx, a, s.queue, deskOptions{
-		Presets: s.Presets, Auth: s.Auth, Sandbox: s.Sandbox, sandboxMode: cfg.Sandbox,
-		Log: log, Journal: s.Journal.Path(), events: s.events, Network: s.Network, asker: &s.asker,
+		presets: s.presets, auth: s.auth, sandbox: s.sandbox, sandboxMode: cfg.Sandbox,
+		log: log, journal: s.journal.Path(), events: s.events, network: s.network, asker: &s.asker,
 	})
 	tellStartupNews(d, s, alone != nil)
-	placement.Place(d.Win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
+	placement.Place(d.win, a.Preferences(), placement.PrimaryScreen(os.Getenv))
 	d.Start()
 	d.Add(cfg.Files)
 
@@ -132,14 +132,14 @@ func Run(ctx context.Context, cfg Config) int {
 	started := time.Now()
 	a.Lifecycle().SetOnStarted(func() {
 		d.takeMailDrags(where.Dropped) // the window is shown: it has its handle
-		d.Frame.Background(s.tidy(log))
-		d.Frame.Background(func(context.Context) {
+		d.frame.Background(s.tidy(log))
+		d.frame.Background(func(context.Context) {
 			if err := tidyDropped(where.Dropped, started, s.queue.Jobs); err != nil {
 				log.Warn("could not remove the copies of dragged items already uploaded", "err", err)
 			}
 		})
 	})
-	d.Win.ShowAndRun()
+	d.win.ShowAndRun()
 
 	stopOnSignal()
 	stopServing()
@@ -150,17 +150,17 @@ func Run(ctx context.Context, cfg Config) int {
 // tellStartupNews says what the window learned while opening the session:
 // damaged or set-aside uploads, a missing hand-over, moved destinations.
 func tellStartupNews(d *desk, s *session, alone bool) {
-	d.Google.StartupProblems(s.problems) // said first: a damaged upload list is the more urgent news
-	if backup, why := s.Journal.Recovered(); backup != "" {
+	d.google.StartupProblems(s.problems) // said first: a damaged upload list is the more urgent news
+	if backup, why := s.journal.Recovered(); backup != "" {
 		// why is a plain sentence that names the backup: the whole list may
 		// have been set aside, or only some damaged uploads left out.
-		d.Frame.Tell(view.ErrorWords(why))
+		d.frame.Tell(view.ErrorWords(why))
 	}
 	if alone {
-		d.Frame.Tell(aloneNote())
+		d.frame.Tell(aloneNote())
 	}
 	if n := s.notices(); len(n) > 0 {
-		d.Frame.Tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
+		d.frame.Tell(strings.Join(n, " ")) // said once: e.g. destinations moved to a current API version
 	}
 }
 
@@ -179,7 +179,7 @@ func serveHandOvers(ctx context.Context, d *desk, claim *handover.Claim, log *sl
 			return
 		}
 		err := claim.Serve(serveCtx, func(paths []string) {
-			d.Frame.Later(func() { d.exit.handedOver(paths) })
+			d.frame.Later(func() { d.exit.handedOver(paths) })
 		})
 		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Warn("other Hoist windows cannot hand files over", "err", err)
@@ -302,7 +302,7 @@ func failWindow(a fyne.App, what string, err error) int {
 // say once at start.
 func (s *session) notices() []string {
 	var out []string
-	if p, ok := s.Presets.(interface{ Notice() *fact.Fact }); ok && p.Notice() != nil {
+	if p, ok := s.presets.(interface{ Notice() *fact.Fact }); ok && p.Notice() != nil {
 		out = append(out, view.Speaking().Fact(*p.Notice()))
 	}
 	for _, f := range s.queue.Notices() {
@@ -313,16 +313,16 @@ func (s *session) notices() []string {
 
 // session is what the window works with, opened before it shows.
 type session struct {
-	Journal *journal.Journal
+	journal *journal.Journal
 	queue   *engine.Queue
-	Sandbox *received.Sandbox
-	Presets destination.PresetStore
-	Auth    *auth.Service
+	sandbox *received.Sandbox
+	presets destination.PresetStore
+	auth    *auth.Service
 	events  chan engine.Event
 	// problems with the organisation's folder, said when the window opens
 	problems []error
 	withdraw func()         // takes back the sandbox's announced address
-	Network  *proxy.Proxies // the office's proxy, as the system sets it
+	network  *proxy.Proxies // the office's proxy, as the system sets it
 	asker    proxyAsker     // asks for its name and password, once the window is open
 }
 
@@ -330,56 +330,56 @@ func openSession(ctx context.Context, cfg Config, f folders, log *slog.Logger) (
 	s := &session{events: make(chan engine.Event, 16)}
 	var err error
 	// What the last run freed in the list is scrubbed once the window is up (see Run).
-	s.Journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{TidyLater: true})
+	s.journal, err = journal.Open(filepath.Join(f.Journal, journal.FileName), journal.Options{TidyLater: true})
 	if err != nil {
 		return nil, err
 	}
-	s.Sandbox, err = received.StartSandbox(ctx, f.Sandbox, received.SandboxAddr(os.Getenv, f.OwnSandbox), log.With("part", "sandbox"))
+	s.sandbox, err = received.StartSandbox(ctx, f.Sandbox, received.SandboxAddr(os.Getenv, f.OwnSandbox), log.With("part", "sandbox"))
 	if err != nil {
 		s.Close(log)
 		return nil, fmt.Errorf("the built-in sandbox could not start: %w", err)
 	}
 	// The same user's `hoist send --to sandbox` finds it wherever it listens.
-	if s.withdraw, err = emulator.Announce(f.Config, s.Sandbox.Url); err != nil {
+	if s.withdraw, err = emulator.Announce(f.Config, s.sandbox.Url); err != nil {
 		log.Warn("the command line will not find the window's sandbox", "err", err)
 	}
 	system := dirs.System()
-	s.Presets, s.problems, err = destination.OpenLibrary(f.Config, system)
+	s.presets, s.problems, err = destination.OpenLibrary(f.Config, system)
 	if err != nil {
 		log.Warn("saved destinations cannot be read", "err", err)
 	}
 	// Uploads, the sign-in and the pickers' lists go through the office's
 	// proxy, as the system sets it; the sandbox never does.
-	s.Network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
-	s.Network.Logins = auth.ProxyLogins{}
-	s.Network.Ask = s.asker.Ask
+	s.network = proxy.Find(ctx, proxy.Finder{SystemDir: system})
+	s.network.Logins = auth.ProxyLogins{}
+	s.network.Ask = s.asker.Ask
 	netLog := log.With("part", "network")
-	s.Network.Notice = func(err error) {
+	s.network.Notice = func(err error) {
 		netLog.Warn("the proxy script cannot be used; connecting directly", "err", err)
 		s.asker.Notice(err)
 	}
-	if s.Network.Problem != nil {
-		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.Network.Problem)
-		s.problems = append(s.problems, s.Network.Problem) // said when the window opens
+	if s.network.Problem != nil {
+		netLog.Warn("the proxy setting cannot be used; connecting directly", "err", s.network.Problem)
+		s.problems = append(s.problems, s.network.Problem) // said when the window opens
 	}
-	netLog.Info("office network", "proxy", s.Network.Setting.String())
+	netLog.Info("office network", "proxy", s.network.Setting.String())
 	signIn := http.DefaultTransport.(*http.Transport).Clone()
 	tuned := engine.DefaultTransport()
 	if err := engine.AlsoTrust(tuned, proxy.OrganisationCertificates(system)); err != nil {
 		netLog.Warn("the organisation's certificates cannot be read", "err", err)
 	}
 	_ = engine.AlsoTrust(signIn, proxy.OrganisationCertificates(system))
-	s.Auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth"),
-		HTTPClient: &http.Client{Timeout: time.Minute, Transport: s.Network.Apply(signIn)}}
+	s.auth = &auth.Service{ConfigDir: f.Config, SystemDir: system, Logger: log.With("part", "auth"),
+		HTTPClient: &http.Client{Timeout: time.Minute, Transport: s.network.Apply(signIn)}}
 
 	set := view.LoadSettings(fyne.CurrentApp().Preferences())
 	// Uploads to Google and to the sandbox share one tuned transport.
-	transport := s.Network.Apply(tuned)
+	transport := s.network.Apply(tuned)
 	s.queue, err = engine.Open(ctx, engine.Options{
 		Transport:      transport,
-		Journal:        s.Journal,
-		Accounts:       uploadsVia(s.Auth, transport),
-		SandboxURL:     s.Sandbox.Url,
+		Journal:        s.journal,
+		Accounts:       uploadsVia(s.auth, transport),
+		SandboxURL:     s.sandbox.Url,
 		Parallel:       set.Parallel,
 		ChunkSize:      set.ChunkSize,
 		BandwidthLimit: set.Bandwidth,
@@ -422,7 +422,7 @@ func (s *session) tidy(log *slog.Logger) func(ctx context.Context) {
 		if os.Getenv("GOGC") == "" {
 			defer debug.SetGCPercent(debug.SetGCPercent(tidyGCPercent))
 		}
-		if err := s.Journal.Tidy(); err != nil {
+		if err := s.journal.Tidy(); err != nil {
 			log.Warn("could not tidy the list of uploads", "err", err)
 		}
 	}
@@ -445,13 +445,13 @@ func (s *session) Close(log *slog.Logger) {
 	if s.withdraw != nil {
 		s.withdraw()
 	}
-	if s.Sandbox != nil {
-		if err := s.Sandbox.Close(); err != nil {
+	if s.sandbox != nil {
+		if err := s.sandbox.Close(); err != nil {
 			log.Warn("stopping the sandbox", "err", err)
 		}
 	}
-	if s.Journal != nil {
-		if err := s.Journal.Close(); err != nil {
+	if s.journal != nil {
+		if err := s.journal.Close(); err != nil {
 			log.Warn("closing the upload list", "err", err)
 		}
 	}

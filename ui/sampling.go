@@ -23,13 +23,13 @@ const sampleEvery = 100 * time.Millisecond
 // becomes the next snapshot. It never waits for the UI: while a reading is
 // on its way, the next tick is skipped.
 type sampling struct {
-	Queue  *engine.Queue
-	Frame  *view.WindowFrame
+	q      *engine.Queue
+	frame  *view.WindowFrame
 	thumbs *queuelist.Thumbnails
 	events chan engine.Event       // from the queue
 	watch  *received.ReceiptsWatch // nil without a sandbox
 	ring   *focusRing
-	Now    func() time.Time
+	now    func() time.Time
 	draw   func(r view.Reading)  // on the UI goroutine
 	notify func(ev engine.Event) // on the UI goroutine, after the reading that shows it
 
@@ -98,7 +98,7 @@ func (s *sampling) readChanged(jobs []engine.Brief) map[engine.JobID]engine.JobV
 		if len(seen) == view.KeptViews {
 			break
 		}
-		v, ok := s.Queue.Job(b.ID)
+		v, ok := s.q.Job(b.ID)
 		if !ok || v.Version != b.Version {
 			continue
 		}
@@ -122,7 +122,7 @@ func (s *sampling) refreshNow() {
 // run on the UI goroutine, or nil when nothing changed. One goroutine at a
 // time.
 func (s *sampling) collect() func() {
-	shows := s.Frame.TakeLater()
+	shows := s.frame.TakeLater()
 
 	var events []engine.Event
 	for drained := false; !drained; {
@@ -134,9 +134,9 @@ func (s *sampling) collect() func() {
 		}
 	}
 	// The jobs are read after the events, so the snapshot shows what they tell.
-	r := view.Reading{Ready: s.thumbs.TakeReady(), Now: s.Now()}
-	if s.changes.Needed(s.Queue.Summary(), s.retrying) || s.resample.Swap(false) || len(r.Ready) > 0 {
-		r.Jobs, r.Views = s.Queue.Briefs(), s.Queue.Job
+	r := view.Reading{Ready: s.thumbs.TakeReady(), Now: s.now()}
+	if s.changes.Needed(s.q.Summary(), s.retrying) || s.resample.Swap(false) || len(r.Ready) > 0 {
+		r.Jobs, r.Views = s.q.Briefs(), s.q.Job
 		r.Seen = s.readChanged(r.Jobs)
 		s.retrying = queuelist.AnyRetrying(r.Jobs)
 	}
@@ -154,7 +154,7 @@ func (s *sampling) collect() func() {
 		})
 	}
 
-	if f := s.Frame.Win.Canvas().Focused(); f != s.focusSeen || s.ring.on.Load() {
+	if f := s.frame.Win.Canvas().Focused(); f != s.focusSeen || s.ring.on.Load() {
 		s.focusSeen = f
 		shows = append(shows, s.ring.Draw) // the focus moved, or the ringed control may have
 	}

@@ -54,14 +54,14 @@ func TestTheWindowsSandboxHonoursTheVariable(t *testing.T) {
 	addr := freeLoopback(t)
 	t.Setenv(emulator.AddrEnv, addr)
 	s, f := openTestSession(t)
-	if s.Sandbox.Url != "http://"+addr {
-		t.Fatalf("with %s=%s the window's sandbox is at %s", emulator.AddrEnv, addr, s.Sandbox.Url)
+	if s.sandbox.Url != "http://"+addr {
+		t.Fatalf("with %s=%s the window's sandbox is at %s", emulator.AddrEnv, addr, s.sandbox.Url)
 	}
-	if got := emulator.Announced(f.Config); got != s.Sandbox.Url {
-		t.Errorf("the window announced %q, want %q", got, s.Sandbox.Url)
+	if got := emulator.Announced(f.Config); got != s.sandbox.Url {
+		t.Errorf("the window announced %q, want %q", got, s.sandbox.Url)
 	}
 	s.Close(slog.New(slog.DiscardHandler))
-	s.withdraw, s.Sandbox, s.queue, s.Journal = nil, nil, nil, nil
+	s.withdraw, s.sandbox, s.queue, s.journal = nil, nil, nil, nil
 	if got := emulator.Announced(f.Config); got != "" {
 		t.Errorf("after the window closed its sandbox is still announced at %q", got)
 	}
@@ -86,10 +86,10 @@ func TestTheWindowsSandboxIsTheUsersOwn(t *testing.T) {
 	}
 	own := freeLoopback(t)
 	s, f := openTestSessionAt(t, own)
-	if want := "http://" + own; s.Sandbox.Url != want {
-		t.Errorf("the window's sandbox is at %s, want this user's own %s", s.Sandbox.Url, want)
+	if want := "http://" + own; s.sandbox.Url != want {
+		t.Errorf("the window's sandbox is at %s, want this user's own %s", s.sandbox.Url, want)
 	}
-	if got := emulator.Announced(f.Config); got != s.Sandbox.Url {
-		t.Errorf("the window announced %q, want %q", got, s.Sandbox.Url)
+	if got := emulator.Announced(f.Config); got != s.sandbox.Url {
+		t.Errorf("the window announced %q, want %q", got, s.sandbox.Url)
 	}
 }

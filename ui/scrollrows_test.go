@@ -21,14 +21,14 @@ func TestRowsStayTheirOwnWhileScrolling(t *testing.T) {
 			t.Run(fmt.Sprintf("%s %s", code, shade), func(t *testing.T) {
 				speakWindow(t, code)
 				h := newHarness(t, harnessOptions{sandboxMode: true})
-				h.App.Settings().SetTheme(look.NewTheme(shade))
-				h.Host.Win.Resize(fyne.NewSize(1000, 640))
+				h.app.Settings().SetTheme(look.NewTheme(shade))
+				h.d.win.Resize(fyne.NewSize(1000, 640))
 				views := manyJobs(80)
 				for i := range views {
 					views[i].Name = fmt.Sprintf("گزارش فصل %03d.pdf", i) // a right-to-left name
 				}
 				h.showFixed(views)
-				l := h.Host.List
+				l := h.d.list
 				step := l.RowHeight() * 3.5 // not a whole number of rows
 				check := func(at string) {
 					t.Helper()
@@ -71,9 +71,9 @@ func TestTheScrollBarLeavesThePicturesAlone(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
 			h.finishedEmails(24)
-			h.Host.Win.Resize(fyne.NewSize(900, 500))
+			h.d.win.Resize(fyne.NewSize(900, 500))
 			h.Refresh()
-			l := h.Host.List
+			l := h.d.list
 			drv := fyne.CurrentApp().Driver()
 			bar := drv.AbsolutePositionForObject(l).X + l.Size().Width - l.Theme().Size(theme.SizeNameScrollBar)
 			if len(l.RowAt) == 0 {

@@ -67,29 +67,29 @@ func TestSignInAndOut(t *testing.T) {
 		OpenBrowser:  browser.Open,
 		AllowedHosts: []string{srv.Host()},
 	}
-	h := newHarness(t, harnessOptions{Auth: svc})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
-	if h.Host.Bar.Setup.Visible() {
+	h := newHarness(t, harnessOptions{auth: svc})
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	if h.d.bar.Setup.Visible() {
 		t.Error("with a Google client set up, the sandbox offer should not show")
 	}
-	if !h.Host.Bar.SignIn.Visible() || h.Host.Bar.SignOut.Visible() {
+	if !h.d.bar.SignIn.Visible() || h.d.bar.SignOut.Visible() {
 		t.Fatal("before signing in, the bar should offer Sign in and no Sign out")
 	}
 
-	test.Tap(h.Host.Bar.SignIn)
-	h.waitFor("the account to appear", func() bool { return h.Host.Bar.Accounts.Selected == srv.Email })
-	if h.Host.Target.Dest.Account != srv.Email {
-		t.Errorf("destination account = %q, want %q", h.Host.Target.Dest.Account, srv.Email)
+	test.Tap(h.d.bar.SignIn)
+	h.waitFor("the account to appear", func() bool { return h.d.bar.Accounts.Selected == srv.Email })
+	if h.d.target.Dest.Account != srv.Email {
+		t.Errorf("destination account = %q, want %q", h.d.target.Dest.Account, srv.Email)
 	}
-	if !h.Host.Bar.SignOut.Visible() {
+	if !h.d.bar.SignOut.Visible() {
 		t.Error("once signed in, the bar should offer Sign out")
 	}
 
-	test.Tap(h.Host.Bar.SignOut)
+	test.Tap(h.d.bar.SignOut)
 	test.Tap(h.button("Yes"))
-	h.waitFor("the account to go", func() bool { return len(h.Host.Bar.Accounts.Options) == 0 })
-	if h.Host.Target.Dest.Account != "" {
-		t.Errorf("after signing out, the destination still uses %q", h.Host.Target.Dest.Account)
+	h.waitFor("the account to go", func() bool { return len(h.d.bar.Accounts.Options) == 0 })
+	if h.d.target.Dest.Account != "" {
+		t.Errorf("after signing out, the destination still uses %q", h.d.target.Dest.Account)
 	}
 }
 
@@ -117,15 +117,15 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 		OpenBrowser:  func(string) error { return errors.New("xdg-open: no method available") },
 		AllowedHosts: []string{srv.Host()},
 	}
-	h := newHarness(t, harnessOptions{Auth: svc})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert})
-	test.Tap(h.Host.Bar.SignIn)
+	h := newHarness(t, harnessOptions{auth: svc})
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert})
+	test.Tap(h.d.bar.SignIn)
 	h.waitFor("the question about a file", func() bool { return h.findButton("Keep it in a file") != nil })
 	test.Tap(h.button("Keep it in a file"))
 
 	var address string
 	h.waitFor("the sign-in address", func() bool {
-		for _, o := range h.Host.Win.Canvas().Overlays().List() {
+		for _, o := range h.d.win.Canvas().Overlays().List() {
 			walk(o, func(o fyne.CanvasObject) {
 				if e, ok := o.(*widget.Entry); ok && strings.HasPrefix(e.Text, srv.URL+"/authorize?") {
 					address = e.Text
@@ -138,12 +138,12 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 		t.Errorf("with no browser opened, the sign-in says %q", said)
 	}
 	test.Tap(h.button("Copy the address"))
-	if got := h.App.Clipboard().Content(); got != address {
+	if got := h.app.Clipboard().Content(); got != address {
 		t.Errorf("copied %q, want the address", got)
 	}
 	browser.Open(address) // the user opens it by hand
-	h.waitFor("the account to appear", func() bool { return h.Host.Bar.Accounts.Selected == srv.Email })
-	if !h.Host.Bar.InFile.Visible() {
+	h.waitFor("the account to appear", func() bool { return h.d.bar.Accounts.Selected == srv.Email })
+	if !h.d.bar.InFile.Visible() {
 		t.Error("an account whose sign-in is kept in a file does not say so")
 	}
 	accts, err := svc.Accounts(t.Context())
@@ -157,9 +157,9 @@ func TestSignInWithoutKeychainOrBrowser(t *testing.T) {
 // current once it is right.
 func TestDestinationFormChecksAsYouType(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.CM360}, true)
 	var main *widgets.Form
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if f, ok := o.(*widgets.Form); ok && main == nil { // the main form; Advanced has its own
 				main = f
@@ -215,7 +215,7 @@ func TestDestinationFormChecksAsYouType(t *testing.T) {
 	}
 	assetType.SetSelected("Video (VIDEO)")
 	test.Tap(h.button("Use it"))
-	got := h.Host.Target.Dest
+	got := h.d.target.Dest
 	if got.Params["assetType"] != "VIDEO" {
 		t.Errorf("choosing %q set the asset type to %q, want VIDEO", "Video (VIDEO)", got.Params["assetType"])
 	}

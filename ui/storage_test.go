@@ -23,16 +23,16 @@ import (
 // an object of the same name, and the storage class under Advanced.
 func TestStorageFormFromItsKind(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if !slices.ContainsFunc(h.Host.Bar.Choices, func(d dest.Destination) bool { return d.Kind == dest.Storage }) {
+	if !slices.ContainsFunc(h.d.bar.Choices, func(d dest.Destination) bool { return d.Kind == dest.Storage }) {
 		t.Fatal("Google Cloud Storage is not among the destinations offered")
 	}
 	if got := view.KindWords(dest.Storage); got != "Google Cloud Storage — files into a bucket" {
 		t.Errorf("offered as %q", got)
 	}
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
 	forms, accordion := formsOpen(h)
 	takes := false
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if p, ok := o.(*widgets.Paragraph); ok && strings.Contains(p.Text(), "any file") {
 				takes = true
@@ -107,7 +107,7 @@ func TestPickersListProjectsAndBuckets(t *testing.T) {
 // the folder typed.
 func TestStaffPickABucketByName(t *testing.T) {
 	lab, h := newOrganisationWindow(t)
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.Storage}, true)
 	form := inTopOverlay(h, func(*widgets.Form) bool { return true })
 	project := destination.NoteField(form.Items[1]).(*widget.Entry)
 	bucket := destination.NoteField(form.Items[2]).(*widget.Entry)
@@ -126,7 +126,7 @@ func TestStaffPickABucketByName(t *testing.T) {
 	if project.Text != "northwind-web" {
 		t.Fatalf("project = %q", project.Text)
 	}
-	reqs := lab.Server.AuthRequests()
+	reqs := lab.srv.AuthRequests()
 	if scope := reqs[len(reqs)-1].Get("scope"); !strings.Contains(scope, "cloud-platform.read-only") {
 		t.Errorf("the projects' sign-in asked for %q", scope)
 	}
@@ -135,13 +135,13 @@ func TestStaffPickABucketByName(t *testing.T) {
 	if bucket.Text != "northwind-banners" {
 		t.Fatalf("bucket = %q", bucket.Text)
 	}
-	reqs = lab.Server.AuthRequests()
+	reqs = lab.srv.AuthRequests()
 	if scope := reqs[len(reqs)-1].Get("scope"); !strings.Contains(scope, "devstorage.read_write") {
 		t.Errorf("the buckets' sign-in asked for %q", scope)
 	}
 	test.Type(folder, "spring")
 	test.Tap(h.button("Use it"))
-	if c := h.Host.Target.Dest; c.Kind != dest.Storage || c.Account != lab.Server.Email || c.Params["bucket"] != "northwind-banners" {
+	if c := h.d.target.Dest; c.Kind != dest.Storage || c.Account != lab.srv.Email || c.Params["bucket"] != "northwind-banners" {
 		t.Fatalf("current destination %+v", c)
 	}
 	h.drop(h.writeFile("banner.png", pngBytes(t, 300, 250, color.RGBA{200, 40, 40, 255})))

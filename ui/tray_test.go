@@ -17,17 +17,17 @@ import (
 func TestClosingKeepsUploadingInTheTray(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 	var menu *fyne.Menu
-	h.Host.exit.tray = func(m *fyne.Menu) { menu = m }
-	h.Host.exit.trayShown = func() bool { return true } // a tray host answers
+	h.d.exit.tray = func(m *fyne.Menu) { menu = m }
+	h.d.exit.trayShown = func() bool { return true } // a tray host answers
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 
-	h.Host.exit.closing()
+	h.d.exit.closing()
 	test.Tap(h.button("Keep uploading"))
-	if menu == nil || !h.Host.exit.hidden {
+	if menu == nil || !h.d.exit.hidden {
 		t.Fatal("Keep uploading did not move Hoist to the tray")
 	}
-	if h.Host.exit.quitting || h.state("movie.dat") != engine.Uploading {
+	if h.d.exit.quitting || h.state("movie.dat") != engine.Uploading {
 		t.Fatal("the upload stopped when the window closed")
 	}
 	var labels []string
@@ -38,7 +38,7 @@ func TestClosingKeepsUploadingInTheTray(t *testing.T) {
 		t.Fatalf("the tray offers %q", labels)
 	}
 	menu.Items[0].Action()
-	if h.Host.exit.hidden {
+	if h.d.exit.hidden {
 		t.Error("Show Hoist did not bring the window back")
 	}
 	menu.Items[1].Action()
@@ -53,13 +53,13 @@ func TestClosingKeepsUploadingInTheTray(t *testing.T) {
 // uploading" keeps the window open.
 func TestWithTheSettingOffClosingAsksOnlyToQuit(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
-	h.Host.exit.tray = func(*fyne.Menu) { t.Error("the tray was used with the setting off") }
-	h.Host.Settings.Current.Background = false
+	h.d.exit.tray = func(*fyne.Menu) { t.Error("the tray was used with the setting off") }
+	h.d.settings.Current.Background = false
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
-	h.Host.exit.closing()
+	h.d.exit.closing()
 	test.Tap(h.button("Keep uploading"))
-	if h.Host.exit.hidden || h.Host.exit.quitting {
+	if h.d.exit.hidden || h.d.exit.quitting {
 		t.Error("with the setting off, Keep uploading should only close the question")
 	}
 }

@@ -31,12 +31,12 @@ func (h *harness) finishedEmails(n int) {
 		// The picture's own rows: a row's whole view is read when it is
 		// drawn, and may be newer than the picture the totals count.
 		done := 0
-		for _, b := range h.Host.List.Snap.Rows {
+		for _, b := range h.d.list.Snap.Rows {
 			if b.State == engine.Done {
 				done++
 			}
 		}
-		return len(h.Host.List.Snap.Rows) == n && done == n
+		return len(h.d.list.Snap.Rows) == n && done == n
 	})
 }
 
@@ -54,15 +54,15 @@ func countDone(views []engine.JobView) int {
 // after something was shown or hidden (the test driver lays out only when
 // the window's size changes).
 func (h *harness) layOut() {
-	size := h.Host.Win.Canvas().Size()
-	h.Host.Win.Resize(size.AddWidthHeight(1, 1))
-	h.Host.Win.Resize(size)
+	size := h.d.win.Canvas().Size()
+	h.d.win.Resize(size.AddWidthHeight(1, 1))
+	h.d.win.Resize(size)
 }
 
 // dialogText is every paragraph of the dialogs on screen.
 func (h *harness) dialogText() string {
 	var out []string
-	for _, o := range h.Host.Win.Canvas().Overlays().List() {
+	for _, o := range h.d.win.Canvas().Overlays().List() {
 		walk(o, func(o fyne.CanvasObject) {
 			if p, ok := o.(*widgets.Paragraph); ok && p.Visible() {
 				out = append(out, p.Text())
@@ -78,17 +78,17 @@ func (h *harness) dialogText() string {
 func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(5)
-	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+	if got := h.d.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
 		t.Fatalf("totals before = %q", got)
 	}
 	test.Tap(h.row("note 3.eml").Remove)
 	h.Refresh()
-	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
+	if got := h.d.foot.Summary.Text(); !strings.HasPrefix(got, "4 of 4 files") {
 		t.Errorf("after Remove the totals say %q, want 4 of 4 files", got)
 	}
 	test.Tap(h.button("Undo"))
 	h.Refresh()
-	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
+	if got := h.d.foot.Summary.Text(); !strings.HasPrefix(got, "5 of 5 files") {
 		t.Errorf("after Undo the totals say %q, want 5 of 5 files", got)
 	}
 }
@@ -99,28 +99,28 @@ func TestTotalsLeaveRemovedRowsOut(t *testing.T) {
 func TestSelectAllAndDeleteEmptiesEverything(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(6)
-	h.Host.Win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutSelectAll{})
 	h.key(fyne.KeyDelete)
 	h.Refresh()
-	if n := len(h.Host.List.Views()); n != 0 || !h.Host.empty.Visible() {
+	if n := len(h.d.list.Views()); n != 0 || !h.d.empty.Visible() {
 		t.Fatalf("after Ctrl+A and Delete the list shows %d rows", n)
 	}
 	// Files were there a moment ago: "No files yet." was not true.
-	if got := h.Host.foot.Summary.Text(); got != "The list is empty." {
+	if got := h.d.foot.Summary.Text(); got != "The list is empty." {
 		t.Errorf("the totals say %q over an empty list", got)
 	}
-	if !h.Host.foot.ClearFinished.Disabled() {
+	if !h.d.foot.ClearFinished.Disabled() {
 		t.Error("Clear finished is offered with no row to clear")
 	}
-	if got := h.Host.Win.Title(); got != "Hoist" {
+	if got := h.d.win.Title(); got != "Hoist" {
 		t.Errorf("the title says %q", got)
 	}
-	h.Host.Win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+	h.d.win.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
 	h.Refresh()
-	if n := len(h.Host.List.Views()); n != 6 {
+	if n := len(h.d.list.Views()); n != 6 {
 		t.Fatalf("Ctrl+Z brought back %d rows, want 6", n)
 	}
-	if got := h.Host.foot.Summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
+	if got := h.d.foot.Summary.Text(); !strings.HasPrefix(got, "6 of 6 files") {
 		t.Errorf("after Ctrl+Z the totals say %q", got)
 	}
 }
@@ -140,7 +140,7 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	h.drop(h.writeFile("first.dat", pattern(2<<20)), h.writeFile("second.dat", pattern(2<<20)))
 	h.waitFor("both files to be under way", func() bool {
 		n := 0
-		for _, v := range h.Host.List.Views() {
+		for _, v := range h.d.list.Views() {
 			if v.State == engine.Uploading && v.Committed == 256<<10 {
 				n++
 			}
@@ -152,17 +152,17 @@ func TestQuitQuestionCountsWhatIsLeft(t *testing.T) {
 	if got := h.dialogText(); !strings.Contains(got, "2 files are still uploading") {
 		t.Fatalf("the question says %q", got)
 	}
-	if err := h.Queue.Do(h.job("first.dat").ID, engine.Cancel); err != nil {
+	if err := h.q.Do(h.job("first.dat").ID, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the question to count one file", func() bool {
 		return strings.Contains(h.dialogText(), "1 file is still uploading")
 	})
-	if h.Host.exit.quitting {
+	if h.d.exit.quitting {
 		t.Fatal("Hoist quit while a file was still uploading")
 	}
 	free()
-	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.Host.exit.quitting })
+	h.waitFor("Hoist to quit once nothing is left to stop", func() bool { return h.d.exit.quitting })
 	if got := h.dialogText(); got != "" {
 		t.Errorf("the question is still on screen: %q", got)
 	}
@@ -179,13 +179,13 @@ func TestSandboxPanelCountsWithTheList(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		h.drop(h.writeFile(fmt.Sprintf("photo %d.eml", n), emailBytes("Sam <sam@example.com>", fmt.Sprint(n))))
 		waitUntil(t, fmt.Sprintf("the sandbox to receive file %d", n), func() bool {
-			return h.sb.Server.Received() == n && countDone(h.Queue.Jobs()) == n
+			return h.sb.Server.Received() == n && countDone(h.q.Jobs()) == n
 		})
 		h.Refresh()
-		if got, want := h.Host.foot.Summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
+		if got, want := h.d.foot.Summary.Text(), fmt.Sprintf("%d of %d file", n, n); !strings.HasPrefix(got, want) {
 			t.Fatalf("the totals say %q, want %q", got, want)
 		}
-		if got, want := h.Host.SandboxPanel.Heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
+		if got, want := h.d.sandboxPanel.Heading.Text, fmt.Sprintf("What the sandbox received (%d)", n); got != want {
 			t.Errorf("beside %d of %d files the sandbox panel says %q", n, n, got)
 		}
 	}
@@ -198,11 +198,11 @@ func TestUndoMovesNothing(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(4)
 	drv := fyne.CurrentApp().Driver()
-	at, size := drv.AbsolutePositionForObject(h.Host.List), h.Host.List.Size()
+	at, size := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size()
 	still := func(when string) {
 		t.Helper()
 		h.layOut()
-		if p, s := drv.AbsolutePositionForObject(h.Host.List), h.Host.List.Size(); p != at || s != size {
+		if p, s := drv.AbsolutePositionForObject(h.d.list), h.d.list.Size(); p != at || s != size {
 			t.Errorf("%s the list moved from %v (%v) to %v (%v)", when, at, size, p, s)
 		}
 	}
@@ -219,15 +219,15 @@ func TestUndoMovesNothing(t *testing.T) {
 	}
 	undo.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
 	h.Refresh()
-	if n := len(h.Host.List.Views()); n != 4 {
+	if n := len(h.d.list.Views()); n != 4 {
 		t.Fatalf("Space on Undo left %d rows, want 4", n)
 	}
 	still("after Undo")
 
 	test.Tap(h.row("note 1.eml").Remove)
 	h.Refresh()
-	h.Host.Removals.Commit() // as when the Undo's time is up
-	h.waitFor("the queue to forget the row", func() bool { return len(h.Queue.Jobs()) == 3 && len(h.Host.List.Views()) == 3 })
+	h.d.removals.Commit() // as when the Undo's time is up
+	h.waitFor("the queue to forget the row", func() bool { return len(h.q.Jobs()) == 3 && len(h.d.list.Views()) == 3 })
 	still("once the Undo went")
 }
 
@@ -255,7 +255,7 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	h.drop(h.writeFile("film.mov", pattern(size)))
 	var shown engine.JobView
 	h.waitFor("bytes to move before any is confirmed", func() bool {
-		for _, v := range h.Host.List.Views() {
+		for _, v := range h.d.list.Views() {
 			if v.Name == "film.mov" && v.State == engine.Uploading && v.Committed == 0 && v.Delivered > 1<<20 && v.Delivered < size/2 {
 				shown = v
 				return true
@@ -273,10 +273,10 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	// Whenever bytes went on between two frames, so did the bar.
 	moved := 0
 	for range 10 {
-		before, was := r.Bar.Value, h.Host.List.Views()[0]
+		before, was := r.Bar.Value, h.d.list.Views()[0]
 		time.Sleep(250 * time.Millisecond)
 		h.Refresh()
-		now := h.Host.List.Views()[0]
+		now := h.d.list.Views()[0]
 		if now.Committed != 0 || now.State != engine.Uploading {
 			break
 		}
@@ -290,9 +290,9 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 	if moved == 0 {
 		t.Error("no bytes went on while nothing was confirmed")
 	}
-	h.Host.List.Click(0, 0)
-	if v := h.Host.List.Views()[0]; v.Committed < v.Delivered && !strings.Contains(h.Host.Selection.Body.Text(), "Confirmed by the server so far: ") {
-		t.Errorf("the details do not say what the server confirmed: %q", h.Host.Selection.Body.Text())
+	h.d.list.Click(0, 0)
+	if v := h.d.list.Views()[0]; v.Committed < v.Delivered && !strings.Contains(h.d.selection.Body.Text(), "Confirmed by the server so far: ") {
+		t.Errorf("the details do not say what the server confirmed: %q", h.d.selection.Body.Text())
 	}
 }
 
@@ -301,10 +301,10 @@ func TestBigFileBarMovesWithTheBytes(t *testing.T) {
 // and End move the cursor, and Enter copies its file's SHA-256.
 func TestReceiptsAreOneTabStop(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(1000, 700))
+	h.d.win.Resize(fyne.NewSize(1000, 700))
 	h.finishedEmails(16)
-	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.Host.SandboxPanel.Objects()) == 16 })
-	c := h.Host.Win.Canvas()
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.Objects()) == 16 })
+	c := h.d.win.Canvas()
 	var first fyne.Focusable
 	inReceipts := 0
 	for range 200 {
@@ -316,25 +316,25 @@ func TestReceiptsAreOneTabStop(t *testing.T) {
 		if first == nil {
 			first = f
 		}
-		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.Host.SandboxPanel.Content) {
+		if o, ok := f.(fyne.CanvasObject); ok && inside(o, h.d.sandboxPanel.Content) {
 			inReceipts++
 		}
 	}
 	if inReceipts != 1 {
 		t.Fatalf("Tab stops %d times in what the sandbox received, want once", inReceipts)
 	}
-	c.Focus(h.Host.SandboxPanel.List)
-	l := h.Host.SandboxPanel.List
+	c.Focus(h.d.sandboxPanel.List)
+	l := h.d.sandboxPanel.List
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	h.App.Clipboard().SetContent("")
+	h.app.Clipboard().SetContent("")
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got, want := h.App.Clipboard().Content(), h.Host.SandboxPanel.Objects()[2].SHA256; got != want || want == "" {
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.Objects()[2].SHA256; got != want || want == "" {
 		t.Errorf("Enter on the third file copied %q, want its SHA-256 %q", got, want)
 	}
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
 	l.TypedShortcut(&fyne.ShortcutCopy{})
-	if got, want := h.App.Clipboard().Content(), h.Host.SandboxPanel.Objects()[15].SHA256; got != want {
+	if got, want := h.app.Clipboard().Content(), h.d.sandboxPanel.Objects()[15].SHA256; got != want {
 		t.Errorf("Ctrl+C on the last file copied %q, want %q", got, want)
 	}
 }
@@ -351,14 +351,14 @@ func TestEnterPressesTheButton(t *testing.T) {
 	if h.tabTo("Keep uploading", 10) == nil {
 		t.Fatal("Tab does not reach Keep uploading")
 	}
-	h.Host.Win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if h.findButton("Keep uploading") != nil || h.Host.exit.quitting {
+	h.d.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.findButton("Keep uploading") != nil || h.d.exit.quitting {
 		t.Fatal("Enter on Keep uploading did not keep uploading")
 	}
 
 	h.shortcut(fyne.KeyQ)
 	h.key(fyne.KeyReturn) // nothing focused in the question: its default
-	if !h.Host.exit.quitting {
+	if !h.d.exit.quitting {
 		t.Fatal("Enter did not press the question's default, Pause uploads and quit")
 	}
 }
@@ -367,12 +367,12 @@ func TestEnterPressesTheButton(t *testing.T) {
 func TestEnterClosesTheResult(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.finishedEmails(1)
-	h.Host.acts.ShowResult(h.Host.List.Views()[0])
-	if len(h.Host.Frame.Dialogs) != 1 {
+	h.d.acts.ShowResult(h.d.list.Views()[0])
+	if len(h.d.frame.Dialogs) != 1 {
 		t.Fatal("no result's dialog")
 	}
 	h.key(fyne.KeyReturn)
-	if len(h.Host.Frame.Dialogs) != 0 {
+	if len(h.d.frame.Dialogs) != 0 {
 		t.Error("Enter left the result's dialog open")
 	}
 }
@@ -386,19 +386,19 @@ func TestAMessageDoesNotMoveTheList(t *testing.T) {
 	h.showFixed(manyJobs(30))
 	h.layOut()
 	drv := fyne.CurrentApp().Driver()
-	first := h.Host.List.RowAt[0]
+	first := h.d.list.RowAt[0]
 	before := drv.AbsolutePositionForObject(first)
-	h.Host.Frame.Tell("The address of “spring.png” was copied.")
+	h.d.frame.Tell("The address of “spring.png” was copied.")
 	h.layOut()
-	if !h.Host.Frame.Message.Visible() || !h.OnScreen(h.Host.Frame.Message) {
+	if !h.d.frame.Message.Visible() || !h.OnScreen(h.d.frame.Message) {
 		t.Fatal("the message is not on screen")
 	}
-	if after := drv.AbsolutePositionForObject(h.Host.List.RowAt[0]); after != before || h.Host.List.RowAt[0] != first {
+	if after := drv.AbsolutePositionForObject(h.d.list.RowAt[0]); after != before || h.d.list.RowAt[0] != first {
 		t.Errorf("the first row moved from %v to %v when a message appeared", before, after)
 	}
-	h.Host.Frame.Unsay("")
+	h.d.frame.Unsay("")
 	h.layOut()
-	if after := drv.AbsolutePositionForObject(h.Host.List.RowAt[0]); after != before {
+	if after := drv.AbsolutePositionForObject(h.d.list.RowAt[0]); after != before {
 		t.Errorf("the first row moved from %v to %v when the message went", before, after)
 	}
 }

@@ -23,14 +23,14 @@ func TestOneWheelNotchMovesThreeRows(t *testing.T) {
 		t.Run(code, func(t *testing.T) {
 			speakWindow(t, code)
 			h := newHarness(t, harnessOptions{sandboxMode: true})
-			h.Host.Win.Resize(fyne.NewSize(1000, 640))
+			h.d.win.Resize(fyne.NewSize(1000, 640))
 			h.showFixed(manyJobs(60))
-			l := h.Host.List
+			l := h.d.list
 			step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
 			if step <= 0 {
 				t.Fatal("the list draws no rows")
 			}
-			c := h.Host.Win.Canvas()
+			c := h.d.win.Canvas()
 			over := fyne.CurrentApp().Driver().AbsolutePositionForObject(l).Add(fyne.NewPos(l.Size().Width/2, step/2))
 			test.Scroll(c, over, 0, -25) // one notch down, as the toolkit gives it
 			if got, want := l.GetScrollOffset(), 3*step; got < want-1 || got > want+1 {
@@ -54,11 +54,11 @@ func TestOneWheelNotchMovesThreeRows(t *testing.T) {
 // row's highlight stayed while the wheel scrolled), and only that one.
 func TestTheHighlightFollowsTheWheel(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Win.Resize(fyne.NewSize(1000, 640))
+	h.d.win.Resize(fyne.NewSize(1000, 640))
 	h.showFixed(manyJobs(60))
-	l := h.Host.List
+	l := h.d.list
 	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding)
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(l)
 	// On the second row, away from its buttons.
 	pointer := at.Add(fyne.NewPos(l.Size().Width/3, step*1.5))

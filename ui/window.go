@@ -37,23 +37,23 @@ import (
 // drawing each snapshot on every panel. What the panels ask for is done by
 // its parts. Its fields are used on the UI goroutine only.
 type desk struct {
-	App     fyne.App
-	Win     fyne.Window
-	Queue   *engine.Queue // safe from any goroutine
-	Sandbox *received.Sandbox
-	Log     *slog.Logger
-	Now     func() time.Time
+	app     fyne.App
+	win     fyne.Window
+	q       *engine.Queue // safe from any goroutine
+	sandbox *received.Sandbox
+	log     *slog.Logger
+	now     func() time.Time
 
 	// The parts.
-	Frame    *view.WindowFrame       // dialogs, the message line, background work
+	frame    *view.WindowFrame       // dialogs, the message line, background work
 	ring     *focusRing              // the ring around the focused control
 	sampling *sampling               // reads the queue off the UI goroutine
 	shots    *view.Snapshots         // makes every snapshot the window draws
-	Removals *view.Removals          // rows taken off the list, while Undo can bring them back
+	removals *view.Removals          // rows taken off the list, while Undo can bring them back
 	acts     *actions                // what is done to files
-	Target   *destination.Target     // where files added now go
-	Google   *destination.GoogleSide // sign-in, saved destinations, Google's lists, the set-up
-	Settings *settings.SettingsSide  // the settings
+	target   *destination.Target     // where files added now go
+	google   *destination.GoogleSide // sign-in, saved destinations, Google's lists, the set-up
+	settings *settings.SettingsSide  // the settings
 	files    *dialogs.FileDialogs    // the system's file dialogs, or Hoist's own
 	exit     *exit                   // closing the window, the tray, quitting
 	thumbs   *queuelist.Thumbnails
@@ -61,81 +61,81 @@ type desk struct {
 	sentQuestion *widgets.Question // the last question whether files already uploaded go again
 
 	// The panels, made again when the language changes.
-	Bar          *destination.DestBar
-	List         *queuelist.QueueList
+	bar          *destination.DestBar
+	list         *queuelist.QueueList
 	empty        fyne.CanvasObject
 	foot         *queuelist.Footer
-	Selection    *queuelist.SelectionPanel
-	SandboxPanel *received.SandboxPanel
+	selection    *queuelist.SelectionPanel
+	sandboxPanel *received.SandboxPanel
 	page         *container.Scroll // everything in the window
 	fitChecked   fyne.Size         // the window's size when noteFit last looked
 	proxyLogin   *proxyLoginDialog // the last question for an office proxy's name and password
 }
 
 type deskOptions struct {
-	Presets     destination.PresetStore
-	Auth        destination.SignIn
-	Sandbox     *received.Sandbox
+	presets     destination.PresetStore
+	auth        destination.SignIn
+	sandbox     *received.Sandbox
 	sandboxMode bool
-	Log         *slog.Logger
-	Journal     string
+	log         *slog.Logger
+	journal     string
 	events      chan engine.Event
-	Network     *proxy.Proxies // the office's proxy (nil: none)
+	network     *proxy.Proxies // the office's proxy (nil: none)
 	asker       *proxyAsker    // the office proxy's question for a name and password, answered here
 }
 
 // newDesk builds the window; the queue and stores must be open.
 func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions) *desk {
-	d := &desk{App: a, Queue: q, Sandbox: opts.Sandbox, Log: opts.Log, Now: time.Now}
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
+	d := &desk{app: a, q: q, sandbox: opts.sandbox, log: opts.log, now: time.Now}
+	if d.log == nil {
+		d.log = slog.New(slog.DiscardHandler)
 	}
 	if opts.events == nil {
 		opts.events = make(chan engine.Event, 16)
 	}
-	d.Win = a.NewWindow(view.Say("ui.app"))
-	d.Win.SetIcon(look.IconResource)
-	now := func() time.Time { return d.Now() }
-	f := view.NewWindowFrame(ctx, a, d.Win, d.Log)
-	d.Frame = f
+	d.win = a.NewWindow(view.Say("ui.app"))
+	d.win.SetIcon(look.IconResource)
+	now := func() time.Time { return d.now() }
+	f := view.NewWindowFrame(ctx, a, d.win, d.log)
+	d.frame = f
 	d.thumbs = queuelist.NewThumbnails()
-	d.Removals = &view.Removals{
+	d.removals = &view.Removals{
 		Forget:  d.Forget,
 		After:   func(wait time.Duration, work func()) { time.AfterFunc(wait, func() { f.Later(work) }) },
 		Changed: d.redraw,
 	}
 	d.shots = view.NewSnapshots()
-	d.shots.Removed = d.Removals
-	d.Target = &destination.Target{Prefs: a.Preferences(), Changed: d.destinationChanged}
-	d.Target.Load(opts.sandboxMode)
-	d.files = &dialogs.FileDialogs{Frame: f, Log: d.Log}
-	d.files.Kinds = func() []filechooser.Filter { return dialogs.KindsFor(d.Target.Dest) }
+	d.shots.Removed = d.removals
+	d.target = &destination.Target{Prefs: a.Preferences(), Changed: d.destinationChanged}
+	d.target.Load(opts.sandboxMode)
+	d.files = &dialogs.FileDialogs{Frame: f, Log: d.log}
+	d.files.Kinds = func() []filechooser.Filter { return dialogs.KindsFor(d.target.Dest) }
 	if opts.asker != nil {
 		opts.asker.set(d.askProxyLogin)
 		opts.asker.setNotice(func(err error) { f.Later(func() { f.Tell(view.ErrorWords(err)) }) })
 	}
-	d.Settings = &settings.SettingsSide{Frame: f, Queue: q, Current: view.LoadSettings(a.Preferences()), Journal: opts.Journal, Target: d.Target, Speak: d.Speak, Network: opts.Network}
-	d.Google = &destination.GoogleSide{
-		Frame: f, Queue: q, Auth: opts.Auth, Presets: opts.Presets, Sandbox: opts.Sandbox, Target: d.Target, Dialogs: d.files,
-		Settings: d.Settings.CurrentSettings, Bar: func() *destination.DestBar { return d.Bar },
+	d.settings = &settings.SettingsSide{Frame: f, Queue: q, Current: view.LoadSettings(a.Preferences()), Journal: opts.journal, Target: d.target, Speak: d.Speak, Network: opts.network}
+	d.google = &destination.GoogleSide{
+		Frame: f, Queue: q, Auth: opts.auth, Presets: opts.presets, Sandbox: opts.sandbox, Target: d.target, Dialogs: d.files,
+		Settings: d.settings.CurrentSettings, Bar: func() *destination.DestBar { return d.bar },
 	}
-	d.Settings.Google = d.Google
-	d.Settings.Reload = func() {
-		d.Bar.Load()
+	d.settings.Google = d.google
+	d.settings.Reload = func() {
+		d.bar.Load()
 		d.destinationChanged()
 	}
-	d.acts = &actions{Frame: f, Queue: q, Log: d.Log, Removals: d.Removals, Now: now, SignIn: func(v engine.JobView) { d.Bar.SignInFor(v) }}
+	d.acts = &actions{frame: f, q: q, log: d.log, removals: d.removals, now: now, signIn: func(v engine.JobView) { d.bar.SignInFor(v) }}
 	d.exit = &exit{
-		Frame: f, Queue: q, Removals: d.Removals, Add: d.Add,
-		Last:     func() *view.Snapshot { return d.shots.Last },
-		Settings: d.Settings.CurrentSettings,
+		frame: f, q: q, removals: d.removals, add: d.Add,
+		last:     func() *view.Snapshot { return d.shots.Last },
+		settings: d.settings.CurrentSettings,
 		foot:     func() *queuelist.Footer { return d.foot },
-		DoAll:    d.acts.DoAll,
-		saveSize: func() { placement.SaveSize(a.Preferences(), d.Win.Canvas().Size()) },
+		doAll:    d.acts.DoAll,
+		saveSize: func() { placement.SaveSize(a.Preferences(), d.win.Canvas().Size()) },
 	}
-	d.ring = newFocusRingLayer(f, func() []*container.Scroll { return []*container.Scroll{d.page, d.Selection.Scroll()} })
+	d.ring = newFocusRingLayer(f, func() []*container.Scroll { return []*container.Scroll{d.page, d.selection.Scroll()} })
 	d.sampling = &sampling{
-		Queue: q, Frame: f, thumbs: d.thumbs, events: opts.events, ring: d.ring, Now: now,
+		q: q, frame: f, thumbs: d.thumbs, events: opts.events, ring: d.ring, now: now,
 		draw: func(r view.Reading) {
 			s := d.shots.Make(r)
 			d.draw(s)
@@ -143,26 +143,26 @@ func newDesk(ctx context.Context, a fyne.App, q *engine.Queue, opts deskOptions)
 		},
 		notify: d.notify,
 	}
-	if d.Sandbox != nil {
-		d.sampling.watch = received.NewReceiptsWatch(d.Sandbox, d.Log)
+	if d.sandbox != nil {
+		d.sampling.watch = received.NewReceiptsWatch(d.sandbox, d.log)
 	}
 	d.build()
-	d.Bar.Load()
+	d.bar.Load()
 	d.destinationChanged()
-	d.Win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.takeDrop(uris) })
-	d.Win.SetCloseIntercept(d.exit.closing)
+	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.takeDrop(uris) })
+	d.win.SetCloseIntercept(d.exit.closing)
 	d.exit.useTray()
-	d.Win.Resize(placement.WindowSize(placement.SavedSize(a.Preferences()), placement.Screen{}))
+	d.win.Resize(placement.WindowSize(placement.SavedSize(a.Preferences()), placement.Screen{}))
 	d.shortcuts()
 	return d
 }
 
 func (d *desk) build() {
-	f := d.Frame
-	d.Bar = destination.NewDestBar(barSide{f, d.Target, d.Google, d.Settings, dialogs.FilesAdder{Dialogs: d.files, Add: d.Add}})
-	rows := listSide{d.acts, d.thumbs, d.Removals, d.SelectRows, d.OpenMailbox}
-	d.List = queuelist.NewQueueList(rows)
-	d.Selection = queuelist.NewSelectionPanel(d.acts)
+	f := d.frame
+	d.bar = destination.NewDestBar(barSide{f, d.target, d.google, d.settings, dialogs.FilesAdder{Dialogs: d.files, Add: d.Add}})
+	rows := listSide{d.acts, d.thumbs, d.removals, d.SelectRows, d.OpenMailbox}
+	d.list = queuelist.NewQueueList(rows)
+	d.selection = queuelist.NewSelectionPanel(d.acts)
 
 	icon := widget.NewIcon(look.IconResource)
 	bigIcon := container.New(layout.NewGridWrapLayout(fyne.NewSquareSize(96)), icon)
@@ -175,16 +175,16 @@ func (d *desk) build() {
 	addFolder := widgets.NewIconButton(view.Visual(view.Say("ui.add.folder")), theme.FolderOpenIcon(), add.PickFolder)
 	d.empty = container.NewCenter(container.NewVBox(container.NewCenter(bigIcon), headline, hint, widgets.Flow(fyne.TextAlignCenter, addBig, addFolder)))
 
-	d.foot = queuelist.NewFooter(footerSide{d.acts, d.Removals})
+	d.foot = queuelist.NewFooter(footerSide{d.acts, d.removals})
 	f.Message = widgets.NewParagraph("") // names files: "نامه مشتری.eml" reads right
 	f.Message.Hide()
 
-	top := container.NewVBox(d.Bar.Content, widget.NewSeparator())
-	center := container.NewStack(d.List, d.List.WheelLayer, d.empty)
-	var side fyne.CanvasObject = d.Selection.Content
-	if d.Sandbox != nil {
-		d.SandboxPanel = received.NewSandboxPanel(sandboxSide{f, d.Target})
-		split := container.NewVSplit(d.Selection.Content, d.SandboxPanel.Content)
+	top := container.NewVBox(d.bar.Content, widget.NewSeparator())
+	center := container.NewStack(d.list, d.list.WheelLayer, d.empty)
+	var side fyne.CanvasObject = d.selection.Content
+	if d.sandbox != nil {
+		d.sandboxPanel = received.NewSandboxPanel(sandboxSide{f, d.target})
+		split := container.NewVSplit(d.selection.Content, d.sandboxPanel.Content)
 		split.Offset = 0.6
 		// The two panels scroll together where the window is too low for
 		// both (200 % on a small laptop), rather than the whole window, so
@@ -203,7 +203,7 @@ func (d *desk) build() {
 	// list ends higher or lower, but no row moves under the pointer.
 	bottom := container.NewVBox(f.Message, d.foot.Content)
 	d.page = container.NewScroll(container.NewBorder(top, bottom, nil, nil, middle))
-	d.Win.SetContent(container.New(&widgets.WidthFirst{}, d.page, d.ring.layer))
+	d.win.SetContent(container.New(&widgets.WidthFirst{}, d.page, d.ring.layer))
 	d.draw(d.shots.Last)
 }
 
@@ -211,14 +211,14 @@ func (d *desk) build() {
 // (Settings changed it): the open dialogs close, the settings open again in
 // the new language, and the list, its selection and the destination stay.
 func (d *desk) rebuild() {
-	d.Frame.CloseDialogs()
+	d.frame.CloseDialogs()
 	d.build()
-	d.Bar.Load()
+	d.bar.Load()
 	d.destinationChanged()
 	last := *d.shots.Last
 	last.Reshaped = true // every panel is new: each draws everything
 	d.draw(&last)
-	d.Settings.ShowSettings()
+	d.settings.ShowSettings()
 }
 
 // shortcuts: Ctrl/Cmd+O adds files, Ctrl/Cmd+Q quits through the same
@@ -226,61 +226,61 @@ func (d *desk) rebuild() {
 // removes the selected rows, Ctrl/Cmd+Z brings them back, Escape closes the
 // dialog on top and Enter presses its default button.
 func (d *desk) shortcuts() {
-	c := d.Win.Canvas()
+	c := d.win.Canvas()
 	add := dialogs.FilesAdder{Dialogs: d.files, Add: d.Add}
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { add.PickFiles() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.exit.askQuit(false) })
-	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.List.SelectAll() })
-	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { d.Removals.UndoRemoval() })
+	c.AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.list.SelectAll() })
+	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) { d.removals.UndoRemoval() })
 	c.SetOnTypedKey(func(e *fyne.KeyEvent) { // the keys no focused control took
 		switch e.Name {
 		case fyne.KeyEscape:
-			d.Frame.CloseTopDialog()
+			d.frame.CloseTopDialog()
 		case fyne.KeyReturn, fyne.KeyEnter:
-			d.Frame.PressDefault()
+			d.frame.PressDefault()
 		case fyne.KeyDelete:
-			d.List.DeleteSelected()
+			d.list.DeleteSelected()
 		}
 	})
 }
 
-// start begins sampling the queue; it returns at once.
+// Start begins sampling the queue; it returns at once.
 func (d *desk) Start() {
-	d.thumbs.Start(d.Frame.Context)
-	d.Frame.Background(d.sampling.run)
+	d.thumbs.Start(d.frame.Context)
+	d.frame.Background(d.sampling.run)
 }
 
-// close stops background work; it is called once the window is gone.
+// Close stops background work; it is called once the window is gone.
 func (d *desk) Close() {
-	d.Frame.End()
+	d.frame.End()
 	d.thumbs.Wait()
 }
 
 // draw puts snapshot s on every panel; it runs on the UI goroutine.
 func (d *desk) draw(s *view.Snapshot) {
-	d.List.Draw(s)
+	d.list.Draw(s)
 	wasEmpty := d.empty.Visible()
 	queuelist.ShowIf(d.empty, len(s.Rows) == 0)
-	queuelist.ShowIf(d.List, len(s.Rows) > 0)
+	queuelist.ShowIf(d.list, len(s.Rows) > 0)
 	if d.empty.Visible() != wasEmpty && d.page != nil {
 		// The empty window's words may be taller than the list needs: the
 		// page is laid out again, so the totals are not left below the edge.
 		d.page.Refresh()
 	}
 	d.foot.Draw(s)
-	if s.Selection.Len() > 0 || d.Selection.Snap.Selection.Len() > 0 {
-		d.Selection.Draw(s)
+	if s.Selection.Len() > 0 || d.selection.Snap.Selection.Len() > 0 {
+		d.selection.Draw(s)
 	}
-	if d.SandboxPanel != nil {
-		d.SandboxPanel.Draw(s)
+	if d.sandboxPanel != nil {
+		d.sandboxPanel.Draw(s)
 	}
 	d.exit.Draw(s)
 	title := view.Say("ui.app")
 	if t := s.Totals; t.Active > 0 && t.Bytes > 0 {
 		title = view.Say("ui.title.progress", "Percent", view.Speaking().Percent(float64(int(queuelist.OverallValue(t)*100))/100), "Done", t.Done, "N", t.Files)
 	}
-	if d.Win.Title() != title {
-		d.Win.SetTitle(title)
+	if d.win.Title() != title {
+		d.win.SetTitle(title)
 	}
 }
 
@@ -295,36 +295,36 @@ func (d *desk) noteFit(reshaped bool) {
 	}
 	d.fitChecked = size
 	if need := d.page.Content.MinSize().Width; need > size.Width+0.5 {
-		d.Log.Warn("the window's content is wider than the window: it scrolls sideways", "window", size.Width, "canvas", d.Win.Canvas().Size().Width, "content", need)
+		d.log.Warn("the window's content is wider than the window: it scrolls sideways", "window", size.Width, "canvas", d.win.Canvas().Size().Width, "content", need)
 	}
 }
 
 // redraw draws the last reading again with the user's latest choices: a
 // selection, a removal or its Undo shows at once.
-func (d *desk) redraw() { d.draw(d.shots.Again(d.Now())) }
+func (d *desk) redraw() { d.draw(d.shots.Again(d.now())) }
 
-// selectRows makes sel the selection.
+// SelectRows makes sel the selection.
 func (d *desk) SelectRows(sel view.Selection) {
 	d.shots.Choose(sel)
 	d.redraw()
 }
 
-// openMailbox lists a mailbox's emails under its row, or no longer.
+// OpenMailbox lists a mailbox's emails under its row, or no longer.
 func (d *desk) OpenMailbox(id engine.JobID) {
 	d.shots.Toggle(id)
 	d.redraw()
 }
 
-// forget makes the queue forget removed jobs, off the UI goroutine.
+// Forget makes the queue forget removed jobs, off the UI goroutine.
 func (d *desk) Forget(ids []engine.JobID, done func()) {
-	d.Frame.Background(func(context.Context) {
+	d.frame.Background(func(context.Context) {
 		for _, id := range ids {
-			if err := d.Queue.Do(id, engine.Remove); err != nil {
-				d.Log.Info("remove refused", "job", id, "err", err)
+			if err := d.q.Do(id, engine.Remove); err != nil {
+				d.log.Info("remove refused", "job", id, "err", err)
 			}
 		}
 		d.sampling.resample.Store(true)
-		d.Frame.Later(done)
+		d.frame.Later(done)
 	})
 }
 
@@ -337,15 +337,15 @@ func (d *desk) notify(ev engine.Event) {
 	}
 	if ev.Kind == engine.NeedsAttention || ev.Kind == engine.SaveFailed {
 		title = view.Say("ui.notify.needsYou")
-		d.Frame.Tell(msg)
+		d.frame.Tell(msg)
 	}
 	if !canNotify() {
 		return // no session bus, so nobody to show it: the window says what matters
 	}
-	d.App.SendNotification(fyne.NewNotification(title, msg))
+	d.app.SendNotification(fyne.NewNotification(title, msg))
 }
 
-// add queues paths for the current destination, off the UI goroutine, and
+// Add queues paths for the current destination, off the UI goroutine, and
 // says what was left out.
 func (d *desk) Add(paths []string) {
 	if len(paths) == 0 {
@@ -355,14 +355,14 @@ func (d *desk) Add(paths []string) {
 	// One batch's files are listed as people count: doc_2 before doc_10.
 	paths = slices.Clone(paths)
 	slices.SortStableFunc(paths, media.ComparePaths)
-	target := d.Target.Dest
-	d.Frame.Background(func(context.Context) {
-		res := d.Queue.Add(paths, target) // checks the destination's settings once, then each file
+	target := d.target.Dest
+	d.frame.Background(func(context.Context) {
+		res := d.q.Add(paths, target) // checks the destination's settings once, then each file
 		if len(res.Problems) == 1 && errors.Is(res.Problems[0], dest.ErrInvalid) {
 			why := view.ErrorWords(res.Problems[0])
-			d.Frame.Later(func() {
-				d.Frame.Tell(view.Say("ui.add.finishForm", "Why", why))
-				d.Bar.ShowForm(target, true)
+			d.frame.Later(func() {
+				d.frame.Tell(view.Say("ui.add.finishForm", "Why", why))
+				d.bar.ShowForm(target, true)
 			})
 			return
 		}
@@ -388,14 +388,14 @@ func (d *desk) Add(paths []string) {
 			notes = append(notes, view.ErrorWords(p))
 		}
 		if len(sent) > 0 {
-			d.Frame.Later(func() { d.askAgain(sent, target) })
+			d.frame.Later(func() { d.askAgain(sent, target) })
 		}
 		if len(res.IDs) == 0 && len(notes) == 0 && len(sent) == 0 {
 			notes = append(notes, view.Say("ui.add.nothing")) // empty folders: say so, never nothing
 		}
-		d.Log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
+		d.log.Info("files added", "jobs", len(res.IDs), "skipped", len(res.Skipped), "problems", len(res.Problems))
 		if len(notes) > 0 {
-			d.Frame.Later(func() { d.Frame.Tell(strings.Join(notes, " ")) })
+			d.frame.Later(func() { d.frame.Tell(strings.Join(notes, " ")) })
 		}
 	})
 }
@@ -422,32 +422,32 @@ func (d *desk) askAgain(sent []*engine.AlreadySent, target dest.Destination) {
 			for i, s := range sent {
 				paths[i] = s.Path
 			}
-			d.Frame.Background(func(context.Context) {
-				res := d.Queue.AddAgain(paths, target)
-				d.Log.Info("files sent again", "jobs", len(res.IDs), "problems", len(res.Problems))
+			d.frame.Background(func(context.Context) {
+				res := d.q.AddAgain(paths, target)
+				d.log.Info("files sent again", "jobs", len(res.IDs), "problems", len(res.Problems))
 				if len(res.Problems) > 0 {
 					notes := make([]string, len(res.Problems))
 					for i, p := range res.Problems {
 						notes[i] = view.ErrorWords(p)
 					}
-					d.Frame.Later(func() { d.Frame.Tell(strings.Join(notes, " ")) })
+					d.frame.Later(func() { d.frame.Tell(strings.Join(notes, " ")) })
 				}
 			})
-		}, d.Frame.Win)
+		}, d.frame.Win)
 	ask.Dismiss.SetIcon(theme.UploadIcon())
-	d.Frame.Open(ask)
+	d.frame.Open(ask)
 	d.sentQuestion = ask
 }
 
 // destinationChanged is called when the user picks another destination.
 func (d *desk) destinationChanged() {
-	d.Frame.Unsay("") // it spoke of the last destination
-	if d.SandboxPanel != nil {
-		d.SandboxPanel.Refresh()
+	d.frame.Unsay("") // it spoke of the last destination
+	if d.sandboxPanel != nil {
+		d.sandboxPanel.Refresh()
 	}
 }
 
-// speak switches the window to l at once: its words, its numbers and its
+// Speak switches the window to l at once: its words, its numbers and its
 // reading direction. The window's content is built again in l; the list,
 // the selection and the destination stay as they were.
 func (d *desk) Speak(l *words.Lang) {
@@ -455,7 +455,7 @@ func (d *desk) Speak(l *words.Lang) {
 		return
 	}
 	if err := view.UseLanguage(l); err != nil {
-		d.Log.Warn("the toolkit's own words are missing", "err", err)
+		d.log.Warn("the toolkit's own words are missing", "err", err)
 	}
 	d.rebuild()
 }

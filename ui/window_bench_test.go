@@ -26,10 +26,10 @@ import (
 // queue, desk) on the test driver, sampled by the benchmark's goroutine,
 // which stands for both the window's ticker and its UI goroutine.
 type benchWindow struct {
-	Host  *desk
-	Queue *engine.Queue
-	j     *journal.Journal
-	sb    *received.Sandbox
+	d  *desk
+	q  *engine.Queue
+	j  *journal.Journal
+	sb *received.Sandbox
 }
 
 func openBenchWindow(b *testing.B, dir string) *benchWindow {
@@ -47,31 +47,31 @@ func openBenchWindow(b *testing.B, dir string) *benchWindow {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if w.Queue, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.Url, LeanResults: true}); err != nil {
+	if w.q, err = engine.Open(context.Background(), engine.Options{Journal: w.j, SandboxURL: w.sb.Url, LeanResults: true}); err != nil {
 		b.Fatal(err)
 	}
-	w.Host = newDesk(context.Background(), fyne.CurrentApp(), w.Queue, deskOptions{
-		Presets: presets, Auth: &auth.Service{ConfigDir: dir}, Sandbox: w.sb, Log: log, Journal: w.j.Path(),
+	w.d = newDesk(context.Background(), fyne.CurrentApp(), w.q, deskOptions{
+		presets: presets, auth: &auth.Service{ConfigDir: dir}, sandbox: w.sb, log: log, journal: w.j.Path(),
 	})
-	w.Host.Win.Resize(fyne.NewSize(1366, 768))
-	w.Host.thumbs.Start(w.Host.Frame.Context)
+	w.d.win.Resize(fyne.NewSize(1366, 768))
+	w.d.thumbs.Start(w.d.frame.Context)
 	return w
 }
 
 func (w *benchWindow) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	w.Host.Close()
-	w.Host.Win.Close()
-	w.Queue.Close(ctx)
+	w.d.Close()
+	w.d.win.Close()
+	w.q.Close(ctx)
 	w.sb.Close()
 	w.j.Close()
 }
 
-// frame samples the queue and draws what changed, as one tick of the
+// Frame samples the queue and draws what changed, as one tick of the
 // window does; it returns how long the UI goroutine's part took.
 func (w *benchWindow) Frame() time.Duration {
-	show := w.Host.sampling.collect()
+	show := w.d.sampling.collect()
 	if show == nil {
 		return 0
 	}
@@ -140,7 +140,7 @@ func benchWindowStart(b *testing.B, finished bool) {
 	for range b.N {
 		t0 := time.Now()
 		w := openBenchWindow(b, dir)
-		for w.Frame(); len(w.Host.List.Snap.Rows) < jobs; w.Frame() {
+		for w.Frame(); len(w.d.list.Snap.Rows) < jobs; w.Frame() {
 			time.Sleep(time.Millisecond)
 		}
 		total += time.Since(t0)
@@ -175,11 +175,11 @@ func BenchmarkAddThousands(b *testing.B) {
 		w.Frame()
 		b.StartTimer()
 		t0 := time.Now()
-		w.Host.Add(paths)
+		w.d.Add(paths)
 		var seen bool
-		for len(w.Host.List.Snap.Rows) < files {
+		for len(w.d.list.Snap.Rows) < files {
 			frameMax = max(frameMax, w.Frame())
-			if !seen && len(w.Host.List.Snap.Rows) > 0 {
+			if !seen && len(w.d.list.Snap.Rows) > 0 {
 				first, seen = max(first, time.Since(t0)), true
 			}
 			time.Sleep(sampleEvery)

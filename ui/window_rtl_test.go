@@ -171,12 +171,12 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			h := newHarness(t, harnessOptions{sandboxMode: true, queue: engine.Options{ChunkSize: 256 << 10}})
 			check := func(state string, names ...string) {
 				t.Helper()
-				test.AssertImageMatches(t, "rtl_"+code+"_"+state+".png", h.Host.Win.Canvas().Capture())
+				test.AssertImageMatches(t, "rtl_"+code+"_"+state+".png", h.d.win.Canvas().Capture())
 				if code != "fa" {
 					return
 				}
-				names = append(names, h.sb.Url, h.Journal.Path())
-				if left := latinLeft(windowTexts(h.Host.Win), names...); len(left) > 0 {
+				names = append(names, h.sb.Url, h.journal.Path())
+				if left := latinLeft(windowTexts(h.d.win), names...); len(left) > 0 {
 					t.Errorf("the Persian window %s shows Latin words: %q", state, left)
 				}
 			}
@@ -185,24 +185,24 @@ func TestRightToLeftWindowGolden(t *testing.T) {
 			for _, s := range shownStates() {
 				h.showFixed([]engine.JobView{s.View})
 				check(s.Name, shownPath, "obj-7")
-				if !strings.ContainsAny(h.Host.foot.Summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
-					t.Errorf("%s: the summary %q has no number", s.Name, h.Host.foot.Summary.Text())
+				if !strings.ContainsAny(h.d.foot.Summary.Text(), "۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩0123456789") {
+					t.Errorf("%s: the summary %q has no number", s.Name, h.d.foot.Summary.Text())
 				}
 			}
 
-			h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
+			h.d.bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 			// The asset types are the values Google's API takes, written as it writes them.
 			check("form", append(dest.Kind(dest.CM360).Info().Fields[2].Choices, shownPath, "obj-7", "HTML5")...)
-			for h.Host.Frame.CloseTopDialog() {
+			for h.d.frame.CloseTopDialog() {
 			}
 
 			release, _ := stalled(t, h, "فیلم.dat")
 			defer close(release)
 			s := shownStates()[0] // the row as it stood, not as the moving upload draws it
 			h.showFixed([]engine.JobView{s.View})
-			h.Host.exit.askQuit(false)
+			h.d.exit.askQuit(false)
 			check("quit", shownPath)
-			for h.Host.Frame.CloseTopDialog() {
+			for h.d.frame.CloseTopDialog() {
 			}
 		})
 	}
@@ -230,9 +230,9 @@ func TestPersianNumbers(t *testing.T) {
 func TestFormTakesPersianDigits(t *testing.T) {
 	speakWindow(t, "fa")
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.Bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
+	h.d.bar.ShowForm(dest.Destination{Kind: dest.CM360, Params: map[string]string{}}, true)
 	var entries []*widget.Entry
-	walk(h.Host.Win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+	walk(h.d.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		switch e := o.(type) {
 		case *widget.Entry:
 			entries = append(entries, e)
@@ -264,26 +264,26 @@ func TestLanguageChoiceAppliesAtOnce(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	s := shownStates()[1]
 	h.showFixed([]engine.JobView{s.View})
-	if h.Host.foot.PauseAll.Text != "Pause all" {
-		t.Fatalf("the window starts in %q", h.Host.foot.PauseAll.Text)
+	if h.d.foot.PauseAll.Text != "Pause all" {
+		t.Fatalf("the window starts in %q", h.d.foot.PauseAll.Text)
 	}
-	next := h.Host.Settings.Current
+	next := h.d.settings.Current
 	next.Language = "he"
-	h.Host.Settings.ApplySettings(next)
-	if !view.Rtl() || h.Host.foot.PauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
-		t.Errorf("after choosing Hebrew the window says %q", h.Host.foot.PauseAll.Text)
+	h.d.settings.ApplySettings(next)
+	if !view.Rtl() || h.d.foot.PauseAll.Text != words.New("he").Say("ui.all.pause", nil) {
+		t.Errorf("after choosing Hebrew the window says %q", h.d.foot.PauseAll.Text)
 	}
-	if got := h.Host.App.Preferences().String(view.PrefLanguage); got != "he" {
+	if got := h.d.app.Preferences().String(view.PrefLanguage); got != "he" {
 		t.Errorf("the choice is saved as %q", got)
 	}
-	if len(h.Host.List.Views()) != 1 || h.Host.List.Views()[0].Name != shownName {
-		t.Errorf("the list after the change holds %v", jobNames(h.Host.List.Views()))
+	if len(h.d.list.Views()) != 1 || h.d.list.Views()[0].Name != shownName {
+		t.Errorf("the list after the change holds %v", jobNames(h.d.list.Views()))
 	}
-	if view.LoadSettings(h.Host.App.Preferences()).Language != "he" {
+	if view.LoadSettings(h.d.app.Preferences()).Language != "he" {
 		t.Error("the language is not read back")
 	}
 	next.Language = words.SystemSetting
-	h.Host.Settings.ApplySettings(next)
+	h.d.settings.ApplySettings(next)
 	if view.Rtl() {
 		t.Error("back to the system's language (English here), the window still reads right to left")
 	}

@@ -43,18 +43,18 @@ func hasLabel(o fyne.CanvasObject, text string) bool {
 
 func TestEmptyWindow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	if !h.Host.empty.Visible() || h.Host.List.Visible() {
+	if !h.d.empty.Visible() || h.d.list.Visible() {
 		t.Fatal("an empty queue should show the empty state, not the list")
 	}
 	// The sandbox takes any file: the empty window does not ask for
 	// images or email files only.
-	if !hasLabel(h.Host.empty, "Drop files here") {
+	if !hasLabel(h.d.empty, "Drop files here") {
 		t.Error("the empty state does not say what to do")
 	}
-	if got := h.Host.foot.Summary.Text(); got != "The list is empty." {
+	if got := h.d.foot.Summary.Text(); got != "The list is empty." {
 		t.Errorf("summary = %q", got)
 	}
-	test.AssertImageMatches(t, "window_empty.png", h.Host.Win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_empty.png", h.d.win.Canvas().Capture())
 }
 
 // TestDropUploadsEveryFile drops four pictures, two email files and a folder
@@ -79,20 +79,20 @@ func TestDropUploadsEveryFile(t *testing.T) {
 
 	h.drop(append(paths, filepath.Join(h.files, "folder"))...)
 	h.waitFor("seven finished rows", func() bool {
-		s := h.Host.shots.Last.Totals
-		return s.Files == 7 && s.Done == 7 && len(h.Host.List.Views()) == 7
+		s := h.d.shots.Last.Totals
+		return s.Files == 7 && s.Done == 7 && len(h.d.list.Views()) == 7
 	})
-	if h.Host.empty.Visible() {
+	if h.d.empty.Visible() {
 		t.Error("the empty state is still shown")
 	}
-	if !strings.Contains(h.Host.Frame.Message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.Host.Frame.Message.Text(), ".hidden.png") {
-		t.Errorf("message = %q, want it to say the hidden file was left out", h.Host.Frame.Message.Text())
+	if !strings.Contains(h.d.frame.Message.Text(), "Left out 1 hidden or system file") || !strings.Contains(h.d.frame.Message.Text(), ".hidden.png") {
+		t.Errorf("message = %q, want it to say the hidden file was left out", h.d.frame.Message.Text())
 	}
-	if got, want := h.Host.foot.Summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
+	if got, want := h.d.foot.Summary.Text(), "7 of 7 files"; !strings.HasPrefix(got, want) {
 		t.Errorf("summary = %q, want it to start with %q", got, want)
 	}
-	if h.Host.foot.Overall.Value != 1 {
-		t.Errorf("overall progress = %v, want 1", h.Host.foot.Overall.Value)
+	if h.d.foot.Overall.Value != 1 {
+		t.Errorf("overall progress = %v, want 1", h.d.foot.Overall.Value)
 	}
 
 	received := map[string]emulator.Object{}
@@ -121,7 +121,7 @@ func TestDropUploadsEveryFile(t *testing.T) {
 	if !email.Result.Visible() || email.Pause.Visible() {
 		t.Error("a finished row should offer Show result and no Pause")
 	}
-	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.Host.SandboxPanel.Objects()) == 7 })
+	h.waitFor("the sandbox panel to list the files", func() bool { return len(h.d.sandboxPanel.Objects()) == 7 })
 	data, err := os.ReadFile(receipts)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +150,7 @@ func stalled(t *testing.T, h *harness, name string) (release chan struct{}, path
 	path = h.writeFile(name, pattern(2<<20))
 	h.drop(path)
 	h.waitFor("the first chunk to be confirmed", func() bool {
-		for _, v := range h.Host.List.Views() {
+		for _, v := range h.d.list.Views() {
 			if v.Name == name {
 				return v.State == engine.Uploading && v.Committed == 256<<10
 			}
@@ -179,7 +179,7 @@ func TestPauseAndResumeFromTheRow(t *testing.T) {
 	if !r.Resume.Visible() || r.Pause.Visible() {
 		t.Error("a paused row should offer Resume, not Pause")
 	}
-	test.AssertImageMatches(t, "window_paused.png", h.Host.Win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_paused.png", h.d.win.Canvas().Capture())
 
 	h.sb.Server.ClearRequests()
 	close(release)
@@ -224,10 +224,10 @@ func TestCancelAndRetryFromTheRow(t *testing.T) {
 		t.Errorf("the sandbox holds %+v, want the file whole", objs)
 	}
 	test.Tap(h.row("report.dat").Remove)
-	h.waitFor("the row to go", func() bool { return len(h.Host.List.Views()) == 0 })
-	h.Host.Removals.Commit() // as when the Undo goes away
-	h.waitFor("the job to go", func() bool { return len(h.Queue.Jobs()) == 0 })
-	if !h.Host.empty.Visible() {
+	h.waitFor("the row to go", func() bool { return len(h.d.list.Views()) == 0 })
+	h.d.removals.Commit() // as when the Undo goes away
+	h.waitFor("the job to go", func() bool { return len(h.q.Jobs()) == 0 })
+	if !h.d.empty.Visible() {
 		t.Error("with the last row removed, the empty state should show again")
 	}
 }
@@ -252,13 +252,13 @@ func TestFailedUploadSaysWhatToDo(t *testing.T) {
 	if !r.Retry.Visible() || !r.Details.Visible() {
 		t.Error("a failed row should offer Retry and Details")
 	}
-	if h.Host.foot.RetryFailed.Disabled() {
+	if h.d.foot.RetryFailed.Disabled() {
 		t.Error("Retry failed should be enabled")
 	}
-	test.AssertImageMatches(t, "window_failed.png", h.Host.Win.Canvas().Capture())
+	test.AssertImageMatches(t, "window_failed.png", h.d.win.Canvas().Capture())
 
 	fault.Remove()
-	test.Tap(h.Host.foot.RetryFailed)
+	test.Tap(h.d.foot.RetryFailed)
 	h.waitFor("the retried upload to finish", func() bool { return h.Shown("note.eml") == engine.Done })
 }
 
@@ -266,7 +266,7 @@ func TestFailedUploadSaysWhatToDo(t *testing.T) {
 // becomes a row that says why, in plain words, and nothing is sent.
 func TestRefusedFilesSayWhy(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	h.Host.Bar.Choose(dest.Destination{Kind: dest.GmailInsert, Account: "office@example.com"})
+	h.d.bar.Choose(dest.Destination{Kind: dest.GmailInsert, Account: "office@example.com"})
 	h.drop(
 		h.writeFile("photo.png", pngBytes(t, 10, 10, color.White)),
 		h.writeFile("fake.eml", []byte("this is not an email at all")),
@@ -297,12 +297,12 @@ func TestRefusedFilesSayWhy(t *testing.T) {
 func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")), h.writeFile("b.eml", emailBytes("B <b@example.com>", "B")))
-	h.waitFor("two finished rows", func() bool { return h.Host.shots.Last.Totals.Done == 2 && len(h.Host.List.Views()) == 2 })
-	h.Host.List.Click(h.Host.List.Snap.Index[h.job("a.eml").ID], 0)
-	h.Host.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	h.waitFor("a.eml to go", func() bool { return len(h.Host.List.Views()) == 1 })
-	if h.Host.List.Views()[0].Name != "b.eml" {
-		t.Errorf("left %s, want b.eml", h.Host.List.Views()[0].Name)
+	h.waitFor("two finished rows", func() bool { return h.d.shots.Last.Totals.Done == 2 && len(h.d.list.Views()) == 2 })
+	h.d.list.Click(h.d.list.Snap.Index[h.job("a.eml").ID], 0)
+	h.d.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	h.waitFor("a.eml to go", func() bool { return len(h.d.list.Views()) == 1 })
+	if h.d.list.Views()[0].Name != "b.eml" {
+		t.Errorf("left %s, want b.eml", h.d.list.Views()[0].Name)
 	}
 }
 
@@ -310,7 +310,7 @@ func TestDeleteKeyRemovesTheSelectedRow(t *testing.T) {
 // from the app's preferences, as the next start would.
 func TestSettingsPersist(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
+	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.d.frame, SettingsSide: h.d.settings}).Form
 	pick := func(label, choice string) {
 		t.Helper()
 		for _, it := range form.Items {
@@ -333,15 +333,15 @@ func TestSettingsPersist(t *testing.T) {
 		}
 	}
 	want := view.Settings{Parallel: 2, ChunkSize: 1 << 20, Bandwidth: 1_000_000, HistoryDays: 7, Theme: look.ThemeDark, AutoResume: false, SignInWait: 15, Background: false, Language: words.SystemSetting}
-	if got := view.LoadSettings(h.App.Preferences()); got != want {
+	if got := view.LoadSettings(h.app.Preferences()); got != want {
 		t.Errorf("saved settings = %+v, want %+v", got, want)
 	}
-	if th, ok := h.App.Settings().Theme().(*look.HoistTheme); !ok || th.Choice != look.ThemeDark {
-		t.Errorf("theme = %#v, want the dark Hoist theme", h.App.Settings().Theme())
+	if th, ok := h.app.Settings().Theme().(*look.HoistTheme); !ok || th.Choice != look.ThemeDark {
+		t.Errorf("theme = %#v, want the dark Hoist theme", h.app.Settings().Theme())
 	}
-	h.Host.Settings.Reset()
-	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.Host.Frame.Message.Text(), "reset") })
-	if got := view.LoadSettings(h.App.Preferences()); got != view.DefaultSettings {
+	h.d.settings.Reset()
+	h.waitFor("the reset to finish", func() bool { return strings.Contains(h.d.frame.Message.Text(), "reset") })
+	if got := view.LoadSettings(h.app.Preferences()); got != view.DefaultSettings {
 		t.Errorf("after reset, settings = %+v, want the defaults", got)
 	}
 }
@@ -357,7 +357,7 @@ func TestShowResult(t *testing.T) {
 		t.Fatalf("the sandbox gave no ID: %+v", v.Result)
 	}
 	test.Tap(h.row("a.eml").Result)
-	overlays := h.Host.Win.Canvas().Overlays().List()
+	overlays := h.d.win.Canvas().Overlays().List()
 	if len(overlays) == 0 {
 		t.Fatal("Show result opened nothing")
 	}
@@ -370,7 +370,7 @@ func TestShowResult(t *testing.T) {
 		t.Errorf("the result does not show the ID %q", v.Result.ID)
 	}
 	test.Tap(h.button("Copy"))
-	if got := h.App.Clipboard().Content(); got == "" || !strings.Contains(v.Result.ID+v.Result.URL+v.Result.Name, got) {
+	if got := h.app.Clipboard().Content(); got == "" || !strings.Contains(v.Result.ID+v.Result.URL+v.Result.Name, got) {
 		t.Errorf("Copy put %q on the clipboard", got)
 	}
 }
@@ -380,17 +380,17 @@ func TestShowResult(t *testing.T) {
 // window's usual size and narrower.
 func TestSummaryShowsInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	h.Host.foot.Draw(&view.Snapshot{Totals: view.Totals{Summary: engine.Summary{
+	h.d.foot.Draw(&view.Snapshot{Totals: view.Totals{Summary: engine.Summary{
 		Files: 12, Done: 8, Failed: 1, Active: 2, Bytes: 23_000_000, BytesDone: 6_300_000,
 		Speed: 100_000, ETA: 3 * time.Minute, Version: 1,
 	}}})
-	text := h.Host.foot.Summary.Text()
+	text := h.d.foot.Summary.Text()
 	if !strings.HasSuffix(text, "— 1 needs attention") {
 		t.Fatalf("summary = %q", text)
 	}
 	for _, width := range []float32{960, 640} {
-		h.Host.Win.Resize(fyne.NewSize(width, 640))
-		l := h.Host.foot.Summary
+		h.d.win.Resize(fyne.NewSize(width, 640))
+		l := h.d.foot.Summary
 		th := l.Theme()
 		room := l.Size().Width - 2*th.Size(theme.SizeNameInnerPadding)
 		oneLine := fyne.MeasureText(text, th.Size(theme.SizeNameText), l.Style).Width <= room
@@ -405,7 +405,7 @@ func TestSummaryShowsInFull(t *testing.T) {
 // the dialog's width instead of being cut off at its edge.
 func TestSettingsExplainInFull(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
-	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.Host.Frame, SettingsSide: h.Host.Settings}).Form
+	form := settings.NewSettingsPanel(settings.SettingsPanelSide{WindowFrame: h.d.frame, SettingsSide: h.d.settings}).Form
 	var notes []string
 	for _, it := range form.Items {
 		if it.HintText != "" {
@@ -430,9 +430,9 @@ func TestQuitWhileUploading(t *testing.T) {
 	release, _ := stalled(t, h, "movie.dat")
 	defer close(release)
 
-	h.Host.exit.closing()
+	h.d.exit.closing()
 	test.Tap(h.button("Pause uploads and quit"))
-	h.waitFor("the queue to pause for quitting", func() bool { return h.Host.exit.quitting && h.state("movie.dat") == engine.Paused })
+	h.waitFor("the queue to pause for quitting", func() bool { return h.d.exit.quitting && h.state("movie.dat") == engine.Paused })
 
 	again := h.openQueue(engineOptionsNoResume())
 	views := again.Jobs()
@@ -504,14 +504,14 @@ func TestRowGolden(t *testing.T) {
 // first start offers the sandbox, and taking the offer makes it the destination.
 func TestWithoutGoogleTheWindowOffersTheSandbox(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	if !h.Host.Bar.Setup.Visible() {
+	if !h.d.bar.Setup.Visible() {
 		t.Fatal("with no Google client, the window should offer the sandbox")
 	}
 	test.Tap(h.button("Try Hoist with the built-in sandbox"))
-	if h.Host.Target.Dest.Kind != dest.Sandbox {
-		t.Errorf("destination = %s, want the sandbox", h.Host.Target.Dest.Kind)
+	if h.d.target.Dest.Kind != dest.Sandbox {
+		t.Errorf("destination = %s, want the sandbox", h.d.target.Dest.Kind)
 	}
-	if h.Host.Bar.Setup.Visible() {
+	if h.d.bar.Setup.Visible() {
 		t.Error("the offer should go once the sandbox is chosen")
 	}
 	h.drop(h.writeFile("first.eml", emailBytes("A <a@example.com>", "First")))
@@ -525,7 +525,7 @@ func TestTabReachesTheControls(t *testing.T) {
 	h := newHarness(t, harnessOptions{sandboxMode: true})
 	h.drop(h.writeFile("a.eml", emailBytes("A <a@example.com>", "A")))
 	h.waitFor("a finished row", func() bool { return h.Shown("a.eml") == engine.Done })
-	c := h.Host.Win.Canvas()
+	c := h.d.win.Canvas()
 	reached := map[string]bool{}
 	for range 40 {
 		test.FocusNext(c)

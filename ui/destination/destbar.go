@@ -20,14 +20,14 @@ import (
 	"hoist/ui/widgets"
 )
 
-// presetStore keeps the user's saved destinations.
+// PresetStore keeps the user's saved destinations.
 type PresetStore interface {
 	List() []dest.Destination
 	Put(d dest.Destination) error
 	Delete(name string) error
 }
 
-// signIn is what the window needs of Google sign-in.
+// SignIn is what the window needs of Google sign-in.
 type SignIn interface {
 	HasClient() bool
 	ImportClientSecret(path string) error
@@ -36,7 +36,7 @@ type SignIn interface {
 	Logout(ctx context.Context, account string) error
 }
 
-// destBar is the strip at the top of the window: where dropped files go,
+// DestBar is the strip at the top of the window: where dropped files go,
 // with which Google account.
 type DestBar struct {
 	Host BarController
@@ -109,7 +109,7 @@ func NewDestBar(d BarController) *DestBar {
 	return b
 }
 
-// load lists the choices and the signed-in accounts.
+// Load lists the choices and the signed-in accounts.
 func (b *DestBar) Load() {
 	b.RefreshChoices()
 	b.refreshAccounts()
@@ -122,7 +122,7 @@ func (b *DestBar) setAccount(email string) {
 	b.Host.SetDestination(cur)
 }
 
-// refreshChoices lists saved destinations first, then every kind.
+// RefreshChoices lists saved destinations first, then every kind.
 func (b *DestBar) RefreshChoices() {
 	b.Choices = b.Choices[:0]
 	if ps := b.Host.SavedDestinations(); ps != nil {
@@ -229,7 +229,7 @@ func (b *DestBar) picked(label string) {
 	}
 }
 
-// choose makes d the destination of files added from now on.
+// Choose makes d the destination of files added from now on.
 func (b *DestBar) Choose(d dest.Destination) {
 	if d.Params == nil {
 		d.Params = map[string]string{}
@@ -238,7 +238,7 @@ func (b *DestBar) Choose(d dest.Destination) {
 	b.showCurrent()
 }
 
-// showForm opens the settings of d with checks as the user types. With
+// ShowForm opens the settings of d with checks as the user types. With
 // choosing set, saving the form also makes d the current destination.
 func (b *DestBar) ShowForm(d dest.Destination, choosing bool) {
 	f := newDestForm(b, d)
@@ -279,7 +279,7 @@ func (b *DestBar) refreshAccounts() {
 	})
 }
 
-// login signs an account in through the browser, for the current
+// Login signs an account in through the browser, for the current
 // destination's scopes. An account already signed in is asked only for
 // what it lacks. Without a keychain, the user may choose a file instead.
 func (b *DestBar) Login() {
@@ -287,7 +287,7 @@ func (b *DestBar) Login() {
 	b.LoginWith(current.Account, current.Scopes(), true, nil)
 }
 
-// signInFor signs a job's account in again, for its destination's scopes;
+// SignInFor signs a job's account in again, for its destination's scopes;
 // the account's uploads that waited for it then go on. Without a client,
 // it opens the guided set-up first.
 func (b *DestBar) SignInFor(v engine.JobView) {
@@ -298,7 +298,7 @@ func (b *DestBar) SignInFor(v engine.JobView) {
 	b.LoginWith(v.Account, v.Scopes, false, nil)
 }
 
-// loginWith signs account in for scopes; with adopt set (or no account
+// LoginWith signs account in for scopes; with adopt set (or no account
 // chosen yet) the account becomes the destination's. The account's uploads
 // that waited for a sign-in go on; then, if set, runs after the sign-in.
 func (b *DestBar) LoginWith(account string, scopes []string, adopt bool, then func(auth.Account), extra ...auth.LoginOption) {
@@ -408,7 +408,7 @@ func (b *DestBar) importClient() {
 	b.Host.ShowSetup()
 }
 
-// barController is what the destination bar, its forms and Google's lists
+// BarController is what the destination bar, its forms and Google's lists
 // ask of the window.
 type BarController interface {
 	pickerController

@@ -203,7 +203,7 @@ func (f *destForm) submit() {
 	b.RefreshChoices()
 }
 
-// open shows the form in a dialog of its own. With choosing set its button
+// Open shows the form in a dialog of its own. With choosing set its button
 // says Use, else Save.
 func (f *destForm) Open(choosing bool) {
 	b, kind := f.b, f.Host.Kind

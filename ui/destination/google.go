@@ -23,7 +23,7 @@ import (
 	"hoist/ui/widgets/filechooser"
 )
 
-// googleSide is the window's Google side: the sign-in service and the
+// GoogleSide is the window's Google side: the sign-in service and the
 // accounts, the saved and the organisation's destinations (shared ones
 // dropped or exported, client files taken by the guided set-up), Google's
 // lists behind the pickers, and the set-up itself.
@@ -44,16 +44,16 @@ func (g *GoogleSide) SavedDestinations() PresetStore { return g.Presets }
 func (g *GoogleSide) GoogleSignIn() SignIn           { return g.Auth }
 func (g *GoogleSide) WaitForSignIn() time.Duration   { return g.Settings().WaitForSignIn() }
 
-// login signs in for the current destination, through the destination bar.
+// Login signs in for the current destination, through the destination bar.
 func (g *GoogleSide) Login() { g.Bar().Login() }
 
-// loginWith signs account in for scopes, leaving the destination's account
+// LoginWith signs account in for scopes, leaving the destination's account
 // as it is unless it has none; then runs after the sign-in.
 func (g *GoogleSide) LoginWith(account string, scopes []string, then func(auth.Account)) {
 	g.Bar().LoginWith(account, scopes, false, then)
 }
 
-// clientImported shows the sign-in controls now that Google sign-in is set up.
+// ClientImported shows the sign-in controls now that Google sign-in is set up.
 func (g *GoogleSide) ClientImported() {
 	g.Bar().showCurrent()
 	g.Bar().refreshAccounts()
@@ -70,13 +70,13 @@ type clientProblems interface {
 	ClientProblems() []error
 }
 
-// managed reports whether name is a destination from the organisation.
+// Managed reports whether name is a destination from the organisation.
 func (g *GoogleSide) Managed(name string) bool {
 	m, ok := g.Presets.(managedStore)
 	return ok && strings.TrimSpace(name) != "" && m.IsManaged(name)
 }
 
-// startupProblems are sentences about the organisation's folder and the
+// StartupProblems are sentences about the organisation's folder and the
 // user's own client file, said once when the window opens.
 func (g *GoogleSide) StartupProblems(more []error) {
 	var msgs []string
@@ -93,7 +93,7 @@ func (g *GoogleSide) StartupProblems(more []error) {
 	}
 }
 
-// signedIn sends on every row that was waiting for account's sign-in.
+// SignedIn sends on every row that was waiting for account's sign-in.
 func (g *GoogleSide) SignedIn(account string) {
 	g.Frame.Background(func(context.Context) {
 		n := len(g.Queue.ResumeSignedIn(account))
@@ -111,7 +111,7 @@ func (g *GoogleSide) SignedIn(account string) {
 // is a shared destination or a client file rather than one to upload.
 const maxSettingsFile = 64 << 10
 
-// takeSettingsFiles imports the shared destinations among dropped paths
+// TakeSettingsFiles imports the shared destinations among dropped paths
 // and gives a client file to the set-up, when it is open or Google is not
 // set up yet. It returns the paths that are files to upload.
 func (g *GoogleSide) TakeSettingsFiles(paths []string) []string {
@@ -200,7 +200,7 @@ func (g *GoogleSide) importDestination(path string) {
 	g.Frame.Tell(view.Say("ui.import.done", "Name", view.Isolate(shared.Name)))
 }
 
-// formExtras is what a destination's form shows below its settings: that
+// FormExtras is what a destination's form shows below its settings: that
 // a destination from the organisation cannot be changed, and Export… for
 // one that has a name.
 func (g *GoogleSide) FormExtras(target dest.Destination) fyne.CanvasObject {
@@ -229,7 +229,7 @@ func (g *GoogleSide) FormExtras(target dest.Destination) fyne.CanvasObject {
 	return box
 }
 
-// exportDestination writes target to w, to give to someone else: no
+// ExportDestination writes target to w, to give to someone else: no
 // account, token or secret goes into it.
 func (g *GoogleSide) ExportDestination(target dest.Destination, w io.WriteCloser) {
 	data, err := dest.Export(target)

@@ -49,7 +49,7 @@ func (b *DestBar) withPicker(f dest.Field, e *widget.Entry, shown fyne.CanvasObj
 	return widgets.Border(nil, nil, nil, choose, shown)
 }
 
-// picker is an open list to choose from, with a search box.
+// Picker is an open list to choose from, with a search box.
 type Picker struct {
 	Host   pickerController
 	source *dest.List // what Google lists, as the destination's kind declares it
@@ -67,7 +67,7 @@ type Picker struct {
 	onAccount func(email string)
 }
 
-// openPicker lists list's values for d, fetched from Google with the
+// OpenPicker lists list's values for d, fetched from Google with the
 // account's sign-in (or from the sandbox d points at).
 func OpenPicker(d pickerController, list *dest.List, target dest.Destination, current string, apply func(string)) *Picker {
 	p := &Picker{Host: d, source: list, Target: target, apply: apply}
@@ -145,7 +145,7 @@ func (g *GoogleSide) lister(ctx context.Context, target dest.Destination, scopes
 	return &google.Lister{Client: c, BaseURL: target.BaseURL}, nil
 }
 
-// load fetches the list off the UI goroutine.
+// Load fetches the list off the UI goroutine.
 func (p *Picker) Load() {
 	target, list := p.Target, p.source
 	p.Host.Background(func(ctx context.Context) {
@@ -154,7 +154,7 @@ func (p *Picker) Load() {
 	})
 }
 
-// listItems fetches list's values for target from Google, or from the sandbox.
+// ListItems fetches list's values for target from Google, or from the sandbox.
 func (g *GoogleSide) ListItems(ctx context.Context, list *dest.List, target dest.Destination, scopes []string) ([]pickItem, error) {
 	l, err := g.lister(ctx, target, scopes)
 	if err != nil {
@@ -168,7 +168,7 @@ func (g *GoogleSide) ListItems(ctx context.Context, list *dest.List, target dest
 	return items, err
 }
 
-// show puts the fetched list, or what went wrong, on the picker.
+// Draw puts the fetched list, or what went wrong, on the picker.
 func (p *Picker) Draw(items []pickItem, err error) {
 	p.SignIn.Hide()
 	p.Status.ColorName = theme.ColorNameForeground
@@ -204,7 +204,7 @@ func (p *Picker) filter() {
 	p.List.Refresh()
 }
 
-// pick takes an item: the value of a list of one (and closes), or a value
+// Pick takes an item: the value of a list of one (and closes), or a value
 // added to or taken from a list of several.
 func (p *Picker) Pick(it pickItem, on bool) {
 	if !p.source.Many {
@@ -221,7 +221,7 @@ func (p *Picker) Pick(it pickItem, on bool) {
 	p.List.Refresh()
 }
 
-// login signs in for the list's access, then fetches it again.
+// Login signs in for the list's access, then fetches it again.
 func (p *Picker) Login() {
 	account := p.Target.Account
 	if account == "" {
@@ -237,11 +237,11 @@ func (p *Picker) Login() {
 	})
 }
 
-// namesToResolve reports whether d's settings hold names typed where
+// NamesToResolve reports whether d's settings hold names typed where
 // Google takes ids (Gmail's labels), which must become ids before any upload.
 func NamesToResolve(d dest.Destination) bool { return len(d.NamesTyped()) > 0 }
 
-// resolveNames turns the names typed by hand in target's settings into
+// ResolveNames turns the names typed by hand in target's settings into
 // ids, with the lists Google keeps (the same lookup as hoist send's); then
 // runs with the destination holding the ids, or with why it cannot.
 func (g *GoogleSide) ResolveNames(target dest.Destination, then func(resolved dest.Destination, err error)) {
@@ -258,7 +258,7 @@ func (g *GoogleSide) ResolveNames(target dest.Destination, then func(resolved de
 	})
 }
 
-// pickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
+// PickerEntry is the toolkit's entry of a field made by withPicker, or o itself.
 func PickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 2 {
 		if b, ok := c.Objects[1].(*widgets.Button); ok && b.Text == ChooseText() {
@@ -273,7 +273,7 @@ func PickerEntry(o fyne.CanvasObject) fyne.CanvasObject {
 
 func ChooseText() string { return view.Say("ui.choose") }
 
-// noteField is the field of a form item made by withNote.
+// NoteField is the field of a form item made by withNote.
 func NoteField(it *widget.FormItem) fyne.CanvasObject {
 	if c, ok := it.Widget.(*fyne.Container); ok && len(c.Objects) == 2 {
 		return PickerEntry(c.Objects[0])

@@ -6,7 +6,7 @@ import (
 	"hoist/engine/dest"
 )
 
-// openPresets opens the saved destinations kept in dir, Hoist's settings folder.
+// OpenPresets opens the saved destinations kept in dir, Hoist's settings folder.
 func OpenPresets(dir string) (PresetStore, error) {
 	p, err := dest.OpenPresets(filepath.Join(dir, dest.PresetsFile))
 	if err != nil {
@@ -15,7 +15,7 @@ func OpenPresets(dir string) (PresetStore, error) {
 	return p, nil
 }
 
-// openLibrary opens the saved destinations kept in dir with the
+// OpenLibrary opens the saved destinations kept in dir with the
 // organisation's, from the system-wide folder. Problems with the
 // organisation's file are returned as sentences; the rest is used.
 func OpenLibrary(dir, systemDir string) (PresetStore, []error, error) {

@@ -53,7 +53,7 @@ type setupPanel struct {
 	Ready       bool // a good client file was imported
 }
 
-// showSetup opens the guided set-up, or brings it back when it is open.
+// ShowSetup opens the guided set-up, or brings it back when it is open.
 func (g *GoogleSide) ShowSetup() {
 	if g.Setup != nil {
 		g.Setup.Dialog.Show()
@@ -115,7 +115,7 @@ func (p *setupPanel) addressLine(address string) fyne.CanvasObject {
 	return widgets.Border(nil, nil, nil, widgets.Row(copyButton, open), shown)
 }
 
-// pick chooses the downloaded file with the system's file dialog (or
+// Pick chooses the downloaded file with the system's file dialog (or
 // Hoist's own), which offers JSON files and opens in Downloads.
 func (p *setupPanel) Pick() {
 	p.Host.AskFiles(filechooser.Options{
@@ -162,11 +162,11 @@ type setupController interface {
 	GoogleSignIn() SignIn
 	ClientImported() // Google sign-in was just set up
 	Login()          // signs in for the current destination
-	// ask shows a file dialog and gives then the chosen paths.
+	// AskFiles shows a file dialog and gives then the chosen paths.
 	AskFiles(o filechooser.Options, then func(paths []string))
 }
 
-// setupSide is what the guided set-up asks of the window.
+// SetupSide is what the guided set-up asks of the window.
 type SetupSide struct {
 	*view.WindowFrame
 	*GoogleSide

@@ -10,7 +10,7 @@ import (
 	"hoist/engine/dest"
 )
 
-// target is where files added now go, kept in the preferences for the next
+// Target is where files added now go, kept in the preferences for the next
 // start. Another destination (not only another account) is told to changed.
 type Target struct {
 	Dest    dest.Destination
@@ -20,7 +20,7 @@ type Target struct {
 
 func (t *Target) Destination() dest.Destination { return t.Dest }
 
-// setDestination makes to the destination of files added from now on, and
+// SetDestination makes to the destination of files added from now on, and
 // keeps it for the next start.
 func (t *Target) SetDestination(to dest.Destination) {
 	if to.Params == nil {
@@ -36,7 +36,7 @@ func (t *Target) SetDestination(to dest.Destination) {
 	}
 }
 
-// sameButAccount reports whether a and b differ at most in their account
+// SameButAccount reports whether a and b differ at most in their account
 // (settings left empty and settings not given are the same).
 func SameButAccount(a, b dest.Destination) bool {
 	if !maps.Equal(a.Params, b.Params) {
@@ -47,7 +47,7 @@ func SameButAccount(a, b dest.Destination) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// load restores the last destination, or, in sandbox mode, the sandbox.
+// Load restores the last destination, or, in sandbox mode, the sandbox.
 func (t *Target) Load(sandbox bool) {
 	t.Dest = dest.SandboxDestination()
 	if sandbox {

@@ -19,7 +19,7 @@ import (
 // filechooser.ErrNoPortal when there is none to show.
 type chooseFunc func(ctx context.Context, o filechooser.Options) ([]string, error)
 
-// fileDialogs shows the file dialogs: the system's (the desktop's portal,
+// FileDialogs shows the file dialogs: the system's (the desktop's portal,
 // Windows' open and save dialogs) and, where the desktop has none, Hoist's
 // own (chooser.go).
 type FileDialogs struct {
@@ -27,12 +27,12 @@ type FileDialogs struct {
 	Log     *slog.Logger
 	Choose  chooseFunc       // the system's file dialog; nil: the desktop's portal
 	Chooser *widgets.Chooser // Hoist's own, last opened
-	// kinds are the kinds of file the dialog for files to upload offers,
+	// Kinds are the kinds of file the dialog for files to upload offers,
 	// by where they go now (email files for Gmail); nil or none: any file.
 	Kinds func() []filechooser.Filter
 }
 
-// ask shows the system's file dialog for o, or Hoist's own where the
+// AskFiles shows the system's file dialog for o, or Hoist's own where the
 // desktop has none, and gives then what was chosen (nothing when canceled).
 func (f *FileDialogs) AskFiles(o filechooser.Options, then func(paths []string)) {
 	choose := f.Choose
@@ -55,7 +55,7 @@ func (f *FileDialogs) AskFiles(o filechooser.Options, then func(paths []string))
 	})
 }
 
-// pick asks for files to upload, several at once, or folders whose files
+// Pick asks for files to upload, several at once, or folders whose files
 // are uploaded, and gives then what was chosen.
 func (f *FileDialogs) Pick(folders bool, then func(paths []string)) {
 	o := filechooser.Options{Title: view.PickFilesTitle(), Multiple: true, Directory: folders, Folder: startFolder(folders)}
@@ -97,7 +97,7 @@ func (f *FileDialogs) inWindow(o filechooser.Options, then func([]string)) {
 	f.Frame.Win.Canvas().Focus(c.List)
 }
 
-// chooserWords are what Hoist's own file dialog says, in the window's language.
+// ChooserWords are what Hoist's own file dialog says, in the window's language.
 func ChooserWords() widgets.ChooserWords {
 	l := view.Speaking()
 	places := map[string]string{
@@ -119,23 +119,23 @@ func ChooserWords() widgets.ChooserWords {
 	}
 }
 
-// filesAdder adds the files chosen in a file dialog.
+// FilesAdder adds the files chosen in a file dialog.
 type FilesAdder struct {
 	Dialogs *FileDialogs
 	Add     func(paths []string)
 }
 
-// pickFiles adds files chosen in a file dialog, several at once.
+// PickFiles adds files chosen in a file dialog, several at once.
 func (a FilesAdder) PickFiles() { a.Dialogs.Pick(false, a.Add) }
 
-// pickFolder adds the files of folders chosen in a file dialog.
+// PickFolder adds the files of folders chosen in a file dialog.
 func (a FilesAdder) PickFolder() { a.Dialogs.Pick(true, a.Add) }
 
 // emailPatterns are the names of the email files Gmail's destinations
 // take, in both cases (the desktop's dialogs match names as written).
 var emailPatterns = []string{"*.eml", "*.msg", "*.mbox", "*.EML", "*.MSG", "*.MBOX"}
 
-// kindsFor are the kinds of file the dialog offers for files going to d:
+// KindsFor are the kinds of file the dialog offers for files going to d:
 // email files for a destination that takes only those, else any file.
 func KindsFor(d dest.Destination) []filechooser.Filter {
 	if !d.TakesEmail() {

@@ -42,7 +42,7 @@ func init() {
 	}
 }
 
-// holdEmoji gives the toolkit a small font of a few symbols (its own) in
+// HoldEmoji gives the toolkit a small font of a few symbols (its own) in
 // place of its emoji font, until a text needs it.
 func HoldEmoji() {
 	Emoji.Resource.StaticName, Emoji.Resource.StaticContent = "InterSymbols-Regular.ttf", theme.DefaultSymbolFont().Content()
@@ -57,7 +57,7 @@ func share(r fyne.Resource, name string, content []byte) {
 	}
 }
 
-// emoji is the toolkit's colour emoji font, held back until a text needs it.
+// Emoji is the toolkit's colour emoji font, held back until a text needs it.
 var Emoji struct {
 	Resource *fyne.StaticResource // the toolkit's; nil when it was built without one
 	Name     string
@@ -98,7 +98,7 @@ func noteEmoji(s string) {
 	}
 }
 
-// emojiLater runs f on the UI goroutine after the frame being laid out,
+// EmojiLater runs f on the UI goroutine after the frame being laid out,
 // whatever goroutine a text was seen on: changing the theme in the middle
 // of a layout would drop the fonts it is measuring with.
 var EmojiLater = func(f func()) { go fyne.Do(f) }

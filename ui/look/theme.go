@@ -22,7 +22,7 @@ const (
 	ThemeDark   = "dark"
 )
 
-// hoistTheme is Fyne's own theme with a font that covers Latin, Arabic and
+// HoistTheme is Fyne's own theme with a font that covers Latin, Arabic and
 // Hebrew (the toolkit's own regular and bold fonts are made Hoist's:
 // fonts.go), and optionally a forced light or dark variant.
 type HoistTheme struct {

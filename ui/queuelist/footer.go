@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// allAction is something done to every file that allows it.
+// AllAction is something done to every file that allows it.
 type AllAction int
 
 const (
@@ -20,13 +20,13 @@ const (
 	ClearFinished
 )
 
-// footerController is what the bar under the list asks of the window.
+// FooterController is what the bar under the list asks of the window.
 type FooterController interface {
 	DoAll(a AllAction)
 	UndoRemoval()
 }
 
-// footer is the bar under the list: the overall progress, the buttons for
+// Footer is the bar under the list: the overall progress, the buttons for
 // all files, the totals in words and the Undo of the last removal. It draws
 // them from the latest snapshot. The Undo has its room kept whether it is
 // shown or not, so that offering it moves nothing on screen: the row under
@@ -66,7 +66,7 @@ func NewFooter(d FooterController) *Footer {
 	return f
 }
 
-// show draws snapshot s; it runs on the UI goroutine.
+// Draw draws snapshot s; it runs on the UI goroutine.
 func (f *Footer) Draw(s *view.Snapshot) {
 	t := s.Totals
 	if !f.quitting {
@@ -95,13 +95,13 @@ func (f *Footer) Draw(s *view.Snapshot) {
 	}
 }
 
-// sayQuitting puts "Quitting…" in place of the totals, for good.
+// SayQuitting puts "Quitting…" in place of the totals, for good.
 func (f *Footer) SayQuitting() {
 	f.quitting = true
 	f.Summary.SetText(view.Say("ui.quitting"))
 }
 
-// overallValue is how far the overall bar is filled.
+// OverallValue is how far the overall bar is filled.
 func OverallValue(t view.Totals) float64 {
 	if t.Bytes <= 0 {
 		return 0

@@ -14,7 +14,7 @@ import (
 	"hoist/ui/widgets"
 )
 
-// queueList is the virtualized list of jobs: only the rows on screen exist,
+// QueueList is the virtualized list of jobs: only the rows on screen exist,
 // and only the rows whose job changed are drawn again. It draws the rows and
 // the selection of the latest snapshot; a click or a key asks the window for
 // another selection, which comes back in the next snapshot.
@@ -29,7 +29,7 @@ type QueueList struct {
 	// pointerRow is the row object the pointer last came onto: the one the
 	// toolkit tells when the pointer leaves, whatever row it shows by then.
 	pointerRow *JobRow
-	// wheelLayer lies over the list and takes the mouse wheel (wheel).
+	// WheelLayer lies over the list and takes the mouse wheel (wheel).
 	WheelLayer *widgets.Wheel
 	Host       ListController
 
@@ -141,10 +141,10 @@ func (l *QueueList) setHover(i int) {
 	}
 }
 
-// drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
-func (l *QueueList) drawsOwnFocus() {}
+// DrawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
+func (l *QueueList) DrawsOwnFocus() {}
 
-// views are the rows of the snapshot drawn, each one's whole view (for
+// Views are the rows of the snapshot drawn, each one's whole view (for
 // tests: a long list reads only the rows it draws).
 func (l *QueueList) Views() []engine.JobView {
 	out := make([]engine.JobView, len(l.Snap.Rows))
@@ -154,7 +154,7 @@ func (l *QueueList) Views() []engine.JobView {
 	return out
 }
 
-// click asks for the selection a click on row i with these modifiers makes.
+// Click asks for the selection a click on row i with these modifiers makes.
 func (l *QueueList) Click(i int, mods fyne.KeyModifier) {
 	if i < 0 || i >= len(l.Snap.Rows) {
 		return
@@ -166,7 +166,7 @@ func (l *QueueList) Click(i int, mods fyne.KeyModifier) {
 	l.Host.SelectRows(l.Snap.Selection.Click(l.Snap.Rows, l.Snap.Index, i, mods))
 }
 
-// selectAll asks for every row to be selected.
+// SelectAll asks for every row to be selected.
 func (l *QueueList) SelectAll() { l.Host.SelectRows(view.Every(l.Snap.Rows)) }
 
 // FocusGained: Tab reached the list. Its cursor goes to a row on screen,
@@ -179,7 +179,7 @@ func (l *QueueList) FocusGained() {
 	l.moveCursor(l.Cursor)
 }
 
-// onScreen are the first and last rows wholly on screen.
+// OnScreen are the first and last rows wholly on screen.
 func (l *QueueList) OnScreen() (first, last int) {
 	n := len(l.Snap.Rows)
 	step := l.RowHeight() + l.Theme().Size(theme.SizeNamePadding) // as the toolkit's list lays rows out
@@ -192,7 +192,7 @@ func (l *QueueList) OnScreen() (first, last int) {
 	return first, max(first, min(last, n-1))
 }
 
-// rowHeight is the height of a row, or 0 before any is drawn.
+// RowHeight is the height of a row, or 0 before any is drawn.
 func (l *QueueList) RowHeight() float32 {
 	for _, r := range l.RowAt {
 		return r.Size().Height
@@ -260,7 +260,7 @@ func (l *QueueList) DeleteSelected() {
 	}
 }
 
-// show draws snapshot s; it runs on the UI goroutine.
+// Draw draws snapshot s; it runs on the UI goroutine.
 func (l *QueueList) Draw(s *view.Snapshot) {
 	was := l.Snap
 	l.Snap = s
@@ -287,7 +287,7 @@ func (l *QueueList) Draw(s *view.Snapshot) {
 	}
 }
 
-// sampler tells the sampling goroutine whether the queue may have changed
+// Sampler tells the sampling goroutine whether the queue may have changed
 // since its last reading. It is owned by that goroutine.
 type Sampler struct {
 	Summary summaryMark
@@ -307,7 +307,7 @@ func markOf(s engine.Summary) summaryMark {
 	return summaryMark{s.Version, s.Files, s.Done, s.Failed, s.Active, s.Paused, s.Bytes, s.BytesDone}
 }
 
-// needed tells whether the queue may have changed since the last reading,
+// Needed tells whether the queue may have changed since the last reading,
 // and takes sum as the latest. Rows waiting to retry count down, so they
 // are looked at every time.
 func (s *Sampler) Needed(sum engine.Summary, retrying bool) bool {
@@ -316,7 +316,7 @@ func (s *Sampler) Needed(sum engine.Summary, retrying bool) bool {
 	return changed
 }
 
-// anyRetrying reports whether a countdown is on screen.
+// AnyRetrying reports whether a countdown is on screen.
 func AnyRetrying(views []engine.Brief) bool {
 	for i := range views {
 		if views[i].State == engine.Retrying {
@@ -326,7 +326,7 @@ func AnyRetrying(views []engine.Brief) bool {
 	return false
 }
 
-// listController is what the list asks of the window.
+// ListController is what the list asks of the window.
 type ListController interface {
 	rowController
 	RemoveRows(views []engine.JobView) // off the list, with an Undo

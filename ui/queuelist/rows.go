@@ -21,7 +21,7 @@ import (
 	"hoist/ui/widgets"
 )
 
-// jobRow shows one file of the queue in two lines: its picture, name and
+// JobRow shows one file of the queue in two lines: its picture, name and
 // size, with the buttons its state allows, then its state in words with
 // speed and time left, and a slim bar of the bytes that crossed the link.
 // What does not fit is in the selection's details.
@@ -175,7 +175,7 @@ func (r *JobRow) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(r.Content)
 }
 
-// show puts v on the row; it does nothing when the row already shows this
+// Draw puts v on the row; it does nothing when the row already shows this
 // version of v, except to move a countdown on.
 func (r *JobRow) Draw(v engine.JobView, now time.Time) {
 	second := now.Unix()
@@ -281,7 +281,7 @@ func detailWords(v engine.JobView) string {
 	return TypeWords(v.MIME)
 }
 
-// typeWords says what kind of file a media type is: "PNG picture", "video".
+// TypeWords says what kind of file a media type is: "PNG picture", "video".
 func TypeWords(mime string) string {
 	kind, sub, _ := strings.Cut(mime, "/")
 	sub, _, _ = strings.Cut(sub, "+")
@@ -307,7 +307,7 @@ func TypeWords(mime string) string {
 	return view.Say("ui.type.file")
 }
 
-// destWords names a job's destination briefly.
+// DestWords names a job's destination briefly.
 func DestWords(v engine.JobView) string {
 	if v.Destination != "" && v.Destination != v.DestKind {
 		return view.Isolate(v.Destination) // a name the user gave
@@ -488,6 +488,6 @@ type rowController interface {
 	Do(v engine.JobView, a engine.Action) // one of JobView.Actions
 	ShowResult(v engine.JobView)
 	ShowDetails(v engine.JobView)
-	// thumbnail gives a picture's thumbnail; done is false while it is being made.
+	// Thumbnail gives a picture's thumbnail; done is false while it is being made.
 	Thumbnail(v engine.JobView) (img image.Image, done bool)
 }

@@ -14,7 +14,7 @@ import (
 	"hoist/ui/widgets"
 )
 
-// selectionPanel shows everything about the selected files, never cut
+// SelectionPanel shows everything about the selected files, never cut
 // short (it wraps and scrolls), with a button for each action the engine
 // allows one of them (JobView.Actions) and, for one finished file, its
 // result: one file's details, or how many are selected.
@@ -92,7 +92,7 @@ func selectionActions(sel []engine.JobView) []engine.Action {
 	return out
 }
 
-// show draws the selection of snapshot s; it runs on the UI goroutine.
+// Draw draws the selection of snapshot s; it runs on the UI goroutine.
 func (p *SelectionPanel) Draw(s *view.Snapshot) {
 	p.Snap = s
 	sel, now := s.Selected, s.Now
@@ -122,7 +122,7 @@ func (p *SelectionPanel) Draw(s *view.Snapshot) {
 	p.Inner.Refresh() // buttons came or went
 }
 
-// detailsWords is everything about a job, in full.
+// DetailsWords is everything about a job, in full.
 func DetailsWords(v engine.JobView, now time.Time) string {
 	var lines []string
 	lines = append(lines, view.StateWords(v, now))
@@ -153,7 +153,7 @@ func DetailsWords(v engine.JobView, now time.Time) string {
 	return strings.Join(lines, "\n")
 }
 
-// showIf shows o when on is set, else hides it.
+// ShowIf shows o when on is set, else hides it.
 func ShowIf(o fyne.CanvasObject, on bool) {
 	if on && !o.Visible() {
 		o.Show()
@@ -162,15 +162,15 @@ func ShowIf(o fyne.CanvasObject, on bool) {
 	}
 }
 
-// scroll is the panel's scroll, which the focus keeps on screen.
+// Scroll is the panel's scroll, which the focus keeps on screen.
 func (p *SelectionPanel) Scroll() *container.Scroll {
 	s, _ := p.Content.(*container.Scroll)
 	return s
 }
 
-// selectionController is what the selection's panel asks of the window.
+// SelectionController is what the selection's panel asks of the window.
 type SelectionController interface {
-	// doSelected takes a on every job of views that allows it.
+	// DoSelected takes a on every job of views that allows it.
 	DoSelected(a engine.Action, views []engine.JobView)
 	ShowResult(v engine.JobView)
 	ShowDetails(v engine.JobView)

@@ -31,7 +31,7 @@ func newStatusLine(status, progress *widgets.Label, bar fyne.CanvasObject) (*fyn
 // stateHead is the word of a job's state, which its status starts with.
 func stateHead(v engine.JobView) string { return view.Speaking().State(string(v.State)) }
 
-// natural is the width l needs to show text whole.
+// Natural is the width l needs to show text whole.
 func Natural(l *widgets.Label, text string) float32 {
 	if text == "" {
 		return 0

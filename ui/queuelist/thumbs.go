@@ -23,7 +23,7 @@ const (
 	thumbWorkers  = 2
 )
 
-// thumbnails decodes pictures into small images off the UI goroutine and
+// Thumbnails decodes pictures into small images off the UI goroutine and
 // keeps the most recent ones.
 type Thumbnails struct {
 	mu      sync.Mutex
@@ -47,7 +47,7 @@ func NewThumbnails() *Thumbnails {
 	}
 }
 
-// start runs the workers until ctx is done; wait waits for them.
+// Start runs the workers until ctx is done; wait waits for them.
 func (t *Thumbnails) Start(ctx context.Context) {
 	for range thumbWorkers {
 		t.wg.Add(1)
@@ -67,7 +67,7 @@ func (t *Thumbnails) Start(ctx context.Context) {
 
 func (t *Thumbnails) Wait() { t.wg.Wait() }
 
-// thumbnail gives a picture's thumbnail; done is false while it is being made.
+// Thumbnail gives a picture's thumbnail; done is false while it is being made.
 func (t *Thumbnails) Thumbnail(v engine.JobView) (image.Image, bool) { return t.get(v) }
 
 // get returns the thumbnail of v's picture, or nil while it is being made
@@ -110,7 +110,7 @@ func (t *Thumbnails) Make(v engine.JobView) {
 	t.mu.Unlock()
 }
 
-// takeReady returns the jobs whose thumbnails were made since the last call.
+// TakeReady returns the jobs whose thumbnails were made since the last call.
 func (t *Thumbnails) TakeReady() map[engine.JobID]struct{} {
 	t.mu.Lock()
 	defer t.mu.Unlock()

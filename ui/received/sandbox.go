@@ -20,7 +20,7 @@ import (
 	"hoist/ui/widgets"
 )
 
-// sandboxAddr is where the window's built-in sandbox listens: the address
+// SandboxAddr is where the window's built-in sandbox listens: the address
 // HOIST_SANDBOX_ADDR names, else this user's own port (own, or when it is
 // "" emulator.UserAddr),
 // which no other user's Hoist takes, so nobody else's `hoist send --to
@@ -43,14 +43,14 @@ func SandboxAddr(getenv func(string) string, own string) string {
 // that check what a session uploaded.
 const ReceiptsEnv = "HOIST_SANDBOX_RECEIPTS"
 
-// sandbox is the built-in emulator the window runs in-process.
+// Sandbox is the built-in emulator the window runs in-process.
 type Sandbox struct {
 	Server *emulator.Server
 	Url    string
 	stop   func() error
 }
 
-// startSandbox serves an emulator keeping its files in dir (in memory when
+// StartSandbox serves an emulator keeping its files in dir (in memory when
 // dir is empty) on addr, or on a free port when addr is taken.
 func StartSandbox(ctx context.Context, dir, addr string, log *slog.Logger) (*Sandbox, error) {
 	store := emulator.NewMemoryStore()
@@ -81,7 +81,7 @@ func (s *Sandbox) Close() error {
 	return errors.Join(s.stop(), s.Server.Close())
 }
 
-// sandboxPanel shows what the sandbox received, as the latest snapshot
+// SandboxPanel shows what the sandbox received, as the latest snapshot
 // says: name, size and SHA-256, newest first.
 type SandboxPanel struct {
 	Host    SandboxController
@@ -179,8 +179,8 @@ func (l *receiptList) showCursor() {
 	}
 }
 
-// drawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
-func (l *receiptList) drawsOwnFocus() {}
+// DrawsOwnFocus: the window's ring is not drawn round the list; its cursor shows.
+func (l *receiptList) DrawsOwnFocus() {}
 
 func (l *receiptList) FocusGained() {
 	l.focused = true
@@ -237,7 +237,7 @@ func (l *receiptList) RowHeight() float32 {
 	return 0
 }
 
-// objects are what the panel shows, newest first.
+// Objects are what the panel shows, newest first.
 func (p *SandboxPanel) Objects() []emulator.Object {
 	if p.Shown == nil {
 		return nil
@@ -252,7 +252,7 @@ func objectName(o emulator.Object) string {
 	return o.ID
 }
 
-// refresh is called when the destination changes: the panel is for the sandbox.
+// Refresh is called when the destination changes: the panel is for the sandbox.
 func (p *SandboxPanel) Refresh() {
 	if p.Host.Destination().IsSandbox() {
 		p.Content.Show()
@@ -261,7 +261,7 @@ func (p *SandboxPanel) Refresh() {
 	}
 }
 
-// show draws what snapshot s says the sandbox received; it runs on the UI
+// Draw draws what snapshot s says the sandbox received; it runs on the UI
 // goroutine.
 func (p *SandboxPanel) Draw(s *view.Snapshot) {
 	if p.Shown != nil && s.Receipts.Count == p.Shown.Count && len(s.Receipts.Objects) == len(p.Shown.Objects) {
@@ -273,7 +273,7 @@ func (p *SandboxPanel) Draw(s *view.Snapshot) {
 	p.List.Refresh()
 }
 
-// receiptsWatch reads what the sandbox received for each snapshot, off the
+// ReceiptsWatch reads what the sandbox received for each snapshot, off the
 // UI goroutine: it logs each new object and appends it to the receipts
 // file, if one is named. It is owned by the sampling goroutine.
 type ReceiptsWatch struct {
@@ -289,7 +289,7 @@ func NewReceiptsWatch(sb *Sandbox, log *slog.Logger) *ReceiptsWatch {
 	return &ReceiptsWatch{Sandbox: sb, Log: log, Receipts: os.Getenv(ReceiptsEnv), Seen: len(sb.Server.Objects())}
 }
 
-// read returns what the sandbox holds when it received anything since the
+// Read returns what the sandbox holds when it received anything since the
 // last call, else nil.
 func (w *ReceiptsWatch) Read() *view.Receipts {
 	if w.started && w.Sandbox.Server.Received() == w.Seen {
@@ -322,7 +322,7 @@ func appendReceipt(path string, o emulator.Object) error {
 	return errors.Join(err, f.Close())
 }
 
-// sandboxController is what the sandbox's panel asks of the window.
+// SandboxController is what the sandbox's panel asks of the window.
 type SandboxController interface {
 	view.Frame
 	Destination() dest.Destination

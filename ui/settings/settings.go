@@ -58,7 +58,7 @@ func chunkWords(n int64) string {
 	return view.Say("ui.settings.mib", "N", int(n>>20))
 }
 
-// choice builds a Select over values shown with words, starting at current.
+// Choice builds a Select over values shown with words, starting at current.
 func Choice[T comparable](values []T, words func(T) string, current T, changed func(T)) *widgets.Select {
 	labels := make([]string, len(values))
 	for i, v := range values {
@@ -81,7 +81,7 @@ func Choice[T comparable](values []T, words func(T) string, current T, changed f
 	return s
 }
 
-// settingsSide keeps the settings: it shows them, saves each change at
+// SettingsSide keeps the settings: it shows them, saves each change at
 // once and passes it on to the queue, the theme and the language.
 type SettingsSide struct {
 	Frame   *view.WindowFrame
@@ -98,7 +98,7 @@ type SettingsSide struct {
 func (p *SettingsSide) CurrentSettings() view.Settings { return p.Current }
 func (p *SettingsSide) JournalPath() string            { return p.Journal }
 
-// networkWords say which proxy uploads and sign-ins go through, and where
+// NetworkWords say which proxy uploads and sign-ins go through, and where
 // its setting came from.
 func (p *SettingsSide) NetworkWords() string {
 	l := view.Speaking()
@@ -124,7 +124,7 @@ func (p *SettingsSide) NetworkWords() string {
 	return s
 }
 
-// applySettings saves s and passes it to the queue, off the UI goroutine.
+// ApplySettings saves s and passes it to the queue, off the UI goroutine.
 func (p *SettingsSide) ApplySettings(s view.Settings) {
 	old := p.Current
 	p.Current = s
@@ -216,7 +216,7 @@ func (p *settingsPanel) makeForm() *widgets.Form {
 	)
 }
 
-// showSettings opens the settings' panel.
+// ShowSettings opens the settings' panel.
 func (p *SettingsSide) ShowSettings() {
 	f := p.Frame
 	dlg := widgets.NewInfoDialog(view.Say("ui.settings"), view.Visual(view.Say("ui.close")), f.Scrolled(NewSettingsPanel(SettingsPanelSide{f, p}).Content), f.Win)
@@ -236,7 +236,7 @@ func (p *settingsPanel) confirmReset() {
 		}, d.Window()))
 }
 
-// reset stops and forgets every upload, forgets the saved destinations
+// Reset stops and forgets every upload, forgets the saved destinations
 // (not the organisation's) and restores the default settings.
 func (p *SettingsSide) Reset() {
 	f, g := p.Frame, p.Google
@@ -291,7 +291,7 @@ type settingsController interface {
 	Reset()
 }
 
-// settingsPanelSide is what the settings' panel asks of the window.
+// SettingsPanelSide is what the settings' panel asks of the window.
 type SettingsPanelSide struct {
 	*view.WindowFrame
 	*SettingsSide

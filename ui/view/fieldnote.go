@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// hint is a quiet explanation in the grey of the form's hints, readable in
+// Hint is a quiet explanation in the grey of the form's hints, readable in
 // both themes (a low-importance label is as faint as a disabled one),
 // wrapped and in the window's reading direction.
 func Hint(text string) *widgets.Paragraph {
@@ -37,7 +37,7 @@ func NewFieldNote(help string) *fieldNote {
 	return &fieldNote{help: help, text: t}
 }
 
-// show says what is wrong, or the help when err is nil.
+// Draw says what is wrong, or the help when err is nil.
 func (n *fieldNote) Draw(err error) {
 	text, colour := n.help, theme.ColorNamePlaceHolder
 	if err != nil {
@@ -55,7 +55,7 @@ func (n *fieldNote) Draw(err error) {
 	}
 }
 
-// withNote puts a field and its note together as one form item.
+// WithNote puts a field and its note together as one form item.
 func WithNote(label string, field fyne.CanvasObject, note *fieldNote) *widget.FormItem {
 	return &widget.FormItem{Text: label, Widget: container.New(layout.NewCustomPaddedVBoxLayout(0), field, note.text)}
 }

@@ -13,18 +13,18 @@ import (
 // is opened (a click on it): a mailbox of thousands of emails is one line
 // of the list, not thousands. The totals still count every email.
 
-// mailboxRowPrefix begins the id of a mailbox's row; the rest is the id of
+// MailboxRowPrefix begins the id of a mailbox's row; the rest is the id of
 // its first email.
 const MailboxRowPrefix = "mailbox:"
 
-// mailboxRow is what a mailbox's row stands for.
+// MailboxRow is what a mailbox's row stands for.
 type MailboxRow struct {
 	emails []engine.JobID
 	states map[engine.State]int
 	done   int
 }
 
-// isMailboxRow reports whether id is a mailbox's row.
+// IsMailboxRow reports whether id is a mailbox's row.
 func IsMailboxRow(id engine.JobID) bool { return strings.HasPrefix(string(id), MailboxRowPrefix) }
 
 // mailboxes are rows whose emails of a mailbox are runs of places going
@@ -125,7 +125,7 @@ func (g *MailboxRow) actions() []engine.Action {
 	return append(out, engine.Remove)
 }
 
-// view is the mailbox's row as a view: its first email's file and
+// View is the mailbox's row as a view: its first email's file and
 // destination, the sums of its emails, and no email's own words.
 func (g *MailboxRow) View(row engine.Brief, first engine.JobView) engine.JobView {
 	return engine.JobView{
@@ -136,7 +136,7 @@ func (g *MailboxRow) View(row engine.Brief, first engine.JobView) engine.JobView
 	}
 }
 
-// countWords says how many of its emails arrived: "812 of 2,000 emails".
+// CountWords says how many of its emails arrived: "812 of 2,000 emails".
 func (g *MailboxRow) CountWords() string {
 	return Say("count.emailsDone", "Done", g.done, "N", len(g.emails))
 }

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 )
 
-// windowFrame is the window around the panels: its dialogs, the message
+// WindowFrame is the window around the panels: its dialogs, the message
 // line, and the work the window starts off the UI goroutine. Every panel
 // reaches it as the frame interface. Its methods run on the UI goroutine,
 // but for background and later.
@@ -38,7 +38,7 @@ func NewWindowFrame(ctx context.Context, a fyne.App, win fyne.Window, log *slog.
 	return &WindowFrame{App: a, Win: win, Log: log, Context: ctx, stop: stop}
 }
 
-// hideable is a dialog of any kind.
+// Hideable is a dialog of any kind.
 type Hideable interface {
 	Show()
 	Hide()
@@ -47,7 +47,7 @@ type Hideable interface {
 
 func (f *WindowFrame) Window() fyne.Window { return f.Win }
 
-// open shows a dialog and keeps it on the stack that Escape closes from the top.
+// Open shows a dialog and keeps it on the stack that Escape closes from the top.
 func (f *WindowFrame) Open(dlg Hideable) {
 	f.Dialogs = append(f.Dialogs, dlg)
 	dlg.SetOnClosed(func() {
@@ -67,7 +67,7 @@ func (f *WindowFrame) top() Hideable {
 	return f.Dialogs[len(f.Dialogs)-1]
 }
 
-// closeTopDialog closes the dialog on top, as its Cancel or Close would.
+// CloseTopDialog closes the dialog on top, as its Cancel or Close would.
 func (f *WindowFrame) CloseTopDialog() bool {
 	top := f.top()
 	if top == nil {
@@ -77,13 +77,13 @@ func (f *WindowFrame) CloseTopDialog() bool {
 	return true
 }
 
-// closeDialogs closes every dialog, the top one first.
+// CloseDialogs closes every dialog, the top one first.
 func (f *WindowFrame) CloseDialogs() {
 	for n := len(f.Dialogs); n > 0 && f.CloseTopDialog(); n-- {
 	}
 }
 
-// pressDefault presses the default button of the dialog on top (its yes,
+// PressDefault presses the default button of the dialog on top (its yes,
 // its OK or Close): Enter does, where no button has the focus.
 func (f *WindowFrame) PressDefault() {
 	if p, ok := f.top().(interface{ PressDefault() }); ok {
@@ -91,7 +91,7 @@ func (f *WindowFrame) PressDefault() {
 	}
 }
 
-// fit shrinks a dialog's size to the window, so that none is larger than it.
+// Fit shrinks a dialog's size to the window, so that none is larger than it.
 func (f *WindowFrame) Fit(s fyne.Size) fyne.Size {
 	w := f.Win.Canvas().Size()
 	if w.Width > 0 {
@@ -103,13 +103,13 @@ func (f *WindowFrame) Fit(s fyne.Size) fyne.Size {
 	return s
 }
 
-// tell shows a sentence above the totals until the next one.
+// Tell shows a sentence above the totals until the next one.
 func (f *WindowFrame) Tell(msg string) {
 	f.Message.SetText(Sentence(msg))
 	f.Message.Show()
 }
 
-// unsay takes back the sentence shown, when it is msg ("" takes back any).
+// Unsay takes back the sentence shown, when it is msg ("" takes back any).
 func (f *WindowFrame) Unsay(msg string) {
 	if msg == "" || f.Message.Text() == Sentence(msg) {
 		f.Message.SetText("")
@@ -117,7 +117,7 @@ func (f *WindowFrame) Unsay(msg string) {
 	}
 }
 
-// sayOnTop says msg where it is seen: in the window's message line, or in
+// SayOnTop says msg where it is seen: in the window's message line, or in
 // a small dialog above the dialog that is open.
 func (f *WindowFrame) SayOnTop(msg string) {
 	if len(f.Dialogs) == 0 {
@@ -129,7 +129,7 @@ func (f *WindowFrame) SayOnTop(msg string) {
 
 func (f *WindowFrame) CopyText(text string) { f.App.Clipboard().SetContent(text) }
 
-// background runs work off the UI goroutine; the window waits for it on close.
+// Background runs work off the UI goroutine; the window waits for it on close.
 func (f *WindowFrame) Background(work func(ctx context.Context)) {
 	f.Work.Add(1)
 	go func() {
@@ -138,7 +138,7 @@ func (f *WindowFrame) Background(work func(ctx context.Context)) {
 	}()
 }
 
-// later runs work on the UI goroutine at the next sample. Background work
+// Later runs work on the UI goroutine at the next sample. Background work
 // hands its results to the window this way, never by touching widgets itself.
 func (f *WindowFrame) Later(work func()) {
 	f.inboxMu.Lock()
@@ -146,7 +146,7 @@ func (f *WindowFrame) Later(work func()) {
 	f.inboxMu.Unlock()
 }
 
-// takeLater is what later was given since the last call.
+// TakeLater is what later was given since the last call.
 func (f *WindowFrame) TakeLater() []func() {
 	f.inboxMu.Lock()
 	defer f.inboxMu.Unlock()
@@ -155,7 +155,7 @@ func (f *WindowFrame) TakeLater() []func() {
 	return out
 }
 
-// scrolled is content in a dialog's scroll, which keeps the focused
+// Scrolled is content in a dialog's scroll, which keeps the focused
 // control on screen.
 func (f *WindowFrame) Scrolled(content fyne.CanvasObject) *container.Scroll {
 	s := container.NewVScroll(content)
@@ -164,13 +164,13 @@ func (f *WindowFrame) Scrolled(content fyne.CanvasObject) *container.Scroll {
 	return s
 }
 
-// end stops the background work and waits for it.
+// End stops the background work and waits for it.
 func (f *WindowFrame) End() {
 	f.stop()
 	f.Work.Wait()
 }
 
-// frame is what every panel may ask of the window around it.
+// Frame is what every panel may ask of the window around it.
 type Frame interface {
 	Window() fyne.Window
 	Open(dlg Hideable)                  // shows a dialog that Escape closes
@@ -179,7 +179,7 @@ type Frame interface {
 	CopyText(text string)               // puts text on the clipboard
 	Background(f func(context.Context)) // work off the UI goroutine, waited for on close
 	Later(f func())                     // back on the UI goroutine, at the next sample
-	// scrolled is content in a scroll that keeps the focused control on screen.
+	// Scrolled is content in a scroll that keeps the focused control on screen.
 	Scrolled(content fyne.CanvasObject) *container.Scroll
 }
 

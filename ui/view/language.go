@@ -17,7 +17,7 @@ import (
 
 var Speech atomic.Pointer[words.Lang]
 
-// speaking is the window's language (English until UseLanguage is called).
+// Speaking is the window's language (English until UseLanguage is called).
 func Speaking() *words.Lang {
 	if l := Speech.Load(); l != nil {
 		return l
@@ -28,7 +28,7 @@ func Speaking() *words.Lang {
 // englishMarking is the window's English before a language is chosen.
 var englishMarking = words.English().Marking()
 
-// rtl reports whether the window reads right to left (Arabic, Persian, Hebrew).
+// Rtl reports whether the window reads right to left (Arabic, Persian, Hebrew).
 func Rtl() bool { return Speaking().RTL() }
 
 // UseLanguage makes l the window's language, for Hoist's words and for the
@@ -39,7 +39,7 @@ func UseLanguage(l *words.Lang) error {
 	return useToolkitWords(l)
 }
 
-// toolkitWords are the toolkit's own words in Arabic, Persian and Hebrew,
+// ToolkitWords are the toolkit's own words in Arabic, Persian and Hebrew,
 // under the keys the toolkit looks up (and English, for a choice in Settings
 // that differs from the system's language).
 //
@@ -65,7 +65,7 @@ func useToolkitWords(l *words.Lang) error {
 	return lang.AddTranslationsForLocale(data, system)
 }
 
-// say is the window's sentence with this key (prefix "ui."), its
+// Say is the window's sentence with this key (prefix "ui."), its
 // placeholders given as name and value pairs:
 //
 //	say("ui.removed.one", "File", isolate(name))
@@ -84,10 +84,10 @@ func Say(key string, nameValues ...any) string {
 	return Speaking().Say(key, args)
 }
 
-// isolate keeps a file name, an address or Google's own words in their own
+// Isolate keeps a file name, an address or Google's own words in their own
 // direction inside a sentence of the window's language.
 func Isolate(s string) string { return Speaking().Isolate(s) }
 
-// visual is a short text for the toolkit's own widgets, put in the order
+// Visual is a short text for the toolkit's own widgets, put in the order
 // it is seen (widgets.Visual).
 func Visual(s string) string { return widgets.Visual(s) }

@@ -24,7 +24,7 @@ const (
 	PrefLanguage   = "language"
 )
 
-// settings are the user's choices, kept in Fyne's preferences.
+// Settings are the user's choices, kept in Fyne's preferences.
 type Settings struct {
 	Parallel    int   // uploads at once
 	ChunkSize   int64 // bytes per request of a resumable upload; upload.ChunkAuto: sized by the link
@@ -97,12 +97,12 @@ func (s Settings) Save(p fyne.Preferences) {
 	p.SetString(PrefLanguage, s.Language)
 }
 
-// signInWait is how long a sign-in waits for the browser, for auth.
+// WaitForSignIn is how long a sign-in waits for the browser, for auth.
 func (s Settings) WaitForSignIn() time.Duration {
 	return time.Duration(s.SignInWait) * time.Minute
 }
 
-// historyFor is how long finished uploads are kept, for the queue.
+// HistoryFor is how long finished uploads are kept, for the queue.
 func (s Settings) HistoryFor() time.Duration {
 	return time.Duration(s.HistoryDays) * 24 * time.Hour
 }

@@ -9,17 +9,17 @@ import (
 // undoFor is how long a removal can be undone.
 const undoFor = 8 * time.Second
 
-// removals takes rows off the list at once, with an Undo: until the removal
+// Removals takes rows off the list at once, with an Undo: until the removal
 // is final the jobs stay in the queue, left out of every snapshot. It is
 // final when another removal starts, when its time is up and when Hoist
 // quits; then the queue forgets the jobs. Used on the UI goroutine only.
 type Removals struct {
-	// forget makes the queue forget the jobs, off the UI goroutine, and
+	// Forget makes the queue forget the jobs, off the UI goroutine, and
 	// calls done back on the UI goroutine when it has.
 	Forget func(ids []engine.JobID, done func())
-	// after runs f on the UI goroutine once d has passed.
+	// After runs f on the UI goroutine once d has passed.
 	After func(d time.Duration, f func())
-	// changed is told that the rows or the offer changed.
+	// Changed is told that the rows or the offer changed.
 	Changed func()
 
 	hidden  map[engine.JobID]bool // left out of the list, until the queue forgot them
@@ -34,7 +34,7 @@ func (r *Removals) hides(id engine.JobID) bool { return r.hidden[id] }
 // offer is the removal Undo can bring back; N is 0 when there is none.
 func (r *Removals) offer() undoOffer { return r.offered }
 
-// removeRows takes views off the list, with an Undo.
+// RemoveRows takes views off the list, with an Undo.
 func (r *Removals) RemoveRows(views []engine.JobView) {
 	if len(views) == 0 {
 		return
@@ -60,7 +60,7 @@ func (r *Removals) RemoveRows(views []engine.JobView) {
 	r.Changed()
 }
 
-// undoRemoval brings the last removed rows back.
+// UndoRemoval brings the last removed rows back.
 func (r *Removals) UndoRemoval() {
 	if len(r.pending) == 0 {
 		return
@@ -73,7 +73,7 @@ func (r *Removals) UndoRemoval() {
 	r.Changed()
 }
 
-// commit makes the last removal final: the queue forgets the jobs.
+// Commit makes the last removal final: the queue forgets the jobs.
 func (r *Removals) Commit() {
 	ids := r.pending
 	if len(ids) == 0 {

@@ -30,7 +30,7 @@ import (
 // in the list, a whole view of each would be 4.5 MB held, and made again at
 // every change, for the dozen rows on screen.
 
-// snapshot is what the window shows at one moment. It is never changed once
+// Snapshot is what the window shows at one moment. It is never changed once
 // made: panels may keep it and read it later.
 type Snapshot struct {
 	Rows     []engine.Brief       // the list, in the queue's order, without the rows removed pending Undo
@@ -38,7 +38,7 @@ type Snapshot struct {
 	Changed  []int                // rows whose job changed since the last snapshot (or whose countdown moves on)
 	Reshaped bool                 // rows came, went or moved since the last snapshot
 	Totals   Totals
-	// selection is which rows are selected; selected are those rows, in
+	// Selection is which rows are selected; selected are those rows, in
 	// the list's order.
 	Selection Selection
 	Selected  []engine.JobView
@@ -46,21 +46,21 @@ type Snapshot struct {
 	Receipts  Receipts  // what the built-in sandbox received
 	Now       time.Time // the moment the countdowns and times are drawn for
 
-	// read gives a job's whole view, from the queue; views are those read
+	// Read gives a job's whole view, from the queue; views are those read
 	// for this snapshot's rows so far. On the UI goroutine only.
 	Read  func(engine.JobID) (engine.JobView, bool)
 	Views map[engine.JobID]engine.JobView
-	// mailboxes are the rows that stand for a mailbox's emails (see
+	// Mailboxes are the rows that stand for a mailbox's emails (see
 	// foldMailboxes); nil when the list holds none.
 	Mailboxes map[engine.JobID]*MailboxRow
 }
 
-// keptViews bounds the views a snapshot takes over from the one before
+// KeptViews bounds the views a snapshot takes over from the one before
 // (those of its rows that did not change): the rows on screen, not every
 // row scrolled past; the selected ones are kept however many.
 const KeptViews = 256
 
-// view is the whole view of row i: the one read for this snapshot, else
+// View is the whole view of row i: the one read for this snapshot, else
 // the queue's now, which may be newer than the row (the next snapshot then
 // marks the row changed). A job the queue no longer holds shows as much as
 // its row says.
@@ -89,7 +89,7 @@ func (s *Snapshot) View(i int) engine.JobView {
 	return v
 }
 
-// totals are the whole list at a glance, counted from the snapshot's rows.
+// Totals are the whole list at a glance, counted from the snapshot's rows.
 type Totals struct {
 	engine.Summary     // Files counts every row; BytesDone what crossed the link
 	Canceled       int // rows canceled, said apart from the files to upload
@@ -140,7 +140,7 @@ func countTotals(rows []engine.Brief) Totals {
 	return t
 }
 
-// selection is a set of selected jobs and where a Shift+click range starts.
+// Selection is a set of selected jobs and where a Shift+click range starts.
 // It is a value: each change makes a new one.
 type Selection struct {
 	ids    map[engine.JobID]bool
@@ -151,7 +151,7 @@ func (s Selection) Has(id engine.JobID) bool { return s.ids[id] }
 
 func (s Selection) Len() int { return len(s.ids) }
 
-// click is the selection after a click on row i of rows with these
+// Click is the selection after a click on row i of rows with these
 // modifiers: that row alone, added or taken away (Ctrl), or the range from
 // the last click (Shift).
 func (s Selection) Click(rows []engine.Brief, index map[engine.JobID]int, i int, mods fyne.KeyModifier) Selection {
@@ -187,7 +187,7 @@ func (s Selection) Click(rows []engine.Brief, index map[engine.JobID]int, i int,
 	return out
 }
 
-// every is a selection of all rows.
+// Every is a selection of all rows.
 func Every(rows []engine.Brief) Selection {
 	out := Selection{ids: make(map[engine.JobID]bool, len(rows))}
 	for _, v := range rows {
@@ -208,7 +208,7 @@ func (s Selection) within(index map[engine.JobID]int) Selection {
 	return s
 }
 
-// same reports whether s and o select the same jobs.
+// Same reports whether s and o select the same jobs.
 func (s Selection) Same(o Selection) bool { return maps.Equal(s.ids, o.ids) }
 
 // undoOffer is the last removal, which Undo brings back until it is final.
@@ -217,18 +217,18 @@ type undoOffer struct {
 	First string // the first one's name
 }
 
-// receipts are what the built-in sandbox received, newest first.
+// Receipts are what the built-in sandbox received, newest first.
 type Receipts struct {
 	Count   int
 	Objects []emulator.Object
 }
 
-// reading is what the sampling goroutine read for the next snapshot; the
+// Reading is what the sampling goroutine read for the next snapshot; the
 // UI goroutine owns it from then on.
 type Reading struct {
 	Jobs  []engine.Brief                            // every job of the queue; nil: the queue did not change
 	Views func(engine.JobID) (engine.JobView, bool) // a job's whole view, as the queue holds it when asked
-	// seen are the whole views of the jobs that changed since the reading
+	// Seen are the whole views of the jobs that changed since the reading
 	// before, read with jobs: their rows, drawn later, show the moment the
 	// totals count, not a newer one.
 	Seen     map[engine.JobID]engine.JobView
@@ -237,7 +237,7 @@ type Reading struct {
 	Now      time.Time
 }
 
-// snapshots makes every snapshot: the one place where what the queue holds
+// Snapshots makes every snapshot: the one place where what the queue holds
 // and what the user chose (the selection, a removal not yet final) become
 // what the window shows. It is used on the UI goroutine only.
 type Snapshots struct {
@@ -251,7 +251,7 @@ type Snapshots struct {
 	opened map[engine.JobID]bool
 }
 
-// toggle opens the mailbox of row id, or closes it when it is open.
+// Toggle opens the mailbox of row id, or closes it when it is open.
 func (b *Snapshots) Toggle(id engine.JobID) {
 	if b.opened == nil {
 		b.opened = map[engine.JobID]bool{}
@@ -267,7 +267,7 @@ func NewSnapshots() *Snapshots {
 	return &Snapshots{Last: &Snapshot{Index: map[engine.JobID]int{}, Totals: Totals{Summary: engine.Summary{ETA: -1}}}}
 }
 
-// make is the next snapshot: of r when it brought anything, else of the
+// Make is the next snapshot: of r when it brought anything, else of the
 // last reading with the user's latest choices.
 func (b *Snapshots) Make(r Reading) *Snapshot {
 	if r.Jobs != nil {
@@ -353,8 +353,8 @@ func (b *Snapshots) Make(r Reading) *Snapshot {
 	return s
 }
 
-// again is a snapshot of the last reading with the user's latest choices.
+// Again is a snapshot of the last reading with the user's latest choices.
 func (b *Snapshots) Again(now time.Time) *Snapshot { return b.Make(Reading{Now: now}) }
 
-// choose makes sel the selection of the next snapshot.
+// Choose makes sel the selection of the next snapshot.
 func (b *Snapshots) Choose(sel Selection) { b.Selection = sel }

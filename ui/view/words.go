@@ -36,7 +36,7 @@ func nextWords(v engine.JobView) string {
 // the sandbox or the server.
 func serverWords(v engine.JobView) string { return Speaking().Who(v.Server) }
 
-// stateWords is the state of a job in plain words, with its reason and the
+// StateWords is the state of a job in plain words, with its reason and the
 // next step where there is one.
 func StateWords(v engine.JobView, now time.Time) string {
 	l := Speaking()
@@ -91,7 +91,7 @@ func StateWords(v engine.JobView, now time.Time) string {
 // a moment's sending, and the row's count hardly moves.
 const unconfirmedSaid = 1 << 20
 
-// googleWords are the server's own words behind a row's reason, under
+// GoogleWords are the server's own words behind a row's reason, under
 // "Details", e.g. Details — Google said: “The caller does not have
 // permission”; "" when it said none.
 func GoogleWords(v engine.JobView) string {
@@ -102,7 +102,7 @@ func GoogleWords(v engine.JobView) string {
 	return Say("ui.details.said", "Who", words.CapitalFirst(who), "Said", Isolate(v.Details))
 }
 
-// confirmedWords says what the server confirmed of a file whose bytes went
+// ConfirmedWords says what the server confirmed of a file whose bytes went
 // further than that; "" when it confirmed all that was sent.
 func ConfirmedWords(v engine.JobView) string {
 	if v.Delivered <= v.Committed || v.State == engine.Done {
@@ -111,7 +111,7 @@ func ConfirmedWords(v engine.JobView) string {
 	return Say("ui.field.confirmed", "Size", Speaking().Size(v.Committed))
 }
 
-// progressWords is the byte count, speed and time left of a job, or "" when
+// ProgressWords is the byte count, speed and time left of a job, or "" when
 // there is nothing to say.
 func ProgressWords(v engine.JobView) string {
 	if !v.State.ShowsProgress() {
@@ -136,7 +136,7 @@ func ProgressWords(v engine.JobView) string {
 	return strings.Join(parts, Say("ui.progress.sep"))
 }
 
-// summaryWords is the whole queue in a line, e.g.
+// SummaryWords is the whole queue in a line, e.g.
 // "3 of 12 files, 1.2 GB of 3.4 GB, about 4 minutes left". Canceled files
 // are not counted among those to upload; they are said apart.
 func SummaryWords(s engine.Summary, canceled int) string {
@@ -183,7 +183,7 @@ func inWords(d time.Duration) string {
 	return Say("ui.in.time", "Time", l.Duration(d))
 }
 
-// sentence ends s with a full stop unless it ends with one already.
+// Sentence ends s with a full stop unless it ends with one already.
 func Sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -207,7 +207,7 @@ func joinSentences(parts ...string) string {
 	return strings.Join(out, " ")
 }
 
-// resultWords is what the server made of a finished file, in a line.
+// ResultWords is what the server made of a finished file, in a line.
 func ResultWords(r *engine.Result) string {
 	if r == nil {
 		return ""
@@ -234,10 +234,10 @@ func QuitDismiss() string { return Say("ui.quit.dismiss") }
 
 func QuitQuestion(files int) string { return Say("ui.quit.question", "N", files) }
 
-// buttonWords names what can be done to a job, on buttons.
+// ButtonWords names what can be done to a job, on buttons.
 func ButtonWords(a engine.Action) string { return Speaking().Action(string(a)) }
 
-// showResultWords and detailsWords name the buttons that show a finished
+// ShowResultWords and detailsWords name the buttons that show a finished
 // job's result and the whole state of one that did not go.
 func ShowResultWords() string    { return Say("ui.button.result") }
 func DetailsButtonWords() string { return Say("ui.button.details") }
@@ -249,7 +249,7 @@ func UndoWord() string         { return Say("ui.undo") }
 
 func SelectedWords(n int) string { return Say("ui.selection.many", "N", n) }
 
-// removedWords says what Delete or Remove took off the list.
+// RemovedWords says what Delete or Remove took off the list.
 func RemovedWords(n int, first string) string {
 	if n == 1 {
 		return Say("ui.removed.one", "File", Isolate(first))
@@ -264,7 +264,7 @@ func PickFolderTitle() string { return Say("ui.pick.folders") }
 // Keeping on uploading with the window closed, from the system tray.
 func BackgroundSetting() string { return Say("ui.background.setting") }
 
-// backgroundHint offers to keep uploading with the window closed: in the
+// BackgroundHint offers to keep uploading with the window closed: in the
 // tray, or minimised where no tray icon would be seen; where no
 // notification can be shown, the window comes back at the end instead.
 func BackgroundHint(inTray, notices bool) string {
@@ -277,10 +277,10 @@ func BackgroundHint(inTray, notices bool) string {
 	return Say("ui.background.hintMinimised")
 }
 
-// shownInsteadWords say why the window came back when the uploads ended.
+// ShownInsteadWords say why the window came back when the uploads ended.
 func ShownInsteadWords() string { return Say("ui.background.shownInstead") }
 
-// quitWhenDoneWords say that Hoist quits once the files are up.
+// QuitWhenDoneWords say that Hoist quits once the files are up.
 func QuitWhenDoneWords() string { return Say("ui.background.quitsWhenDone") }
 
 func BackgroundDismiss() string { return Say("ui.background.dismiss") }
@@ -300,7 +300,7 @@ func checkedWords(r *engine.Result) string {
 	return Say("ui.checked.sum", "Algo", strings.ToUpper(r.Verified))
 }
 
-// errorWords says an error in the window's language: by the facts it
+// ErrorWords says an error in the window's language: by the facts it
 // carries (a file's problem, a destination's settings or file, the
 // queue's refusal, the list of uploads set aside, a sign-in), else in its
 // own words, with no secret in them.
@@ -314,12 +314,12 @@ func ErrorWords(err error) string {
 	return auth.Redact(err.Error())
 }
 
-// skipWords says why a file inside a folder was left out.
+// SkipWords says why a file inside a folder was left out.
 func SkipWords(s media.Skipped) string {
 	return Speaking().Fact(s.Fact)
 }
 
-// eventWords is what the window and the notification say about an event,
+// EventWords is what the window and the notification say about an event,
 // with what snapshot s shows.
 func EventWords(ev engine.Event, s *Snapshot) string {
 	if ev.Fact != nil && ev.Kind != engine.NeedsAttention {
@@ -343,10 +343,10 @@ func EventWords(ev engine.Event, s *Snapshot) string {
 	return ""
 }
 
-// kindWords names a kind of destination in the picker and the form's title.
+// KindWords names a kind of destination in the picker and the form's title.
 func KindWords(k dest.Kind) string { return Speaking().KindName(k) }
 
-// destTitle is a destination's name as the picker shows it: the name the
+// DestTitle is a destination's name as the picker shows it: the name the
 // user gave it, or its kind.
 func DestTitle(d dest.Destination) string {
 	if n := strings.TrimSpace(d.Name); n != "" {
@@ -355,18 +355,18 @@ func DestTitle(d dest.Destination) string {
 	return KindWords(d.Kind)
 }
 
-// acceptsWords says what files a kind of destination takes.
+// AcceptsWords says what files a kind of destination takes.
 func AcceptsWords(k dest.Kind) string { return Speaking().Accepts(k) }
 
-// fieldWords are a form field's label and help in the window's language.
+// FieldWords are a form field's label and help in the window's language.
 func FieldWords(k dest.Kind, f dest.Field) (label, help string) {
 	return Speaking().Field(k, f)
 }
 
-// choiceWords is how a choice of a kind's setting is shown.
+// ChoiceWords is how a choice of a kind's setting is shown.
 func ChoiceWords(k dest.Kind, value string) string { return Speaking().Choice(k, value) }
 
-// fieldProblemWords says what is wrong with a form field of a destination,
+// FieldProblemWords says what is wrong with a form field of a destination,
 // from the fact the engine's check found, with the field's label in the
 // window's language.
 func FieldProblemWords(e dest.FieldError) string {
@@ -376,5 +376,5 @@ func FieldProblemWords(e dest.FieldError) string {
 	return Speaking().Fact(e.Fact)
 }
 
-// idLabel is what the result's id is called at the job's destination.
+// IdLabel is what the result's id is called at the job's destination.
 func IdLabel(v engine.JobView) string { return Speaking().IDLabel(dest.Kind(v.DestKind)) }
