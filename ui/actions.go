@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"log/slog"
 	"net/url"
 	"slices"
@@ -17,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"os"
 	"sync/atomic"
 	"time"
@@ -15,7 +13,9 @@ import (
 	"hoist/engine"
 	"hoist/internal/sessionbus"
 	"hoist/ui/native"
+	"hoist/ui/queuelist"
 	"hoist/ui/trayhost"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

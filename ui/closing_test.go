@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"hoist/engine"
 	"hoist/internal/sessionbus"
 	"hoist/internal/testbus"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -2,9 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/destination"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"image"
 	"slices"
 	"testing"
@@ -14,6 +11,9 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/destination"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 )
 
 // rowActions stands in for the window behind a row or the list: each

@@ -2,9 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/look"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +10,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

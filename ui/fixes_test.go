@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/destination"
-	"hoist/ui/queuelist"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 
 	"hoist/engine"
+	"hoist/ui/destination"
+	"hoist/ui/queuelist"
 )
 
 // reopen closes the window and its queue and opens both again on the same

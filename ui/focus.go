@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

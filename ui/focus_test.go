@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/look"
 	"testing"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/ui/look"
 	"hoist/ui/widgets"
 )
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"hoist/ui/look"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/assets"
+	"hoist/ui/look"
 	"hoist/ui/widgets"
 )
 

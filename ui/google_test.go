@@ -3,11 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"hoist/ui/destination"
-	"hoist/ui/dialogs"
-	"hoist/ui/look"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"image/color"
 	"log/slog"
 	"net/http"
@@ -31,6 +26,11 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
 	"hoist/engine/fact"
+	"hoist/ui/destination"
+	"hoist/ui/dialogs"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"slices"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"hoist/ui/look"
-	"hoist/ui/view"
 	"maps"
 	"os"
 	"os/exec"
@@ -18,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine/fact"
+	"hoist/ui/look"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/words"
 )

@@ -2,9 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/look"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"testing"
 	"time"
 
@@ -12,6 +9,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/ui/look"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 )
 
 // BenchmarkQueueListRefresh measures one refresh cycle of a list of 10,000

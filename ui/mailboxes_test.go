@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +12,8 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 )
 
 // A mailbox sent to Gmail is one row in the window, its name, its bytes

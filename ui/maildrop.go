@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"hoist/engine"
 	"hoist/ui/oledrop"
+	"hoist/ui/view"
 )
 
 // droppedFolder is where the window keeps what a mail program dragged onto

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"image/color"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"hoist/engine"
 	"hoist/ui/internal/testui"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

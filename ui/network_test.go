@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"hoist/ui/settings"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine/proxy"
+	"hoist/ui/settings"
 )
 
 // TestSettingsShowOfficeProxy: Settings say which proxy Hoist goes through

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/dialogs"
-	"hoist/ui/view"
 	"slices"
 	"testing"
 
@@ -11,6 +9,8 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/dialogs"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/view"
 	"strings"
 	"sync"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine/proxy"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/words"
 )

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/queuelist"
 	"slices"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine"
+	"hoist/ui/queuelist"
 )
 
 // TestRowsShowTheEnginesActions: for every state, and for each reason a job

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +10,9 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/fact"
+	"hoist/ui/queuelist"
 	"hoist/ui/readingcheck"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

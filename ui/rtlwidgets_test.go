@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/dialogs"
-	"hoist/ui/look"
-	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +11,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"hoist/ui/dialogs"
 	"hoist/ui/internal/testui"
+	"hoist/ui/look"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )

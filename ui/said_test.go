@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/destination"
-	"hoist/ui/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/fact"
 	"hoist/engine/journal"
+	"hoist/ui/destination"
+	"hoist/ui/view"
 	"hoist/words"
 )
 

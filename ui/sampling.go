@@ -2,15 +2,15 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/queuelist"
-	"hoist/ui/received"
-	"hoist/ui/view"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"hoist/engine"
+	"hoist/ui/queuelist"
+	"hoist/ui/received"
+	"hoist/ui/view"
 )
 
 // sampleEvery is how often the window looks at the queue's counters.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"hoist/ui/received"
 	"log/slog"
 	"net"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"hoist/engine/emulator"
+	"hoist/ui/received"
 )
 
 // openTestSession opens the window's session in fresh folders, its

@@ -2,12 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/look"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"hoist/ui/look"
 )
 
 // TestRowsStayTheirOwnWhileScrolling: in Persian and Arabic, light and

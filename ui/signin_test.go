@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"hoist/ui/destination"
 	"io"
 	"log/slog"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"hoist/auth"
 	"hoist/auth/authtest"
 	"hoist/engine/dest"
+	"hoist/ui/destination"
 	"hoist/ui/widgets"
 )
 

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/destination"
-	"hoist/ui/view"
 	"image/color"
 	"slices"
 	"strings"
@@ -14,6 +12,8 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/destination"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

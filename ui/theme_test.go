@@ -2,13 +2,14 @@ package ui
 
 import (
 	"fmt"
-	"hoist/ui/look"
 	"image/color"
 	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"hoist/ui/look"
 )
 
 // luminance is WCAG's relative luminance of c over the background bg (for

@@ -3,9 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"hoist/ui/destination"
-	"hoist/ui/look"
-	"hoist/ui/received"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,6 +17,9 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/journal"
+	"hoist/ui/destination"
+	"hoist/ui/look"
+	"hoist/ui/received"
 )
 
 // benchWindow is a window as Run opens it (journal, built-in sandbox,

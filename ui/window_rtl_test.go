@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"hoist/ui/view"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"hoist/engine"
 	"hoist/engine/dest"
 	"hoist/engine/fact"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/words"
 )

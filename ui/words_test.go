@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"hoist/ui/queuelist"
-	"hoist/ui/view"
 	"strings"
 	"testing"
 	"time"
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/queuelist"
+	"hoist/ui/view"
 )
 
 func TestSummaryWords(t *testing.T) {

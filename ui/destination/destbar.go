@@ -3,7 +3,6 @@ package destination
 import (
 	"context"
 	"errors"
-	"hoist/ui/view"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -3,7 +3,6 @@ package destination
 import (
 	"errors"
 	"fmt"
-	"hoist/ui/view"
 	"maps"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine/dest"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -3,9 +3,6 @@ package destination
 import (
 	"context"
 	"errors"
-	"hoist/ui/dialogs"
-	"hoist/ui/received"
-	"hoist/ui/view"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +16,9 @@ import (
 	"hoist/auth"
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/dialogs"
+	"hoist/ui/received"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )

@@ -2,7 +2,6 @@ package destination
 
 import (
 	"errors"
-	"hoist/ui/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

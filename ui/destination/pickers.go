@@ -3,7 +3,6 @@ package destination
 import (
 	"context"
 	"errors"
-	"hoist/ui/view"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"hoist/auth"
 	"hoist/engine/dest"
 	"hoist/engine/google"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

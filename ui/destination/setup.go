@@ -1,8 +1,6 @@
 package destination
 
 import (
-	"hoist/ui/dialogs"
-	"hoist/ui/view"
 	"path/filepath"
 	"strconv"
 
@@ -13,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/auth"
+	"hoist/ui/dialogs"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 	"hoist/words"

@@ -3,7 +3,6 @@ package dialogs
 import (
 	"context"
 	"errors"
-	"hoist/ui/view"
 	"log/slog"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"hoist/engine/dest"
 	"hoist/engine/media"
 	"hoist/ui/systemchooser"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/ui/widgets/filechooser"
 )

@@ -1,7 +1,6 @@
 package queuelist
 
 import (
-	"hoist/ui/view"
 	"math"
 	"runtime"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"hoist/engine"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -1,7 +1,6 @@
 package queuelist
 
 import (
-	"hoist/ui/view"
 	"image"
 	"image/color"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

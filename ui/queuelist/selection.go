@@ -1,7 +1,6 @@
 package queuelist
 
 import (
-	"hoist/ui/view"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"hoist/engine"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hoist/ui/view"
 	"log/slog"
 	"os"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"hoist/engine/dest"
 	"hoist/engine/emulator"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 )
 

@@ -2,9 +2,6 @@ package settings
 
 import (
 	"context"
-	"hoist/ui/destination"
-	"hoist/ui/look"
-	"hoist/ui/view"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -15,7 +12,10 @@ import (
 	"hoist/engine/fact"
 	"hoist/engine/proxy"
 	"hoist/engine/upload"
+	"hoist/ui/destination"
+	"hoist/ui/look"
 	"hoist/ui/readingcheck"
+	"hoist/ui/view"
 	"hoist/ui/widgets"
 	"hoist/words"
 )
