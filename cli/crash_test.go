@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -110,7 +111,7 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 
-	emu, base := serveEmulator(t, emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
+	emu, base := serveEmulatorSmallBuffers(t, emulator.Options{Store: must(emulator.NewDiskStore(t.TempDir()))})
 
 	home := t.TempDir()
 	const size = 64<<20 + 12345
@@ -182,7 +183,8 @@ func TestCrashAndResumeLosesNothing(t *testing.T) {
 			t.Fatalf("the kill did not land in a chunk request: %+v", landed)
 		}
 		// An 8 MiB chunk is more than the connection's buffers hold while
-		// nothing reads it, so the process died still sending.
+		// nothing reads it (the server's receive buffer is kept small), so
+		// the process died still sending.
 		var first, last, total int64
 		if _, err := fmt.Sscanf(landed.ContentRange, "bytes %d-%d/%d", &first, &last, &total); err != nil {
 			t.Fatalf("chunk request with Content-Range %q: %v", landed.ContentRange, err)
@@ -299,6 +301,41 @@ func serveEmulator(t *testing.T, opts emulator.Options) (*emulator.Server, strin
 	}
 	t.Cleanup(func() { stop(); emu.Close() })
 	return emu, base
+}
+
+// serveEmulatorSmallBuffers is serveEmulator whose connections keep a
+// small receive buffer: the system would otherwise grow it, on a connection
+// that has carried a chunk at full speed, until a whole 8 MiB chunk fits in
+// it and the connection's other buffers while the server reads nothing.
+func serveEmulatorSmallBuffers(t *testing.T, opts emulator.Options) (*emulator.Server, string) {
+	t.Helper()
+	emu, err := emulator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: emu, ReadHeaderTimeout: 30 * time.Second}
+	go srv.Serve(smallBuffers{ln})
+	t.Cleanup(func() { srv.Close(); emu.Close() })
+	return emu, "http://" + ln.Addr().String()
+}
+
+// smallBuffers gives each accepted connection a fixed 256 KiB receive
+// buffer, which also stops the system from growing it.
+type smallBuffers struct{ net.Listener }
+
+func (l smallBuffers) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		if err := tc.SetReadBuffer(256 << 10); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	return c, err
 }
 
 func must[T any](v T, err error) T {
