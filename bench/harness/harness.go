@@ -159,8 +159,9 @@ type env struct {
 	bins     map[string]string
 	servers  map[string]*server
 	proxy    *faultProxy
-	tlsProxy *faultProxy // to the HTTPS emulator
-	caFile   string      // the HTTPS emulator's authority
+	tlsProxy *faultProxy   // to the HTTPS emulator
+	office   *connectProxy // an office proxy (CONNECT) that alone knows officeHost
+	caFile   string        // the HTTPS emulator's authority
 	runSeq   int
 }
 
@@ -222,16 +223,21 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	defer e.proxy.close()
 	if cfg.Far.Sweep > 0 {
 		e.caFile = filepath.Join(work, "emulator-ca.pem")
-		s, err := startServerTLS(ctx, e.bins["benchserver"], "hash", "", e.caFile)
+		s, err := startServerTLS(ctx, e.bins["benchserver"], "hash", "", e.caFile, officeHost)
 		if err != nil {
 			return nil, err
 		}
 		defer s.stop()
 		e.servers["tls"] = s
-		if e.tlsProxy, err = startProxy(strings.TrimPrefix(s.URL, "https://")); err != nil {
+		tlsAddr := strings.TrimPrefix(s.URL, "https://")
+		if e.tlsProxy, err = startProxy(tlsAddr); err != nil {
 			return nil, err
 		}
 		defer e.tlsProxy.close()
+		if e.office, err = startConnectProxy(map[string]string{officeHost: tlsAddr}, "", ""); err != nil {
+			return nil, err
+		}
+		defer e.office.close()
 	}
 
 	rep := &Report{Started: started.UTC(), Sizes: cfg.Sizes, Runs: cfg.Runs, Machine: machine()}
