@@ -34,6 +34,13 @@ func DefaultTransport() *http.Transport {
 	t := defaultTransport()
 	t.Protocols = new(http.Protocols)
 	t.Protocols.SetHTTP1(true)
+	// A clone of http.DefaultTransport offers HTTP/2 in its TLS settings.
+	// Through a proxy, net/http makes the TLS connection inside the tunnel
+	// itself with these settings: offering HTTP/2 there, a server that
+	// speaks it (Google's do) answers in it, which this transport cannot read.
+	if t.TLSClientConfig != nil {
+		t.TLSClientConfig.NextProtos = []string{"http/1.1"}
+	}
 	t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return dialTLS(ctx, t, network, addr)
 	}
