@@ -201,23 +201,16 @@ func (e *env) measureFar(ctx context.Context) ([]*FarResult, error) {
 	z := e.cfg.Far
 	dir := filepath.Join(e.work, "files")
 	var fs farSets
-	var err error
-	mk := func(name string, n int, size int64) *fileSet {
-		if err != nil {
-			return nil
-		}
-		var s *fileSet
-		s, err = makeFiles(dir, name, n, size)
-		return s
-	}
-	fs.sweep, fs.tls, fs.wide = mk("far-sweep", 1, z.Sweep), mk("far-tls", 1, z.TLSBig), mk("far-wide", 1, z.Wide)
-	fs.slow, fs.fair = mk("far-slow", 1, z.Slow), mk("far-fair", z.FairCount, z.Fair)
-	if err != nil {
-		return nil, err
-	}
+	fs.sweep, fs.tls, fs.wide = planFiles(dir, "far-sweep", 1, z.Sweep), planFiles(dir, "far-tls", 1, z.TLSBig), planFiles(dir, "far-wide", 1, z.Wide)
+	fs.slow, fs.fair = planFiles(dir, "far-slow", 1, z.Slow), planFiles(dir, "far-fair", z.FairCount, z.Fair)
 	specs := e.farGroups(fs)
 	if len(specs) == 0 {
 		return nil, nil
+	}
+	for _, s := range specs { // only the files of the cases that run
+		if err := s.files.make(); err != nil {
+			return nil, err
+		}
 	}
 	e.logf("Measuring far and slow links: %d cases…", len(specs))
 	results := make([]*FarResult, len(specs))

@@ -198,8 +198,8 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	e.logf("Built in %.0f s.", time.Since(started).Seconds())
 	e.logf("Making the files in %s…", work)
-	sets, err := e.makeSets()
-	if err != nil {
+	groups := e.groups(e.planSets())
+	if err := e.makeFilesOf(groups); err != nil {
 		return nil, err
 	}
 	// Writing the files back to disk must not compete with the first runs.
@@ -217,6 +217,7 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 		e.servers[store] = s
 	}
 	hashHost := strings.TrimPrefix(e.servers["hash"].URL, "http://")
+	var err error
 	if e.proxy, err = startProxy(hashHost); err != nil {
 		return nil, err
 	}
@@ -244,7 +245,7 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	if busy := otherWork(time.Second); busy > 0.1 {
 		e.logf("Note: other work keeps %.0f%% of the CPUs busy; it makes the figures vary more.", 100*busy)
 	}
-	for _, g := range e.groups(sets) {
+	for _, g := range groups {
 		results, err := e.runGroup(ctx, g)
 		rep.Cases = append(rep.Cases, results...)
 		if err != nil {
@@ -305,33 +306,37 @@ type sets struct {
 // names it, as its file alone takes minutes to write and gigabytes of disk.
 func (e *env) wantsVideo() bool { return strings.Contains(e.cfg.Only, WorkYouTube) }
 
-func (e *env) makeSets() (sets, error) {
+// planSets names the workloads' files; makeFilesOf writes those that the
+// cases to run need, so that -only writes no file it does not use.
+func (e *env) planSets() sets {
 	z := e.cfg.Sizes
 	dir := filepath.Join(e.work, "files")
-	var s sets
-	var err error
-	if s.big, err = makeFiles(dir, "big", 1, z.Big); err != nil {
-		return s, err
-	}
-	if s.small, err = makeFiles(dir, "small", z.SmallCount, z.Small); err != nil {
-		return s, err
-	}
-	if s.mid, err = makeFiles(dir, "mid", z.MidCount, z.Mid); err != nil {
-		return s, err
-	}
-	if s.par, err = makeFiles(dir, "parallel", z.ParCount, z.Par); err != nil {
-		return s, err
-	}
-	if s.fault, err = makeFiles(dir, "fault", 1, z.Fault); err != nil {
-		return s, err
+	s := sets{
+		big:   planFiles(dir, "big", 1, z.Big),
+		small: planFiles(dir, "small", z.SmallCount, z.Small),
+		mid:   planFiles(dir, "mid", z.MidCount, z.Mid),
+		par:   planFiles(dir, "parallel", z.ParCount, z.Par),
+		fault: planFiles(dir, "fault", 1, z.Fault),
 	}
 	if e.wantsVideo() {
-		e.logf("Making the %s video for YouTube's sandbox…", chunkLabel(z.Video))
-		if s.video, err = makeFiles(dir, "video", 1, z.Video); err != nil {
-			return s, err
+		s.video = planFiles(dir, "video", 1, z.Video)
+	}
+	return s
+}
+
+// makeFilesOf writes the files of the groups' cases.
+func (e *env) makeFilesOf(gs []group) error {
+	for _, g := range gs {
+		for _, c := range g.cases {
+			if !c.files.made && c.files.Bytes >= 1<<30 {
+				e.logf("Making %s (%s)…", c.files.Name, chunkLabel(c.files.Bytes))
+			}
+			if err := c.files.make(); err != nil {
+				return err
+			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // group is cases measured together: run 1 of each, then run 2 of each (in
