@@ -683,7 +683,7 @@ func (r *Report) farMarkdown(w io.Writer) {
 			link = append(link, "cut every "+size(z.CutEvery))
 		}
 		if f.Group == FarConnect {
-			link = append(link, fmt.Sprintf("CONNECT proxy, %s tunnels", tunnels(f)))
+			link = append(link, "CONNECT proxy, tunnels: "+tunnels(f))
 		}
 		if len(link) == 0 {
 			link = append(link, "loopback")
