@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -168,4 +169,27 @@ func btoi(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// TestDefaultTransportNamesConnectProxyThatDoesNotAnswer: with the tunnel
+// opened by the default transport's own dial, a proxy where nothing answers
+// is still named, with where its setting came from.
+func TestDefaultTransportNamesConnectProxyThatDoesNotAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	ln.Close()
+	tr := engine.DefaultTransport()
+	defer tr.CloseIdleConnections()
+	p := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromOrganisation, Mode: proxy.Manual, HTTP: dead, HTTPS: dead}}
+	resp, err := (&http.Client{Transport: p.Apply(tr)}).Get("https://storage.googleapis.com/")
+	if err == nil {
+		resp.Body.Close()
+	}
+	var e *proxy.UnreachableError
+	if !errors.As(err, &e) || e.Proxy != dead || e.Origin != proxy.FromOrganisation || !errors.Is(err, proxy.ErrOfficeProxy) {
+		t.Fatalf("%v, want the proxy named as unreachable", err)
+	}
 }
