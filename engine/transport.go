@@ -34,6 +34,14 @@ func DefaultTransport() *http.Transport {
 	t := defaultTransport()
 	t.Protocols = new(http.Protocols)
 	t.Protocols.SetHTTP1(true)
+	// A clone of http.DefaultTransport offers HTTP/2 in its TLS settings.
+	// Where net/http makes the TLS connection itself with these settings
+	// (through a proxy, when the tunnel is not opened by the dial), offering
+	// HTTP/2 makes a server that speaks it (Google's do) answer in it, which
+	// this transport cannot read.
+	if t.TLSClientConfig != nil {
+		t.TLSClientConfig.NextProtos = []string{"http/1.1"}
+	}
 	t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		return dialTLS(ctx, t, network, addr)
 	}
@@ -44,8 +52,9 @@ func DefaultTransport() *http.Transport {
 // and handshake timeout, the host's name checked, ALPN offering HTTP/1.1),
 // but one whose records leave in large writes (upload.TLSConn): over a
 // tls.Conn each 16 KiB record is a system call and a trip through both
-// ends' TCP stacks of its own. Through a proxy t makes the TLS connection
-// itself, inside the tunnel.
+// ends' TCP stacks of its own. Through an office proxy the tunnel is what
+// t.DialContext gives (proxy.Proxies.Apply opens it there), so the TLS
+// connection inside it is this one too.
 func dialTLS(ctx context.Context, t *http.Transport, network, addr string) (net.Conn, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {

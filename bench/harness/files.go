@@ -21,6 +21,7 @@ type fileSet struct {
 	Dir   string
 	Files []fileInfo
 	Bytes int64
+	made  bool // written (planned sets are written when a case first needs them)
 }
 
 type fileInfo struct {
@@ -44,33 +45,48 @@ func (s *fileSet) paths() []string {
 // makeFiles writes count files of size bytes of random content (the same on
 // every run of the harness) into dir/name, computing their SHA-256 on the way.
 func makeFiles(dir, name string, count int, size int64) (*fileSet, error) {
-	set := &fileSet{Name: name, Dir: filepath.Join(dir, name)}
-	if err := os.MkdirAll(set.Dir, 0o755); err != nil {
-		return nil, err
+	set := planFiles(dir, name, count, size)
+	return set, set.make()
+}
+
+// planFiles is makeFiles's set, not written yet: make writes it.
+func planFiles(dir, name string, count int, size int64) *fileSet {
+	set := &fileSet{Name: name, Dir: filepath.Join(dir, name), Files: make([]fileInfo, count), Bytes: int64(count) * size}
+	for i := range set.Files {
+		set.Files[i] = fileInfo{Path: filepath.Join(set.Dir, fmt.Sprintf("%s-%04d.bin", name, i)), Size: size}
 	}
-	set.Files = make([]fileInfo, count)
-	errs := make([]error, count)
+	return set
+}
+
+// make writes the set's files, once: a run of a few cases writes only theirs.
+func (set *fileSet) make() error {
+	if set.made {
+		return nil
+	}
+	if err := os.MkdirAll(set.Dir, 0o755); err != nil {
+		return err
+	}
+	errs := make([]error, len(set.Files))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
-	for i := range count {
+	for i := range set.Files {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			path := filepath.Join(set.Dir, fmt.Sprintf("%s-%04d.bin", name, i))
-			sum, crc, err := writeRandom(path, size, seedOf(name, i))
-			set.Files[i], errs[i] = fileInfo{Path: path, Size: size, SHA256: sum, CRC32C: crc}, err
+			f := &set.Files[i]
+			f.SHA256, f.CRC32C, errs[i] = writeRandom(f.Path, f.Size, seedOf(set.Name, i))
 		}()
 	}
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	set.Bytes = int64(count) * size
-	return set, nil
+	set.made = true
+	return nil
 }
 
 func seedOf(name string, i int) [32]byte {

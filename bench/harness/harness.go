@@ -159,8 +159,9 @@ type env struct {
 	bins     map[string]string
 	servers  map[string]*server
 	proxy    *faultProxy
-	tlsProxy *faultProxy // to the HTTPS emulator
-	caFile   string      // the HTTPS emulator's authority
+	tlsProxy *faultProxy   // to the HTTPS emulator
+	office   *connectProxy // an office proxy (CONNECT) that alone knows officeHost
+	caFile   string        // the HTTPS emulator's authority
 	runSeq   int
 }
 
@@ -197,8 +198,8 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	e.logf("Built in %.0f s.", time.Since(started).Seconds())
 	e.logf("Making the files in %s…", work)
-	sets, err := e.makeSets()
-	if err != nil {
+	groups := e.groups(e.planSets())
+	if err := e.makeFilesOf(groups); err != nil {
 		return nil, err
 	}
 	// Writing the files back to disk must not compete with the first runs.
@@ -216,29 +217,35 @@ func Measure(ctx context.Context, cfg Config) (*Report, error) {
 		e.servers[store] = s
 	}
 	hashHost := strings.TrimPrefix(e.servers["hash"].URL, "http://")
+	var err error
 	if e.proxy, err = startProxy(hashHost); err != nil {
 		return nil, err
 	}
 	defer e.proxy.close()
 	if cfg.Far.Sweep > 0 {
 		e.caFile = filepath.Join(work, "emulator-ca.pem")
-		s, err := startServerTLS(ctx, e.bins["benchserver"], "hash", "", e.caFile)
+		s, err := startServerTLS(ctx, e.bins["benchserver"], "hash", "", e.caFile, officeHost)
 		if err != nil {
 			return nil, err
 		}
 		defer s.stop()
 		e.servers["tls"] = s
-		if e.tlsProxy, err = startProxy(strings.TrimPrefix(s.URL, "https://")); err != nil {
+		tlsAddr := strings.TrimPrefix(s.URL, "https://")
+		if e.tlsProxy, err = startProxy(tlsAddr); err != nil {
 			return nil, err
 		}
 		defer e.tlsProxy.close()
+		if e.office, err = startConnectProxy(map[string]string{officeHost: tlsAddr}, "", ""); err != nil {
+			return nil, err
+		}
+		defer e.office.close()
 	}
 
 	rep := &Report{Started: started.UTC(), Sizes: cfg.Sizes, Runs: cfg.Runs, Machine: machine()}
 	if busy := otherWork(time.Second); busy > 0.1 {
 		e.logf("Note: other work keeps %.0f%% of the CPUs busy; it makes the figures vary more.", 100*busy)
 	}
-	for _, g := range e.groups(sets) {
+	for _, g := range groups {
 		results, err := e.runGroup(ctx, g)
 		rep.Cases = append(rep.Cases, results...)
 		if err != nil {
@@ -299,33 +306,37 @@ type sets struct {
 // names it, as its file alone takes minutes to write and gigabytes of disk.
 func (e *env) wantsVideo() bool { return strings.Contains(e.cfg.Only, WorkYouTube) }
 
-func (e *env) makeSets() (sets, error) {
+// planSets names the workloads' files; makeFilesOf writes those that the
+// cases to run need, so that -only writes no file it does not use.
+func (e *env) planSets() sets {
 	z := e.cfg.Sizes
 	dir := filepath.Join(e.work, "files")
-	var s sets
-	var err error
-	if s.big, err = makeFiles(dir, "big", 1, z.Big); err != nil {
-		return s, err
-	}
-	if s.small, err = makeFiles(dir, "small", z.SmallCount, z.Small); err != nil {
-		return s, err
-	}
-	if s.mid, err = makeFiles(dir, "mid", z.MidCount, z.Mid); err != nil {
-		return s, err
-	}
-	if s.par, err = makeFiles(dir, "parallel", z.ParCount, z.Par); err != nil {
-		return s, err
-	}
-	if s.fault, err = makeFiles(dir, "fault", 1, z.Fault); err != nil {
-		return s, err
+	s := sets{
+		big:   planFiles(dir, "big", 1, z.Big),
+		small: planFiles(dir, "small", z.SmallCount, z.Small),
+		mid:   planFiles(dir, "mid", z.MidCount, z.Mid),
+		par:   planFiles(dir, "parallel", z.ParCount, z.Par),
+		fault: planFiles(dir, "fault", 1, z.Fault),
 	}
 	if e.wantsVideo() {
-		e.logf("Making the %s video for YouTube's sandbox…", chunkLabel(z.Video))
-		if s.video, err = makeFiles(dir, "video", 1, z.Video); err != nil {
-			return s, err
+		s.video = planFiles(dir, "video", 1, z.Video)
+	}
+	return s
+}
+
+// makeFilesOf writes the files of the groups' cases.
+func (e *env) makeFilesOf(gs []group) error {
+	for _, g := range gs {
+		for _, c := range g.cases {
+			if !c.files.made && c.files.Bytes >= 1<<30 {
+				e.logf("Making %s (%s)…", c.files.Name, chunkLabel(c.files.Bytes))
+			}
+			if err := c.files.make(); err != nil {
+				return err
+			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // group is cases measured together: run 1 of each, then run 2 of each (in

@@ -103,6 +103,16 @@ func TestTinyBenchmark(t *testing.T) {
 				t.Errorf("%s: implausible figures %+v", f.Key, r)
 			}
 		}
+		for _, f := range rep.Far {
+			// Through the office proxy: hoist send keeps one connection,
+			// so one tunnel; curl's two processes open one each.
+			if f.Group != FarConnect || !f.ok() {
+				continue
+			}
+			if want := map[string]int64{ClientHoist: 1, ClientCurl: 2}[f.Client]; f.Runs[0].Tunnels != want {
+				t.Errorf("%s: %d tunnels through the office proxy, want %d", f.Key, f.Runs[0].Tunnels, want)
+			}
+		}
 		cut := rep.farFind(farSpec{Group: FarCut, Client: ClientHoist, Chunk: ChunkAuto, Latency: TinyFar().Latencies[1]}.key())
 		if !cut.ok() || cut.Runs[0].Resent > cut.Runs[0].Unconfirmed {
 			t.Errorf("auto chunks through cuts: %+v", cut)

@@ -33,18 +33,22 @@ type server struct {
 
 // startServer runs bin with the given store and waits for its URL.
 func startServer(ctx context.Context, bin, store, data string) (*server, error) {
-	return startServerTLS(ctx, bin, store, data, "")
+	return startServerTLS(ctx, bin, store, data, "", "")
 }
 
 // startServerTLS is startServer serving HTTPS when caFile is set, where the
-// server writes the authority its clients must trust.
-func startServerTLS(ctx context.Context, bin, store, data, caFile string) (*server, error) {
+// server writes the authority its clients must trust; its certificate also
+// names name when set.
+func startServerTLS(ctx context.Context, bin, store, data, caFile, name string) (*server, error) {
 	args := []string{"-store", store}
 	if data != "" {
 		args = append(args, "-data", data)
 	}
 	if caFile != "" {
 		args = append(args, "-tls-ca", caFile)
+	}
+	if name != "" {
+		args = append(args, "-tls-name", name)
 	}
 	cmd := exec.Command(bin, args...)
 	stdin, err := cmd.StdinPipe()

@@ -99,8 +99,23 @@ func (p *Proxies) Origin() Origin {
 // Apply makes t send its requests through these proxies, and report a
 // proxy that asks for a sign-in or does not answer as such. The returned
 // transport also turns a plain-HTTP request's 407 into a *SignInError.
+// A t with its own TLS dial (DialTLSContext) must make its connections
+// with t.DialContext: through a proxy, that opens the tunnel (tunnel.go).
 func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 	t.Proxy = p.Proxy
+	var own *tunnels
+	if t.DialTLSContext != nil {
+		own = &tunnels{}
+		t.Proxy = func(req *http.Request) (*url.URL, error) {
+			u, err := p.Proxy(req)
+			if err != nil || !ownTunnel(req, u) {
+				own.route(serverAddr(req.URL), nil)
+				return u, err
+			}
+			own.route(serverAddr(req.URL), u)
+			return nil, nil // the dial to the server opens the tunnel
+		}
+	}
 	t.OnProxyConnectResponse = func(ctx context.Context, u *url.URL, _ *http.Request, res *http.Response) error {
 		if res.StatusCode == http.StatusProxyAuthRequired {
 			return p.signIn(ctx, u, res)
@@ -114,6 +129,9 @@ func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		if host, scheme := p.tunnelFor(addr); scheme != "" {
 			return p.tunnelNTLM(ctx, dial, host, scheme, addr)
+		}
+		if u := own.proxyFor(addr); u != nil {
+			return p.tunnel(ctx, dial, u, addr)
 		}
 		c, err := dial(ctx, network, addr)
 		if err != nil && p.isProxy(addr) {

@@ -2,7 +2,7 @@
 // client being measured does not share its CPU time or memory figures, and
 // lets the harness read and clear the request log between runs.
 //
-//	benchserver [-addr 127.0.0.1:0] [-store hash|crc|disk] [-data DIR] [-tls-ca FILE]
+//	benchserver [-addr 127.0.0.1:0] [-store hash|crc|disk] [-data DIR] [-tls-ca FILE] [-tls-name NAME]
 //
 // It prints its base URL on the first line of standard output and serves
 // until it is interrupted or its standard input closes.
@@ -32,14 +32,15 @@ func main() {
 	store := flag.String("store", "hash", "hash (length and SHA-256 only), crc (length and CRC32C only) or disk")
 	data := flag.String("data", "", "folder of the disk store")
 	caOut := flag.String("tls-ca", "", "serve HTTPS (HTTP/2 and HTTP/1.1) with a certificate made now, writing its authority here")
+	tlsName := flag.String("tls-name", "", "a host name the certificate names besides localhost and 127.0.0.1 (one only a proxy resolves)")
 	flag.Parse()
-	if err := run(*addr, *store, *data, *caOut); err != nil {
+	if err := run(*addr, *store, *data, *caOut, *tlsName); err != nil {
 		fmt.Fprintln(os.Stderr, "benchserver:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, kind, data, caOut string) error {
+func run(addr, kind, data, caOut, tlsName string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -108,7 +109,7 @@ func run(addr, kind, data, caOut string) error {
 	}
 	serve, scheme := hs.Serve, "http"
 	if caOut != "" {
-		ca, err := emulator.NewAuthority()
+		ca, err := emulator.NewAuthority(tlsName)
 		if err != nil {
 			return err
 		}
