@@ -211,7 +211,10 @@ func TestOwnSignInCannotStart(t *testing.T) {
 	w := &asWindows{fail: cannot}
 	var asked atomic.Int64
 	p := &Proxies{Setting: Setting{Origin: FromWindows, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}, own: ownSignIn{start: w.start},
-		Ask: func(context.Context, string, Origin) (string, string, bool) { asked.Add(1); return "ali@office", "s3cret", true }}
+		Ask: func(context.Context, string, Origin) (string, string, bool) {
+			asked.Add(1)
+			return "ali@office", "s3cret", true
+		}}
 	c := client(p, secure)
 	address := "https://secure." + onlyThroughProxy + "/"
 	var err error
