@@ -116,7 +116,7 @@ func newSSPI(pkg, proxy string, as *explicitLogin) (*sspiHandshake, error) {
 	runtime.KeepAlive(keep)
 	runtime.KeepAlive(id)
 	if status := uint32(r); status != secEOK {
-		return nil, fmt.Errorf("AcquireCredentialsHandle(%s): %w", pkg, windows.Errno(status))
+		return nil, &sspiError{call: "AcquireCredentialsHandle(" + pkg + ")", status: status}
 	}
 	return h, nil
 }
@@ -166,13 +166,23 @@ func (h *sspiHandshake) Next(challenge []byte) ([]byte, error) {
 		h.done = true
 	case secIContinueNeeded, secICompleteAndContinue:
 	default:
-		return nil, fmt.Errorf("InitializeSecurityContext(%s): %w", windows.UTF16ToString(h.target), windows.Errno(status))
+		return nil, &sspiError{call: "InitializeSecurityContext(" + windows.UTF16ToString(h.target) + ")", status: status}
 	}
 	if len(token) == 0 {
 		return nil, errHandshakeDone
 	}
 	return token, nil
 }
+
+// sspiError is a call to SSPI that failed, with its SECURITY_STATUS in hex
+// as Microsoft's documents list them (SEC_E_NO_CREDENTIALS is 0x8009030E).
+type sspiError struct {
+	call   string
+	status uint32
+}
+
+func (e *sspiError) Error() string { return fmt.Sprintf("%s answered 0x%08X", e.call, e.status) }
+func (e *sspiError) Unwrap() error { return windows.Errno(e.status) }
 
 // Close frees the context and the credentials.
 func (h *sspiHandshake) Close() {
