@@ -152,39 +152,6 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", host, origin(p.Origin()), res.Status)
 }
 
-// maxRounds bounds the messages of one sign-in: NTLM takes two, Kerberos one.
-const maxRounds = 4
-
-// handshakeError is a sign-in that could not make its next message.
-type handshakeError struct{ err error }
-
-func (e *handshakeError) Error() string { return "the sign-in to the office proxy: " + e.err.Error() }
-func (e *handshakeError) Unwrap() error { return e.err }
-
-// exchange sends h's messages under scheme, each answering the proxy's
-// challenge, on one connection: the proxy's last answer.
-func exchange(c net.Conn, br *bufio.Reader, h handshake, scheme, target string) (*http.Response, error) {
-	var challenge []byte
-	var res *http.Response
-	for range maxRounds {
-		token, err := h.Next(challenge)
-		if errors.Is(err, errHandshakeDone) && res != nil {
-			return res, nil // the proxy asks again after the last message: refused
-		}
-		if err != nil {
-			return nil, &handshakeError{err}
-		}
-		res, err = connect(c, br, target, scheme+" "+base64.StdEncoding.EncodeToString(token))
-		if err != nil || res.StatusCode != http.StatusProxyAuthRequired {
-			return res, err
-		}
-		if challenge = challengeIn(res, scheme); challenge == nil {
-			return res, nil // the proxy does not go on with these messages: refused
-		}
-	}
-	return res, nil
-}
-
 // connect sends one CONNECT and reads its answer, leaving the connection
 // ready for the next message.
 func connect(c net.Conn, br *bufio.Reader, target, authorization string) (*http.Response, error) {

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-
-	"github.com/Azure/go-ntlmssp"
 )
 
 // On Windows a proxy that asks for Negotiate or NTLM is first answered with
@@ -17,42 +15,6 @@ import (
 // the proxy refuses it is the name and password asked for, once. Which
 // scheme, when to try it and when to give up on it is decided here, the
 // same on every system; the system's part is a handshake.
-
-// handshake is one sign-in's messages to a proxy, on one connection: Next
-// is given the proxy's challenge (nil at first) and gives the message to
-// send back.
-type handshake interface {
-	Next(challenge []byte) ([]byte, error)
-	// Close frees what the system holds for the handshake.
-	Close()
-}
-
-// errHandshakeDone is a handshake's answer when it has nothing more to
-// send: a proxy that still asks has refused it.
-var errHandshakeDone = errors.New("the sign-in has no more messages")
-
-// startHandshake begins the user's own sign-in with scheme (Negotiate or
-// NTLM, also the name of the system's package) at a proxy's host:port.
-type startHandshake func(scheme, proxy string) (handshake, error)
-
-// typedNTLM is NTLM's three messages made with a typed name and password.
-type typedNTLM struct {
-	user, password string
-	sent           int
-}
-
-func (t *typedNTLM) Next(challenge []byte) ([]byte, error) {
-	t.sent++
-	switch {
-	case t.sent == 1:
-		return ntlmssp.NewNegotiateMessage("", "")
-	case t.sent == 2 && challenge != nil:
-		return ntlmssp.NewAuthenticateMessage(challenge, t.user, t.password, nil)
-	}
-	return nil, errHandshakeDone
-}
-
-func (t *typedNTLM) Close() {}
 
 // ownSignIn keeps, for each proxy, how the user's own sign-in went.
 type ownSignIn struct {

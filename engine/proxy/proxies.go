@@ -158,7 +158,8 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) er
 	}
 	e.Proxy, e.Refused = u.Host, u.User != nil
 	if p.own.offer(u.Host, e.Schemes) {
-		return &AskedError{SignInError: e} // the next attempt signs in as the user, asking nothing
+		e.Refused = false // the next attempt signs in as the user, asking nothing
+		return &AskedError{SignInError: e}
 	}
 	ntlm := e.ntlmScheme()
 	if ntlm != "" && p.learnNTLM(u.Host, ntlm) {
