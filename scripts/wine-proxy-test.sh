@@ -3,11 +3,15 @@
 # engine/proxy's tests sets Internet Options and Group Policy's proxy values
 # in the registry of a Wine prefix of this test's own (never elsewhere), and
 # finds each as Hoist does, sending a request through a proxy on loopback
-# to a host name only that proxy resolves.
+# to a host name only that proxy resolves. Then it signs in to a proxy that
+# asks for Negotiate or NTLM through Windows' own security packages
+# (secur32.dll): Wine's NTLM runs Samba's ntlm_auth, and with no domain
+# sign-in in the prefix the test gives SSPI a name and password explicitly;
+# the proxy checks NTLMv2's proof, and a wrong password is refused.
 #
 # Usage: scripts/wine-proxy-test.sh
 #   WINE_TIMEOUT=seconds bounds each wait (default 240).
-# Needs: wine and wine64, xvfb, gcc-mingw-w64-x86-64 (make deps).
+# Needs: wine and wine64, xvfb, gcc-mingw-w64-x86-64, winbind (make deps).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +21,7 @@ fail() {
 	exit 1
 }
 . "$root/scripts/lib/wine.sh"
-wine_need_tools
+wine_need_tools ntlm_auth
 
 work=$(mktemp -d)
 cleanup() {
@@ -33,8 +37,9 @@ wine_prefix "$limit" "$work/wineboot.log"
 	fail "could not build engine/proxy's tests for Windows"
 
 rc=0
-HOIST_THROWAWAY_WINDOWS=1 timeout "$limit" wine "$work/proxytest.exe" -test.run 'TestInternetOptionsAsWindowsKeepsThem' -test.v >"$work/test.log" 2>&1 || rc=$?
+HOIST_THROWAWAY_WINDOWS=1 timeout "$limit" wine "$work/proxytest.exe" -test.run 'TestInternetOptionsAsWindowsKeepsThem|TestOwnSignInThroughSSPI' -test.v >"$work/test.log" 2>&1 || rc=$?
 tr -d '\r' <"$work/test.log"
 [ "$rc" = 0 ] || fail "engine/proxy's Windows tests failed (exit $rc)"
 grep -q -- '--- PASS: TestInternetOptionsAsWindowsKeepsThem' "$work/test.log" || fail "the registry test did not run"
+grep -q -- '--- PASS: TestOwnSignInThroughSSPI' "$work/test.log" || fail "the sign-in through Windows' security packages did not run"
 echo "wine-proxy-test: PASS"

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,8 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/Azure/go-ntlmssp"
 )
 
 // A proxy that asks for NTLM (or Negotiate, which takes NTLM's messages)
@@ -63,7 +62,7 @@ func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
 	target := serverAddr(req.URL)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if u == nil || p.ntlm[u.Host] == "" {
+	if u == nil || p.ntlm[u.Host] == "" && p.own.using(u.Host) == "" {
 		delete(p.via, target)
 		return false
 	}
@@ -82,7 +81,10 @@ func (p *Proxies) tunnelFor(addr string) (host, scheme string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	host = p.via[addr]
-	return host, p.ntlm[host]
+	if scheme = p.ntlm[host]; scheme == "" && host != "" {
+		scheme = p.own.using(host)
+	}
+	return host, scheme
 }
 
 // serverAddr is host:port as the transport dials it.
@@ -98,13 +100,15 @@ func serverAddr(u *url.URL) string {
 }
 
 // tunnelNTLM opens a tunnel to target through the NTLM proxy at host,
-// signing in with the login kept or given for it.
+// signing in with the user's own sign-in while it is used there, or with
+// the login kept or given for it.
 func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, string, string) (net.Conn, error), host, scheme, target string) (net.Conn, error) {
 	u := &url.URL{Scheme: "http", Host: host}
-	l := p.login(host)
-	if !l.ok {
-		return nil, p.signIn(ctx, u, &http.Response{Header: http.Header{"Proxy-Authenticate": {scheme}}})
+	h, scheme, l, err := p.handshakeFor(ctx, u, scheme)
+	if err != nil {
+		return nil, err
 	}
+	defer h.Close()
 	c, err := dial(ctx, "tcp", host)
 	if err != nil {
 		p.markDown(host)
@@ -116,9 +120,13 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 		_ = c.SetDeadline(d)
 	}
 	br := bufio.NewReader(c)
-	res, err := p.handshake(c, br, l, scheme, target)
+	res, err := exchange(c, br, h, scheme, target)
 	if err != nil {
 		c.Close()
+		var failed *handshakeError
+		if l == nil && errors.As(err, &failed) {
+			return nil, p.ownRefused(ctx, u, err)
+		}
 		return nil, err
 	}
 	switch res.StatusCode {
@@ -134,33 +142,14 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 		return c, nil
 	case http.StatusProxyAuthRequired:
 		c.Close()
+		if l == nil {
+			return nil, p.ownRefused(ctx, u, nil)
+		}
 		u.User = url.UserPassword(l.user, l.password)
 		return nil, p.signIn(ctx, u, res)
 	}
 	c.Close()
 	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", host, origin(p.Origin()), res.Status)
-}
-
-// handshake sends the negotiate message and, on the proxy's challenge, the
-// authenticate message: the proxy's last answer.
-func (p *Proxies) handshake(c net.Conn, br *bufio.Reader, l *login, scheme, target string) (*http.Response, error) {
-	negotiate, err := ntlmssp.NewNegotiateMessage("", "")
-	if err != nil {
-		return nil, err
-	}
-	res, err := connect(c, br, target, scheme+" "+base64.StdEncoding.EncodeToString(negotiate))
-	if err != nil || res.StatusCode != http.StatusProxyAuthRequired {
-		return res, err
-	}
-	challenge := challengeIn(res, scheme)
-	if challenge == nil {
-		return res, nil // the proxy does not take NTLM's messages: refused
-	}
-	authenticate, err := ntlmssp.NewAuthenticateMessage(challenge, l.user, l.password, nil)
-	if err != nil {
-		return nil, fmt.Errorf("the office proxy's challenge: %w", err)
-	}
-	return connect(c, br, target, scheme+" "+base64.StdEncoding.EncodeToString(authenticate))
 }
 
 // connect sends one CONNECT and reads its answer, leaving the connection

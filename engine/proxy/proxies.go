@@ -62,6 +62,7 @@ type Proxies struct {
 	asked   map[string]bool      // proxies the user was asked about
 	ntlm    map[string]string    // proxies that sign in with NTLM: their scheme
 	via     map[string]string    // server host:port → the NTLM proxy its tunnel goes through
+	own     ownSignIn            // the user's own sign-in (Windows), by proxy
 }
 
 type login struct {
@@ -174,6 +175,10 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) er
 		return e
 	}
 	e.Proxy, e.Refused = u.Host, u.User != nil
+	if p.own.offer(u.Host, e.Schemes) {
+		e.Refused = false // the next attempt signs in as the user, asking nothing
+		return &AskedError{SignInError: e}
+	}
 	ntlm := e.ntlmScheme()
 	if ntlm != "" && p.learnNTLM(u.Host, ntlm) {
 		// The login was sent as Basic, which this proxy does not take: it
