@@ -1,3 +1,9 @@
+// Package destination is the bar where the user chooses where files go,
+// with its forms and Google's lists to choose from, and Google's side
+// behind it: sign-in and accounts, saved and the organisation's
+// destinations, shared destinations and client files, and the guided
+// set-up of Google sign-in. It asks the window for the rest through
+// BarController, PickerController and SetupController.
 package destination
 
 import (

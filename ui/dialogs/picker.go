@@ -1,3 +1,6 @@
+// Package dialogs opens the file dialogs the window asks for: the
+// system's own where there is one (the desktop's portal, Windows'), Hoist's
+// own chooser where there is none, and adds the files chosen.
 package dialogs
 
 import (

@@ -1,3 +1,7 @@
+// Package look is the window's look: its theme (light, dark or the
+// system's, with colours that keep 3:1 and more where they must) and its
+// fonts (the scripts Hoist's users read, and emoji loaded when needed).
+// It knows only ui/widgets.
 package look
 
 import (

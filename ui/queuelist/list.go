@@ -1,3 +1,10 @@
+// Package queuelist is the list of uploads and what stands around it:
+// the rows (a file's, or a mailbox's folded into one), their thumbnails and
+// status lines, the selection's panel with its details, and the bar under
+// the list with the totals, the all-files buttons and Undo. Each part draws
+// a view.Snapshot and sends what the user asks for through the small
+// interface of its own (ListController, RowController, FooterController,
+// SelectionController).
 package queuelist
 
 import (

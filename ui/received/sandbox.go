@@ -1,3 +1,5 @@
+// Package received runs the built-in sandbox and shows what it received:
+// each upload's object, with its size and checksum, beside the queue.
 package received
 
 import (

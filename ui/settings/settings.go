@@ -1,3 +1,6 @@
+// Package settings is the settings dialog and the side that keeps the
+// user's choices: saved in the toolkit's preferences and passed on to the
+// queue, the theme and the language at once.
 package settings
 
 import (

@@ -1,3 +1,10 @@
+// Package view is what every panel of the window shares: the snapshot of
+// the queue they all draw from (one picture, made in one place), the
+// selection and the removals Undo can bring back, the mailboxes' folded
+// rows, the window's frame (dialogs, the message line, work off the UI
+// goroutine), the user's settings as values, and the words: the language
+// spoken now, say and the sentences made from the engine's facts. Panels
+// import it; it imports no panel.
 package view
 
 import (
