@@ -3,7 +3,7 @@
 // behind it: sign-in and accounts, saved and the organisation's
 // destinations, shared destinations and client files, and the guided
 // set-up of Google sign-in. It asks the window for the rest through
-// BarController, PickerController and SetupController.
+// BarController (and, inside, its pickers' and set-up's smaller interfaces).
 package destination
 
 import (

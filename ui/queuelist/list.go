@@ -3,8 +3,8 @@
 // status lines, the selection's panel with its details, and the bar under
 // the list with the totals, the all-files buttons and Undo. Each part draws
 // a view.Snapshot and sends what the user asks for through the small
-// interface of its own (ListController, RowController, FooterController,
-// SelectionController).
+// interface of its own (ListController, FooterController,
+// SelectionController; a row asks through the list's).
 package queuelist
 
 import (
