@@ -19,7 +19,6 @@ import (
 
 	"hoist/engine"
 	"hoist/engine/dest"
-	"hoist/engine/emulator"
 	"hoist/engine/proxy"
 	"hoist/engine/upload"
 	"hoist/internal/testproxy"
@@ -34,23 +33,7 @@ import (
 // reached by is one only the proxy resolves.
 func TestDefaultTransportThroughConnectProxy(t *testing.T) {
 	const name = "uploads.office.example"
-	ca, err := emulator.NewAuthority(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, ca.CertPEM(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	emu, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop, err := emu.StartTLS(t.Context(), "127.0.0.1:0", ca)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = stop() }()
+	emu, base, caFile := startTLSEmulator(t, name)
 	addr := strings.TrimPrefix(base, "https://")
 	_, port, _ := strings.Cut(addr, ":")
 	px := testproxy.Start(t, testproxy.WithHost(name, addr))

@@ -24,23 +24,7 @@ func (f memFile) Size() int64 { return f.Reader.Size() }
 // chunk of an upload (no handshake per request), and it is a connection
 // whose TLS records leave in large writes.
 func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
-	ca, err := emulator.NewAuthority()
-	if err != nil {
-		t.Fatal(err)
-	}
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, ca.CertPEM(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	emu, err := emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, stop, err := emu.StartTLS(t.Context(), "127.0.0.1:0", ca)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = stop() }()
+	emu, base, caFile := startTLSEmulator(t)
 	tr, err := engine.TrustingTransport(caFile, false)
 	if err != nil {
 		t.Fatal(err)
@@ -80,4 +64,29 @@ func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	if requests != 6 || conns != 1 || gathered != requests {
 		t.Errorf("%d requests over %d connections, %d of them gathering TLS records; want 6 over 1, all gathering", requests, conns, gathered)
 	}
+}
+
+// startTLSEmulator serves an emulator over HTTPS on loopback, with a
+// certificate for its address and names made by an authority of its own,
+// whose certificate is in caFile. It stops with the test.
+func startTLSEmulator(t *testing.T, names ...string) (emu *emulator.Server, base, caFile string) {
+	t.Helper()
+	ca, err := emulator.NewAuthority(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, ca.CertPEM(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	emu, err = emulator.New(emulator.Options{Store: emulator.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, stop, err := emu.StartTLS(t.Context(), "127.0.0.1:0", ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	return emu, base, caFile
 }

@@ -525,11 +525,22 @@ func farSpeedTargets(r *Report) []Target {
 		}
 		ts = append(ts, t)
 	}
-	for _, proto := range []string{"h2", "h1.1"} {
-		curl := r.farFind(farSpec{Group: FarTLS, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
-		for _, c := range []int64{8 << 20, ChunkAuto} {
-			h := r.farFind(farSpec{Group: FarTLS, Client: ClientHoist, Proto: proto, Chunk: c}.key())
-			t := Target{Name: fmt.Sprintf("%s over TLS, %s, %s chunks: hoist send ≥ 0.9 × curl --%s", size(z.TLSBig), protoName(proto), farChunk(c), curlProto(proto)), Limit: 0.9}
+	ts = append(ts, curlRatioTargets(r, FarTLS, []string{"h2", "h1.1"}, []int64{8 << 20, ChunkAuto}, func(proto string, c int64) string {
+		return fmt.Sprintf("%s over TLS, %s, %s chunks: hoist send ≥ 0.9 × curl --%s", size(z.TLSBig), protoName(proto), farChunk(c), curlProto(proto))
+	})...)
+	return ts
+}
+
+// curlRatioTargets: hoist send at least 0.9 × curl in group, for each
+// protocol and hoist's chunk size, curl's run of the same protocol the
+// reference.
+func curlRatioTargets(r *Report, group string, protos []string, chunks []int64, name func(proto string, chunk int64) string) []Target {
+	var ts []Target
+	for _, proto := range protos {
+		curl := r.farFind(farSpec{Group: group, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
+		for _, c := range chunks {
+			h := r.farFind(farSpec{Group: group, Client: ClientHoist, Proto: proto, Chunk: c}.key())
+			t := Target{Name: name(proto, c), Limit: 0.9}
 			if h.ok() && curl.ok() {
 				t.Value = h.MiBps.Median / curl.MiBps.Median
 				t.Holds = t.Value >= t.Limit
@@ -547,23 +558,9 @@ func farSpeedTargets(r *Report) []Target {
 // (CONNECT), each with its TLS inside the tunnel.
 func farConnectTargets(r *Report) []Target {
 	z := r.FarSizes
-	var ts []Target
-	for _, proto := range []string{"h1.1", "h2"} {
-		curl := r.farFind(farSpec{Group: FarConnect, Client: ClientCurl, Proto: proto, Chunk: -1}.key())
-		for _, c := range []int64{ChunkAuto, 8 << 20} {
-			h := r.farFind(farSpec{Group: FarConnect, Client: ClientHoist, Proto: proto, Chunk: c}.key())
-			t := Target{Name: fmt.Sprintf("%s over TLS through a CONNECT proxy, %s, %s chunks: hoist send ≥ 0.9 × curl --%s through the same proxy", size(z.TLSBig), protoName(proto), farChunk(c), curlProto(proto)), Limit: 0.9}
-			if h.ok() && curl.ok() {
-				t.Value = h.MiBps.Median / curl.MiBps.Median
-				t.Holds = t.Value >= t.Limit
-				t.Measured = fmt.Sprintf("%.2f× (%.0f vs %.0f MiB/s)", t.Value, h.MiBps.Median, curl.MiBps.Median)
-			} else {
-				t = missingTarget(t)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
+	return curlRatioTargets(r, FarConnect, []string{"h1.1", "h2"}, []int64{ChunkAuto, 8 << 20}, func(proto string, c int64) string {
+		return fmt.Sprintf("%s over TLS through a CONNECT proxy, %s, %s chunks: hoist send ≥ 0.9 × curl --%s through the same proxy", size(z.TLSBig), protoName(proto), farChunk(c), curlProto(proto))
+	})
 }
 
 // farSlowTargets: a slow link's time, and the time left shown after 10%.
