@@ -37,10 +37,11 @@ type sampling struct {
 	resample atomic.Bool // the jobs must be read again though the queue did not change
 
 	// Owned by whoever calls collect: the sampling goroutine, or a test.
-	changes   queuelist.Sampler
-	lastJobs  []engine.Brief // the jobs at the last reading
-	retrying  bool
-	focusSeen fyne.Focusable // the focused control at the last reading
+	changes    queuelist.Sampler
+	lastJobs   []engine.Brief          // the jobs at the last reading
+	wasVersion map[engine.JobID]uint64 // the last reading's versions by id, made again when rows move
+	retrying   bool
+	focusSeen  fyne.Focusable // the focused control at the last reading
 }
 
 // run samples until ctx ends.
@@ -74,13 +75,17 @@ func (s *sampling) run(ctx context.Context) {
 func (s *sampling) readChanged(jobs []engine.Brief) map[engine.JobID]engine.JobView {
 	before := s.lastJobs
 	s.lastJobs = jobs
-	var was map[engine.JobID]uint64 // only when rows came, went or moved
 	same := len(before) == len(jobs)
 	for i := 0; same && i < len(jobs); i++ {
 		same = jobs[i].ID == before[i].ID
 	}
+	was := s.wasVersion // only when rows came, went or moved; kept for the next time
 	if !same {
-		was = make(map[engine.JobID]uint64, len(before))
+		if was == nil {
+			was = make(map[engine.JobID]uint64, len(before))
+			s.wasVersion = was
+		}
+		clear(was)
 		for _, b := range before {
 			was[b.ID] = b.Version
 		}
