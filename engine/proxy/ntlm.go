@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/Azure/go-ntlmssp"
+
+	"hoist/internal/webaddr"
 )
 
 // A proxy that asks for NTLM (or Negotiate, which takes NTLM's messages)
@@ -60,7 +62,7 @@ func (p *Proxies) learnNTLM(host, scheme string) bool {
 // throughNTLM notes that req goes through proxy u, and whether Hoist opens
 // that tunnel itself (the proxy signs in with NTLM).
 func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
-	target := serverAddr(req.URL)
+	target := webaddr.HostPort(req.URL)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if u == nil || p.ntlm[u.Host] == "" {
@@ -83,18 +85,6 @@ func (p *Proxies) tunnelFor(addr string) (host, scheme string) {
 	defer p.mu.Unlock()
 	host = p.via[addr]
 	return host, p.ntlm[host]
-}
-
-// serverAddr is host:port as the transport dials it.
-func serverAddr(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // tunnelNTLM opens a tunnel to target through the NTLM proxy at host,
