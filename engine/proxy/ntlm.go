@@ -45,20 +45,6 @@ func (e *SignInError) ntlmScheme() string {
 	return ""
 }
 
-// learnNTLM remembers that a proxy signs in with scheme; true the first time.
-func (p *Proxies) learnNTLM(host, scheme string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ntlm == nil {
-		p.ntlm = map[string]string{}
-	}
-	if p.ntlm[host] != "" {
-		return false
-	}
-	p.ntlm[host] = scheme
-	return true
-}
-
 // throughNTLM notes that req goes through proxy u, and whether Hoist opens
 // that tunnel itself (the proxy signs in with NTLM).
 func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
@@ -93,7 +79,7 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 	u := &url.URL{Scheme: "http", Host: host}
 	l := p.login(host)
 	if !l.ok {
-		return nil, p.signIn(ctx, u, &http.Response{Header: http.Header{"Proxy-Authenticate": {scheme}}})
+		return nil, p.signIn(ctx, u, "", &http.Response{Header: http.Header{"Proxy-Authenticate": {scheme}}})
 	}
 	c, err := dial(ctx, "tcp", host)
 	if err != nil {
@@ -125,7 +111,7 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 	case http.StatusProxyAuthRequired:
 		c.Close()
 		u.User = url.UserPassword(l.user, l.password)
-		return nil, p.signIn(ctx, u, res)
+		return nil, p.signIn(ctx, u, scheme, res)
 	}
 	c.Close()
 	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", host, origin(p.Origin()), res.Status)
