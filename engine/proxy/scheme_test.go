@@ -3,6 +3,8 @@ package proxy
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,5 +136,32 @@ func TestProxyThatChangedSchemeFollowed(t *testing.T) {
 				t.Errorf("sent %.12q, want the kept %s first", a, c.was)
 			}
 		})
+	}
+}
+
+// TestSchemeNotFollowedBackAndForth: a proxy that names one scheme and then
+// another in the same run is followed once; after that its question ends
+// the request, which is not sent again in a loop.
+func TestSchemeNotFollowedBackAndForth(t *testing.T) {
+	kept := logins{"proxy.corp:8080": {"", "ali", "s3cret"}}
+	p := &Proxies{Setting: Setting{Origin: FromWindows, Mode: Manual, HTTPS: "proxy.corp:8080"}, Logins: kept}
+	u := &url.URL{Scheme: "http", Host: "proxy.corp:8080"}
+	asks := func(scheme string) *http.Response {
+		return &http.Response{Header: http.Header{"Proxy-Authenticate": {scheme}}}
+	}
+	var retry interface{ Retryable() bool }
+	if err := p.signIn(t.Context(), u, "", asks(`Basic realm="office"`)); !errors.As(err, &retry) || !retry.Retryable() {
+		t.Fatalf("the first question: %v, want the request sent again with the kept login", err)
+	}
+	if !p.takesBasic(u.Host) || kept[u.Host][0] != "Basic" {
+		t.Fatalf("after the question for Basic: Basic %v, kept %q", p.takesBasic(u.Host), kept[u.Host])
+	}
+	err := p.signIn(t.Context(), u, "Basic", asks("NTLM"))
+	var e *SignInError
+	if !errors.As(err, &e) || e.Refused || errors.As(err, &retry) && retry.Retryable() {
+		t.Fatalf("a second scheme: %v, want the proxy's question, not sent again", err)
+	}
+	if _, ok := kept[u.Host]; !ok || !p.takesBasic(u.Host) {
+		t.Errorf("the login was forgotten, or the scheme changed: kept %q", kept[u.Host])
 	}
 }
