@@ -12,14 +12,18 @@ const ProxyKeychainService = "Hoist office proxy"
 
 // ProxyLogins keeps the name and password of each office proxy that asks
 // for a sign-in in the keychain (one entry per proxy, its host:port as the
-// entry's user), never in a file or a log. A keychain that is locked or
-// absent keeps nothing: the user is asked again next time.
+// entry's user), with the scheme the proxy asked for them in, never in a
+// file or a log. A keychain that is locked or absent keeps nothing: the
+// user is asked again next time.
 type ProxyLogins struct {
 	Backend Keyring       // nil means SystemKeyring
 	Timeout time.Duration // per call; 0 means DefaultKeychainTimeout
 }
 
 type proxyLogin struct {
+	// Scheme is Basic, NTLM or Negotiate; absent from an entry kept by an
+	// older Hoist, which is read as an unknown scheme.
+	Scheme   string `json:"scheme,omitempty"`
 	User     string `json:"user"`
 	Password string `json:"password"`
 }
@@ -28,8 +32,9 @@ func (p ProxyLogins) keychain() *Keychain {
 	return &Keychain{Service: ProxyKeychainService, Backend: p.Backend, Timeout: p.Timeout}
 }
 
-// Login is the name and password kept for proxy.
-func (p ProxyLogins) Login(proxy string) (user, password string, ok bool) {
+// Login is the scheme, name and password kept for proxy; the scheme is ""
+// when unknown.
+func (p ProxyLogins) Login(proxy string) (scheme, user, password string, ok bool) {
 	k := p.keychain()
 	var secret string
 	err := k.call(context.Background(), func(b Keyring) (err error) {
@@ -38,14 +43,15 @@ func (p ProxyLogins) Login(proxy string) (user, password string, ok bool) {
 	})
 	var l proxyLogin
 	if err != nil || json.Unmarshal([]byte(secret), &l) != nil || l.User == "" {
-		return "", "", false
+		return "", "", "", false
 	}
-	return l.User, l.Password, true
+	return l.Scheme, l.User, l.Password, true
 }
 
-// Keep keeps a name and password for proxy.
-func (p ProxyLogins) Keep(proxy, user, password string) error {
-	secret, err := json.Marshal(proxyLogin{User: user, Password: password})
+// Keep keeps a name and password for proxy, with the scheme the proxy
+// asked for them in.
+func (p ProxyLogins) Keep(proxy, scheme, user, password string) error {
+	secret, err := json.Marshal(proxyLogin{Scheme: scheme, User: user, Password: password})
 	if err != nil {
 		return err
 	}

@@ -19,11 +19,14 @@ import (
 	"hoist/internal/testproxy"
 )
 
-type keptLogins map[string][2]string
+type keptLogins map[string][3]string // scheme, name, password
 
-func (l keptLogins) Login(p string) (string, string, bool) { v, ok := l[p]; return v[0], v[1], ok }
-func (l keptLogins) Keep(p, user, password string) error {
-	l[p] = [2]string{user, password}
+func (l keptLogins) Login(p string) (string, string, string, bool) {
+	v, ok := l[p]
+	return v[0], v[1], v[2], ok
+}
+func (l keptLogins) Keep(p, scheme, user, password string) error {
+	l[p] = [3]string{scheme, user, password}
 	return nil
 }
 func (l keptLogins) Forget(p string) error { delete(l, p); return nil }
@@ -71,7 +74,7 @@ func TestUploadThroughNTLMProxy(t *testing.T) {
 			if err := engine.AlsoTrust(tr, ca); err != nil {
 				t.Fatal(err)
 			}
-			kept := keptLogins{px.Addr: {`OFFICE\ali`, c.password}}
+			kept := keptLogins{px.Addr: {"", `OFFICE\ali`, c.password}}
 			p := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromWindows, Mode: proxy.Manual, HTTP: px.Addr, HTTPS: px.Addr}, Logins: kept}
 			cl := &http.Client{Transport: p.Apply(tr)}
 			// Sent again only while the answer is one that may be sent again.
@@ -87,6 +90,24 @@ func TestUploadThroughNTLMProxy(t *testing.T) {
 			if c.works {
 				if err != nil || len(arrived) != 1 || <-arrived != want {
 					t.Fatalf("through the NTLM proxy: %v after %d tries; %d arrived", err, tries, len(arrived))
+				}
+				if kept[px.Addr][0] != "NTLM" {
+					t.Errorf("kept with the scheme %q, want NTLM", kept[px.Addr][0])
+				}
+				// The next run signs in with NTLM at once: the first upload
+				// goes through, and the password never goes out as Basic.
+				refused := px.Refused()
+				next := &proxy.Proxies{Setting: p.Setting, Logins: kept}
+				if err := put(&http.Client{Transport: next.Apply(tr.Clone())}); err != nil || len(arrived) != 1 || <-arrived != want {
+					t.Fatalf("the next run's first upload: %v", err)
+				}
+				if px.Refused() != refused {
+					t.Errorf("the next run met the proxy's question %d times", px.Refused()-refused)
+				}
+				for _, a := range px.Authorizations() {
+					if !strings.HasPrefix(a, "NTLM ") {
+						t.Errorf("the proxy, which asks for NTLM, was sent %.12s…", a)
+					}
 				}
 				return
 			}

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"hoist/internal/webaddr"
 )
 
 // A proxy that asks for NTLM (or Negotiate, which takes NTLM's messages)
@@ -42,24 +44,10 @@ func (e *SignInError) ntlmScheme() string {
 	return ""
 }
 
-// learnNTLM remembers that a proxy signs in with scheme; true the first time.
-func (p *Proxies) learnNTLM(host, scheme string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ntlm == nil {
-		p.ntlm = map[string]string{}
-	}
-	if p.ntlm[host] != "" {
-		return false
-	}
-	p.ntlm[host] = scheme
-	return true
-}
-
 // throughNTLM notes that req goes through proxy u, and whether Hoist opens
 // that tunnel itself (the proxy signs in with NTLM).
 func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
-	target := serverAddr(req.URL)
+	target := webaddr.HostPort(req.URL)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if u == nil || p.ntlm[u.Host] == "" && p.own.using(u.Host) == "" {
@@ -85,18 +73,6 @@ func (p *Proxies) tunnelFor(addr string) (host, scheme string) {
 		scheme = p.own.using(host)
 	}
 	return host, scheme
-}
-
-// serverAddr is host:port as the transport dials it.
-func serverAddr(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
-	}
-	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // tunnelNTLM opens a tunnel to target through the NTLM proxy at host,
@@ -146,7 +122,7 @@ func (p *Proxies) tunnelNTLM(ctx context.Context, dial func(context.Context, str
 			return nil, p.ownRefused(ctx, u, nil)
 		}
 		u.User = url.UserPassword(l.user, l.password)
-		return nil, p.signIn(ctx, u, res)
+		return nil, p.signIn(ctx, u, scheme, res)
 	}
 	c.Close()
 	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", host, origin(p.Origin()), res.Status)

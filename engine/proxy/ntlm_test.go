@@ -15,16 +15,13 @@ import (
 // one connection, signed with the name (domain\user or user@domain) and
 // password kept for it; the proxy checks NTLMv2's proof for real.
 func TestNTLMProxySignIn(t *testing.T) {
-	plain, secure := servers(t)
-	px := testproxy.Start(t, testproxy.WithNTLM("office.example", "ali", "s3cret"),
-		testproxy.WithHost(onlyThroughProxy, plain.Listener.Addr().String()), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
-	setting := Setting{Origin: FromWindows, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
+	o := officeProxy(t, FromWindows, testproxy.WithNTLM("office.example", "ali", "s3cret"))
+	px := o.px
 	for _, name := range []string{`OFFICE.EXAMPLE\ali`, "ali@office.example"} {
-		for _, address := range []string{"https://secure." + onlyThroughProxy + "/", "http://" + onlyThroughProxy + "/"} {
+		for _, address := range []string{o.secureURL, o.plainURL} {
 			t.Run(name+" "+address, func(t *testing.T) {
-				kept := logins{px.Addr: {name, "s3cret"}}
-				p := &Proxies{Setting: setting, Logins: kept}
-				c := client(p, secure)
+				kept := logins{px.Addr: {"", name, "s3cret"}}
+				p, c := o.run(kept, nil)
 				// The first attempt learns that the proxy asks for NTLM; the next signs in with it.
 				if _, err := get(c, address); err != nil {
 					var retry interface{ Retryable() bool }
@@ -52,10 +49,8 @@ func TestNTLMProxySignIn(t *testing.T) {
 // kept; a wrong password is refused with the sentence naming the proxy,
 // forgotten, and never tried in a loop.
 func TestNTLMProxySignInAskedOnce(t *testing.T) {
-	_, secure := servers(t)
-	px := testproxy.Start(t, testproxy.WithNTLM("OFFICE", "ali", "s3cret"), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
-	setting := Setting{Origin: FromGNOME, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
-	address := "https://secure." + onlyThroughProxy + "/"
+	o := officeProxy(t, FromGNOME, testproxy.WithNTLM("OFFICE", "ali", "s3cret"))
+	px, address := o.px, o.secureURL
 	for _, c := range []struct {
 		name, password string
 		works          bool
@@ -63,14 +58,13 @@ func TestNTLMProxySignInAskedOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var asked atomic.Int64
 			kept := logins{}
-			p := &Proxies{Setting: setting, Logins: kept, Ask: func(_ context.Context, proxy string, o Origin) (string, string, bool) {
+			_, cl := o.run(kept, func(_ context.Context, proxy string, from Origin) (string, string, bool) {
 				asked.Add(1)
-				if proxy != px.Addr || o != FromGNOME {
-					t.Errorf("asked about %s (%s)", proxy, o)
+				if proxy != px.Addr || from != FromGNOME {
+					t.Errorf("asked about %s (%s)", proxy, from)
 				}
 				return `OFFICE\ali`, c.password, true
-			}}
-			cl := client(p, secure)
+			})
 			// Several at once meet the question, except with a wrong password:
 			// one that starts after the answer may meet the refusal first.
 			at := 4
@@ -91,7 +85,7 @@ func TestNTLMProxySignInAskedOnce(t *testing.T) {
 			before := px.Refused()
 			got, err := get(cl, address)
 			if c.works {
-				if err != nil || got != "200 OK hello" || kept[px.Addr][1] != "s3cret" {
+				if err != nil || got != "200 OK hello" || kept[px.Addr] != [3]string{"NTLM", `OFFICE\ali`, "s3cret"} {
 					t.Errorf("after the sign-in: %q, %v; kept %v", got, err, kept)
 				}
 			} else {

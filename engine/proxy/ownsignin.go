@@ -123,7 +123,7 @@ func (p *Proxies) handshakeFor(ctx context.Context, u *url.URL, typed string) (h
 	}
 	l = p.login(u.Host)
 	if !l.ok {
-		return nil, "", nil, p.signIn(ctx, u, &http.Response{Header: http.Header{"Proxy-Authenticate": {typed}}})
+		return nil, "", nil, p.signIn(ctx, u, "", &http.Response{Header: http.Header{"Proxy-Authenticate": {typed}}})
 	}
 	return &typedNTLM{user: l.user, password: l.password}, typed, l, nil
 }
@@ -134,7 +134,7 @@ func (p *Proxies) handshakeFor(ctx context.Context, u *url.URL, typed string) (h
 func (p *Proxies) ownRefused(ctx context.Context, u *url.URL, err error) error {
 	offered := p.own.refuse(u.Host, err)
 	res := &http.Response{Header: http.Header{"Proxy-Authenticate": offered}}
-	asked := p.signIn(ctx, &url.URL{Scheme: u.Scheme, Host: u.Host}, res)
+	asked := p.signIn(ctx, &url.URL{Scheme: u.Scheme, Host: u.Host}, "", res)
 	var e *SignInError
 	var again *AskedError
 	if !errors.As(asked, &again) && errors.As(asked, &e) {

@@ -12,6 +12,7 @@ import (
 
 	"hoist/engine/fact"
 	"hoist/internal/testproxy"
+	"hoist/internal/webaddr"
 )
 
 // asWindows stands for the user's own Windows sign-in: NTLM's messages made
@@ -259,16 +260,16 @@ func TestOwnSignInChosen(t *testing.T) {
 	p := &Proxies{Setting: Setting{Origin: FromWindows, Mode: Manual, HTTP: u.Host, HTTPS: u.Host}, own: ownSignIn{start: w.start},
 		Ask: func(context.Context, string, Origin) (string, string, bool) { return "ali", "s3cret", true }}
 	for range 2 { // asked again while the own sign-in is on its way: still the own sign-in
-		if err := p.signIn(context.Background(), u, res); !retryable(err) || p.own.using(u.Host) != "Negotiate" {
+		if err := p.signIn(context.Background(), u, "", res); !retryable(err) || p.own.using(u.Host) != "Negotiate" {
 			t.Fatalf("first question: %v, using %q; want the own sign-in under Negotiate", err, p.own.using(u.Host))
 		}
 	}
 	req, _ := http.NewRequest(http.MethodGet, "https://storage.googleapis.com/upload", nil)
-	if host, scheme := p.tunnelFor(serverAddr(req.URL)); host != "" || scheme != "" {
+	if host, scheme := p.tunnelFor(webaddr.HostPort(req.URL)); host != "" || scheme != "" {
 		t.Errorf("a tunnel before any request: %s %s", host, scheme)
 	}
 	through := p.throughNTLM(req, u)
-	if host, scheme := p.tunnelFor(serverAddr(req.URL)); !through || host != u.Host || scheme != "Negotiate" {
+	if host, scheme := p.tunnelFor(webaddr.HostPort(req.URL)); !through || host != u.Host || scheme != "Negotiate" {
 		t.Errorf("the own sign-in's tunnel: %v %q %q", through, host, scheme)
 	}
 	if err := p.ownRefused(context.Background(), u, nil); !retryable(err) || p.own.using(u.Host) != "" {
@@ -277,7 +278,7 @@ func TestOwnSignInChosen(t *testing.T) {
 	if got, err := p.Proxy(req); err != nil || got == nil || got.Host != u.Host {
 		t.Errorf("after the refusal the request goes through %v, %v; want Go's own proxy path with Basic", got, err)
 	}
-	_ = p.signIn(context.Background(), u, res)
+	_ = p.signIn(context.Background(), u, "", res)
 	if p.own.using(u.Host) != "" {
 		t.Error("the own sign-in was offered again after its refusal")
 	}
@@ -286,7 +287,7 @@ func TestOwnSignInChosen(t *testing.T) {
 		return // Windows: the system's own sign-in is always offered
 	}
 	elsewhere := &Proxies{Setting: Setting{Origin: FromGNOME}}
-	if err := elsewhere.signIn(context.Background(), u, res); retryable(err) || elsewhere.own.using(u.Host) != "" {
+	if err := elsewhere.signIn(context.Background(), u, "", res); retryable(err) || elsewhere.own.using(u.Host) != "" {
 		t.Errorf("without an own sign-in: %v", err)
 	}
 }

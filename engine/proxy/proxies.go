@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"fmt"
+	"hoist/internal/webaddr"
 	"io"
 	"net"
 	"net/http"
@@ -13,11 +14,13 @@ import (
 	"time"
 )
 
-// Logins keeps the names and passwords of proxies (by host:port): in the
-// keychain, never in a log.
+// Logins keeps the names and passwords of proxies (by host:port), each
+// with the scheme the proxy asked for it in (Basic, NTLM or Negotiate; ""
+// when unknown, as for one kept before schemes were): in the keychain,
+// never in a log.
 type Logins interface {
-	Login(proxy string) (user, password string, ok bool)
-	Keep(proxy, user, password string) error
+	Login(proxy string) (scheme, user, password string, ok bool)
+	Keep(proxy, scheme, user, password string) error
 	Forget(proxy string) error
 }
 
@@ -61,6 +64,8 @@ type Proxies struct {
 	askMu   sync.Mutex           // one question at a time
 	asked   map[string]bool      // proxies the user was asked about
 	ntlm    map[string]string    // proxies that sign in with NTLM: their scheme
+	basic   map[string]bool      // proxies that take Basic: asked for it this run, or kept with it
+	said    map[string]bool      // proxies whose question named their scheme this run
 	via     map[string]string    // server host:port → the NTLM proxy its tunnel goes through
 	own     ownSignIn            // the user's own sign-in (Windows), by proxy
 }
@@ -68,6 +73,7 @@ type Proxies struct {
 type login struct {
 	user, password string
 	ok             bool
+	scheme         string // the scheme kept with it; read and written with mu held
 }
 
 type answer struct {
@@ -110,16 +116,16 @@ func (p *Proxies) Apply(t *http.Transport) http.RoundTripper {
 		t.Proxy = func(req *http.Request) (*url.URL, error) {
 			u, err := p.Proxy(req)
 			if err != nil || !ownTunnel(req, u) {
-				own.route(serverAddr(req.URL), nil)
+				own.route(webaddr.HostPort(req.URL), nil)
 				return u, err
 			}
-			own.route(serverAddr(req.URL), u)
+			own.route(webaddr.HostPort(req.URL), u)
 			return nil, nil // the dial to the server opens the tunnel
 		}
 	}
 	t.OnProxyConnectResponse = func(ctx context.Context, u *url.URL, _ *http.Request, res *http.Response) error {
 		if res.StatusCode == http.StatusProxyAuthRequired {
-			return p.signIn(ctx, u, res)
+			return p.signIn(ctx, u, sentAs(u), res)
 		}
 		return nil
 	}
@@ -162,36 +168,43 @@ func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	u, _ := r.p.Proxy(req)
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	return nil, r.p.signIn(req.Context(), u, resp)
+	return nil, r.p.signIn(req.Context(), u, sentAs(u), resp)
 }
 
-// signIn is what a proxy's 407 means: the user is asked once for a name and
+// signIn is what a proxy's 407 to a request that carried a login in scheme
+// sent ("" for none) means: the user is asked once for a name and
 // password, and the request may be sent again with them (a retryable
 // error); otherwise a *SignInError, not retried. A refused login is
 // forgotten, so the next run asks again.
-func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) error {
+func (p *Proxies) signIn(ctx context.Context, u *url.URL, sent string, res *http.Response) error {
 	e := &SignInError{Origin: p.Origin(), Schemes: res.Header.Values("Proxy-Authenticate")}
 	if u == nil {
 		return e
 	}
-	e.Proxy, e.Refused = u.Host, u.User != nil
+	e.Proxy = u.Host
 	if p.own.offer(u.Host, e.Schemes) {
-		e.Refused = false // the next attempt signs in as the user, asking nothing
-		return &AskedError{SignInError: e}
+		return &AskedError{SignInError: e} // the next attempt signs in as the user, asking nothing
 	}
-	ntlm := e.ntlmScheme()
-	if ntlm != "" && p.learnNTLM(u.Host, ntlm) {
-		// The login was sent as Basic, which this proxy does not take: it
-		// is not refused, and the next attempt signs in with NTLM.
-		e.Refused = false
-		if u.User != nil || p.login(u.Host).ok {
+	scheme := e.scheme()
+	// A login sent in a scheme the proxy does not ask for, or none sent, is
+	// not refused: the proxy has now said its scheme, and the next attempt
+	// answers in it, with the login kept.
+	moved := scheme != "" && !e.offers(sent)
+	e.Proxy, e.Refused = u.Host, sent != "" && !moved
+	if moved {
+		if !p.follow(u.Host, scheme) {
+			return e // it named another scheme before: not followed back and forth
+		}
+		if p.keepScheme(u.Host, scheme) {
 			return &AskedError{SignInError: e}
 		}
+	} else if sent != "" {
+		scheme = sent
 	}
 	if e.Refused {
 		p.forget(u.Host, u.User)
 	}
-	if p.Ask == nil || (!e.OffersBasic() && ntlm == "") {
+	if p.Ask == nil || scheme == "" {
 		return e
 	}
 	p.askMu.Lock()
@@ -214,10 +227,10 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, res *http.Response) er
 	if p.logins == nil {
 		p.logins = map[string]*login{}
 	}
-	p.logins[u.Host] = &login{user: user, password: password, ok: true}
+	p.logins[u.Host] = &login{user: user, password: password, ok: true, scheme: scheme}
 	p.mu.Unlock()
 	if p.Logins != nil {
-		_ = p.Logins.Keep(u.Host, user, password) // kept for this run at least
+		_ = p.Logins.Keep(u.Host, scheme, user, password) // kept for this run at least
 	}
 	return &AskedError{SignInError: e}
 }
@@ -244,7 +257,8 @@ func (p *Proxies) cached(host string) *login {
 }
 
 // login is the name and password for a proxy: given while Hoist runs, or
-// kept, read once.
+// kept, read once. A kept login's scheme is the proxy's until it names
+// another.
 func (p *Proxies) login(host string) *login {
 	p.mu.Lock()
 	l, ok := p.logins[host]
@@ -254,7 +268,8 @@ func (p *Proxies) login(host string) *login {
 	}
 	l = &login{}
 	if p.Logins != nil {
-		l.user, l.password, l.ok = p.Logins.Login(host)
+		l.scheme, l.user, l.password, l.ok = p.Logins.Login(host)
+		l.scheme = knownScheme(l.scheme)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -265,6 +280,9 @@ func (p *Proxies) login(host string) *login {
 		return have // given meanwhile
 	}
 	p.logins[host] = l
+	if l.ok && l.scheme != "" && !p.said[host] && p.schemeOf(host) == "" {
+		p.useScheme(host, l.scheme)
+	}
 	return l
 }
 
@@ -318,7 +336,7 @@ func (p *Proxies) choose(req *http.Request) (*url.URL, error) {
 	}
 	p.proxies[u.Host] = true
 	p.mu.Unlock()
-	if l := p.login(u.Host); l.ok {
+	if l := p.login(u.Host); l.ok && p.takesBasic(u.Host) {
 		u.User = url.UserPassword(l.user, l.password)
 	}
 	if u.User == nil && p.Setting.Mode == Manual && p.Setting.User != "" {

@@ -46,6 +46,34 @@ func client(p *Proxies, secure *httptest.Server) *http.Client {
 	return &http.Client{Transport: p.Apply(t)}
 }
 
+// office is a proxy on loopback that alone reaches a plain and a TLS
+// server, and the fixed setting that names it.
+type office struct {
+	px      *testproxy.Proxy
+	setting Setting
+	secure  *httptest.Server
+	// Addresses of the servers, reached only through the proxy.
+	plainURL, secureURL string
+}
+
+// officeProxy starts the servers and a proxy (asking for the sign-in opts
+// set up) that alone reaches them, set in the system's settings at origin.
+func officeProxy(t *testing.T, origin Origin, opts ...testproxy.Option) office {
+	t.Helper()
+	plain, secure := servers(t)
+	px := testproxy.Start(t, append(opts, testproxy.WithHost(onlyThroughProxy, plain.Listener.Addr().String()),
+		testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))...)
+	return office{px: px, setting: Setting{Origin: origin, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}, secure: secure,
+		plainURL: "http://" + onlyThroughProxy + "/", secureURL: "https://secure." + onlyThroughProxy + "/"}
+}
+
+// run is what one run of Hoist sends through the office's proxy with: the
+// proxies, with the logins kept and who is asked (nil: no one), and a client.
+func (o office) run(kept Logins, ask Ask) (*Proxies, *http.Client) {
+	p := &Proxies{Setting: o.setting, Logins: kept, Ask: ask}
+	return p, client(p, o.secure)
+}
+
 func get(c *http.Client, address string) (string, error) {
 	resp, err := c.Get(address)
 	if err != nil {
@@ -123,15 +151,16 @@ func TestPACThatCannotBeFetchedGoesDirectSaidOnce(t *testing.T) {
 	}
 }
 
-type logins map[string][2]string
+// logins are kept logins, by proxy: scheme, name, password.
+type logins map[string][3]string
 
-func (l logins) Login(proxy string) (string, string, bool) {
+func (l logins) Login(proxy string) (string, string, string, bool) {
 	v, ok := l[proxy]
-	return v[0], v[1], ok
+	return v[0], v[1], v[2], ok
 }
 
-func (l logins) Keep(proxy, user, password string) error {
-	l[proxy] = [2]string{user, password}
+func (l logins) Keep(proxy, scheme, user, password string) error {
+	l[proxy] = [3]string{scheme, user, password}
 	return nil
 }
 
@@ -140,15 +169,17 @@ func (l logins) Forget(proxy string) error {
 	return nil
 }
 
+// TestProxySignIn: a proxy that asks for Basic and has no login gets the
+// sentence naming it; a wrong password kept for it is refused; the right
+// one, kept with Basic, goes through on the first request.
 func TestProxySignIn(t *testing.T) {
-	plain, secure := servers(t)
-	px := testproxy.Start(t, testproxy.WithLogin("ali", "s3cret"),
-		testproxy.WithHost(onlyThroughProxy, plain.Listener.Addr().String()), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
-	setting := Setting{Origin: FromWindows, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
-	for _, address := range []string{"https://secure." + onlyThroughProxy + "/", "http://" + onlyThroughProxy + "/"} {
+	o := officeProxy(t, FromWindows, testproxy.WithLogin("ali", "s3cret"))
+	px := o.px
+	for _, address := range []string{o.secureURL, o.plainURL} {
 		t.Run(address, func(t *testing.T) {
 			before := px.Refused()
-			_, err := get(client(&Proxies{Setting: setting}, secure), address)
+			_, c := o.run(nil, nil)
+			_, err := get(c, address)
 			var e *SignInError
 			if !errors.As(err, &e) || e.Refused || e.Proxy != px.Addr || e.Origin != FromWindows || !e.OffersBasic() {
 				t.Fatalf("without a login: %v (%#v), want the proxy's request for a sign-in", err, e)
@@ -160,16 +191,22 @@ func TestProxySignIn(t *testing.T) {
 			if n := px.Refused() - before; n != 1 {
 				t.Errorf("the proxy was asked %d times, want once", n)
 			}
-			_, err = get(client(&Proxies{Setting: setting, Logins: logins{px.Addr: {"ali", "wrong"}}}, secure), address)
+			_, c = o.run(logins{px.Addr: {"Basic", "ali", "wrong"}}, nil)
+			_, err = get(c, address)
 			if !errors.As(err, &e) || !e.Refused {
 				t.Fatalf("a wrong password: %v, want a refusal", err)
 			}
 			if strings.Contains(err.Error(), "wrong") {
 				t.Errorf("the error shows the password: %v", err)
 			}
-			got, err := get(client(&Proxies{Setting: setting, Logins: logins{px.Addr: {"ali", "s3cret"}}}, secure), address)
+			before = px.Refused()
+			_, c = o.run(logins{px.Addr: {"Basic", "ali", "s3cret"}}, nil)
+			got, err := get(c, address)
 			if err != nil || got != "200 OK hello" {
 				t.Fatalf("signed in: %q, %v", got, err)
+			}
+			if n := px.Refused() - before; n != 0 {
+				t.Errorf("a login kept with Basic met the proxy's question %d times, want none", n)
 			}
 		})
 	}
@@ -208,9 +245,8 @@ func TestUntrustedCertificateNamesIssuer(t *testing.T) {
 // the next attempt carries them, and they are kept. A wrong password is
 // refused once and forgotten, never asked for in a loop.
 func TestProxySignInAskedOnce(t *testing.T) {
-	_, secure := servers(t)
-	px := testproxy.Start(t, testproxy.WithLogin("ali", "s3cret"), testproxy.WithHost("secure."+onlyThroughProxy, secure.Listener.Addr().String()))
-	setting := Setting{Origin: FromGNOME, Mode: Manual, HTTP: px.Addr, HTTPS: px.Addr}
+	o := officeProxy(t, FromGNOME, testproxy.WithLogin("ali", "s3cret"))
+	px := o.px
 	for _, c := range []struct {
 		name, password string
 		works          bool
@@ -218,17 +254,16 @@ func TestProxySignInAskedOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var asked atomic.Int64
 			kept := logins{}
-			p := &Proxies{Setting: setting, Logins: kept, Ask: func(_ context.Context, proxy string, o Origin) (string, string, bool) {
+			_, cl := o.run(kept, func(_ context.Context, proxy string, from Origin) (string, string, bool) {
 				asked.Add(1)
-				if proxy != px.Addr || o != FromGNOME {
-					t.Errorf("asked about %s (%s)", proxy, o)
+				if proxy != px.Addr || from != FromGNOME {
+					t.Errorf("asked about %s (%s)", proxy, from)
 				}
 				return "ali", c.password, true
-			}}
-			cl := client(p, secure)
+			})
 			errs := make(chan error, 4)
 			for range 4 {
-				go func() { _, err := get(cl, "https://secure."+onlyThroughProxy+"/"); errs <- err }()
+				go func() { _, err := get(cl, o.secureURL); errs <- err }()
 			}
 			refused := 0 // answers that the typed password was refused
 			isRefusal := func(err error) bool {
@@ -251,9 +286,9 @@ func TestProxySignInAskedOnce(t *testing.T) {
 					t.Errorf("first attempt: %v, want one that may be sent again", err)
 				}
 			}
-			got, err := get(cl, "https://secure."+onlyThroughProxy+"/")
+			got, err := get(cl, o.secureURL)
 			if c.works {
-				if err != nil || got != "200 OK hello" || kept[px.Addr][1] != "s3cret" {
+				if err != nil || got != "200 OK hello" || kept[px.Addr] != [3]string{"Basic", "ali", "s3cret"} {
 					t.Errorf("after the sign-in: %q, %v; kept %v", got, err, kept)
 				}
 			} else {
@@ -269,7 +304,7 @@ func TestProxySignInAskedOnce(t *testing.T) {
 				if _, ok := kept[px.Addr]; ok {
 					t.Error("the refused password is still kept")
 				}
-				if _, err = get(cl, "https://secure."+onlyThroughProxy+"/"); !errors.As(err, &e) || e.Refused {
+				if _, err = get(cl, o.secureURL); !errors.As(err, &e) || e.Refused {
 					t.Errorf("after the refusal: %v, want the proxy's question, not asked again", err)
 				}
 			}

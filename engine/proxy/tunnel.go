@@ -109,7 +109,7 @@ func (p *Proxies) tunnel(ctx context.Context, dial func(context.Context, string,
 	res.Body.Close()
 	c.Close()
 	if res.StatusCode == http.StatusProxyAuthRequired {
-		return nil, p.signIn(ctx, u, res)
+		return nil, p.signIn(ctx, u, sentAs(u), res)
 	}
 	return nil, fmt.Errorf("the office proxy %s (%s) answered %s", u.Host, origin(p.Origin()), res.Status)
 }

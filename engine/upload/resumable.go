@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"hoist/internal/webaddr"
 )
 
 // step is what one request of a resumable upload came to.
@@ -326,23 +328,11 @@ func (r resumableRun) checkSessionURI(s string) error {
 func (r resumableRun) hostAllowed(u *url.URL) bool {
 	if r.allowed != "" {
 		if _, _, err := net.SplitHostPort(r.allowed); err == nil {
-			return hostPort(u) == hostPort(&url.URL{Scheme: u.Scheme, Host: r.allowed})
+			return strings.EqualFold(webaddr.HostPort(u), webaddr.HostPort(&url.URL{Scheme: u.Scheme, Host: r.allowed}))
 		}
 		return strings.EqualFold(u.Hostname(), strings.Trim(r.allowed, "[]"))
 	}
-	return strings.EqualFold(hostPort(u), hostPort(r.target))
-}
-
-// hostPort is u's host with the scheme's port filled in.
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = "443"
-		if u.Scheme == "http" {
-			port = "80"
-		}
-	}
-	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return strings.EqualFold(webaddr.HostPort(u), webaddr.HostPort(r.target))
 }
 
 // secretsOf lists the parts of a session URI that must never be shown.

@@ -31,6 +31,7 @@ type Proxy struct {
 	refused  atomic.Int64 // answered 407
 	mu       sync.Mutex
 	conns    map[net.Conn]bool
+	said     []string // every Proxy-Authorization received, in order
 }
 
 // Option sets a proxy up.
@@ -68,6 +69,15 @@ func (p *Proxy) Requests() int64 { return p.requests.Load() }
 
 // Refused is how many times it asked for a sign-in.
 func (p *Proxy) Refused() int64 { return p.refused.Load() }
+
+// Authorizations is every Proxy-Authorization header the proxy received,
+// in the order it received them: a test sees which scheme a name and
+// password went out in, and that none went out before the proxy asked.
+func (p *Proxy) Authorizations() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.said...)
+}
 
 // Close stops the proxy and every connection through it.
 func (p *Proxy) Close() {
@@ -139,6 +149,11 @@ func (p *Proxy) handle(c net.Conn) {
 		req, err := http.ReadRequest(br)
 		if err != nil {
 			return
+		}
+		if v := req.Header.Values("Proxy-Authorization"); len(v) > 0 {
+			p.mu.Lock()
+			p.said = append(p.said, v...)
+			p.mu.Unlock()
 		}
 		ok, ask := p.allowed(req), "Proxy-Authenticate: Basic realm=\"office\"\r\n"
 		if p.ntlm != nil {
