@@ -50,7 +50,7 @@ func (p *Proxies) throughNTLM(req *http.Request, u *url.URL) bool {
 	target := webaddr.HostPort(req.URL)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if u == nil || p.ntlm[u.Host] == "" && p.own.using(u.Host) == "" {
+	if u == nil || p.ntlmOf(u.Host) == "" && p.own.using(u.Host) == "" {
 		delete(p.via, target)
 		return false
 	}
@@ -69,7 +69,7 @@ func (p *Proxies) tunnelFor(addr string) (host, scheme string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	host = p.via[addr]
-	if scheme = p.ntlm[host]; scheme == "" && host != "" {
+	if scheme = p.ntlmOf(host); scheme == "" && host != "" {
 		scheme = p.own.using(host)
 	}
 	return host, scheme

@@ -121,7 +121,7 @@ func (p *Proxies) handshakeFor(ctx context.Context, u *url.URL, typed string) (h
 		}
 		return h, own, nil, nil
 	}
-	l = p.login(u.Host)
+	l = p.login(u.Host, p.Logins)
 	if !l.ok {
 		return nil, "", nil, p.signIn(ctx, u, "", &http.Response{Header: http.Header{"Proxy-Authenticate": {typed}}})
 	}

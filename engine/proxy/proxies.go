@@ -60,20 +60,9 @@ type Proxies struct {
 	answers map[string]answer    // recent answers, by scheme and host
 	down    map[string]time.Time // proxies that did not answer, until when
 	proxies map[string]bool      // every proxy handed out, by host:port
-	logins  map[string]*login    // names and passwords by proxy, read or given once
-	askMu   sync.Mutex           // one question at a time
-	asked   map[string]bool      // proxies the user was asked about
-	ntlm    map[string]string    // proxies that sign in with NTLM: their scheme
-	basic   map[string]bool      // proxies that take Basic: asked for it this run, or kept with it
-	said    map[string]bool      // proxies whose question named their scheme this run
 	via     map[string]string    // server host:port → the NTLM proxy its tunnel goes through
 	own     ownSignIn            // the user's own sign-in (Windows), by proxy
-}
-
-type login struct {
-	user, password string
-	ok             bool
-	scheme         string // the scheme kept with it; read and written with mu held
+	signIns                      // the logins and schemes of this run, by proxy
 }
 
 type answer struct {
@@ -195,14 +184,14 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, sent string, res *http
 		if !p.follow(u.Host, scheme) {
 			return e // it named another scheme before: not followed back and forth
 		}
-		if p.keepScheme(u.Host, scheme) {
+		if p.keepScheme(u.Host, scheme, p.Logins) {
 			return &AskedError{SignInError: e}
 		}
 	} else if sent != "" {
 		scheme = sent
 	}
 	if e.Refused {
-		p.forget(u.Host, u.User)
+		p.forget(u.Host, u.User, p.Logins)
 	}
 	if p.Ask == nil || scheme == "" {
 		return e
@@ -212,23 +201,14 @@ func (p *Proxies) signIn(ctx context.Context, u *url.URL, sent string, res *http
 	if l := p.cached(u.Host); l != nil && l.ok && (u.User == nil || u.User.Username() != l.user || !samePassword(u.User, l.password)) {
 		return &AskedError{SignInError: e} // another request's question already brought a new login
 	}
-	if p.asked[u.Host] {
+	if !p.firstQuestion(u.Host) {
 		return e
 	}
-	if p.asked == nil {
-		p.asked = map[string]bool{}
-	}
-	p.asked[u.Host] = true
 	user, password, ok := p.Ask(ctx, u.Host, p.Origin())
 	if !ok {
 		return e
 	}
-	p.mu.Lock()
-	if p.logins == nil {
-		p.logins = map[string]*login{}
-	}
-	p.logins[u.Host] = &login{user: user, password: password, ok: true, scheme: scheme}
-	p.mu.Unlock()
+	p.give(u.Host, &login{user: user, password: password, ok: true, scheme: scheme})
 	if p.Logins != nil {
 		_ = p.Logins.Keep(u.Host, scheme, user, password) // kept for this run at least
 	}
@@ -249,56 +229,6 @@ func (e *AskedError) Retryable() bool { return true }
 
 // Unwrap is the proxy's request for a sign-in.
 func (e *AskedError) Unwrap() error { return e.SignInError }
-
-func (p *Proxies) cached(host string) *login {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.logins[host]
-}
-
-// login is the name and password for a proxy: given while Hoist runs, or
-// kept, read once. A kept login's scheme is the proxy's until it names
-// another.
-func (p *Proxies) login(host string) *login {
-	p.mu.Lock()
-	l, ok := p.logins[host]
-	p.mu.Unlock()
-	if ok {
-		return l
-	}
-	l = &login{}
-	if p.Logins != nil {
-		l.scheme, l.user, l.password, l.ok = p.Logins.Login(host)
-		l.scheme = knownScheme(l.scheme)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.logins == nil {
-		p.logins = map[string]*login{}
-	}
-	if have, ok := p.logins[host]; ok {
-		return have // given meanwhile
-	}
-	p.logins[host] = l
-	if l.ok && l.scheme != "" && !p.said[host] && p.schemeOf(host) == "" {
-		p.useScheme(host, l.scheme)
-	}
-	return l
-}
-
-// forget drops a login the proxy refused, unless another has replaced it.
-func (p *Proxies) forget(host string, refused *url.Userinfo) {
-	p.mu.Lock()
-	l := p.logins[host]
-	drop := l != nil && l.ok && l.user == refused.Username() && samePassword(refused, l.password)
-	if drop {
-		p.logins[host] = &login{}
-	}
-	p.mu.Unlock()
-	if drop && p.Logins != nil {
-		_ = p.Logins.Forget(host)
-	}
-}
 
 // Proxy is the proxy req goes through, or nil for direct: the signature of
 // http.Transport's Proxy.
@@ -336,7 +266,7 @@ func (p *Proxies) choose(req *http.Request) (*url.URL, error) {
 	}
 	p.proxies[u.Host] = true
 	p.mu.Unlock()
-	if l := p.login(u.Host); l.ok && p.takesBasic(u.Host) {
+	if l := p.login(u.Host, p.Logins); l.ok && p.takesBasic(u.Host) {
 		u.User = url.UserPassword(l.user, l.password)
 	}
 	if u.User == nil && p.Setting.Mode == Manual && p.Setting.User != "" {

@@ -61,73 +61,81 @@ func sentAs(u *url.URL) string {
 	return ""
 }
 
-// schemeOf is the scheme proxy host is answered in this run; p.mu held.
-func (p *Proxies) schemeOf(host string) string {
-	if p.basic[host] {
+// schemeOf is the scheme proxy host is answered in this run; s.mu held.
+func (s *signIns) schemeOf(host string) string {
+	if s.basic[host] {
 		return basicScheme
 	}
-	return p.ntlm[host]
+	return s.ntlm[host]
 }
 
-// useScheme makes scheme the one proxy host is answered in; p.mu held.
-func (p *Proxies) useScheme(host, scheme string) {
-	delete(p.basic, host)
-	delete(p.ntlm, host)
+// useScheme makes scheme the one proxy host is answered in; s.mu held.
+func (s *signIns) useScheme(host, scheme string) {
+	delete(s.basic, host)
+	delete(s.ntlm, host)
 	switch {
 	case scheme == basicScheme:
-		if p.basic == nil {
-			p.basic = map[string]bool{}
+		if s.basic == nil {
+			s.basic = map[string]bool{}
 		}
-		p.basic[host] = true
+		s.basic[host] = true
 	case scheme != "":
-		if p.ntlm == nil {
-			p.ntlm = map[string]string{}
+		if s.ntlm == nil {
+			s.ntlm = map[string]string{}
 		}
-		p.ntlm[host] = scheme
+		s.ntlm[host] = scheme
 	}
+}
+
+// ntlmOf is the scheme of NTLM's messages (NTLM or Negotiate) proxy host
+// is answered in this run; "" for none.
+func (s *signIns) ntlmOf(host string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ntlm[host]
 }
 
 // takesBasic reports whether a login may go to proxy host as Basic before
 // it asks: it asked for Basic this run, or the login was kept with Basic.
-func (p *Proxies) takesBasic(host string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.basic[host]
+func (s *signIns) takesBasic(host string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.basic[host]
 }
 
 // follow makes the scheme the proxy's question names the one it is
 // answered in; false when it named another already this run (a proxy
 // that changes its mind at every question is not followed in a loop).
-func (p *Proxies) follow(host, scheme string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.schemeOf(host) == scheme {
+func (s *signIns) follow(host, scheme string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.schemeOf(host) == scheme {
 		return true
 	}
-	if p.said[host] {
+	if s.said[host] {
 		return false
 	}
-	if p.said == nil {
-		p.said = map[string]bool{}
+	if s.said == nil {
+		s.said = map[string]bool{}
 	}
-	p.said[host] = true
-	p.useScheme(host, scheme)
+	s.said[host] = true
+	s.useScheme(host, scheme)
 	return true
 }
 
-// keepScheme keeps scheme with proxy host's login, when it was kept with
-// another or none; false when there is no login.
-func (p *Proxies) keepScheme(host, scheme string) bool {
-	l := p.login(host)
+// keepScheme keeps scheme with proxy host's login, in kept too, when it
+// was kept with another or none; false when there is no login.
+func (s *signIns) keepScheme(host, scheme string, kept Logins) bool {
+	l := s.login(host, kept)
 	if !l.ok {
 		return false
 	}
-	p.mu.Lock()
+	s.mu.Lock()
 	changed := l.scheme != scheme
 	l.scheme = scheme
-	p.mu.Unlock()
-	if changed && p.Logins != nil {
-		_ = p.Logins.Keep(host, scheme, l.user, l.password)
+	s.mu.Unlock()
+	if changed && kept != nil {
+		_ = kept.Keep(host, scheme, l.user, l.password)
 	}
 	return true
 }
