@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"net"
 	"strings"
 	"testing"
 
@@ -35,5 +37,23 @@ func TestSettingsShowOfficeProxy(t *testing.T) {
 	h.d.settings.Network = &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromGNOME, Mode: proxy.Script, PAC: "http://wpad.corp/proxy.pac"}}
 	if got, want := shown(), "Hoist follows the proxy script http://wpad.corp/proxy.pac (from GNOME settings)."; got != want {
 		t.Errorf("PAC: %q, want %q", got, want)
+	}
+	// "Automatically detect": said as such until detection has run, then
+	// the script's address it found.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	detected := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromKDE, Mode: proxy.Script, Detect: true},
+		Detector: proxy.Detector{DHCP: func(context.Context) (string, error) { return "http://" + closed + "/wpad.dat", nil }}}
+	h.d.settings.Network = detected
+	if got, want := shown(), "Hoist looks for the office's proxy script automatically (from KDE settings)."; got != want {
+		t.Errorf("before detection: %q, want %q", got, want)
+	}
+	detected.InUse(context.Background(), "https://storage.googleapis.com/")
+	if got, want := shown(), "Hoist follows the proxy script http://"+closed+"/wpad.dat (from KDE settings)."; !strings.HasPrefix(got, want) {
+		t.Errorf("after detection: %q, want %q first", got, want)
 	}
 }

@@ -232,7 +232,7 @@ func fromKioslaverc(text, path string, environment func() (Setting, bool)) (Sett
 	case "2":
 		s.Mode, s.PAC = Script, keys["Proxy Config Script"]
 	case "3":
-		s.Mode, s.PAC = Script, "http://wpad/wpad.dat"
+		s.Mode, s.Detect = Script, true
 	default:
 		return Setting{}, false
 	}
@@ -287,9 +287,7 @@ func fromGsettings(text string) (Setting, bool) {
 		}
 	case "auto":
 		s.Mode, s.PAC = Script, gvString(v[" autoconfig-url"])
-		if s.PAC == "" {
-			s.PAC = "http://wpad/wpad.dat" // "automatic" with no address: WPAD
-		}
+		s.Detect = s.PAC == "" // "automatic" with no address: WPAD
 	default:
 		return Setting{}, false
 	}
@@ -354,6 +352,9 @@ func gvStrings(v string) []string {
 func (s Setting) String() string {
 	switch s.Mode {
 	case Script:
+		if s.Detect && s.PAC == "" {
+			return fmt.Sprintf("WPAD (%s)", origin(s.Origin))
+		}
 		return fmt.Sprintf("PAC %s (%s)", s.PAC, origin(s.Origin))
 	case Manual:
 		return fmt.Sprintf("proxy %s (%s)", s.Name(), origin(s.Origin))

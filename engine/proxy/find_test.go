@@ -121,6 +121,7 @@ func TestKDESettings(t *testing.T) {
 	cases := []struct{ rc, want string }{
 		{"[Proxy Settings]\nProxyType=1\nhttpProxy=http://proxy.corp 8080\nhttpsProxy=http://proxy.corp 8443\nNoProxyFor=.corp,localhost\n", "https=http://proxy.corp:8443 corp=direct"},
 		{"[Proxy Settings]\nProxyType=2\nProxy Config Script=http://wpad.corp/p.pac\n", "script http://wpad.corp/p.pac"},
+		{"[Proxy Settings]\nProxyType=3\n", "script detected"},
 		{"[Proxy Settings]\nProxyType=0\nhttpProxy=http://proxy.corp 8080\n", "none"},
 		{"[Other]\nProxyType=1\n", "none"},
 	}
@@ -134,6 +135,8 @@ func TestKDESettings(t *testing.T) {
 		switch {
 		case s.Origin == FromNowhere:
 			got = "none"
+		case s.Mode == Script && s.Detect && s.PAC == "":
+			got = "script detected"
 		case s.Mode == Script:
 			got = "script " + s.PAC
 		default:
@@ -210,7 +213,7 @@ func TestWindowsSettings(t *testing.T) {
 			FromWindows, "pac http://wpad.corp/proxy.pac"},
 		{"policy wins", fakeRegistry{policy + `\ProxyEnable`: 1, policy + `\ProxyServer`: "gpo.corp:8080", user + `\ProxyEnable`: 1, user + `\ProxyServer`: "mine:1"},
 			FromWindowsPolicy, "http://gpo.corp:8080 intranet=http://gpo.corp:8080"},
-		{"automatic detection", fakeRegistry{connections + `\DefaultConnectionSettings`: blob(0x9, "", "", "")}, FromWindows, "pac http://wpad/wpad.dat"},
+		{"automatic detection", fakeRegistry{connections + `\DefaultConnectionSettings`: blob(0x9, "", "", "")}, FromWindows, "pac detected"},
 		{"WinHTTP", fakeRegistry{winHTTPSettings + `\WinHttpSettings`: blob(0x3, "machine.corp:8080", "<local>")}, FromWinHTTP, "http://machine.corp:8080 intranet=direct"},
 		{"WinHTTP direct", fakeRegistry{winHTTPSettings + `\WinHttpSettings`: blob(0x1)}, FromNowhere, "direct intranet=direct"},
 		{"short blob", fakeRegistry{winHTTPSettings + `\WinHttpSettings`: []byte{1, 2}}, FromNowhere, "direct intranet=direct"},
@@ -224,6 +227,9 @@ func TestWindowsSettings(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := "pac " + s.PAC
+			if s.Detect && s.PAC == "" {
+				got = "pac detected"
+			}
 			if s.Mode != Script {
 				got = route(t, s, "https://storage.googleapis.com/") + " intranet=" + route(t, s, "http://intranet/")
 			}
@@ -260,6 +266,10 @@ org.gnome.system.proxy.socks port 0
 	}
 	if s, ok = fromGsettings("org.gnome.system.proxy mode 'auto'\norg.gnome.system.proxy autoconfig-url 'http://pac.corp/x.pac'\n"); !ok || s.PAC != "http://pac.corp/x.pac" {
 		t.Errorf("auto: %v", s)
+	}
+	// "Automatic" with no address is automatic detection, as browsers read it.
+	if s, ok = fromGsettings("org.gnome.system.proxy mode 'auto'\norg.gnome.system.proxy autoconfig-url ''\n"); !ok || !s.Detect || s.PAC != "" || s.Mode != Script {
+		t.Errorf("auto without an address: %+v", s)
 	}
 	if _, ok = fromGsettings("org.gnome.system.proxy mode 'none'\n"); ok {
 		t.Error("none read as a setting")

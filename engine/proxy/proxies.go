@@ -50,6 +50,9 @@ type Proxies struct {
 	// Ask asks for a proxy's name and password, at most once per proxy
 	// while Hoist runs; nil means no one is asked.
 	Ask Ask
+	// Detector finds the script's address when the setting is to detect
+	// it automatically (WPAD); the zero value asks the system.
+	Detector Detector
 
 	mu      sync.Mutex
 	fetchMu sync.Mutex // held while the PAC script is fetched
@@ -63,6 +66,7 @@ type Proxies struct {
 	via     map[string]string    // server host:port → the NTLM proxy its tunnel goes through
 	own     ownSignIn            // the user's own sign-in (Windows), by proxy
 	signIns                      // the logins and schemes of this run, by proxy
+	wpad    *detection           // automatic detection's result, once it has run
 }
 
 type answer struct {
@@ -295,8 +299,8 @@ func (p *Proxies) ways(ctx context.Context, u *url.URL) ([]*url.URL, error) {
 
 // isScript reports whether u is the PAC script's own address, fetched direct.
 func (p *Proxies) isScript(u *url.URL) bool {
-	s, err := url.Parse(p.Setting.PAC)
-	return err == nil && strings.EqualFold(s.Host, u.Host)
+	s, err := url.Parse(p.Current().PAC)
+	return err == nil && s.Host != "" && strings.EqualFold(s.Host, u.Host)
 }
 
 func (p *Proxies) scriptWays(ctx context.Context, u *url.URL) ([]*url.URL, error) {
@@ -322,7 +326,7 @@ func (p *Proxies) scriptWays(ctx context.Context, u *url.URL) ([]*url.URL, error
 		ways, err = ParseAnswer(text)
 	}
 	if err != nil {
-		p.notice(&PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err})
+		p.notice(&PACError{Address: p.Current().PAC, Origin: p.Setting.Origin, Err: err})
 		return nil, nil
 	}
 	p.mu.Lock()
@@ -348,13 +352,17 @@ func (p *Proxies) script(ctx context.Context) *PAC {
 	p.tried = time.Now()
 	p.mu.Unlock()
 	// Fetched without holding p.mu: a slow server must not hold up direct connections.
-	text, err := p.fetch(ctx)
+	address, err := p.scriptAddress(ctx)
+	var text string
+	if err == nil {
+		text, err = p.fetch(ctx, address)
+	}
 	var pac *PAC
 	if err == nil {
 		pac, err = Compile(text, p.Environment)
 	}
 	if err != nil {
-		problem := &PACError{Address: p.Setting.PAC, Origin: p.Setting.Origin, Err: err}
+		problem := &PACError{Address: address, Origin: p.Setting.Origin, Err: err}
 		p.mu.Lock()
 		p.pacErr = problem
 		p.mu.Unlock()
@@ -367,8 +375,8 @@ func (p *Proxies) script(ctx context.Context) *PAC {
 	return pac
 }
 
-func (p *Proxies) fetch(ctx context.Context) (string, error) {
-	u, err := url.Parse(p.Setting.PAC)
+func (p *Proxies) fetch(ctx context.Context, address string) (string, error) {
+	u, err := url.Parse(address)
 	if err != nil {
 		return "", err
 	}

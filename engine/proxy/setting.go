@@ -52,8 +52,12 @@ type Setting struct {
 	// wildcards ("*.corp.example", ".corp.example"), addresses and
 	// networks ("10.0.0.0/8"), and "<local>" (names without a dot).
 	Bypass []string
-	// PAC is the script's address (Script).
+	// PAC is the script's address (Script); "" until automatic detection
+	// has found it (Detect).
 	PAC string
+	// Detect is "automatically detect settings" (WPAD): the script's
+	// address is found when first needed (see Detector).
+	Detect bool
 	// User and Password sign in to the fixed proxy, where the setting
 	// keeps them (GNOME's use-authentication); never logged.
 	User, Password string

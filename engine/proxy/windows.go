@@ -47,7 +47,7 @@ func FromRegistry(r Registry) (Setting, bool) {
 	}
 	if blob, ok := r.Binary(connections, "DefaultConnectionSettings"); ok {
 		if flags, _, _, _, ok := connectionSettings(blob); ok && flags&connAutoDetect != 0 {
-			return Setting{Origin: FromWindows, Where: connections, Mode: Script, PAC: "http://wpad/wpad.dat"}, true
+			return Setting{Origin: FromWindows, Where: connections, Mode: Script, Detect: true}, true
 		}
 	}
 	if blob, ok := r.Binary(winHTTPSettings, "WinHttpSettings"); ok {

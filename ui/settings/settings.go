@@ -106,16 +106,20 @@ func (p *SettingsSide) JournalPath() string            { return p.Journal }
 func (p *SettingsSide) NetworkWords() string {
 	l := view.Speaking()
 	n := p.Network
-	if n == nil || n.Setting.Origin == proxy.FromNowhere {
+	set := n.Current() // with the script automatic detection found, once it has run
+	if set.Origin == proxy.FromNowhere {
 		return l.Say("proxy.direct", nil)
 	}
-	from := l.ProxyOrigin(string(n.Setting.Origin))
+	from := l.ProxyOrigin(string(set.Origin))
 	var s string
-	switch n.Setting.Mode {
+	switch set.Mode {
 	case proxy.Manual:
-		s = l.Say("proxy.uses", words.Args{"Proxy": l.Isolate(n.Setting.Name()), "From": from})
+		s = l.Say("proxy.uses", words.Args{"Proxy": l.Isolate(set.Name()), "From": from})
 	case proxy.Script:
-		s = l.Say("proxy.script", words.Args{"Proxy": l.Isolate(n.Setting.PAC), "From": from})
+		s = l.Say("proxy.script", words.Args{"Proxy": l.Isolate(set.PAC), "From": from})
+		if set.PAC == "" {
+			s = l.Say("proxy.detect", words.Args{"From": from})
+		}
 	default:
 		s = l.Say("proxy.direct", nil)
 	}
