@@ -15,7 +15,8 @@ APT_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxran
 	unicode-data libemail-outlook-message-perl libemail-address-perl \
 	dconf-gsettings-backend gsettings-desktop-schemas \
 	python3 \
-	winbind
+	winbind \
+	iproute2
 
 # make package GOOGLE_CLIENT_SECRET=FILE builds an organisation's OAuth client
 # into every release file; SIGN_CERT=FILE SIGN_KEY=FILE (and SIGN_PASS,
