@@ -10,11 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httptrace"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"hoist/engine"
@@ -46,19 +44,8 @@ func TestDefaultTransportThroughConnectProxy(t *testing.T) {
 	office := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromEnvironment, Mode: proxy.Manual, HTTP: px.Addr, HTTPS: px.Addr}}
 	client := &http.Client{Transport: office.Apply(tr)}
 
-	var mu sync.Mutex
-	var conns, requests, gathered int
-	ctx := httptrace.WithClientTrace(t.Context(), &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
-		mu.Lock()
-		defer mu.Unlock()
-		requests++
-		if !info.Reused {
-			conns++
-		}
-		if _, ok := info.Conn.(*upload.TLSConn); ok {
-			gathered++
-		}
-	}})
+	var seen connections
+	ctx := seen.trace(t.Context())
 	data := make([]byte, 8*upload.ChunkAlign+123)
 	_, _ = rand.Read(data)
 	u := &upload.Uploader{Client: client, ChunkSize: 2 * upload.ChunkAlign}
@@ -70,8 +57,7 @@ func TestDefaultTransportThroughConnectProxy(t *testing.T) {
 	if len(objs) != 1 || objs[0].Size != int64(len(data)) {
 		t.Fatalf("the emulator holds %+v, want one object of %d bytes", objs, len(data))
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	requests, conns, gathered := seen.counts()
 	// The session, then 5 chunks, on one connection: one tunnel.
 	if requests != 6 || conns != 1 || px.Requests() != 1 {
 		t.Errorf("%d requests on %d connections through %d tunnels, want 6 on 1 through 1", requests, conns, px.Requests())

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"net/http"
 	"net/http/httptrace"
@@ -31,19 +32,8 @@ func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	}
 	defer tr.CloseIdleConnections()
 
-	var mu sync.Mutex
-	var conns, requests, gathered int
-	ctx := httptrace.WithClientTrace(t.Context(), &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
-		mu.Lock()
-		defer mu.Unlock()
-		requests++
-		if !info.Reused {
-			conns++
-		}
-		if _, ok := info.Conn.(*upload.TLSConn); ok {
-			gathered++
-		}
-	}})
+	var seen connections
+	ctx := seen.trace(t.Context())
 	data := make([]byte, 8*upload.ChunkAlign+123)
 	_, _ = rand.Read(data)
 	u := &upload.Uploader{Client: &http.Client{Transport: tr}, ChunkSize: 2 * upload.ChunkAlign}
@@ -58,8 +48,7 @@ func TestDefaultTransportOverTLSKeepsOneConnection(t *testing.T) {
 	if len(objs) != 1 || objs[0].Size != int64(len(data)) {
 		t.Fatalf("the emulator holds %+v, want one object of %d bytes", objs, len(data))
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	requests, conns, gathered := seen.counts()
 	// The session, then 5 chunks.
 	if requests != 6 || conns != 1 || gathered != requests {
 		t.Errorf("%d requests over %d connections, %d of them gathering TLS records; want 6 over 1, all gathering", requests, conns, gathered)
@@ -89,4 +78,32 @@ func startTLSEmulator(t *testing.T, names ...string) (emu *emulator.Server, base
 	}
 	t.Cleanup(func() { _ = stop() })
 	return emu, base, caFile
+}
+
+// connections counts, for the requests made with trace's context, the
+// requests, the new connections among them and those over a connection
+// whose TLS records leave in large writes.
+type connections struct {
+	mu                        sync.Mutex
+	requests, conns, gathered int
+}
+
+func (c *connections) trace(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.requests++
+		if !info.Reused {
+			c.conns++
+		}
+		if _, ok := info.Conn.(*upload.TLSConn); ok {
+			c.gathered++
+		}
+	}})
+}
+
+func (c *connections) counts() (requests, conns, gathered int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requests, c.conns, c.gathered
 }
