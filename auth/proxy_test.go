@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -55,5 +56,34 @@ func TestRefreshThroughOfficeProxy(t *testing.T) {
 		if strings.Contains(err.Error(), "s3cret") {
 			t.Error("the password shows in the error")
 		}
+	}
+}
+
+// TestRefreshGoesOnAfterProxyQuestion: a proxy that asks for a sign-in
+// during a token request gets the name and password the user types, and
+// the same token request goes on with them: the user is asked once and
+// the refresh works the first time, with nothing else to retry it.
+func TestRefreshGoesOnAfterProxyQuestion(t *testing.T) {
+	f := newFixture(t)
+	acct := f.login(t)
+	_, port, _ := net.SplitHostPort(f.srv.Host())
+	const name = "oauth2.test.invalid"
+	px := testproxy.Start(t, testproxy.WithHost(name, f.srv.Host()), testproxy.WithLogin("ali", "s3cret"))
+	asked := 0
+	p := &proxy.Proxies{Setting: proxy.Setting{Origin: proxy.FromKDE, Mode: proxy.Manual, HTTP: px.Addr, HTTPS: px.Addr},
+		Ask: func(context.Context, string, proxy.Origin) (string, string, bool) {
+			asked++
+			return "ali", "s3cret", true
+		}}
+	f.svc.HTTPClient = &http.Client{Timeout: time.Minute, Transport: p.Apply(http.DefaultTransport.(*http.Transport).Clone())}
+	f.svc.Endpoints = EndpointsAt("http://" + name + ":" + port)
+	(tokenSources{f.svc}).forgetSources()
+	f.clock.Advance(2 * time.Hour) // the access token has expired: the next call refreshes it
+	ts, err := f.svc.TokenSource(t.Context(), acct.Email, nil)
+	if err == nil {
+		_, err = ts.TokenContext(t.Context())
+	}
+	if err != nil || f.srv.Refreshes() == 0 || asked != 1 || px.Requests() == 0 {
+		t.Errorf("refresh: %v; %d refreshes, asked %d times, %d requests through the proxy; want it through, asked once", err, f.srv.Refreshes(), asked, px.Requests())
 	}
 }

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hoist/internal/webaddr"
 	"io"
@@ -150,7 +151,39 @@ type refusals struct {
 	p    *Proxies
 }
 
+// RoundTrip sends req again, at once, when the proxy's question has just
+// been answered (the user gave a login, or the own sign-in or another
+// scheme is to be tried): the proxy stopped the request before any server
+// saw it, so a sign-in's token exchange, which nothing above retries, goes
+// on as the user expects. A request whose body cannot be read again is not
+// sent again here; its caller retries it.
 func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
+	for round := 1; ; round++ {
+		resp, err := r.once(req)
+		var asked *AskedError
+		if err == nil || round == signInRounds || !errors.As(err, &asked) {
+			return resp, err
+		}
+		switch {
+		case req.Body == nil || req.Body == http.NoBody:
+		case req.GetBody != nil:
+			body, berr := req.GetBody()
+			if berr != nil {
+				return nil, err
+			}
+			req = req.Clone(req.Context())
+			req.Body = body
+		default:
+			return nil, err
+		}
+	}
+}
+
+// signInRounds bounds the attempts of one request against a proxy's
+// questions: the user's own sign-in, a typed login, another scheme.
+const signInRounds = 4
+
+func (r *refusals) once(req *http.Request) (*http.Response, error) {
 	resp, err := r.base.RoundTrip(req)
 	if err != nil {
 		return nil, Untrusted(err)

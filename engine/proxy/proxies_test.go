@@ -242,7 +242,7 @@ func TestUntrustedCertificateNamesIssuer(t *testing.T) {
 
 // TestProxySignInAskedOnce: a proxy that asks for a sign-in gets the name
 // and password the user types, asked once however many requests meet it;
-// the next attempt carries them, and they are kept. A wrong password is
+// the requests go on with them, and they are kept. A wrong password is
 // refused once and forgotten, never asked for in a loop.
 func TestProxySignInAskedOnce(t *testing.T) {
 	o := officeProxy(t, FromGNOME, testproxy.WithLogin("ali", "s3cret"))

@@ -32,6 +32,8 @@ type Proxy struct {
 	mu       sync.Mutex
 	conns    map[net.Conn]bool
 	said     []string // every Proxy-Authorization received, in order
+	early    []string // those received before the proxy first asked
+	asked    bool     // the proxy has asked for a sign-in (a 407)
 }
 
 // Option sets a proxy up.
@@ -77,6 +79,14 @@ func (p *Proxy) Authorizations() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.said...)
+}
+
+// SentBeforeAsked is every Proxy-Authorization header the proxy received
+// before it first asked for a sign-in: a login that went out unasked.
+func (p *Proxy) SentBeforeAsked() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.early...)
 }
 
 // Close stops the proxy and every connection through it.
@@ -153,6 +163,9 @@ func (p *Proxy) handle(c net.Conn) {
 		if v := req.Header.Values("Proxy-Authorization"); len(v) > 0 {
 			p.mu.Lock()
 			p.said = append(p.said, v...)
+			if !p.asked {
+				p.early = append(p.early, v...)
+			}
 			p.mu.Unlock()
 		}
 		ok, ask := p.allowed(req), "Proxy-Authenticate: Basic realm=\"office\"\r\n"
@@ -163,6 +176,9 @@ func (p *Proxy) handle(c net.Conn) {
 			if st.challenge == nil {
 				p.refused.Add(1) // a challenge is the handshake going on, not a refusal
 			}
+			p.mu.Lock()
+			p.asked = true
+			p.mu.Unlock()
 			_, _ = io.Copy(io.Discard, req.Body)
 			_, _ = io.WriteString(c, "HTTP/1.1 407 Proxy Authentication Required\r\n"+ask+"Content-Length: 0\r\n\r\n")
 			continue
