@@ -89,19 +89,7 @@ func TestCancelBeforeSendingHasNoDoubt(t *testing.T) {
 // have arrived, and Retry (even after Hoist starts again) asks the session
 // before it sends anything: the destination holds exactly one copy.
 func TestCancelWhileWaitingForTheLastChunkKeepsTheSession(t *testing.T) {
-	r := newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
-	hold := make(chan struct{})
-	r.emu.Inject(emulator.Fault{Match: emulator.Match{Stage: emulator.StageChunk}, Skip: 2, Action: emulator.DropAnswer{Hold: hold}})
-	p, _ := r.file("archive.bin", 600<<10)
-	id := r.add(p)[0]
-	r.until(id, "waiting for the last chunk's answer", func(v engine.JobView) bool { return v.Size > 0 && v.Sent >= v.Size })
-	deadline := time.Now().Add(20 * time.Second)
-	for len(r.emu.Objects()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the last chunk never arrived whole")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	r, id, hold := waitingAfterTheLastChunk(t)
 	if err := r.q.Do(id, engine.Cancel); err != nil {
 		t.Fatal(err)
 	}
@@ -181,10 +169,10 @@ func TestPauseCloseReopenThenCancelAfterTheLastChunkKeepsTheSession(t *testing.T
 	}
 }
 
-// pausedAfterTheLastChunk is a resumable upload paused while it waits for
-// the answer to its last chunk, which made the object; the answer is held
-// until hold is closed.
-func pausedAfterTheLastChunk(t *testing.T) (r *rig, id engine.JobID, hold chan struct{}) {
+// waitingAfterTheLastChunk is a resumable upload waiting for the answer to
+// its last chunk, which made the object; the answer is held until hold is
+// closed.
+func waitingAfterTheLastChunk(t *testing.T) (r *rig, id engine.JobID, hold chan struct{}) {
 	t.Helper()
 	r = newRig(t, emulator.Options{}, engine.Options{Method: upload.Resumable, ChunkSize: 256 << 10})
 	hold = make(chan struct{})
@@ -199,6 +187,15 @@ func pausedAfterTheLastChunk(t *testing.T) (r *rig, id engine.JobID, hold chan s
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return r, id, hold
+}
+
+// pausedAfterTheLastChunk is a resumable upload paused while it waits for
+// the answer to its last chunk, which made the object; the answer is held
+// until hold is closed.
+func pausedAfterTheLastChunk(t *testing.T) (r *rig, id engine.JobID, hold chan struct{}) {
+	t.Helper()
+	r, id, hold = waitingAfterTheLastChunk(t)
 	if err := r.q.Do(id, engine.Pause); err != nil {
 		t.Fatal(err)
 	}

@@ -37,15 +37,7 @@ func (l keptLogins) Forget(p string) error { delete(l, p); return nil }
 // password meets the refusal naming the proxy, is forgotten, and the upload
 // is not sent again and again.
 func TestUploadThroughNTLMProxy(t *testing.T) {
-	data := make([]byte, 300<<10)
-	_, _ = rand.Read(data)
-	want := sha256.Sum256(data)
-	arrived := make(chan [32]byte, 10)
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		arrived <- sha256.Sum256(b)
-	}))
-	defer srv.Close()
+	data, want, arrived, srv := bodySink(t, 10)
 	px := testproxy.Start(t, testproxy.WithNTLM("OFFICE", "ali", "s3cret"), testproxy.WithHost("example.com", srv.Listener.Addr().String()))
 	_, port, _ := strings.Cut(srv.Listener.Addr().String(), ":")
 	address := "https://example.com:" + port + "/upload"
@@ -123,4 +115,21 @@ func TestUploadThroughNTLMProxy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bodySink is an HTTPS server on loopback that tells, on arrived (room for
+// n), the SHA-256 of each request body it receives; data is a file's worth
+// of random bytes to send it, and want their SHA-256. It stops with the test.
+func bodySink(t *testing.T, n int) (data []byte, want [32]byte, arrived chan [32]byte, srv *httptest.Server) {
+	t.Helper()
+	data = make([]byte, 300<<10)
+	_, _ = rand.Read(data)
+	want = sha256.Sum256(data)
+	arrived = make(chan [32]byte, n)
+	srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		arrived <- sha256.Sum256(b)
+	}))
+	t.Cleanup(srv.Close)
+	return data, want, arrived, srv
 }

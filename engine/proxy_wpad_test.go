@@ -3,11 +3,8 @@ package engine_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -28,15 +25,7 @@ import (
 // goes through the proxy that script names to a host only that proxy
 // resolves; Settings then shows the script's address found.
 func TestUploadThroughDetectedProxy(t *testing.T) {
-	data := make([]byte, 300<<10)
-	_, _ = rand.Read(data)
-	want := sha256.Sum256(data)
-	arrived := make(chan [32]byte, 4)
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		arrived <- sha256.Sum256(b)
-	}))
-	defer srv.Close()
+	data, want, arrived, srv := bodySink(t, 4)
 	px := testproxy.Start(t, testproxy.WithHost("example.com", srv.Listener.Addr().String()))
 	var fetched atomic.Int64
 	pac := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

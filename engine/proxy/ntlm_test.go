@@ -58,13 +58,7 @@ func TestNTLMProxySignInAskedOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var asked atomic.Int64
 			kept := logins{}
-			_, cl := o.run(kept, func(_ context.Context, proxy string, from Origin) (string, string, bool) {
-				asked.Add(1)
-				if proxy != px.Addr || from != FromGNOME {
-					t.Errorf("asked about %s (%s)", proxy, from)
-				}
-				return `OFFICE\ali`, c.password, true
-			})
+			_, cl := o.run(kept, o.answers(t, &asked, `OFFICE\ali`, c.password))
 			// Several at once meet the question and go on with the login
 			// given; with a wrong password one goes on to the refusal.
 			at := 4

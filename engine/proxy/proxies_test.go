@@ -169,6 +169,19 @@ func (l logins) Forget(proxy string) error {
 	return nil
 }
 
+// answers is the user's answer to the proxy's question, user and
+// password, counted in asked; a question about another proxy, or from
+// another origin than the office's, fails the test.
+func (o office) answers(t *testing.T, asked *atomic.Int64, user, password string) Ask {
+	return func(_ context.Context, proxy string, origin Origin) (string, string, bool) {
+		asked.Add(1)
+		if proxy != o.px.Addr || origin != o.setting.Origin {
+			t.Errorf("asked about %s (%s)", proxy, origin)
+		}
+		return user, password, true
+	}
+}
+
 // TestProxySignIn: a proxy that asks for Basic and has no login gets the
 // sentence naming it; a wrong password kept for it is refused; the right
 // one, kept with Basic, goes through on the first request.
@@ -254,13 +267,7 @@ func TestProxySignInAskedOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var asked atomic.Int64
 			kept := logins{}
-			_, cl := o.run(kept, func(_ context.Context, proxy string, from Origin) (string, string, bool) {
-				asked.Add(1)
-				if proxy != px.Addr || from != FromGNOME {
-					t.Errorf("asked about %s (%s)", proxy, from)
-				}
-				return "ali", c.password, true
-			})
+			_, cl := o.run(kept, o.answers(t, &asked, "ali", c.password))
 			errs := make(chan error, 4)
 			for range 4 {
 				go func() { _, err := get(cl, o.secureURL); errs <- err }()
